@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Seeded document selection and within-document halving.
+#include "eval/heldout.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "util/errors.hpp"
+#include "util/random.hpp"
+
+namespace latent::core {
+namespace {
+
+// Fixed stream numbers keep the split independent of the model's own random streams.
+constexpr std::uint64_t kDocumentStream = 0x484F4C44'444F4353ULL;  // "HOLDDOCS"
+constexpr std::uint64_t kTokenStream = 0x484F4C44'544F4B53ULL;     // "HOLDTOKS"
+
+}  // namespace
+
+CorpusSplit splitForDocumentCompletion(const Corpus& corpus, double fraction, std::uint64_t seed) {
+  if (!(fraction >= 0.0 && fraction < 1.0))
+    throw UsageError("the held-out fraction must be at least 0 and below 1 (got " + std::to_string(fraction) + ")");
+  const std::size_t D = corpus.documentCount();
+  std::vector<std::int64_t> eligible;
+  for (std::size_t d = 0; d < D; ++d)
+    if (corpus.documentLength(d) >= 2) eligible.push_back(static_cast<std::int64_t>(d));
+
+  const auto wanted = static_cast<std::size_t>(std::llround(fraction * static_cast<double>(D)));
+  const std::size_t count = std::min(wanted, eligible.size());
+  Rng rng(seed, kDocumentStream);
+  rng.shuffle(std::span<std::int64_t>(eligible));
+  std::vector<char> heldout(D, 0);
+  for (std::size_t i = 0; i < count; ++i) heldout[static_cast<std::size_t>(eligible[i])] = 1;
+
+  CorpusSplit split;
+  split.train.words = corpus.words;
+  split.heldout.observed.words = corpus.words;
+  split.heldout.scored.words = corpus.words;
+  std::vector<std::int32_t> tokens, first, second;
+  for (std::size_t d = 0; d < D; ++d) {
+    const auto doc = corpus.document(d);
+    if (!heldout[d]) {
+      split.train.addDocument(corpus.documentIds[d], corpus.titles[d], doc);
+      split.trainDocuments.push_back(static_cast<std::int64_t>(d));
+      continue;
+    }
+    // Each document's halves come from its own stream, so they do not depend on the others.
+    tokens.assign(doc.begin(), doc.end());
+    Rng tokenRng(seed ^ kTokenStream, static_cast<std::uint64_t>(d));
+    tokenRng.shuffle(std::span<std::int32_t>(tokens));
+    const std::size_t half = tokens.size() / 2;
+    first.assign(tokens.begin(), tokens.begin() + static_cast<std::ptrdiff_t>(half));
+    second.assign(tokens.begin() + static_cast<std::ptrdiff_t>(half), tokens.end());
+    split.heldout.documents.push_back(static_cast<std::int64_t>(d));
+    split.heldout.observed.addDocument(corpus.documentIds[d], corpus.titles[d], first);
+    split.heldout.scored.addDocument(corpus.documentIds[d], corpus.titles[d], second);
+  }
+  return split;
+}
+
+}  // namespace latent::core

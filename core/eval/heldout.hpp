@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Held-out documents for the document-completion protocol (003; DESIGN §3 "Evaluation").
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "data/corpus.hpp"
+
+namespace latent::core {
+
+// Each held-out document's tokens are split in two halves at random (seeded): a model may fit
+// the document's own parameters (its topic mixture) to `observed`, and is scored on `scored`
+// only. Scoring the same words it was fitted on ("full folding-in") is optimistic, as 003 shows.
+struct HeldoutDocuments {
+  std::vector<std::int64_t> documents;  // indices in the full corpus
+  Corpus observed;                      // document i: the first half
+  Corpus scored;                        // document i: the second half
+
+  bool empty() const noexcept { return documents.empty(); }
+  std::size_t size() const noexcept { return documents.size(); }
+};
+
+struct CorpusSplit {
+  Corpus train;
+  std::vector<std::int64_t> trainDocuments;  // index in the full corpus of each training document
+  HeldoutDocuments heldout;
+};
+
+// Holds out round(fraction * D) documents chosen at random among those with at least two tokens
+// (a document needs a word to condition on and a word to score). Same seed, same split.
+// fraction = 0 gives everything to training.
+CorpusSplit splitForDocumentCompletion(const Corpus& corpus, double fraction, std::uint64_t seed);
+
+}  // namespace latent::core

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Reading corpora from the formats of DESIGN §2 into a CorpusBuilder.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "data/corpus_builder.hpp"
+#include "io/import_control.hpp"
+
+namespace latent::core {
+
+enum class CorpusFormat {
+  Auto,
+  Folder,     // a folder of .txt files, one document per file, in file-name order
+  Lines,      // one document per line
+  Csv,        // CSV or TSV with a header and a text column
+  JsonLines,  // one JSON object per line with a text field
+  Uci,        // UCI bag-of-words: docword (D, W, NNZ, then "doc word count") + vocab
+  Ldac,       // Blei's LDA-C: "N id:count ..." per line (0-based ids) + vocab
+};
+
+std::string_view toString(CorpusFormat format) noexcept;
+// Accepts the command line's names: auto dir lines csv jsonl uci ldac (and tsv = csv).
+std::optional<CorpusFormat> corpusFormatFromString(std::string_view name) noexcept;
+bool isBagOfWords(CorpusFormat format) noexcept;
+
+struct CorpusReadOptions {
+  CorpusFormat format = CorpusFormat::Auto;
+  // UCI and LDA-C: the vocabulary file; when empty it is looked for next to the data
+  // (vocab.NAME.txt for docword.NAME.txt, or NAME.vocab / vocab.txt).
+  std::filesystem::path vocabulary;
+  // CSV/TSV and JSON Lines: which columns (fields) hold what. Empty text column: "text".
+  // Empty id column: "id" when present, else the record number.
+  std::string textColumn, titleColumn, timeColumn, labelColumn, idColumn;
+};
+
+// The format a path most likely is, from what it is (folder), its name and its first lines.
+// Throws InputError when it cannot tell.
+CorpusFormat detectCorpusFormat(const std::filesystem::path& source);
+
+// Streams the documents of `source` into `builder` and returns the format used (Auto resolved).
+// Errors name the file, line and reason (InputError); the builder is then to be discarded.
+CorpusFormat readCorpus(const std::filesystem::path& source, const CorpusReadOptions& options,
+                        CorpusBuilder& builder, const ImportControl& control);
+
+}  // namespace latent::core

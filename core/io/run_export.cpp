@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The exporters. Ids are those of the imported files: words by their text, documents by the id
+// they had in the source. Topic numbers are 0-based, as in MALLET, gensim and scikit-learn.
+#include "io/run_export.hpp"
+
+#include <algorithm>
+#include <functional>
+
+#include "io/csv_writer.hpp"
+#include "store/corpus_store.hpp"
+#include "store/run_store.hpp"
+#include "util/errors.hpp"
+
+namespace latent::core {
+namespace {
+
+void exportTopicWord(Project& project, const RunRecord& run, std::ostream& out) {
+  const auto matrix = loadMatrix(project, run.id, "topic_word");
+  const auto vocabulary = loadVocabulary(project, run.datasetId);
+  if (!matrix || static_cast<std::size_t>(matrix->cols()) != vocabulary.size())
+    throw UsageError("run " + std::to_string(run.id) + " has no topic-word matrix");
+  CsvWriter csv(out);
+  csv.field("topic").field("word").field("probability").endRow();
+  for (Eigen::Index k = 0; k < matrix->rows(); ++k)
+    for (Eigen::Index v = 0; v < matrix->cols(); ++v)
+      csv.field(static_cast<std::int64_t>(k)).field(vocabulary[static_cast<std::size_t>(v)].word).field((*matrix)(k, v)).endRow();
+}
+
+// doc_topic holds one row per corpus document, in corpus order.
+void exportDocTopic(Project& project, const RunRecord& run, std::ostream& out) {
+  const auto matrix = loadMatrix(project, run.id, "doc_topic");
+  const auto documents = listDocuments(project, run.datasetId);
+  if (!matrix || static_cast<std::size_t>(matrix->rows()) != documents.size())
+    throw UsageError("run " + std::to_string(run.id) + " (" + run.model + ") has no document-topic proportions");
+  CsvWriter csv(out);
+  csv.field("document").field("topic").field("proportion").endRow();
+  for (Eigen::Index d = 0; d < matrix->rows(); ++d)
+    for (Eigen::Index k = 0; k < matrix->cols(); ++k)
+      csv.field(documents[static_cast<std::size_t>(d)].id).field(static_cast<std::int64_t>(k)).field((*matrix)(d, k)).endRow();
+}
+
+void exportAssignments(Project& project, const RunRecord& run, std::ostream& out) {
+  auto has = project.db().prepare("SELECT count(*) FROM token_topics WHERE run_id = ?1");
+  has.bind(1, run.id);
+  if (!has.step() || has.integer(0) == 0)
+    throw UsageError("run " + std::to_string(run.id) + " (" + run.model + ") has no per-token assignments");
+  const auto vocabulary = loadVocabulary(project, run.datasetId);
+  const auto documents = listDocuments(project, run.datasetId);
+  CsvWriter csv(out);
+  csv.field("document").field("position").field("word").field("topic").field("begin").field("end").endRow();
+  for (const auto& header : documents) {
+    const auto topics = loadTokenTopics(project, run.id, header.index);
+    if (topics.empty()) continue;
+    const auto doc = loadDocument(project, run.datasetId, header.index);
+    for (std::size_t i = 0; i < topics.size() && i < doc.wordIds.size(); ++i) {
+      csv.field(header.id).field(static_cast<std::int64_t>(i)).field(vocabulary[static_cast<std::size_t>(doc.wordIds[i])].word);
+      csv.field(static_cast<std::int64_t>(topics[i]));
+      if (i < doc.begins.size()) {
+        csv.field(static_cast<std::int64_t>(doc.begins[i])).field(static_cast<std::int64_t>(doc.ends[i]));
+      } else {
+        csv.field("").field("");
+      }
+      csv.endRow();
+    }
+  }
+}
+
+void exportMetrics(Project& project, const RunRecord& run, std::ostream& out) {
+  const auto rows = loadMetrics(project, run.id);
+  // Model-specific extras become columns of their own, in order of first appearance.
+  std::vector<std::string> extras;
+  for (const auto& row : rows)
+    for (const auto& [key, value] : row.extras.items())
+      if (std::find(extras.begin(), extras.end(), key) == extras.end()) extras.push_back(key);
+  CsvWriter csv(out);
+  csv.field("iteration").field("seconds").field("train_objective").field("heldout_metric");
+  for (const auto& e : extras) csv.field(e);
+  csv.endRow();
+  for (const auto& row : rows) {
+    csv.field(row.iteration).field(row.seconds);
+    csv.field(row.trainObjective.value_or(std::numeric_limits<double>::quiet_NaN()));
+    csv.field(row.heldout.value_or(std::numeric_limits<double>::quiet_NaN()));
+    for (const auto& e : extras) {
+      if (row.extras.contains(e) && row.extras[e].is_number()) csv.field(row.extras[e].get<double>());
+      else csv.field("");
+    }
+    csv.endRow();
+  }
+}
+
+struct Exporter {
+  ExportKind kind;
+  std::function<void(Project&, const RunRecord&, std::ostream&)> write;
+  std::function<bool(Project&, const RunRecord&)> available;
+};
+
+bool hasMatrix(Project& project, const RunRecord& run, const std::string& name) {
+  for (const auto& [n, iteration] : listMatrices(project, run.id))
+    if (n == name && iteration == -1) return true;
+  return false;
+}
+
+const std::vector<Exporter>& exporters() {
+  static const std::vector<Exporter> list = {
+      {{"topic-word", "topic,word,probability", "every word's probability under every topic"},
+       exportTopicWord, [](Project& p, const RunRecord& r) { return hasMatrix(p, r, "topic_word"); }},
+      {{"doc-topic", "document,topic,proportion", "each document's topic proportions"},
+       exportDocTopic, [](Project& p, const RunRecord& r) { return hasMatrix(p, r, "doc_topic"); }},
+      {{"assignments", "document,position,word,topic,begin,end", "the topic of every kept token (begin/end: byte span in the text)"},
+       exportAssignments,
+       [](Project& p, const RunRecord& r) {
+         auto s = p.db().prepare("SELECT 1 FROM token_topics WHERE run_id = ?1 LIMIT 1");
+         s.bind(1, r.id);
+         return s.step();
+       }},
+      {{"metrics", "iteration,seconds,train_objective,heldout_metric,...", "the per-iteration series"},
+       exportMetrics, [](Project&, const RunRecord&) { return true; }},
+  };
+  return list;
+}
+
+}  // namespace
+
+const std::vector<ExportKind>& exportKinds() {
+  static const std::vector<ExportKind> kinds = [] {
+    std::vector<ExportKind> out;
+    for (const auto& e : exporters()) out.push_back(e.kind);
+    return out;
+  }();
+  return kinds;
+}
+
+std::vector<std::string> availableExports(Project& project, std::int64_t runId) {
+  const auto run = loadRun(project, runId);
+  std::vector<std::string> out;
+  for (const auto& e : exporters())
+    if (e.available(project, run)) out.push_back(e.kind.name);
+  return out;
+}
+
+void exportRun(Project& project, std::int64_t runId, const std::string& what, std::ostream& out) {
+  const auto run = loadRun(project, runId);
+  for (const auto& e : exporters()) {
+    if (e.kind.name != what) continue;
+    if (!e.available(project, run)) {
+      std::string have;
+      for (const auto& name : availableExports(project, runId)) have += (have.empty() ? "" : ", ") + name;
+      throw UsageError("run " + std::to_string(runId) + " (" + run.model + ") has no " + what + " to export (it has: " + have + ")");
+    }
+    e.write(project, run, out);
+    return;
+  }
+  std::string names;
+  for (const auto& e : exporters()) names += (names.empty() ? "" : ", ") + e.kind.name;
+  throw UsageError("unknown export '" + what + "' (available: " + names + ")");
+}
+
+}  // namespace latent::core

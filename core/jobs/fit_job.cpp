@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// runFit: the glue between a model, its data and the project file.
+#include "jobs/fit_job.hpp"
+
+#include <tbb/task_arena.h>
+
+#include "eval/heldout.hpp"
+#include "jobs/run_recorder.hpp"
+#include "store/corpus_store.hpp"
+#include "store/graph_store.hpp"
+#include "store/ratings_store.hpp"
+#include "util/errors.hpp"
+#include "util/version.hpp"
+
+namespace latent::core {
+namespace {
+
+constexpr int kMaxThreads = 1024;
+
+RunStatus toRunStatus(FitStatus status) {
+  switch (status) {
+    case FitStatus::Converged:
+    case FitStatus::MaxIterations: return RunStatus::Finished;
+    case FitStatus::Cancelled: return RunStatus::Stopped;
+    case FitStatus::Failed: return RunStatus::Failed;
+  }
+  return RunStatus::Failed;
+}
+
+}  // namespace
+
+nlohmann::json validateRunRequest(Project& project, const RunRequest& request) {
+  auto model = createModel(request.model);
+  const auto& info = model->info();
+  const auto dataset = project.resolveDataset(request.dataset);
+  if (dataset.kind != info.kind)
+    throw UsageError("model " + info.name + " fits " + std::string(toString(info.kind)) + " data, but dataset '" +
+                     dataset.name + "' is a " + std::string(toString(dataset.kind)));
+  if (request.threads < 1 || request.threads > kMaxThreads)
+    throw UsageError("--threads must be between 1 and " + std::to_string(kMaxThreads));
+  if (!(request.heldout >= 0.0 && request.heldout < 1.0))
+    throw UsageError("--heldout must be a fraction at least 0 and below 1");
+  if (request.evalEvery < 1) throw UsageError("--eval-every must be at least 1");
+  return resolveOptions(info, request.options);
+}
+
+RunOutcome runFit(const std::filesystem::path& projectFile, const RunRequest& request, TrainingObserver* observer,
+                  std::stop_token stop, const std::function<void(const RunRecord&)>& onCreated) {
+  Project project(projectFile, Project::Access::ReadWrite);
+  const nlohmann::json options = validateRunRequest(project, request);
+  auto model = createModel(request.model);
+  const auto& info = model->info();
+  const auto dataset = project.resolveDataset(request.dataset);
+
+  // Load what the model fits; corpora get their document-completion split here so that every
+  // topic model is scored on the same held-out words for the same seed.
+  Corpus corpus;
+  CorpusSplit split;
+  Graph graph;
+  Ratings ratings;
+  FitData data;
+  switch (dataset.kind) {
+    case DataKind::Corpus:
+      corpus = loadCorpus(project, dataset.id);
+      split = splitForDocumentCompletion(corpus, request.heldout, request.seed);
+      corpus = {};
+      data.corpus = &split.train;
+      data.heldout = &split.heldout;
+      break;
+    case DataKind::Graph:
+      graph = loadGraph(project, dataset.id);
+      data.graph = &graph;
+      break;
+    case DataKind::Ratings:
+      ratings = loadRatings(project, dataset.id);
+      data.ratings = &ratings;
+      break;
+  }
+
+  RunRecord record;
+  record.datasetId = dataset.id;
+  record.datasetName = dataset.name;
+  record.model = info.name;
+  record.options = options;
+  record.seed = request.seed;
+  record.threads = request.threads;
+  record.heldout = request.heldout;
+  record.objectiveName = info.objectiveName;
+  record.heldoutName = request.heldout > 0 ? info.heldoutName : "";
+  record.appVersion = kAppVersion;
+  record.id = createRun(project, record);
+  if (onCreated) onCreated(loadRun(project, record.id));
+
+  FitSettings settings;
+  settings.options = options;
+  settings.seed = request.seed;
+  settings.threads = request.threads;
+  settings.evalEvery = request.evalEvery;
+  settings.heldoutFraction = request.heldout;
+
+  RunRecorder recorder(project, record.id);
+  ObserverList observers;
+  observers.add(&recorder);
+  observers.add(observer);
+
+  FitResult result;
+  try {
+    tbb::task_arena arena(request.threads);
+    arena.execute([&] { result = model->fit(data, settings, observers, stop); });
+    recorder.flush();
+  } catch (const std::exception& e) {
+    recorder.flush();
+    finishRun(project, record.id, RunStatus::Failed, e.what(), 0.0, static_cast<std::int64_t>(recorder.reports().size()),
+              nlohmann::json::object());
+    throw;
+  }
+
+  // The result: final matrices (iteration -1) and per-token assignments in full-corpus indices.
+  {
+    Transaction tx(project.db());
+    for (const auto& m : result.matrices) saveMatrix(project, record.id, m.name, -1, m.values);
+    for (std::size_t d = 0; d < result.tokenTopics.size() && d < split.trainDocuments.size(); ++d)
+      saveTokenTopics(project, record.id, split.trainDocuments[d], result.tokenTopics[d]);
+    finishRun(project, record.id, toRunStatus(result.status), result.message, result.seconds, result.iterations,
+              result.finalMetrics);
+    tx.commit();
+  }
+  return {loadRun(project, record.id), std::move(result)};
+}
+
+}  // namespace latent::core

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Running one fit end to end: load the dataset, split off held-out data, record the run, run the
+// model in a oneTBB arena of the requested size, store the result.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <stop_token>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "models/model.hpp"
+#include "store/run_store.hpp"
+
+namespace latent::core {
+
+struct RunRequest {
+  std::string model;
+  std::string dataset;  // name, or numeric id
+  nlohmann::json options = nlohmann::json::object();  // model options; defaults fill the rest
+  std::uint64_t seed = 1;
+  int threads = 1;
+  double heldout = 0.0;  // fraction of documents / dyads / ratings held out (seeded)
+  int evalEvery = 10;
+};
+
+struct RunOutcome {
+  RunRecord run;     // as finally stored
+  FitResult result;  // matrices included
+};
+
+// Validates the request against the project and the model before anything is written
+// (UsageError), so a bad request leaves no run behind. Returns the resolved model options.
+nlohmann::json validateRunRequest(Project& project, const RunRequest& request);
+
+// Runs synchronously on the calling thread (the GUI calls it from a JobRunner thread).
+// `observer` (may be null) sees every report after it is recorded; `onCreated` learns the run's
+// record as soon as it exists. A model failure is recorded as a failed run and rethrown.
+RunOutcome runFit(const std::filesystem::path& projectFile, const RunRequest& request, TrainingObserver* observer,
+                  std::stop_token stop, const std::function<void(const RunRecord&)>& onCreated = {});
+
+}  // namespace latent::core

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The three import orchestrations: read, build, write, summarise, commit.
+#include "jobs/import_job.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "store/corpus_store.hpp"
+#include "store/graph_store.hpp"
+#include "store/ratings_store.hpp"
+
+namespace latent::core {
+namespace {
+
+std::string absoluteSource(const std::filesystem::path& source) {
+  std::error_code ec;
+  const auto absolute = std::filesystem::absolute(source, ec);
+  return (ec ? source : absolute).lexically_normal().string();
+}
+
+nlohmann::json pruneJson(const PruneOptions& p) {
+  return {{"min_df", p.minDocumentFrequency}, {"max_df", p.maxDocumentFraction}, {"max_vocab", p.maxVocabulary}};
+}
+
+}  // namespace
+
+void checkDatasetNameFree(Project& project, const std::string& name) {
+  if (name.empty()) throw UsageError("a dataset needs a name (--name)");
+  if (project.findDataset(name))
+    throw UsageError("a dataset named '" + name + "' already exists in " + project.path().string());
+}
+
+ImportResult importCorpus(Project& project, const CorpusImportRequest& request, const ImportControl& control) {
+  checkDatasetNameFree(project, request.name);
+  if (request.prune.minDocumentFrequency < 1) throw UsageError("--min-df must be at least 1");
+  if (!(request.prune.maxDocumentFraction > 0.0 && request.prune.maxDocumentFraction <= 1.0))
+    throw UsageError("--max-df must be a fraction in (0, 1]");
+  if (request.prune.maxVocabulary < 0) throw UsageError("--max-vocab must be 0 (no cap) or more");
+
+  CorpusReadOptions read = request.read;
+  if (read.format == CorpusFormat::Auto) read.format = detectCorpusFormat(request.source);
+  const std::string stopSpec = request.stopWords.value_or(isBagOfWords(read.format) ? "none" : "en");
+
+  CorpusBuildOptions build;
+  build.tokenizer = request.tokenizer;
+  build.stopWords = StopWords::fromSpec(stopSpec);
+  build.prune = request.prune;
+
+  nlohmann::json options = {{"stopwords", stopSpec}, {"prune", pruneJson(request.prune)},
+                            {"text_column", read.textColumn}, {"title_column", read.titleColumn},
+                            {"time_column", read.timeColumn}, {"label_column", read.labelColumn},
+                            {"id_column", read.idColumn}, {"vocabulary", read.vocabulary.string()},
+                            {"min_length", request.tokenizer.minLength}, {"keep_numbers", request.tokenizer.keepNumbers}};
+
+  Transaction tx(project.db());
+  const auto id = project.createDataset(request.name, DataKind::Corpus, absoluteSource(request.source),
+                                        std::string(toString(read.format)), options);
+  CorpusWriter writer(project, id);
+  CorpusBuilder builder(std::move(build), writer);
+  readCorpus(request.source, read, builder, control);
+  control.checkStop();
+  const CorpusSummary s = builder.finish();
+  nlohmann::json summary = {{"documents", s.documents},      {"tokens", s.tokens},
+                            {"vocabulary", s.vocabulary},    {"distinct_words", s.distinctWords},
+                            {"tokens_seen", s.tokensSeen},   {"stopword_tokens", s.stopWordTokens},
+                            {"pruned_tokens", s.prunedTokens}, {"empty_documents", s.emptyDocuments},
+                            {"has_text", !isBagOfWords(read.format)}};
+  project.setDatasetSummary(id, summary);
+  control.checkStop();
+  tx.commit();
+
+  ImportResult result{project.dataset(id), {}};
+  if (s.documents == 0) result.notes.push_back("the source holds no documents");
+  if (s.emptyDocuments > 0)
+    result.notes.push_back(std::to_string(s.emptyDocuments) + " documents have no words left after stop words and pruning");
+  return result;
+}
+
+ImportResult importGraph(Project& project, const GraphImportRequest& request, const ImportControl& control) {
+  checkDatasetNameFree(project, request.name);
+  GraphReadReport report;
+  const Graph graph = readGraph(request.source, request.read, control, &report);
+  control.checkStop();
+
+  nlohmann::json options = {{"nodes_file", request.read.nodes.string()}};
+  if (request.read.directed) options["directed_requested"] = *request.read.directed;
+  Transaction tx(project.db());
+  const auto id = project.createDataset(request.name, DataKind::Graph, absoluteSource(request.source),
+                                        std::string(toString(report.format)), options);
+  writeGraph(project, id, graph);
+  nlohmann::json summary = {{"nodes", graph.nodeCount()},
+                            {"edges", graph.edgeCount()},
+                            {"directed", graph.directed},
+                            {"attributes", graph.attributeNames},
+                            {"self_loops_dropped", report.selfLoopsDropped},
+                            {"duplicates_merged", report.duplicatesMerged}};
+  project.setDatasetSummary(id, summary);
+  control.checkStop();
+  tx.commit();
+  return {project.dataset(id), report.notes};
+}
+
+ImportResult importRatings(Project& project, const RatingsImportRequest& request, const ImportControl& control) {
+  checkDatasetNameFree(project, request.name);
+  RatingsReadReport report;
+  const Ratings ratings = readRatings(request.source, request.read, control, &report);
+  control.checkStop();
+
+  double minimum = 0, maximum = 0, sum = 0;
+  std::map<double, std::int64_t> histogram;
+  for (std::size_t i = 0; i < ratings.ratings.size(); ++i) {
+    const double v = ratings.ratings[i].value;
+    minimum = i == 0 ? v : std::min(minimum, v);
+    maximum = i == 0 ? v : std::max(maximum, v);
+    sum += v;
+    if (histogram.size() <= 100) ++histogram[v];
+  }
+  const auto n = static_cast<double>(ratings.ratings.size());
+  nlohmann::json summary = {{"users", ratings.userCount()},
+                            {"items", ratings.itemCount()},
+                            {"ratings", ratings.ratings.size()},
+                            {"min", minimum},
+                            {"max", maximum},
+                            {"mean", n > 0 ? sum / n : 0.0},
+                            {"density", ratings.userCount() && ratings.itemCount()
+                                            ? n / (static_cast<double>(ratings.userCount()) * static_cast<double>(ratings.itemCount()))
+                                            : 0.0},
+                            {"has_time", ratings.hasTime},
+                            {"variant", report.variant}};
+  // A histogram of values when they are few and discrete (stars); else the GUI bins them.
+  if (histogram.size() <= 100) {
+    nlohmann::json bins = nlohmann::json::array();
+    for (const auto& [value, count] : histogram) bins.push_back({value, count});
+    summary["histogram"] = bins;
+  }
+
+  nlohmann::json options = {{"items_file", request.read.items.string()}, {"user_column", request.read.userColumn},
+                            {"item_column", request.read.itemColumn}, {"rating_column", request.read.ratingColumn},
+                            {"time_column", request.read.timeColumn}};
+  Transaction tx(project.db());
+  const auto id = project.createDataset(request.name, DataKind::Ratings, absoluteSource(request.source),
+                                        std::string(toString(report.format)), options);
+  writeRatings(project, id, ratings);
+  project.setDatasetSummary(id, summary);
+  control.checkStop();
+  tx.commit();
+  return {project.dataset(id), report.notes};
+}
+
+}  // namespace latent::core

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Importing a file into a project as one transaction: all of it, or (on any error) nothing.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "data/corpus_builder.hpp"
+#include "io/corpus_import.hpp"
+#include "io/graph_import.hpp"
+#include "io/ratings_import.hpp"
+#include "store/project.hpp"
+
+namespace latent::core {
+
+struct CorpusImportRequest {
+  std::string name;
+  std::filesystem::path source;
+  CorpusReadOptions read;
+  // "en", "none" or a file; unset: "en" for text formats, "none" for bag-of-words formats
+  // (their vocabulary was chosen by whoever made them).
+  std::optional<std::string> stopWords;
+  PruneOptions prune;
+  TokenizerOptions tokenizer;
+};
+
+struct GraphImportRequest {
+  std::string name;
+  std::filesystem::path source;
+  GraphReadOptions read;
+};
+
+struct RatingsImportRequest {
+  std::string name;
+  std::filesystem::path source;
+  RatingsReadOptions read;
+};
+
+struct ImportResult {
+  DatasetInfo dataset;               // as stored, summary included
+  std::vector<std::string> notes;    // choices the importer made, for the user
+};
+
+// Each throws InputError (bad file), UsageError (bad request, such as a taken name) or Cancelled,
+// and then the project is exactly as it was.
+ImportResult importCorpus(Project& project, const CorpusImportRequest& request, const ImportControl& control = {});
+ImportResult importGraph(Project& project, const GraphImportRequest& request, const ImportControl& control = {});
+ImportResult importRatings(Project& project, const RatingsImportRequest& request, const ImportControl& control = {});
+
+// Checks that a dataset name is free before any reading starts (throws UsageError).
+void checkDatasetNameFree(Project& project, const std::string& name);
+
+}  // namespace latent::core

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The sample catalogue: each entry is an ordinary import request over a shipped file.
+#include "jobs/samples.hpp"
+
+#include <cstdlib>
+
+#include "util/errors.hpp"
+
+#ifndef LATENT_SAMPLES_SOURCE_DIR
+#define LATENT_SAMPLES_SOURCE_DIR ""
+#endif
+
+namespace latent::core {
+namespace {
+
+std::filesystem::path executableDirectory() {
+  std::error_code ec;
+  const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return ec ? std::filesystem::path() : exe.parent_path();
+}
+
+}  // namespace
+
+std::vector<SampleInfo> builtInSamples() {
+  return {
+      {"sotu", DataKind::Corpus, "US State of the Union addresses, 1790-2020",
+       "240 addresses by 42 presidents, public domain. Topics drift with the centuries: tariffs and "
+       "Indian treaties give way to the economy, terrorism and health care.",
+       "sotu/sotu.jsonl"},
+      {"gibbs-toy", DataKind::Corpus, "Gibbs sampling toy: money, loan, bank, river, stream",
+       "16 short documents generated from two topics that share the word 'bank' (textbook §27.3.5). "
+       "A topic model should put money/loan/bank in one topic and river/stream/bank in the other.",
+       "gibbs-toy/gibbs_toy.txt"},
+      {"cora", DataKind::Corpus, "Cora computer-science abstracts (bag of words)",
+       "2,410 papers as word counts in UCI format, without their text. Shows how bag-of-words data "
+       "import and why the document reader can show only words for them.",
+       "cora/docword.cora.txt"},
+      {"sampson", DataKind::Graph, "Sampson's monks: who liked whom (T4)",
+       "18 novices of a New England monastery in 1968 and their three strongest liking nominations "
+       "just before the group split. Sampson's four groups are kept as the node attribute 'group'.",
+       "sampson/like_t4.csv"},
+      {"karate", DataKind::Graph, "Zachary's karate club",
+       "34 members of a university karate club and their friendships. The club split in two; "
+       "'club_after_split' says who went where.",
+       "karate/edges.csv"},
+      {"davis", DataKind::Graph, "Davis Southern Women (women x events)",
+       "18 women and the 14 social events they attended in the 1930s, as a two-mode network. "
+       "A classic test of co-clustering.",
+       "davis_southern_women/edges.csv"},
+      {"insteval", DataKind::Ratings, "InstEval: students rating lecturers",
+       "73,421 ratings (1-5) of 1,128 ETH Zurich lecturers by 2,972 students. Sparse, real and free "
+       "to ship: a stand-in for MovieLens.",
+       "insteval/ratings.csv"},
+  };
+}
+
+std::filesystem::path samplesDirectory() {
+  std::error_code ec;
+  if (const char* env = std::getenv("LATENT_SAMPLES_DIR"); env && *env) return env;
+  const auto installed = executableDirectory() / ".." / "share" / "latent-studio" / "samples";
+  if (std::filesystem::is_directory(installed, ec)) return installed.lexically_normal();
+  return LATENT_SAMPLES_SOURCE_DIR;
+}
+
+ImportResult importSample(Project& project, const std::string& sample, const std::string& name,
+                          const ImportControl& control) {
+  const auto samples = builtInSamples();
+  const SampleInfo* info = nullptr;
+  for (const auto& s : samples)
+    if (s.name == sample) info = &s;
+  if (!info) {
+    std::string names;
+    for (const auto& s : samples) names += (names.empty() ? "" : ", ") + s.name;
+    throw UsageError("unknown sample '" + sample + "' (available: " + names + ")");
+  }
+  const auto dir = samplesDirectory();
+  const auto source = dir / info->file;
+  std::error_code ec;
+  if (!std::filesystem::exists(source, ec))
+    throw UsageError("the sample file " + source.string() + " is missing; set LATENT_SAMPLES_DIR to the samples folder");
+  const std::string datasetName = name.empty() ? info->name : name;
+
+  if (info->name == "sotu") {
+    CorpusImportRequest r;
+    r.name = datasetName;
+    r.source = source;
+    r.read.format = CorpusFormat::JsonLines;
+    r.read.titleColumn = "title";
+    r.read.timeColumn = "year";
+    r.read.labelColumn = "party";
+    r.read.idColumn = "id";
+    // Words in fewer than 3 addresses are mostly names and typos; words in more than 90% carry no topic.
+    r.prune.minDocumentFrequency = 3;
+    r.prune.maxDocumentFraction = 0.9;
+    return importCorpus(project, r, control);
+  }
+  if (info->name == "gibbs-toy") {
+    CorpusImportRequest r;
+    r.name = datasetName;
+    r.source = source;
+    r.read.format = CorpusFormat::Lines;
+    r.stopWords = "none";
+    return importCorpus(project, r, control);
+  }
+  if (info->name == "cora") {
+    CorpusImportRequest r;
+    r.name = datasetName;
+    r.source = source;
+    r.read.format = CorpusFormat::Uci;
+    r.read.vocabulary = dir / "cora" / "vocab.cora.txt";
+    return importCorpus(project, r, control);
+  }
+  if (info->kind == DataKind::Graph) {
+    GraphImportRequest r;
+    r.name = datasetName;
+    r.source = source;
+    r.read.format = GraphFormat::EdgeList;
+    r.read.nodes = source.parent_path() / "nodes.csv";
+    r.read.directed = info->name == "sampson";
+    return importGraph(project, r, control);
+  }
+  RatingsImportRequest r;
+  r.name = datasetName;
+  r.source = source;
+  r.read.format = RatingsFormat::Csv;
+  r.read.userColumn = "student";
+  r.read.itemColumn = "lecturer";
+  r.read.ratingColumn = "rating";
+  return importRatings(project, r, control);
+}
+
+}  // namespace latent::core

@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The model interface at the job boundary: a catalogue entry with documented options, and fit().
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <stop_token>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "data/corpus.hpp"
+#include "data/data_kind.hpp"
+#include "data/graph.hpp"
+#include "data/ratings.hpp"
+#include "eval/heldout.hpp"
+#include "models/training.hpp"
+
+namespace latent::core {
+
+// One option of a model, as the command line parses it and the run panel shows it.
+struct OptionSpec {
+  enum class Type { Integer, Real, Boolean, Choice };
+  std::string name;  // JSON key and command-line flag (--name); "k" and "iterations" are shared
+  Type type = Type::Real;
+  nlohmann::json defaultValue;
+  double minimum = -std::numeric_limits<double>::infinity();
+  double maximum = std::numeric_limits<double>::infinity();
+  bool minimumExclusive = false;
+  std::vector<std::string> choices;  // for Choice
+  std::string help;                  // one line a student understands
+};
+
+struct ModelInfo {
+  std::string name;         // command-line name: "unigram", "lda-gibbs", ...
+  DataKind kind = DataKind::Corpus;
+  std::string title;        // "Unigram (MAP multinoulli)"
+  std::string description;  // two sentences for the run panel
+  std::string objectiveName;  // what IterationReport::trainObjective measures
+  std::string heldoutName;    // what IterationReport::heldout measures, protocol included
+  std::string heldoutKey;     // its key in --json lines: "heldout_perplexity", "heldout_rmse"
+  std::vector<OptionSpec> options;
+};
+
+// The data a fit sees. For corpora with a held-out fraction the job has already split off the
+// held-out documents: the model trains on `corpus` and scores `heldout`.
+struct FitData {
+  const Corpus* corpus = nullptr;
+  const HeldoutDocuments* heldout = nullptr;  // null or empty: no held-out evaluation
+  const Graph* graph = nullptr;
+  const Ratings* ratings = nullptr;
+};
+
+struct FitSettings {
+  nlohmann::json options;  // complete and validated (resolveOptions)
+  std::uint64_t seed = 1;
+  int threads = 1;
+  int evalEvery = 10;      // evaluate held-out metrics every this many iterations (and at the end)
+  double heldoutFraction = 0.0;  // for models that split their own data (dyads, ratings)
+};
+
+struct FitResult {
+  FitStatus status = FitStatus::Failed;
+  std::string message;
+  std::int64_t iterations = 0;
+  double seconds = 0.0;
+  nlohmann::json finalMetrics = nlohmann::json::object();  // "heldout_perplexity", ...
+  std::vector<NamedMatrix> matrices;                        // final parameters
+  // Per-token assignments, one vector per training document (topic models), else empty.
+  std::vector<std::vector<std::int32_t>> tokenTopics;
+};
+
+class Model {
+ public:
+  virtual ~Model() = default;
+  virtual const ModelInfo& info() const = 0;
+  // Honours `stop` (and observer.onReport returning false) within 200 ms; returns Cancelled then,
+  // with the parameters reached so far.
+  virtual FitResult fit(const FitData& data, const FitSettings& settings, TrainingObserver& observer,
+                        std::stop_token stop) = 0;
+};
+
+// The catalogue, in the order of DESIGN §3.
+std::vector<const ModelInfo*> modelCatalogue();
+// Throws UsageError naming the models there are.
+std::unique_ptr<Model> createModel(std::string_view name);
+
+// Fills in defaults and checks types and ranges of `given` against the model's options.
+// Throws UsageError naming the option and what it expects.
+nlohmann::json resolveOptions(const ModelInfo& model, const nlohmann::json& given);
+
+// Parses a command-line value for an option of the given spec ("0.1", "true", "sparse").
+nlohmann::json parseOptionValue(const OptionSpec& spec, std::string_view text);
+
+}  // namespace latent::core

@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Unigram model: parallel counting, closed-form MAP estimate, held-out perplexity.
+#include "models/topic/unigram.hpp"
+
+#include <tbb/blocked_range.h>
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/parallel_for.h>
+
+#include <cmath>
+
+#include "eval/perplexity.hpp"
+#include "util/clock.hpp"
+
+namespace latent::core {
+namespace {
+
+ModelInfo makeInfo() {
+  ModelInfo info;
+  info.name = "unigram";
+  info.kind = DataKind::Corpus;
+  info.title = "Unigram (MAP multinoulli)";
+  info.description =
+      "Every word of every document comes from one shared word distribution. It has no topics, "
+      "so it is the baseline any topic model must beat in held-out perplexity.";
+  info.objectiveName = "training log-likelihood per token (nats)";
+  info.heldoutName = "held-out perplexity, document completion (000 eq. 27.29)";
+  info.heldoutKey = "heldout_perplexity";
+  OptionSpec beta;
+  beta.name = "beta";
+  beta.type = OptionSpec::Type::Real;
+  beta.defaultValue = 0.01;
+  beta.minimum = 0.0;
+  beta.minimumExclusive = true;
+  beta.help = "Pseudo-count added to every word: larger values smooth the distribution towards uniform.";
+  info.options = {beta};
+  return info;
+}
+
+class UnigramModel final : public Model {
+ public:
+  const ModelInfo& info() const override { return unigramInfo(); }
+
+  FitResult fit(const FitData& data, const FitSettings& settings, TrainingObserver& observer,
+                std::stop_token stop) override {
+    const Stopwatch clock;
+    const auto options = UnigramOptions::fromJson(settings.options);
+    const Corpus& corpus = *data.corpus;
+    const auto V = static_cast<Eigen::Index>(corpus.vocabularySize());
+    FitResult result;
+
+    // Word counts over the training documents. Integer sums do not depend on the order in
+    // which blocks are combined, so any thread count gives the same numbers.
+    tbb::enumerable_thread_specific<std::vector<std::int64_t>> local([&] { return std::vector<std::int64_t>(static_cast<std::size_t>(V), 0); });
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, corpus.documentCount(), 256), [&](const auto& range) {
+      if (stop.stop_requested()) return;
+      auto& counts = local.local();
+      for (std::size_t d = range.begin(); d != range.end(); ++d)
+        for (const auto w : corpus.document(d)) ++counts[static_cast<std::size_t>(w)];
+    });
+    if (stop.stop_requested()) {
+      result.status = FitStatus::Cancelled;
+      result.seconds = clock.seconds();
+      return result;
+    }
+    Eigen::VectorXd counts = Eigen::VectorXd::Zero(V);
+    for (const auto& partial : local)
+      for (Eigen::Index v = 0; v < V; ++v) counts[v] += static_cast<double>(partial[static_cast<std::size_t>(v)]);
+
+    const Eigen::VectorXd beta = unigramEstimate(counts, options.beta);
+    const Eigen::ArrayXd logBeta = beta.array().log();
+    const double tokens = counts.sum();
+    const double trainLogLik = (counts.array() * logBeta).sum();
+
+    IterationReport report;
+    report.iteration = 1;
+    report.trainObjective = tokens > 0 ? trainLogLik / tokens : std::numeric_limits<double>::quiet_NaN();
+    result.finalMetrics["train_perplexity"] = tokens > 0 ? std::exp(-trainLogLik / tokens) : report.trainObjective;
+    result.finalMetrics["train_tokens"] = static_cast<std::int64_t>(tokens);
+
+    // Document completion: the unigram model has no per-document parameters, so the observed
+    // half is not used; only the scored half counts, as for every other model.
+    if (data.heldout && !data.heldout->empty()) {
+      const Corpus& scored = data.heldout->scored;
+      std::vector<double> logLik(scored.documentCount(), 0.0);
+      std::vector<std::int64_t> lengths(scored.documentCount(), 0);
+      for (std::size_t d = 0; d < scored.documentCount(); ++d) {
+        for (const auto w : scored.document(d)) logLik[d] += logBeta[w];
+        lengths[d] = static_cast<std::int64_t>(scored.documentLength(d));
+      }
+      const double perplexity = perplexityPerDocument(logLik, lengths);
+      report.heldout = perplexity;
+      result.finalMetrics["heldout_perplexity"] = perplexity;
+      result.finalMetrics["heldout_perplexity_per_token"] = perplexityPerToken(logLik, lengths);
+      result.finalMetrics["heldout_protocol"] = "document-completion";
+      result.finalMetrics["heldout_documents"] = static_cast<std::int64_t>(scored.documentCount());
+      result.finalMetrics["heldout_tokens"] = static_cast<std::int64_t>(scored.tokenCount());
+    }
+    report.seconds = clock.seconds();
+    const bool keepGoing = observer.onReport(report);
+
+    result.matrices.push_back({"topic_word", beta.transpose()});
+    result.iterations = 1;
+    result.status = keepGoing && !stop.stop_requested() ? FitStatus::Converged : FitStatus::Cancelled;
+    result.seconds = clock.seconds();
+    return result;
+  }
+};
+
+}  // namespace
+
+UnigramOptions UnigramOptions::fromJson(const nlohmann::json& options) {
+  UnigramOptions o;
+  o.beta = options.value("beta", o.beta);
+  return o;
+}
+
+const ModelInfo& unigramInfo() {
+  static const ModelInfo info = makeInfo();
+  return info;
+}
+
+std::unique_ptr<Model> makeUnigramModel() { return std::make_unique<UnigramModel>(); }
+
+Eigen::VectorXd unigramEstimate(const Eigen::VectorXd& counts, double beta) {
+  const double total = counts.sum() + beta * static_cast<double>(counts.size());
+  return (counts.array() + beta) / total;
+}
+
+}  // namespace latent::core

@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// CorpusWriter and the corpus readers.
+#include "store/corpus_store.hpp"
+
+#include "store/blob.hpp"
+#include "util/errors.hpp"
+
+namespace latent::core {
+
+CorpusWriter::CorpusWriter(Project& project, std::int64_t datasetId)
+    : m_dataset(datasetId),
+      m_insertDocument(project.db().prepare(
+          "INSERT INTO documents (dataset_id, doc_index, external_id, title, time, label, text) "
+          "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")),
+      m_insertWord(project.db().prepare(
+          "INSERT INTO vocabulary (dataset_id, word_id, word, doc_freq, count) VALUES (?1, ?2, ?3, ?4, ?5)")),
+      m_insertTokens(project.db().prepare(
+          "INSERT INTO tokens (dataset_id, doc_index, word_ids, span_begins, span_ends) VALUES (?1, ?2, ?3, ?4, ?5)")),
+      m_updateCount(project.db().prepare(
+          "UPDATE documents SET token_count = ?3 WHERE dataset_id = ?1 AND doc_index = ?2")) {}
+
+void CorpusWriter::writeDocument(const DocumentRecord& d) {
+  auto& s = m_insertDocument;
+  s.bind(1, m_dataset).bind(2, d.index).bind(3, d.id).bind(4, d.title);
+  if (d.time.empty()) s.bindNull(5); else s.bind(5, d.time);
+  if (d.label.empty()) s.bindNull(6); else s.bind(6, d.label);
+  if (d.hasText) s.bind(7, d.text); else s.bindNull(7);
+  s.run();
+}
+
+void CorpusWriter::writeVocabulary(std::span<const VocabularyEntry> vocabulary) {
+  std::int64_t id = 0;
+  for (const auto& v : vocabulary) {
+    m_insertWord.bind(1, m_dataset).bind(2, id++).bind(3, v.word).bind(4, v.documentFrequency).bind(5, v.count);
+    m_insertWord.run();
+  }
+}
+
+void CorpusWriter::writeTokens(std::int64_t document, std::span<const std::int32_t> wordIds,
+                               std::span<const std::uint32_t> begins, std::span<const std::uint32_t> ends) {
+  auto& s = m_insertTokens;
+  s.bind(1, m_dataset).bind(2, document).bindBlob(3, wordIds);
+  if (begins.empty() && !wordIds.empty()) {
+    s.bindNull(4).bindNull(5);
+  } else {
+    s.bindBlob(4, begins).bindBlob(5, ends);
+  }
+  s.run();
+  m_updateCount.bind(1, m_dataset).bind(2, document).bind(3, static_cast<std::int64_t>(wordIds.size())).run();
+}
+
+Corpus loadCorpus(Project& project, std::int64_t datasetId) {
+  Corpus corpus;
+  for (auto& v : loadVocabulary(project, datasetId)) corpus.words.push_back(std::move(v.word));
+  auto docs = project.db().prepare(
+      "SELECT d.external_id, d.title, t.word_ids FROM documents d LEFT JOIN tokens t "
+      "ON t.dataset_id = d.dataset_id AND t.doc_index = d.doc_index WHERE d.dataset_id = ?1 ORDER BY d.doc_index");
+  docs.bind(1, datasetId);
+  while (docs.step()) {
+    const auto ids = blobToVector<std::int32_t>(docs.blob(2));
+    corpus.addDocument(docs.text(0), docs.text(1), ids);
+  }
+  return corpus;
+}
+
+std::vector<DocumentHeader> listDocuments(Project& project, std::int64_t datasetId) {
+  auto s = project.db().prepare(
+      "SELECT doc_index, external_id, title, time, label, token_count, text IS NOT NULL FROM documents "
+      "WHERE dataset_id = ?1 ORDER BY doc_index");
+  s.bind(1, datasetId);
+  std::vector<DocumentHeader> out;
+  while (s.step())
+    out.push_back({s.integer(0), s.text(1), s.text(2), s.text(3), s.text(4), s.integer(5), s.integer(6) != 0});
+  return out;
+}
+
+StoredDocument loadDocument(Project& project, std::int64_t datasetId, std::int64_t index) {
+  auto s = project.db().prepare(
+      "SELECT d.doc_index, d.external_id, d.title, d.time, d.label, d.token_count, d.text IS NOT NULL, d.text, "
+      "t.word_ids, t.span_begins, t.span_ends FROM documents d LEFT JOIN tokens t "
+      "ON t.dataset_id = d.dataset_id AND t.doc_index = d.doc_index WHERE d.dataset_id = ?1 AND d.doc_index = ?2");
+  s.bind(1, datasetId).bind(2, index);
+  if (!s.step()) throw UsageError("no document " + std::to_string(index) + " in dataset " + std::to_string(datasetId));
+  StoredDocument doc;
+  doc.header = {s.integer(0), s.text(1), s.text(2), s.text(3), s.text(4), s.integer(5), s.integer(6) != 0};
+  doc.text = s.text(7);
+  doc.wordIds = blobToVector<std::int32_t>(s.blob(8));
+  doc.begins = blobToVector<std::uint32_t>(s.blob(9));
+  doc.ends = blobToVector<std::uint32_t>(s.blob(10));
+  return doc;
+}
+
+std::vector<VocabularyEntry> loadVocabulary(Project& project, std::int64_t datasetId) {
+  auto s = project.db().prepare(
+      "SELECT word, doc_freq, count FROM vocabulary WHERE dataset_id = ?1 ORDER BY word_id");
+  s.bind(1, datasetId);
+  std::vector<VocabularyEntry> out;
+  while (s.step()) out.push_back({s.text(0), s.integer(1), s.integer(2)});
+  return out;
+}
+
+}  // namespace latent::core

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SQLite wrapper implementation.
+#include "store/database.hpp"
+
+#include <sqlite3.h>
+
+#include <utility>
+
+namespace latent::core {
+namespace {
+
+[[noreturn]] void throwError(sqlite3* db, int rc, std::string_view what) {
+  std::string message(what);
+  message += ": ";
+  message += db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
+  throw StoreError(message);
+}
+
+}  // namespace
+
+Statement::Statement(sqlite3* db, std::string_view sql) : m_db(db) {
+  const int rc = sqlite3_prepare_v2(db, sql.data(), static_cast<int>(sql.size()), &m_stmt, nullptr);
+  if (rc != SQLITE_OK) throwError(db, rc, "cannot prepare SQL statement");
+}
+
+Statement::~Statement() { sqlite3_finalize(m_stmt); }
+
+Statement::Statement(Statement&& other) noexcept
+    : m_stmt(std::exchange(other.m_stmt, nullptr)), m_db(std::exchange(other.m_db, nullptr)) {}
+
+Statement& Statement::operator=(Statement&& other) noexcept {
+  if (this != &other) {
+    sqlite3_finalize(m_stmt);
+    m_stmt = std::exchange(other.m_stmt, nullptr);
+    m_db = std::exchange(other.m_db, nullptr);
+  }
+  return *this;
+}
+
+void Statement::fail(int rc) const { throwError(m_db, rc, "database error"); }
+
+Statement& Statement::bind(int index, std::int64_t value) {
+  if (const int rc = sqlite3_bind_int64(m_stmt, index, value); rc != SQLITE_OK) fail(rc);
+  return *this;
+}
+
+Statement& Statement::bind(int index, double value) {
+  if (const int rc = sqlite3_bind_double(m_stmt, index, value); rc != SQLITE_OK) fail(rc);
+  return *this;
+}
+
+Statement& Statement::bind(int index, std::string_view text) {
+  const int rc = sqlite3_bind_text64(m_stmt, index, text.data(), text.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
+  if (rc != SQLITE_OK) fail(rc);
+  return *this;
+}
+
+Statement& Statement::bindBlob(int index, const void* data, std::size_t bytes) {
+  // A zero-length blob is still a blob, not NULL.
+  const int rc = bytes == 0 ? sqlite3_bind_zeroblob(m_stmt, index, 0)
+                            : sqlite3_bind_blob64(m_stmt, index, data, bytes, SQLITE_TRANSIENT);
+  if (rc != SQLITE_OK) fail(rc);
+  return *this;
+}
+
+Statement& Statement::bindNull(int index) {
+  if (const int rc = sqlite3_bind_null(m_stmt, index); rc != SQLITE_OK) fail(rc);
+  return *this;
+}
+
+bool Statement::step() {
+  const int rc = sqlite3_step(m_stmt);
+  if (rc == SQLITE_ROW) return true;
+  if (rc == SQLITE_DONE) return false;
+  fail(rc);
+}
+
+void Statement::run() {
+  while (step()) {
+  }
+  reset();
+}
+
+void Statement::reset() {
+  sqlite3_reset(m_stmt);
+  sqlite3_clear_bindings(m_stmt);
+}
+
+bool Statement::isNull(int column) const { return sqlite3_column_type(m_stmt, column) == SQLITE_NULL; }
+std::int64_t Statement::integer(int column) const { return sqlite3_column_int64(m_stmt, column); }
+double Statement::real(int column) const { return sqlite3_column_double(m_stmt, column); }
+
+std::string Statement::text(int column) const {
+  const auto* p = sqlite3_column_text(m_stmt, column);
+  const int n = sqlite3_column_bytes(m_stmt, column);
+  return p ? std::string(reinterpret_cast<const char*>(p), static_cast<std::size_t>(n)) : std::string();
+}
+
+std::span<const std::byte> Statement::blob(int column) const {
+  const void* p = sqlite3_column_blob(m_stmt, column);
+  const int n = sqlite3_column_bytes(m_stmt, column);
+  return {static_cast<const std::byte*>(p), p ? static_cast<std::size_t>(n) : 0};
+}
+
+Database::Database(const std::filesystem::path& path, Mode mode) : m_mode(mode) {
+  const int flags = mode == Mode::ReadOnly ? SQLITE_OPEN_READONLY
+                                           : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+  const int rc = sqlite3_open_v2(path.c_str(), &m_db, flags | SQLITE_OPEN_NOMUTEX, nullptr);
+  if (rc != SQLITE_OK) {
+    std::string message = "cannot open " + path.string() + ": " + (m_db ? sqlite3_errmsg(m_db) : sqlite3_errstr(rc));
+    sqlite3_close(m_db);
+    throw StoreError(message);
+  }
+  sqlite3_busy_timeout(m_db, 10000);
+  sqlite3_extended_result_codes(m_db, 1);
+  try {
+    exec("PRAGMA foreign_keys = ON");
+  } catch (...) {
+    sqlite3_close(m_db);
+    throw;
+  }
+}
+
+Database::~Database() { sqlite3_close(m_db); }
+
+void Database::exec(const std::string& sql) {
+  char* error = nullptr;
+  const int rc = sqlite3_exec(m_db, sql.c_str(), nullptr, nullptr, &error);
+  if (rc != SQLITE_OK) {
+    std::string message = error ? error : sqlite3_errstr(rc);
+    sqlite3_free(error);
+    throw StoreError("database error: " + message);
+  }
+}
+
+std::int64_t Database::queryInteger(const std::string& sql) {
+  Statement s = prepare(sql);
+  return s.step() ? s.integer(0) : 0;
+}
+
+std::int64_t Database::lastInsertId() const { return sqlite3_last_insert_rowid(m_db); }
+
+bool Database::inTransaction() const noexcept { return sqlite3_get_autocommit(m_db) == 0; }
+
+Transaction::Transaction(Database& db) : m_db(db) { m_db.exec("BEGIN IMMEDIATE"); }
+
+Transaction::~Transaction() {
+  if (!m_done) {
+    try {
+      m_db.exec("ROLLBACK");
+    } catch (...) {
+      // Nothing more can be done; SQLite rolls back on close.
+    }
+  }
+}
+
+void Transaction::commit() {
+  m_db.exec("COMMIT");
+  m_done = true;
+}
+
+}  // namespace latent::core

@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// A thin RAII layer over the SQLite C API: connections, prepared statements, transactions.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace latent::core {
+
+// A failure of the database itself (disk full, file locked, corrupt file), not of user input.
+class StoreError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class Statement {
+ public:
+  Statement() = default;
+  Statement(sqlite3* db, std::string_view sql);
+  ~Statement();
+  Statement(Statement&& other) noexcept;
+  Statement& operator=(Statement&& other) noexcept;
+  Statement(const Statement&) = delete;
+  Statement& operator=(const Statement&) = delete;
+
+  // Parameters are 1-based, as in SQL's ?1, ?2 ...
+  Statement& bind(int index, std::int64_t value);
+  Statement& bind(int index, int value) { return bind(index, static_cast<std::int64_t>(value)); }
+  Statement& bind(int index, double value);
+  Statement& bind(int index, std::string_view text);
+  Statement& bind(int index, const char* text) { return bind(index, std::string_view(text)); }
+  Statement& bind(int index, const std::string& text) { return bind(index, std::string_view(text)); }
+  Statement& bindBlob(int index, const void* data, std::size_t bytes);
+  template <typename T>
+  Statement& bindBlob(int index, std::span<const T> values) {
+    return bindBlob(index, values.data(), values.size_bytes());
+  }
+  Statement& bindNull(int index);
+
+  // Runs one step: true when a row is ready, false when done.
+  bool step();
+  // Steps to completion (for statements that return no rows) and resets for the next use.
+  void run();
+  void reset();
+
+  bool isNull(int column) const;
+  std::int64_t integer(int column) const;
+  double real(int column) const;
+  std::string text(int column) const;
+  std::span<const std::byte> blob(int column) const;
+
+ private:
+  [[noreturn]] void fail(int rc) const;
+  sqlite3_stmt* m_stmt = nullptr;
+  sqlite3* m_db = nullptr;
+};
+
+class Database {
+ public:
+  enum class Mode { ReadWrite, ReadOnly };
+
+  // Opens (and with ReadWrite, creates) the file; WAL journal, foreign keys on, busy timeout 10 s.
+  Database(const std::filesystem::path& path, Mode mode);
+  ~Database();
+  Database(const Database&) = delete;
+  Database& operator=(const Database&) = delete;
+
+  Statement prepare(std::string_view sql) { return Statement(m_db, sql); }
+  // Runs one or more statements without parameters (schema scripts, pragmas).
+  void exec(const std::string& sql);
+  std::int64_t queryInteger(const std::string& sql);
+  std::int64_t lastInsertId() const;
+  bool readOnly() const noexcept { return m_mode == Mode::ReadOnly; }
+  // True between BEGIN and COMMIT/ROLLBACK on this connection.
+  bool inTransaction() const noexcept;
+  sqlite3* handle() const noexcept { return m_db; }
+
+ private:
+  sqlite3* m_db = nullptr;
+  Mode m_mode;
+};
+
+// BEGIN IMMEDIATE ... COMMIT; rolls back when destroyed without commit(), so an exception
+// anywhere in an import or checkpoint leaves the file as it was.
+class Transaction {
+ public:
+  explicit Transaction(Database& db);
+  ~Transaction();
+  Transaction(const Transaction&) = delete;
+  Transaction& operator=(const Transaction&) = delete;
+  void commit();
+
+ private:
+  Database& m_db;
+  bool m_done = false;
+};
+
+}  // namespace latent::core

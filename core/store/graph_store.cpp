@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Nodes with their attributes as a JSON object; edges as rows; `directed` in the dataset options.
+#include "store/graph_store.hpp"
+
+#include <nlohmann/json.hpp>
+
+namespace latent::core {
+
+void writeGraph(Project& project, std::int64_t datasetId, const Graph& graph) {
+  auto& db = project.db();
+  auto nodes = db.prepare(
+      "INSERT INTO nodes (dataset_id, node_index, external_id, name, attributes) VALUES (?1, ?2, ?3, ?4, ?5)");
+  for (std::size_t n = 0; n < graph.nodeCount(); ++n) {
+    nlohmann::ordered_json attributes = nlohmann::ordered_json::object();
+    for (std::size_t a = 0; a < graph.attributeNames.size(); ++a)
+      attributes[graph.attributeNames[a]] = graph.attributes[a][n];
+    nodes.bind(1, datasetId).bind(2, static_cast<std::int64_t>(n)).bind(3, graph.nodeIds[n]).bind(4, graph.nodeNames[n]);
+    nodes.bind(5, attributes.dump()).run();
+  }
+  auto edges = db.prepare("INSERT INTO edges (dataset_id, source, target, weight) VALUES (?1, ?2, ?3, ?4)");
+  for (const auto& e : graph.edges)
+    edges.bind(1, datasetId).bind(2, e.source).bind(3, e.target).bind(4, e.weight).run();
+  // Graph-level facts the containers need back: direction and the attribute column order.
+  auto facts = db.prepare(
+      "UPDATE datasets SET options = json_set(options, '$.directed', json(?2), '$.attributes', json(?3)) WHERE id = ?1");
+  facts.bind(1, datasetId).bind(2, graph.directed ? "true" : "false");
+  facts.bind(3, nlohmann::json(graph.attributeNames).dump()).run();
+}
+
+Graph loadGraph(Project& project, std::int64_t datasetId) {
+  Graph graph;
+  const auto info = project.dataset(datasetId);
+  graph.directed = info.options.value("directed", false);
+  if (info.options.contains("attributes"))
+    graph.attributeNames = info.options["attributes"].get<std::vector<std::string>>();
+  graph.attributes.assign(graph.attributeNames.size(), {});
+  auto nodes = project.db().prepare(
+      "SELECT external_id, name, attributes FROM nodes WHERE dataset_id = ?1 ORDER BY node_index");
+  nodes.bind(1, datasetId);
+  while (nodes.step()) {
+    graph.nodeIds.push_back(nodes.text(0));
+    graph.nodeNames.push_back(nodes.text(1));
+    const auto attributes = nlohmann::json::parse(nodes.text(2), nullptr, false);
+    for (std::size_t a = 0; a < graph.attributeNames.size(); ++a)
+      graph.attributes[a].push_back(attributes.is_object() ? attributes.value(graph.attributeNames[a], "") : "");
+  }
+  auto edges = project.db().prepare(
+      "SELECT source, target, weight FROM edges WHERE dataset_id = ?1 ORDER BY source, target");
+  edges.bind(1, datasetId);
+  while (edges.step())
+    graph.edges.push_back({static_cast<std::int32_t>(edges.integer(0)), static_cast<std::int32_t>(edges.integer(1)), edges.real(2)});
+  return graph;
+}
+
+}  // namespace latent::core

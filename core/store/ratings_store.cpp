@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Users, items (with names and attributes) and one row per rating.
+#include "store/ratings_store.hpp"
+
+#include <nlohmann/json.hpp>
+
+namespace latent::core {
+
+void writeRatings(Project& project, std::int64_t datasetId, const Ratings& ratings) {
+  auto& db = project.db();
+  auto users = db.prepare("INSERT INTO users (dataset_id, user_index, external_id) VALUES (?1, ?2, ?3)");
+  for (std::size_t u = 0; u < ratings.userCount(); ++u)
+    users.bind(1, datasetId).bind(2, static_cast<std::int64_t>(u)).bind(3, ratings.userIds[u]).run();
+  auto items = db.prepare(
+      "INSERT INTO items (dataset_id, item_index, external_id, name, attributes) VALUES (?1, ?2, ?3, ?4, ?5)");
+  for (std::size_t i = 0; i < ratings.itemCount(); ++i) {
+    nlohmann::ordered_json attributes = nlohmann::ordered_json::object();
+    for (std::size_t a = 0; a < ratings.itemAttributeNames.size(); ++a)
+      attributes[ratings.itemAttributeNames[a]] = ratings.itemAttributes[a][i];
+    items.bind(1, datasetId).bind(2, static_cast<std::int64_t>(i)).bind(3, ratings.itemIds[i]);
+    items.bind(4, ratings.itemNames[i]).bind(5, attributes.dump()).run();
+  }
+  auto rows = db.prepare(
+      "INSERT INTO ratings (dataset_id, seq, user_index, item_index, value, time) VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+  std::int64_t seq = 0;
+  for (const auto& r : ratings.ratings) {
+    rows.bind(1, datasetId).bind(2, seq++).bind(3, r.user).bind(4, r.item).bind(5, r.value);
+    if (ratings.hasTime) rows.bind(6, r.time); else rows.bindNull(6);
+    rows.run();
+  }
+  auto facts = db.prepare(
+      "UPDATE datasets SET options = json_set(options, '$.item_attributes', json(?2), '$.has_time', json(?3)) "
+      "WHERE id = ?1");
+  facts.bind(1, datasetId).bind(2, nlohmann::json(ratings.itemAttributeNames).dump()).bind(3, ratings.hasTime ? "true" : "false").run();
+}
+
+Ratings loadRatings(Project& project, std::int64_t datasetId) {
+  Ratings ratings;
+  const auto info = project.dataset(datasetId);
+  ratings.hasTime = info.options.value("has_time", false);
+  if (info.options.contains("item_attributes"))
+    ratings.itemAttributeNames = info.options["item_attributes"].get<std::vector<std::string>>();
+  ratings.itemAttributes.assign(ratings.itemAttributeNames.size(), {});
+  auto users = project.db().prepare("SELECT external_id FROM users WHERE dataset_id = ?1 ORDER BY user_index");
+  users.bind(1, datasetId);
+  while (users.step()) ratings.userIds.push_back(users.text(0));
+  auto items = project.db().prepare(
+      "SELECT external_id, name, attributes FROM items WHERE dataset_id = ?1 ORDER BY item_index");
+  items.bind(1, datasetId);
+  while (items.step()) {
+    ratings.itemIds.push_back(items.text(0));
+    ratings.itemNames.push_back(items.text(1));
+    const auto attributes = nlohmann::json::parse(items.text(2), nullptr, false);
+    for (std::size_t a = 0; a < ratings.itemAttributeNames.size(); ++a)
+      ratings.itemAttributes[a].push_back(attributes.is_object() ? attributes.value(ratings.itemAttributeNames[a], "") : "");
+  }
+  auto rows = project.db().prepare(
+      "SELECT user_index, item_index, value, time FROM ratings WHERE dataset_id = ?1 ORDER BY seq");
+  rows.bind(1, datasetId);
+  while (rows.step())
+    ratings.ratings.push_back({static_cast<std::int32_t>(rows.integer(0)), static_cast<std::int32_t>(rows.integer(1)),
+                               rows.real(2), rows.isNull(3) ? 0 : rows.integer(3)});
+  return ratings;
+}
+
+}  // namespace latent::core

@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Reading and writing runs.
+#include "store/run_store.hpp"
+
+#include <cmath>
+
+#include "store/blob.hpp"
+#include "util/clock.hpp"
+#include "util/errors.hpp"
+
+namespace latent::core {
+namespace {
+
+constexpr const char* kRunColumns =
+    "SELECT r.id, r.dataset_id, d.name, r.model, r.options, r.seed, r.threads, r.heldout, r.status, r.message, "
+    "r.objective_name, r.heldout_name, r.app_version, r.created_at, r.updated_at, r.finished_at, r.seconds, "
+    "r.iterations, r.final_metrics FROM runs r JOIN datasets d ON d.id = r.dataset_id";
+
+RunRecord readRun(Statement& s) {
+  RunRecord r;
+  r.id = s.integer(0);
+  r.datasetId = s.integer(1);
+  r.datasetName = s.text(2);
+  r.model = s.text(3);
+  r.options = nlohmann::json::parse(s.text(4), nullptr, false);
+  r.seed = static_cast<std::uint64_t>(s.integer(5));
+  r.threads = static_cast<int>(s.integer(6));
+  r.heldout = s.real(7);
+  r.status = runStatusFromString(s.text(8));
+  r.message = s.text(9);
+  r.objectiveName = s.text(10);
+  r.heldoutName = s.text(11);
+  r.appVersion = s.text(12);
+  r.createdAt = s.text(13);
+  r.updatedAt = s.text(14);
+  r.finishedAt = s.text(15);
+  if (!s.isNull(16)) r.seconds = s.real(16);
+  if (!s.isNull(17)) r.iterations = s.integer(17);
+  r.finalMetrics = nlohmann::json::parse(s.text(18), nullptr, false);
+  return r;
+}
+
+void bindOptional(Statement& s, int index, const std::optional<double>& value) {
+  if (value && std::isfinite(*value)) s.bind(index, *value); else s.bindNull(index);
+}
+
+// Runs `body` in a transaction of its own unless the caller already holds one.
+template <typename F>
+void inTransaction(Project& project, F&& body) {
+  if (project.db().inTransaction()) {
+    body();
+    return;
+  }
+  Transaction tx(project.db());
+  body();
+  tx.commit();
+}
+
+}  // namespace
+
+const char* toString(RunStatus status) noexcept {
+  switch (status) {
+    case RunStatus::Running: return "running";
+    case RunStatus::Finished: return "finished";
+    case RunStatus::Stopped: return "stopped";
+    case RunStatus::Failed: return "failed";
+  }
+  return "failed";
+}
+
+RunStatus runStatusFromString(std::string_view text) {
+  if (text == "running") return RunStatus::Running;
+  if (text == "finished") return RunStatus::Finished;
+  if (text == "stopped") return RunStatus::Stopped;
+  return RunStatus::Failed;
+}
+
+std::int64_t createRun(Project& project, const RunRecord& run) {
+  std::int64_t id = 0;
+  inTransaction(project, [&] {
+    auto s = project.db().prepare(
+        "INSERT INTO runs (dataset_id, model, options, seed, threads, heldout, status, objective_name, heldout_name, "
+        "app_version, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'running', ?7, ?8, ?9, ?10, ?10)");
+    s.bind(1, run.datasetId).bind(2, run.model).bind(3, run.options.dump());
+    s.bind(4, static_cast<std::int64_t>(run.seed)).bind(5, run.threads).bind(6, run.heldout);
+    s.bind(7, run.objectiveName).bind(8, run.heldoutName).bind(9, run.appVersion).bind(10, utcTimestamp());
+    s.run();
+    id = project.db().lastInsertId();
+  });
+  return id;
+}
+
+void appendMetrics(Project& project, std::int64_t runId, std::span<const MetricRow> rows) {
+  if (rows.empty()) return;
+  inTransaction(project, [&] {
+    auto s = project.db().prepare(
+        "INSERT OR REPLACE INTO run_metrics (run_id, iteration, seconds, train_objective, heldout_metric, extras) "
+        "VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+    for (const auto& row : rows) {
+      s.bind(1, runId).bind(2, row.iteration).bind(3, row.seconds);
+      bindOptional(s, 4, row.trainObjective);
+      bindOptional(s, 5, row.heldout);
+      s.bind(6, row.extras.dump()).run();
+    }
+    project.db().prepare("UPDATE runs SET updated_at = ?2, iterations = ?3 WHERE id = ?1")
+        .bind(1, runId).bind(2, utcTimestamp()).bind(3, rows.back().iteration).run();
+  });
+}
+
+void saveMatrix(Project& project, std::int64_t runId, const std::string& name, std::int64_t iteration,
+                const Eigen::MatrixXd& values) {
+  inTransaction(project, [&] {
+    auto s = project.db().prepare(
+        "INSERT OR REPLACE INTO run_matrices (run_id, name, iteration, rows, cols, data) VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+    s.bind(1, runId).bind(2, name).bind(3, iteration).bind(4, static_cast<std::int64_t>(values.rows()));
+    s.bind(5, static_cast<std::int64_t>(values.cols()));
+    s.bindBlob(6, values.data(), static_cast<std::size_t>(values.size()) * sizeof(double)).run();
+  });
+}
+
+void saveTokenTopics(Project& project, std::int64_t runId, std::int64_t document, std::span<const std::int32_t> topics) {
+  inTransaction(project, [&] {
+    auto s = project.db().prepare("INSERT OR REPLACE INTO token_topics (run_id, doc_index, topics) VALUES (?1, ?2, ?3)");
+    s.bind(1, runId).bind(2, document).bindBlob(3, topics).run();
+  });
+}
+
+void finishRun(Project& project, std::int64_t runId, RunStatus status, const std::string& message, double seconds,
+               std::int64_t iterations, const nlohmann::json& finalMetrics) {
+  inTransaction(project, [&] {
+    auto s = project.db().prepare(
+        "UPDATE runs SET status = ?2, message = ?3, seconds = ?4, iterations = ?5, final_metrics = ?6, "
+        "finished_at = ?7, updated_at = ?7 WHERE id = ?1");
+    s.bind(1, runId).bind(2, toString(status)).bind(3, message).bind(4, seconds).bind(5, iterations);
+    s.bind(6, finalMetrics.dump()).bind(7, utcTimestamp()).run();
+  });
+}
+
+std::vector<RunRecord> listRuns(Project& project, std::optional<std::int64_t> datasetId) {
+  auto s = project.db().prepare(std::string(kRunColumns) + (datasetId ? " WHERE r.dataset_id = ?1" : "") + " ORDER BY r.id");
+  if (datasetId) s.bind(1, *datasetId);
+  std::vector<RunRecord> out;
+  while (s.step()) out.push_back(readRun(s));
+  return out;
+}
+
+RunRecord loadRun(Project& project, std::int64_t runId) {
+  auto s = project.db().prepare(std::string(kRunColumns) + " WHERE r.id = ?1");
+  s.bind(1, runId);
+  if (!s.step()) throw UsageError("no run " + std::to_string(runId) + " in " + project.path().string());
+  return readRun(s);
+}
+
+std::vector<MetricRow> loadMetrics(Project& project, std::int64_t runId) {
+  auto s = project.db().prepare(
+      "SELECT iteration, seconds, train_objective, heldout_metric, extras FROM run_metrics WHERE run_id = ?1 "
+      "ORDER BY iteration");
+  s.bind(1, runId);
+  std::vector<MetricRow> out;
+  while (s.step()) {
+    MetricRow row;
+    row.iteration = s.integer(0);
+    row.seconds = s.real(1);
+    if (!s.isNull(2)) row.trainObjective = s.real(2);
+    if (!s.isNull(3)) row.heldout = s.real(3);
+    row.extras = nlohmann::json::parse(s.text(4), nullptr, false);
+    out.push_back(std::move(row));
+  }
+  return out;
+}
+
+std::optional<Eigen::MatrixXd> loadMatrix(Project& project, std::int64_t runId, const std::string& name,
+                                          std::int64_t iteration) {
+  auto s = project.db().prepare(
+      "SELECT rows, cols, data FROM run_matrices WHERE run_id = ?1 AND name = ?2 AND iteration = ?3");
+  s.bind(1, runId).bind(2, name).bind(3, iteration);
+  if (!s.step()) return std::nullopt;
+  const auto rows = s.integer(0), cols = s.integer(1);
+  const auto values = blobToVector<double>(s.blob(2));
+  if (static_cast<std::int64_t>(values.size()) != rows * cols) throw StoreError("corrupt matrix '" + name + "' in run " + std::to_string(runId));
+  return Eigen::Map<const Eigen::MatrixXd>(values.data(), rows, cols);
+}
+
+std::vector<std::pair<std::string, std::int64_t>> listMatrices(Project& project, std::int64_t runId) {
+  auto s = project.db().prepare("SELECT name, iteration FROM run_matrices WHERE run_id = ?1 ORDER BY name, iteration");
+  s.bind(1, runId);
+  std::vector<std::pair<std::string, std::int64_t>> out;
+  while (s.step()) out.emplace_back(s.text(0), s.integer(1));
+  return out;
+}
+
+std::vector<std::int32_t> loadTokenTopics(Project& project, std::int64_t runId, std::int64_t document) {
+  auto s = project.db().prepare("SELECT topics FROM token_topics WHERE run_id = ?1 AND doc_index = ?2");
+  s.bind(1, runId).bind(2, document);
+  if (!s.step()) return {};
+  return blobToVector<std::int32_t>(s.blob(0));
+}
+
+}  // namespace latent::core

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Runs in the project file: the run record, its per-iteration metrics, result matrices and
+// per-token assignments.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <Eigen/Core>
+#include <nlohmann/json.hpp>
+
+#include "store/project.hpp"
+
+namespace latent::core {
+
+enum class RunStatus { Running, Finished, Stopped, Failed };
+const char* toString(RunStatus status) noexcept;
+RunStatus runStatusFromString(std::string_view text);
+
+struct RunRecord {
+  std::int64_t id = 0;
+  std::int64_t datasetId = 0;
+  std::string datasetName;  // filled when read back
+  std::string model;
+  nlohmann::json options = nlohmann::json::object();
+  std::uint64_t seed = 0;
+  int threads = 1;
+  double heldout = 0.0;
+  RunStatus status = RunStatus::Running;
+  std::string message;
+  std::string objectiveName;
+  std::string heldoutName;
+  std::string appVersion;
+  std::string createdAt, updatedAt, finishedAt;
+  std::optional<double> seconds;
+  std::optional<std::int64_t> iterations;
+  nlohmann::json finalMetrics = nlohmann::json::object();
+};
+
+struct MetricRow {
+  std::int64_t iteration = 0;
+  double seconds = 0.0;
+  std::optional<double> trainObjective;
+  std::optional<double> heldout;
+  nlohmann::json extras = nlohmann::json::object();
+};
+
+// Each call below is one short transaction unless the caller already holds one.
+std::int64_t createRun(Project& project, const RunRecord& run);
+void appendMetrics(Project& project, std::int64_t runId, std::span<const MetricRow> rows);
+void saveMatrix(Project& project, std::int64_t runId, const std::string& name, std::int64_t iteration,
+                const Eigen::MatrixXd& values);
+void saveTokenTopics(Project& project, std::int64_t runId, std::int64_t document, std::span<const std::int32_t> topics);
+void finishRun(Project& project, std::int64_t runId, RunStatus status, const std::string& message, double seconds,
+               std::int64_t iterations, const nlohmann::json& finalMetrics);
+
+std::vector<RunRecord> listRuns(Project& project, std::optional<std::int64_t> datasetId = std::nullopt);
+RunRecord loadRun(Project& project, std::int64_t runId);  // throws UsageError when missing
+std::vector<MetricRow> loadMetrics(Project& project, std::int64_t runId);
+// iteration -1 is the final result; std::nullopt when the run has no such matrix.
+std::optional<Eigen::MatrixXd> loadMatrix(Project& project, std::int64_t runId, const std::string& name,
+                                          std::int64_t iteration = -1);
+// Names of the matrices a run holds (final and snapshots), with their iterations.
+std::vector<std::pair<std::string, std::int64_t>> listMatrices(Project& project, std::int64_t runId);
+std::vector<std::int32_t> loadTokenTopics(Project& project, std::int64_t runId, std::int64_t document);
+
+}  // namespace latent::core

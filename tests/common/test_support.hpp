@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Small helpers shared by the test suites: fixture paths, scratch files, file digests.
+#pragma once
+
+#include <QCryptographicHash>
+#include <QFile>
+#include <QString>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+namespace latent::test {
+
+inline std::filesystem::path fixture(const std::string& relative) {
+  return std::filesystem::path(LATENT_TEST_FIXTURES) / relative;
+}
+
+inline std::filesystem::path sample(const std::string& relative) {
+  return std::filesystem::path(LATENT_SAMPLES_DIR) / relative;
+}
+
+// A scratch folder removed when the test object dies.
+class Scratch {
+ public:
+  Scratch() { QVERIFY2(m_dir.isValid(), "cannot create a temporary folder"); }
+  std::filesystem::path path(const std::string& name) const {
+    return std::filesystem::path(m_dir.path().toStdString()) / name;
+  }
+  // Writes `contents` byte for byte and returns the path.
+  std::filesystem::path write(const std::string& name, const std::string& contents) const {
+    const auto p = path(name);
+    std::filesystem::create_directories(p.parent_path());
+    std::ofstream out(p, std::ios::binary);
+    out << contents;
+    return p;
+  }
+
+ private:
+  QTemporaryDir m_dir;
+};
+
+// SHA-256 of a file's bytes, or "" when it does not exist.
+inline QByteArray fileDigest(const std::filesystem::path& path) {
+  QFile f(QString::fromStdString(path.string()));
+  if (!f.open(QIODevice::ReadOnly)) return {};
+  QCryptographicHash hash(QCryptographicHash::Sha256);
+  hash.addData(&f);
+  return hash.result().toHex();
+}
+
+}  // namespace latent::test

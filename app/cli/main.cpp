@@ -1,1 +1,76 @@
-int main() { return 0; }
+// SPDX-License-Identifier: GPL-3.0-or-later
+// latent-cli: the headless front-end; parses arguments, runs one command, maps errors to exit codes.
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <iostream>
+#include <thread>
+
+#include "cli_common.hpp"
+#include "store/database.hpp"
+#include "util/errors.hpp"
+
+namespace latent::cli {
+namespace {
+
+std::atomic<bool> g_interrupted{false};
+std::stop_source g_stop;
+
+void onSignal(int) { g_interrupted.store(true); }
+
+}  // namespace
+
+std::stop_token interruptToken() { return g_stop.get_token(); }
+
+}  // namespace latent::cli
+
+int main(int argc, char** argv) {
+  using namespace latent;
+  std::signal(SIGINT, cli::onSignal);
+  std::signal(SIGTERM, cli::onSignal);
+  // A signal handler may only set a flag; this thread turns the flag into a stop request.
+  std::jthread watcher([](std::stop_token own) {
+    while (!own.stop_requested()) {
+      if (cli::g_interrupted.load()) {
+        cli::g_stop.request_stop();
+        return;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+  });
+
+  CLI::App app{"Latent Studio command line: import data, fit latent variable models, export results.", "latent-cli"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("latent-cli ") + "0.1.0");
+  std::vector<cli::Command> commands = {cli::addImportCommand(app),  cli::addDatasetsCommand(app),
+                                        cli::addRunsCommand(app),    cli::addSamplesCommand(app),
+                                        cli::addModelsCommand(app),  cli::addFitCommand(app),
+                                        cli::addExportCommand(app)};
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    std::cerr << "latent-cli: " << e.what() << " (see latent-cli --help)\n";
+    return cli::kExitBadInput;
+  }
+  try {
+    for (auto& command : commands)
+      if (command.app->parsed()) return command.run();
+    return cli::kExitBadInput;
+  } catch (const core::InputError& e) {
+    std::cerr << "latent-cli: " << e.what() << "\n";
+    return cli::kExitBadInput;
+  } catch (const core::UsageError& e) {
+    std::cerr << "latent-cli: " << e.what() << "\n";
+    return cli::kExitBadInput;
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "latent-cli: " << e.what() << "\n";
+    return cli::kExitBadInput;
+  } catch (const core::Cancelled&) {
+    std::cerr << "latent-cli: interrupted; nothing was changed\n";
+    return cli::kExitInterrupted;
+  } catch (const std::exception& e) {
+    std::cerr << "latent-cli: " << e.what() << "\n";
+    return cli::kExitFailure;
+  }
+}

@@ -8,7 +8,9 @@
 #include <unicode/normalizer2.h>
 #include <unicode/ubrk.h>
 #include <unicode/unistr.h>
+#include <unicode/uchar.h>
 #include <unicode/utext.h>
+#include <unicode/utf8.h>
 
 #include <stdexcept>
 
@@ -21,6 +23,19 @@ bool isAscii(std::string_view s) noexcept {
   for (const char c : s)
     if (static_cast<unsigned char>(c) >= 0x80) return false;
   return true;
+}
+
+// ICU gives "mp3", "covid19" and "x86" the number status; they are words all the same. Only
+// segments without a single letter ("1848", "3.5") are numbers to us.
+bool hasLetter(std::string_view s) noexcept {
+  const auto* p = reinterpret_cast<const uint8_t*>(s.data());
+  const auto n = static_cast<int32_t>(s.size());
+  for (int32_t i = 0; i < n;) {
+    UChar32 c;
+    U8_NEXT(p, i, n, c);
+    if (c >= 0 && u_isalpha(c)) return true;
+  }
+  return false;
 }
 
 // Appends the normalised form of `word` to `out`.
@@ -82,11 +97,11 @@ void Tokenizer::tokenize(std::string_view text, std::vector<Token>& out) {
   for (int32_t end = impl.words->next(); end != icu::BreakIterator::DONE; start = end, end = impl.words->next()) {
     const int32_t rule = impl.words->getRuleStatus();
     if (rule < UBRK_WORD_NONE_LIMIT) continue;  // spaces and punctuation
-    const bool number = rule < UBRK_WORD_NUMBER_LIMIT;
-    if (number && !m_options.keepNumbers) continue;
     const std::string_view word = text.substr(static_cast<std::size_t>(start), static_cast<std::size_t>(end - start));
-    const bool letters = rule >= UBRK_WORD_LETTER && rule < UBRK_WORD_LETTER_LIMIT;
-    if ((letters || number) && utf8::codePointCount(word) < m_options.minLength) continue;
+    const bool number = rule < UBRK_WORD_NUMBER_LIMIT && !hasLetter(word);
+    if (number && !m_options.keepNumbers) continue;
+    const bool ideographic = rule >= UBRK_WORD_KANA && rule < UBRK_WORD_IDEO_LIMIT;
+    if (!ideographic && utf8::codePointCount(word) < m_options.minLength) continue;
     const auto arenaBegin = static_cast<std::uint32_t>(impl.arena.size());
     appendNormalized(word, m_options.lowercase, impl.arena);
     impl.pending.push_back({static_cast<std::uint32_t>(start), static_cast<std::uint32_t>(end), arenaBegin,

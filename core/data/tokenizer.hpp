@@ -15,7 +15,8 @@ struct TokenizerOptions {
   // Words of letters shorter than this many characters are dropped ("a", "I", stray initials).
   // Kana and ideographic words are kept at any length: one character is a word there.
   std::size_t minLength = 2;
-  // Numbers ("1848", "3.5") are not topic words by default.
+  // Numbers ("1848", "3.5") are not topic words by default; words mixing letters and digits
+  // ("mp3", "covid19") always are.
   bool keepNumbers = false;
 };
 

@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// What the latent-cli commands share: the stop token wired to Ctrl-C, output helpers.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <filesystem>
+#include <stop_token>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace latent::cli {
+
+// Exit statuses of DESIGN §6, plus the conventional one for an interrupted command.
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFailure = 1;  // the machine failed us (disk full, database locked)
+inline constexpr int kExitBadInput = 2;  // bad arguments or bad input files
+inline constexpr int kExitInterrupted = 130;
+
+// Requested by Ctrl-C (SIGINT/SIGTERM): imports roll back, fits are recorded as stopped.
+std::stop_token interruptToken();
+
+// One JSON object on one line of stdout, flushed (consumers read it as it comes).
+void printJsonLine(const nlohmann::json& object);
+
+// Each command registers itself on the app and returns the function to run when chosen.
+struct Command {
+  CLI::App* app = nullptr;
+  std::function<int()> run;
+};
+
+Command addImportCommand(CLI::App& app);
+Command addDatasetsCommand(CLI::App& app);
+Command addRunsCommand(CLI::App& app);
+Command addSamplesCommand(CLI::App& app);
+Command addModelsCommand(CLI::App& app);
+Command addFitCommand(CLI::App& app);
+Command addExportCommand(CLI::App& app);
+
+// "1,234,567"
+std::string withThousands(std::int64_t value);
+
+// Progress on stderr for long work, only when stderr is a terminal.
+class ProgressLine {
+ public:
+  explicit ProgressLine(std::string label);
+  ~ProgressLine();
+  void update(std::uint64_t done, std::uint64_t total);
+
+ private:
+  std::string m_label;
+  bool m_enabled;
+  int m_lastPercent = -1;
+};
+
+}  // namespace latent::cli

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// latent-cli fit MODEL: runs a model on a dataset and records the run (DESIGN §6).
+#include <cmath>
+#include <iomanip>
+#include <iostream>
+#include <memory>
+
+#include "cli_common.hpp"
+#include "jobs/fit_job.hpp"
+#include "util/errors.hpp"
+
+namespace latent::cli {
+namespace {
+
+struct FitArgs {
+  std::string model, project, dataset;
+  std::optional<std::int64_t> k, iterations;
+  std::uint64_t seed = 1;
+  int threads = 1;
+  double heldout = 0.0;
+  int evalEvery = 10;
+  bool json = false;
+};
+
+// Model options that are not flags of `fit` itself arrive as extras: "--alpha 0.1" or
+// "--alpha=0.1"; a flag without a value means true.
+nlohmann::json parseModelOptions(const core::ModelInfo& model, const std::vector<std::string>& extras) {
+  nlohmann::json options = nlohmann::json::object();
+  for (std::size_t i = 0; i < extras.size(); ++i) {
+    std::string arg = extras[i];
+    if (arg.rfind("--", 0) != 0) throw core::UsageError("unexpected argument '" + arg + "'");
+    arg = arg.substr(2);
+    std::string value;
+    bool hasValue = false;
+    if (const auto eq = arg.find('='); eq != std::string::npos) {
+      value = arg.substr(eq + 1);
+      arg = arg.substr(0, eq);
+      hasValue = true;
+    } else if (i + 1 < extras.size() && extras[i + 1].rfind("--", 0) != 0) {
+      value = extras[++i];
+      hasValue = true;
+    }
+    const core::OptionSpec* spec = nullptr;
+    for (const auto& o : model.options)
+      if (o.name == arg) spec = &o;
+    if (!spec) {
+      options[arg] = value;  // resolveOptions names the options the model does have
+      continue;
+    }
+    if (!hasValue && spec->type != core::OptionSpec::Type::Boolean)
+      throw core::UsageError("option --" + arg + " needs a value");
+    options[arg] = hasValue ? core::parseOptionValue(*spec, value) : nlohmann::json(true);
+  }
+  return options;
+}
+
+// Prints each report as it arrives, as a JSON line or a readable line.
+class ReportPrinter final : public core::TrainingObserver {
+ public:
+  ReportPrinter(const core::ModelInfo& model, bool json) : m_model(model), m_json(json) {}
+
+  bool onReport(const core::IterationReport& r) override {
+    if (m_json) {
+      nlohmann::json line = {{"iteration", r.iteration}, {"seconds", r.seconds}};
+      line["train_objective"] = std::isfinite(r.trainObjective) ? nlohmann::json(r.trainObjective) : nlohmann::json(nullptr);
+      if (r.heldout) line[m_model.heldoutKey] = *r.heldout;
+      for (const auto& [key, value] : r.extras) line[key] = value;
+      printJsonLine(line);
+    } else {
+      std::cout << "iteration " << std::left << std::setw(6) << r.iteration << "objective " << std::setw(12)
+                << r.trainObjective;
+      if (r.heldout) std::cout << m_model.heldoutKey << " " << std::setw(12) << *r.heldout;
+      std::cout << std::fixed << std::setprecision(2) << r.seconds << " s\n" << std::defaultfloat << std::flush;
+    }
+    return true;
+  }
+
+ private:
+  const core::ModelInfo& m_model;
+  bool m_json;
+};
+
+}  // namespace
+
+Command addFitCommand(CLI::App& app) {
+  auto args = std::make_shared<FitArgs>();
+  auto* sub = app.add_subcommand("fit", "Fit a model to a dataset; model options go after the others (--alpha 0.1)");
+  sub->allow_extras();
+  sub->add_option("model", args->model, "Model name (see latent-cli models)")->required();
+  sub->add_option("--project", args->project, "Project file (.latent)")->required();
+  sub->add_option("--dataset", args->dataset, "Dataset name or id")->required();
+  sub->add_option("--k", args->k, "Number of topics, blocks or factors (models that have one)");
+  sub->add_option("--iterations", args->iterations, "Number of iterations or epochs (iterative models)");
+  sub->add_option("--seed", args->seed, "Random seed; same seed, threads and data give the same numbers")->capture_default_str();
+  sub->add_option("--threads", args->threads, "Worker threads")->capture_default_str();
+  sub->add_option("--heldout", args->heldout, "Fraction of documents, dyads or ratings held out for evaluation")->capture_default_str();
+  sub->add_option("--eval-every", args->evalEvery, "Evaluate held-out metrics every this many iterations")->capture_default_str();
+  sub->add_flag("--json", args->json, "One JSON object per evaluation and a final one, each on a line");
+
+  return {sub, [=]() -> int {
+            auto model = core::createModel(args->model);
+            const auto& info = model->info();
+            core::RunRequest request;
+            request.model = info.name;
+            request.dataset = args->dataset;
+            request.options = parseModelOptions(info, sub->remaining());
+            if (args->k) request.options["k"] = *args->k;
+            if (args->iterations) request.options["iterations"] = *args->iterations;
+            request.seed = args->seed;
+            request.threads = args->threads;
+            request.heldout = args->heldout;
+            request.evalEvery = args->evalEvery;
+
+            ReportPrinter printer(info, args->json);
+            auto announce = [&](const core::RunRecord& run) {
+              if (args->json) return;
+              std::cout << "run " << run.id << ": " << info.name << " on '" << run.datasetName << "' (seed " << run.seed
+                        << ", " << run.threads << (run.threads == 1 ? " thread" : " threads");
+              if (run.heldout > 0) std::cout << ", " << run.heldout * 100 << "% held out";
+              std::cout << ")\n";
+            };
+            const auto outcome = core::runFit(args->project, request, &printer, interruptToken(), announce);
+            const auto& run = outcome.run;
+
+            nlohmann::json final = {{"run", run.id}, {"model", run.model}, {"dataset", run.datasetName},
+                                    {"k", run.options.value("k", std::int64_t{1})},
+                                    {"seconds", run.seconds.value_or(0.0)}, {"status", core::toString(run.status)},
+                                    {"iterations", run.iterations.value_or(0)}, {"seed", run.seed}};
+            for (const auto& [key, value] : run.finalMetrics.items()) final[key] = value;
+            if (args->json) {
+              printJsonLine(final);
+            } else {
+              std::cout << core::toString(run.status) << " in " << std::fixed << std::setprecision(2)
+                        << run.seconds.value_or(0.0) << " s\n" << std::defaultfloat;
+              if (run.finalMetrics.contains(info.heldoutKey))
+                std::cout << "  " << run.heldoutName << ": " << run.finalMetrics[info.heldoutKey].get<double>() << "\n";
+              for (const auto& [key, value] : run.finalMetrics.items())
+                if (key != info.heldoutKey) std::cout << "  " << key << ": " << value.dump() << "\n";
+              std::cout << "export with: latent-cli export --project " << args->project << " --run " << run.id
+                        << " --what metrics --out run" << run.id << "-metrics.csv\n";
+            }
+            return run.status == core::RunStatus::Stopped ? kExitInterrupted : kExitOk;
+          }};
+}
+
+}  // namespace latent::cli

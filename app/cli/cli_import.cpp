@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// latent-cli import corpus|graph|ratings|sample (DESIGN §6).
+#include <filesystem>
+#include <iostream>
+#include <memory>
+
+#include "cli_common.hpp"
+#include "jobs/import_job.hpp"
+#include "jobs/samples.hpp"
+#include "util/errors.hpp"
+
+namespace latent::cli {
+namespace {
+
+struct CommonImportArgs {
+  std::string project, name, source, format = "auto";
+  bool json = false;
+};
+
+void addCommon(CLI::App* sub, CommonImportArgs& args, bool needsSource = true) {
+  sub->add_option("--project", args.project, "Project file (.latent); created when missing")->required();
+  sub->add_option("--name", args.name, "Name of the new dataset")->required();
+  if (needsSource) sub->add_option("--source", args.source, "File or folder to import")->required();
+  sub->add_flag("--json", args.json, "Print the result as one JSON object");
+}
+
+// Runs an import; a project file that did not exist before is removed again when it fails, so
+// a failed import leaves the disk exactly as it was.
+template <typename F>
+int runImport(const CommonImportArgs& args, F&& importInto) {
+  const std::filesystem::path file(args.project);
+  std::error_code ec;
+  const bool existed = std::filesystem::exists(file, ec);
+  core::ImportResult result;
+  try {
+    core::Project project(file, core::Project::Access::ReadWrite);
+    core::checkDatasetNameFree(project, args.name);
+    ProgressLine progress("importing " + args.name);
+    core::ImportControl control;
+    control.stop = interruptToken();
+    control.progress = [&progress](std::uint64_t done, std::uint64_t total) { progress.update(done, total); };
+    result = importInto(project, control);
+  } catch (...) {
+    if (!existed) {
+      for (const char* suffix : {"", "-wal", "-shm", "-journal"})
+        std::filesystem::remove(file.string() + suffix, ec);
+    }
+    throw;
+  }
+  const auto& d = result.dataset;
+  if (args.json) {
+    printJsonLine({{"dataset", d.name}, {"id", d.id}, {"kind", std::string(core::toString(d.kind))},
+                   {"format", d.format}, {"source", d.source}, {"summary", d.summary}, {"notes", result.notes}});
+    return kExitOk;
+  }
+  std::cout << "imported " << core::toString(d.kind) << " '" << d.name << "' (id " << d.id << ", " << d.format << "):";
+  const auto& s = d.summary;
+  auto count = [&](const char* key) { return withThousands(s.value(key, std::int64_t{0})); };
+  switch (d.kind) {
+    case core::DataKind::Corpus:
+      std::cout << " " << count("documents") << " documents, " << count("tokens") << " tokens, vocabulary of "
+                << count("vocabulary") << " words";
+      break;
+    case core::DataKind::Graph:
+      std::cout << " " << count("nodes") << " nodes, " << count("edges") << " edges, "
+                << (s.value("directed", false) ? "directed" : "undirected");
+      break;
+    case core::DataKind::Ratings:
+      std::cout << " " << count("ratings") << " ratings by " << count("users") << " users of " << count("items") << " items";
+      break;
+  }
+  std::cout << "\n";
+  for (const auto& note : result.notes) std::cout << "  note: " << note << "\n";
+  return kExitOk;
+}
+
+template <typename T>
+std::optional<T> parseFormat(const std::string& name, std::optional<T> (*parse)(std::string_view) noexcept,
+                             const char* allowed) {
+  auto format = parse(name);
+  if (!format) throw core::UsageError("unknown --format '" + name + "' (use one of: " + allowed + ")");
+  return format;
+}
+
+}  // namespace
+
+Command addImportCommand(CLI::App& app) {
+  auto* import = app.add_subcommand("import", "Import a corpus, a graph, a ratings table or a built-in sample");
+  import->require_subcommand(1);
+
+  // import corpus
+  auto corpusArgs = std::make_shared<CommonImportArgs>();
+  auto corpus = std::make_shared<core::CorpusImportRequest>();
+  auto vocab = std::make_shared<std::string>();
+  auto stopwords = std::make_shared<std::string>();
+  auto* c = import->add_subcommand("corpus", "Import documents (folder of .txt, lines, CSV/TSV, JSON Lines, UCI, LDA-C)");
+  addCommon(c, *corpusArgs);
+  c->add_option("--format", corpusArgs->format, "auto|dir|lines|csv|jsonl|uci|ldac")->capture_default_str();
+  c->add_option("--vocab", *vocab, "Vocabulary file (UCI, LDA-C); found next to the data when omitted");
+  c->add_option("--text-column", corpus->read.textColumn, "CSV/JSON Lines field holding the text (default: text)");
+  c->add_option("--title-column", corpus->read.titleColumn, "Field holding the title");
+  c->add_option("--time-column", corpus->read.timeColumn, "Field holding a time stamp or year");
+  c->add_option("--label-column", corpus->read.labelColumn, "Field holding a known label");
+  c->add_option("--id-column", corpus->read.idColumn, "Field holding the document id (default: id, else the record number)");
+  c->add_option("--stopwords", *stopwords, "en|none|FILE (default: en for text, none for bag-of-words formats)");
+  c->add_option("--min-df", corpus->prune.minDocumentFrequency, "Drop words found in fewer documents")->capture_default_str();
+  c->add_option("--max-df", corpus->prune.maxDocumentFraction, "Drop words found in more than this fraction of documents")->capture_default_str();
+  c->add_option("--max-vocab", corpus->prune.maxVocabulary, "Keep only the N most frequent words (0: all)")->capture_default_str();
+  c->add_option("--min-length", corpus->tokenizer.minLength, "Shortest word kept, in characters")->capture_default_str();
+  c->add_flag("--keep-numbers", corpus->tokenizer.keepNumbers, "Keep numbers as words");
+
+  // import graph
+  auto graphArgs = std::make_shared<CommonImportArgs>();
+  auto graph = std::make_shared<core::GraphImportRequest>();
+  auto nodes = std::make_shared<std::string>();
+  auto directed = std::make_shared<bool>(false);
+  auto undirected = std::make_shared<bool>(false);
+  auto* g = import->add_subcommand("graph", "Import a graph (edge list, adjacency matrix, GML, GraphML, Pajek)");
+  addCommon(g, *graphArgs);
+  g->add_option("--format", graphArgs->format, "auto|edges|matrix|gml|graphml|pajek")->capture_default_str();
+  g->add_option("--nodes", *nodes, "CSV of nodes: id column, optional name, other columns become attributes");
+  auto* dirFlag = g->add_flag("--directed", *directed, "Keep the direction of arcs");
+  g->add_flag("--undirected", *undirected, "Treat every edge as undirected")->excludes(dirFlag);
+
+  // import ratings
+  auto ratingsArgs = std::make_shared<CommonImportArgs>();
+  auto ratings = std::make_shared<core::RatingsImportRequest>();
+  auto items = std::make_shared<std::string>();
+  auto* r = import->add_subcommand("ratings", "Import ratings (MovieLens 100K/1M/latest, generic CSV)");
+  addCommon(r, *ratingsArgs);
+  r->add_option("--format", ratingsArgs->format, "auto|movielens|csv")->capture_default_str();
+  r->add_option("--items", *items, "Item names (u.item, movies.dat, movies.csv or a CSV with id and name)");
+  r->add_option("--user-column", ratings->read.userColumn, "CSV column of user ids");
+  r->add_option("--item-column", ratings->read.itemColumn, "CSV column of item ids");
+  r->add_option("--rating-column", ratings->read.ratingColumn, "CSV column of rating values");
+  r->add_option("--time-column", ratings->read.timeColumn, "CSV column of time stamps (integer seconds)");
+
+  // import sample
+  auto sampleArgs = std::make_shared<CommonImportArgs>();
+  auto sample = std::make_shared<std::string>();
+  auto* s = import->add_subcommand("sample", "Import a built-in sample dataset (see latent-cli samples)");
+  s->add_option("--project", sampleArgs->project, "Project file (.latent); created when missing")->required();
+  s->add_option("--sample", *sample, "Sample name")->required();
+  s->add_option("--name", sampleArgs->name, "Name of the new dataset (default: the sample's name)");
+  s->add_flag("--json", sampleArgs->json, "Print the result as one JSON object");
+
+  auto run = [=]() -> int {
+    if (c->parsed()) {
+      corpus->name = corpusArgs->name;
+      corpus->source = corpusArgs->source;
+      corpus->read.format = *parseFormat<core::CorpusFormat>(corpusArgs->format, &core::corpusFormatFromString,
+                                                             "auto, dir, lines, csv, jsonl, uci, ldac");
+      corpus->read.vocabulary = *vocab;
+      if (!stopwords->empty()) corpus->stopWords = *stopwords;
+      return runImport(*corpusArgs, [&](core::Project& p, const core::ImportControl& ctl) { return core::importCorpus(p, *corpus, ctl); });
+    }
+    if (g->parsed()) {
+      graph->name = graphArgs->name;
+      graph->source = graphArgs->source;
+      graph->read.format = *parseFormat<core::GraphFormat>(graphArgs->format, &core::graphFormatFromString,
+                                                           "auto, edges, matrix, gml, graphml, pajek");
+      graph->read.nodes = *nodes;
+      if (*directed) graph->read.directed = true;
+      if (*undirected) graph->read.directed = false;
+      return runImport(*graphArgs, [&](core::Project& p, const core::ImportControl& ctl) { return core::importGraph(p, *graph, ctl); });
+    }
+    if (r->parsed()) {
+      ratings->name = ratingsArgs->name;
+      ratings->source = ratingsArgs->source;
+      ratings->read.format = *parseFormat<core::RatingsFormat>(ratingsArgs->format, &core::ratingsFormatFromString,
+                                                               "auto, movielens, csv");
+      ratings->read.items = *items;
+      return runImport(*ratingsArgs, [&](core::Project& p, const core::ImportControl& ctl) { return core::importRatings(p, *ratings, ctl); });
+    }
+    if (sampleArgs->name.empty()) sampleArgs->name = *sample;
+    return runImport(*sampleArgs, [&](core::Project& p, const core::ImportControl& ctl) {
+      return core::importSample(p, *sample, sampleArgs->name, ctl);
+    });
+  };
+  return {import, run};
+}
+
+}  // namespace latent::cli

@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// latent-cli datasets | runs | samples | models: what a project, this build and its samples hold.
+#include <cmath>
+#include <cstdio>
+#include <iomanip>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include "cli_common.hpp"
+#include "jobs/samples.hpp"
+#include "models/model.hpp"
+#include "store/run_store.hpp"
+
+namespace latent::cli {
+namespace {
+
+std::string summaryText(const core::DatasetInfo& d) {
+  const auto& s = d.summary;
+  auto count = [&](const char* key) { return withThousands(s.value(key, std::int64_t{0})); };
+  switch (d.kind) {
+    case core::DataKind::Corpus:
+      return count("documents") + " documents, " + count("tokens") + " tokens, " + count("vocabulary") + " words";
+    case core::DataKind::Graph:
+      return count("nodes") + " nodes, " + count("edges") + (s.value("directed", false) ? " arcs" : " edges");
+    case core::DataKind::Ratings:
+      return count("ratings") + " ratings, " + count("users") + " users, " + count("items") + " items";
+  }
+  return {};
+}
+
+std::string fixed(double value, int digits) {
+  std::ostringstream out;
+  out << std::fixed << std::setprecision(digits) << value;
+  return out.str();
+}
+
+// The headline number of a run: its held-out metric when it has one, else nothing.
+std::string headline(const core::RunRecord& run) {
+  for (const char* key : {"heldout_perplexity", "heldout_rmse", "heldout_link_perplexity"})
+    if (run.finalMetrics.contains(key) && run.finalMetrics[key].is_number())
+      return std::string(key) + " " + fixed(run.finalMetrics[key].get<double>(), 2);
+  return "";
+}
+
+}  // namespace
+
+Command addDatasetsCommand(CLI::App& app) {
+  auto project = std::make_shared<std::string>();
+  auto json = std::make_shared<bool>(false);
+  auto* sub = app.add_subcommand("datasets", "List the datasets of a project");
+  sub->add_option("--project", *project, "Project file (.latent)")->required();
+  sub->add_flag("--json", *json, "One JSON object per dataset and line");
+  return {sub, [=]() -> int {
+            core::Project p(*project, core::Project::Access::ReadOnly);
+            const auto datasets = p.datasets();
+            if (*json) {
+              for (const auto& d : datasets)
+                printJsonLine({{"id", d.id}, {"name", d.name}, {"kind", std::string(core::toString(d.kind))},
+                               {"format", d.format}, {"source", d.source}, {"created_at", d.createdAt},
+                               {"summary", d.summary}});
+              return kExitOk;
+            }
+            if (datasets.empty()) {
+              std::cout << "no datasets in " << *project << " (import one with latent-cli import)\n";
+              return kExitOk;
+            }
+            std::cout << std::left << std::setw(5) << "id" << std::setw(24) << "name" << std::setw(9) << "kind"
+                      << std::setw(11) << "format" << "contents\n";
+            for (const auto& d : datasets)
+              std::cout << std::setw(5) << d.id << std::setw(24) << d.name << std::setw(9) << core::toString(d.kind)
+                        << std::setw(11) << d.format << summaryText(d) << "\n";
+            return kExitOk;
+          }};
+}
+
+Command addRunsCommand(CLI::App& app) {
+  auto project = std::make_shared<std::string>();
+  auto dataset = std::make_shared<std::string>();
+  auto json = std::make_shared<bool>(false);
+  auto* sub = app.add_subcommand("runs", "List the runs of a project");
+  sub->add_option("--project", *project, "Project file (.latent)")->required();
+  sub->add_option("--dataset", *dataset, "Only the runs on this dataset");
+  sub->add_flag("--json", *json, "One JSON object per run and line");
+  return {sub, [=]() -> int {
+            core::Project p(*project, core::Project::Access::ReadOnly);
+            std::optional<std::int64_t> only;
+            if (!dataset->empty()) only = p.resolveDataset(*dataset).id;
+            const auto runs = core::listRuns(p, only);
+            if (*json) {
+              for (const auto& r : runs) {
+                nlohmann::json line = {{"run", r.id}, {"dataset", r.datasetName}, {"model", r.model},
+                                       {"status", core::toString(r.status)}, {"seed", r.seed}, {"threads", r.threads},
+                                       {"heldout", r.heldout}, {"options", r.options}, {"created_at", r.createdAt},
+                                       {"final", r.finalMetrics}};
+                line["seconds"] = r.seconds ? nlohmann::json(*r.seconds) : nlohmann::json(nullptr);
+                line["iterations"] = r.iterations ? nlohmann::json(*r.iterations) : nlohmann::json(nullptr);
+                if (!r.message.empty()) line["message"] = r.message;
+                printJsonLine(line);
+              }
+              return kExitOk;
+            }
+            if (runs.empty()) {
+              std::cout << "no runs in " << *project << " (start one with latent-cli fit)\n";
+              return kExitOk;
+            }
+            std::cout << std::left << std::setw(6) << "run" << std::setw(20) << "dataset" << std::setw(12) << "model"
+                      << std::setw(10) << "status" << std::setw(8) << "seed" << std::setw(9) << "seconds" << "result\n";
+            for (const auto& r : runs)
+              std::cout << std::setw(6) << r.id << std::setw(20) << r.datasetName << std::setw(12) << r.model
+                        << std::setw(10) << core::toString(r.status) << std::setw(8) << r.seed << std::setw(9)
+                        << (r.seconds ? fixed(*r.seconds, 2) : "-") << headline(r) << "\n";
+            return kExitOk;
+          }};
+}
+
+Command addSamplesCommand(CLI::App& app) {
+  auto json = std::make_shared<bool>(false);
+  auto* sub = app.add_subcommand("samples", "List the built-in sample datasets");
+  sub->add_flag("--json", *json, "One JSON object per sample and line");
+  return {sub, [=]() -> int {
+            for (const auto& s : core::builtInSamples()) {
+              if (*json) {
+                printJsonLine({{"name", s.name}, {"kind", std::string(core::toString(s.kind))}, {"title", s.title},
+                               {"description", s.description}, {"file", (core::samplesDirectory() / s.file).string()}});
+              } else {
+                std::cout << std::left << std::setw(12) << s.name << std::setw(9) << core::toString(s.kind) << s.title << "\n";
+              }
+            }
+            return kExitOk;
+          }};
+}
+
+Command addModelsCommand(CLI::App& app) {
+  auto json = std::make_shared<bool>(false);
+  auto* sub = app.add_subcommand("models", "List the models and their options");
+  sub->add_flag("--json", *json, "One JSON object per model and line");
+  return {sub, [=]() -> int {
+            for (const auto* m : core::modelCatalogue()) {
+              if (*json) {
+                nlohmann::json options = nlohmann::json::array();
+                for (const auto& o : m->options)
+                  options.push_back({{"name", o.name}, {"default", o.defaultValue}, {"help", o.help}});
+                printJsonLine({{"name", m->name}, {"kind", std::string(core::toString(m->kind))}, {"title", m->title},
+                               {"objective", m->objectiveName}, {"heldout", m->heldoutName}, {"options", options}});
+                continue;
+              }
+              std::cout << m->name << " (" << core::toString(m->kind) << "): " << m->title << "\n  " << m->description << "\n";
+              for (const auto& o : m->options)
+                std::cout << "  --" << std::left << std::setw(14) << o.name << "default " << std::setw(8)
+                          << o.defaultValue.dump() << o.help << "\n";
+            }
+            return kExitOk;
+          }};
+}
+
+}  // namespace latent::cli

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Output helpers of latent-cli.
+#include <unistd.h>
+
+#include <cstdio>
+#include <iostream>
+
+#include "cli_common.hpp"
+
+namespace latent::cli {
+
+void printJsonLine(const nlohmann::json& object) {
+  std::cout << object.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n' << std::flush;
+}
+
+std::string withThousands(std::int64_t value) {
+  std::string digits = std::to_string(value < 0 ? -value : value);
+  std::string out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return value < 0 ? "-" + out : out;
+}
+
+ProgressLine::ProgressLine(std::string label) : m_label(std::move(label)), m_enabled(isatty(STDERR_FILENO) != 0) {}
+
+ProgressLine::~ProgressLine() {
+  if (m_enabled && m_lastPercent >= 0) std::cerr << "\r\033[K" << std::flush;
+}
+
+void ProgressLine::update(std::uint64_t done, std::uint64_t total) {
+  if (!m_enabled || total == 0) return;
+  const int percent = static_cast<int>(100.0 * static_cast<double>(done) / static_cast<double>(total));
+  if (percent == m_lastPercent) return;
+  m_lastPercent = percent;
+  std::cerr << "\r" << m_label << " " << percent << "%" << std::flush;
+}
+
+}  // namespace latent::cli

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Datasets made in memory and written through the real store, for tests that must not depend
+// on the importers.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "data/corpus_builder.hpp"
+#include "store/corpus_store.hpp"
+#include "store/project.hpp"
+
+namespace latent::test {
+
+// Each string is one document's text, tokenised by the real tokenizer, no stop words.
+inline std::int64_t addCorpus(core::Project& project, const std::string& name, const std::vector<std::string>& texts,
+                              core::CorpusBuildOptions options = {}) {
+  core::Transaction tx(project.db());
+  const auto id = project.createDataset(name, core::DataKind::Corpus, "memory", "lines", nlohmann::json::object());
+  core::CorpusWriter writer(project, id);
+  core::CorpusBuilder builder(std::move(options), writer);
+  for (std::size_t i = 0; i < texts.size(); ++i) {
+    const std::string docId = std::to_string(i + 1);
+    const std::string title = "doc " + docId;
+    core::DocumentRecord record;
+    record.id = docId;
+    record.title = title;
+    record.text = texts[i];
+    builder.addText(record);
+  }
+  const auto summary = builder.finish();
+  project.setDatasetSummary(id, {{"documents", summary.documents}, {"tokens", summary.tokens}, {"vocabulary", summary.vocabulary}});
+  tx.commit();
+  return id;
+}
+
+}  // namespace latent::test

@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The job runtime: request validation, run records for every outcome, background jobs and stop.
+#include <QtTest>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+#include "jobs/fit_job.hpp"
+#include "jobs/job_runner.hpp"
+#include "jobs/run_recorder.hpp"
+#include "store/graph_store.hpp"
+#include "test_datasets.hpp"
+#include "test_support.hpp"
+#include "util/errors.hpp"
+
+using namespace latent;
+using namespace std::chrono_literals;
+
+namespace {
+
+std::filesystem::path makeProject(const test::Scratch& scratch) {
+  const auto file = scratch.path("jobs.latent");
+  core::Project p(file);
+  test::addCorpus(p, "toy", {"money bank loan", "river bank stream", "money money river"});
+  core::Graph g;
+  g.nodeIds = {"a", "b"};
+  g.nodeNames = {"a", "b"};
+  g.edges = {{0, 1, 1.0}};
+  core::Transaction tx(p.db());
+  const auto id = p.createDataset("net", core::DataKind::Graph, "memory", "edges", nlohmann::json::object());
+  core::writeGraph(p, id, g);
+  tx.commit();
+  return file;
+}
+
+std::string usageMessage(const std::filesystem::path& file, const core::RunRequest& request) {
+  try {
+    core::runFit(file, request, nullptr, {});
+  } catch (const core::UsageError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+}  // namespace
+
+class JobRuntimeTest : public QObject {
+  Q_OBJECT
+
+ private Q_SLOTS:
+  void badRequestsLeaveNoRun() {
+    test::Scratch scratch;
+    const auto file = makeProject(scratch);
+    core::RunRequest r;
+    r.model = "unigram";
+    r.dataset = "toy";
+
+    auto bad = r;
+    bad.model = "lda-magic";
+    QVERIFY(usageMessage(file, bad).find("unknown model 'lda-magic'") != std::string::npos);
+    bad = r;
+    bad.dataset = "net";
+    QVERIFY(usageMessage(file, bad).find("fits corpus data") != std::string::npos);
+    bad = r;
+    bad.dataset = "nothing";
+    QVERIFY(usageMessage(file, bad).find("no dataset named 'nothing'") != std::string::npos);
+    bad = r;
+    bad.threads = 0;
+    QVERIFY(usageMessage(file, bad).find("--threads") != std::string::npos);
+    bad = r;
+    bad.heldout = 1.0;
+    QVERIFY(usageMessage(file, bad).find("--heldout") != std::string::npos);
+    bad = r;
+    bad.options = {{"k", 5}};
+    QVERIFY(usageMessage(file, bad).find("has no option --k") != std::string::npos);
+    bad = r;
+    bad.options = {{"beta", -1.0}};
+    QVERIFY(usageMessage(file, bad).find("greater than 0") != std::string::npos);
+    bad = r;
+    bad.options = {{"beta", "lots"}};
+    QVERIFY(usageMessage(file, bad).find("must be a number") != std::string::npos);
+
+    core::Project p(file, core::Project::Access::ReadOnly);
+    QVERIFY(core::listRuns(p).empty());
+  }
+
+  void stoppedRunIsRecordedAsStopped() {
+    test::Scratch scratch;
+    const auto file = makeProject(scratch);
+    core::RunRequest r;
+    r.model = "unigram";
+    r.dataset = "toy";
+    std::stop_source stop;
+    stop.request_stop();
+    std::int64_t createdId = 0;
+    const auto outcome = core::runFit(file, r, nullptr, stop.get_token(), [&](const core::RunRecord& run) { createdId = run.id; });
+    QCOMPARE(outcome.run.id, createdId);
+    QVERIFY(outcome.run.status == core::RunStatus::Stopped);
+    core::Project p(file, core::Project::Access::ReadOnly);
+    QVERIFY(core::loadRun(p, createdId).status == core::RunStatus::Stopped);
+  }
+
+  void optionsAndSettingsAreRecorded() {
+    test::Scratch scratch;
+    const auto file = makeProject(scratch);
+    core::RunRequest r;
+    r.model = "unigram";
+    r.dataset = "toy";
+    r.seed = 99;
+    r.threads = 3;
+    const auto outcome = core::runFit(file, r, nullptr, {});
+    QCOMPARE(outcome.run.seed, std::uint64_t{99});
+    QCOMPARE(outcome.run.threads, 3);
+    QCOMPARE(outcome.run.options["beta"].get<double>(), 0.01);  // the default, written out
+    QVERIFY(!outcome.run.appVersion.empty());
+    QVERIFY(!outcome.run.finishedAt.empty());
+    QVERIFY(outcome.run.seconds.has_value());
+  }
+
+  void recorderBatchesAndFlushes() {
+    test::Scratch scratch;
+    const auto file = makeProject(scratch);
+    core::Project p(file);
+    core::RunRecord record;
+    record.datasetId = 1;
+    record.model = "unigram";
+    record.appVersion = "t";
+    const auto id = core::createRun(p, record);
+    {
+      core::RunRecorder recorder(p, id);
+      for (int i = 1; i <= 300; ++i) {
+        core::IterationReport report;
+        report.iteration = i;
+        report.trainObjective = -i;
+        if (i % 10 == 0) report.heldout = 100.0 / i;
+        report.extras = {{"alpha", 0.5}};
+        QVERIFY(recorder.onReport(report));
+      }
+      // 256 reports force a flush before the end.
+      QVERIFY(core::loadMetrics(p, id).size() >= 256);
+      auto snapshot = std::make_shared<core::ModelSnapshot>();
+      snapshot->iteration = 300;
+      snapshot->matrices.push_back({"topic_word", Eigen::MatrixXd::Constant(2, 3, 0.25)});
+      recorder.onSnapshot(snapshot);
+    }
+    const auto metrics = core::loadMetrics(p, id);
+    QCOMPARE(metrics.size(), std::size_t{300});
+    QCOMPARE(metrics[9].heldout.value(), 10.0);
+    QVERIFY(!metrics[8].heldout.has_value());
+    QCOMPARE(core::loadMatrix(p, id, "topic_word", 300)->sum(), 1.5);
+  }
+
+  void jobRunnerStopsPromptly() {
+    core::JobRunner runner;
+    std::atomic<bool> started{false}, finished{false};
+    const auto id = runner.start([&](std::stop_token stop) {
+      started = true;
+      while (!stop.stop_requested()) std::this_thread::sleep_for(5ms);
+      finished = true;
+    });
+    QTRY_VERIFY_WITH_TIMEOUT(started.load(), 5000);
+    QCOMPARE(runner.activeCount(), std::size_t{1});
+    const auto t0 = std::chrono::steady_clock::now();
+    runner.requestStop(id);
+    QTRY_VERIFY_WITH_TIMEOUT(finished.load(), 1000);
+    QVERIFY(std::chrono::steady_clock::now() - t0 < 200ms);
+    QTRY_COMPARE_WITH_TIMEOUT(runner.activeCount(), std::size_t{0}, 1000);
+  }
+
+  void jobRunnerRunsSeveralAtOnceAndStopsAllOnDestruction() {
+    std::atomic<int> running{0}, done{0};
+    {
+      core::JobRunner runner;
+      for (int i = 0; i < 3; ++i)
+        runner.start([&](std::stop_token stop) {
+          ++running;
+          while (!stop.stop_requested()) std::this_thread::sleep_for(5ms);
+          ++done;
+        });
+      QTRY_COMPARE_WITH_TIMEOUT(running.load(), 3, 5000);
+    }  // the destructor requests stop and joins
+    QCOMPARE(done.load(), 3);
+  }
+
+  void fitInBackgroundThroughTheRunner() {
+    test::Scratch scratch;
+    const auto file = makeProject(scratch);
+    core::JobRunner runner;
+    std::atomic<bool> ok{false};
+    runner.start([&](std::stop_token stop) {
+      core::RunRequest r;
+      r.model = "unigram";
+      r.dataset = "toy";
+      ok = core::runFit(file, r, nullptr, stop).run.status == core::RunStatus::Finished;
+    });
+    runner.waitAll();
+    QVERIFY(ok.load());
+  }
+};
+
+QTEST_APPLESS_MAIN(JobRuntimeTest)
+#include "tst_job_runtime.moc"

@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The project file: schema, refusal of foreign files, round trips of every table, rollback.
+#include <QtTest>
+
+#include <fstream>
+
+#include "store/corpus_store.hpp"
+#include "store/graph_store.hpp"
+#include "store/project.hpp"
+#include "store/ratings_store.hpp"
+#include "store/run_store.hpp"
+#include "test_datasets.hpp"
+#include "test_support.hpp"
+#include "util/errors.hpp"
+
+using namespace latent;
+
+class ProjectStoreTest : public QObject {
+  Q_OBJECT
+
+ private Q_SLOTS:
+  void newProjectHasSchemaAndWal() {
+    test::Scratch scratch;
+    const auto file = scratch.path("p.latent");
+    {
+      core::Project p(file);
+      QCOMPARE(p.schemaVersion(), core::Project::latestSchemaVersion());
+      QVERIFY(p.schemaVersion() >= 1);
+      QCOMPARE(p.db().queryInteger("PRAGMA application_id"), std::int64_t{0x4C41544E});
+      auto mode = p.db().prepare("PRAGMA journal_mode");
+      QVERIFY(mode.step());
+      QCOMPARE(mode.text(0), std::string("wal"));
+      QVERIFY(p.datasets().empty());
+    }
+    core::Project again(file, core::Project::Access::ReadOnly);
+    QVERIFY(again.datasets().empty());
+  }
+
+  void refusesForeignFiles() {
+    test::Scratch scratch;
+    const auto text = scratch.write("notes.latent", "this is not a database, just some text that is long enough\n");
+    QVERIFY_THROWS_EXCEPTION(core::UsageError, core::Project{text});
+    const auto other = scratch.path("other.db");
+    {
+      core::Database db(other, core::Database::Mode::ReadWrite);
+      db.exec("CREATE TABLE t (x)");
+    }
+    try {
+      core::Project p(other);
+      QFAIL("expected a UsageError");
+    } catch (const core::UsageError& e) {
+      QVERIFY(std::string(e.what()).find("another program") != std::string::npos);
+    }
+    const auto newer = scratch.path("newer.latent");
+    { core::Project p(newer); }
+    {
+      core::Database db(newer, core::Database::Mode::ReadWrite);
+      db.exec("PRAGMA user_version = 999");
+    }
+    try {
+      core::Project p(newer);
+      QFAIL("expected a UsageError");
+    } catch (const core::UsageError& e) {
+      QVERIFY(std::string(e.what()).find("newer") != std::string::npos);
+    }
+    QVERIFY_THROWS_EXCEPTION(core::UsageError, (core::Project{scratch.path("missing.latent"), core::Project::Access::ReadOnly}));
+  }
+
+  void corpusRoundTrip() {
+    test::Scratch scratch;
+    core::Project p(scratch.path("c.latent"));
+    const std::vector<std::string> texts{"Rivers and streams meet the bank.", "Money, loans: the bank's business.", "..."};
+    core::MemoryCorpusSink expected;
+    {
+      core::CorpusBuilder builder({}, expected);
+      for (std::size_t i = 0; i < texts.size(); ++i) {
+        core::DocumentRecord r;
+        const auto id = std::to_string(i + 1);
+        r.id = id;
+        r.title = "doc " + id;
+        r.text = texts[i];
+        builder.addText(r);
+      }
+      builder.finish();
+    }
+    const auto id = test::addCorpus(p, "c", texts);
+    const auto vocabulary = core::loadVocabulary(p, id);
+    QCOMPARE(vocabulary.size(), expected.vocabulary.size());
+    for (std::size_t w = 0; w < vocabulary.size(); ++w) {
+      QCOMPARE(vocabulary[w].word, expected.vocabulary[w].word);
+      QCOMPARE(vocabulary[w].documentFrequency, expected.vocabulary[w].documentFrequency);
+      QCOMPARE(vocabulary[w].count, expected.vocabulary[w].count);
+    }
+    const auto headers = core::listDocuments(p, id);
+    QCOMPARE(headers.size(), texts.size());
+    for (std::size_t d = 0; d < texts.size(); ++d) {
+      const auto doc = core::loadDocument(p, id, static_cast<std::int64_t>(d));
+      QCOMPARE(doc.text, texts[d]);
+      QCOMPARE(doc.header.id, expected.documents[d].id);
+      QCOMPARE(doc.header.title, expected.documents[d].title);
+      QVERIFY(doc.header.hasText);
+      QCOMPARE(doc.wordIds, expected.documents[d].wordIds);
+      QCOMPARE(doc.begins, expected.documents[d].begins);
+      QCOMPARE(doc.ends, expected.documents[d].ends);
+      QCOMPARE(headers[d].tokenCount, static_cast<std::int64_t>(expected.documents[d].wordIds.size()));
+    }
+    const auto corpus = core::loadCorpus(p, id);
+    QCOMPARE(corpus.tokens, expected.corpus().tokens);
+    QCOMPARE(corpus.offsets, expected.corpus().offsets);
+    QCOMPARE(corpus.words, expected.corpus().words);
+  }
+
+  void graphRoundTrip() {
+    test::Scratch scratch;
+    core::Project p(scratch.path("g.latent"));
+    core::Graph g;
+    g.directed = true;
+    g.nodeIds = {"1", "2", "x"};
+    g.nodeNames = {"John Bosco", "Gregory", "Basil"};
+    g.attributeNames = {"group", "fate"};
+    g.attributes = {{"Turks", "Turks", "Outcasts"}, {"left", "", "expelled"}};
+    g.edges = {{0, 1, 3.0}, {1, 0, 1.0}, {2, 0, 2.5}};
+    core::Transaction tx(p.db());
+    const auto id = p.createDataset("g", core::DataKind::Graph, "memory", "edges", nlohmann::json::object());
+    core::writeGraph(p, id, g);
+    tx.commit();
+    const auto back = core::loadGraph(p, id);
+    QCOMPARE(back.directed, g.directed);
+    QCOMPARE(back.nodeIds, g.nodeIds);
+    QCOMPARE(back.nodeNames, g.nodeNames);
+    QCOMPARE(back.attributeNames, g.attributeNames);
+    QCOMPARE(back.attributes, g.attributes);
+    QCOMPARE(back.edges, g.edges);
+  }
+
+  void ratingsRoundTrip() {
+    test::Scratch scratch;
+    core::Project p(scratch.path("r.latent"));
+    core::Ratings r;
+    r.userIds = {"196", "186"};
+    r.itemIds = {"242", "302", "377"};
+    r.itemNames = {"Kolya (1996)", "L.A. Confidential (1997)", "Heavyweights (1994)"};
+    r.itemAttributeNames = {"genres"};
+    r.itemAttributes = {{"Comedy", "Crime|Film-Noir", "Children's|Comedy"}};
+    r.ratings = {{0, 0, 3.0, 881250949}, {1, 1, 3.5, 891717742}, {0, 2, 1.0, 878887116}};
+    r.hasTime = true;
+    core::Transaction tx(p.db());
+    const auto id = p.createDataset("r", core::DataKind::Ratings, "memory", "movielens", nlohmann::json::object());
+    core::writeRatings(p, id, r);
+    tx.commit();
+    const auto back = core::loadRatings(p, id);
+    QCOMPARE(back.userIds, r.userIds);
+    QCOMPARE(back.itemIds, r.itemIds);
+    QCOMPARE(back.itemNames, r.itemNames);
+    QCOMPARE(back.itemAttributeNames, r.itemAttributeNames);
+    QCOMPARE(back.itemAttributes, r.itemAttributes);
+    QCOMPARE(back.ratings, r.ratings);
+    QCOMPARE(back.hasTime, true);
+  }
+
+  void runRoundTrip() {
+    test::Scratch scratch;
+    core::Project p(scratch.path("runs.latent"));
+    const auto dataset = test::addCorpus(p, "toy", {"money bank", "river bank"});
+    core::RunRecord run;
+    run.datasetId = dataset;
+    run.model = "unigram";
+    run.options = {{"beta", 0.5}};
+    run.seed = 12345678901234ULL;
+    run.threads = 2;
+    run.heldout = 0.25;
+    run.objectiveName = "objective";
+    run.heldoutName = "held-out";
+    run.appVersion = "test";
+    const auto id = core::createRun(p, run);
+    std::vector<core::MetricRow> rows(3);
+    for (int i = 0; i < 3; ++i) {
+      rows[static_cast<std::size_t>(i)].iteration = i + 1;
+      rows[static_cast<std::size_t>(i)].seconds = 0.5 * (i + 1);
+      rows[static_cast<std::size_t>(i)].trainObjective = -10.0 + i;
+      if (i == 2) rows[2].heldout = 123.5;
+      rows[static_cast<std::size_t>(i)].extras = {{"alpha", 0.1 * i}};
+    }
+    core::appendMetrics(p, id, rows);
+    Eigen::MatrixXd m(2, 3);
+    m << 1, 2, 3, 4, 5, 6.25;
+    core::saveMatrix(p, id, "topic_word", -1, m);
+    core::saveMatrix(p, id, "topic_word", 10, m * 2);
+    const std::vector<std::int32_t> topics{1, 0, 1};
+    core::saveTokenTopics(p, id, 1, topics);
+    core::finishRun(p, id, core::RunStatus::Finished, "", 1.5, 3, {{"heldout_perplexity", 123.5}});
+
+    const auto back = core::loadRun(p, id);
+    QCOMPARE(back.model, std::string("unigram"));
+    QCOMPARE(back.datasetName, std::string("toy"));
+    QCOMPARE(back.seed, run.seed);
+    QCOMPARE(back.threads, 2);
+    QCOMPARE(back.heldout, 0.25);
+    QCOMPARE(back.options, run.options);
+    QVERIFY(back.status == core::RunStatus::Finished);
+    QCOMPARE(back.iterations.value(), std::int64_t{3});
+    QCOMPARE(back.finalMetrics["heldout_perplexity"].get<double>(), 123.5);
+    const auto metrics = core::loadMetrics(p, id);
+    QCOMPARE(metrics.size(), std::size_t{3});
+    QVERIFY(!metrics[0].heldout.has_value());
+    QCOMPARE(metrics[2].heldout.value(), 123.5);
+    QCOMPARE(metrics[1].extras["alpha"].get<double>(), 0.1);
+    QCOMPARE(*core::loadMatrix(p, id, "topic_word"), m);
+    QCOMPARE(*core::loadMatrix(p, id, "topic_word", 10), Eigen::MatrixXd(m * 2));
+    QVERIFY(!core::loadMatrix(p, id, "doc_topic").has_value());
+    QCOMPARE(core::loadTokenTopics(p, id, 1), topics);
+    QVERIFY(core::loadTokenTopics(p, id, 0).empty());
+    QCOMPARE(core::listRuns(p).size(), std::size_t{1});
+    QCOMPARE(core::listRuns(p, dataset + 1).size(), std::size_t{0});
+  }
+
+  void rollbackLeavesFileUnchanged() {
+    test::Scratch scratch;
+    const auto file = scratch.path("keep.latent");
+    { core::Project p(file); test::addCorpus(p, "first", {"alpha beta"}); }
+    const auto before = test::fileDigest(file);
+    {
+      core::Project p(file);
+      try {
+        core::Transaction tx(p.db());
+        const auto id = p.createDataset("second", core::DataKind::Corpus, "x", "lines", nlohmann::json::object());
+        core::CorpusWriter writer(p, id);
+        core::CorpusBuilder builder({}, writer);
+        core::DocumentRecord r;
+        r.id = "1";
+        r.text = "gamma delta";
+        builder.addText(r);
+        throw std::runtime_error("simulated failure in the middle of an import");
+      } catch (const std::runtime_error&) {
+      }
+      QCOMPARE(p.datasets().size(), std::size_t{1});
+    }
+    QCOMPARE(test::fileDigest(file), before);
+    QVERIFY(!std::filesystem::exists(file.string() + "-wal"));
+  }
+
+  void removingADatasetRemovesItsContents() {
+    test::Scratch scratch;
+    core::Project p(scratch.path("rm.latent"));
+    const auto id = test::addCorpus(p, "gone", {"alpha beta", "gamma"});
+    core::RunRecord run;
+    run.datasetId = id;
+    run.model = "unigram";
+    run.appVersion = "t";
+    core::createRun(p, run);
+    p.removeDataset(id);
+    QVERIFY(p.datasets().empty());
+    for (const char* table : {"documents", "tokens", "vocabulary", "runs"})
+      QCOMPARE(p.db().queryInteger(std::string("SELECT count(*) FROM ") + table), std::int64_t{0});
+  }
+
+  void datasetNamesAreUnique() {
+    test::Scratch scratch;
+    core::Project p(scratch.path("n.latent"));
+    test::addCorpus(p, "same", {"a b c"});
+    QVERIFY_THROWS_EXCEPTION(core::UsageError, test::addCorpus(p, "same", {"d e f"}));
+    QCOMPARE(p.resolveDataset("same").name, std::string("same"));
+    QCOMPARE(p.resolveDataset("1").name, std::string("same"));
+    try {
+      p.resolveDataset("other");
+      QFAIL("expected a UsageError");
+    } catch (const core::UsageError& e) {
+      QVERIFY(std::string(e.what()).find("it has: same") != std::string::npos);
+    }
+  }
+};
+
+QTEST_APPLESS_MAIN(ProjectStoreTest)
+#include "tst_project_store.moc"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // latent-cli fit MODEL: runs a model on a dataset and records the run (DESIGN §6).
 #include <cmath>
+#include <cstdio>
 #include <iomanip>
 #include <iostream>
 #include <memory>
@@ -54,6 +55,17 @@ nlohmann::json parseModelOptions(const core::ModelInfo& model, const std::vector
   return options;
 }
 
+// Six significant digits, or a fixed number of decimals.
+std::string number(double value, int digits = 6, bool fixedPoint = false) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, fixedPoint ? "%.*f" : "%.*g", digits, value);
+  return buffer;
+}
+
+std::string number(const nlohmann::json& value) {
+  return value.is_number_float() ? number(value.get<double>()) : value.is_string() ? value.get<std::string>() : value.dump();
+}
+
 // Prints each report as it arrives, as a JSON line or a readable line.
 class ReportPrinter final : public core::TrainingObserver {
  public:
@@ -67,10 +79,10 @@ class ReportPrinter final : public core::TrainingObserver {
       for (const auto& [key, value] : r.extras) line[key] = value;
       printJsonLine(line);
     } else {
-      std::cout << "iteration " << std::left << std::setw(6) << r.iteration << "objective " << std::setw(12)
-                << r.trainObjective;
-      if (r.heldout) std::cout << m_model.heldoutKey << " " << std::setw(12) << *r.heldout;
-      std::cout << std::fixed << std::setprecision(2) << r.seconds << " s\n" << std::defaultfloat << std::flush;
+      std::cout << "iteration " << std::left << std::setw(7) << r.iteration << "objective " << std::setw(12)
+                << number(r.trainObjective);
+      if (r.heldout) std::cout << "held-out " << std::setw(12) << number(*r.heldout);
+      std::cout << number(r.seconds, 2, true) << " s\n" << std::flush;
     }
     return true;
   }
@@ -130,12 +142,11 @@ Command addFitCommand(CLI::App& app) {
             if (args->json) {
               printJsonLine(final);
             } else {
-              std::cout << core::toString(run.status) << " in " << std::fixed << std::setprecision(2)
-                        << run.seconds.value_or(0.0) << " s\n" << std::defaultfloat;
+              std::cout << core::toString(run.status) << " in " << number(run.seconds.value_or(0.0), 2, true) << " s\n";
               if (run.finalMetrics.contains(info.heldoutKey))
-                std::cout << "  " << run.heldoutName << ": " << run.finalMetrics[info.heldoutKey].get<double>() << "\n";
+                std::cout << "  " << run.heldoutName << ": " << number(run.finalMetrics[info.heldoutKey]) << "\n";
               for (const auto& [key, value] : run.finalMetrics.items())
-                if (key != info.heldoutKey) std::cout << "  " << key << ": " << value.dump() << "\n";
+                if (key != info.heldoutKey) std::cout << "  " << key << ": " << number(value) << "\n";
               std::cout << "export with: latent-cli export --project " << args->project << " --run " << run.id
                         << " --what metrics --out run" << run.id << "-metrics.csv\n";
             }

@@ -46,6 +46,17 @@ int main(int argc, char** argv) {
                                         cli::addRunsCommand(app),    cli::addSamplesCommand(app),
                                         cli::addModelsCommand(app),  cli::addFitCommand(app),
                                         cli::addExportCommand(app)};
+  // CLI11 would say only that a subcommand is required; name the word it did not know.
+  std::string names;
+  bool known = false;
+  for (const auto& c : commands) {
+    names += (names.empty() ? "" : ", ") + c.app->get_name();
+    known |= argc > 1 && c.app->get_name() == argv[1];
+  }
+  if (argc > 1 && argv[1][0] != '-' && !known) {
+    std::cerr << "latent-cli: unknown command '" << argv[1] << "' (commands: " << names << ")\n";
+    return cli::kExitBadInput;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// previewLines: a bounded, never-failing look at the start of any file (or the names in a folder).
+#include "io/text_preview.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <system_error>
+
+#include "util/errors.hpp"
+#include "util/utf8.hpp"
+
+namespace latent::core {
+namespace {
+
+// A preview is for the eye: a megabyte is more lines than a dialog shows, and reading no more
+// keeps a preview of a huge or endless file instant.
+constexpr std::size_t kMaxPreviewBytes = std::size_t{1} << 20;
+constexpr std::string_view kReplacement = "\xEF\xBF\xBD";  // U+FFFD
+constexpr std::string_view kEllipsis = "\xE2\x80\xA6";     // U+2026
+
+// Valid UTF-8 runs are kept; each other byte is read as Latin-1, and NUL shows as U+FFFD.
+std::string displayText(std::string_view bytes) {
+  std::string out;
+  out.reserve(bytes.size());
+  while (!bytes.empty()) {
+    const std::size_t bad = utf8::firstInvalid(bytes);
+    const std::string_view good = bytes.substr(0, bad);
+    for (const char c : good) {
+      if (c == '\0')
+        out += kReplacement;
+      else
+        out.push_back(c);
+    }
+    if (bad == utf8::npos) break;
+    out += utf8::fromLatin1(bytes.substr(bad, 1));
+    bytes.remove_prefix(bad + 1);
+  }
+  return out;
+}
+
+// Cuts at most `maxColumns` bytes, never inside a UTF-8 sequence, and marks the cut.
+void cutLine(std::string& line, std::size_t maxColumns, bool alreadyCut) {
+  if (line.size() > maxColumns) {
+    std::size_t cut = maxColumns;
+    while (cut > 0 && (static_cast<unsigned char>(line[cut]) & 0xC0) == 0x80) --cut;
+    line.resize(cut);
+    alreadyCut = true;
+  }
+  if (alreadyCut) line += kEllipsis;
+}
+
+std::vector<std::string> folderPreview(const std::filesystem::path& folder, std::size_t maxLines) {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (std::filesystem::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
+    std::string name = displayText(it->path().filename().string());
+    std::error_code typeError;
+    if (it->is_directory(typeError)) name += '/';
+    names.push_back(std::move(name));
+  }
+  if (ec) throw InputError(folder.string(), 0, "cannot list the folder: " + ec.message());
+  std::sort(names.begin(), names.end());
+  if (names.size() > maxLines) names.resize(maxLines);
+  return names;
+}
+
+}  // namespace
+
+std::vector<std::string> previewLines(const std::filesystem::path& path, std::size_t maxLines, std::size_t maxColumns) {
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (ec || !std::filesystem::exists(status)) throw InputError(path.string(), 0, "does not exist");
+  if (std::filesystem::is_directory(status)) return folderPreview(path, maxLines);
+
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
+  if (!file) throw InputError(path.string(), 0, std::string("cannot open: ") + std::strerror(errno));
+  std::string bytes(kMaxPreviewBytes, '\0');
+  bytes.resize(std::fread(bytes.data(), 1, bytes.size(), file.get()));
+  const bool truncated = bytes.size() == kMaxPreviewBytes && std::fgetc(file.get()) != EOF;
+
+  std::string_view rest = bytes;
+  if (rest.substr(0, 3) == "\xEF\xBB\xBF") rest.remove_prefix(3);
+  std::vector<std::string> lines;
+  while (!rest.empty() && lines.size() < maxLines) {
+    const auto nl = rest.find('\n');
+    std::string_view raw = rest.substr(0, nl);
+    rest.remove_prefix(nl == std::string_view::npos ? rest.size() : nl + 1);
+    // The last line of a cut read continues in the part of the file not read.
+    const bool cutByRead = nl == std::string_view::npos && truncated;
+    if (!raw.empty() && raw.back() == '\r') raw.remove_suffix(1);
+    // Only the shown part is converted; four spare bytes complete a sequence that starts before
+    // the cut, and each byte shown takes at least one byte, so a longer line is still cut.
+    std::string line = displayText(raw.size() <= maxColumns ? raw : raw.substr(0, maxColumns + 4));
+    cutLine(line, maxColumns, cutByRead);
+    lines.push_back(std::move(line));
+  }
+  return lines;
+}
+
+}  // namespace latent::core

@@ -5,7 +5,8 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
-#include <unordered_set>
+
+#include "data/id_map.hpp"
 
 namespace latent::core {
 
@@ -20,18 +21,14 @@ class StopWords {
   // "en", "none" or a file path, as the command line's --stopwords takes it.
   static StopWords fromSpec(std::string_view spec);
 
-  bool contains(std::string_view word) const { return m_words.find(word) != m_words.end(); }
+  bool contains(std::string_view word) const { return m_words.contains(word); }
   std::size_t size() const noexcept { return m_words.size(); }
-  void add(std::string word) { m_words.insert(std::move(word)); }
+  void add(std::string_view word) { m_words.intern(word); }
 
  private:
   static StopWords fromText(std::string_view text);
 
-  struct Hash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
-  };
-  std::unordered_set<std::string, Hash, std::equal_to<>> m_words;
+  IdMap m_words;
 };
 
 }  // namespace latent::core

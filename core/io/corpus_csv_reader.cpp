@@ -55,7 +55,7 @@ void readCsv(const fs::path& source, const CorpusReadOptions& options, CorpusBui
     return index;
   };
   const int text = column(options.textColumn.empty() ? "text" : options.textColumn);
-  const int title = options.titleColumn.empty() ? -1 : column(options.titleColumn);
+  const int title = options.titleColumn.empty() ? findColumn(header, "title") : column(options.titleColumn);
   const int time = options.timeColumn.empty() ? -1 : column(options.timeColumn);
   const int label = options.labelColumn.empty() ? -1 : column(options.labelColumn);
   const int idColumn = options.idColumn.empty() ? findColumn(header, "id") : column(options.idColumn);

@@ -33,7 +33,8 @@ struct CorpusReadOptions {
   // (vocab.NAME.txt for docword.NAME.txt, or NAME.vocab / vocab.txt).
   std::filesystem::path vocabulary;
   // CSV/TSV and JSON Lines: which columns (fields) hold what. Empty text column: "text".
-  // Empty id column: "id" when present, else the record number.
+  // Empty id column: "id" when present, else the record number. Empty title column: "title"
+  // when present, else the id.
   std::string textColumn, titleColumn, timeColumn, labelColumn, idColumn;
 };
 

@@ -121,7 +121,7 @@ void readJsonLines(const std::filesystem::path& source, const CorpusReadOptions&
     title.clear();
     time.clear();
     label.clear();
-    if (!options.titleColumn.empty()) value(object, options.titleColumn, true, title);
+    value(object, options.titleColumn.empty() ? "title" : options.titleColumn, !options.titleColumn.empty(), title);
     if (!options.timeColumn.empty()) value(object, options.timeColumn, true, time);
     if (!options.labelColumn.empty()) value(object, options.labelColumn, true, label);
 

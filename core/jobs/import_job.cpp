@@ -71,7 +71,6 @@ ImportResult importCorpus(Project& project, const CorpusImportRequest& request, 
   tx.commit();
 
   ImportResult result{project.dataset(id), {}};
-  if (s.documents == 0) result.notes.push_back("the source holds no documents");
   if (s.emptyDocuments > 0)
     result.notes.push_back(std::to_string(s.emptyDocuments) + " documents have no words left after stop words and pruning");
   return result;

@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Every built-in sample imports, with the counts its README states.
+#include <QtTest>
+
+#include "jobs/samples.hpp"
+#include "store/corpus_store.hpp"
+#include "store/graph_store.hpp"
+#include "store/ratings_store.hpp"
+#include "test_support.hpp"
+#include "util/errors.hpp"
+
+using namespace latent;
+
+class SamplesTest : public QObject {
+  Q_OBJECT
+
+ private Q_SLOTS:
+  void everySampleImports() {
+    test::Scratch scratch;
+    core::Project p(scratch.path("samples.latent"));
+    for (const auto& s : core::builtInSamples()) {
+      const auto result = core::importSample(p, s.name);
+      QCOMPARE(result.dataset.name, s.name);
+      QVERIFY(result.dataset.kind == s.kind);
+    }
+    QCOMPARE(p.datasets().size(), core::builtInSamples().size());
+
+    QCOMPARE(p.resolveDataset("sotu").summary["documents"].get<int>(), 240);
+    const auto sotu = core::listDocuments(p, p.resolveDataset("sotu").id);
+    QCOMPARE(sotu.front().title, std::string("George Washington, 1790"));
+    QCOMPARE(sotu.front().time, std::string("1790"));
+    QCOMPARE(sotu.back().label, std::string("Republican"));
+
+    const auto toy = core::loadCorpus(p, p.resolveDataset("gibbs-toy").id);
+    QCOMPARE(toy.documentCount(), std::size_t{16});
+    QCOMPARE(toy.tokenCount(), std::size_t{256});
+    QCOMPARE(toy.vocabularySize(), std::size_t{5});
+
+    const auto cora = p.resolveDataset("cora").summary;
+    QCOMPARE(cora["documents"].get<int>(), 2410);
+    QCOMPARE(cora["tokens"].get<int>(), 136394);
+    QCOMPARE(cora["vocabulary"].get<int>(), 2961);
+
+    // Sampson's monks with their names and four groups, liking at T4 as arcs.
+    const auto monks = core::loadGraph(p, p.resolveDataset("sampson").id);
+    QVERIFY(monks.directed);
+    QCOMPARE(monks.nodeCount(), std::size_t{18});
+    QCOMPARE(monks.edgeCount(), std::size_t{56});
+    QCOMPARE(monks.nodeNames.front(), std::string("John Bosco"));
+    const auto group = monks.attributeIndex("group");
+    QVERIFY(group.has_value());
+    std::map<std::string, int> sizes;
+    for (const auto& g : monks.attributes[*group]) ++sizes[g];
+    QCOMPARE(sizes["Young Turks"], 7);
+    QCOMPARE(sizes["Loyal Opposition"], 5);
+    QCOMPARE(sizes["Outcasts"], 3);
+    QCOMPARE(sizes["Waverers"], 3);
+
+    const auto karate = core::loadGraph(p, p.resolveDataset("karate").id);
+    QVERIFY(!karate.directed);
+    QCOMPARE(karate.nodeCount(), std::size_t{34});
+    QCOMPARE(karate.edgeCount(), std::size_t{78});
+    QCOMPARE(core::loadGraph(p, p.resolveDataset("davis").id).edgeCount(), std::size_t{89});
+
+    const auto insteval = core::loadRatings(p, p.resolveDataset("insteval").id);
+    QCOMPARE(insteval.ratings.size(), std::size_t{73421});
+    QCOMPARE(insteval.userCount(), std::size_t{2972});
+    QCOMPARE(insteval.itemCount(), std::size_t{1128});
+  }
+
+  void unknownSampleNamesTheOthers() {
+    test::Scratch scratch;
+    core::Project p(scratch.path("x.latent"));
+    try {
+      core::importSample(p, "movielens");
+      QFAIL("expected a UsageError");
+    } catch (const core::UsageError& e) {
+      QVERIFY(std::string(e.what()).find("sotu") != std::string::npos);
+    }
+  }
+};
+
+QTEST_APPLESS_MAIN(SamplesTest)
+#include "tst_samples.moc"

@@ -2,6 +2,10 @@
 // Reading and writing runs.
 #include "store/run_store.hpp"
 
+#include <signal.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cmath>
 
 #include "store/blob.hpp"
@@ -14,7 +18,20 @@ namespace {
 constexpr const char* kRunColumns =
     "SELECT r.id, r.dataset_id, d.name, r.model, r.options, r.seed, r.threads, r.heldout, r.status, r.message, "
     "r.objective_name, r.heldout_name, r.app_version, r.created_at, r.updated_at, r.finished_at, r.seconds, "
-    "r.iterations, r.final_metrics FROM runs r JOIN datasets d ON d.id = r.dataset_id";
+    "r.iterations, r.final_metrics, r.owner_pid, r.owner_host FROM runs r JOIN datasets d ON d.id = r.dataset_id";
+
+std::string hostName() {
+  char name[256] = {};
+  if (gethostname(name, sizeof name - 1) != 0) return {};
+  return name;
+}
+
+// A process that is gone: only decidable for processes of this machine.
+bool ownerIsGone(Statement& s) {
+  if (s.isNull(19) || s.text(20) != hostName()) return false;
+  const auto pid = static_cast<pid_t>(s.integer(19));
+  return pid > 0 && kill(pid, 0) != 0 && errno == ESRCH;
+}
 
 RunRecord readRun(Statement& s) {
   RunRecord r;
@@ -37,6 +54,7 @@ RunRecord readRun(Statement& s) {
   if (!s.isNull(16)) r.seconds = s.real(16);
   if (!s.isNull(17)) r.iterations = s.integer(17);
   r.finalMetrics = nlohmann::json::parse(s.text(18), nullptr, false);
+  if (r.status == RunStatus::Running && ownerIsGone(s)) r.status = RunStatus::Interrupted;
   return r;
 }
 
@@ -64,6 +82,7 @@ const char* toString(RunStatus status) noexcept {
     case RunStatus::Finished: return "finished";
     case RunStatus::Stopped: return "stopped";
     case RunStatus::Failed: return "failed";
+    case RunStatus::Interrupted: return "interrupted";
   }
   return "failed";
 }
@@ -72,6 +91,7 @@ RunStatus runStatusFromString(std::string_view text) {
   if (text == "running") return RunStatus::Running;
   if (text == "finished") return RunStatus::Finished;
   if (text == "stopped") return RunStatus::Stopped;
+  if (text == "interrupted") return RunStatus::Interrupted;
   return RunStatus::Failed;
 }
 
@@ -80,10 +100,12 @@ std::int64_t createRun(Project& project, const RunRecord& run) {
   inTransaction(project, [&] {
     auto s = project.db().prepare(
         "INSERT INTO runs (dataset_id, model, options, seed, threads, heldout, status, objective_name, heldout_name, "
-        "app_version, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'running', ?7, ?8, ?9, ?10, ?10)");
+        "app_version, created_at, updated_at, owner_pid, owner_host) "
+        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'running', ?7, ?8, ?9, ?10, ?10, ?11, ?12)");
     s.bind(1, run.datasetId).bind(2, run.model).bind(3, run.options.dump());
     s.bind(4, static_cast<std::int64_t>(run.seed)).bind(5, run.threads).bind(6, run.heldout);
     s.bind(7, run.objectiveName).bind(8, run.heldoutName).bind(9, run.appVersion).bind(10, utcTimestamp());
+    s.bind(11, static_cast<std::int64_t>(getpid())).bind(12, hostName());
     s.run();
     id = project.db().lastInsertId();
   });

@@ -17,7 +17,9 @@
 
 namespace latent::core {
 
-enum class RunStatus { Running, Finished, Stopped, Failed };
+// Interrupted is never stored: it is how a run reads back when it is still marked running but
+// the process that owned it, on this machine, no longer exists (it was killed or crashed).
+enum class RunStatus { Running, Finished, Stopped, Failed, Interrupted };
 const char* toString(RunStatus status) noexcept;
 RunStatus runStatusFromString(std::string_view text);
 

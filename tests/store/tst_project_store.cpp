@@ -2,7 +2,11 @@
 // The project file: schema, refusal of foreign files, round trips of every table, rollback.
 #include <QtTest>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <fstream>
+#include <iterator>
 
 #include "store/corpus_store.hpp"
 #include "store/graph_store.hpp"
@@ -252,6 +256,60 @@ class ProjectStoreTest : public QObject {
     QVERIFY(p.datasets().empty());
     for (const char* table : {"documents", "tokens", "vocabulary", "runs"})
       QCOMPARE(p.db().queryInteger(std::string("SELECT count(*) FROM ") + table), std::int64_t{0});
+  }
+
+  // A file written by schema version 1 is migrated forward on opening and keeps its data.
+  void migratesVersionOneFiles() {
+    test::Scratch scratch;
+    const auto file = scratch.path("v1.latent");
+    {
+      std::ifstream in(test::sample("../sql/001_initial.sql"));
+      QVERIFY(in.good());
+      const std::string schema((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      core::Database db(file, core::Database::Mode::ReadWrite);
+      db.exec(schema);
+      db.exec("PRAGMA application_id = 1279349838; PRAGMA user_version = 1");
+      db.exec("INSERT INTO datasets (name, kind, source, format, created_at) VALUES ('old', 'corpus', 's', 'lines', 't')");
+      db.exec("INSERT INTO runs (dataset_id, model, options, seed, threads, status, app_version, created_at, updated_at) "
+              "VALUES (1, 'unigram', '{}', 7, 1, 'finished', '0.0', 't', 't')");
+    }
+    try {
+      core::Project readOnly(file, core::Project::Access::ReadOnly);
+      QFAIL("expected a UsageError");
+    } catch (const core::UsageError& e) {
+      QVERIFY2(std::string(e.what()).find("older schema") != std::string::npos, e.what());
+    }
+    core::Project p(file);
+    QCOMPARE(p.schemaVersion(), core::Project::latestSchemaVersion());
+    QCOMPARE(p.datasets().at(0).name, std::string("old"));
+    const auto runs = core::listRuns(p);
+    QCOMPARE(runs.size(), std::size_t{1});
+    QCOMPARE(runs[0].seed, std::uint64_t{7});
+    QVERIFY(runs[0].status == core::RunStatus::Finished);
+  }
+
+  // A run still marked running whose process has died reads back as interrupted.
+  void runsOfDeadProcessesAreInterrupted() {
+    test::Scratch scratch;
+    core::Project p(scratch.path("dead.latent"));
+    const auto dataset = test::addCorpus(p, "toy", {"alpha beta"});
+    core::RunRecord run;
+    run.datasetId = dataset;
+    run.model = "unigram";
+    run.appVersion = "t";
+    const auto mine = core::createRun(p, run);
+    const auto other = core::createRun(p, run);
+    QVERIFY(core::loadRun(p, mine).status == core::RunStatus::Running);  // this process is alive
+    const pid_t child = fork();
+    if (child == 0) _exit(0);
+    QVERIFY(child > 0);
+    waitpid(child, nullptr, 0);
+    p.db().prepare("UPDATE runs SET owner_pid = ?1 WHERE id = ?2").bind(1, static_cast<std::int64_t>(child)).bind(2, other).run();
+    QVERIFY(core::loadRun(p, other).status == core::RunStatus::Interrupted);
+    QCOMPARE(std::string(core::toString(core::loadRun(p, other).status)), std::string("interrupted"));
+    // A run owned by another machine cannot be judged and stays running.
+    p.db().prepare("UPDATE runs SET owner_host = 'elsewhere' WHERE id = ?1").bind(1, other).run();
+    QVERIFY(core::loadRun(p, other).status == core::RunStatus::Running);
   }
 
   void datasetNamesAreUnique() {

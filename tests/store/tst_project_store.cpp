@@ -80,8 +80,9 @@ class ProjectStoreTest : public QObject {
       for (std::size_t i = 0; i < texts.size(); ++i) {
         core::DocumentRecord r;
         const auto id = std::to_string(i + 1);
+        const auto title = "doc " + id;  // DocumentRecord holds views: the strings must outlive it
         r.id = id;
-        r.title = "doc " + id;
+        r.title = title;
         r.text = texts[i];
         builder.addText(r);
       }

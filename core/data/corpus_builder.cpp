@@ -13,6 +13,8 @@ namespace latent::core {
 namespace {
 
 constexpr std::int64_t kMaxDocumentTokens = std::int64_t{1} << 30;
+// Text read ahead of the tokenising worker; bounds import memory whatever the corpus size.
+constexpr std::size_t kMaxQueuedBytes = std::size_t{16} << 20;
 
 void writeAll(std::FILE* f, const void* data, std::size_t bytes) {
   if (bytes && std::fwrite(data, 1, bytes, f) != bytes)
@@ -33,16 +35,71 @@ CorpusBuilder::CorpusBuilder(CorpusBuildOptions options, CorpusSink& sink)
 }
 
 CorpusBuilder::~CorpusBuilder() {
+  {
+    std::lock_guard lock(m_mutex);
+    m_closing = true;
+    m_queue.clear();
+  }
+  m_changed.notify_all();
+  if (m_worker.joinable()) m_worker.join();
   if (m_spill) std::fclose(m_spill);
 }
 
+void CorpusBuilder::enqueue(Job job) {
+  const std::size_t bytes = job.text.size() + job.bag.size() * sizeof(job.bag[0]) + 64;
+  std::unique_lock lock(m_mutex);
+  if (!m_worker.joinable()) m_worker = std::thread([this] { workerLoop(); });
+  m_changed.wait(lock, [&] { return m_workerError || m_queuedBytes < kMaxQueuedBytes; });
+  if (m_workerError) std::rethrow_exception(m_workerError);
+  m_queuedBytes += bytes;
+  m_queue.push_back(std::move(job));
+  lock.unlock();
+  m_changed.notify_all();
+}
+
+void CorpusBuilder::workerLoop() {
+  for (;;) {
+    Job job;
+    {
+      std::unique_lock lock(m_mutex);
+      m_changed.wait(lock, [&] { return m_closing || !m_queue.empty(); });
+      if (m_queue.empty()) return;  // closing and drained
+      job = std::move(m_queue.front());
+      m_queue.pop_front();
+    }
+    try {
+      process(job);
+    } catch (...) {
+      std::lock_guard lock(m_mutex);
+      m_workerError = std::current_exception();
+      m_queue.clear();
+      m_changed.notify_all();
+      return;
+    }
+    {
+      std::lock_guard lock(m_mutex);
+      m_queuedBytes -= job.text.size() + job.bag.size() * sizeof(job.bag[0]) + 64;
+    }
+    m_changed.notify_all();
+  }
+}
+
+void CorpusBuilder::stopWorker() {
+  {
+    std::lock_guard lock(m_mutex);
+    m_closing = true;
+  }
+  m_changed.notify_all();
+  if (m_worker.joinable()) m_worker.join();
+  if (m_workerError) std::rethrow_exception(m_workerError);
+}
+
 void CorpusBuilder::countDocumentFrequencies(std::span<const std::int32_t> ids) {
-  const std::int64_t doc = m_summary.documents;
   for (const auto id : ids) {
     const auto w = static_cast<std::size_t>(id);
     ++m_count[w];
-    if (m_lastDocument[w] != doc) {
-      m_lastDocument[w] = doc;
+    if (m_lastDocument[w] != m_processed) {
+      m_lastDocument[w] = m_processed;
       ++m_df[w];
     }
   }
@@ -61,35 +118,53 @@ void CorpusBuilder::spill(std::span<const std::int32_t> ids, std::span<const std
   }
 }
 
-void CorpusBuilder::addText(const DocumentRecord& document) {
-  if (m_finished) throw std::logic_error("CorpusBuilder::addText after finish");
-  m_tokenizer.tokenize(document.text, m_tokens);
+void CorpusBuilder::process(const Job& job) {
   m_ids.clear();
   m_begins.clear();
   m_ends.clear();
-  for (const auto& token : m_tokens) {
-    ++m_summary.tokensSeen;
-    if (m_options.stopWords.contains(token.word)) {
-      ++m_summary.stopWordTokens;
-      continue;
+  if (job.isBag) {
+    for (const auto& [id, count] : job.bag) {
+      m_summary.tokensSeen += count;
+      if (m_options.stopWords.size() && m_options.stopWords.contains(m_words.ids()[static_cast<std::size_t>(id)])) {
+        m_summary.stopWordTokens += count;
+        continue;
+      }
+      m_ids.insert(m_ids.end(), static_cast<std::size_t>(count), id);
     }
-    bool added = false;
-    const auto id = m_words.intern(token.word, &added);
-    if (added) {
-      m_df.push_back(0);
-      m_count.push_back(0);
-      m_lastDocument.push_back(-1);
+  } else {
+    m_tokenizer.tokenize(job.text, m_tokens);
+    for (const auto& token : m_tokens) {
+      ++m_summary.tokensSeen;
+      if (m_options.stopWords.contains(token.word)) {
+        ++m_summary.stopWordTokens;
+        continue;
+      }
+      bool added = false;
+      const auto id = m_words.intern(token.word, &added);
+      if (added) {
+        m_df.push_back(0);
+        m_count.push_back(0);
+        m_lastDocument.push_back(-1);
+      }
+      m_ids.push_back(id);
+      m_begins.push_back(token.begin);
+      m_ends.push_back(token.end);
     }
-    m_ids.push_back(id);
-    m_begins.push_back(token.begin);
-    m_ends.push_back(token.end);
   }
   countDocumentFrequencies(m_ids);
+  spill(m_ids, m_begins, m_ends);
+  ++m_processed;
+}
+
+void CorpusBuilder::addText(const DocumentRecord& document) {
+  if (m_finished) throw std::logic_error("CorpusBuilder::addText after finish");
   DocumentRecord record = document;
   record.index = m_summary.documents;
   record.hasText = true;
   m_sink.writeDocument(record);
-  spill(m_ids, m_begins, m_ends);
+  Job job;
+  job.text.assign(document.text);
+  enqueue(std::move(job));
   ++m_summary.documents;
 }
 
@@ -100,37 +175,35 @@ void CorpusBuilder::setSourceVocabulary(std::vector<std::string> words) {
   m_df.assign(words.size(), 0);
   m_count.assign(words.size(), 0);
   m_lastDocument.assign(words.size(), -1);
+  m_sourceVocabulary = words.size();
 }
 
 void CorpusBuilder::addBag(const DocumentRecord& document,
                            std::span<const std::pair<std::int32_t, std::int32_t>> wordCounts) {
   if (m_finished) throw std::logic_error("CorpusBuilder::addBag after finish");
-  m_ids.clear();
   std::int64_t total = 0;
   for (const auto& [id, count] : wordCounts) {
-    if (id < 0 || static_cast<std::size_t>(id) >= m_words.size()) throw std::out_of_range("word id outside the vocabulary");
+    if (id < 0 || static_cast<std::size_t>(id) >= m_sourceVocabulary) throw std::out_of_range("word id outside the vocabulary");
+    if (count < 0) throw std::out_of_range("negative word count");
     total += count;
     if (total > kMaxDocumentTokens) throw std::length_error("a document has more than 2^30 tokens");
-    m_summary.tokensSeen += count;
-    if (m_options.stopWords.size() && m_options.stopWords.contains(m_words.ids()[static_cast<std::size_t>(id)])) {
-      m_summary.stopWordTokens += count;
-      continue;
-    }
-    m_ids.insert(m_ids.end(), static_cast<std::size_t>(count), id);
   }
-  countDocumentFrequencies(m_ids);
   DocumentRecord record = document;
   record.index = m_summary.documents;
   record.hasText = false;
   record.text = {};
   m_sink.writeDocument(record);
-  spill(m_ids, {}, {});
+  Job job;
+  job.isBag = true;
+  job.bag.assign(wordCounts.begin(), wordCounts.end());
+  enqueue(std::move(job));
   ++m_summary.documents;
 }
 
 CorpusSummary CorpusBuilder::finish() {
   if (m_finished) throw std::logic_error("CorpusBuilder::finish called twice");
   m_finished = true;
+  stopWorker();
   const std::size_t seen = m_words.size();
   m_summary.distinctWords = static_cast<std::int64_t>(std::count_if(m_df.begin(), m_df.end(), [](auto df) { return df > 0; }));
 

@@ -3,11 +3,16 @@
 // document frequencies, then prune the vocabulary and write the kept tokens.
 #pragma once
 
+#include <condition_variable>
 #include <cstdint>
 #include <cstdio>
+#include <deque>
+#include <exception>
 #include <memory>
+#include <mutex>
 #include <span>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -43,6 +48,11 @@ struct CorpusSummary {
 
 // Documents go to the sink as they arrive; token ids are provisional until finish(), so tokens
 // wait in an anonymous temporary file (12 bytes per token), not in memory.
+//
+// Tokenising, counting and spilling run on a worker thread of their own while the caller goes on
+// reading the source and writing texts to the sink: on a two-core machine this overlaps the two
+// halves of an import. At most 16 MB of text waits between them. The sink is only ever called
+// from the caller's thread.
 class CorpusBuilder {
  public:
   CorpusBuilder(CorpusBuildOptions options, CorpusSink& sink);
@@ -64,20 +74,43 @@ class CorpusBuilder {
   CorpusSummary finish();
 
  private:
+  // One document for the worker: its text, or its (source word id, count) pairs.
+  struct Job {
+    std::string text;
+    std::vector<std::pair<std::int32_t, std::int32_t>> bag;
+    bool isBag = false;
+  };
+
+  void enqueue(Job job);
+  void workerLoop();
+  void process(const Job& job);  // on the worker
+  void stopWorker();             // joins the worker and rethrows what it threw
   void spill(std::span<const std::int32_t> ids, std::span<const std::uint32_t> begins,
              std::span<const std::uint32_t> ends);
   void countDocumentFrequencies(std::span<const std::int32_t> ids);
 
   CorpusBuildOptions m_options;
   CorpusSink& m_sink;
+  CorpusSummary m_summary;  // documents: the caller's count; the rest: the worker's
+  std::size_t m_sourceVocabulary = 0;
+  bool m_finished = false;
+
+  // Shared between the caller and the worker.
+  std::mutex m_mutex;
+  std::condition_variable m_changed;
+  std::deque<Job> m_queue;
+  std::size_t m_queuedBytes = 0;
+  bool m_closing = false;
+  std::exception_ptr m_workerError;
+  std::thread m_worker;
+
+  // The worker's own state.
   Tokenizer m_tokenizer;
   IdMap m_words;
   std::vector<std::int64_t> m_df, m_count;
   std::vector<std::int64_t> m_lastDocument;  // last document that counted toward m_df, per word
+  std::int64_t m_processed = 0;              // documents the worker has handled
   std::FILE* m_spill = nullptr;
-  CorpusSummary m_summary;
-  bool m_finished = false;
-  // Scratch buffers reused across documents.
   std::vector<Token> m_tokens;
   std::vector<std::int32_t> m_ids;
   std::vector<std::uint32_t> m_begins, m_ends;

@@ -50,7 +50,9 @@ Statement& Statement::bind(int index, double value) {
 }
 
 Statement& Statement::bind(int index, std::string_view text) {
-  const int rc = sqlite3_bind_text64(m_stmt, index, text.data(), text.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
+  // A default string_view has a null data pointer, which SQLite would store as NULL, not "".
+  const char* data = text.data() ? text.data() : "";
+  const int rc = sqlite3_bind_text64(m_stmt, index, data, text.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
   if (rc != SQLITE_OK) fail(rc);
   return *this;
 }

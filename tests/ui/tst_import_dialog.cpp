@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The import dialog: previews through the real readers, errors shown with file, line and
+// reason, nothing imported on error, and a good file imported in the background.
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTableWidget>
+#include <QTextBlock>
+#include <QtTest>
+
+#include "test_support.hpp"
+#include "ui/import/import_dialog.hpp"
+#include "ui/import/import_options_form.hpp"
+#include "ui/util/qt_convert.hpp"
+#include "ui_test_data.hpp"
+
+using namespace latent;
+
+class TestImportDialog : public QObject {
+  Q_OBJECT
+
+  // Shows the preview of `file` and waits for it.
+  static bool preview(ui::ImportDialog& dialog, const std::filesystem::path& file) {
+    QSignalSpy updated(&dialog, &ui::ImportDialog::previewUpdated);
+    dialog.setSource(ui::fromPath(file));
+    return updated.wait(15000);
+  }
+
+ private Q_SLOTS:
+  void initTestCase() { test::isolateSettings(); }
+
+  void badFileShowsFileLineAndReasonAndImportsNothing() {
+    test::Scratch scratch;
+    const auto project = scratch.path("p.latent");
+    { core::Project create(project); }
+    const auto bad = scratch.write("bad.csv", "user,item,rating\nu1,i1,4\nu2,i1,abc\nu3,i2,5\n");
+    ui::ImportDialog dialog(project, core::DataKind::Ratings);
+    QVERIFY(dialog.options()->setFormat(QStringLiteral("csv")));
+    QVERIFY(preview(dialog, bad));
+    // The raw first lines are shown as they are.
+    QVERIFY(dialog.rawPreview()->toPlainText().contains(QStringLiteral("u2,i1,abc")));
+    const QString error = dialog.previewError();
+    QVERIFY2(error.contains(ui::fromPath(bad) + QStringLiteral(":3:")), qPrintable(error));
+    QVERIFY2(error.contains(QStringLiteral("abc")), qPrintable(error));
+    QCOMPARE(dialog.nameEdit()->text(), QStringLiteral("bad"));
+    // The line the error names is marked in the raw lines.
+    const auto marks = dialog.rawPreview()->extraSelections();
+    QCOMPARE(marks.size(), 1);
+    QCOMPARE(marks.first().cursor.block().blockNumber(), 2);
+    QCOMPARE(marks.first().cursor.block().text(), QStringLiteral("u2,i1,abc"));
+
+    QSignalSpy failed(&dialog, &ui::ImportDialog::importFailed);
+    QSignalSpy imported(&dialog, &ui::ImportDialog::imported);
+    dialog.startImport();
+    QVERIFY(failed.wait(15000));
+    QCOMPARE(imported.count(), 0);
+    const QString importError = dialog.importError();
+    QVERIFY2(importError.contains(ui::fromPath(bad) + QStringLiteral(":3:")), qPrintable(importError));
+    core::Project check(project, core::Project::Access::ReadOnly);
+    QVERIFY(check.datasets().empty());  // nothing half-imported
+  }
+
+  void goodFileImportsAndTheDatasetAppears() {
+    test::Scratch scratch;
+    const auto project = scratch.path("p.latent");
+    { core::Project create(project); }
+    const auto good = scratch.write("docs.txt", "the river bank\nmoney in the bank\nriver and stream\n");
+    ui::ImportDialog dialog(project, core::DataKind::Corpus);
+    QVERIFY(dialog.options()->setFormat(QStringLiteral("lines")));
+    QVERIFY(preview(dialog, good));
+    QVERIFY2(dialog.previewError().isEmpty(), qPrintable(dialog.previewError()));
+    // Parsed preview: three documents; the last column lists the kept words (English stop
+    // words dropped: "the", "in", "and").
+    auto* table = dialog.previewTable();
+    QCOMPARE(table->rowCount(), 3);
+    QCOMPARE(table->item(0, table->columnCount() - 1)->text(), QStringLiteral("river bank"));
+    QCOMPARE(table->item(1, table->columnCount() - 1)->text(), QStringLiteral("money bank"));
+    QCOMPARE(table->item(2, table->columnCount() - 1)->text(), QStringLiteral("river stream"));
+
+    dialog.nameEdit()->setText(QStringLiteral("three lines"));
+    QSignalSpy imported(&dialog, &ui::ImportDialog::imported);
+    dialog.startImport();
+    QVERIFY(imported.wait(15000));
+    QCOMPARE(imported.first().at(1).toString(), QStringLiteral("three lines"));
+    core::Project check(project, core::Project::Access::ReadOnly);
+    const auto datasets = check.datasets();
+    QCOMPARE(datasets.size(), std::size_t{1});
+    QCOMPARE(datasets[0].name, std::string("three lines"));
+    QCOMPARE(datasets[0].id, imported.first().at(0).toLongLong());
+    QCOMPARE(datasets[0].summary["documents"].get<int>(), 3);
+    QCOMPARE(datasets[0].summary["tokens"].get<int>(), 6);
+  }
+
+  void takenNameIsRefusedBeforeImporting() {
+    test::Scratch scratch;
+    const auto project = scratch.path("p.latent");
+    {
+      core::Project create(project);
+      test::addTextCorpus(create, "docs", {{"1", "", "words here"}});
+    }
+    const auto good = scratch.write("docs.txt", "some words\n");
+    ui::ImportDialog dialog(project, core::DataKind::Corpus);
+    dialog.setSource(ui::fromPath(good));
+    QCOMPARE(dialog.nameEdit()->text(), QStringLiteral("docs"));
+    QVERIFY(!dialog.importButton()->isEnabled());
+    dialog.nameEdit()->setText(QStringLiteral("docs 2"));
+    QVERIFY(dialog.importButton()->isEnabled());
+  }
+};
+
+QTEST_MAIN(TestImportDialog)
+#include "tst_import_dialog.moc"

@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The run panel and the run machinery: models offered per data kind, option fields from the
+// catalogue, a real run through runFit in the background, every report reaching the GUI, and
+// stopping.
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTabWidget>
+#include <QtTest>
+
+#include <thread>
+
+#include "jobs/fit_job.hpp"
+#include "models/model.hpp"
+#include "test_support.hpp"
+#include "ui/jobs/job_controller.hpp"
+#include "ui/jobs/run_manager.hpp"
+#include "ui/main_window.hpp"
+#include "ui/runs/option_form.hpp"
+#include "ui/runs/run_panel.hpp"
+#include "ui/runs/run_view.hpp"
+#include "ui/util/qt_convert.hpp"
+#include "ui/util/settings.hpp"
+#include "ui/widgets/project_tree.hpp"
+#include "ui_test_data.hpp"
+
+using namespace latent;
+
+namespace {
+
+QStringList comboData(const QComboBox* box) {
+  QStringList out;
+  for (int i = 0; i < box->count(); ++i) out << box->itemData(i).toString();
+  return out;
+}
+
+QStringList catalogueNames(core::DataKind kind) {
+  QStringList out;
+  for (const auto* info : core::modelCatalogue())
+    if (info->kind == kind) out << ui::qs(info->name);
+  return out;
+}
+
+}  // namespace
+
+class TestRunPanel : public QObject {
+  Q_OBJECT
+
+  std::unique_ptr<test::Scratch> m_scratch;
+  std::filesystem::path m_file;
+  qint64 m_corpus = 0, m_graph = 0;
+
+ private Q_SLOTS:
+  void initTestCase() {
+    test::isolateSettings();
+    ui::appSettings().clear();
+    m_scratch = std::make_unique<test::Scratch>();
+    m_file = m_scratch->path("runs.latent");
+    core::Project project(m_file);
+    // 40 documents, so that a 0.1 held-out fraction holds out 4 of them.
+    std::vector<test::TextDocument> docs;
+    for (int d = 0; d < 40; ++d)
+      docs.push_back({"d" + std::to_string(d), "doc " + std::to_string(d),
+                      d % 2 ? "money bank loan money bank" : "river stream bank river water"});
+    m_corpus = test::addTextCorpus(project, "toy", docs);
+    core::Graph g;
+    g.nodeIds = {"a", "b", "c"};
+    g.nodeNames = g.nodeIds;
+    g.edges = {{0, 1, 1.0}, {1, 2, 1.0}};
+    m_graph = test::addGraph(project, "triangle", g);
+  }
+
+  void modelsAreFilteredByDatasetKind() {
+    ui::MainWindow window;
+    QVERIFY(window.openProject(ui::fromPath(m_file)));
+    auto* panel = window.runPanel();
+    QCOMPARE(panel->datasetCombo()->count(), 2);
+    QVERIFY(panel->selectDataset(m_corpus));
+    QCOMPARE(comboData(panel->modelCombo()), catalogueNames(core::DataKind::Corpus));
+    QVERIFY(comboData(panel->modelCombo()).contains(QStringLiteral("unigram")));
+    QVERIFY(panel->selectDataset(m_graph));
+    QCOMPARE(comboData(panel->modelCombo()), catalogueNames(core::DataKind::Graph));
+    QVERIFY(!comboData(panel->modelCombo()).contains(QStringLiteral("unigram")));
+    if (panel->modelCombo()->count() == 0) {
+      // Nothing to fit: Start refuses with an inline message and starts nothing.
+      QVERIFY(!panel->startButton()->isEnabled());
+      QVERIFY(panel->start() == nullptr);
+      QVERIFY(!panel->errorText().isEmpty());
+      QCOMPARE(window.runManager()->controllers().size(), 0);
+    }
+  }
+
+  void optionFieldsShowTheCatalogueDefaults() {
+    ui::MainWindow window;
+    QVERIFY(window.openProject(ui::fromPath(m_file)));
+    auto* panel = window.runPanel();
+    QVERIFY(panel->selectDataset(m_corpus));
+    for (const auto* info : core::modelCatalogue()) {
+      if (info->kind != core::DataKind::Corpus) continue;
+      QVERIFY(panel->selectModel(ui::qs(info->name)));
+      for (const auto& spec : info->options) {
+        QWidget* field = panel->optionForm()->field(ui::qs(spec.name));
+        QVERIFY2(field, spec.name.c_str());
+        QCOMPARE(field->toolTip(), ui::qs(spec.help));
+        switch (spec.type) {
+          case core::OptionSpec::Type::Integer:
+            QCOMPARE(qobject_cast<QSpinBox*>(field)->value(), spec.defaultValue.get<int>());
+            break;
+          case core::OptionSpec::Type::Real:
+            QCOMPARE(qobject_cast<QDoubleSpinBox*>(field)->value(), spec.defaultValue.get<double>());
+            break;
+          case core::OptionSpec::Type::Boolean:
+            QCOMPARE(qobject_cast<QCheckBox*>(field)->isChecked(), spec.defaultValue.get<bool>());
+            break;
+          case core::OptionSpec::Type::Choice:
+            QCOMPARE(qobject_cast<QComboBox*>(field)->currentData().toString(), ui::qs(spec.defaultValue.get<std::string>()));
+            break;
+        }
+      }
+      // The form's JSON is what resolveOptions accepts and equals the defaults.
+      QCOMPARE(core::resolveOptions(*info, panel->optionForm()->values()), core::resolveOptions(*info, nlohmann::json::object()));
+    }
+    // Run settings defaults.
+    QCOMPARE(panel->seedBox()->value(), 1);
+    QCOMPARE(panel->threadsBox()->value(), std::max(1, QThread::idealThreadCount() - 1));
+    QCOMPARE(panel->heldoutBox()->value(), 0.1);
+  }
+
+  void startRunsUnigramInTheBackground() {
+    ui::MainWindow window;
+    QVERIFY(window.openProject(ui::fromPath(m_file)));
+    auto* panel = window.runPanel();
+    QVERIFY(panel->selectDataset(m_corpus));
+    QVERIFY(panel->selectModel(QStringLiteral("unigram")));
+    panel->optionForm()->setValues({{"beta", 0.5}});
+    panel->seedBox()->setValue(7);
+
+    QSignalSpy started(window.runManager(), &ui::RunManager::started);
+    ui::JobController* controller = panel->start();
+    QVERIFY2(controller, qPrintable(panel->errorText()));
+    QCOMPARE(started.count(), 1);
+    QSignalSpy reports(controller, &ui::JobController::report);
+    QSignalSpy ended(controller, &ui::JobController::ended);
+    QTRY_VERIFY_WITH_TIMEOUT(controller->state() == ui::JobController::State::Ended, 30000);
+    QVERIFY2(controller->error().isEmpty(), qPrintable(controller->error()));
+    QCOMPARE(ended.count(), 1);
+
+    const auto& run = controller->run();
+    QCOMPARE(run.status, core::RunStatus::Finished);
+    QCOMPARE(run.seed, std::uint64_t{7});
+    QCOMPARE(run.options["beta"].get<double>(), 0.5);
+    // Every report the model made reached the GUI, in order: as many as the store recorded.
+    core::Project project(m_file, core::Project::Access::ReadOnly);
+    const auto stored = core::loadMetrics(project, run.id);
+    QVERIFY(!stored.empty());
+    QCOMPARE(reports.count(), static_cast<int>(stored.size()));
+    QCOMPARE(controller->reports().size(), static_cast<qsizetype>(stored.size()));
+    for (int i = 0; i < reports.count(); ++i) {
+      const auto r = reports.at(i).at(0).value<core::IterationReport>();
+      QCOMPARE(r.iteration, stored[static_cast<std::size_t>(i)].iteration);
+    }
+    // The held-out value of the last report is the run's final held-out perplexity.
+    const auto last = reports.last().at(0).value<core::IterationReport>();
+    QVERIFY(last.heldout.has_value());
+    QCOMPARE(*last.heldout, run.finalMetrics["heldout_perplexity"].get<double>());
+
+    // The tree shows the run under its dataset, finished; its view opened.
+    auto* item = window.projectTree()->runItem(run.id);
+    QVERIFY(item);
+    QCOMPARE(item->parent(), window.projectTree()->datasetItem(m_corpus));
+    QVERIFY2(item->text(0).contains(QStringLiteral("finished")), qPrintable(item->text(0)));
+    auto* view = qobject_cast<ui::RunView*>(window.tabs()->currentWidget());
+    QVERIFY(view);
+    QCOMPARE(view->runId(), run.id);
+    QVERIFY(test::waitLoaded(view));
+    QCOMPARE(view->run().status, core::RunStatus::Finished);
+  }
+
+  void stopFromThePanelRecordsAStoppedRun() {
+    ui::MainWindow window;
+    QVERIFY(window.openProject(ui::fromPath(m_file)));
+    auto* panel = window.runPanel();
+    QVERIFY(panel->selectDataset(m_corpus));
+    QVERIFY(panel->selectModel(QStringLiteral("unigram")));
+    // Hold the project's write lock so the job cannot record its run (and so cannot finish)
+    // before Stop is pressed: this makes the test independent of how fast unigram is.
+    auto holder = std::make_unique<core::Project>(m_file);
+    auto lock = std::make_unique<core::Transaction>(holder->db());
+    ui::JobController* controller = panel->start();
+    QVERIFY(controller);
+    QVERIFY(panel->stopButton()->isEnabled());
+    panel->stopCurrent();
+    QVERIFY(controller->stopRequested());
+    lock.reset();  // rolls back; the job goes on and finds the stop request
+    holder.reset();
+    QTRY_VERIFY_WITH_TIMEOUT(controller->state() == ui::JobController::State::Ended, 30000);
+    QVERIFY2(controller->error().isEmpty(), qPrintable(controller->error()));
+    QCOMPARE(controller->run().status, core::RunStatus::Stopped);
+    core::Project project(m_file, core::Project::Access::ReadOnly);
+    QCOMPARE(core::loadRun(project, controller->runId()).status, core::RunStatus::Stopped);
+    QVERIFY(window.projectTree()->runItem(controller->runId())->text(0).contains(QStringLiteral("stopped")));
+  }
+
+  void controllerAsksTheModelToStop() {
+    // The observer path on its own: once stop is requested, onReport answers false, and a fit
+    // observed by that controller is recorded as stopped.
+    ui::JobController controller(core::RunRequest{});
+    core::IterationReport report;
+    report.iteration = 1;
+    QVERIFY(controller.onReport(report));
+    controller.requestStop();
+    QVERIFY(!controller.onReport(report));
+
+    core::RunRequest request;
+    request.model = "unigram";
+    request.dataset = "toy";
+    request.heldout = 0.1;
+    ui::JobController stopping(request);
+    stopping.requestStop();  // no stop_token: only the observer's answer stops it
+    QSignalSpy ended(&stopping, &ui::JobController::ended);
+    std::thread worker([&] {
+      try {
+        auto outcome = core::runFit(m_file, request, &stopping, std::stop_token{},
+                                    [&](const core::RunRecord& run) { stopping.postCreated(run); });
+        stopping.postEnded(outcome.run, {});
+      } catch (const std::exception& e) {
+        stopping.postEnded(std::nullopt, ui::qs(e.what()));
+      }
+    });
+    QVERIFY(ended.wait(30000));
+    worker.join();
+    QCOMPARE(stopping.run().status, core::RunStatus::Stopped);
+    QCOMPARE(stopping.reports().size(), 1);
+  }
+
+  void rerunFillsTheFormFromARun() {
+    ui::MainWindow window;
+    QVERIFY(window.openProject(ui::fromPath(m_file)));
+    auto* panel = window.runPanel();
+    core::RunRecord run;
+    run.id = 99;
+    run.datasetId = m_corpus;
+    run.model = "unigram";
+    run.options = {{"beta", 0.25}};
+    run.seed = 42;
+    run.threads = 1;
+    run.heldout = 0.3;
+    QVERIFY(panel->selectDataset(m_graph));
+    panel->fillFromRun(run);
+    QCOMPARE(panel->datasetCombo()->currentData().toLongLong(), m_corpus);
+    QCOMPARE(panel->modelCombo()->currentData().toString(), QStringLiteral("unigram"));
+    QCOMPARE(qobject_cast<QDoubleSpinBox*>(panel->optionForm()->field(QStringLiteral("beta")))->value(), 0.25);
+    QCOMPARE(panel->seedBox()->value(), 42);
+    QCOMPARE(panel->heldoutBox()->value(), 0.3);
+  }
+};
+
+QTEST_MAIN(TestRunPanel)
+#include "tst_run_panel.moc"

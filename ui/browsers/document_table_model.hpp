@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The documents of a corpus as a table (index, id, title, time, label, tokens), and the filter
+// the search box drives: title/id text, or the documents that contain a searched word.
+#pragma once
+
+#include <QAbstractTableModel>
+#include <QSet>
+#include <QSortFilterProxyModel>
+
+#include <vector>
+
+#include "store/corpus_store.hpp"
+
+namespace latent::ui {
+
+class DocumentTableModel final : public QAbstractTableModel {
+  Q_OBJECT
+
+ public:
+  enum Column { IndexColumn, IdColumn, TitleColumn, TimeColumn, LabelColumn, TokensColumn, ColumnCount };
+  static constexpr int DocumentIndexRole = Qt::UserRole + 1;
+
+  explicit DocumentTableModel(QObject* parent = nullptr);
+
+  void setDocuments(std::vector<core::DocumentHeader> documents);
+  const core::DocumentHeader& document(int row) const { return m_documents.at(static_cast<std::size_t>(row)); }
+
+  int rowCount(const QModelIndex& parent = {}) const override;
+  int columnCount(const QModelIndex& parent = {}) const override;
+  QVariant data(const QModelIndex& index, int role) const override;
+  QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
+
+ private:
+  std::vector<core::DocumentHeader> m_documents;
+};
+
+class DocumentFilter final : public QSortFilterProxyModel {
+  Q_OBJECT
+
+ public:
+  explicit DocumentFilter(QObject* parent = nullptr);
+
+  // Case-insensitive substring of the title or the id.
+  void setText(const QString& text);
+  // Documents (by index) that contain the searched word; cleared by setText.
+  void setWordMatches(QSet<qint64> documents);
+
+ protected:
+  bool filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const override;
+
+ private:
+  QString m_text;
+  QSet<qint64> m_wordMatches;
+};
+
+}  // namespace latent::ui

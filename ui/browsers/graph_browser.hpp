@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The graph browser tab: summary, node list (id, name, attributes, degree) and the adjacency
+// preview, orderable by a node attribute so that known groups show as blocks.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+
+#include "data/graph.hpp"
+#include "store/project.hpp"
+#include "ui/widgets/tab_page.hpp"
+
+class QComboBox;
+class QLabel;
+class QTableWidget;
+
+namespace latent::ui {
+
+class AdjacencyView;
+
+class GraphBrowser final : public TabPage {
+  Q_OBJECT
+
+ public:
+  GraphBrowser(std::filesystem::path projectFile, qint64 datasetId, QWidget* parent = nullptr);
+
+  // "" = file order, "degree", or an attribute name. Returns false when there is no such order.
+  bool setOrderBy(const QString& attribute);
+
+  AdjacencyView* adjacency() const noexcept { return m_adjacency; }
+  QTableWidget* nodeTable() const noexcept { return m_nodes; }
+  const core::Graph* graph() const noexcept { return m_graph.get(); }
+
+ private:
+  void load();
+  void fill();
+  void applyOrder();
+
+  std::filesystem::path m_projectFile;
+  qint64 m_datasetId;
+  core::DatasetInfo m_dataset;
+  std::shared_ptr<const core::Graph> m_graph;
+  std::vector<int> m_degree;
+
+  QLabel* m_summary = nullptr;
+  QTableWidget* m_nodes = nullptr;
+  QComboBox* m_order = nullptr;
+  AdjacencyView* m_adjacency = nullptr;
+};
+
+}  // namespace latent::ui

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The demo list. Only demos use model names directly; everything else reads the catalogue.
+#include "ui/demo/demo_catalogue.hpp"
+
+#include <QObject>
+#include <QStringList>
+
+#include "jobs/samples.hpp"
+#include "ui/util/qt_convert.hpp"
+
+namespace latent::ui {
+
+QVector<DemoSpec> demoCatalogue() {
+  return {
+      {QStringLiteral("corpus-unigram"), QObject::tr("State of the Union: the unigram baseline"),
+       QObject::tr("240 State of the Union addresses are imported and the unigram model is fitted with 10% of the "
+                   "addresses held out. The run view lists the most probable words and the held-out perplexity by "
+                   "document completion: the number every topic model has to beat."),
+       QStringLiteral("sotu"), QStringLiteral("unigram"), QString()},
+      {QStringLiteral("gibbs-toy"), QObject::tr("The Gibbs sampling toy corpus"),
+       QObject::tr("16 documents drawn from two topics, money/loan/bank and river/stream/bank, as in the textbook's "
+                   "Gibbs sampling example. Click through the documents: they drift from pure finance to pure rivers."),
+       QStringLiteral("gibbs-toy"), QString(), QString()},
+      {QStringLiteral("sampson"), QObject::tr("Sampson's monks"),
+       QObject::tr("Who liked whom among 18 novices just before their monastery split, ordered by Sampson's own "
+                   "four groups. The dense blocks on the diagonal are the groups a block model should find."),
+       QStringLiteral("sampson"), QString(), QStringLiteral("group")},
+      {QStringLiteral("karate"), QObject::tr("Zachary's karate club"),
+       QObject::tr("Friendships among 34 members of a karate club, ordered by the side each member took when the "
+                   "club split. Most edges stay within a side: the community structure a block model recovers."),
+       QStringLiteral("karate"), QString(), QStringLiteral("club_after_split")},
+      {QStringLiteral("insteval"), QObject::tr("InstEval: students rating lecturers"),
+       QObject::tr("73,421 ratings of ETH Zurich lecturers by their students, on a scale of 1 to 5. The histogram "
+                   "shows how the values spread and the table which lecturers were rated most."),
+       QStringLiteral("insteval"), QString(), QString()},
+  };
+}
+
+std::optional<DemoSpec> findDemo(const QString& name) {
+  for (const auto& d : demoCatalogue())
+    if (d.name == name) return d;
+  if (name.startsWith(QLatin1String("sample:"))) {
+    const QString sample = name.mid(7);
+    for (const auto& s : core::builtInSamples())
+      if (qs(s.name) == sample)
+        return DemoSpec{name, qs(s.title),
+                        qs(s.description) + QLatin1Char(' ') +
+                            QObject::tr("This is a temporary project, removed when the window closes; to keep your "
+                                        "work, create a project and use File ▸ Import Sample."),
+                        sample, QString(), QString()};
+  }
+  return std::nullopt;
+}
+
+QString demoNames() {
+  QStringList names;
+  for (const auto& d : demoCatalogue()) names << d.name;
+  return names.join(QStringLiteral(", "));
+}
+
+}  // namespace latent::ui

@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// DemoDriver: the demo's steps, each started when the previous background job reports back.
+#include "ui/demo/demo_driver.hpp"
+
+#include <QDir>
+#include <QPixmap>
+#include <QTimer>
+
+#include "ui/browsers/graph_browser.hpp"
+#include "ui/jobs/import_task.hpp"
+#include "ui/jobs/job_controller.hpp"
+#include "ui/main_window.hpp"
+#include "ui/runs/run_panel.hpp"
+#include "ui/runs/run_view.hpp"
+
+#include <QDoubleSpinBox>
+#include <QSpinBox>
+
+namespace latent::ui {
+
+DemoDriver::DemoDriver(MainWindow* window, DemoSpec spec, QString screenshotPath)
+    : QObject(window), m_window(window), m_spec(std::move(spec)), m_screenshot(std::move(screenshotPath)) {}
+
+void DemoDriver::start() {
+  if (!m_dir.isValid()) {
+    finish(false, tr("cannot create a temporary folder for the demo project"));
+    return;
+  }
+  QString base = m_spec.name;
+  base.replace(QLatin1Char(':'), QLatin1Char('-'));
+  m_projectFile = QDir(m_dir.path()).filePath(base + QStringLiteral(".latent"));
+  QString error;
+  if (!m_window->createProject(m_projectFile, &error, false)) {
+    finish(false, error);
+    return;
+  }
+  m_window->showBanner(QStringLiteral("<b>%1</b> — %2").arg(m_spec.title.toHtmlEscaped(), m_spec.explanation.toHtmlEscaped()));
+  m_window->log(tr("Demo “%1”: %2").arg(m_spec.name, m_spec.explanation));
+  ImportTask* task = m_window->importSample(m_spec.sample);
+  if (!task) {
+    finish(false, tr("the sample could not be imported"));
+    return;
+  }
+  connect(task, &ImportTask::ended, this, [this, task] {
+    if (!task->succeeded()) {
+      finish(false, task->wasCancelled() ? tr("the import was cancelled") : task->errorMessage());
+      return;
+    }
+    // Let the window take the import in (tree, run panel) before the next step.
+    const qint64 id = task->dataset().id;
+    QTimer::singleShot(0, this, [this, id] { imported(id); });
+  });
+}
+
+void DemoDriver::imported(qint64 datasetId) {
+  if (!m_window) return;
+  TabPage* page = m_window->openDataset(datasetId);
+  if (!page) {
+    finish(false, tr("the dataset could not be opened"));
+    return;
+  }
+  if (!m_spec.model.isEmpty()) {
+    RunPanel* panel = m_window->runPanel();
+    panel->selectDataset(datasetId);
+    if (!panel->selectModel(m_spec.model)) {
+      finish(false, tr("this build has no model %1").arg(m_spec.model));
+      return;
+    }
+    panel->seedBox()->setValue(1);
+    panel->heldoutBox()->setValue(0.1);
+    connect(m_window, &MainWindow::runEnded, this, &DemoDriver::runEnded);
+    if (!panel->start()) finish(false, panel->errorText());
+    return;
+  }
+  if (page->isLoaded()) pageShown(page);
+  else connect(page, &TabPage::loaded, this, [this, page] { pageShown(page); });
+}
+
+void DemoDriver::pageShown(TabPage* page) {
+  if (auto* graph = qobject_cast<GraphBrowser*>(page); graph && !m_spec.orderBy.isEmpty()) graph->setOrderBy(m_spec.orderBy);
+  finish(page->errorText().isEmpty(), page->errorText());
+}
+
+void DemoDriver::runEnded(qint64 runId) {
+  if (!m_window || m_done) return;
+  RunView* view = m_window->openRun(runId);
+  if (!view) {
+    finish(false, tr("the run view could not be opened"));
+    return;
+  }
+  auto done = [this, view] {
+    const bool ok = view->run().status == core::RunStatus::Finished;
+    finish(ok, ok ? QString() : QString::fromStdString(view->run().message));
+  };
+  if (view->isLoaded()) done();
+  else connect(view, &TabPage::loaded, this, done);
+}
+
+void DemoDriver::finish(bool ok, const QString& message) {
+  if (m_done) return;
+  m_done = true;
+  if (!ok && m_window) m_window->log(tr("The demo stopped: %1").arg(message), LogView::Level::Error);
+  if (m_screenshot.isEmpty() || !m_window) {
+    Q_EMIT finished(ok, message);
+    return;
+  }
+  // A moment for the last layouts and chart animations to settle before the picture.
+  QTimer::singleShot(600, this, [this, ok, message] {
+    const bool saved = m_window->grab().save(m_screenshot, "PNG");
+    if (!saved) m_window->log(tr("Could not write the screenshot %1").arg(m_screenshot), LogView::Level::Error);
+    Q_EMIT finished(ok && saved, saved ? message : tr("could not write %1").arg(m_screenshot));
+  });
+}
+
+}  // namespace latent::ui

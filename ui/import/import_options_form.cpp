@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// ImportOptionsForm: fields per kind; formats listed here by their enum so they do not depend
+// on the readers being present.
+#include "ui/import/import_options_form.hpp"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSpinBox>
+#include <QToolButton>
+
+#include <climits>
+
+#include "ui/util/qt_convert.hpp"
+
+namespace latent::ui {
+namespace {
+
+struct FormatEntry {
+  const char* name;  // the command line's
+  const char* label;
+  int value;
+};
+
+const FormatEntry kCorpusFormats[] = {
+    {"auto", QT_TRANSLATE_NOOP("ImportOptionsForm", "Detect from the file"), static_cast<int>(core::CorpusFormat::Auto)},
+    {"dir", QT_TRANSLATE_NOOP("ImportOptionsForm", "Folder of .txt files"), static_cast<int>(core::CorpusFormat::Folder)},
+    {"lines", QT_TRANSLATE_NOOP("ImportOptionsForm", "One document per line"), static_cast<int>(core::CorpusFormat::Lines)},
+    {"csv", QT_TRANSLATE_NOOP("ImportOptionsForm", "CSV / TSV with a text column"), static_cast<int>(core::CorpusFormat::Csv)},
+    {"jsonl", QT_TRANSLATE_NOOP("ImportOptionsForm", "JSON Lines"), static_cast<int>(core::CorpusFormat::JsonLines)},
+    {"uci", QT_TRANSLATE_NOOP("ImportOptionsForm", "UCI bag of words (docword + vocab)"), static_cast<int>(core::CorpusFormat::Uci)},
+    {"ldac", QT_TRANSLATE_NOOP("ImportOptionsForm", "LDA-C (N id:count … + vocab)"), static_cast<int>(core::CorpusFormat::Ldac)},
+};
+const FormatEntry kGraphFormats[] = {
+    {"auto", QT_TRANSLATE_NOOP("ImportOptionsForm", "Detect from the file"), static_cast<int>(core::GraphFormat::Auto)},
+    {"edges", QT_TRANSLATE_NOOP("ImportOptionsForm", "Edge list (CSV/TSV)"), static_cast<int>(core::GraphFormat::EdgeList)},
+    {"matrix", QT_TRANSLATE_NOOP("ImportOptionsForm", "Adjacency matrix (CSV)"), static_cast<int>(core::GraphFormat::Matrix)},
+    {"gml", QT_TRANSLATE_NOOP("ImportOptionsForm", "GML"), static_cast<int>(core::GraphFormat::Gml)},
+    {"graphml", QT_TRANSLATE_NOOP("ImportOptionsForm", "GraphML"), static_cast<int>(core::GraphFormat::GraphMl)},
+    {"pajek", QT_TRANSLATE_NOOP("ImportOptionsForm", "Pajek .net"), static_cast<int>(core::GraphFormat::Pajek)},
+};
+const FormatEntry kRatingsFormats[] = {
+    {"auto", QT_TRANSLATE_NOOP("ImportOptionsForm", "Detect from the file"), static_cast<int>(core::RatingsFormat::Auto)},
+    {"movielens", QT_TRANSLATE_NOOP("ImportOptionsForm", "MovieLens (100K, 1M, latest)"), static_cast<int>(core::RatingsFormat::MovieLens)},
+    {"csv", QT_TRANSLATE_NOOP("ImportOptionsForm", "CSV with user, item, rating columns"), static_cast<int>(core::RatingsFormat::Csv)},
+};
+
+std::string trimmed(const QLineEdit* edit) { return edit ? utf8(edit->text().trimmed()) : std::string(); }
+
+}  // namespace
+
+ImportOptionsForm::ImportOptionsForm(core::DataKind kind, QWidget* parent) : QWidget(parent), m_kind(kind) {
+  auto* form = new QFormLayout(this);
+  form->setContentsMargins(0, 0, 0, 0);
+  form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+  m_format = new QComboBox(this);
+  auto addFormats = [this](const auto& formats) {
+    for (const auto& f : formats) {
+      m_format->addItem(tr(f.label), f.value);
+      m_format->setItemData(m_format->count() - 1, QString::fromLatin1(f.name), Qt::UserRole + 1);
+    }
+  };
+  switch (kind) {
+    case core::DataKind::Corpus: addFormats(kCorpusFormats); break;
+    case core::DataKind::Graph: addFormats(kGraphFormats); break;
+    case core::DataKind::Ratings: addFormats(kRatingsFormats); break;
+  }
+  form->addRow(tr("Format"), m_format);
+  connect(m_format, &QComboBox::currentIndexChanged, this, [this] {
+    updateEnabled();
+    Q_EMIT changed();
+  });
+
+  if (kind == core::DataKind::Corpus) {
+    m_textColumn = addText(form, tr("Text column"), QStringLiteral("text"), tr("CSV and JSON Lines: the column (field) holding the text."));
+    m_titleColumn = addText(form, tr("Title column"), tr("none"), tr("Optional: a column with document titles."));
+    m_timeColumn = addText(form, tr("Time column"), tr("none"), tr("Optional: a year or date per document."));
+    m_labelColumn = addText(form, tr("Label column"), tr("none"), tr("Optional: a known category per document."));
+    m_idColumn = addText(form, tr("Id column"), QStringLiteral("id"), tr("Optional: document ids; else the record number."));
+    m_vocabulary = addFile(form, tr("Vocabulary file"), tr("UCI and LDA-C: one word per line; found next to the data when empty."),
+                           tr("Vocabulary (*.txt *.vocab);;All files (*)"));
+    m_stopWords = new QComboBox(this);
+    m_stopWords->addItem(tr("Default (English for text, none for bag of words)"), QString());
+    m_stopWords->addItem(tr("English (built in)"), QStringLiteral("en"));
+    m_stopWords->addItem(tr("None"), QStringLiteral("none"));
+    m_stopWords->addItem(tr("From a file…"), QStringLiteral("file"));
+    m_stopWords->setToolTip(tr("Words dropped before counting: very common words that carry no topic."));
+    form->addRow(tr("Stop words"), m_stopWords);
+    m_stopFile = addFile(form, tr("Stop-word file"), tr("One word per line; # starts a comment."), tr("Text files (*.txt);;All files (*)"));
+    m_minDf = new QSpinBox(this);
+    m_minDf->setRange(1, INT_MAX);
+    m_minDf->setToolTip(tr("Drop words found in fewer documents than this."));
+    form->addRow(tr("Minimum document frequency"), m_minDf);
+    m_maxDf = new QDoubleSpinBox(this);
+    m_maxDf->setRange(0.01, 1.0);
+    m_maxDf->setSingleStep(0.05);
+    m_maxDf->setValue(1.0);
+    m_maxDf->setToolTip(tr("Drop words found in more than this fraction of documents."));
+    form->addRow(tr("Maximum document fraction"), m_maxDf);
+    m_maxVocab = new QSpinBox(this);
+    m_maxVocab->setRange(0, INT_MAX);
+    m_maxVocab->setSpecialValueText(tr("no cap"));
+    m_maxVocab->setGroupSeparatorShown(true);
+    m_maxVocab->setToolTip(tr("Keep only this many of the most frequent words (0: no cap)."));
+    form->addRow(tr("Vocabulary cap"), m_maxVocab);
+    connect(m_stopWords, &QComboBox::currentIndexChanged, this, [this] {
+      updateEnabled();
+      Q_EMIT changed();
+    });
+    for (auto* box : {m_minDf, m_maxVocab}) connect(box, &QSpinBox::valueChanged, this, &ImportOptionsForm::changed);
+    connect(m_maxDf, &QDoubleSpinBox::valueChanged, this, &ImportOptionsForm::changed);
+  } else if (kind == core::DataKind::Graph) {
+    m_nodes = addFile(form, tr("Nodes file"), tr("Optional CSV: an id column, a name column, other columns become node attributes."),
+                      tr("CSV files (*.csv *.tsv *.txt);;All files (*)"));
+    m_direction = new QComboBox(this);
+    m_direction->addItem(tr("As the file declares"), 0);
+    m_direction->addItem(tr("Directed"), 1);
+    m_direction->addItem(tr("Undirected"), 2);
+    m_direction->setToolTip(tr("Edge lists are undirected unless you say so; GML, GraphML and Pajek say it themselves."));
+    form->addRow(tr("Edges are"), m_direction);
+    connect(m_direction, &QComboBox::currentIndexChanged, this, &ImportOptionsForm::changed);
+  } else {
+    m_items = addFile(form, tr("Items file"), tr("Item names: u.item, movies.dat, movies.csv, or a CSV with id and name columns."),
+                      tr("Item files (*.item *.dat *.csv *.tsv);;All files (*)"));
+    m_userColumn = addText(form, tr("User column"), QStringLiteral("user"), tr("Generic CSV: the column of user ids."));
+    m_itemColumn = addText(form, tr("Item column"), QStringLiteral("item"), tr("Generic CSV: the column of item ids."));
+    m_ratingColumn = addText(form, tr("Rating column"), QStringLiteral("rating"), tr("Generic CSV: the column of values."));
+    m_ratingTimeColumn = addText(form, tr("Time column"), tr("none"), tr("Optional: a time stamp per rating."));
+  }
+  updateEnabled();
+}
+
+QLineEdit* ImportOptionsForm::addText(QFormLayout* form, const QString& label, const QString& placeholder, const QString& help) {
+  auto* edit = new QLineEdit(this);
+  edit->setPlaceholderText(placeholder);
+  edit->setToolTip(help);
+  form->addRow(label, edit);
+  connect(edit, &QLineEdit::textChanged, this, &ImportOptionsForm::changed);
+  return edit;
+}
+
+QLineEdit* ImportOptionsForm::addFile(QFormLayout* form, const QString& label, const QString& help, const QString& filter) {
+  auto* edit = new QLineEdit(this);
+  edit->setToolTip(help);
+  edit->setPlaceholderText(tr("none"));
+  auto* browse = new QToolButton(this);
+  browse->setText(tr("…"));
+  browse->setToolTip(tr("Choose a file"));
+  auto* row = new QHBoxLayout;
+  row->setContentsMargins(0, 0, 0, 0);
+  row->addWidget(edit, 1);
+  row->addWidget(browse);
+  form->addRow(label, row);
+  connect(edit, &QLineEdit::textChanged, this, &ImportOptionsForm::changed);
+  connect(browse, &QToolButton::clicked, this, [this, edit, label, filter] {
+    const QString file = QFileDialog::getOpenFileName(this, label, edit->text(), filter);
+    if (!file.isEmpty()) edit->setText(file);
+  });
+  return edit;
+}
+
+bool ImportOptionsForm::setFormat(const QString& name) {
+  const int index = m_format->findData(name, Qt::UserRole + 1);
+  if (index < 0) return false;
+  m_format->setCurrentIndex(index);
+  return true;
+}
+
+void ImportOptionsForm::updateEnabled() {
+  if (m_kind != core::DataKind::Corpus) return;
+  const auto format = static_cast<core::CorpusFormat>(m_format->currentData().toInt());
+  const bool columns = format == core::CorpusFormat::Auto || format == core::CorpusFormat::Csv || format == core::CorpusFormat::JsonLines;
+  const bool bag = format == core::CorpusFormat::Auto || format == core::CorpusFormat::Uci || format == core::CorpusFormat::Ldac;
+  for (auto* edit : {m_textColumn, m_titleColumn, m_timeColumn, m_labelColumn, m_idColumn}) edit->setEnabled(columns);
+  m_vocabulary->setEnabled(bag);
+  m_stopFile->setEnabled(m_stopWords->currentData().toString() == QLatin1String("file"));
+}
+
+void ImportOptionsForm::apply(ImportSettings& s) const {
+  switch (m_kind) {
+    case core::DataKind::Corpus: {
+      auto& r = s.corpus;
+      r.read.format = static_cast<core::CorpusFormat>(m_format->currentData().toInt());
+      r.read.textColumn = trimmed(m_textColumn);
+      r.read.titleColumn = trimmed(m_titleColumn);
+      r.read.timeColumn = trimmed(m_timeColumn);
+      r.read.labelColumn = trimmed(m_labelColumn);
+      r.read.idColumn = trimmed(m_idColumn);
+      r.read.vocabulary = toPath(m_vocabulary->text().trimmed());
+      const QString stop = m_stopWords->currentData().toString();
+      if (stop.isEmpty()) r.stopWords.reset();
+      else if (stop == QLatin1String("file")) r.stopWords = trimmed(m_stopFile);
+      else r.stopWords = utf8(stop);
+      r.prune.minDocumentFrequency = m_minDf->value();
+      r.prune.maxDocumentFraction = m_maxDf->value();
+      r.prune.maxVocabulary = m_maxVocab->value();
+      break;
+    }
+    case core::DataKind::Graph: {
+      auto& r = s.graph;
+      r.read.format = static_cast<core::GraphFormat>(m_format->currentData().toInt());
+      r.read.nodes = toPath(m_nodes->text().trimmed());
+      const int direction = m_direction->currentData().toInt();
+      if (direction == 0) r.read.directed.reset();
+      else r.read.directed = direction == 1;
+      break;
+    }
+    case core::DataKind::Ratings: {
+      auto& r = s.ratings;
+      r.read.format = static_cast<core::RatingsFormat>(m_format->currentData().toInt());
+      r.read.items = toPath(m_items->text().trimmed());
+      r.read.userColumn = trimmed(m_userColumn);
+      r.read.itemColumn = trimmed(m_itemColumn);
+      r.read.ratingColumn = trimmed(m_ratingColumn);
+      r.read.timeColumn = trimmed(m_ratingTimeColumn);
+      break;
+    }
+  }
+}
+
+}  // namespace latent::ui

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The kind-specific part of the import dialog: format and the options of DESIGN §6's import
+// commands (columns, vocabulary, stop words and pruning for corpora; nodes file and direction
+// for graphs; items file and columns for ratings).
+#pragma once
+
+#include <QWidget>
+
+#include "data/data_kind.hpp"
+#include "ui/import/import_settings.hpp"
+
+class QComboBox;
+class QDoubleSpinBox;
+class QFormLayout;
+class QLineEdit;
+class QSpinBox;
+
+namespace latent::ui {
+
+class ImportOptionsForm final : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit ImportOptionsForm(core::DataKind kind, QWidget* parent = nullptr);
+
+  // Writes format and options into the request of the form's kind (source and name untouched).
+  void apply(ImportSettings& settings) const;
+  QComboBox* formatCombo() const noexcept { return m_format; }
+  // Sets the format by its command-line name ("lines", "edges", "csv"); false when unknown.
+  bool setFormat(const QString& name);
+
+ Q_SIGNALS:
+  void changed();
+
+ private:
+  QLineEdit* addText(QFormLayout* form, const QString& label, const QString& placeholder, const QString& help);
+  QLineEdit* addFile(QFormLayout* form, const QString& label, const QString& help, const QString& filter);
+  void updateEnabled();
+
+  core::DataKind m_kind;
+  QComboBox* m_format = nullptr;
+  // Corpus.
+  QLineEdit *m_textColumn = nullptr, *m_titleColumn = nullptr, *m_timeColumn = nullptr, *m_labelColumn = nullptr,
+            *m_idColumn = nullptr, *m_vocabulary = nullptr, *m_stopFile = nullptr;
+  QComboBox* m_stopWords = nullptr;
+  QSpinBox *m_minDf = nullptr, *m_maxVocab = nullptr;
+  QDoubleSpinBox* m_maxDf = nullptr;
+  // Graph.
+  QLineEdit* m_nodes = nullptr;
+  QComboBox* m_direction = nullptr;
+  // Ratings.
+  QLineEdit *m_items = nullptr, *m_userColumn = nullptr, *m_itemColumn = nullptr, *m_ratingColumn = nullptr,
+            *m_ratingTimeColumn = nullptr;
+};
+
+}  // namespace latent::ui

@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Previews through the real readers (into memory, stopped after a few records) and the import.
+#include "ui/import/import_settings.hpp"
+
+#include <QObject>
+
+#include <algorithm>
+
+#include "data/corpus_sink.hpp"
+#include "io/corpus_import.hpp"
+#include "io/graph_import.hpp"
+#include "io/ratings_import.hpp"
+#include "io/text_preview.hpp"
+#include "util/errors.hpp"
+#include "ui/util/format.hpp"
+#include "ui/util/qt_convert.hpp"
+
+namespace latent::ui {
+namespace {
+
+constexpr int kPreviewWords = 14;
+
+// The readers' notes are sentence fragments ("edge list read as undirected; ..."): each becomes
+// a sentence of the note.
+void appendNotes(ImportPreview& out, const std::vector<std::string>& notes) {
+  for (const auto& n : notes) {
+    QString sentence = qs(n).trimmed();
+    if (sentence.isEmpty()) continue;
+    sentence[0] = sentence[0].toUpper();
+    if (!sentence.endsWith(QLatin1Char('.'))) sentence += QLatin1Char('.');
+    out.note += QLatin1Char(' ') + sentence;
+  }
+}
+
+void previewCorpus(const ImportSettings& s, int maxRecords, ImportPreview& out) {
+  const auto& r = s.corpus;
+  core::CorpusReadOptions read = r.read;
+  // The importer's own default: English stop words for text, none for bag-of-words files.
+  const auto format = read.format == core::CorpusFormat::Auto ? core::detectCorpusFormat(r.source) : read.format;
+  read.format = format;
+  core::CorpusBuildOptions build;
+  build.tokenizer = r.tokenizer;
+  build.stopWords = core::StopWords::fromSpec(r.stopWords.value_or(core::isBagOfWords(format) ? "none" : "en"));
+  core::MemoryCorpusSink sink;
+  core::CorpusBuilder builder(std::move(build), sink);
+  core::ImportControl control;
+  control.maxRecords = maxRecords;
+  core::readCorpus(r.source, read, builder, control);
+  builder.finish();
+  out.headers = {QObject::tr("#"), QObject::tr("Id"), QObject::tr("Title"), QObject::tr("Time"), QObject::tr("Label"),
+                 QObject::tr("Tokens"), QObject::tr("First kept words")};
+  for (std::size_t d = 0; d < sink.documents.size(); ++d) {
+    const auto& doc = sink.documents[d];
+    QStringList words;
+    for (std::size_t i = 0; i < doc.wordIds.size() && words.size() < kPreviewWords; ++i) {
+      const auto w = static_cast<std::size_t>(doc.wordIds[i]);
+      if (w < sink.vocabulary.size()) words << qs(sink.vocabulary[w].word);
+    }
+    if (doc.wordIds.size() > static_cast<std::size_t>(kPreviewWords)) words << QStringLiteral("…");
+    out.rows.push_back({QString::number(d + 1), qs(doc.id), qs(doc.title), qs(doc.time), qs(doc.label),
+                        formatCount(static_cast<std::int64_t>(doc.wordIds.size())), words.join(QLatin1Char(' '))});
+  }
+  out.note = QObject::tr("The first %1 as they would be imported (format: %2; before vocabulary pruning).")
+                 .arg(countOf(out.rows.size(), QObject::tr("document"), QObject::tr("documents")), qs(core::toString(format)));
+}
+
+void previewGraph(const ImportSettings& s, int maxRecords, ImportPreview& out) {
+  core::ImportControl control;
+  control.maxRecords = maxRecords;
+  core::GraphReadReport report;
+  const auto graph = core::readGraph(s.graph.source, s.graph.read, control, &report);
+  out.headers = {QObject::tr("Source"), QObject::tr("Target"), QObject::tr("Weight")};
+  auto name = [&graph](std::int32_t node) {
+    const auto n = static_cast<std::size_t>(node);
+    if (n >= graph.nodeCount()) return QString::number(node);
+    const QString id = qs(graph.nodeIds[n]), shown = qs(graph.nodeNames[n]);
+    return shown == id ? id : QStringLiteral("%1 (%2)").arg(shown, id);
+  };
+  for (const auto& e : graph.edges) {
+    if (out.rows.size() >= maxRecords) break;
+    out.rows.push_back({name(e.source), name(e.target), formatCompact(e.weight)});
+  }
+  out.note = QObject::tr("The first %1 edges read (format: %2, %3).")
+                 .arg(out.rows.size())
+                 .arg(qs(core::toString(report.format)), graph.directed ? QObject::tr("directed") : QObject::tr("undirected"));
+  appendNotes(out, report.notes);
+}
+
+void previewRatings(const ImportSettings& s, int maxRecords, ImportPreview& out) {
+  core::ImportControl control;
+  control.maxRecords = maxRecords;
+  core::RatingsReadReport report;
+  const auto ratings = core::readRatings(s.ratings.source, s.ratings.read, control, &report);
+  out.headers = {QObject::tr("User"), QObject::tr("Item"), QObject::tr("Rating")};
+  if (ratings.hasTime) out.headers << QObject::tr("Time");
+  for (const auto& r : ratings.ratings) {
+    if (out.rows.size() >= maxRecords) break;
+    const auto u = static_cast<std::size_t>(r.user), i = static_cast<std::size_t>(r.item);
+    QString item = i < ratings.itemIds.size() ? qs(ratings.itemIds[i]) : QString::number(r.item);
+    if (i < ratings.itemNames.size() && ratings.itemNames[i] != ratings.itemIds[i])
+      item += QStringLiteral(" (%1)").arg(qs(ratings.itemNames[i]));
+    QStringList row{u < ratings.userIds.size() ? qs(ratings.userIds[u]) : QString::number(r.user), item, formatReal(r.value, 6)};
+    if (ratings.hasTime) row << QString::number(r.time);
+    out.rows.push_back(row);
+  }
+  out.note = QObject::tr("The first %1 ratings read (format: %2).")
+                 .arg(out.rows.size())
+                 .arg(qs(report.variant.empty() ? std::string(core::toString(report.format)) : report.variant));
+  appendNotes(out, report.notes);
+}
+
+}  // namespace
+
+const std::filesystem::path& ImportSettings::source() const {
+  switch (kind) {
+    case core::DataKind::Corpus: return corpus.source;
+    case core::DataKind::Graph: return graph.source;
+    case core::DataKind::Ratings: return ratings.source;
+  }
+  return corpus.source;
+}
+
+ImportPreview computeImportPreview(const ImportSettings& settings, int maxRecords) {
+  ImportPreview out;
+  try {
+    for (const auto& line : core::previewLines(settings.source(), 20, 400)) out.rawLines << qs(line);
+  } catch (const std::exception& e) {
+    out.rawLines << QObject::tr("(cannot show the file: %1)").arg(qs(e.what()));
+  }
+  try {
+    switch (settings.kind) {
+      case core::DataKind::Corpus: previewCorpus(settings, maxRecords, out); break;
+      case core::DataKind::Graph: previewGraph(settings, maxRecords, out); break;
+      case core::DataKind::Ratings: previewRatings(settings, maxRecords, out); break;
+    }
+  } catch (const core::InputError& e) {
+    out.rows.clear();
+    out.headers.clear();
+    out.error = qs(e.what());
+    // Only a line of the previewed file itself can be pointed at in the raw lines.
+    if (e.line() > 0 && toPath(qs(e.file())) == settings.source()) out.errorLine = static_cast<int>(e.line());
+  } catch (const std::exception& e) {
+    out.rows.clear();
+    out.headers.clear();
+    out.error = qs(e.what());
+  }
+  return out;
+}
+
+core::ImportResult runImport(core::Project& project, const ImportSettings& settings, const core::ImportControl& control) {
+  switch (settings.kind) {
+    case core::DataKind::Corpus: return core::importCorpus(project, settings.corpus, control);
+    case core::DataKind::Graph: return core::importGraph(project, settings.graph, control);
+    case core::DataKind::Ratings: return core::importRatings(project, settings.ratings, control);
+  }
+  throw std::logic_error("unknown data kind");
+}
+
+}  // namespace latent::ui

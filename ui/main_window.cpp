@@ -1,0 +1,359 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// MainWindow: projects, tabs, imports, runs ending, dataset rename/delete, window state.
+#include "ui/main_window.hpp"
+
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDir>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QInputDialog>
+#include <QLabel>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QTabBar>
+#include <QTabWidget>
+#include <QTimer>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include "jobs/samples.hpp"
+#include "store/run_store.hpp"
+#include "ui/browsers/corpus_browser.hpp"
+#include "ui/browsers/graph_browser.hpp"
+#include "ui/browsers/ratings_browser.hpp"
+#include "ui/demo/demo_catalogue.hpp"
+#include "ui/demo/demo_driver.hpp"
+#include "ui/import/import_dialog.hpp"
+#include "ui/jobs/import_task.hpp"
+#include "ui/jobs/run_manager.hpp"
+#include "ui/runs/run_panel.hpp"
+#include "ui/runs/run_view.hpp"
+#include "ui/util/format.hpp"
+#include "ui/util/qt_convert.hpp"
+#include "ui/util/resources.hpp"
+#include "ui/util/settings.hpp"
+#include "ui/widgets/project_tree.hpp"
+#include "ui/widgets/start_page.hpp"
+
+namespace latent::ui {
+namespace {
+
+QWidget* makeProjectHome(MainWindow* window, const QList<QAction*>& imports) {
+  auto* home = new QWidget(window);
+  auto* title = new QLabel(QObject::tr("<h2>Nothing open yet</h2>"
+                                       "<p>Double-click a dataset or a run in the project tree to open it here.<br>"
+                                       "New data comes in through the File menu or the buttons below; models are "
+                                       "started from the run panel on the right.</p>"),
+                           home);
+  title->setAlignment(Qt::AlignCenter);
+  title->setWordWrap(true);
+  auto* buttons = new QHBoxLayout;
+  buttons->addStretch(1);
+  for (QAction* a : imports) {
+    auto* b = new QToolButton(home);
+    b->setDefaultAction(a);
+    b->setToolButtonStyle(Qt::ToolButtonTextUnderIcon);
+    b->setIconSize(QSize(40, 40));
+    b->setMinimumWidth(130);
+    buttons->addWidget(b);
+  }
+  buttons->addStretch(1);
+  auto* layout = new QVBoxLayout(home);
+  layout->addStretch(2);
+  layout->addWidget(title);
+  layout->addSpacing(16);
+  layout->addLayout(buttons);
+  layout->addStretch(3);
+  return home;
+}
+
+}  // namespace
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+  initResources();
+  setWindowIcon(appIcon());
+  setObjectName(QStringLiteral("mainWindow"));
+  m_runs = new RunManager(this);
+
+  m_tree = new ProjectTree(this);
+  m_runPanel = new RunPanel(m_runs, this);
+  m_log = new LogView(this);
+  createDocks();
+  createActions();
+  createMenus();
+  createToolBar();
+
+  // Central area: start page (no project), project home (no tabs), or banner + tabs.
+  m_start = new StartPage(this);
+  m_projectHome = makeProjectHome(this, {m_importCorpus, m_importGraph, m_importRatings});
+  m_tabs = new QTabWidget(this);
+  m_tabs->setTabsClosable(true);
+  m_tabs->setMovable(true);
+  m_tabs->setDocumentMode(true);
+  m_bannerFrame = new QFrame(this);
+  m_bannerFrame->setObjectName(QStringLiteral("banner"));
+  m_banner = new QLabel(m_bannerFrame);
+  m_banner->setWordWrap(true);
+  m_banner->setTextFormat(Qt::RichText);
+  auto* bannerClose = new QToolButton(m_bannerFrame);
+  bannerClose->setText(QStringLiteral("✕"));
+  bannerClose->setAutoRaise(true);
+  auto* bannerLayout = new QHBoxLayout(m_bannerFrame);
+  bannerLayout->setContentsMargins(12, 8, 6, 8);
+  auto* bannerIcon = new QLabel(m_bannerFrame);
+  bannerIcon->setPixmap(themedIcon("demo").pixmap(24, 24));
+  bannerLayout->addWidget(bannerIcon, 0, Qt::AlignTop);
+  bannerLayout->addWidget(m_banner, 1);
+  bannerLayout->addWidget(bannerClose, 0, Qt::AlignTop);
+  m_bannerFrame->hide();
+  connect(bannerClose, &QToolButton::clicked, m_bannerFrame, &QWidget::hide);
+  m_workArea = new QWidget(this);
+  auto* workLayout = new QVBoxLayout(m_workArea);
+  workLayout->setContentsMargins(0, 0, 0, 0);
+  workLayout->setSpacing(0);
+  workLayout->addWidget(m_bannerFrame);
+  auto* pages = new QStackedWidget(m_workArea);
+  pages->addWidget(m_projectHome);
+  pages->addWidget(m_tabs);
+  workLayout->addWidget(pages, 1);
+  m_central = new QStackedWidget(this);
+  m_central->addWidget(m_start);
+  m_central->addWidget(m_workArea);
+  setCentralWidget(m_central);
+
+  m_statusProject = new QLabel(this);
+  m_statusJobs = new QLabel(this);
+  m_statusProgress = new QProgressBar(this);
+  m_statusProgress->setMaximumWidth(160);
+  m_statusProgress->setMaximumHeight(14);
+  m_statusProgress->setRange(0, 0);
+  m_statusProgress->hide();
+  statusBar()->addWidget(m_statusProject, 1);
+  statusBar()->addPermanentWidget(m_statusProgress);
+  statusBar()->addPermanentWidget(m_statusJobs);
+
+  connect(m_start, &StartPage::newProjectRequested, this, &MainWindow::newProjectDialog);
+  connect(m_start, &StartPage::openProjectRequested, this, &MainWindow::openProjectDialog);
+  connect(m_start, &StartPage::recentProjectRequested, this, [this](const QString& f) { openProject(f); });
+  connect(m_start, &StartPage::sampleRequested, this, [this](const QString& sample) { startDemo(QStringLiteral("sample:") + sample); });
+  connect(m_tabs, &QTabWidget::tabCloseRequested, this, &MainWindow::closeTab);
+  connect(m_tabs, &QTabWidget::currentChanged, this, [this, pages] {
+    pages->setCurrentWidget(m_tabs->count() > 0 ? static_cast<QWidget*>(m_tabs) : m_projectHome);
+    updateSelectedRun();
+    updateActions();
+  });
+  connect(m_tree, &ProjectTree::openDatasetRequested, this, &MainWindow::openDataset);
+  connect(m_tree, &ProjectTree::openRunRequested, this, &MainWindow::openRun);
+  connect(m_tree, &ProjectTree::newRunRequested, this, &MainWindow::focusRunPanel);
+  connect(m_tree, &ProjectTree::rerunRequested, this, &MainWindow::rerun);
+  connect(m_tree, &ProjectTree::renameDatasetRequested, this, &MainWindow::renameDataset);
+  connect(m_tree, &ProjectTree::deleteDatasetRequested, this, &MainWindow::deleteDataset);
+  connect(m_tree, &ProjectTree::readFailed, this, [this](const QString& m) { log(tr("Could not read the project: %1").arg(m), LogView::Level::Error); });
+  connect(m_tree, &QTreeWidget::itemSelectionChanged, this, &MainWindow::updateSelectedRun);
+  connect(m_runPanel, &RunPanel::openRunRequested, this, &MainWindow::openRun);
+  connect(m_runs, &RunManager::runCreated, this, &MainWindow::onRunCreated);
+  connect(m_runs, &RunManager::runEnded, this, &MainWindow::onRunEnded);
+  connect(m_runs, &RunManager::started, this, [this] { updateStatus(); });
+
+  // Window state: the last one, or a sensible first one.
+  auto settings = appSettings();
+  if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray())) resize(1400, 900);
+  if (!restoreState(settings.value(QStringLiteral("window/state")).toByteArray())) {
+    resizeDocks({m_treeDock, m_runDock}, {250, 370}, Qt::Horizontal);
+    resizeDocks({m_logDock}, {150}, Qt::Vertical);
+  }
+  m_start->setRecentProjects(recentProjects());
+  updateCentral();
+  updateTitle();
+  updateActions();
+  updateStatus();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+  const int active = m_runs->activeCount();
+  if (active > 0) log(tr("Stopping %1 before closing…").arg(countOf(active, tr("run"), tr("runs"))));
+  // Stop every job and wait for them (runs keep what they reached: they are recorded as stopped).
+  m_runs->stopAll();
+  m_runs->waitAll();
+  auto settings = appSettings();
+  settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+  settings.setValue(QStringLiteral("window/state"), saveState());
+  event->accept();
+}
+
+// --- Projects ---------------------------------------------------------------------------------
+
+void MainWindow::newProjectDialog() {
+  QString file = QFileDialog::getSaveFileName(this, tr("New Project"), QString(), tr("Latent Studio projects (*.latent)"));
+  if (file.isEmpty()) return;
+  if (!file.endsWith(QLatin1String(".latent"))) file += QStringLiteral(".latent");
+  QString error;
+  if (!createProject(file, &error)) QMessageBox::warning(this, tr("New Project"), error);
+}
+
+void MainWindow::openProjectDialog() {
+  const QString file = QFileDialog::getOpenFileName(this, tr("Open Project"), QString(), tr("Latent Studio projects (*.latent);;All files (*)"));
+  if (file.isEmpty()) return;
+  QString error;
+  if (!openProject(file, &error)) QMessageBox::warning(this, tr("Open Project"), error);
+}
+
+bool MainWindow::createProject(const QString& file, QString* error, bool remember) {
+  // The file dialog has asked about replacing; an existing file is removed so "new" means new.
+  if (QFileInfo::exists(file)) {
+    for (const QString& suffix : {QString(), QStringLiteral("-wal"), QStringLiteral("-shm")}) QFile::remove(file + suffix);
+  }
+  try {
+    core::Project project(toPath(file), core::Project::Access::ReadWrite);
+  } catch (const std::exception& e) {
+    const QString message = tr("Could not create %1: %2").arg(file, qs(e.what()));
+    log(message, LogView::Level::Error);
+    if (error) *error = message;
+    return false;
+  }
+  log(tr("Created project %1").arg(QDir::toNativeSeparators(file)));
+  return useProject(toPath(file), remember);
+}
+
+bool MainWindow::openProject(const QString& file, QString* error, bool remember) {
+  QString message;
+  if (!QFileInfo::exists(file)) {
+    message = tr("Cannot open %1: the file does not exist.").arg(QDir::toNativeSeparators(file));
+  } else {
+    try {
+      // A read-write open migrates an older file forward; views then read through their own
+      // read-only connections.
+      core::Project project(toPath(file), core::Project::Access::ReadWrite);
+    } catch (const std::exception& e) {
+      message = tr("Cannot open %1: %2").arg(QDir::toNativeSeparators(file), qs(e.what()));
+    }
+  }
+  if (!message.isEmpty()) {
+    log(message, LogView::Level::Error);
+    statusBar()->showMessage(message, 10000);
+    if (error) *error = message;
+    // A recent entry that no longer opens is dropped.
+    auto settings = appSettings();
+    QStringList recent = settings.value(QStringLiteral("recentProjects")).toStringList();
+    if (recent.removeAll(QFileInfo(file).absoluteFilePath()) > 0) {
+      settings.setValue(QStringLiteral("recentProjects"), recent);
+      updateRecentMenu();
+      m_start->setRecentProjects(recentProjects());
+    }
+    return false;
+  }
+  log(tr("Opened project %1").arg(QDir::toNativeSeparators(file)));
+  return useProject(toPath(file), remember);
+}
+
+bool MainWindow::useProject(const std::filesystem::path& file, bool remember) {
+  if (hasProject()) closeProject();
+  m_projectFile = file;
+  m_tree->setProject(file);
+  m_runPanel->setProject(file);
+  if (remember) addRecent(fromPath(file));
+  updateCentral();
+  updateTitle();
+  updateActions();
+  updateStatus();
+  Q_EMIT projectOpened(fromPath(file));
+  return true;
+}
+
+void MainWindow::closeProject() {
+  if (!hasProject()) return;
+  if (m_runs->activeCount() > 0) {
+    log(tr("Stopping the project's runs…"));
+    m_runs->stopAll();
+    m_runs->waitAll();
+    QCoreApplication::sendPostedEvents();  // deliver their endings while the project is known
+  }
+  while (m_tabs->count() > 0) closeTab(0);
+  m_projectFile.clear();
+  m_tree->setProject({});
+  m_runPanel->setProject({});
+  m_runs->removeEnded();
+  m_bannerFrame->hide();
+  updateCentral();
+  updateTitle();
+  updateActions();
+  updateStatus();
+  Q_EMIT projectClosed();
+}
+
+QStringList MainWindow::recentProjects() const {
+  QStringList files;
+  for (const QString& f : appSettings().value(QStringLiteral("recentProjects")).toStringList())
+    if (QFileInfo::exists(f) && !files.contains(f)) files << f;
+  return files.mid(0, kMaxRecentProjects);
+}
+
+void MainWindow::addRecent(const QString& file) {
+  const QString absolute = QFileInfo(file).absoluteFilePath();
+  QStringList files = recentProjects();
+  files.removeAll(absolute);
+  files.prepend(absolute);
+  appSettings().setValue(QStringLiteral("recentProjects"), files.mid(0, kMaxRecentProjects));
+  updateRecentMenu();
+  m_start->setRecentProjects(recentProjects());
+}
+
+void MainWindow::refreshProject() {
+  m_tree->refresh();
+  m_runPanel->refreshDatasets();
+  updateStatus();
+}
+
+void MainWindow::updateTitle() {
+  setWindowTitle(hasProject() ? QStringLiteral("%1 — Latent Studio").arg(fromPath(m_projectFile.filename())) : tr("Latent Studio"));
+  setWindowFilePath(hasProject() ? fromPath(m_projectFile) : QString());
+}
+
+void MainWindow::updateCentral() {
+  const bool open = hasProject();
+  m_central->setCurrentWidget(open ? m_workArea : static_cast<QWidget*>(m_start));
+  // Without a project the docks would be empty panes: the start page gets the whole window.
+  for (QDockWidget* dock : {m_treeDock, m_runDock, m_logDock}) dock->setVisible(open);
+}
+
+void MainWindow::updateStatus() {
+  m_statusProject->setText(hasProject() ? QDir::toNativeSeparators(fromPath(m_projectFile)) : tr("No project open"));
+  const int runs = m_runs->activeCount();
+  QStringList jobs;
+  if (runs > 0) jobs << tr("%1 going").arg(countOf(runs, tr("run"), tr("runs")));
+  if (m_importsRunning > 0) jobs << tr("%1 going").arg(countOf(m_importsRunning, tr("import"), tr("imports")));
+  m_statusJobs->setText(jobs.join(QStringLiteral(" · ")));
+  m_statusProgress->setVisible(runs + m_importsRunning > 0);
+  if (m_stopRun) m_stopRun->setEnabled(runs > 0);
+}
+
+void MainWindow::log(const QString& message, LogView::Level level) { m_log->append(message, level); }
+
+void MainWindow::showBanner(const QString& html) {
+  m_banner->setText(html);
+  QColor background = palette().color(QPalette::Highlight);
+  background.setAlphaF(0.14f);
+  m_bannerFrame->setStyleSheet(QStringLiteral("#banner { background: rgba(%1,%2,%3,%4); border-bottom: 1px solid palette(mid); }")
+                                   .arg(background.red()).arg(background.green()).arg(background.blue()).arg(background.alphaF()));
+  m_bannerFrame->show();
+}
+
+QString MainWindow::bannerText() const { return m_bannerFrame->isHidden() ? QString() : m_banner->text(); }
+
+bool MainWindow::startDemo(const QString& name, const QString& screenshotPath) {
+  const auto spec = findDemo(name);
+  if (!spec) return false;
+  auto* driver = new DemoDriver(this, *spec, screenshotPath);
+  driver->start();
+  return true;
+}
+
+}  // namespace latent::ui

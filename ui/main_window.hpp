@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The main window (DESIGN §7): project tree on the left, tabbed views in the centre, the run
+// panel on the right, the log at the bottom; menus, recent projects, window state.
+#pragma once
+
+#include <QMainWindow>
+#include <QPointer>
+#include <QStringList>
+
+#include <filesystem>
+
+#include "data/data_kind.hpp"
+#include "ui/widgets/log_view.hpp"
+
+class QAction;
+class QDockWidget;
+class QLabel;
+class QMenu;
+class QProgressBar;
+class QStackedWidget;
+class QTabWidget;
+class QToolButton;
+
+namespace latent::ui {
+
+class ImportDialog;
+class ImportTask;
+class JobController;
+class ProjectTree;
+class RunManager;
+class RunPanel;
+class RunView;
+class StartPage;
+class TabPage;
+
+class MainWindow final : public QMainWindow {
+  Q_OBJECT
+
+ public:
+  explicit MainWindow(QWidget* parent = nullptr);
+  ~MainWindow() override;
+
+  // Opens an existing project (migrating it forward when needed). On failure the current
+  // project stays open, the error is logged and returned in `error`.
+  bool openProject(const QString& file, QString* error = nullptr, bool remember = true);
+  // Creates a new project file (it must not exist yet) and opens it.
+  bool createProject(const QString& file, QString* error = nullptr, bool remember = true);
+  // Stops the project's runs (and waits for them), closes its tabs and shows the start page.
+  void closeProject();
+  bool hasProject() const noexcept { return !m_projectFile.empty(); }
+  const std::filesystem::path& projectPath() const noexcept { return m_projectFile; }
+
+  // The tab of a dataset or a run, opened (and made current) or created.
+  TabPage* openDataset(qint64 datasetId);
+  RunView* openRun(qint64 runId);
+  ImportDialog* showImportDialog(core::DataKind kind);
+  // Imports a built-in sample in the background (under a free name); null without a project.
+  ImportTask* importSample(const QString& sample);
+  // Starts a built-in demo in a temporary project; false for an unknown name.
+  bool startDemo(const QString& name, const QString& screenshotPath = {});
+
+  void log(const QString& message, LogView::Level level = LogView::Level::Info);
+  // A line of explanation above the tabs (demos), until closed.
+  void showBanner(const QString& html);
+
+  ProjectTree* projectTree() const noexcept { return m_tree; }
+  QTabWidget* tabs() const noexcept { return m_tabs; }
+  RunPanel* runPanel() const noexcept { return m_runPanel; }
+  RunManager* runManager() const noexcept { return m_runs; }
+  LogView* logView() const noexcept { return m_log; }
+  StartPage* startPage() const noexcept { return m_start; }
+  QString bannerText() const;
+  QStringList recentProjects() const;
+
+ Q_SIGNALS:
+  void projectOpened(const QString& file);
+  void projectClosed();
+  void datasetImported(qint64 datasetId);
+  void runEnded(qint64 runId);
+
+ protected:
+  void closeEvent(QCloseEvent* event) override;
+
+ private:
+  // main_window_actions.cpp
+  void createActions();
+  void createMenus();
+  void createToolBar();
+  void createDocks();
+  void updateRecentMenu();
+  void updateActions();
+  // main_window.cpp
+  void newProjectDialog();
+  void openProjectDialog();
+  bool useProject(const std::filesystem::path& file, bool remember);
+  void addRecent(const QString& file);
+  void refreshProject();
+  void updateTitle();
+  void updateCentral();
+  void updateStatus();
+  void onRunCreated(JobController* controller);
+  void onRunEnded(JobController* controller);
+  void renameDataset(qint64 datasetId);
+  void deleteDataset(qint64 datasetId);
+  void rerun(qint64 runId);
+  void focusRunPanel(qint64 datasetId = 0);
+  int findTab(const QString& key) const;
+  void closeTab(int index);
+  void updateSelectedRun();
+
+  std::filesystem::path m_projectFile;
+  RunManager* m_runs = nullptr;
+  int m_importsRunning = 0;
+
+  QStackedWidget* m_central = nullptr;
+  StartPage* m_start = nullptr;
+  QWidget* m_projectHome = nullptr;
+  QWidget* m_workArea = nullptr;
+  QWidget* m_bannerFrame = nullptr;
+  QLabel* m_banner = nullptr;
+  QTabWidget* m_tabs = nullptr;
+  ProjectTree* m_tree = nullptr;
+  RunPanel* m_runPanel = nullptr;
+  LogView* m_log = nullptr;
+  QDockWidget* m_treeDock = nullptr;
+  QDockWidget* m_runDock = nullptr;
+  QDockWidget* m_logDock = nullptr;
+  QLabel* m_statusProject = nullptr;
+  QLabel* m_statusJobs = nullptr;
+  QProgressBar* m_statusProgress = nullptr;
+
+  QAction *m_newAction = nullptr, *m_openAction = nullptr, *m_closeAction = nullptr, *m_quitAction = nullptr;
+  QAction *m_importCorpus = nullptr, *m_importGraph = nullptr, *m_importRatings = nullptr;
+  QAction *m_newRun = nullptr, *m_stopRun = nullptr, *m_closeTab = nullptr, *m_about = nullptr;
+  QMenu *m_recentMenu = nullptr, *m_sampleMenu = nullptr, *m_demoMenu = nullptr, *m_viewMenu = nullptr;
+};
+
+}  // namespace latent::ui

@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// MainWindow: actions, menus, tool bar and docks (the parts that only wire things up).
+#include <QAction>
+#include <QApplication>
+#include <QDockWidget>
+#include <QFileInfo>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QSettings>
+#include <QTabWidget>
+#include <QToolBar>
+
+#include "jobs/samples.hpp"
+#include "ui/demo/demo_catalogue.hpp"
+#include "ui/jobs/run_manager.hpp"
+#include "ui/main_window.hpp"
+#include "ui/runs/run_panel.hpp"
+#include "ui/util/format.hpp"
+#include "ui/util/qt_convert.hpp"
+#include "ui/util/settings.hpp"
+#include "ui/widgets/project_tree.hpp"
+#include "util/version.hpp"
+
+namespace latent::ui {
+
+void MainWindow::createActions() {
+  m_newAction = new QAction(themedIcon("new"), tr("&New Project…"), this);
+  m_newAction->setShortcut(QKeySequence::New);
+  m_newAction->setStatusTip(tr("Create an empty project file"));
+  connect(m_newAction, &QAction::triggered, this, &MainWindow::newProjectDialog);
+
+  m_openAction = new QAction(themedIcon("open"), tr("&Open Project…"), this);
+  m_openAction->setShortcut(QKeySequence::Open);
+  m_openAction->setStatusTip(tr("Open a project file"));
+  connect(m_openAction, &QAction::triggered, this, &MainWindow::openProjectDialog);
+
+  m_closeAction = new QAction(tr("&Close Project"), this);
+  m_closeAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_W));
+  connect(m_closeAction, &QAction::triggered, this, &MainWindow::closeProject);
+
+  m_quitAction = new QAction(tr("&Quit"), this);
+  m_quitAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
+  m_quitAction->setMenuRole(QAction::QuitRole);
+  connect(m_quitAction, &QAction::triggered, this, &QWidget::close);
+
+  m_importCorpus = new QAction(themedIcon("corpus"), tr("Import &Corpus…"), this);
+  m_importCorpus->setIconText(tr("Corpus"));
+  m_importCorpus->setStatusTip(tr("Import texts: a folder, lines, CSV, JSON Lines, UCI or LDA-C"));
+  connect(m_importCorpus, &QAction::triggered, this, [this] { showImportDialog(core::DataKind::Corpus); });
+  m_importGraph = new QAction(themedIcon("graph"), tr("Import &Graph…"), this);
+  m_importGraph->setIconText(tr("Graph"));
+  m_importGraph->setStatusTip(tr("Import a network: edge list, matrix, GML, GraphML or Pajek"));
+  connect(m_importGraph, &QAction::triggered, this, [this] { showImportDialog(core::DataKind::Graph); });
+  m_importRatings = new QAction(themedIcon("ratings"), tr("Import &Ratings…"), this);
+  m_importRatings->setIconText(tr("Ratings"));
+  m_importRatings->setStatusTip(tr("Import ratings: MovieLens or CSV"));
+  connect(m_importRatings, &QAction::triggered, this, [this] { showImportDialog(core::DataKind::Ratings); });
+
+  m_newRun = new QAction(themedIcon("start"), tr("&New Run…"), this);
+  m_newRun->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+  m_newRun->setStatusTip(tr("Choose a model and its options in the run panel"));
+  connect(m_newRun, &QAction::triggered, this, [this] { focusRunPanel(); });
+  m_stopRun = new QAction(themedIcon("stop"), tr("&Stop"), this);
+  m_stopRun->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Period));
+  m_stopRun->setStatusTip(tr("Stop the selected run, or the latest one"));
+  connect(m_stopRun, &QAction::triggered, this, [this] { m_runPanel->stopCurrent(); });
+
+  m_closeTab = new QAction(tr("Close &Tab"), this);
+  m_closeTab->setShortcut(QKeySequence::Close);
+  connect(m_closeTab, &QAction::triggered, this, [this] { closeTab(m_tabs->currentIndex()); });
+
+  m_about = new QAction(appIcon(), tr("&About Latent Studio"), this);
+  m_about->setMenuRole(QAction::AboutRole);
+  connect(m_about, &QAction::triggered, this, [this] {
+    QMessageBox::about(this, tr("About Latent Studio"),
+                       tr("<h3>Latent Studio %1</h3>"
+                          "<p>Latent variable models for discrete data: topic models for text, block models "
+                          "for networks, factor models for ratings.</p>"
+                          "<p>Models run in the background; every run, its options and its results are kept in "
+                          "the project file. The command-line tool <tt>latent-cli</tt> runs the same engine.</p>"
+                          "<p>Licensed under the GNU General Public License, version 3 or later.</p>")
+                           .arg(QString::fromLatin1(core::kAppVersion)));
+  });
+}
+
+void MainWindow::createMenus() {
+  QMenu* file = menuBar()->addMenu(tr("&File"));
+  file->addAction(m_newAction);
+  file->addAction(m_openAction);
+  m_recentMenu = file->addMenu(tr("Open &Recent"));
+  file->addSeparator();
+  file->addAction(m_importCorpus);
+  file->addAction(m_importGraph);
+  file->addAction(m_importRatings);
+  m_sampleMenu = file->addMenu(themedIcon("import"), tr("Import &Sample"));
+  for (const auto& sample : core::builtInSamples()) {
+    QAction* a = m_sampleMenu->addAction(kindIcon(sample.kind), QStringLiteral("%1 — %2").arg(qs(sample.name), qs(sample.title)));
+    a->setStatusTip(qs(sample.description));
+    const QString name = qs(sample.name);
+    connect(a, &QAction::triggered, this, [this, name] { importSample(name); });
+  }
+  file->addSeparator();
+  file->addAction(m_closeAction);
+  file->addSeparator();
+  file->addAction(m_quitAction);
+
+  QMenu* run = menuBar()->addMenu(tr("&Run"));
+  run->addAction(m_newRun);
+  run->addAction(m_stopRun);
+
+  m_viewMenu = menuBar()->addMenu(tr("&View"));
+  m_viewMenu->addAction(m_treeDock->toggleViewAction());
+  m_viewMenu->addAction(m_runDock->toggleViewAction());
+  m_viewMenu->addAction(m_logDock->toggleViewAction());
+  m_viewMenu->addSeparator();
+  m_viewMenu->addAction(m_closeTab);
+
+  QMenu* help = menuBar()->addMenu(tr("&Help"));
+  m_demoMenu = help->addMenu(themedIcon("demo"), tr("&Demos"));
+  for (const auto& demo : demoCatalogue()) {
+    QAction* a = m_demoMenu->addAction(QStringLiteral("%1 — %2").arg(demo.name, demo.title));
+    a->setStatusTip(demo.explanation);
+    const QString name = demo.name;
+    connect(a, &QAction::triggered, this, [this, name] { startDemo(name); });
+  }
+  help->addSeparator();
+  help->addAction(m_about);
+  updateRecentMenu();
+}
+
+void MainWindow::createToolBar() {
+  QToolBar* bar = addToolBar(tr("Main"));
+  bar->setObjectName(QStringLiteral("mainToolBar"));
+  bar->setMovable(false);
+  bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+  bar->setIconSize(QSize(20, 20));
+  bar->addAction(m_newAction);
+  bar->addAction(m_openAction);
+  bar->addSeparator();
+  bar->addAction(m_importCorpus);
+  bar->addAction(m_importGraph);
+  bar->addAction(m_importRatings);
+  bar->addSeparator();
+  bar->addAction(m_newRun);
+  bar->addAction(m_stopRun);
+  m_newAction->setIconText(tr("New"));
+  m_openAction->setIconText(tr("Open"));
+  m_newRun->setIconText(tr("New Run"));
+  m_stopRun->setIconText(tr("Stop"));
+}
+
+void MainWindow::createDocks() {
+  m_treeDock = new QDockWidget(tr("Project"), this);
+  m_treeDock->setObjectName(QStringLiteral("projectDock"));
+  m_treeDock->setWidget(m_tree);
+  m_treeDock->setFeatures(QDockWidget::DockWidgetClosable | QDockWidget::DockWidgetMovable);
+  addDockWidget(Qt::LeftDockWidgetArea, m_treeDock);
+
+  m_runDock = new QDockWidget(tr("Run"), this);
+  m_runDock->setObjectName(QStringLiteral("runDock"));
+  m_runDock->setWidget(m_runPanel);
+  m_runDock->setFeatures(QDockWidget::DockWidgetClosable | QDockWidget::DockWidgetMovable);
+  addDockWidget(Qt::RightDockWidgetArea, m_runDock);
+
+  m_logDock = new QDockWidget(tr("Log"), this);
+  m_logDock->setObjectName(QStringLiteral("logDock"));
+  m_logDock->setWidget(m_log);
+  m_logDock->setFeatures(QDockWidget::DockWidgetClosable | QDockWidget::DockWidgetMovable);
+  addDockWidget(Qt::BottomDockWidgetArea, m_logDock);
+  // The side docks take the full height; the log sits under the central area only.
+  setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
+  setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
+}
+
+void MainWindow::updateRecentMenu() {
+  m_recentMenu->clear();
+  const QStringList files = recentProjects();
+  for (const QString& file : files) {
+    QAction* a = m_recentMenu->addAction(QFileInfo(file).fileName());
+    a->setStatusTip(file);
+    connect(a, &QAction::triggered, this, [this, file] { openProject(file); });
+  }
+  if (files.isEmpty()) m_recentMenu->addAction(tr("(none)"))->setEnabled(false);
+  m_recentMenu->addSeparator();
+  connect(m_recentMenu->addAction(tr("Clear List")), &QAction::triggered, this, [this] {
+    appSettings().setValue(QStringLiteral("recentProjects"), QStringList());
+    updateRecentMenu();
+  });
+}
+
+void MainWindow::updateActions() {
+  const bool open = hasProject();
+  for (QAction* a : {m_closeAction, m_importCorpus, m_importGraph, m_importRatings, m_newRun})
+    a->setEnabled(open);
+  m_sampleMenu->setEnabled(open);
+  m_stopRun->setEnabled(m_runs->activeCount() > 0);
+  m_closeTab->setEnabled(m_tabs->count() > 0);
+}
+
+}  // namespace latent::ui

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The run panel (right dock): choose a dataset and a model, set its options and the run
+// settings, start and stop runs, and follow every run's progress.
+#pragma once
+
+#include <QList>
+#include <QTimer>
+#include <QWidget>
+
+#include <filesystem>
+
+#include "store/run_store.hpp"
+
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QPushButton;
+class QSpinBox;
+class QVBoxLayout;
+
+namespace latent::ui {
+
+class JobController;
+class OptionForm;
+class RunManager;
+class RunProgressRow;
+
+class RunPanel final : public QWidget {
+  Q_OBJECT
+
+ public:
+  RunPanel(RunManager* runs, QWidget* parent = nullptr);
+
+  // An empty path disables the panel.
+  void setProject(const std::filesystem::path& projectFile);
+  // Re-reads the datasets (after imports, renames, deletes), keeping the chosen one.
+  void refreshDatasets();
+  bool selectDataset(qint64 datasetId);
+  bool selectModel(const QString& name);
+  // The run the user is looking at (tree selection or current tab): Stop and "Run again with
+  // changes" act on it. 0 = none.
+  void setSelectedRun(qint64 runId);
+  // Fills dataset, model, options, seed, threads, held-out fraction and evaluation interval
+  // from a run, for running it again with changes.
+  void fillFromRun(const core::RunRecord& run);
+
+  // Validates the form (errors shown inline under the buttons) and starts the run.
+  JobController* start();
+  // Stops the selected run when it is running, else the most recently started running one.
+  void stopCurrent();
+
+  QComboBox* datasetCombo() const noexcept { return m_dataset; }
+  QComboBox* modelCombo() const noexcept { return m_model; }
+  OptionForm* optionForm() const noexcept { return m_options; }
+  QSpinBox* seedBox() const noexcept { return m_seed; }
+  QSpinBox* threadsBox() const noexcept { return m_threads; }
+  QDoubleSpinBox* heldoutBox() const noexcept { return m_heldout; }
+  QSpinBox* evalEveryBox() const noexcept { return m_evalEvery; }
+  QPushButton* startButton() const noexcept { return m_start; }
+  QPushButton* stopButton() const noexcept { return m_stop; }
+  QString errorText() const;
+  QList<RunProgressRow*> rows() const { return m_rows; }
+
+ Q_SIGNALS:
+  void openRunRequested(qint64 runId);
+
+ private:
+  void onDatasetChanged();
+  void onModelChanged();
+  void addRow(JobController* controller);
+  void tick();
+  void updateButtons();
+  void showError(const QString& message);
+
+  RunManager* m_runs;
+  std::filesystem::path m_projectFile;
+  qint64 m_selectedRun = 0;
+
+  QComboBox* m_dataset = nullptr;
+  QComboBox* m_model = nullptr;
+  QLabel* m_description = nullptr;
+  QWidget* m_optionsBox = nullptr;
+  OptionForm* m_options = nullptr;
+  QSpinBox* m_seed = nullptr;
+  QSpinBox* m_threads = nullptr;
+  QDoubleSpinBox* m_heldout = nullptr;
+  QSpinBox* m_evalEvery = nullptr;
+  QLabel* m_error = nullptr;
+  QPushButton* m_start = nullptr;
+  QPushButton* m_stop = nullptr;
+  QPushButton* m_again = nullptr;
+  QLabel* m_noRuns = nullptr;
+  QVBoxLayout* m_rowLayout = nullptr;
+  QList<RunProgressRow*> m_rows;
+  QTimer m_frame;  // redraws the rows at most 30 times a second while runs go
+};
+
+}  // namespace latent::ui

@@ -1,0 +1,332 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// RunView: loading the record, metrics and top words off the GUI thread; live updates.
+#include "ui/runs/run_view.hpp"
+
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLocale>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "store/corpus_store.hpp"
+#include "ui/jobs/job_controller.hpp"
+#include "ui/runs/metrics_chart.hpp"
+#include "ui/runs/option_form.hpp"
+#include "ui/runs/top_words_view.hpp"
+#include "ui/util/background.hpp"
+#include "ui/util/format.hpp"
+#include "ui/util/qt_convert.hpp"
+#include "ui/util/table_style.hpp"
+
+namespace latent::ui {
+namespace {
+
+constexpr int kTopWords = 30;
+
+struct Loaded {
+  core::RunRecord run;
+  std::vector<core::MetricRow> metrics;
+  core::DataKind kind = core::DataKind::Corpus;
+  bool hasTopicWord = false;
+  QVector<TopicWords> topics;
+  int vocabularySize = 0;
+  QString error;
+};
+
+QTableWidgetItem* cell(const QString& text, bool number = false) {
+  auto* item = new QTableWidgetItem(text);
+  if (number) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+  return item;
+}
+
+QString jsonValueText(const nlohmann::json& v) {
+  if (v.is_number_integer()) return formatCount(v.get<std::int64_t>());
+  if (v.is_number()) return formatCompact(v.get<double>(), 6);
+  if (v.is_string()) return qs(v.get<std::string>());
+  if (v.is_boolean()) return v.get<bool>() ? QObject::tr("yes") : QObject::tr("no");
+  return qs(v.dump());
+}
+
+}  // namespace
+
+QString metricName(const core::RunRecord& run, const std::string& key) {
+  const auto* info = findModel(run.model);
+  if (info && key == info->heldoutKey && !run.heldoutName.empty()) return qs(run.heldoutName);
+  QString name = qs(key);
+  name.replace(QLatin1Char('_'), QLatin1Char(' '));
+  name.replace(QStringLiteral("heldout"), QStringLiteral("held-out"));
+  name.replace(QStringLiteral("train "), QStringLiteral("training "));
+  return name;
+}
+
+RunView::RunView(std::filesystem::path projectFile, qint64 runId, QWidget* parent)
+    : TabPage(QStringLiteral("run:%1").arg(runId), parent), m_projectFile(std::move(projectFile)), m_runId(runId) {
+  auto* page = new QWidget(this);
+
+  // Header: title, facts, options, and the way to run it again.
+  m_title = new QLabel(page);
+  QFont tf = m_title->font();
+  tf.setPointSizeF(tf.pointSizeF() * 1.35);
+  tf.setBold(true);
+  m_title->setFont(tf);
+  m_facts = new QLabel(page);
+  m_facts->setTextFormat(Qt::RichText);
+  m_facts->setWordWrap(true);
+  m_facts->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  m_optionsLabel = new QLabel(page);
+  m_optionsLabel->setWordWrap(true);
+  m_optionsLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  m_again = new QPushButton(tr("Run Again with Changes"), page);
+  connect(m_again, &QPushButton::clicked, this, [this] { Q_EMIT rerunRequested(m_runId); });
+  auto* titleRow = new QHBoxLayout;
+  titleRow->addWidget(m_title, 1);
+  titleRow->addWidget(m_again, 0, Qt::AlignTop);
+
+  // The number the run is judged by, named with its protocol.
+  m_keyResult = new QLabel(page);
+  m_keyResult->setTextFormat(Qt::RichText);
+  m_keyResult->setWordWrap(true);
+  m_keyResult->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  m_keyResult->hide();
+
+  // Curves, with a caption naming both series (the names are too long for a legend).
+  m_chart = new MetricsChart(page);
+  m_caption = new QLabel(page);
+  m_caption->setTextFormat(Qt::RichText);
+  m_caption->setWordWrap(true);
+  auto* chartBox = new QWidget(page);
+  auto* chartLayout = new QVBoxLayout(chartBox);
+  chartLayout->setContentsMargins(0, 0, 0, 0);
+  chartLayout->addWidget(m_chart, 1);
+  chartLayout->addWidget(m_caption);
+
+  // The per-iteration metrics and every final metric, as tables.
+  m_metrics = new QTableWidget(0, 4, page);
+  m_metrics->setHorizontalHeaderLabels({tr("Iteration"), tr("Seconds"), tr("Objective"), tr("Held-out")});
+  m_metrics->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+  m_metrics->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  makeCompact(m_metrics);
+  m_final = new QTableWidget(0, 2, page);
+  m_final->setHorizontalHeaderLabels({tr("Metric"), tr("Value")});
+  m_final->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+  m_final->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  makeCompact(m_final);
+  m_final->setWordWrap(true);  // long metric names wrap instead of being cut
+  m_final->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  auto* tables = new QTabWidget(page);
+  tables->addTab(m_final, tr("Final metrics"));
+  tables->addTab(m_metrics, tr("Metrics per iteration"));
+
+  auto* left = new QSplitter(Qt::Vertical, page);
+  left->addWidget(chartBox);
+  left->addWidget(tables);
+  left->setStretchFactor(0, 3);
+  left->setStretchFactor(1, 2);
+  left->setChildrenCollapsible(false);
+
+  m_wordsBox = new QGroupBox(tr("Top words"), page);
+  m_topWords = new TopWordsView(m_wordsBox);
+  auto* wordsLayout = new QVBoxLayout(m_wordsBox);
+  wordsLayout->addWidget(m_topWords);
+  m_wordsBox->hide();
+
+  auto* body = new QSplitter(Qt::Horizontal, page);
+  body->addWidget(left);
+  body->addWidget(m_wordsBox);
+  body->setStretchFactor(0, 3);
+  body->setStretchFactor(1, 2);
+  body->setChildrenCollapsible(false);
+
+  auto* layout = new QVBoxLayout(page);
+  layout->setContentsMargins(10, 8, 10, 8);
+  layout->addLayout(titleRow);
+  layout->addWidget(m_facts);
+  layout->addWidget(m_optionsLabel);
+  layout->addWidget(m_keyResult);
+  layout->addSpacing(4);
+  layout->addWidget(body, 1);
+  setContent(page);
+
+  m_frame.setInterval(33);
+  connect(&m_frame, &QTimer::timeout, this, &RunView::flushLive);
+  reload();
+}
+
+QString RunView::headerText() const { return m_title->text() + QLatin1Char('\n') + m_facts->text() + QLatin1Char('\n') + m_optionsLabel->text(); }
+
+void RunView::attach(JobController* controller) {
+  m_controller = controller;
+  if (!controller) return;
+  connect(controller, &JobController::report, this, [this](const core::IterationReport& r) {
+    if (m_run.status != core::RunStatus::Running) return;  // the stored metrics are shown
+    m_chart->append(r);
+    appendMetricRow(r.iteration, r.seconds, std::isfinite(r.trainObjective) ? std::optional<double>(r.trainObjective) : std::nullopt,
+                    r.heldout);
+    m_dirty = true;
+  });
+  connect(controller, &JobController::ended, this, [this] {
+    m_frame.stop();
+    reload();
+  });
+  if (controller->state() != JobController::State::Ended) m_frame.start();
+}
+
+void RunView::flushLive() {
+  if (!m_dirty) return;
+  m_dirty = false;
+  m_chart->redraw();
+  m_metrics->scrollToBottom();
+}
+
+void RunView::appendMetricRow(qint64 iteration, double seconds, std::optional<double> objective, std::optional<double> heldout) {
+  const int row = m_metrics->rowCount();
+  m_metrics->insertRow(row);
+  m_metrics->setItem(row, 0, cell(QString::number(iteration), true));
+  m_metrics->setItem(row, 1, cell(QLocale().toString(seconds, 'f', 3), true));
+  m_metrics->setItem(row, 2, cell(objective ? formatReal(*objective, 6) : QString(), true));
+  m_metrics->setItem(row, 3, cell(heldout ? formatReal(*heldout, 6) : QString(), true));
+}
+
+void RunView::reload() {
+  const int generation = ++m_generation;
+  if (!isLoaded()) showLoading();
+  runInBackground(
+      this,
+      [file = m_projectFile, id = m_runId] {
+        Loaded out;
+        try {
+          core::Project project(file, core::Project::Access::ReadOnly);
+          out.run = core::loadRun(project, id);
+          out.metrics = core::loadMetrics(project, id);
+          out.kind = project.dataset(out.run.datasetId).kind;
+          if (auto matrix = core::loadMatrix(project, id, "topic_word"); matrix && out.kind == core::DataKind::Corpus) {
+            const auto vocabulary = core::loadVocabulary(project, out.run.datasetId);
+            out.hasTopicWord = true;
+            out.vocabularySize = static_cast<int>(matrix->cols());
+            for (Eigen::Index k = 0; k < matrix->rows(); ++k) {
+              std::vector<Eigen::Index> order(static_cast<std::size_t>(matrix->cols()));
+              std::iota(order.begin(), order.end(), Eigen::Index{0});
+              const auto top = std::min<std::size_t>(kTopWords, order.size());
+              std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(top), order.end(),
+                                [&](Eigen::Index a, Eigen::Index b) { return (*matrix)(k, a) > (*matrix)(k, b); });
+              TopicWords topic;
+              for (std::size_t i = 0; i < top; ++i) {
+                const auto w = order[i];
+                const QString word = static_cast<std::size_t>(w) < vocabulary.size() ? qs(vocabulary[static_cast<std::size_t>(w)].word)
+                                                                                     : QStringLiteral("#%1").arg(w);
+                topic.words.push_back({word, (*matrix)(k, w)});
+              }
+              out.topics.push_back(std::move(topic));
+            }
+          }
+        } catch (const std::exception& e) {
+          out.error = qs(e.what());
+        }
+        return out;
+      },
+      [this, generation](Loaded loaded) {
+        if (generation != m_generation) return;
+        if (!loaded.error.isEmpty()) {
+          showError(tr("Could not read run #%1: %2").arg(m_runId).arg(loaded.error));
+          return;
+        }
+        m_run = loaded.run;
+        const auto* info = findModel(m_run.model);
+        m_title->setText(tr("Run #%1 — %2").arg(m_run.id).arg(info ? qs(info->title) : qs(m_run.model)));
+
+        QStringList facts;
+        auto fact = [&facts](const QString& name, const QString& value) {
+          facts << QStringLiteral("<span style=\"color:gray\">%1</span>&nbsp;%2").arg(name.toHtmlEscaped(), value.toHtmlEscaped());
+        };
+        fact(tr("dataset"), qs(m_run.datasetName));
+        fact(tr("status"), statusText(m_run.status));
+        fact(tr("seed"), QString::number(m_run.seed));
+        fact(tr("threads"), QString::number(m_run.threads));
+        fact(tr("held-out fraction"), m_run.heldout > 0 ? formatReal(m_run.heldout, 3) : tr("none"));
+        if (m_run.seconds) fact(tr("time"), formatSeconds(*m_run.seconds));
+        if (m_run.iterations) fact(tr("iterations"), formatCount(*m_run.iterations));
+        fact(tr("started"), qs(m_run.createdAt));
+        QString factsHtml = facts.join(QStringLiteral(" &nbsp;·&nbsp; "));
+        if (!m_run.message.empty())
+          factsHtml += QStringLiteral("<br><span style=\"color:%1\">%2</span>")
+                           .arg(m_run.status == core::RunStatus::Failed ? QStringLiteral("#d0443a") : QStringLiteral("gray"),
+                                qs(m_run.message).toHtmlEscaped());
+        m_facts->setText(factsHtml);
+
+        QStringList options;
+        for (const auto& [key, value] : m_run.options.items()) options << QStringLiteral("%1 = %2").arg(optionLabel(key), jsonValueText(value));
+        m_optionsLabel->setText(tr("Options: %1").arg(options.isEmpty() ? tr("none") : options.join(QStringLiteral(", "))));
+        m_again->setEnabled(m_run.status != core::RunStatus::Running);
+
+        // Final metrics, the held-out protocol named wherever the held-out number appears.
+        m_final->setRowCount(0);
+        if (info && info->heldoutKey.size() && m_run.finalMetrics.contains(info->heldoutKey)) {
+          m_final->insertRow(0);
+          m_final->setItem(0, 0, cell(metricName(m_run, info->heldoutKey)));
+          m_final->setItem(0, 1, cell(jsonValueText(m_run.finalMetrics[info->heldoutKey]), true));
+          QFont bold = m_final->font();
+          bold.setBold(true);
+          m_final->item(0, 0)->setFont(bold);
+          m_final->item(0, 1)->setFont(bold);
+        }
+        for (const auto& [key, value] : m_run.finalMetrics.items()) {
+          if (info && key == info->heldoutKey) continue;
+          const int row = m_final->rowCount();
+          m_final->insertRow(row);
+          m_final->setItem(row, 0, cell(metricName(m_run, key)));
+          m_final->setItem(row, 1, cell(jsonValueText(value), true));
+        }
+        if (m_final->rowCount() == 0) {
+          m_final->insertRow(0);
+          m_final->setItem(0, 0, cell(m_run.status == core::RunStatus::Running ? tr("(the run is still going)") : tr("(none recorded)")));
+        }
+        m_final->resizeColumnToContents(1);
+
+        const auto key = heldoutValue(m_run);
+        m_keyResult->setVisible(key.has_value());
+        if (key)
+          m_keyResult->setText(QStringLiteral("<span style=\"font-size:large\">%1: <b>%2</b></span>")
+                                   .arg(qs(m_run.heldoutName).toHtmlEscaped(), formatReal(*key, 6)));
+
+        m_chart->setNames(qs(m_run.objectiveName), qs(m_run.heldoutName));
+        // While the run goes, the controller holds every report so far (the store lags by up to
+        // half a second); afterwards the store has them all.
+        if (m_controller && m_run.status == core::RunStatus::Running) {
+          loaded.metrics.clear();
+          for (const auto& r : m_controller->reports()) {
+            core::MetricRow row;
+            row.iteration = r.iteration;
+            row.seconds = r.seconds;
+            if (std::isfinite(r.trainObjective)) row.trainObjective = r.trainObjective;
+            row.heldout = r.heldout;
+            loaded.metrics.push_back(row);
+          }
+        }
+        m_chart->setRows(loaded.metrics);
+        m_caption->setText(m_chart->captionHtml());
+        m_metrics->setRowCount(0);
+        m_metrics->horizontalHeaderItem(2)->setToolTip(qs(m_run.objectiveName));
+        m_metrics->horizontalHeaderItem(3)->setToolTip(qs(m_run.heldoutName));
+        for (const auto& r : loaded.metrics) appendMetricRow(r.iteration, r.seconds, r.trainObjective, r.heldout);
+
+        m_wordsBox->setVisible(loaded.hasTopicWord);
+        if (loaded.hasTopicWord) {
+          m_wordsBox->setTitle(loaded.topics.size() == 1 ? tr("Top words") : tr("Top words per topic"));
+          m_topWords->setTopics(loaded.topics, loaded.vocabularySize);
+        }
+        showContent();
+        Q_EMIT reloaded();
+      });
+}
+
+}  // namespace latent::ui

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The tab of one run: what was run (model, dataset, options, seed, threads, held-out fraction),
+// how it went (status, time, final metrics with their names), the per-iteration metrics as a
+// table and a chart (live while the run goes), and the top words of a topic-word result.
+#pragma once
+
+#include <QPointer>
+#include <QTimer>
+
+#include <filesystem>
+
+#include "store/run_store.hpp"
+#include "ui/widgets/tab_page.hpp"
+
+class QGroupBox;
+class QLabel;
+class QPushButton;
+class QTableWidget;
+
+namespace latent::ui {
+
+class JobController;
+class MetricsChart;
+class TopWordsView;
+
+class RunView final : public TabPage {
+  Q_OBJECT
+
+ public:
+  RunView(std::filesystem::path projectFile, qint64 runId, QWidget* parent = nullptr);
+
+  // Follows a running run: reports go to the table and chart (redrawn at most 30 times a
+  // second), and the view reloads from the project when the run ends.
+  void attach(JobController* controller);
+  void reload();
+
+  qint64 runId() const noexcept { return m_runId; }
+  const core::RunRecord& run() const noexcept { return m_run; }
+  MetricsChart* chart() const noexcept { return m_chart; }
+  QTableWidget* metricsTable() const noexcept { return m_metrics; }
+  QTableWidget* finalMetricsTable() const noexcept { return m_final; }
+  TopWordsView* topWords() const noexcept { return m_topWords; }
+  QString headerText() const;
+
+ Q_SIGNALS:
+  void rerunRequested(qint64 runId);
+  // After each (re)load from the project.
+  void reloaded();
+
+ private:
+  void appendMetricRow(qint64 iteration, double seconds, std::optional<double> objective, std::optional<double> heldout);
+  void flushLive();
+
+  std::filesystem::path m_projectFile;
+  qint64 m_runId;
+  core::RunRecord m_run;
+  QPointer<JobController> m_controller;
+  QTimer m_frame;
+  bool m_dirty = false;
+  int m_generation = 0;
+
+  QLabel* m_title = nullptr;
+  QLabel* m_facts = nullptr;
+  QLabel* m_optionsLabel = nullptr;
+  QLabel* m_keyResult = nullptr;
+  QLabel* m_caption = nullptr;
+  QPushButton* m_again = nullptr;
+  QTableWidget* m_final = nullptr;
+  QTableWidget* m_metrics = nullptr;
+  MetricsChart* m_chart = nullptr;
+  QGroupBox* m_wordsBox = nullptr;
+  TopWordsView* m_topWords = nullptr;
+};
+
+// A person's name for a final-metrics key: the run's held-out name for its held-out key, the
+// objective's for train objectives, words for the rest ("heldout_documents" -> "held-out documents").
+QString metricName(const core::RunRecord& run, const std::string& key);
+
+}  // namespace latent::ui

@@ -1,0 +1,16 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Q_INIT_RESOURCE must be used outside any namespace, hence the file-scope helper.
+#include "ui/util/resources.hpp"
+
+#include <QtGlobal>
+
+static void initLatentIcons() { Q_INIT_RESOURCE(icons); }
+
+namespace latent::ui {
+
+void initResources() {
+  static const bool done = (initLatentIcons(), true);
+  (void)done;
+}
+
+}  // namespace latent::ui

@@ -49,12 +49,18 @@ void CorpusBuilder::enqueue(Job job) {
   const std::size_t bytes = job.text.size() + job.bag.size() * sizeof(job.bag[0]) + 64;
   std::unique_lock lock(m_mutex);
   if (!m_worker.joinable()) m_worker = std::thread([this] { workerLoop(); });
-  m_changed.wait(lock, [&] { return m_workerError || m_queuedBytes < kMaxQueuedBytes; });
+  if (!m_workerError && m_queuedBytes >= kMaxQueuedBytes) {
+    m_producerWaiting = true;
+    m_changed.wait(lock, [&] { return m_workerError || m_queuedBytes < kMaxQueuedBytes / 2; });
+    m_producerWaiting = false;
+  }
   if (m_workerError) std::rethrow_exception(m_workerError);
   m_queuedBytes += bytes;
   m_queue.push_back(std::move(job));
+  // Waking a thread is a system call: only wake the worker when it is asleep.
+  const bool wake = m_workerWaiting;
   lock.unlock();
-  m_changed.notify_all();
+  if (wake) m_changed.notify_all();
 }
 
 void CorpusBuilder::workerLoop() {
@@ -62,7 +68,11 @@ void CorpusBuilder::workerLoop() {
     Job job;
     {
       std::unique_lock lock(m_mutex);
-      m_changed.wait(lock, [&] { return m_closing || !m_queue.empty(); });
+      if (!m_closing && m_queue.empty()) {
+        m_workerWaiting = true;
+        m_changed.wait(lock, [&] { return m_closing || !m_queue.empty(); });
+        m_workerWaiting = false;
+      }
       if (m_queue.empty()) return;  // closing and drained
       job = std::move(m_queue.front());
       m_queue.pop_front();
@@ -76,11 +86,14 @@ void CorpusBuilder::workerLoop() {
       m_changed.notify_all();
       return;
     }
+    bool wake = false;
     {
       std::lock_guard lock(m_mutex);
       m_queuedBytes -= job.text.size() + job.bag.size() * sizeof(job.bag[0]) + 64;
+      // The reader waits until half the queue has drained, so it is woken once per 8 MB.
+      wake = m_producerWaiting && m_queuedBytes < kMaxQueuedBytes / 2;
     }
-    m_changed.notify_all();
+    if (wake) m_changed.notify_all();
   }
 }
 

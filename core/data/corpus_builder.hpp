@@ -101,6 +101,8 @@ class CorpusBuilder {
   std::deque<Job> m_queue;
   std::size_t m_queuedBytes = 0;
   bool m_closing = false;
+  bool m_workerWaiting = false;
+  bool m_producerWaiting = false;
   std::exception_ptr m_workerError;
   std::thread m_worker;
 

@@ -65,7 +65,13 @@ std::string clip(std::string_view text, std::size_t maxBytes) {
   return out;
 }
 
-std::string quoteInput(std::string_view text) { return "'" + clip(text, kQuoteBytes) + "'"; }
+std::string quoteInput(std::string_view text) {
+  // Built by appending: GCC 12's -Wrestrict misfires on "'" + std::string&& at -O3.
+  std::string out = "'";
+  out += clip(text, kQuoteBytes);
+  out += '\'';
+  return out;
+}
 
 void DocumentIdSet::add(std::string_view id, const std::string& file, std::int64_t line) {
   const auto [it, added] = m_lines.emplace(std::string(id), line);

@@ -15,9 +15,7 @@ CorpusWriter::CorpusWriter(Project& project, std::int64_t datasetId)
       m_insertWord(project.db().prepare(
           "INSERT INTO vocabulary (dataset_id, word_id, word, doc_freq, count) VALUES (?1, ?2, ?3, ?4, ?5)")),
       m_insertTokens(project.db().prepare(
-          "INSERT INTO tokens (dataset_id, doc_index, word_ids, span_begins, span_ends) VALUES (?1, ?2, ?3, ?4, ?5)")),
-      m_updateCount(project.db().prepare(
-          "UPDATE documents SET token_count = ?3 WHERE dataset_id = ?1 AND doc_index = ?2")) {}
+          "INSERT INTO tokens (dataset_id, doc_index, word_ids, span_begins, span_ends) VALUES (?1, ?2, ?3, ?4, ?5)")) {}
 
 void CorpusWriter::writeDocument(const DocumentRecord& d) {
   auto& s = m_insertDocument;
@@ -46,7 +44,6 @@ void CorpusWriter::writeTokens(std::int64_t document, std::span<const std::int32
     s.bindBlob(4, begins).bindBlob(5, ends);
   }
   s.run();
-  m_updateCount.bind(1, m_dataset).bind(2, document).bind(3, static_cast<std::int64_t>(wordIds.size())).run();
 }
 
 Corpus loadCorpus(Project& project, std::int64_t datasetId) {
@@ -65,8 +62,9 @@ Corpus loadCorpus(Project& project, std::int64_t datasetId) {
 
 std::vector<DocumentHeader> listDocuments(Project& project, std::int64_t datasetId) {
   auto s = project.db().prepare(
-      "SELECT doc_index, external_id, title, time, label, token_count, text IS NOT NULL FROM documents "
-      "WHERE dataset_id = ?1 ORDER BY doc_index");
+      "SELECT d.doc_index, d.external_id, d.title, d.time, d.label, coalesce(length(t.word_ids), 0) / 4, "
+      "d.text IS NOT NULL FROM documents d LEFT JOIN tokens t ON t.dataset_id = d.dataset_id AND t.doc_index = d.doc_index "
+      "WHERE d.dataset_id = ?1 ORDER BY d.doc_index");
   s.bind(1, datasetId);
   std::vector<DocumentHeader> out;
   while (s.step())
@@ -76,7 +74,8 @@ std::vector<DocumentHeader> listDocuments(Project& project, std::int64_t dataset
 
 StoredDocument loadDocument(Project& project, std::int64_t datasetId, std::int64_t index) {
   auto s = project.db().prepare(
-      "SELECT d.doc_index, d.external_id, d.title, d.time, d.label, d.token_count, d.text IS NOT NULL, d.text, "
+      "SELECT d.doc_index, d.external_id, d.title, d.time, d.label, coalesce(length(t.word_ids), 0) / 4, "
+      "d.text IS NOT NULL, d.text, "
       "t.word_ids, t.span_begins, t.span_ends FROM documents d LEFT JOIN tokens t "
       "ON t.dataset_id = d.dataset_id AND t.doc_index = d.doc_index WHERE d.dataset_id = ?1 AND d.doc_index = ?2");
   s.bind(1, datasetId).bind(2, index);

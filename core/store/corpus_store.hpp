@@ -23,7 +23,7 @@ class CorpusWriter final : public CorpusSink {
 
  private:
   std::int64_t m_dataset;
-  Statement m_insertDocument, m_insertWord, m_insertTokens, m_updateCount;
+  Statement m_insertDocument, m_insertWord, m_insertTokens;
 };
 
 struct DocumentHeader {

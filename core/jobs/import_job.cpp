@@ -19,27 +19,6 @@ std::string absoluteSource(const std::filesystem::path& source) {
   return (ec ? source : absolute).lexically_normal().string();
 }
 
-// Raises the connection's page cache to 64 MB for its lifetime.
-class ImportCache {
- public:
-  explicit ImportCache(Project& project) : m_db(project.db()) {
-    m_previous = m_db.queryInteger("PRAGMA cache_size");
-    m_db.exec("PRAGMA cache_size = -65536");
-  }
-  ~ImportCache() {
-    try {
-      m_db.exec("PRAGMA cache_size = " + std::to_string(m_previous));
-    } catch (...) {
-    }
-  }
-  ImportCache(const ImportCache&) = delete;
-  ImportCache& operator=(const ImportCache&) = delete;
-
- private:
-  Database& m_db;
-  std::int64_t m_previous = 0;
-};
-
 nlohmann::json pruneJson(const PruneOptions& p) {
   return {{"min_df", p.minDocumentFrequency}, {"max_df", p.maxDocumentFraction}, {"max_vocab", p.maxVocabulary}};
 }
@@ -74,9 +53,6 @@ ImportResult importCorpus(Project& project, const CorpusImportRequest& request, 
                             {"id_column", read.idColumn}, {"vocabulary", read.vocabulary.string()},
                             {"min_length", request.tokenizer.minLength}, {"keep_numbers", request.tokenizer.keepNumbers}};
 
-  // A larger page cache for the import's one transaction: with SQLite's default 2 MB, index pages
-  // are spilled to the WAL and read back again and again.
-  const ImportCache cache(project);
   Transaction tx(project.db());
   const auto id = project.createDataset(request.name, DataKind::Corpus, absoluteSource(request.source),
                                         std::string(toString(read.format)), options);

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Held-out scoring and the fold-in estimators.
+#include "eval/topic_evaluation.hpp"
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "eval/perplexity.hpp"
+#include "util/random.hpp"
+#include "util/special_functions.hpp"
+
+namespace latent::core {
+namespace {
+
+constexpr std::uint64_t kFoldInStream = 0x464F4C44494E0000ULL;  // "FOLDIN"
+
+// The document's distinct words with their counts (fold-ins work on counts).
+void countWords(std::span<const std::int32_t> words, std::vector<std::int32_t>& ids, std::vector<double>& counts) {
+  ids.assign(words.begin(), words.end());
+  std::sort(ids.begin(), ids.end());
+  counts.clear();
+  std::size_t out = 0;
+  for (std::size_t i = 0; i < ids.size();) {
+    std::size_t j = i;
+    while (j < ids.size() && ids[j] == ids[i]) ++j;
+    ids[out++] = ids[i];
+    counts.push_back(static_cast<double>(j - i));
+    i = j;
+  }
+  ids.resize(out);
+}
+
+}  // namespace
+
+const char* toString(HeldoutProtocol protocol) noexcept {
+  return protocol == HeldoutProtocol::DocumentCompletion ? "document-completion" : "full-folding-in";
+}
+
+TopicHeldoutScore scoreHeldout(const HeldoutDocuments& heldout, const Eigen::MatrixXd& topicWord, const FoldIn& foldIn,
+                               HeldoutProtocol protocol, std::uint64_t seed) {
+  const std::size_t D = heldout.size();
+  const auto K = topicWord.rows();
+  std::vector<double> logLik(D, 0.0);
+  std::vector<std::int64_t> lengths(D, 0);
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, D, 8), [&](const auto& range) {
+    Eigen::VectorXd theta(K);
+    std::vector<std::int32_t> words;
+    for (std::size_t d = range.begin(); d != range.end(); ++d) {
+      const auto observed = heldout.observed.document(d);
+      const auto scored = heldout.scored.document(d);
+      words.assign(observed.begin(), observed.end());
+      if (protocol == HeldoutProtocol::FullFoldingIn) words.insert(words.end(), scored.begin(), scored.end());
+      foldIn(words, seed ^ (kFoldInStream + static_cast<std::uint64_t>(heldout.documents[d])), theta);
+      // Full folding-in scores the very words it was fitted on; document completion only the rest.
+      const std::span<const std::int32_t> target =
+          protocol == HeldoutProtocol::FullFoldingIn ? std::span<const std::int32_t>(words) : scored;
+      double sum = 0.0;
+      for (const auto w : target) sum += std::log(theta.dot(topicWord.col(w)));
+      logLik[d] = sum;
+      lengths[d] = static_cast<std::int64_t>(target.size());
+    }
+  });
+  TopicHeldoutScore score;
+  score.perplexity = perplexityPerDocument(logLik, lengths);
+  score.perplexityPerToken = perplexityPerToken(logLik, lengths);
+  score.documents = static_cast<std::int64_t>(D);
+  for (const auto n : lengths) score.tokens += n;
+  return score;
+}
+
+FoldIn variationalFoldIn(const Eigen::MatrixXd& topicWord, Eigen::VectorXd alpha, int maxIterations, double tolerance) {
+  return [&topicWord, alpha = std::move(alpha), maxIterations, tolerance](
+             std::span<const std::int32_t> words, std::uint64_t, Eigen::Ref<Eigen::VectorXd> theta) {
+    const auto K = topicWord.rows();
+    std::vector<std::int32_t> ids;
+    std::vector<double> counts;
+    countWords(words, ids, counts);
+    Eigen::VectorXd gamma = alpha.array() + static_cast<double>(words.size()) / static_cast<double>(K);
+    Eigen::VectorXd expLogTheta(K), next(K), p(K);
+    for (int iteration = 0; iteration < maxIterations; ++iteration) {
+      const double psiSum = digamma(gamma.sum());
+      for (Eigen::Index k = 0; k < K; ++k) expLogTheta[k] = std::exp(digamma(gamma[k]) - psiSum);
+      next = alpha;
+      for (std::size_t i = 0; i < ids.size(); ++i) {
+        p = topicWord.col(ids[i]).cwiseProduct(expLogTheta);
+        const double norm = p.sum();
+        if (norm > 0.0) next += counts[i] / norm * p;
+      }
+      const double change = (next - gamma).cwiseAbs().mean();
+      gamma.swap(next);
+      if (change < tolerance) break;
+    }
+    theta = gamma / gamma.sum();
+  };
+}
+
+FoldIn gibbsFoldIn(const Eigen::MatrixXd& topicWord, Eigen::VectorXd alpha, int sweeps, int burnIn) {
+  return [&topicWord, alpha = std::move(alpha), sweeps, burnIn](std::span<const std::int32_t> words, std::uint64_t seed,
+                                                               Eigen::Ref<Eigen::VectorXd> theta) {
+    const auto K = topicWord.rows();
+    Rng rng(seed);
+    std::vector<std::int32_t> z(words.size());
+    Eigen::VectorXd counts = Eigen::VectorXd::Zero(K), p(K);
+    for (std::size_t i = 0; i < words.size(); ++i) {
+      z[i] = static_cast<std::int32_t>(rng.below(static_cast<std::uint64_t>(K)));
+      counts[z[i]] += 1.0;
+    }
+    theta.setZero();
+    int kept = 0;
+    const double alpha0 = alpha.sum();
+    for (int sweep = 0; sweep < sweeps; ++sweep) {
+      for (std::size_t i = 0; i < words.size(); ++i) {
+        counts[z[i]] -= 1.0;
+        p = topicWord.col(words[i]).cwiseProduct(counts + alpha);
+        double u = rng.uniform() * p.sum();
+        Eigen::Index k = 0;
+        while (k + 1 < K && (u -= p[k]) > 0.0) ++k;
+        z[i] = static_cast<std::int32_t>(k);
+        counts[k] += 1.0;
+      }
+      if (sweep >= burnIn) {
+        theta += (counts + alpha) / (static_cast<double>(words.size()) + alpha0);
+        ++kept;
+      }
+    }
+    if (kept == 0) theta = (counts + alpha) / (static_cast<double>(words.size()) + alpha0);
+    else theta /= kept;
+  };
+}
+
+FoldIn emFoldIn(const Eigen::MatrixXd& topicWord, int iterations, double smoothing) {
+  return [&topicWord, iterations, smoothing](std::span<const std::int32_t> words, std::uint64_t,
+                                             Eigen::Ref<Eigen::VectorXd> theta) {
+    const auto K = topicWord.rows();
+    std::vector<std::int32_t> ids;
+    std::vector<double> counts;
+    countWords(words, ids, counts);
+    theta.setConstant(1.0 / static_cast<double>(K));
+    Eigen::VectorXd expected(K), p(K);
+    for (int iteration = 0; iteration < iterations; ++iteration) {
+      expected.setConstant(smoothing);
+      for (std::size_t i = 0; i < ids.size(); ++i) {
+        p = topicWord.col(ids[i]).cwiseProduct(theta);
+        const double norm = p.sum();
+        if (norm > 0.0) expected += counts[i] / norm * p;
+      }
+      const double total = expected.sum();
+      if (total > 0.0) theta = expected / total;
+    }
+  };
+}
+
+FoldIn mixtureFoldIn(const Eigen::MatrixXd& topicWord, Eigen::VectorXd mixingWeights) {
+  return [&topicWord, weights = std::move(mixingWeights)](std::span<const std::int32_t> words, std::uint64_t,
+                                                          Eigen::Ref<Eigen::VectorXd> theta) {
+    const auto K = topicWord.rows();
+    std::vector<double> logPosterior(static_cast<std::size_t>(K));
+    for (Eigen::Index k = 0; k < K; ++k) {
+      double sum = std::log(weights[k]);
+      for (const auto w : words) sum += std::log(topicWord(k, w));
+      logPosterior[static_cast<std::size_t>(k)] = sum;
+    }
+    const double norm = logSumExp(logPosterior);
+    for (Eigen::Index k = 0; k < K; ++k) theta[k] = std::exp(logPosterior[static_cast<std::size_t>(k)] - norm);
+  };
+}
+
+}  // namespace latent::core

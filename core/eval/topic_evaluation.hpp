@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Held-out perplexity of topic models under the protocols of 003: document completion (fit the
+// document's topic mixture on one half of its words, score the other half) and full folding-in
+// (fit and score the same words, kept only to show how optimistic it is).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <string>
+
+#include <Eigen/Core>
+
+#include "eval/heldout.hpp"
+
+namespace latent::core {
+
+enum class HeldoutProtocol { DocumentCompletion, FullFoldingIn };
+
+// "document-completion" / "full-folding-in", as reported in final metrics.
+const char* toString(HeldoutProtocol protocol) noexcept;
+
+// Estimates a held-out document's topic proportions (written to `theta`, length K, summing to
+// one) from `words`, with the topics fixed. `seed` is the document's own seed, so stochastic
+// fold-ins are reproducible whatever thread runs them. Must be safe to call concurrently.
+using FoldIn = std::function<void(std::span<const std::int32_t> words, std::uint64_t seed, Eigen::Ref<Eigen::VectorXd> theta)>;
+
+struct TopicHeldoutScore {
+  double perplexity = 0.0;          // 000 eq. 27.29 (documents weighted equally)
+  double perplexityPerToken = 0.0;  // token-weighted (Blei et al. 2003; 003 eq. 5.37)
+  std::int64_t documents = 0;
+  std::int64_t tokens = 0;          // scored tokens
+};
+
+// Scores `heldout` with the predictive p(w | d) = sum_k theta_dk phi_kw, phi = `topicWord`
+// (K x V, rows summing to one). Document completion folds in on each document's observed half and
+// scores its scored half; full folding-in folds in on the whole document and scores the whole
+// document. Parallel over documents (oneTBB); the result does not depend on the thread count.
+TopicHeldoutScore scoreHeldout(const HeldoutDocuments& heldout, const Eigen::MatrixXd& topicWord, const FoldIn& foldIn,
+                               HeldoutProtocol protocol, std::uint64_t seed);
+
+// Fold-ins for the models we have. Each takes phi (K x V) by reference: it must outlive the FoldIn.
+
+// LDA: the variational E step with the topics fixed (000 eq. 27.44-27.45 with b = phi):
+// gamma_k = alpha_k + sum_w n_w phi_kw exp(psi(gamma_k)) / sum_j phi_jw exp(psi(gamma_j)),
+// iterated to convergence; theta = gamma / sum(gamma).
+FoldIn variationalFoldIn(const Eigen::MatrixXd& topicWord, Eigen::VectorXd alpha, int maxIterations = 100,
+                         double tolerance = 1e-5);
+
+// LDA fitted by Gibbs sampling: Gibbs sweeps over the document's tokens with phi fixed,
+// theta_k = (n_dk + alpha_k) / (n_d + alpha_0) averaged over the sweeps after burn-in.
+FoldIn gibbsFoldIn(const Eigen::MatrixXd& topicWord, Eigen::VectorXd alpha, int sweeps = 50, int burnIn = 20);
+
+// PLSA: EM on the document's p(z|d) alone (the E step of 003 §3.4 iterated with phi fixed);
+// `smoothing` is added to the expected counts before normalising (0: plain EM).
+FoldIn emFoldIn(const Eigen::MatrixXd& topicWord, int iterations = 50, double smoothing = 0.0);
+
+// Mixture of categoricals: the document's posterior over its single component,
+// r_k proportional to pi_k prod_w phi_kw^n_w (002), used as theta.
+FoldIn mixtureFoldIn(const Eigen::MatrixXd& topicWord, Eigen::VectorXd mixingWeights);
+
+}  // namespace latent::core

@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Digamma, trigamma and their inverse, and log-sum-exp: what Dirichlet-based models need.
+#pragma once
+
+#include <span>
+
+namespace latent::core {
+
+// psi(x) = d/dx log Gamma(x) for x > 0: recurrence up to x >= 8, then the asymptotic series.
+// Accurate to about 1e-14 relative.
+double digamma(double x) noexcept;
+// psi'(x) for x > 0, same scheme.
+double trigamma(double x) noexcept;
+// The y with digamma(y) = x (Minka 2000, appendix C: a good start, then Newton's method).
+double inverseDigamma(double x) noexcept;
+
+// log(sum_i exp(v_i)) without overflow; -inf for an empty span.
+double logSumExp(std::span<const double> values) noexcept;
+
+}  // namespace latent::core

@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The tools every topic model shares: synthetic LDA corpora, topic matching, held-out scoring and
+// fold-ins, Dirichlet hyperparameter updates.
+#include <QtTest>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "data/synthetic_lda.hpp"
+#include "eval/topic_evaluation.hpp"
+#include "eval/topic_matching.hpp"
+#include "models/topic/dirichlet_hyperparameters.hpp"
+#include "util/random.hpp"
+#include "util/special_functions.hpp"
+
+using namespace latent;
+
+class TopicToolsTest : public QObject {
+  Q_OBJECT
+
+ private Q_SLOTS:
+  void hungarianMatchesBruteForce() {
+    core::Rng rng(4);
+    for (int trial = 0; trial < 20; ++trial) {
+      const int n = 6;
+      Eigen::MatrixXd cost(n, n);
+      for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j) cost(i, j) = rng.uniform();
+      const auto assignment = core::minimumCostAssignment(cost);
+      double got = 0;
+      for (int i = 0; i < n; ++i) got += cost(i, assignment[static_cast<std::size_t>(i)]);
+      std::vector<int> perm(n);
+      std::iota(perm.begin(), perm.end(), 0);
+      double best = 1e300;
+      do {
+        double c = 0;
+        for (int i = 0; i < n; ++i) c += cost(i, perm[static_cast<std::size_t>(i)]);
+        best = std::min(best, c);
+      } while (std::next_permutation(perm.begin(), perm.end()));
+      QVERIFY(std::abs(got - best) < 1e-12);
+    }
+  }
+
+  void matchingUndoesAPermutation() {
+    core::Rng rng(8);
+    Eigen::MatrixXd truth(4, 30);
+    for (int k = 0; k < 4; ++k) truth.row(k) = core::sampleSymmetricDirichlet(rng, 30, 0.1).transpose();
+    const std::vector<int> order{2, 0, 3, 1};
+    Eigen::MatrixXd estimated(4, 30);
+    for (int k = 0; k < 4; ++k) estimated.row(k) = truth.row(order[static_cast<std::size_t>(k)]);
+    const auto match = core::matchTopics(estimated, truth);
+    QCOMPARE(match.truthForEstimate, order);
+    QCOMPARE(match.meanTotalVariation, 0.0);
+  }
+
+  void syntheticCorpusFollowsItsSpec() {
+    core::SyntheticLdaSpec spec;
+    spec.topics = 5;
+    spec.vocabulary = 100;
+    spec.documents = 400;
+    spec.meanLength = 60;
+    spec.seed = 3;
+    const auto a = core::generateLdaCorpus(spec);
+    const auto b = core::generateLdaCorpus(spec);
+    QCOMPARE(a.corpus.tokens, b.corpus.tokens);  // reproducible
+    QCOMPARE(a.corpus.documentCount(), std::size_t{400});
+    const double meanLength = static_cast<double>(a.corpus.tokenCount()) / 400.0;
+    QVERIFY2(std::abs(meanLength - 60) < 2.0, qPrintable(QString::number(meanLength)));
+    for (int k = 0; k < 5; ++k) QVERIFY(std::abs(a.topicWord.row(k).sum() - 1.0) < 1e-12);
+    // Empirical word frequencies of each true topic follow phi: compare pooled counts.
+    Eigen::MatrixXd counts = Eigen::MatrixXd::Zero(5, 100);
+    for (std::size_t d = 0; d < 400; ++d) {
+      const auto words = a.corpus.document(d);
+      for (std::size_t i = 0; i < words.size(); ++i) counts(a.assignments[d][i], words[i]) += 1;
+    }
+    for (int k = 0; k < 5; ++k) {
+      const Eigen::VectorXd empirical = counts.row(k).transpose() / counts.row(k).sum();
+      QVERIFY(core::totalVariation(empirical, a.topicWord.row(k).transpose()) < 0.1);
+    }
+  }
+
+  void heldoutScoreByHand() {
+    // Two topics over three words; the fold-in is replaced by a fixed theta so the arithmetic is
+    // checkable: p(w) = 0.5 phi_0w + 0.5 phi_1w.
+    Eigen::MatrixXd phi(2, 3);
+    phi << 0.5, 0.5, 0.0,  //
+        0.0, 0.5, 0.5;
+    core::HeldoutDocuments h;
+    h.observed.words = h.scored.words = {"a", "b", "c"};
+    h.documents = {0};
+    h.observed.addDocument("1", "", std::vector<std::int32_t>{0});
+    h.scored.addDocument("1", "", std::vector<std::int32_t>{1, 2});
+    core::FoldIn half = [](std::span<const std::int32_t>, std::uint64_t, Eigen::Ref<Eigen::VectorXd> theta) {
+      theta << 0.5, 0.5;
+    };
+    const auto score = core::scoreHeldout(h, phi, half, core::HeldoutProtocol::DocumentCompletion, 1);
+    // p(b) = 0.5, p(c) = 0.25: perplexity exp(-(ln 0.5 + ln 0.25) / 2) = 2^1.5.
+    QVERIFY(std::abs(score.perplexity - std::pow(2.0, 1.5)) < 1e-12);
+    QCOMPARE(score.tokens, std::int64_t{2});
+    const auto full = core::scoreHeldout(h, phi, half, core::HeldoutProtocol::FullFoldingIn, 1);
+    // All three words: p(a) = 0.25, p(b) = 0.5, p(c) = 0.25.
+    QVERIFY(std::abs(full.perplexity - std::exp(-(std::log(0.25) * 2 + std::log(0.5)) / 3)) < 1e-12);
+    QCOMPARE(full.tokens, std::int64_t{3});
+  }
+
+  void mixtureFoldInIsTheComponentPosterior() {
+    Eigen::MatrixXd phi(2, 2);
+    phi << 0.9, 0.1,  //
+        0.2, 0.8;
+    Eigen::VectorXd pi(2);
+    pi << 0.3, 0.7;
+    Eigen::VectorXd theta(2);
+    const std::vector<std::int32_t> words{0, 0, 1};
+    core::mixtureFoldIn(phi, pi)(words, 0, theta);
+    const double a = 0.3 * 0.9 * 0.9 * 0.1, b = 0.7 * 0.2 * 0.2 * 0.8;
+    QVERIFY(std::abs(theta[0] - a / (a + b)) < 1e-12);
+  }
+
+  void foldInsRecoverALongDocumentsMixture() {
+    core::Rng rng(12);
+    Eigen::MatrixXd phi(3, 60);
+    for (int k = 0; k < 3; ++k) phi.row(k) = core::sampleSymmetricDirichlet(rng, 60, 0.05).transpose();
+    Eigen::VectorXd truth(3);
+    truth << 0.6, 0.3, 0.1;
+    std::vector<std::int32_t> words;
+    for (int i = 0; i < 3000; ++i) {
+      double u = rng.uniform();
+      int k = u < 0.6 ? 0 : u < 0.9 ? 1 : 2;
+      double v = rng.uniform();
+      int w = 0;
+      while (w + 1 < 60 && (v -= phi(k, w)) > 0) ++w;
+      words.push_back(w);
+    }
+    Eigen::VectorXd alpha = Eigen::VectorXd::Constant(3, 0.1), theta(3);
+    for (const auto& [name, foldIn] : std::vector<std::pair<const char*, core::FoldIn>>{
+             {"variational", core::variationalFoldIn(phi, alpha)},
+             {"gibbs", core::gibbsFoldIn(phi, alpha)},
+             {"em", core::emFoldIn(phi)}}) {
+      foldIn(words, 5, theta);
+      QVERIFY2(std::abs(theta.sum() - 1.0) < 1e-9, name);
+      QVERIFY2(core::totalVariation(theta, truth) < 0.03, qPrintable(QString("%1: %2").arg(name).arg(core::totalVariation(theta, truth))));
+    }
+  }
+
+  void alphaFixedPointRecoversAKnownPrior() {
+    // Documents drawn from Dirichlet-multinomials with a known asymmetric alpha: the fixed point
+    // on their count histograms should land near it.
+    core::Rng rng(21);
+    Eigen::VectorXd truth(4);
+    truth << 0.05, 0.2, 0.5, 1.0;
+    core::DocumentTopicHistograms h;
+    h.topic.assign(4, std::vector<std::int64_t>(200, 0));
+    h.length.assign(200, 0);
+    for (int d = 0; d < 20000; ++d) {
+      Eigen::VectorXd theta(4);
+      for (int k = 0; k < 4; ++k) theta[k] = rng.gamma(truth[k]);
+      theta /= theta.sum();
+      std::vector<int> counts(4, 0);
+      for (int i = 0; i < 50; ++i) {
+        double u = rng.uniform();
+        int k = 0;
+        while (k < 3 && (u -= theta[k]) > 0) ++k;
+        ++counts[static_cast<std::size_t>(k)];
+      }
+      ++h.length[50];
+      for (int k = 0; k < 4; ++k)
+        if (counts[static_cast<std::size_t>(k)] > 0) ++h.topic[static_cast<std::size_t>(k)][static_cast<std::size_t>(counts[static_cast<std::size_t>(k)])];
+    }
+    Eigen::VectorXd alpha = Eigen::VectorXd::Constant(4, 0.5);
+    core::optimizeAsymmetricAlpha(alpha, h);
+    for (int k = 0; k < 4; ++k)
+      QVERIFY2(std::abs(alpha[k] - truth[k]) < 0.1 * truth[k], qPrintable(QString("%1 vs %2").arg(alpha[k]).arg(truth[k])));
+  }
+
+  void alphaFromMeanLogRecoversAKnownPrior() {
+    core::Rng rng(22);
+    Eigen::VectorXd truth(3);
+    truth << 0.3, 1.5, 4.0;
+    Eigen::VectorXd meanLog = Eigen::VectorXd::Zero(3);
+    const int n = 50000;
+    for (int d = 0; d < n; ++d) {
+      Eigen::VectorXd theta(3);
+      for (int k = 0; k < 3; ++k) theta[k] = rng.gamma(truth[k]);
+      meanLog += (theta / theta.sum()).array().log().matrix();
+    }
+    meanLog /= n;
+    Eigen::VectorXd alpha = Eigen::VectorXd::Ones(3);
+    core::optimizeAlphaFromMeanLog(alpha, meanLog);
+    for (int k = 0; k < 3; ++k) QVERIFY2(std::abs(alpha[k] - truth[k]) < 0.05 * truth[k], qPrintable(QString::number(alpha[k])));
+  }
+
+  void symmetricPriorsFromCountsAndLogs() {
+    // Topic-word counts from Dirichlet(0.05)-multinomials over 200 words.
+    core::Rng rng(23);
+    const double truth = 0.05;
+    core::TopicWordHistograms h;
+    h.count.assign(5001, 0);
+    h.topicSize.assign(5001, 0);
+    double sumLog = 0;
+    const int K = 300, V = 200, N = 5000;
+    for (int k = 0; k < K; ++k) {
+      const Eigen::VectorXd phi = core::sampleSymmetricDirichlet(rng, V, truth);
+      sumLog += phi.array().max(1e-300).log().sum();
+      std::vector<int> counts(V, 0);
+      for (int i = 0; i < N; ++i) {
+        double u = rng.uniform();
+        int w = 0;
+        while (w + 1 < V && (u -= phi[w]) > 0) ++w;
+        ++counts[static_cast<std::size_t>(w)];
+      }
+      for (const int c : counts)
+        if (c > 0) ++h.count[static_cast<std::size_t>(c)];
+      ++h.topicSize[N];
+    }
+    const double beta = core::optimizeSymmetricBeta(0.5, V, h);
+    QVERIFY2(std::abs(beta - truth) < 0.1 * truth, qPrintable(QString::number(beta)));
+    const double eta = core::optimizeSymmetricEtaFromLog(0.5, K, V, sumLog);
+    QVERIFY2(std::abs(eta - truth) < 0.1 * truth, qPrintable(QString::number(eta)));
+  }
+};
+
+QTEST_APPLESS_MAIN(TopicToolsTest)
+#include "tst_topic_tools.moc"

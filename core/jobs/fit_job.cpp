@@ -63,9 +63,11 @@ RunOutcome runFit(const std::filesystem::path& projectFile, const RunRequest& re
     case DataKind::Corpus:
       corpus = loadCorpus(project, dataset.id);
       split = splitForDocumentCompletion(corpus, request.heldout, request.seed);
+      data.fullDocumentCount = static_cast<std::int64_t>(corpus.documentCount());
       corpus = {};
       data.corpus = &split.train;
       data.heldout = &split.heldout;
+      data.trainDocuments = split.trainDocuments;
       break;
     case DataKind::Graph:
       graph = loadGraph(project, dataset.id);

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <stop_token>
 #include <string>
 #include <string_view>
@@ -49,6 +50,10 @@ struct ModelInfo {
 struct FitData {
   const Corpus* corpus = nullptr;
   const HeldoutDocuments* heldout = nullptr;  // null or empty: no held-out evaluation
+  // Index in the full corpus of each document of `corpus` (training documents); empty when the
+  // corpus is the full one. Lets a model lay out per-document results in corpus order.
+  std::span<const std::int64_t> trainDocuments;
+  std::int64_t fullDocumentCount = 0;  // documents in the full corpus (training + held out)
   const Graph* graph = nullptr;
   const Ratings* ratings = nullptr;
 };

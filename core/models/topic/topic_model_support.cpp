@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Shared option specs, held-out metrics and result layout of the topic models.
+#include "models/topic/topic_model_support.hpp"
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+namespace latent::core::topic {
+
+OptionSpec topicsOption(std::int64_t defaultTopics) {
+  OptionSpec o;
+  o.name = "k";
+  o.type = OptionSpec::Type::Integer;
+  o.defaultValue = defaultTopics;
+  o.minimum = 1;
+  o.maximum = 100000;
+  o.help = "Number of topics: how many themes the model looks for in the documents.";
+  return o;
+}
+
+OptionSpec iterationsOption(std::int64_t defaultIterations, const std::string& help) {
+  OptionSpec o;
+  o.name = "iterations";
+  o.type = OptionSpec::Type::Integer;
+  o.defaultValue = defaultIterations;
+  o.minimum = 1;
+  o.maximum = 1e7;
+  o.help = help;
+  return o;
+}
+
+OptionSpec alphaOption(double defaultAlpha) {
+  OptionSpec o;
+  o.name = "alpha";
+  o.type = OptionSpec::Type::Real;
+  o.defaultValue = defaultAlpha;
+  o.minimum = 0.0;
+  o.minimumExclusive = true;
+  o.help = "Prior on each document's topic mix: small values make documents stick to few topics.";
+  return o;
+}
+
+OptionSpec betaOption(double defaultBeta) {
+  OptionSpec o;
+  o.name = "beta";
+  o.type = OptionSpec::Type::Real;
+  o.defaultValue = defaultBeta;
+  o.minimum = 0.0;
+  o.minimumExclusive = true;
+  o.help = "Prior on each topic's words: small values make topics use few, distinctive words.";
+  return o;
+}
+
+OptionSpec optimizeEveryOption(std::int64_t defaultEvery) {
+  OptionSpec o;
+  o.name = "optimize_every";
+  o.type = OptionSpec::Type::Integer;
+  o.defaultValue = defaultEvery;
+  o.minimum = 0;
+  o.maximum = 1e7;
+  o.help = "Re-estimate alpha (one value per topic) and beta from the data every N iterations; 0 keeps them fixed.";
+  return o;
+}
+
+OptionSpec snapshotEveryOption(std::int64_t defaultEvery) {
+  OptionSpec o;
+  o.name = "snapshot_every";
+  o.type = OptionSpec::Type::Integer;
+  o.defaultValue = defaultEvery;
+  o.minimum = 0;
+  o.maximum = 1e7;
+  o.help = "Save the topics to the project every N iterations, so a stopped run keeps them; 0 saves only at the end.";
+  return o;
+}
+
+bool evaluationDue(std::int64_t iteration, std::int64_t lastIteration, int evalEvery) noexcept {
+  return iteration == lastIteration || (evalEvery > 0 && iteration % evalEvery == 0);
+}
+
+std::optional<double> heldoutPerplexity(const FitData& data, const Eigen::MatrixXd& topicWord, const FoldIn& foldIn,
+                                        std::uint64_t seed) {
+  if (!data.heldout || data.heldout->empty()) return std::nullopt;
+  return scoreHeldout(*data.heldout, topicWord, foldIn, HeldoutProtocol::DocumentCompletion, seed).perplexity;
+}
+
+void addFinalHeldoutMetrics(nlohmann::json& metrics, const FitData& data, const Eigen::MatrixXd& topicWord,
+                            const FoldIn& foldIn, std::uint64_t seed) {
+  if (!data.heldout || data.heldout->empty()) return;
+  const auto completion = scoreHeldout(*data.heldout, topicWord, foldIn, HeldoutProtocol::DocumentCompletion, seed);
+  const auto full = scoreHeldout(*data.heldout, topicWord, foldIn, HeldoutProtocol::FullFoldingIn, seed);
+  metrics["heldout_perplexity"] = completion.perplexity;
+  metrics["heldout_perplexity_per_token"] = completion.perplexityPerToken;
+  metrics["heldout_protocol"] = toString(HeldoutProtocol::DocumentCompletion);
+  metrics["heldout_perplexity_full_folding_in"] = full.perplexity;
+  metrics["heldout_perplexity_full_folding_in_per_token"] = full.perplexityPerToken;
+  metrics["heldout_documents"] = completion.documents;
+  metrics["heldout_tokens"] = completion.tokens;
+}
+
+Eigen::MatrixXd assembleDocTopic(const FitData& data, const Eigen::MatrixXd& trainTheta, const FoldIn& foldIn,
+                                 std::uint64_t seed) {
+  const auto K = trainTheta.cols();
+  if (data.trainDocuments.empty()) return trainTheta;  // the corpus is the full one
+  Eigen::MatrixXd full = Eigen::MatrixXd::Zero(data.fullDocumentCount, K);
+  for (std::size_t d = 0; d < data.trainDocuments.size(); ++d) full.row(data.trainDocuments[d]) = trainTheta.row(static_cast<Eigen::Index>(d));
+  if (!data.heldout) return full;
+  const auto& h = *data.heldout;
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, h.size(), 8), [&](const auto& range) {
+    Eigen::VectorXd theta(K);
+    std::vector<std::int32_t> words;
+    for (std::size_t i = range.begin(); i != range.end(); ++i) {
+      const auto a = h.observed.document(i), b = h.scored.document(i);
+      words.assign(a.begin(), a.end());
+      words.insert(words.end(), b.begin(), b.end());
+      foldIn(words, seed + static_cast<std::uint64_t>(h.documents[i]), theta);
+      full.row(h.documents[i]) = theta.transpose();
+    }
+  });
+  return full;
+}
+
+std::vector<std::vector<std::int32_t>> mostLikelyTopics(const Corpus& corpus, const Eigen::MatrixXd& topicWord,
+                                                        const Eigen::MatrixXd& docTopic) {
+  std::vector<std::vector<std::int32_t>> out(corpus.documentCount());
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, corpus.documentCount(), 64), [&](const auto& range) {
+    for (std::size_t d = range.begin(); d != range.end(); ++d) {
+      const auto words = corpus.document(d);
+      auto& topics = out[d];
+      topics.resize(words.size());
+      for (std::size_t i = 0; i < words.size(); ++i) {
+        Eigen::Index best = 0;
+        (topicWord.col(words[i]).array() * docTopic.row(static_cast<Eigen::Index>(d)).transpose().array()).maxCoeff(&best);
+        topics[i] = static_cast<std::int32_t>(best);
+      }
+    }
+  });
+  return out;
+}
+
+}  // namespace latent::core::topic

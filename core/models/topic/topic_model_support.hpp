@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// What the topic models share: their common options, held-out metrics under the protocols of 003,
+// and the layout of results (topic_word, doc_topic, per-token topics) the views and exports read.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <Eigen/Core>
+#include <nlohmann/json.hpp>
+
+#include "eval/topic_evaluation.hpp"
+#include "models/model.hpp"
+
+namespace latent::core::topic {
+
+// Options with the same name, meaning and help text in every topic model.
+OptionSpec topicsOption(std::int64_t defaultTopics = 20);
+OptionSpec iterationsOption(std::int64_t defaultIterations, const std::string& help);
+OptionSpec alphaOption(double defaultAlpha);  // symmetric document-topic prior (the start value when optimised)
+OptionSpec betaOption(double defaultBeta);    // symmetric topic-word prior
+OptionSpec optimizeEveryOption(std::int64_t defaultEvery);  // re-estimate alpha and beta every N iterations; 0 = never
+OptionSpec snapshotEveryOption(std::int64_t defaultEvery);  // write topic_word to the project every N iterations
+
+// True at every evalEvery-th iteration and at the last one.
+bool evaluationDue(std::int64_t iteration, std::int64_t lastIteration, int evalEvery) noexcept;
+
+// The held-out perplexity reported during training: document completion, 000 eq. 27.29.
+// std::nullopt when the run holds nothing out.
+std::optional<double> heldoutPerplexity(const FitData& data, const Eigen::MatrixXd& topicWord, const FoldIn& foldIn,
+                                        std::uint64_t seed);
+
+// Adds the final held-out metrics under both protocols, each named as such:
+//   heldout_perplexity, heldout_perplexity_per_token, heldout_protocol ("document-completion"),
+//   heldout_perplexity_full_folding_in, heldout_perplexity_full_folding_in_per_token,
+//   heldout_documents, heldout_tokens.
+// Nothing when the run holds nothing out.
+void addFinalHeldoutMetrics(nlohmann::json& metrics, const FitData& data, const Eigen::MatrixXd& topicWord,
+                            const FoldIn& foldIn, std::uint64_t seed);
+
+// doc_topic in corpus order (fullDocumentCount x K): training rows from `trainTheta` (one row per
+// document of data.corpus), held-out rows folded in on all of each document's tokens.
+Eigen::MatrixXd assembleDocTopic(const FitData& data, const Eigen::MatrixXd& trainTheta, const FoldIn& foldIn,
+                                 std::uint64_t seed);
+
+// For models without sampled assignments (VB, EM): each token's most responsible topic,
+// argmax_k theta_dk phi_kw. One vector per document of `corpus`.
+std::vector<std::vector<std::int32_t>> mostLikelyTopics(const Corpus& corpus, const Eigen::MatrixXd& topicWord,
+                                                        const Eigen::MatrixXd& docTopic);
+
+// Matrix names the views and exports read (DESIGN §6):
+inline constexpr const char* kTopicWord = "topic_word";  // K x V, rows sum to one
+inline constexpr const char* kDocTopic = "doc_topic";    // D x K in corpus order, rows sum to one
+inline constexpr const char* kAlpha = "alpha";           // 1 x K, the document-topic prior used
+
+}  // namespace latent::core::topic

@@ -37,6 +37,7 @@ Command addSamplesCommand(CLI::App& app);
 Command addModelsCommand(CLI::App& app);
 Command addFitCommand(CLI::App& app);
 Command addExportCommand(CLI::App& app);
+Command addHeldoutSplitCommand(CLI::App& app);
 
 // "1,234,567"
 std::string withThousands(std::int64_t value);

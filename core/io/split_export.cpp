@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// LDA-C writing of the three parts of a document-completion split.
+#include "io/split_export.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <stdexcept>
+
+#include "io/csv_writer.hpp"
+
+namespace latent::core {
+namespace {
+
+void writeLdac(const Corpus& corpus, const std::filesystem::path& file) {
+  std::ofstream out(file);
+  if (!out) throw std::runtime_error("cannot write " + file.string());
+  std::map<std::int32_t, std::int64_t> counts;
+  for (std::size_t d = 0; d < corpus.documentCount(); ++d) {
+    counts.clear();
+    for (const auto w : corpus.document(d)) ++counts[w];
+    out << counts.size();
+    for (const auto& [w, c] : counts) out << ' ' << w << ':' << c;
+    out << '\n';
+  }
+  if (!out) throw std::runtime_error("writing " + file.string() + " failed");
+}
+
+}  // namespace
+
+void writeHeldoutSplit(const CorpusSplit& split, const std::filesystem::path& folder) {
+  std::filesystem::create_directories(folder);
+  writeLdac(split.train, folder / "train.ldac");
+  writeLdac(split.heldout.observed, folder / "observed.ldac");
+  writeLdac(split.heldout.scored, folder / "scored.ldac");
+  {
+    std::ofstream vocab(folder / "vocab.txt");
+    for (const auto& w : split.train.words) vocab << w << '\n';
+  }
+  std::ofstream documents(folder / "documents.csv");
+  CsvWriter csv(documents);
+  csv.field("part").field("row").field("document").field("corpus_index").endRow();
+  for (std::size_t d = 0; d < split.train.documentCount(); ++d)
+    csv.field("train").field(d).field(split.train.documentIds[d]).field(split.trainDocuments[d]).endRow();
+  for (std::size_t d = 0; d < split.heldout.size(); ++d)
+    csv.field("heldout").field(d).field(split.heldout.observed.documentIds[d]).field(split.heldout.documents[d]).endRow();
+}
+
+}  // namespace latent::core

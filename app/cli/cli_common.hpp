@@ -10,6 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "models/model.hpp"
+
 namespace latent::cli {
 
 // Exit statuses of DESIGN §6, plus the conventional one for an interrupted command.
@@ -38,6 +40,11 @@ Command addModelsCommand(CLI::App& app);
 Command addFitCommand(CLI::App& app);
 Command addExportCommand(CLI::App& app);
 Command addHeldoutSplitCommand(CLI::App& app);
+Command addSweepCommand(CLI::App& app);
+
+// Model options that are not flags of `fit` / `sweep` themselves, given as extras:
+// "--alpha 0.1" or "--alpha=0.1"; a flag without a value means true.
+nlohmann::json parseModelOptions(const core::ModelInfo& model, const std::vector<std::string>& extras);
 
 // "1,234,567"
 std::string withThousands(std::int64_t value);

@@ -23,38 +23,6 @@ struct FitArgs {
   bool json = false;
 };
 
-// Model options that are not flags of `fit` itself arrive as extras: "--alpha 0.1" or
-// "--alpha=0.1"; a flag without a value means true.
-nlohmann::json parseModelOptions(const core::ModelInfo& model, const std::vector<std::string>& extras) {
-  nlohmann::json options = nlohmann::json::object();
-  for (std::size_t i = 0; i < extras.size(); ++i) {
-    std::string arg = extras[i];
-    if (arg.rfind("--", 0) != 0) throw core::UsageError("unexpected argument '" + arg + "'");
-    arg = arg.substr(2);
-    std::string value;
-    bool hasValue = false;
-    if (const auto eq = arg.find('='); eq != std::string::npos) {
-      value = arg.substr(eq + 1);
-      arg = arg.substr(0, eq);
-      hasValue = true;
-    } else if (i + 1 < extras.size() && extras[i + 1].rfind("--", 0) != 0) {
-      value = extras[++i];
-      hasValue = true;
-    }
-    const core::OptionSpec* spec = nullptr;
-    for (const auto& o : model.options)
-      if (o.name == arg) spec = &o;
-    if (!spec) {
-      options[arg] = value;  // resolveOptions names the options the model does have
-      continue;
-    }
-    if (!hasValue && spec->type != core::OptionSpec::Type::Boolean)
-      throw core::UsageError("option --" + arg + " needs a value");
-    options[arg] = hasValue ? core::parseOptionValue(*spec, value) : nlohmann::json(true);
-  }
-  return options;
-}
-
 // Six significant digits, or a fixed number of decimals.
 std::string number(double value, int digits = 6, bool fixedPoint = false) {
   char buffer[64];

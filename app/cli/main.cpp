@@ -45,7 +45,8 @@ int main(int argc, char** argv) {
   std::vector<cli::Command> commands = {cli::addImportCommand(app),  cli::addDatasetsCommand(app),
                                         cli::addRunsCommand(app),    cli::addSamplesCommand(app),
                                         cli::addModelsCommand(app),  cli::addFitCommand(app),
-                                        cli::addExportCommand(app),  cli::addHeldoutSplitCommand(app)};
+                                        cli::addExportCommand(app),  cli::addHeldoutSplitCommand(app),
+                                        cli::addSweepCommand(app)};
   // CLI11 would say only that a subcommand is required; name the word it did not know.
   std::string names;
   bool known = false;

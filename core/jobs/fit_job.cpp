@@ -90,6 +90,7 @@ RunOutcome runFit(const std::filesystem::path& projectFile, const RunRequest& re
   record.objectiveName = info.objectiveName;
   record.heldoutName = request.heldout > 0 ? info.heldoutName : "";
   record.appVersion = kAppVersion;
+  record.sweepId = request.sweepId;
   record.id = createRun(project, record);
   if (onCreated) onCreated(loadRun(project, record.id));
 

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <stop_token>
 #include <string>
 
@@ -24,6 +25,7 @@ struct RunRequest {
   int threads = 1;
   double heldout = 0.0;  // fraction of documents / dyads / ratings held out (seeded)
   int evalEvery = 10;
+  std::optional<std::int64_t> sweepId;  // the sweep this run belongs to, if any
 };
 
 struct RunOutcome {

@@ -18,7 +18,7 @@ namespace {
 constexpr const char* kRunColumns =
     "SELECT r.id, r.dataset_id, d.name, r.model, r.options, r.seed, r.threads, r.heldout, r.status, r.message, "
     "r.objective_name, r.heldout_name, r.app_version, r.created_at, r.updated_at, r.finished_at, r.seconds, "
-    "r.iterations, r.final_metrics, r.owner_pid, r.owner_host FROM runs r JOIN datasets d ON d.id = r.dataset_id";
+    "r.iterations, r.final_metrics, r.owner_pid, r.owner_host, r.sweep_id FROM runs r JOIN datasets d ON d.id = r.dataset_id";
 
 std::string hostName() {
   char name[256] = {};
@@ -55,6 +55,7 @@ RunRecord readRun(Statement& s) {
   if (!s.isNull(17)) r.iterations = s.integer(17);
   r.finalMetrics = nlohmann::json::parse(s.text(18), nullptr, false);
   if (r.status == RunStatus::Running && ownerIsGone(s)) r.status = RunStatus::Interrupted;
+  if (!s.isNull(21)) r.sweepId = s.integer(21);
   return r;
 }
 
@@ -100,12 +101,13 @@ std::int64_t createRun(Project& project, const RunRecord& run) {
   inTransaction(project, [&] {
     auto s = project.db().prepare(
         "INSERT INTO runs (dataset_id, model, options, seed, threads, heldout, status, objective_name, heldout_name, "
-        "app_version, created_at, updated_at, owner_pid, owner_host) "
-        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'running', ?7, ?8, ?9, ?10, ?10, ?11, ?12)");
+        "app_version, created_at, updated_at, owner_pid, owner_host, sweep_id) "
+        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'running', ?7, ?8, ?9, ?10, ?10, ?11, ?12, ?13)");
     s.bind(1, run.datasetId).bind(2, run.model).bind(3, run.options.dump());
     s.bind(4, static_cast<std::int64_t>(run.seed)).bind(5, run.threads).bind(6, run.heldout);
     s.bind(7, run.objectiveName).bind(8, run.heldoutName).bind(9, run.appVersion).bind(10, utcTimestamp());
     s.bind(11, static_cast<std::int64_t>(getpid())).bind(12, hostName());
+    if (run.sweepId) s.bind(13, *run.sweepId); else s.bindNull(13);
     s.run();
     id = project.db().lastInsertId();
   });
@@ -161,6 +163,33 @@ void finishRun(Project& project, std::int64_t runId, RunStatus status, const std
 std::vector<RunRecord> listRuns(Project& project, std::optional<std::int64_t> datasetId) {
   auto s = project.db().prepare(std::string(kRunColumns) + (datasetId ? " WHERE r.dataset_id = ?1" : "") + " ORDER BY r.id");
   if (datasetId) s.bind(1, *datasetId);
+  std::vector<RunRecord> out;
+  while (s.step()) out.push_back(readRun(s));
+  return out;
+}
+
+std::int64_t createSweep(Project& project, std::int64_t datasetId, const std::string& model, const std::string& parameter) {
+  std::int64_t id = 0;
+  inTransaction(project, [&] {
+    auto s = project.db().prepare("INSERT INTO sweeps (dataset_id, model, parameter, created_at) VALUES (?1, ?2, ?3, ?4)");
+    s.bind(1, datasetId).bind(2, model).bind(3, parameter).bind(4, utcTimestamp()).run();
+    id = project.db().lastInsertId();
+  });
+  return id;
+}
+
+std::vector<SweepRecord> listSweeps(Project& project, std::optional<std::int64_t> datasetId) {
+  auto s = project.db().prepare(std::string("SELECT id, dataset_id, model, parameter, created_at FROM sweeps") +
+                                (datasetId ? " WHERE dataset_id = ?1" : "") + " ORDER BY id");
+  if (datasetId) s.bind(1, *datasetId);
+  std::vector<SweepRecord> out;
+  while (s.step()) out.push_back({s.integer(0), s.integer(1), s.text(2), s.text(3), s.text(4)});
+  return out;
+}
+
+std::vector<RunRecord> sweepRuns(Project& project, std::int64_t sweepId) {
+  auto s = project.db().prepare(std::string(kRunColumns) + " WHERE r.sweep_id = ?1 ORDER BY r.id");
+  s.bind(1, sweepId);
   std::vector<RunRecord> out;
   while (s.step()) out.push_back(readRun(s));
   return out;

@@ -41,6 +41,15 @@ struct RunRecord {
   std::optional<double> seconds;
   std::optional<std::int64_t> iterations;
   nlohmann::json finalMetrics = nlohmann::json::object();
+  std::optional<std::int64_t> sweepId;  // set when the run is one point of a sweep
+};
+
+struct SweepRecord {
+  std::int64_t id = 0;
+  std::int64_t datasetId = 0;
+  std::string model;
+  std::string parameter;  // the option that varies
+  std::string createdAt;
 };
 
 struct MetricRow {
@@ -61,6 +70,9 @@ void finishRun(Project& project, std::int64_t runId, RunStatus status, const std
                std::int64_t iterations, const nlohmann::json& finalMetrics);
 
 std::vector<RunRecord> listRuns(Project& project, std::optional<std::int64_t> datasetId = std::nullopt);
+std::int64_t createSweep(Project& project, std::int64_t datasetId, const std::string& model, const std::string& parameter);
+std::vector<SweepRecord> listSweeps(Project& project, std::optional<std::int64_t> datasetId = std::nullopt);
+std::vector<RunRecord> sweepRuns(Project& project, std::int64_t sweepId);
 RunRecord loadRun(Project& project, std::int64_t runId);  // throws UsageError when missing
 std::vector<MetricRow> loadMetrics(Project& project, std::int64_t runId);
 // iteration -1 is the final result; std::nullopt when the run has no such matrix.

@@ -26,4 +26,5 @@ project="$work/demo.latent"
 echo
 echo "The 15 most probable words:"
 "$cli" export --project "$project" --run 1 --what topic-word --out "$work/words.csv"
-tail -n +2 "$work/words.csv" | sort -t, -k3 -g -r | head -15 | awk -F, '{ printf "  %-14s %.4f\n", $2, $3 }'
+# awk reads to the end (no head): under pipefail an early close would fail the pipeline with SIGPIPE.
+tail -n +2 "$work/words.csv" | sort -t, -k3 -g -r | awk -F, 'NR <= 15 { printf "  %-14s %.4f\n", $2, $3 }'

@@ -5,6 +5,8 @@
 #include <sstream>
 
 #include "models/model.hpp"
+#include "models/topic/mixture.hpp"
+#include "models/topic/plsa.hpp"
 #include "models/topic/unigram.hpp"
 #include "util/errors.hpp"
 #include "util/parse_number.hpp"
@@ -20,12 +22,16 @@ struct Entry {
 // One line per model, in the order of DESIGN §3.
 const Entry kModels[] = {
     {&unigramInfo, &makeUnigramModel},
+    {&mixtureInfo, &makeMixtureModel},
+    {&plsaInfo, &makePlsaModel},
 };
 
 std::string describeRange(const OptionSpec& spec) {
   std::ostringstream out;
   const bool hasMin = std::isfinite(spec.minimum), hasMax = std::isfinite(spec.maximum);
-  if (hasMin && hasMax) {
+  if (hasMin && hasMax && spec.minimumExclusive) {
+    out << "greater than " << spec.minimum << " and at most " << spec.maximum;
+  } else if (hasMin && hasMax) {
     out << "between " << spec.minimum << " and " << spec.maximum;
   } else if (hasMin) {
     out << (spec.minimumExclusive ? "greater than " : "at least ") << spec.minimum;

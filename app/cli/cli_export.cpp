@@ -16,6 +16,7 @@ Command addExportCommand(CLI::App& app) {
   auto run = std::make_shared<std::int64_t>(0);
   auto what = std::make_shared<std::string>();
   auto out = std::make_shared<std::string>();
+  auto iteration = std::make_shared<std::int64_t>(-1);
   std::string kinds;
   for (const auto& k : core::exportKinds()) kinds += (kinds.empty() ? "" : "|") + k.name;
   auto* sub = app.add_subcommand("export", "Write a run's results as CSV");
@@ -23,10 +24,19 @@ Command addExportCommand(CLI::App& app) {
   sub->add_option("--run", *run, "Run id (see latent-cli runs)")->required();
   sub->add_option("--what", *what, kinds)->required();
   sub->add_option("--out", *out, "CSV file to write, - for standard output")->required();
+  sub->add_option("--iteration", *iteration,
+                  "topic-word, doc-topic: the snapshot taken at this iteration instead of the final result")
+      ->check(CLI::NonNegativeNumber);
   return {sub, [=]() -> int {
             core::Project p(*project, core::Project::Access::ReadOnly);
+            const auto snapshot = *iteration >= 0 ? std::optional<std::int64_t>(*iteration) : std::nullopt;
+            // A run killed before its end exports its latest snapshot: say which.
+            const auto report = [&](std::int64_t written) {
+              if (written >= 0 && !snapshot)
+                std::cerr << "run " << *run << " has no final result; wrote its latest snapshot, iteration " << written << "\n";
+            };
             if (*out == "-") {
-              core::exportRun(p, *run, *what, std::cout);
+              report(core::exportRun(p, *run, *what, std::cout, snapshot));
               return kExitOk;
             }
             // Written beside the target and renamed at the end: a failure never leaves half a file.
@@ -35,10 +45,11 @@ Command addExportCommand(CLI::App& app) {
             try {
               std::ofstream file(partial, std::ios::binary | std::ios::trunc);
               if (!file) throw core::UsageError("cannot write " + target.string());
-              core::exportRun(p, *run, *what, file);
+              const auto written = core::exportRun(p, *run, *what, file, snapshot);
               file.close();
               if (!file) throw std::runtime_error("writing " + target.string() + " failed (disk full?)");
               std::filesystem::rename(partial, target);
+              report(written);
             } catch (...) {
               std::error_code ec;
               std::filesystem::remove(partial, ec);

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <optional>
 
 #include "io/csv_writer.hpp"
 #include "store/corpus_store.hpp"
@@ -14,32 +15,64 @@
 namespace latent::core {
 namespace {
 
-void exportTopicWord(Project& project, const RunRecord& run, std::ostream& out) {
-  const auto matrix = loadMatrix(project, run.id, "topic_word");
+// The matrix `name` an export writes: the final result, or the snapshot of `iteration` when one
+// is asked for. A run killed before it finished has no final result; its latest snapshot stands in
+// (the CLI says so), which is why models snapshot topic_word every few iterations.
+struct ChosenMatrix {
+  Eigen::MatrixXd values;
+  std::int64_t iteration = -1;
+};
+std::optional<ChosenMatrix> chooseMatrix(Project& project, const RunRecord& run, const std::string& name,
+                                         std::optional<std::int64_t> iteration) {
+  std::int64_t latestSnapshot = -1;
+  std::string snapshots;
+  for (const auto& [n, it] : listMatrices(project, run.id)) {
+    if (n != name || it < 0) continue;
+    latestSnapshot = std::max(latestSnapshot, it);
+    snapshots += (snapshots.empty() ? "" : ", ") + std::to_string(it);
+  }
+  if (iteration) {
+    auto values = loadMatrix(project, run.id, name, *iteration);
+    if (!values)
+      throw UsageError("run " + std::to_string(run.id) + " has no " + name + " snapshot at iteration " +
+                       std::to_string(*iteration) + (snapshots.empty() ? " (it has none)" : " (it has: " + snapshots + ")"));
+    return ChosenMatrix{std::move(*values), *iteration};
+  }
+  if (auto values = loadMatrix(project, run.id, name)) return ChosenMatrix{std::move(*values), -1};
+  if (latestSnapshot < 0) return std::nullopt;
+  return ChosenMatrix{*loadMatrix(project, run.id, name, latestSnapshot), latestSnapshot};
+}
+
+std::int64_t exportTopicWord(Project& project, const RunRecord& run, std::ostream& out, std::optional<std::int64_t> iteration) {
+  const auto matrix = chooseMatrix(project, run, "topic_word", iteration);
   const auto vocabulary = loadVocabulary(project, run.datasetId);
-  if (!matrix || static_cast<std::size_t>(matrix->cols()) != vocabulary.size())
+  if (!matrix || static_cast<std::size_t>(matrix->values.cols()) != vocabulary.size())
     throw UsageError("run " + std::to_string(run.id) + " has no topic-word matrix");
+  const auto& values = matrix->values;
   CsvWriter csv(out);
   csv.field("topic").field("word").field("probability").endRow();
-  for (Eigen::Index k = 0; k < matrix->rows(); ++k)
-    for (Eigen::Index v = 0; v < matrix->cols(); ++v)
-      csv.field(static_cast<std::int64_t>(k)).field(vocabulary[static_cast<std::size_t>(v)].word).field((*matrix)(k, v)).endRow();
+  for (Eigen::Index k = 0; k < values.rows(); ++k)
+    for (Eigen::Index v = 0; v < values.cols(); ++v)
+      csv.field(static_cast<std::int64_t>(k)).field(vocabulary[static_cast<std::size_t>(v)].word).field(values(k, v)).endRow();
+  return matrix->iteration;
 }
 
 // doc_topic holds one row per corpus document, in corpus order.
-void exportDocTopic(Project& project, const RunRecord& run, std::ostream& out) {
-  const auto matrix = loadMatrix(project, run.id, "doc_topic");
+std::int64_t exportDocTopic(Project& project, const RunRecord& run, std::ostream& out, std::optional<std::int64_t> iteration) {
+  const auto chosen = chooseMatrix(project, run, "doc_topic", iteration);
   const auto documents = listDocuments(project, run.datasetId);
-  if (!matrix || static_cast<std::size_t>(matrix->rows()) != documents.size())
+  if (!chosen || static_cast<std::size_t>(chosen->values.rows()) != documents.size())
     throw UsageError("run " + std::to_string(run.id) + " (" + run.model + ") has no document-topic proportions");
+  const auto* matrix = &chosen->values;
   CsvWriter csv(out);
   csv.field("document").field("topic").field("proportion").endRow();
   for (Eigen::Index d = 0; d < matrix->rows(); ++d)
     for (Eigen::Index k = 0; k < matrix->cols(); ++k)
       csv.field(documents[static_cast<std::size_t>(d)].id).field(static_cast<std::int64_t>(k)).field((*matrix)(d, k)).endRow();
+  return chosen->iteration;
 }
 
-void exportAssignments(Project& project, const RunRecord& run, std::ostream& out) {
+std::int64_t exportAssignments(Project& project, const RunRecord& run, std::ostream& out, std::optional<std::int64_t>) {
   auto has = project.db().prepare("SELECT count(*) FROM token_topics WHERE run_id = ?1");
   has.bind(1, run.id);
   if (!has.step() || has.integer(0) == 0)
@@ -63,9 +96,10 @@ void exportAssignments(Project& project, const RunRecord& run, std::ostream& out
       csv.endRow();
     }
   }
+  return -1;
 }
 
-void exportMetrics(Project& project, const RunRecord& run, std::ostream& out) {
+std::int64_t exportMetrics(Project& project, const RunRecord& run, std::ostream& out, std::optional<std::int64_t>) {
   const auto rows = loadMetrics(project, run.id);
   // Model-specific extras become columns of their own, in order of first appearance.
   std::vector<std::string> extras;
@@ -86,26 +120,30 @@ void exportMetrics(Project& project, const RunRecord& run, std::ostream& out) {
     }
     csv.endRow();
   }
+  return -1;
 }
 
 struct Exporter {
   ExportKind kind;
-  std::function<void(Project&, const RunRecord&, std::ostream&)> write;
+  // Returns the snapshot iteration written, -1 for the final result.
+  std::function<std::int64_t(Project&, const RunRecord&, std::ostream&, std::optional<std::int64_t>)> write;
   std::function<bool(Project&, const RunRecord&)> available;
+  bool hasSnapshots = false;  // whether --iteration applies
 };
 
+// Final or snapshot: a killed run exports what its snapshots reached.
 bool hasMatrix(Project& project, const RunRecord& run, const std::string& name) {
   for (const auto& [n, iteration] : listMatrices(project, run.id))
-    if (n == name && iteration == -1) return true;
+    if (n == name) return true;
   return false;
 }
 
 const std::vector<Exporter>& exporters() {
   static const std::vector<Exporter> list = {
       {{"topic-word", "topic,word,probability", "every word's probability under every topic"},
-       exportTopicWord, [](Project& p, const RunRecord& r) { return hasMatrix(p, r, "topic_word"); }},
+       exportTopicWord, [](Project& p, const RunRecord& r) { return hasMatrix(p, r, "topic_word"); }, true},
       {{"doc-topic", "document,topic,proportion", "each document's topic proportions"},
-       exportDocTopic, [](Project& p, const RunRecord& r) { return hasMatrix(p, r, "doc_topic"); }},
+       exportDocTopic, [](Project& p, const RunRecord& r) { return hasMatrix(p, r, "doc_topic"); }, true},
       {{"assignments", "document,position,word,topic,begin,end", "the topic of every kept token (begin/end: byte span in the text)"},
        exportAssignments,
        [](Project& p, const RunRecord& r) {
@@ -138,7 +176,8 @@ std::vector<std::string> availableExports(Project& project, std::int64_t runId) 
   return out;
 }
 
-void exportRun(Project& project, std::int64_t runId, const std::string& what, std::ostream& out) {
+std::int64_t exportRun(Project& project, std::int64_t runId, const std::string& what, std::ostream& out,
+                       std::optional<std::int64_t> iteration) {
   const auto run = loadRun(project, runId);
   for (const auto& e : exporters()) {
     if (e.kind.name != what) continue;
@@ -147,8 +186,8 @@ void exportRun(Project& project, std::int64_t runId, const std::string& what, st
       for (const auto& name : availableExports(project, runId)) have += (have.empty() ? "" : ", ") + name;
       throw UsageError("run " + std::to_string(runId) + " (" + run.model + ") has no " + what + " to export (it has: " + have + ")");
     }
-    e.write(project, run, out);
-    return;
+    if (iteration && !e.hasSnapshots) throw UsageError("--iteration applies to topic-word and doc-topic only, not " + what);
+    return e.write(project, run, out, iteration);
   }
   std::string names;
   for (const auto& e : exporters()) names += (names.empty() ? "" : ", ") + e.kind.name;

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "models/model.hpp"
+#include "models/topic/lda_gibbs.hpp"
 #include "models/topic/mixture.hpp"
 #include "models/topic/plsa.hpp"
 #include "models/topic/unigram.hpp"
@@ -24,6 +25,7 @@ const Entry kModels[] = {
     {&unigramInfo, &makeUnigramModel},
     {&mixtureInfo, &makeMixtureModel},
     {&plsaInfo, &makePlsaModel},
+    {&ldaGibbsInfo, &makeLdaGibbsModel},
 };
 
 std::string describeRange(const OptionSpec& spec) {

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Latent Dirichlet allocation fitted by collapsed Gibbs sampling (Griffiths & Steyvers 2004;
+// 000 §27.3.4 eq. 27.37; 001 eq. 4-9), with two exact samplers: SparseLDA (Yao, Mimno & McCallum
+// 2009) and Metropolis-Hastings with alias tables (LightLDA, Yuan et al. 2015), parallel over
+// documents as AD-LDA (Newman, Asuncion, Smyth & Welling 2009), hyperparameters optimised as
+// MALLET does (Minka 2000; Wallach 2008), and the evidence estimators of Wallach, Murray,
+// Salakhutdinov & Mimno (2009).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include "models/model.hpp"
+
+namespace latent::core {
+
+struct LdaGibbsOptions {
+  enum class Sampler { Sparse, Alias };
+
+  std::int64_t topics = 20;
+  // Sweeps over every token. See makeInfo() in lda_gibbs.cpp for why this default.
+  std::int64_t iterations = 500;
+  double alpha = 0.1;   // symmetric start value of the asymmetric alpha (per topic)
+  double beta = 0.01;
+  Sampler sampler = Sampler::Sparse;
+  std::int64_t mhSteps = 4;          // alias sampler: word+document proposal cycles per token (see makeInfo)
+  std::int64_t partitions = 0;       // 0: one per thread
+  std::int64_t optimizeEvery = 20;   // 0: alpha and beta stay fixed
+  std::int64_t optimizeBurnIn = 50;  // no optimisation before this iteration
+  std::int64_t snapshotEvery = 50;
+  std::int64_t leftToRightParticles = 0;   // 0: no left-to-right estimate
+  std::int64_t leftToRightDocuments = 100; // held-out documents it scores at most
+
+  static LdaGibbsOptions fromJson(const nlohmann::json& options);
+};
+
+const ModelInfo& ldaGibbsInfo();
+std::unique_ptr<Model> makeLdaGibbsModel();
+
+}  // namespace latent::core

@@ -1,0 +1,440 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The SparseLDA sampler (Yao, Mimno & McCallum 2009, "Efficient methods for topic model inference
+// on streaming document collections", §3.4): exact collapsed Gibbs draws from 000 eq. 27.37 at a
+// cost that follows the nonzero counts of the token's word and document rather than K.
+#pragma once
+
+#include <tbb/blocked_range.h>
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <stop_token>
+#include <vector>
+
+#include "models/topic/lda_gibbs_state.hpp"
+
+namespace latent::core::topic {
+
+// The conditional of token i (word w, document d) with its own count removed,
+//   p(k) ~ (alpha_k + n_dk)(beta + n_wk) / (V beta + n_k)          (000 eq. 27.37; 001 eq. 4)
+// is split into three buckets (Yao et al. 2009, eq. 4):
+//   s = sum_k alpha_k beta / (V beta + n_k)                       smoothing only: kept up to date incrementally
+//   r = sum_{k: n_dk > 0} n_dk beta / (V beta + n_k)             document: a sum over the document's topics
+//   q = sum_{k: n_wk > 0} (alpha_k + n_dk) n_wk / (V beta + n_k)  word: a sum over the word's topics,
+// with the coefficient (alpha_k + n_dk)/(V beta + n_k) cached per topic. A uniform draw on
+// [0, s + r + q) picks the bucket and then the topic within it, so the draw is exact; q holds
+// most of the mass once topics are sparse, and its walk is short because each word's counts are
+// kept sorted, largest first.
+//
+// Each word's counts n_wk are one contiguous array of packed (count << topicBits | topic)
+// entries, descending, nonzero first; its capacity min(K, frequency of w) can never overflow.
+// Packed = uint32_t when every count fits beside the topic bits, else uint64_t.
+//
+// Parallel (AD-LDA, Newman et al. 2009): each partition of documents samples against its own
+// copy of the word-topic counts, equal to the global counts at the start of the sweep plus its
+// own changes; after the sweep the copies are merged as global + sum_p (local_p - global). With
+// one partition the sampler works on the global counts directly: the exact sequential sampler.
+template <typename Packed>
+class SparseGibbsKernel {
+ public:
+  static bool fits(int topics, std::int64_t maxCount) {
+    const int bits = topicBits(topics);
+    return bits < static_cast<int>(sizeof(Packed) * 8) - 1 &&
+           static_cast<double>(maxCount) < std::ldexp(1.0, static_cast<int>(sizeof(Packed) * 8) - bits);
+  }
+
+  class Partition {
+   public:
+    Partition(SparseGibbsKernel& kernel, std::size_t index)
+        : m_kernel(kernel),
+          m_state(kernel.m_state),
+          m_index(index),
+          m_totals(kernel.m_totals),
+          m_invDenominator(static_cast<std::size_t>(kernel.m_K)),
+          m_coefficient(static_cast<std::size_t>(kernel.m_K)),
+          m_alphaBeta(static_cast<std::size_t>(kernel.m_K)),
+          m_wordScore(static_cast<std::size_t>(kernel.m_K)),
+          m_docCounts(static_cast<std::size_t>(kernel.m_K), 0),
+          m_docTopics(static_cast<std::size_t>(kernel.m_K)),
+          m_docTopicPosition(static_cast<std::size_t>(kernel.m_K)) {}
+
+    // Caches that depend on the hyperparameters and the topic totals.
+    void beginSweep() {
+      m_lists = m_kernel.listsOf(m_index);
+      m_rng = &m_state.rng(m_index);
+      m_alpha = m_state.alpha().data();
+      m_beta = m_state.beta();
+      m_betaV = m_beta * m_state.vocabularySize();
+      for (int k = 0; k < m_kernel.m_K; ++k) {
+        const auto kk = static_cast<std::size_t>(k);
+        m_invDenominator[kk] = 1.0 / (m_betaV + static_cast<double>(m_totals[kk]));
+        m_coefficient[kk] = m_alpha[kk] * m_invDenominator[kk];
+        m_alphaBeta[kk] = m_alpha[kk] * m_beta;
+      }
+      recomputeSmoothingMass();
+    }
+
+    void beginDocument(std::size_t d) {
+      const auto& offsets = m_state.corpus().offsets;
+      m_docBegin = static_cast<std::size_t>(offsets[d]);
+      m_docEnd = static_cast<std::size_t>(offsets[d + 1]);
+      const auto z = m_state.assignments();
+      m_docTopicCount = 0;
+      for (std::size_t i = m_docBegin; i < m_docEnd; ++i) {
+        const auto k = static_cast<std::size_t>(z[i]);
+        if (m_docCounts[k]++ == 0) addDocTopic(k);
+      }
+      m_docMass = 0.0;
+      for (std::size_t j = 0; j < m_docTopicCount; ++j) {
+        const auto k = static_cast<std::size_t>(m_docTopics[j]);
+        m_docMass += m_docCounts[k] * m_beta * m_invDenominator[k];
+        m_coefficient[k] = (m_alpha[k] + m_docCounts[k]) * m_invDenominator[k];
+      }
+      // s is updated incrementally; recomputing it every K tokens keeps rounding from piling up
+      // at O(1) cost per token.
+      m_sinceSmoothingRecompute += m_docEnd - m_docBegin;
+      if (m_sinceSmoothingRecompute >= static_cast<std::size_t>(m_kernel.m_K)) recomputeSmoothingMass();
+    }
+
+    // Resamples token i (of the current document) from its full conditional.
+    void sampleToken(std::size_t i) {
+      const auto& kernel = m_kernel;
+      const Packed mask = kernel.m_mask;
+      const int bits = kernel.m_bits;
+      const auto z = m_state.assignments();
+      const auto w = static_cast<std::size_t>(m_state.corpus().tokens[i]);
+      Packed* const list = m_lists + kernel.m_offsets[w];
+      const auto capacity = static_cast<std::size_t>(kernel.m_offsets[w + 1] - kernel.m_offsets[w]);
+
+      const auto s = static_cast<std::size_t>(z[i]);
+      changeTopicCount(s, -1);
+
+      // One pass computes the word bucket with the token's own count taken out of its entry (the
+      // entry itself is changed only once the new topic is known: usually it is the old one).
+      double wordMass = 0.0;
+      std::size_t n = 0, own = 0;
+      for (; n < capacity; ++n) {
+        const Packed e = list[n];
+        if (e == 0) break;
+        const auto k = static_cast<std::size_t>(e & mask);
+        auto count = static_cast<double>(e >> bits);
+        if (k == s) {
+          own = n;
+          count -= 1.0;
+        }
+        const double score = m_coefficient[k] * count;
+        m_wordScore[n] = score;
+        wordMass += score;
+      }
+
+      double u = m_rng->uniform() * (m_smoothingMass + m_docMass + wordMass);
+      std::size_t t;
+      std::size_t at = capacity;  // the entry of t in the word's list, when the draw came from it
+      if (u < wordMass) {
+        std::size_t j = 0;
+        while (j + 1 < n && (u -= m_wordScore[j]) >= 0.0) ++j;
+        t = static_cast<std::size_t>(list[j] & mask);
+        at = j;
+      } else {
+        u -= wordMass;
+        if (u < m_docMass && m_docTopicCount > 0) {
+          std::size_t j = 0;
+          for (; j + 1 < m_docTopicCount; ++j) {
+            const auto k = static_cast<std::size_t>(m_docTopics[j]);
+            u -= m_docCounts[k] * m_beta * m_invDenominator[k];
+            if (u < 0.0) break;
+          }
+          t = static_cast<std::size_t>(m_docTopics[j]);
+        } else {
+          u -= m_docMass;
+          t = 0;
+          for (const auto K = static_cast<std::size_t>(kernel.m_K); t + 1 < K; ++t) {
+            u -= m_alphaBeta[t] * m_invDenominator[t];
+            if (u < 0.0) break;
+          }
+        }
+      }
+      if (t != s) {
+        // Move the token in the word's list: out of s (its entry sinks), into t.
+        const std::size_t sunk = removeAt(list, capacity, own, kernel.m_one);
+        if (at != capacity) {
+          if (at > own && at <= sunk) --at;  // the entries between moved up by one
+          incrementAt(list, at, kernel.m_one);
+        } else {
+          addToWord(list, capacity, static_cast<Packed>(t), mask, kernel.m_one);
+        }
+      }
+      changeTopicCount(t, +1);
+      z[i] = static_cast<std::int32_t>(t);
+    }
+
+    // Leaves the per-document caches clean; returns the document's term of log P(Z) when asked.
+    double endDocument(bool wantLogPrior) {
+      double logPrior = 0.0;
+      if (wantLogPrior && m_docEnd > m_docBegin)
+        logPrior = std::lgamma(m_state.alphaSum()) - std::lgamma(static_cast<double>(m_docEnd - m_docBegin) + m_state.alphaSum());
+      for (std::size_t j = 0; j < m_docTopicCount; ++j) {
+        const auto k = static_cast<std::size_t>(m_docTopics[j]);
+        if (wantLogPrior) logPrior += logGammaRatio(m_docCounts[k], m_alpha[k]);
+        m_docCounts[k] = 0;
+        m_coefficient[k] = m_alpha[k] * m_invDenominator[k];
+      }
+      m_docTopicCount = 0;
+      return logPrior;
+    }
+
+    // One sweep over the partition's documents; false when stopped (the state stays consistent).
+    bool run(const std::stop_token& stop, bool wantLogPrior, double& logPrior) {
+      beginSweep();
+      const auto range = m_state.partitions()[m_index];
+      for (std::size_t d = range.begin; d < range.end; ++d) {
+        if (stop.stop_requested()) return false;
+        beginDocument(d);
+        for (std::size_t i = m_docBegin; i < m_docEnd; ++i) {
+          if (((i - m_docBegin) & 4095) == 4095 && stop.stop_requested()) {
+            endDocument(false);
+            return false;
+          }
+          sampleToken(i);
+        }
+        logPrior += endDocument(wantLogPrior);
+      }
+      return true;
+    }
+
+    std::vector<std::int64_t>& totals() noexcept { return m_totals; }
+
+   private:
+    friend class SparseGibbsKernel;
+
+    void recomputeSmoothingMass() {
+      m_smoothingMass = 0.0;
+      for (std::size_t k = 0; k < m_alphaBeta.size(); ++k) m_smoothingMass += m_alphaBeta[k] * m_invDenominator[k];
+      m_sinceSmoothingRecompute = 0;
+    }
+
+    void addDocTopic(std::size_t k) {
+      m_docTopicPosition[k] = static_cast<std::int32_t>(m_docTopicCount);
+      m_docTopics[m_docTopicCount++] = static_cast<std::int32_t>(k);
+    }
+    void removeDocTopic(std::size_t k) {
+      const auto at = static_cast<std::size_t>(m_docTopicPosition[k]);
+      const auto last = m_docTopics[--m_docTopicCount];
+      m_docTopics[at] = last;
+      m_docTopicPosition[static_cast<std::size_t>(last)] = static_cast<std::int32_t>(at);
+    }
+
+    // n_k and n_dk of topic k change by delta; s, r and the coefficient follow.
+    void changeTopicCount(std::size_t k, int delta) {
+      const double oldInverse = m_invDenominator[k];
+      m_smoothingMass -= m_alphaBeta[k] * oldInverse;
+      m_docMass -= m_docCounts[k] * m_beta * oldInverse;
+      m_totals[k] += delta;
+      const std::int32_t before = m_docCounts[k];
+      m_docCounts[k] = before + delta;
+      const double inverse = 1.0 / (m_betaV + static_cast<double>(m_totals[k]));
+      m_invDenominator[k] = inverse;
+      m_smoothingMass += m_alphaBeta[k] * inverse;
+      m_docMass += m_docCounts[k] * m_beta * inverse;
+      m_coefficient[k] = (m_alpha[k] + m_docCounts[k]) * inverse;
+      if (before == 0) addDocTopic(k);
+      else if (m_docCounts[k] == 0) removeDocTopic(k);
+    }
+
+    static void incrementAt(Packed* list, std::size_t j, Packed one) {
+      list[j] += one;
+      while (j > 0 && list[j - 1] < list[j]) {
+        std::swap(list[j - 1], list[j]);
+        --j;
+      }
+    }
+    // Takes one from entry j and lets it sink to keep the order; returns where it ends.
+    static std::size_t removeAt(Packed* list, std::size_t capacity, std::size_t j, Packed one) {
+      list[j] -= one;
+      if (list[j] < one) list[j] = 0;
+      while (j + 1 < capacity && list[j + 1] > list[j]) {
+        std::swap(list[j], list[j + 1]);
+        ++j;
+      }
+      return j;
+    }
+    static void addToWord(Packed* list, std::size_t capacity, Packed topic, Packed mask, Packed one) {
+      // The word just lost this token, so a free slot is left if the topic is new to it.
+      std::size_t j = 0;
+      while (j < capacity && list[j] != 0 && (list[j] & mask) != topic) ++j;
+      assert(j < capacity);
+      if (list[j] == 0) list[j] = topic;
+      incrementAt(list, j, one);
+    }
+
+    SparseGibbsKernel& m_kernel;
+    LdaGibbsState& m_state;
+    std::size_t m_index;
+    Packed* m_lists = nullptr;
+    Rng* m_rng = nullptr;
+    const double* m_alpha = nullptr;
+    double m_beta = 0.0, m_betaV = 0.0;
+    std::vector<std::int64_t> m_totals;
+    std::vector<double> m_invDenominator, m_coefficient, m_alphaBeta, m_wordScore;
+    std::vector<std::int32_t> m_docCounts, m_docTopics, m_docTopicPosition;
+    std::size_t m_docTopicCount = 0, m_docBegin = 0, m_docEnd = 0, m_sinceSmoothingRecompute = 0;
+    double m_smoothingMass = 0.0, m_docMass = 0.0;
+  };
+
+  explicit SparseGibbsKernel(LdaGibbsState& state)
+      : m_state(state),
+        m_K(state.topics()),
+        m_bits(topicBits(state.topics())),
+        m_mask((Packed{1} << m_bits) - 1),
+        m_one(Packed{1} << m_bits),
+        m_totals(static_cast<std::size_t>(state.topics()), 0) {
+    const auto V = static_cast<std::size_t>(state.vocabularySize());
+    const auto& frequency = state.wordFrequencies();
+    m_offsets.assign(V + 1, 0);
+    for (std::size_t w = 0; w < V; ++w) m_offsets[w + 1] = m_offsets[w] + std::min<std::int64_t>(frequency[w], m_K);
+    m_global.assign(static_cast<std::size_t>(m_offsets[V]), 0);
+    buildGlobalCounts();
+    const std::size_t P = state.partitions().size();
+    if (P > 1) m_local.assign(P, m_global);
+    for (std::size_t p = 0; p < P; ++p) m_partitions.emplace_back(*this, p);
+  }
+  SparseGibbsKernel(const SparseGibbsKernel&) = delete;
+  SparseGibbsKernel& operator=(const SparseGibbsKernel&) = delete;
+
+  Partition& partition(std::size_t p) { return m_partitions[p]; }
+
+  // Nothing is shared between partitions during a sweep but the read-only corpus.
+  void prepareSweep() {}
+
+  // One sweep of every partition in parallel, then the merge. Returns false when stopped; the
+  // counts are merged either way. logPrior[p] receives partition p's part of log P(Z) when asked.
+  bool sweep(const std::stop_token& stop, bool wantLogPrior, std::vector<double>& logPrior) {
+    const std::size_t P = m_partitions.size();
+    logPrior.assign(P, 0.0);
+    std::vector<char> finished(P, 0);
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, P, 1), [&](const auto& r) {
+      for (std::size_t p = r.begin(); p != r.end(); ++p) finished[p] = m_partitions[p].run(stop, wantLogPrior, logPrior[p]);
+    });
+    mergePartitions();
+    return std::all_of(finished.begin(), finished.end(), [](char f) { return f != 0; });
+  }
+
+  // After a sweep (or before the first): the global counts as the partitions will see them.
+  void mergePartitions() {
+    const std::size_t P = m_partitions.size();
+    if (P == 1) {
+      m_totals = m_partitions[0].m_totals;
+      return;
+    }
+    const auto V = m_offsets.size() - 1;
+    const auto K = static_cast<std::size_t>(m_K);
+    struct Scratch {
+      std::vector<std::int64_t> counts;
+      std::vector<Packed> merged;
+    };
+    tbb::enumerable_thread_specific<Scratch> scratch([&] { return Scratch{std::vector<std::int64_t>(K, 0), {}}; });
+    const auto others = static_cast<std::int64_t>(P - 1);
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, V, 512), [&](const auto& r) {
+      auto& s = scratch.local();
+      for (std::size_t w = r.begin(); w != r.end(); ++w) {
+        const auto begin = static_cast<std::size_t>(m_offsets[w]), end = static_cast<std::size_t>(m_offsets[w + 1]);
+        // global + sum_p (local_p - global) = sum_p local_p - (P - 1) global
+        for (std::size_t j = begin; j < end && m_global[j] != 0; ++j) s.counts[m_global[j] & m_mask] -= others * static_cast<std::int64_t>(m_global[j] >> m_bits);
+        for (const auto& local : m_local)
+          for (std::size_t j = begin; j < end && local[j] != 0; ++j) s.counts[local[j] & m_mask] += static_cast<std::int64_t>(local[j] >> m_bits);
+        s.merged.clear();
+        auto collect = [&](const std::vector<Packed>& from) {
+          for (std::size_t j = begin; j < end && from[j] != 0; ++j) {
+            const auto k = static_cast<std::size_t>(from[j] & m_mask);
+            assert(s.counts[k] >= 0);
+            if (s.counts[k] != 0) s.merged.push_back((static_cast<Packed>(s.counts[k]) << m_bits) | static_cast<Packed>(k));
+            s.counts[k] = 0;
+          }
+        };
+        collect(m_global);
+        for (const auto& local : m_local) collect(local);
+        std::sort(s.merged.begin(), s.merged.end(), std::greater<Packed>());
+        std::copy(s.merged.begin(), s.merged.end(), m_global.begin() + static_cast<std::ptrdiff_t>(begin));
+        std::fill(m_global.begin() + static_cast<std::ptrdiff_t>(begin + s.merged.size()), m_global.begin() + static_cast<std::ptrdiff_t>(end), Packed{0});
+      }
+    });
+    for (std::size_t k = 0; k < K; ++k) {
+      std::int64_t total = -others * m_totals[k];
+      for (auto& part : m_partitions) total += part.m_totals[k];
+      m_totals[k] = total;
+    }
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, P, 1), [&](const auto& r) {
+      for (std::size_t p = r.begin(); p != r.end(); ++p) {
+        std::memcpy(m_local[p].data(), m_global.data(), m_global.size() * sizeof(Packed));
+        m_partitions[p].m_totals = m_totals;
+      }
+    });
+  }
+
+  // The global count n_wk of every nonzero (topic, count) of word w.
+  template <typename F>
+  void forEachTopicOfWord(std::size_t w, F&& f) const {
+    for (auto j = static_cast<std::size_t>(m_offsets[w]); j < static_cast<std::size_t>(m_offsets[w + 1]) && m_global[j] != 0; ++j)
+      f(static_cast<std::int32_t>(m_global[j] & m_mask), static_cast<std::int64_t>(m_global[j] >> m_bits));
+  }
+  const std::vector<std::int64_t>& topicTotals() const noexcept { return m_totals; }
+
+  std::size_t memoryBytes() const {
+    std::size_t bytes = m_global.size() * sizeof(Packed) + m_offsets.size() * sizeof(std::int64_t);
+    for (const auto& l : m_local) bytes += l.size() * sizeof(Packed);
+    return bytes;
+  }
+
+ private:
+  static int topicBits(int topics) {
+    int bits = 1;
+    while ((1LL << bits) < topics) ++bits;
+    return bits;
+  }
+
+  Packed* listsOf(std::size_t p) { return m_local.empty() ? m_global.data() : m_local[p].data(); }
+
+  // Counts from the assignments, word by word.
+  void buildGlobalCounts() {
+    const auto z = m_state.assignments();
+    const auto V = m_offsets.size() - 1;
+    std::vector<std::int64_t> start;
+    std::vector<std::int32_t> topicsByWord;
+    m_state.topicsByWord(start, topicsByWord);
+    const auto K = static_cast<std::size_t>(m_K);
+    tbb::enumerable_thread_specific<std::vector<std::int64_t>> scratch([&] { return std::vector<std::int64_t>(K, 0); });
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, V, 512), [&](const auto& r) {
+      auto& counts = scratch.local();
+      std::vector<Packed> merged;
+      for (std::size_t w = r.begin(); w != r.end(); ++w) {
+        merged.clear();
+        for (auto j = start[w]; j < start[w + 1]; ++j) ++counts[static_cast<std::size_t>(topicsByWord[static_cast<std::size_t>(j)])];
+        for (auto j = start[w]; j < start[w + 1]; ++j) {
+          const auto k = static_cast<std::size_t>(topicsByWord[static_cast<std::size_t>(j)]);
+          if (counts[k] != 0) merged.push_back((static_cast<Packed>(counts[k]) << m_bits) | static_cast<Packed>(k));
+          counts[k] = 0;
+        }
+        std::sort(merged.begin(), merged.end(), std::greater<Packed>());
+        std::copy(merged.begin(), merged.end(), m_global.begin() + m_offsets[w]);
+      }
+    });
+    for (std::size_t i = 0; i < z.size(); ++i) ++m_totals[static_cast<std::size_t>(z[i])];
+  }
+
+  LdaGibbsState& m_state;
+  int m_K;
+  int m_bits;
+  Packed m_mask, m_one;
+  std::vector<std::int64_t> m_offsets;  // word w's entries: [m_offsets[w], m_offsets[w + 1])
+  std::vector<Packed> m_global;
+  std::vector<std::vector<Packed>> m_local;  // one copy per partition when there are several
+  std::vector<std::int64_t> m_totals;        // n_k, global
+  std::vector<Partition> m_partitions;
+};
+
+}  // namespace latent::core::topic

@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// LDA Gibbs state: partitioning, initial assignments, histograms and log probabilities.
+#include "models/topic/lda_gibbs_state.hpp"
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace latent::core::topic {
+
+LdaGibbsState::LdaGibbsState(const Corpus& corpus, int topics, double alpha, double beta, int partitions,
+                             std::uint64_t seed)
+    : m_corpus(corpus),
+      m_topics(topics),
+      m_vocabulary(static_cast<int>(corpus.vocabularySize())),
+      m_alpha(static_cast<std::size_t>(topics), alpha),
+      m_alphaSum(alpha * topics),
+      m_beta(beta),
+      m_z(corpus.tokenCount()),
+      m_wordFrequency(corpus.vocabularySize(), 0) {
+  for (const auto w : corpus.tokens) ++m_wordFrequency[static_cast<std::size_t>(w)];
+  for (const auto f : m_wordFrequency) m_maxWordFrequency = std::max(m_maxWordFrequency, f);
+
+  // Contiguous ranges cut where the running token count comes closest to p/P of the total, so
+  // that every partition holds about the same work; never more partitions than documents.
+  const std::size_t D = corpus.documentCount();
+  const std::size_t P = std::max<std::size_t>(1, std::min<std::size_t>(static_cast<std::size_t>(std::max(partitions, 1)), std::max<std::size_t>(D, 1)));
+  const auto N = static_cast<double>(corpus.tokenCount());
+  std::size_t begin = 0;
+  for (std::size_t p = 0; p < P; ++p) {
+    std::size_t end = D;
+    if (p + 1 < P) {
+      const double target = N * static_cast<double>(p + 1) / static_cast<double>(P);
+      const std::size_t lastAllowed = D - (P - 1 - p);  // leaves a document for each later partition
+      end = begin + 1;
+      while (end < lastAllowed && static_cast<double>(corpus.offsets[end]) < target) ++end;
+      // Cut on whichever side of the document that crosses the target lands closer to it.
+      if (end > begin + 1 && target - static_cast<double>(corpus.offsets[end - 1]) < static_cast<double>(corpus.offsets[end]) - target)
+        --end;
+    }
+    m_partitions.push_back({begin, end});
+    m_rngs.emplace_back(seed, p);
+    begin = end;
+  }
+
+  // Uniform initial topics, each partition from its own stream.
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, m_partitions.size(), 1), [&](const auto& r) {
+    for (std::size_t p = r.begin(); p != r.end(); ++p) {
+      auto& rng = m_rngs[p];
+      const auto first = static_cast<std::size_t>(corpus.offsets[m_partitions[p].begin]);
+      const auto last = static_cast<std::size_t>(corpus.offsets[m_partitions[p].end]);
+      for (std::size_t i = first; i < last; ++i) m_z[i] = static_cast<std::int32_t>(rng.below(static_cast<std::uint64_t>(topics)));
+    }
+  });
+}
+
+void LdaGibbsState::setAlpha(const Eigen::VectorXd& alpha) {
+  m_alphaSum = 0.0;
+  for (int k = 0; k < m_topics; ++k) {
+    m_alpha[static_cast<std::size_t>(k)] = alpha[k];
+    m_alphaSum += alpha[k];
+  }
+}
+
+Eigen::VectorXd LdaGibbsState::alphaVector() const {
+  Eigen::VectorXd a(m_topics);
+  for (int k = 0; k < m_topics; ++k) a[k] = m_alpha[static_cast<std::size_t>(k)];
+  return a;
+}
+
+DocumentTopicHistograms LdaGibbsState::documentTopicHistograms() const {
+  const std::size_t K = static_cast<std::size_t>(m_topics);
+  const std::size_t D = m_corpus.documentCount();
+  // Nonzero (topic, count) pairs per document block, gathered in parallel and then counted in
+  // block order; the histograms hold integers, so the result is exact either way.
+  constexpr std::size_t kBlock = 256;
+  const std::size_t blocks = (D + kBlock - 1) / kBlock;
+  std::vector<std::vector<std::pair<std::int32_t, std::int32_t>>> pairs(blocks);
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, blocks, 1), [&](const auto& r) {
+    std::vector<std::int32_t> counts(K, 0);
+    for (std::size_t b = r.begin(); b != r.end(); ++b) {
+      for (std::size_t d = b * kBlock; d < std::min(D, (b + 1) * kBlock); ++d) {
+        const auto first = static_cast<std::size_t>(m_corpus.offsets[d]), last = static_cast<std::size_t>(m_corpus.offsets[d + 1]);
+        for (std::size_t i = first; i < last; ++i) ++counts[static_cast<std::size_t>(m_z[i])];
+        for (std::size_t i = first; i < last; ++i) {
+          auto& c = counts[static_cast<std::size_t>(m_z[i])];
+          if (c > 0) pairs[b].emplace_back(m_z[i], c);
+          c = 0;
+        }
+      }
+    }
+  });
+  DocumentTopicHistograms h;
+  h.topic.assign(K, {});
+  for (const auto& block : pairs)
+    for (const auto& [k, c] : block) {
+      auto& row = h.topic[static_cast<std::size_t>(k)];
+      if (row.size() <= static_cast<std::size_t>(c)) row.resize(static_cast<std::size_t>(c) + 1, 0);
+      ++row[static_cast<std::size_t>(c)];
+    }
+  for (std::size_t d = 0; d < D; ++d) {
+    const auto n = m_corpus.documentLength(d);
+    if (n == 0) continue;
+    if (h.length.size() <= n) h.length.resize(n + 1, 0);
+    ++h.length[n];
+  }
+  return h;
+}
+
+double LdaGibbsState::logPriorOfAssignments() const {
+  const std::size_t K = static_cast<std::size_t>(m_topics);
+  const std::size_t D = m_corpus.documentCount();
+  std::vector<double> perDocument(D, 0.0);
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, D, 64), [&](const auto& r) {
+    std::vector<std::int32_t> counts(K, 0);
+    for (std::size_t d = r.begin(); d != r.end(); ++d) {
+      const auto first = static_cast<std::size_t>(m_corpus.offsets[d]), last = static_cast<std::size_t>(m_corpus.offsets[d + 1]);
+      for (std::size_t i = first; i < last; ++i) ++counts[static_cast<std::size_t>(m_z[i])];
+      double sum = std::lgamma(m_alphaSum) - std::lgamma(static_cast<double>(last - first) + m_alphaSum);
+      for (std::size_t i = first; i < last; ++i) {
+        const auto k = static_cast<std::size_t>(m_z[i]);
+        if (counts[k] > 0) sum += logGammaRatio(counts[k], m_alpha[k]);
+        counts[k] = 0;
+      }
+      perDocument[d] = sum;
+    }
+  });
+  double total = 0.0;
+  for (const double v : perDocument) total += v;  // document order: independent of threads
+  return total;
+}
+
+Eigen::MatrixXd LdaGibbsState::documentTopics() const {
+  const auto D = static_cast<Eigen::Index>(m_corpus.documentCount());
+  Eigen::MatrixXd theta(D, m_topics);
+  tbb::parallel_for(tbb::blocked_range<Eigen::Index>(0, D, 64), [&](const auto& r) {
+    Eigen::VectorXd counts(m_topics);
+    for (Eigen::Index d = r.begin(); d != r.end(); ++d) {
+      counts.setZero();
+      const auto first = static_cast<std::size_t>(m_corpus.offsets[static_cast<std::size_t>(d)]);
+      const auto last = static_cast<std::size_t>(m_corpus.offsets[static_cast<std::size_t>(d) + 1]);
+      for (std::size_t i = first; i < last; ++i) counts[m_z[i]] += 1.0;
+      const double norm = static_cast<double>(last - first) + m_alphaSum;
+      for (int k = 0; k < m_topics; ++k) theta(d, k) = (counts[k] + m_alpha[static_cast<std::size_t>(k)]) / norm;
+    }
+  });
+  return theta;
+}
+
+void LdaGibbsState::topicsByWord(std::vector<std::int64_t>& start, std::vector<std::int32_t>& topics) const {
+  const auto V = static_cast<std::size_t>(m_vocabulary);
+  start.assign(V + 1, 0);
+  for (std::size_t w = 0; w < V; ++w) start[w + 1] = start[w] + m_wordFrequency[w];
+  topics.resize(m_z.size());
+  std::vector<std::int64_t> next(start.begin(), start.end() - 1);
+  const auto& tokens = m_corpus.tokens;
+  for (std::size_t i = 0; i < tokens.size(); ++i) topics[static_cast<std::size_t>(next[static_cast<std::size_t>(tokens[i])]++)] = m_z[i];
+}
+
+std::vector<std::vector<std::int32_t>> LdaGibbsState::tokenTopics() const {
+  std::vector<std::vector<std::int32_t>> out(m_corpus.documentCount());
+  for (std::size_t d = 0; d < out.size(); ++d)
+    out[d].assign(m_z.begin() + m_corpus.offsets[d], m_z.begin() + m_corpus.offsets[d + 1]);
+  return out;
+}
+
+double logGammaRatio(std::int64_t n, double a) noexcept {
+  if (n == 0) return 0.0;
+  if (n < 8) {  // the product a (a+1) ... (a+n-1) is exact enough and cheaper than two lgammas
+    double product = a;
+    for (std::int64_t i = 1; i < n; ++i) product *= a + static_cast<double>(i);
+    return std::log(product);
+  }
+  return std::lgamma(static_cast<double>(n) + a) - std::lgamma(a);
+}
+
+TopicWordHistograms topicWordHistograms(std::span<const std::int64_t> countHistogram,
+                                        std::span<const std::int64_t> topicTotals) {
+  TopicWordHistograms h;
+  h.count.assign(countHistogram.begin(), countHistogram.end());
+  std::int64_t largest = 0;
+  for (const auto n : topicTotals) largest = std::max(largest, n);
+  h.topicSize.assign(static_cast<std::size_t>(largest) + 1, 0);
+  for (const auto n : topicTotals)
+    if (n > 0) ++h.topicSize[static_cast<std::size_t>(n)];
+  return h;
+}
+
+double logLikelihoodOfWords(const TopicWordHistograms& histograms, std::span<const std::int64_t> topicTotals,
+                            double beta, int vocabularySize) {
+  double sum = 0.0;
+  for (std::size_t c = 1; c < histograms.count.size(); ++c)
+    if (histograms.count[c] != 0) sum += static_cast<double>(histograms.count[c]) * logGammaRatio(static_cast<std::int64_t>(c), beta);
+  const double betaV = beta * vocabularySize;
+  for (const auto n : topicTotals) sum -= logGammaRatio(n, betaV);
+  return sum;
+}
+
+}  // namespace latent::core::topic

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// What both LDA Gibbs samplers share: the topic of every token, the document partitions with
+// their random streams, the hyperparameters, and the quantities computed from counts (001 eq. 3-8).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "data/corpus.hpp"
+#include "models/topic/dirichlet_hyperparameters.hpp"
+#include "util/random.hpp"
+
+namespace latent::core::topic {
+
+// Documents [begin, end) of the corpus, sampled by one task with its own random stream.
+struct DocumentRange {
+  std::size_t begin = 0;
+  std::size_t end = 0;
+};
+
+class LdaGibbsState {
+ public:
+  // Splits the documents into `partitions` contiguous ranges of about equal token counts and
+  // gives each range its stream Rng(seed, index). Assignments start uniformly at random, drawn
+  // from the same streams (so they too depend only on seed and partitioning).
+  LdaGibbsState(const Corpus& corpus, int topics, double alpha, double beta, int partitions, std::uint64_t seed);
+
+  const Corpus& corpus() const noexcept { return m_corpus; }
+  int topics() const noexcept { return m_topics; }
+  int vocabularySize() const noexcept { return m_vocabulary; }
+  std::int64_t tokenCount() const noexcept { return static_cast<std::int64_t>(m_z.size()); }
+
+  // Topic of every token, in corpus token order; the kernels update it in place.
+  std::span<std::int32_t> assignments() noexcept { return m_z; }
+  std::span<const std::int32_t> assignments() const noexcept { return m_z; }
+
+  const std::vector<DocumentRange>& partitions() const noexcept { return m_partitions; }
+  Rng& rng(std::size_t partition) noexcept { return m_rngs[partition]; }
+
+  const std::vector<std::int64_t>& wordFrequencies() const noexcept { return m_wordFrequency; }
+  std::int64_t maxWordFrequency() const noexcept { return m_maxWordFrequency; }
+
+  // Hyperparameters: an asymmetric alpha (K entries) and a symmetric beta.
+  const std::vector<double>& alpha() const noexcept { return m_alpha; }
+  double alphaSum() const noexcept { return m_alphaSum; }
+  double beta() const noexcept { return m_beta; }
+  void setAlpha(const Eigen::VectorXd& alpha);
+  void setBeta(double beta) noexcept { m_beta = beta; }
+  Eigen::VectorXd alphaVector() const;
+
+  // Counts of n_dk over the documents and of document lengths, for optimizeAsymmetricAlpha.
+  DocumentTopicHistograms documentTopicHistograms() const;
+
+  // log P(Z | alpha) = sum_d [log Gamma(alpha_0) - log Gamma(N_d + alpha_0)
+  //                           + sum_k (log Gamma(n_dk + alpha_k) - log Gamma(alpha_k))]
+  // (001 eq. 3, second product; 000 eq. 27.34 with an asymmetric alpha). One pass over z.
+  double logPriorOfAssignments() const;
+
+  // Document d's topic proportions (n_dk + alpha_k) / (N_d + alpha_0) (001 eq. 5), D x K.
+  Eigen::MatrixXd documentTopics() const;
+
+  // Every token's topic grouped by word (a counting sort): word w's topics are
+  // topics[start[w], start[w + 1]). How the kernels build their word-topic counts.
+  void topicsByWord(std::vector<std::int64_t>& start, std::vector<std::int32_t>& topics) const;
+
+  // The assignments split by document, for FitResult::tokenTopics.
+  std::vector<std::vector<std::int32_t>> tokenTopics() const;
+
+ private:
+  const Corpus& m_corpus;
+  int m_topics;
+  int m_vocabulary;
+  std::vector<double> m_alpha;
+  double m_alphaSum = 0.0;
+  double m_beta;
+  std::vector<std::int32_t> m_z;
+  std::vector<DocumentRange> m_partitions;
+  std::vector<Rng> m_rngs;
+  std::vector<std::int64_t> m_wordFrequency;
+  std::int64_t m_maxWordFrequency = 0;
+};
+
+// log Gamma(n + a) - log Gamma(a) for an integer count n >= 0.
+double logGammaRatio(std::int64_t n, double a) noexcept;
+
+// Histogram of the nonzero word-topic counts n_wk and of the topic totals n_k, for
+// optimizeSymmetricBeta and for log P(W | Z).
+TopicWordHistograms topicWordHistograms(std::span<const std::int64_t> countHistogram,
+                                        std::span<const std::int64_t> topicTotals);
+
+// 001 eq. 8 with a symmetric beta over V words, from the histograms:
+// log P(W | Z) = K [log Gamma(V beta) - V log Gamma(beta)] + sum_{k,w} log Gamma(n_kw + beta) - sum_k log Gamma(n_k + V beta)
+//             = sum_c hist[c] (log Gamma(c + beta) - log Gamma(beta)) - sum_k (log Gamma(n_k + V beta) - log Gamma(V beta)),
+// the zero counts contributing nothing.
+double logLikelihoodOfWords(const TopicWordHistograms& histograms, std::span<const std::int64_t> topicTotals,
+                            double beta, int vocabularySize);
+
+}  // namespace latent::core::topic

@@ -6,6 +6,8 @@
 
 #include "models/model.hpp"
 #include "models/topic/lda_gibbs.hpp"
+#include "models/topic/lda_online.hpp"
+#include "models/topic/lda_vb.hpp"
 #include "models/topic/mixture.hpp"
 #include "models/topic/plsa.hpp"
 #include "models/topic/unigram.hpp"
@@ -26,6 +28,8 @@ const Entry kModels[] = {
     {&mixtureInfo, &makeMixtureModel},
     {&plsaInfo, &makePlsaModel},
     {&ldaGibbsInfo, &makeLdaGibbsModel},
+    {&ldaVbInfo, &makeLdaVbModel},
+    {&ldaOnlineInfo, &makeLdaOnlineModel},
 };
 
 std::string describeRange(const OptionSpec& spec) {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // latent-cli datasets | runs | samples | models: what a project, this build and its samples hold.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <iomanip>
@@ -146,9 +147,19 @@ Command addModelsCommand(CLI::App& app) {
                 continue;
               }
               std::cout << m->name << " (" << core::toString(m->kind) << "): " << m->title << "\n  " << m->description << "\n";
-              for (const auto& o : m->options)
-                std::cout << "  --" << std::left << std::setw(14) << o.name << "default " << std::setw(8)
-                          << o.defaultValue.dump() << o.help << "\n";
+              // Columns as wide as this model's longest name and default; names with dashes, as
+              // typed on the command line (underscores are accepted too).
+              std::size_t nameWidth = 0, defaultWidth = 0;
+              for (const auto& o : m->options) {
+                nameWidth = std::max(nameWidth, o.name.size());
+                defaultWidth = std::max(defaultWidth, o.defaultValue.dump().size());
+              }
+              for (const auto& o : m->options) {
+                std::string flag = o.name;
+                std::replace(flag.begin(), flag.end(), '_', '-');
+                std::cout << "  --" << std::left << std::setw(static_cast<int>(nameWidth + 2)) << flag << "default "
+                          << std::setw(static_cast<int>(defaultWidth + 2)) << o.defaultValue.dump() << o.help << "\n";
+              }
             }
             return kExitOk;
           }};

@@ -31,17 +31,6 @@ using topic::LdaGibbsState;
 constexpr std::int64_t kHarmonicThin = 10;
 constexpr std::int64_t kHarmonicWindow = 100;
 
-OptionSpec integerOption(const char* name, std::int64_t value, double minimum, double maximum, const char* help) {
-  OptionSpec o;
-  o.name = name;
-  o.type = OptionSpec::Type::Integer;
-  o.defaultValue = value;
-  o.minimum = minimum;
-  o.maximum = maximum;
-  o.help = help;
-  return o;
-}
-
 ModelInfo makeInfo() {
   const LdaGibbsOptions defaults;
   ModelInfo info;
@@ -79,18 +68,18 @@ ModelInfo makeInfo() {
       sampler,
       // 4 steps: with 2, a generated K = 20 corpus (tests/evidence) kept two true topics merged after
       // 500 sweeps where the exact sparse sampler separated them; with 4 the alias sampler did too.
-      integerOption("mh_steps", defaults.mhSteps, 1, 64,
+      topic::integerOption("mh_steps", defaults.mhSteps, 1, 64,
                     "Alias sampler only: Metropolis-Hastings steps per word and sweep (each a word and a document proposal)."),
-      integerOption("partitions", defaults.partitions, 0, 4096,
+      topic::integerOption("partitions", defaults.partitions, 0, 4096,
                     "Parts the documents are split into and sampled in parallel; 0 = one per thread. "
                     "The same number gives the same result on any number of threads."),
       topic::optimizeEveryOption(defaults.optimizeEvery),
-      integerOption("optimize_burn_in", defaults.optimizeBurnIn, 0, 1e7,
+      topic::integerOption("optimize_burn_in", defaults.optimizeBurnIn, 0, 1e7,
                     "Sweeps before alpha and beta are first re-estimated, so the topics have formed."),
       topic::snapshotEveryOption(defaults.snapshotEvery),
-      integerOption("left_to_right_particles", defaults.leftToRightParticles, 0, 10000,
+      topic::integerOption("left_to_right_particles", defaults.leftToRightParticles, 0, 10000,
                     "Particles of the left-to-right estimate of held-out likelihood (accurate but slow); 0 = off."),
-      integerOption("left_to_right_documents", defaults.leftToRightDocuments, 1, 1e7,
+      topic::integerOption("left_to_right_documents", defaults.leftToRightDocuments, 1, 1e7,
                     "Held-out documents the left-to-right estimate scores at most (its cost grows with length squared)."),
   };
   return info;

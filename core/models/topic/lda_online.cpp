@@ -58,13 +58,8 @@ ModelInfo makeInfo() {
   info.heldoutName = "held-out perplexity, document completion (000 eq. 27.29)";
   info.heldoutKey = "heldout_perplexity";
   const LdaOnlineOptions d;
-  OptionSpec batch;
-  batch.name = "batch_size";
-  batch.type = OptionSpec::Type::Integer;
-  batch.defaultValue = d.batchSize;
-  batch.minimum = 1;
-  batch.maximum = 1e9;
-  batch.help = "Documents per minibatch: the topics are updated after each minibatch.";
+  const auto batch = topic::integerOption("batch_size", d.batchSize, 1, 1e9,
+                                          "Documents per minibatch: the topics are updated after each minibatch.");
   OptionSpec tau0;
   tau0.name = "tau0";
   tau0.type = OptionSpec::Type::Real;
@@ -200,9 +195,7 @@ class LdaOnlineModel final : public Model {
     }
     result.iterations = done;
     result.status = cancelled ? FitStatus::Cancelled : FitStatus::MaxIterations;
-    topic::finishVariationalLda(data, settings, topics, state.gammas, alpha, cancelled, result);
-    result.finalMetrics["alpha_sum"] = alpha.sum();
-    result.finalMetrics["eta"] = eta;
+    topic::finishVariationalLda(data, settings, topics, state.gammas, alpha, eta, cancelled, result);
     result.seconds = clock.seconds();
     return result;
   }

@@ -163,9 +163,7 @@ class LdaVbModel final : public Model {
 
     result.iterations = done;
     result.status = cancelled ? FitStatus::Cancelled : FitStatus::MaxIterations;
-    topic::finishVariationalLda(data, settings, topics, state.gammas, alpha, cancelled, result);
-    result.finalMetrics["alpha_sum"] = alpha.sum();
-    result.finalMetrics["eta"] = eta;
+    topic::finishVariationalLda(data, settings, topics, state.gammas, alpha, eta, cancelled, result);
     result.seconds = clock.seconds();
     return result;
   }
@@ -210,14 +208,8 @@ OptionSpec variationalAlphaOption() {
 }
 
 OptionSpec estepIterationsOption() {
-  OptionSpec o;
-  o.name = "estep_iterations";
-  o.type = OptionSpec::Type::Integer;
-  o.defaultValue = std::int64_t{100};
-  o.minimum = 1;
-  o.maximum = 100000;
-  o.help = "Most updates of a document's topic mix per pass (it usually settles after a few).";
-  return o;
+  return integerOption("estep_iterations", 100, 1, 100000,
+                       "Most updates of a document's topic mix per pass (it usually settles after a few).");
 }
 
 OptionSpec estepRestartOption() {
@@ -263,7 +255,10 @@ VariationalTopics initialTopics(const std::string& init, const DocumentWordCount
 }
 
 void finishVariationalLda(const FitData& data, const FitSettings& settings, const VariationalTopics& topics,
-                          const Eigen::MatrixXd& gammas, const Eigen::VectorXd& alpha, bool cancelled, FitResult& result) {
+                          const Eigen::MatrixXd& gammas, const Eigen::VectorXd& alpha, double eta, bool cancelled,
+                          FitResult& result) {
+  result.finalMetrics["alpha_sum"] = alpha.sum();
+  result.finalMetrics["eta"] = eta;
   const Eigen::MatrixXd topicWord = topics.posteriorMean();
   Eigen::MatrixXd theta = gammas.transpose();
   for (Eigen::Index d = 0; d < theta.rows(); ++d) theta.row(d) /= theta.row(d).sum();

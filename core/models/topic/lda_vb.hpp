@@ -58,8 +58,10 @@ VariationalTopics initialTopics(const std::string& init, const DocumentWordCount
 // documents, held-out documents folded in on all their words), alpha, and each training token's most
 // likely topic. Adds the final held-out metrics unless `cancelled` (they can take seconds).
 // gammas: K x D for the documents of data.corpus.
+// Also records the final alpha_sum and eta.
 void finishVariationalLda(const FitData& data, const FitSettings& settings, const VariationalTopics& topics,
-                          const Eigen::MatrixXd& gammas, const Eigen::VectorXd& alpha, bool cancelled, FitResult& result);
+                          const Eigen::MatrixXd& gammas, const Eigen::VectorXd& alpha, double eta, bool cancelled,
+                          FitResult& result);
 
 // The estimate of alpha and eta that maximises the ELBO's terms in them (empirical Bayes):
 // Minka's fixed point for alpha from the documents' mean E[log theta], Newton for a symmetric eta

@@ -57,21 +57,10 @@ ModelInfo makeInfo() {
   regularization.minimum = 0.0;
   regularization.minimumExclusive = true;
   regularization.help = "Pseudo-count added to every word of every topic: larger values smooth the topics towards uniform.";
-  OptionSpec tolerance;
-  tolerance.name = "tolerance";
-  tolerance.type = OptionSpec::Type::Real;
-  tolerance.defaultValue = 1e-6;
-  tolerance.minimum = 0.0;
-  tolerance.help = "Stop early once the objective per token changes by less than this between iterations; 0 never stops early.";
-  OptionSpec restarts;
-  restarts.name = "restarts";
-  restarts.type = OptionSpec::Type::Integer;
-  restarts.defaultValue = 4;
-  restarts.minimum = 1;
-  restarts.maximum = 1000;
-  restarts.help =
-      "Independent seeded starts, each run for 10 iterations; the best one is continued. More starts make a poor "
-      "local optimum (one theme split in two while two others share a topic) less likely.";
+  const auto tolerance = topic::toleranceOption(1e-6);
+  const auto restarts = topic::restartsOption(
+      4, "Independent seeded starts, each run for 10 iterations; the best one is continued. More starts make a poor "
+         "local optimum (one theme split in two while two others share a topic) less likely.");
   info.options = {topic::topicsOption(20),
                   topic::iterationsOption(200, "EM iterations at most; each one updates every document's topic mix and every topic."),
                   method,

@@ -51,26 +51,40 @@ OptionSpec betaOption(double defaultBeta) {
   return o;
 }
 
-OptionSpec optimizeEveryOption(std::int64_t defaultEvery) {
+OptionSpec integerOption(const std::string& name, std::int64_t defaultValue, double minimum, double maximum,
+                         const std::string& help) {
   OptionSpec o;
-  o.name = "optimize_every";
+  o.name = name;
   o.type = OptionSpec::Type::Integer;
-  o.defaultValue = defaultEvery;
-  o.minimum = 0;
-  o.maximum = 1e7;
-  o.help = "Re-estimate alpha (one value per topic) and beta from the data every N iterations; 0 keeps them fixed.";
+  o.defaultValue = defaultValue;
+  o.minimum = minimum;
+  o.maximum = maximum;
+  o.help = help;
   return o;
 }
 
+OptionSpec optimizeEveryOption(std::int64_t defaultEvery) {
+  return integerOption("optimize_every", defaultEvery, 0, 1e7,
+                       "Re-estimate alpha (one value per topic) and beta from the data every N iterations; 0 keeps them fixed.");
+}
+
 OptionSpec snapshotEveryOption(std::int64_t defaultEvery) {
+  return integerOption("snapshot_every", defaultEvery, 0, 1e7,
+                       "Save the topics to the project every N iterations, so a stopped run keeps them; 0 saves only at the end.");
+}
+
+OptionSpec toleranceOption(double defaultTolerance) {
   OptionSpec o;
-  o.name = "snapshot_every";
-  o.type = OptionSpec::Type::Integer;
-  o.defaultValue = defaultEvery;
-  o.minimum = 0;
-  o.maximum = 1e7;
-  o.help = "Save the topics to the project every N iterations, so a stopped run keeps them; 0 saves only at the end.";
+  o.name = "tolerance";
+  o.type = OptionSpec::Type::Real;
+  o.defaultValue = defaultTolerance;
+  o.minimum = 0.0;
+  o.help = "Stop early once the objective per token changes by less than this between iterations; 0 never stops early.";
   return o;
+}
+
+OptionSpec restartsOption(std::int64_t defaultRestarts, const std::string& help) {
+  return integerOption("restarts", defaultRestarts, 1, 1000, help);
 }
 
 bool evaluationDue(std::int64_t iteration, std::int64_t lastIteration, int evalEvery) noexcept {

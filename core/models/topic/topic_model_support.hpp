@@ -23,6 +23,13 @@ OptionSpec alphaOption(double defaultAlpha);  // symmetric document-topic prior 
 OptionSpec betaOption(double defaultBeta);    // symmetric topic-word prior
 OptionSpec optimizeEveryOption(std::int64_t defaultEvery);  // re-estimate alpha and beta every N iterations; 0 = never
 OptionSpec snapshotEveryOption(std::int64_t defaultEvery);  // write topic_word to the project every N iterations
+// Stop once the objective per token changes by less than this; 0 never stops early.
+OptionSpec toleranceOption(double defaultTolerance);
+// Seeded starts of which the best is continued (mixture, PLSA); `help` says what a poor start looks like.
+OptionSpec restartsOption(std::int64_t defaultRestarts, const std::string& help);
+// Any integer option: name, default, range and its one-line help.
+OptionSpec integerOption(const std::string& name, std::int64_t defaultValue, double minimum, double maximum,
+                         const std::string& help);
 
 // True at every evalEvery-th iteration and at the last one.
 bool evaluationDue(std::int64_t iteration, std::int64_t lastIteration, int evalEvery) noexcept;

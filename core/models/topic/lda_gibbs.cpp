@@ -68,18 +68,18 @@ ModelInfo makeInfo() {
       sampler,
       // 4 steps: with 2, a generated K = 20 corpus (tests/evidence) kept two true topics merged after
       // 500 sweeps where the exact sparse sampler separated them; with 4 the alias sampler did too.
-      topic::integerOption("mh_steps", defaults.mhSteps, 1, 64,
+      integerOption("mh_steps", defaults.mhSteps, 1, 64,
                     "Alias sampler only: Metropolis-Hastings steps per word and sweep (each a word and a document proposal)."),
-      topic::integerOption("partitions", defaults.partitions, 0, 4096,
+      integerOption("partitions", defaults.partitions, 0, 4096,
                     "Parts the documents are split into and sampled in parallel; 0 = one per thread. "
                     "The same number gives the same result on any number of threads."),
       topic::optimizeEveryOption(defaults.optimizeEvery),
-      topic::integerOption("optimize_burn_in", defaults.optimizeBurnIn, 0, 1e7,
+      integerOption("optimize_burn_in", defaults.optimizeBurnIn, 0, 1e7,
                     "Sweeps before alpha and beta are first re-estimated, so the topics have formed."),
       topic::snapshotEveryOption(defaults.snapshotEvery),
-      topic::integerOption("left_to_right_particles", defaults.leftToRightParticles, 0, 10000,
+      integerOption("left_to_right_particles", defaults.leftToRightParticles, 0, 10000,
                     "Particles of the left-to-right estimate of held-out likelihood (accurate but slow); 0 = off."),
-      topic::integerOption("left_to_right_documents", defaults.leftToRightDocuments, 1, 1e7,
+      integerOption("left_to_right_documents", defaults.leftToRightDocuments, 1, 1e7,
                     "Held-out documents the left-to-right estimate scores at most (its cost grows with length squared)."),
   };
   return info;
@@ -171,7 +171,7 @@ FitResult runChain(Kernel& kernel, LdaGibbsState& state, const LdaGibbsOptions& 
   bool cancelled = false;
 
   for (std::int64_t it = 1; it <= last; ++it) {
-    const bool due = topic::evaluationDue(it, last, settings.evalEvery);
+    const bool due = evaluationDue(it, last, settings.evalEvery);
     const bool harmonicDue = (last - it) % kHarmonicThin == 0 && last - it < kHarmonicWindow && 2 * it > last;
     const Stopwatch sweepClock;
     const std::clock_t cpuBefore = std::clock();

@@ -58,7 +58,7 @@ ModelInfo makeInfo() {
   info.heldoutName = "held-out perplexity, document completion (000 eq. 27.29)";
   info.heldoutKey = "heldout_perplexity";
   const LdaOnlineOptions d;
-  const auto batch = topic::integerOption("batch_size", d.batchSize, 1, 1e9,
+  const auto batch = integerOption("batch_size", d.batchSize, 1, 1e9,
                                           "Documents per minibatch: the topics are updated after each minibatch.");
   OptionSpec tau0;
   tau0.name = "tau0";
@@ -169,7 +169,7 @@ class LdaOnlineModel final : public Model {
       report.extras = {{"alpha_sum", alpha.sum()}, {"eta", eta}, {"rho", rho},
                        {"estep_iterations", D > 0 ? meanPasses / static_cast<double>(D) : 0.0}};
       report.seconds = clock.seconds();
-      if (topic::evaluationDue(pass, options.iterations, settings.evalEvery))
+      if (evaluationDue(pass, options.iterations, settings.evalEvery))
         report.heldout = topic::variationalHeldout(data, settings, topics, alpha);
       if (options.snapshotEvery > 0 && pass % options.snapshotEvery == 0) {
         auto snapshot = std::make_shared<ModelSnapshot>();

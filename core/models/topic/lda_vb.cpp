@@ -150,7 +150,7 @@ class LdaVbModel final : public Model {
       report.extras = {{"alpha_sum", alpha.sum()}, {"eta", eta},
                        {"estep_iterations", D > 0 ? meanPasses / static_cast<double>(D) : 0.0}};
       report.seconds = clock.seconds();
-      if (topic::evaluationDue(iteration, options.iterations, settings.evalEvery))
+      if (evaluationDue(iteration, options.iterations, settings.evalEvery))
         report.heldout = topic::variationalHeldout(data, settings, topics, alpha);
       if (options.snapshotEvery > 0 && iteration % options.snapshotEvery == 0) {
         auto snapshot = std::make_shared<ModelSnapshot>();

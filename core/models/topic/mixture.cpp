@@ -49,7 +49,7 @@ ModelInfo makeInfo() {
       "em: most probable parameters; vb: variational Bayes. em is the default because it predicts held-out words "
       "better: about 3% lower perplexity on the Cora sample, the same within 1% on SOTU (K = 20).";
   const auto tolerance = topic::toleranceOption(1e-7);
-  const auto restarts = topic::restartsOption(
+  const auto restarts = restartsOption(
       4, "Independent random starts, each run for a few iterations; the best one is kept. More starts make a poor "
          "local optimum (two true groups merged into one component) less likely.");
   info.options = {topic::topicsOption(20),
@@ -140,7 +140,7 @@ class MixtureModel final : public Model {
       report.trainObjective = objective;
       if (!variational && counts.tokens > 0) report.extras.emplace_back("log_likelihood_per_token", documentTerms / counts.tokens);
       report.extras.emplace_back("components_used", componentsUsed(R));
-      if (topic::evaluationDue(t, options.iterations, settings.evalEvery) || converged) {
+      if (evaluationDue(t, options.iterations, settings.evalEvery) || converged) {
         const Eigen::MatrixXd topicWord = topicWordOf(params);
         report.heldout = topic::heldoutPerplexity(data, topicWord, mixtureFoldIn(topicWord, params.pi), settings.seed);
       }

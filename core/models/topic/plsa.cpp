@@ -58,7 +58,7 @@ ModelInfo makeInfo() {
   regularization.minimumExclusive = true;
   regularization.help = "Pseudo-count added to every word of every topic: larger values smooth the topics towards uniform.";
   const auto tolerance = topic::toleranceOption(1e-6);
-  const auto restarts = topic::restartsOption(
+  const auto restarts = restartsOption(
       4, "Independent seeded starts, each run for 10 iterations; the best one is continued. More starts make a poor "
          "local optimum (one theme split in two while two others share a topic) less likely.");
   info.options = {topic::topicsOption(20),
@@ -148,7 +148,7 @@ class PlsaModel final : public Model {
       report.iteration = t;
       report.trainObjective = objective;
       if (counts.tokens > 0) report.extras.emplace_back("log_likelihood_per_token", logLik / counts.tokens);
-      if (topic::evaluationDue(t, options.iterations, settings.evalEvery) || converged) {
+      if (evaluationDue(t, options.iterations, settings.evalEvery) || converged) {
         const Eigen::MatrixXd topicWord = state.phi.transpose();
         report.heldout = topic::heldoutPerplexity(data, topicWord, foldIn(topicWord, sweep), settings.seed);
       }

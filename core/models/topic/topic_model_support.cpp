@@ -51,18 +51,6 @@ OptionSpec betaOption(double defaultBeta) {
   return o;
 }
 
-OptionSpec integerOption(const std::string& name, std::int64_t defaultValue, double minimum, double maximum,
-                         const std::string& help) {
-  OptionSpec o;
-  o.name = name;
-  o.type = OptionSpec::Type::Integer;
-  o.defaultValue = defaultValue;
-  o.minimum = minimum;
-  o.maximum = maximum;
-  o.help = help;
-  return o;
-}
-
 OptionSpec optimizeEveryOption(std::int64_t defaultEvery) {
   return integerOption("optimize_every", defaultEvery, 0, 1e7,
                        "Re-estimate alpha (one value per topic) and beta from the data every N iterations; 0 keeps them fixed.");
@@ -81,14 +69,6 @@ OptionSpec toleranceOption(double defaultTolerance) {
   o.minimum = 0.0;
   o.help = "Stop early once the objective per token changes by less than this between iterations; 0 never stops early.";
   return o;
-}
-
-OptionSpec restartsOption(std::int64_t defaultRestarts, const std::string& help) {
-  return integerOption("restarts", defaultRestarts, 1, 1000, help);
-}
-
-bool evaluationDue(std::int64_t iteration, std::int64_t lastIteration, int evalEvery) noexcept {
-  return iteration == lastIteration || (evalEvery > 0 && iteration % evalEvery == 0);
 }
 
 std::optional<double> heldoutPerplexity(const FitData& data, const Eigen::MatrixXd& topicWord, const FoldIn& foldIn,

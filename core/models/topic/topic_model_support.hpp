@@ -13,6 +13,7 @@
 
 #include "eval/topic_evaluation.hpp"
 #include "models/model.hpp"
+#include "models/option_specs.hpp"
 
 namespace latent::core::topic {
 
@@ -25,14 +26,6 @@ OptionSpec optimizeEveryOption(std::int64_t defaultEvery);  // re-estimate alpha
 OptionSpec snapshotEveryOption(std::int64_t defaultEvery);  // write topic_word to the project every N iterations
 // Stop once the objective per token changes by less than this; 0 never stops early.
 OptionSpec toleranceOption(double defaultTolerance);
-// Seeded starts of which the best is continued (mixture, PLSA); `help` says what a poor start looks like.
-OptionSpec restartsOption(std::int64_t defaultRestarts, const std::string& help);
-// Any integer option: name, default, range and its one-line help.
-OptionSpec integerOption(const std::string& name, std::int64_t defaultValue, double minimum, double maximum,
-                         const std::string& help);
-
-// True at every evalEvery-th iteration and at the last one.
-bool evaluationDue(std::int64_t iteration, std::int64_t lastIteration, int evalEvery) noexcept;
 
 // The held-out perplexity reported during training: document completion, 000 eq. 27.29.
 // std::nullopt when the run holds nothing out.

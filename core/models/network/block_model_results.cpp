@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Link probabilities from a block model's stored matrices.
+#include "models/network/block_model_results.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "util/errors.hpp"
+
+namespace latent::core {
+namespace {
+
+const Eigen::MatrixXd* find(const std::vector<NamedMatrix>& matrices, const char* name) {
+  for (const auto& m : matrices)
+    if (m.name == name) return &m.values;
+  return nullptr;
+}
+
+}  // namespace
+
+LinkPredictor::LinkPredictor(const std::vector<NamedMatrix>& matrices) {
+  const auto* memberships = find(matrices, kMemberships);
+  const auto* blockMatrix = find(matrices, kBlockMatrix);
+  if (!memberships || !blockMatrix)
+    throw UsageError("this run is not a block model's: it has no memberships and block matrix to predict links from");
+  const auto K = memberships->cols();
+  if (blockMatrix->rows() != K || blockMatrix->cols() != K)
+    throw UsageError("the run's block matrix does not match its memberships (" + std::to_string(K) + " blocks)");
+  m_memberships = *memberships;
+  m_blockMatrix = *blockMatrix;
+  const auto* degree = find(matrices, kDegreeFactor);
+  const auto* rates = find(matrices, kBlockRates);
+  if (degree && rates && degree->rows() == memberships->rows() && rates->rows() == K && rates->cols() == K) {
+    m_degreeFactor = degree->col(0);
+    m_blockRates = *rates;
+  }
+  if (const auto* scale = find(matrices, kLinkScale); scale && scale->size() == 1) m_scale = (*scale)(0, 0);
+}
+
+double LinkPredictor::probability(std::int64_t i, std::int64_t j) const {
+  if (m_degreeFactor.size() > 0) {
+    const double rate = m_degreeFactor(i) * m_degreeFactor(j) *
+                        m_memberships.row(i).dot(m_blockRates * m_memberships.row(j).transpose());
+    return std::clamp(-std::expm1(-rate), 0.0, 1.0);
+  }
+  const double p = m_memberships.row(i).dot(m_blockMatrix * m_memberships.row(j).transpose());
+  return std::clamp(m_scale * p, 0.0, 1.0);
+}
+
+}  // namespace latent::core

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Predicted ratings, recommendations and new-user fold-in from a factor model's matrices.
+#include "models/ratings/factor_model_results.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include <Eigen/Cholesky>
+
+#include "util/errors.hpp"
+
+namespace latent::core {
+namespace {
+
+const Eigen::MatrixXd* find(const std::vector<NamedMatrix>& matrices, const char* name) {
+  for (const auto& m : matrices)
+    if (m.name == name) return &m.values;
+  return nullptr;
+}
+
+}  // namespace
+
+RatingPredictor::RatingPredictor(const std::vector<NamedMatrix>& matrices) {
+  const auto* users = find(matrices, kUserFactors);
+  const auto* items = find(matrices, kItemFactors);
+  if (!users || !items) throw UsageError("this run is not a factor model's: it has no user and item factors");
+  if (users->cols() != items->cols()) throw UsageError("the run's user and item factors differ in size");
+  m_users = *users;
+  m_items = *items;
+  const auto* userBias = find(matrices, kUserBias);
+  const auto* itemBias = find(matrices, kItemBias);
+  m_userBias = userBias && userBias->rows() == m_users.rows() ? Eigen::VectorXd(userBias->col(0))
+                                                               : Eigen::VectorXd::Zero(m_users.rows());
+  m_itemBias = itemBias && itemBias->rows() == m_items.rows() ? Eigen::VectorXd(itemBias->col(0))
+                                                               : Eigen::VectorXd::Zero(m_items.rows());
+  if (const auto* mean = find(matrices, kGlobalMean); mean && mean->size() == 1) m_mean = (*mean)(0, 0);
+  if (const auto* range = find(matrices, kRatingRange); range && range->size() == 2) {
+    m_low = (*range)(0, 0);
+    m_high = (*range)(0, 1);
+  }
+}
+
+double RatingPredictor::clip(double r) const noexcept { return std::clamp(r, m_low, m_high); }
+
+double RatingPredictor::predict(std::int64_t user, std::int64_t item) const {
+  return clip(m_mean + m_userBias(user) + m_itemBias(item) + m_users.row(user).dot(m_items.row(item)));
+}
+
+std::vector<std::pair<std::int64_t, double>> RatingPredictor::recommend(std::int64_t user,
+                                                                          std::span<const std::int32_t> rated,
+                                                                          std::size_t n) const {
+  std::vector<char> seen(static_cast<std::size_t>(m_items.rows()), 0);
+  for (const auto i : rated)
+    if (i >= 0 && i < m_items.rows()) seen[static_cast<std::size_t>(i)] = 1;
+  std::vector<std::pair<std::int64_t, double>> scored;
+  for (std::int64_t i = 0; i < m_items.rows(); ++i)
+    if (!seen[static_cast<std::size_t>(i)]) scored.emplace_back(i, predict(user, i));
+  const auto keep = std::min(n, scored.size());
+  // Ties broken by item index so the list is the same on every run.
+  std::partial_sort(scored.begin(), scored.begin() + static_cast<std::ptrdiff_t>(keep), scored.end(),
+                    [](const auto& a, const auto& b) { return a.second > b.second || (a.second == b.second && a.first < b.first); });
+  scored.resize(keep);
+  return scored;
+}
+
+Eigen::VectorXd RatingPredictor::foldInUser(std::span<const std::pair<std::int32_t, double>> ratings,
+                                            double lambda) const {
+  const auto K = m_items.cols();
+  Eigen::MatrixXd gram = Eigen::MatrixXd::Zero(K + 1, K + 1);
+  Eigen::VectorXd rhs = Eigen::VectorXd::Zero(K + 1);
+  Eigen::VectorXd x(K + 1);
+  for (const auto& [item, value] : ratings) {
+    if (item < 0 || item >= m_items.rows()) throw UsageError("rated item " + std::to_string(item) + " is not in the model");
+    x.head(K) = m_items.row(item).transpose();
+    x(K) = 1.0;
+    gram.noalias() += x * x.transpose();
+    rhs += x * (value - m_mean - m_itemBias(item));
+  }
+  // Ridge on the factors and the bias alike, as the fit regularises both (000 eq. 27.92).
+  gram.diagonal().array() += std::max(lambda, 1e-9) * std::max<double>(1.0, double(ratings.size()));
+  return gram.ldlt().solve(rhs);
+}
+
+double RatingPredictor::predictFolded(const Eigen::VectorXd& folded, std::int64_t item) const {
+  const auto K = m_items.cols();
+  return clip(m_mean + folded(K) + m_itemBias(item) + m_items.row(item).dot(folded.head(K)));
+}
+
+}  // namespace latent::core

@@ -5,6 +5,8 @@
 #include <CLI/CLI.hpp>
 
 #include <filesystem>
+#include <functional>
+#include <ostream>
 #include <stop_token>
 #include <string>
 
@@ -41,10 +43,16 @@ Command addFitCommand(CLI::App& app);
 Command addExportCommand(CLI::App& app);
 Command addHeldoutSplitCommand(CLI::App& app);
 Command addSweepCommand(CLI::App& app);
+Command addPredictCommand(CLI::App& app);
+Command addRecommendCommand(CLI::App& app);
 
 // Model options that are not flags of `fit` / `sweep` themselves, given as extras:
 // "--alpha 0.1" or "--alpha=0.1"; a flag without a value means true.
 nlohmann::json parseModelOptions(const core::ModelInfo& model, const std::vector<std::string>& extras);
+
+// Writes a result file through `write`, or standard output for "-". The file is written beside
+// the target and renamed at the end, so a failure never leaves half a file.
+void writeOutput(const std::string& path, const std::function<void(std::ostream&)>& write);
 
 // "1,234,567"
 std::string withThousands(std::int64_t value);

@@ -1,7 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // latent-cli export: a run's results as CSV (DESIGN §6).
-#include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
 
@@ -25,36 +23,16 @@ Command addExportCommand(CLI::App& app) {
   sub->add_option("--what", *what, kinds)->required();
   sub->add_option("--out", *out, "CSV file to write, - for standard output")->required();
   sub->add_option("--iteration", *iteration,
-                  "topic-word, doc-topic: the snapshot taken at this iteration instead of the final result")
+                  "matrix exports (topic-word, doc-topic, blocks, memberships, block-matrix, factors): the snapshot taken at this iteration instead of the final result")
       ->check(CLI::NonNegativeNumber);
   return {sub, [=]() -> int {
             core::Project p(*project, core::Project::Access::ReadOnly);
             const auto snapshot = *iteration >= 0 ? std::optional<std::int64_t>(*iteration) : std::nullopt;
+            std::int64_t written = -1;
+            writeOutput(*out, [&](std::ostream& stream) { written = core::exportRun(p, *run, *what, stream, snapshot); });
             // A run killed before its end exports its latest snapshot: say which.
-            const auto report = [&](std::int64_t written) {
-              if (written >= 0 && !snapshot)
-                std::cerr << "run " << *run << " has no final result; wrote its latest snapshot, iteration " << written << "\n";
-            };
-            if (*out == "-") {
-              report(core::exportRun(p, *run, *what, std::cout, snapshot));
-              return kExitOk;
-            }
-            // Written beside the target and renamed at the end: a failure never leaves half a file.
-            const std::filesystem::path target(*out);
-            const std::filesystem::path partial = target.string() + ".partial";
-            try {
-              std::ofstream file(partial, std::ios::binary | std::ios::trunc);
-              if (!file) throw core::UsageError("cannot write " + target.string());
-              const auto written = core::exportRun(p, *run, *what, file, snapshot);
-              file.close();
-              if (!file) throw std::runtime_error("writing " + target.string() + " failed (disk full?)");
-              std::filesystem::rename(partial, target);
-              report(written);
-            } catch (...) {
-              std::error_code ec;
-              std::filesystem::remove(partial, ec);
-              throw;
-            }
+            if (written >= 0 && !snapshot)
+              std::cerr << "run " << *run << " has no final result; wrote its latest snapshot, iteration " << written << "\n";
             return kExitOk;
           }};
 }

@@ -3,7 +3,11 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
+
+#include "util/errors.hpp"
 
 #include "cli_common.hpp"
 
@@ -21,6 +25,28 @@ std::string withThousands(std::int64_t value) {
     out += digits[i];
   }
   return value < 0 ? "-" + out : out;
+}
+
+void writeOutput(const std::string& path, const std::function<void(std::ostream&)>& write) {
+  if (path == "-") {
+    write(std::cout);
+    return;
+  }
+  // Written beside the target and renamed at the end: a failure never leaves half a file.
+  const std::filesystem::path target(path);
+  const std::filesystem::path partial = target.string() + ".partial";
+  try {
+    std::ofstream file(partial, std::ios::binary | std::ios::trunc);
+    if (!file) throw core::UsageError("cannot write " + target.string());
+    write(file);
+    file.close();
+    if (!file) throw std::runtime_error("writing " + target.string() + " failed (disk full?)");
+    std::filesystem::rename(partial, target);
+  } catch (...) {
+    std::error_code ec;
+    std::filesystem::remove(partial, ec);
+    throw;
+  }
 }
 
 ProgressLine::ProgressLine(std::string label) : m_label(std::move(label)), m_enabled(isatty(STDERR_FILENO) != 0) {}

@@ -8,20 +8,15 @@
 #include <optional>
 
 #include "io/csv_writer.hpp"
+#include "io/run_export_detail.hpp"
 #include "store/corpus_store.hpp"
 #include "store/run_store.hpp"
 #include "util/errors.hpp"
 
 namespace latent::core {
-namespace {
 
-// The matrix `name` an export writes: the final result, or the snapshot of `iteration` when one
-// is asked for. A run killed before it finished has no final result; its latest snapshot stands in
-// (the CLI says so), which is why models snapshot topic_word every few iterations.
-struct ChosenMatrix {
-  Eigen::MatrixXd values;
-  std::int64_t iteration = -1;
-};
+namespace detail {
+
 std::optional<ChosenMatrix> chooseMatrix(Project& project, const RunRecord& run, const std::string& name,
                                          std::optional<std::int64_t> iteration) {
   std::int64_t latestSnapshot = -1;
@@ -42,6 +37,20 @@ std::optional<ChosenMatrix> chooseMatrix(Project& project, const RunRecord& run,
   if (latestSnapshot < 0) return std::nullopt;
   return ChosenMatrix{*loadMatrix(project, run.id, name, latestSnapshot), latestSnapshot};
 }
+
+bool hasMatrix(Project& project, const RunRecord& run, const std::string& name) {
+  for (const auto& [n, iteration] : listMatrices(project, run.id))
+    if (n == name) return true;
+  return false;
+}
+
+}  // namespace detail
+
+namespace {
+
+using detail::chooseMatrix;
+using detail::hasMatrix;
+
 
 std::int64_t exportTopicWord(Project& project, const RunRecord& run, std::ostream& out, std::optional<std::int64_t> iteration) {
   const auto matrix = chooseMatrix(project, run, "topic_word", iteration);
@@ -131,13 +140,6 @@ struct Exporter {
   bool hasSnapshots = false;  // whether --iteration applies
 };
 
-// Final or snapshot: a killed run exports what its snapshots reached.
-bool hasMatrix(Project& project, const RunRecord& run, const std::string& name) {
-  for (const auto& [n, iteration] : listMatrices(project, run.id))
-    if (n == name) return true;
-  return false;
-}
-
 const std::vector<Exporter>& exporters() {
   static const std::vector<Exporter> list = {
       {{"topic-word", "topic,word,probability", "every word's probability under every topic"},
@@ -151,6 +153,14 @@ const std::vector<Exporter>& exporters() {
          s.bind(1, r.id);
          return s.step();
        }},
+      {{"blocks", "node,name,block", "each node's block (the most probable one)"},
+       detail::exportBlocks, [](Project& p, const RunRecord& r) { return hasMatrix(p, r, "blocks"); }, true},
+      {{"memberships", "node,name,block,weight", "each node's weight in every block (rows sum to one)"},
+       detail::exportMemberships, [](Project& p, const RunRecord& r) { return hasMatrix(p, r, "memberships"); }, true},
+      {{"block-matrix", "from_block,to_block,probability", "the probability of a link from a node of one block to one of another"},
+       detail::exportBlockMatrix, [](Project& p, const RunRecord& r) { return hasMatrix(p, r, "block_matrix"); }, true},
+      {{"factors", "side,id,name,factor,value", "user and item factors and biases (factor 'bias'), and the global mean (side 'global')"},
+       detail::exportFactors, [](Project& p, const RunRecord& r) { return hasMatrix(p, r, "item_factors"); }, true},
       {{"metrics", "iteration,seconds,train_objective,heldout_metric,...", "the per-iteration series"},
        exportMetrics, [](Project&, const RunRecord&) { return true; }},
   };
@@ -186,7 +196,7 @@ std::int64_t exportRun(Project& project, std::int64_t runId, const std::string& 
       for (const auto& name : availableExports(project, runId)) have += (have.empty() ? "" : ", ") + name;
       throw UsageError("run " + std::to_string(runId) + " (" + run.model + ") has no " + what + " to export (it has: " + have + ")");
     }
-    if (iteration && !e.hasSnapshots) throw UsageError("--iteration applies to topic-word and doc-topic only, not " + what);
+    if (iteration && !e.hasSnapshots) throw UsageError("--iteration applies to the exports of matrices, not " + what);
     return e.write(project, run, out, iteration);
   }
   std::string names;

@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// What the exporters of each model family share: picking the stored matrix to write.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <string>
+
+#include <Eigen/Core>
+
+#include "store/project.hpp"
+#include "store/run_store.hpp"
+
+namespace latent::core::detail {
+
+// The matrix `name` an export writes: the final result, or the snapshot of `iteration` when one
+// is asked for. A run killed before it finished has no final result; its latest snapshot stands in
+// (the CLI says so), which is why models snapshot their parameters every few iterations.
+struct ChosenMatrix {
+  Eigen::MatrixXd values;
+  std::int64_t iteration = -1;  // -1: the final result
+};
+std::optional<ChosenMatrix> chooseMatrix(Project& project, const RunRecord& run, const std::string& name,
+                                         std::optional<std::int64_t> iteration);
+
+// Whether the run holds `name`, final or as a snapshot.
+bool hasMatrix(Project& project, const RunRecord& run, const std::string& name);
+
+// Block models and factor models (block_model_export.cpp). Each returns the snapshot iteration
+// written, -1 for the final result.
+std::int64_t exportBlocks(Project& project, const RunRecord& run, std::ostream& out, std::optional<std::int64_t> iteration);
+std::int64_t exportMemberships(Project& project, const RunRecord& run, std::ostream& out,
+                               std::optional<std::int64_t> iteration);
+std::int64_t exportBlockMatrix(Project& project, const RunRecord& run, std::ostream& out,
+                               std::optional<std::int64_t> iteration);
+std::int64_t exportFactors(Project& project, const RunRecord& run, std::ostream& out, std::optional<std::int64_t> iteration);
+
+}  // namespace latent::core::detail

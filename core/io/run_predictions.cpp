@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Predictions from stored block-model and factor-model matrices.
+#include "io/run_predictions.hpp"
+
+#include <algorithm>
+#include <unordered_map>
+
+#include "io/csv_writer.hpp"
+#include "models/network/block_model_results.hpp"
+#include "models/ratings/factor_model_results.hpp"
+#include "store/graph_store.hpp"
+#include "store/ratings_store.hpp"
+#include "store/run_store.hpp"
+#include "util/csv_reader.hpp"
+#include "util/errors.hpp"
+#include "util/parse_number.hpp"
+
+namespace latent::core {
+namespace {
+
+// The run's final matrices; a run that never finished has none to predict with.
+std::vector<NamedMatrix> finalMatrices(Project& project, const RunRecord& run) {
+  std::vector<NamedMatrix> out;
+  for (const auto& [name, iteration] : listMatrices(project, run.id))
+    if (iteration < 0) out.push_back({name, *loadMatrix(project, run.id, name)});
+  if (out.empty())
+    throw UsageError("run " + std::to_string(run.id) + " (" + run.model + ") has no final result to predict with");
+  return out;
+}
+
+std::unordered_map<std::string, std::int64_t> indexOf(const std::vector<std::string>& ids) {
+  std::unordered_map<std::string, std::int64_t> out;
+  for (std::size_t i = 0; i < ids.size(); ++i) out.emplace(ids[i], static_cast<std::int64_t>(i));
+  return out;
+}
+
+// Reads a two-column CSV of ids, calling `row(first, second)` with their indices.
+template <typename Row>
+void readPairs(const std::filesystem::path& path, const char* firstName, const char* secondName,
+               const std::unordered_map<std::string, std::int64_t>& firstIds,
+               const std::unordered_map<std::string, std::int64_t>& secondIds, const char* firstWhat,
+               const char* secondWhat, Row&& row) {
+  CsvReader csv(path);
+  std::vector<std::string> fields;
+  if (!csv.next(fields)) csv.fail("the file is empty; expected a header " + std::string(firstName) + "," + secondName);
+  const auto header = fields;
+  const int a = findColumn(header, firstName), b = findColumn(header, secondName);
+  if (a < 0 || b < 0)
+    csv.fail("expected columns " + std::string(firstName) + " and " + secondName + " but found " + joinColumns(header));
+  while (csv.next(fields)) {
+    if (fields.size() <= static_cast<std::size_t>(std::max(a, b))) csv.fail("this row has too few columns");
+    const auto& x = fields[static_cast<std::size_t>(a)];
+    const auto& y = fields[static_cast<std::size_t>(b)];
+    const auto i = firstIds.find(x);
+    if (i == firstIds.end()) csv.fail(std::string(firstWhat) + " '" + x + "' is not in the dataset");
+    const auto j = secondIds.find(y);
+    if (j == secondIds.end()) csv.fail(std::string(secondWhat) + " '" + y + "' is not in the dataset");
+    row(x, y, i->second, j->second);
+  }
+}
+
+}  // namespace
+
+void predictPairs(Project& project, std::int64_t runId, const std::filesystem::path& pairs, std::ostream& out) {
+  const auto run = loadRun(project, runId);
+  const auto kind = project.dataset(run.datasetId).kind;
+  const auto matrices = finalMatrices(project, run);
+  CsvWriter csv(out);
+  if (kind == DataKind::Ratings) {
+    const RatingPredictor predictor(matrices);
+    const auto ratings = loadRatings(project, run.datasetId);
+    const auto users = indexOf(ratings.userIds), items = indexOf(ratings.itemIds);
+    csv.field("user").field("item").field("prediction").endRow();
+    readPairs(pairs, "user", "item", users, items, "user", "item",
+              [&](const std::string& u, const std::string& i, std::int64_t user, std::int64_t item) {
+                csv.field(u).field(i).field(predictor.predict(user, item)).endRow();
+              });
+    return;
+  }
+  if (kind == DataKind::Graph) {
+    const LinkPredictor predictor(matrices);
+    const auto graph = loadGraph(project, run.datasetId);
+    const auto nodes = indexOf(graph.nodeIds);
+    csv.field("source").field("target").field("prediction").endRow();
+    readPairs(pairs, "source", "target", nodes, nodes, "node", "node",
+              [&](const std::string& s, const std::string& t, std::int64_t i, std::int64_t j) {
+                csv.field(s).field(t).field(predictor.probability(i, j)).endRow();
+              });
+    return;
+  }
+  throw UsageError("run " + std::to_string(runId) + " (" + run.model +
+                   ") is a topic model: predict works on graph and ratings runs");
+}
+
+std::vector<Recommendation> recommendForUser(Project& project, std::int64_t runId, const std::string& userId,
+                                             std::size_t n) {
+  const auto run = loadRun(project, runId);
+  const RatingPredictor predictor(finalMatrices(project, run));
+  const auto ratings = loadRatings(project, run.datasetId);
+  const auto users = indexOf(ratings.userIds);
+  const auto user = users.find(userId);
+  if (user == users.end()) throw UsageError("user '" + userId + "' is not in the dataset of run " + std::to_string(runId));
+  std::vector<std::int32_t> rated;
+  for (const auto& r : ratings.ratings)
+    if (r.user == user->second) rated.push_back(r.item);
+  std::vector<Recommendation> out;
+  for (const auto& [item, prediction] : predictor.recommend(user->second, rated, n))
+    out.push_back({ratings.itemIds[static_cast<std::size_t>(item)], ratings.itemNames[static_cast<std::size_t>(item)], prediction});
+  return out;
+}
+
+std::vector<Recommendation> recommendForNewUser(Project& project, std::int64_t runId,
+                                                const std::filesystem::path& ratingsFile, std::size_t n) {
+  const auto run = loadRun(project, runId);
+  const RatingPredictor predictor(finalMatrices(project, run));
+  const auto ratings = loadRatings(project, run.datasetId);
+  const auto items = indexOf(ratings.itemIds);
+  std::vector<std::pair<std::int32_t, double>> given;
+  CsvReader csv(ratingsFile);
+  std::vector<std::string> fields;
+  if (!csv.next(fields)) csv.fail("the file is empty; expected a header item,rating");
+  const auto header = fields;
+  const int a = findColumn(header, "item"), b = findColumn(header, "rating");
+  if (a < 0 || b < 0) csv.fail("expected columns item and rating but found " + joinColumns(header));
+  while (csv.next(fields)) {
+    if (fields.size() <= static_cast<std::size_t>(std::max(a, b))) csv.fail("this row has too few columns");
+    const auto item = items.find(fields[static_cast<std::size_t>(a)]);
+    if (item == items.end()) csv.fail("item '" + fields[static_cast<std::size_t>(a)] + "' is not in the dataset");
+    const auto value = parseReal(fields[static_cast<std::size_t>(b)]);
+    if (!value) csv.fail("rating '" + fields[static_cast<std::size_t>(b)] + "' is not a number");
+    given.emplace_back(static_cast<std::int32_t>(item->second), *value);
+  }
+  if (given.empty()) throw InputError(csv.displayName(), 0, "the file holds no ratings to fold in");
+  // The fold-in uses the fit's own regularisation, so the new user is treated like the others.
+  const double lambda = run.options.value("lambda", 0.05);
+  const auto folded = predictor.foldInUser(given, lambda);
+  std::vector<char> rated(static_cast<std::size_t>(predictor.itemCount()), 0);
+  for (const auto& [item, value] : given) rated[static_cast<std::size_t>(item)] = 1;
+  std::vector<Recommendation> out;
+  for (std::int64_t i = 0; i < predictor.itemCount(); ++i)
+    if (!rated[static_cast<std::size_t>(i)])
+      out.push_back({ratings.itemIds[static_cast<std::size_t>(i)], ratings.itemNames[static_cast<std::size_t>(i)],
+                     predictor.predictFolded(folded, i)});
+  const auto keep = std::min(n, out.size());
+  std::partial_sort(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(keep), out.end(),
+                    [](const auto& x, const auto& y) { return x.prediction > y.prediction; });
+  out.resize(keep);
+  return out;
+}
+
+}  // namespace latent::core

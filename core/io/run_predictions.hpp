@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Predictions from a finished run: link probabilities for node pairs, ratings for user-item pairs,
+// top-N recommendations, and recommendations for a new user folded in from a few ratings
+// (DESIGN §6 `latent-cli predict`, issue 4).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "store/project.hpp"
+
+namespace latent::core {
+
+// Reads `pairs`, a CSV with header `user,item` (a ratings run) or `source,target` (a graph run),
+// ids as in the imported files, and writes the same columns plus `prediction`: the predicted
+// rating or the probability of a link. Throws InputError naming the line of an unknown id or a
+// missing column, UsageError when the run has no model to predict with.
+void predictPairs(Project& project, std::int64_t runId, const std::filesystem::path& pairs, std::ostream& out);
+
+struct Recommendation {
+  std::string itemId;
+  std::string itemName;
+  double prediction = 0.0;
+};
+
+// The n unrated items with the highest predicted rating for `userId`, best first.
+std::vector<Recommendation> recommendForUser(Project& project, std::int64_t runId, const std::string& userId,
+                                             std::size_t n);
+
+// For a user the model has not seen: `ratings` is a CSV `item,rating` of the user's few ratings;
+// the user's factors are fitted with the items held fixed (no retraining), and the n best items
+// the user has not rated are returned.
+std::vector<Recommendation> recommendForNewUser(Project& project, std::int64_t runId,
+                                                const std::filesystem::path& ratings, std::size_t n);
+
+}  // namespace latent::core

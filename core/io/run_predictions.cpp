@@ -131,9 +131,8 @@ std::vector<Recommendation> recommendForNewUser(Project& project, std::int64_t r
     given.emplace_back(static_cast<std::int32_t>(item->second), *value);
   }
   if (given.empty()) throw InputError(csv.displayName(), 0, "the file holds no ratings to fold in");
-  // The fold-in uses the fit's own regularisation, so the new user is treated like the others.
-  const double lambda = run.options.value("lambda", 0.05);
-  const auto folded = predictor.foldInUser(given, lambda);
+  // The fold-in uses the fit's own regularisation (stored with the run), so the new user is treated like the others.
+  const auto folded = predictor.foldInUser(given);
   std::vector<char> rated(static_cast<std::size_t>(predictor.itemCount()), 0);
   for (const auto& [item, value] : given) rated[static_cast<std::size_t>(item)] = 1;
   std::vector<Recommendation> out;

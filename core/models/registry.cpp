@@ -5,6 +5,10 @@
 #include <sstream>
 
 #include "models/model.hpp"
+#include "models/network/irm.hpp"
+#include "models/network/mmsb.hpp"
+#include "models/network/sbm.hpp"
+#include "models/ratings/pmf.hpp"
 #include "models/topic/lda_gibbs.hpp"
 #include "models/topic/lda_online.hpp"
 #include "models/topic/lda_vb.hpp"
@@ -30,6 +34,10 @@ const Entry kModels[] = {
     {&ldaGibbsInfo, &makeLdaGibbsModel},
     {&ldaVbInfo, &makeLdaVbModel},
     {&ldaOnlineInfo, &makeLdaOnlineModel},
+    {&sbmInfo, &makeSbmModel},
+    {&mmsbInfo, &makeMmsbModel},
+    {&irmInfo, &makeIrmModel},
+    {&pmfInfo, &makePmfModel},
 };
 
 std::string describeRange(const OptionSpec& spec) {

@@ -39,8 +39,9 @@ IrmTypes detectIrmTypes(const Graph& graph, const std::string& choice) {
   };
   const auto attribute = graph.attributeIndex(kIrmTypeAttribute);
   if (!attribute)
-    return notTwo("two types need a node attribute 'type' that says which of two kinds each node is (for example "
-                  "woman and event), and this graph has none");
+    return notTwo(
+        "two types need a node attribute 'type' that says which of two kinds each node is (for example "
+        "woman and event), and this graph has none");
   const auto& values = graph.attributes[*attribute];
   IrmTypes t;
   t.twoTypes = true;
@@ -48,7 +49,8 @@ IrmTypes detectIrmTypes(const Graph& graph, const std::string& choice) {
   for (std::size_t v = 0; v < graph.nodeCount(); ++v) {
     const std::string& value = v < values.size() ? values[v] : std::string();
     if (value.empty())
-      return notTwo("node '" + nodeName(graph, static_cast<std::int32_t>(v)) + "' has no value for the attribute 'type'");
+      return notTwo("node '" + nodeName(graph, static_cast<std::int32_t>(v)) +
+                    "' has no value for the attribute 'type'");
     auto at = std::find(t.names.begin(), t.names.end(), value);
     if (at == t.names.end()) {
       t.names.push_back(value);

@@ -46,12 +46,16 @@ struct IrmRelation {
   std::uint8_t type(std::int32_t v) const noexcept { return types.nodeType[static_cast<std::size_t>(v)]; }
   std::span<const std::int32_t> outOf(std::int32_t v) const noexcept { return slice(out, outStart, v); }
   std::span<const std::int32_t> inOf(std::int32_t v) const noexcept { return slice(in, inStart, v); }
-  std::span<const std::int32_t> missingOutOf(std::int32_t v) const noexcept { return slice(missingOut, missingOutStart, v); }
-  std::span<const std::int32_t> missingInOf(std::int32_t v) const noexcept { return slice(missingIn, missingInStart, v); }
+  std::span<const std::int32_t> missingOutOf(std::int32_t v) const noexcept {
+    return slice(missingOut, missingOutStart, v);
+  }
+  std::span<const std::int32_t> missingInOf(std::int32_t v) const noexcept {
+    return slice(missingIn, missingInStart, v);
+  }
 
  private:
-  static std::span<const std::int32_t> slice(const std::vector<std::int32_t>& items, const std::vector<std::int64_t>& start,
-                                             std::int32_t v) noexcept {
+  static std::span<const std::int32_t> slice(const std::vector<std::int32_t>& items,
+                                             const std::vector<std::int64_t>& start, std::int32_t v) noexcept {
     if (start.empty()) return {};
     const auto b = static_cast<std::size_t>(start[static_cast<std::size_t>(v)]);
     const auto e = static_cast<std::size_t>(start[static_cast<std::size_t>(v) + 1]);

@@ -30,13 +30,19 @@ RatingPredictor::RatingPredictor(const std::vector<NamedMatrix>& matrices) {
   const auto* userBias = find(matrices, kUserBias);
   const auto* itemBias = find(matrices, kItemBias);
   m_userBias = userBias && userBias->rows() == m_users.rows() ? Eigen::VectorXd(userBias->col(0))
-                                                               : Eigen::VectorXd::Zero(m_users.rows());
+                                                              : Eigen::VectorXd::Zero(m_users.rows());
   m_itemBias = itemBias && itemBias->rows() == m_items.rows() ? Eigen::VectorXd(itemBias->col(0))
-                                                               : Eigen::VectorXd::Zero(m_items.rows());
+                                                              : Eigen::VectorXd::Zero(m_items.rows());
   if (const auto* mean = find(matrices, kGlobalMean); mean && mean->size() == 1) m_mean = (*mean)(0, 0);
   if (const auto* range = find(matrices, kRatingRange); range && range->size() == 2) {
     m_low = (*range)(0, 0);
     m_high = (*range)(0, 1);
+  }
+  if (const auto* penalty = find(matrices, kRegularization); penalty && penalty->size() == 3) {
+    m_hasPenalty = true;
+    m_lambda = (*penalty)(0, 0);
+    m_lambdaBias = (*penalty)(0, 1);
+    m_perRating = (*penalty)(0, 2) != 0.0;
   }
 }
 
@@ -47,8 +53,8 @@ double RatingPredictor::predict(std::int64_t user, std::int64_t item) const {
 }
 
 std::vector<std::pair<std::int64_t, double>> RatingPredictor::recommend(std::int64_t user,
-                                                                          std::span<const std::int32_t> rated,
-                                                                          std::size_t n) const {
+                                                                        std::span<const std::int32_t> rated,
+                                                                        std::size_t n) const {
   std::vector<char> seen(static_cast<std::size_t>(m_items.rows()), 0);
   for (const auto i : rated)
     if (i >= 0 && i < m_items.rows()) seen[static_cast<std::size_t>(i)] = 1;
@@ -57,28 +63,49 @@ std::vector<std::pair<std::int64_t, double>> RatingPredictor::recommend(std::int
     if (!seen[static_cast<std::size_t>(i)]) scored.emplace_back(i, predict(user, i));
   const auto keep = std::min(n, scored.size());
   // Ties broken by item index so the list is the same on every run.
-  std::partial_sort(scored.begin(), scored.begin() + static_cast<std::ptrdiff_t>(keep), scored.end(),
-                    [](const auto& a, const auto& b) { return a.second > b.second || (a.second == b.second && a.first < b.first); });
+  std::partial_sort(
+      scored.begin(), scored.begin() + static_cast<std::ptrdiff_t>(keep), scored.end(),
+      [](const auto& a, const auto& b) { return a.second > b.second || (a.second == b.second && a.first < b.first); });
   scored.resize(keep);
   return scored;
 }
 
-Eigen::VectorXd RatingPredictor::foldInUser(std::span<const std::pair<std::int32_t, double>> ratings,
-                                            double lambda) const {
-  const auto K = m_items.cols();
+namespace {
+
+// Ridge regression of r - mu - b_i on [v_i, 1] (000 eq. 27.92 with the items fixed).
+Eigen::VectorXd ridgeFoldIn(const Eigen::MatrixXd& items, const Eigen::VectorXd& itemBias, double mean,
+                            std::span<const std::pair<std::int32_t, double>> ratings, double ridgeFactors,
+                            double ridgeBias) {
+  const auto K = items.cols();
   Eigen::MatrixXd gram = Eigen::MatrixXd::Zero(K + 1, K + 1);
   Eigen::VectorXd rhs = Eigen::VectorXd::Zero(K + 1);
   Eigen::VectorXd x(K + 1);
   for (const auto& [item, value] : ratings) {
-    if (item < 0 || item >= m_items.rows()) throw UsageError("rated item " + std::to_string(item) + " is not in the model");
-    x.head(K) = m_items.row(item).transpose();
+    if (item < 0 || item >= items.rows())
+      throw UsageError("rated item " + std::to_string(item) + " is not in the model");
+    x.head(K) = items.row(item).transpose();
     x(K) = 1.0;
     gram.noalias() += x * x.transpose();
-    rhs += x * (value - m_mean - m_itemBias(item));
+    rhs += x * (value - mean - itemBias(item));
   }
-  // Ridge on the factors and the bias alike, as the fit regularises both (000 eq. 27.92).
-  gram.diagonal().array() += std::max(lambda, 1e-9) * std::max<double>(1.0, double(ratings.size()));
+  gram.diagonal().head(K).array() += std::max(ridgeFactors, 1e-9);
+  gram(K, K) += std::max(ridgeBias, 1e-9);
   return gram.ldlt().solve(rhs);
+}
+
+}  // namespace
+
+Eigen::VectorXd RatingPredictor::foldInUser(std::span<const std::pair<std::int32_t, double>> ratings,
+                                            double lambda) const {
+  // Ridge on the factors and the bias alike, once per rating (Funk's per-rating penalty).
+  const double ridge = lambda * std::max<double>(1.0, double(ratings.size()));
+  return ridgeFoldIn(m_items, m_itemBias, m_mean, ratings, ridge, ridge);
+}
+
+Eigen::VectorXd RatingPredictor::foldInUser(std::span<const std::pair<std::int32_t, double>> ratings) const {
+  if (!m_hasPenalty) return foldInUser(ratings, m_lambda);
+  const double scale = m_perRating ? std::max<double>(1.0, double(ratings.size())) : 1.0;
+  return ridgeFoldIn(m_items, m_itemBias, m_mean, ratings, m_lambda * scale, m_lambdaBias * scale);
 }
 
 double RatingPredictor::predictFolded(const Eigen::VectorXd& folded, std::int64_t item) const {

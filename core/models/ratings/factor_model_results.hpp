@@ -18,12 +18,16 @@ namespace latent::core {
 //   "user_factors" U x K, "item_factors" I x K   (000 eq. 27.86: r_ui ~ u_u . v_i)
 //   "user_bias" U x 1, "item_bias" I x 1, "global_mean" 1 x 1   (000 eq. 27.93)
 //   "rating_range" 1 x 2   the smallest and largest training rating; predictions are clipped to it
+//   "regularization" 1 x 3 (optional) lambda, lambda_bias and the penalty (0: once per user, the
+//                          prior of eq. 27.92; 1: per rating): what foldInUser needs to treat a new
+//                          user as the fit treated every user
 inline constexpr const char* kUserFactors = "user_factors";
 inline constexpr const char* kItemFactors = "item_factors";
 inline constexpr const char* kUserBias = "user_bias";
 inline constexpr const char* kItemBias = "item_bias";
 inline constexpr const char* kGlobalMean = "global_mean";
 inline constexpr const char* kRatingRange = "rating_range";
+inline constexpr const char* kRegularization = "regularization";
 
 class RatingPredictor {
  public:
@@ -40,12 +44,16 @@ class RatingPredictor {
   // The n items with the highest predicted rating that `user` has not rated (`rated` lists the
   // items it has), best first, as (item, prediction).
   std::vector<std::pair<std::int64_t, double>> recommend(std::int64_t user, std::span<const std::int32_t> rated,
-                                                          std::size_t n) const;
+                                                         std::size_t n) const;
 
   // A new user's factors and bias from a few (item, rating) pairs without retraining: ridge
-  // regression of r - mu - b_i on [v_i, 1] with the fit's regularisation `lambda` (000 eq. 27.92
-  // with the items fixed). Returns the factors with the bias as last entry (K + 1 values).
+  // regression of r - mu - b_i on [v_i, 1] (000 eq. 27.92 with the items fixed), with the ridge
+  // lambda x (number of ratings) on factors and bias alike (Funk's per-rating penalty).
+  // Returns the factors with the bias as last entry (K + 1 values).
   Eigen::VectorXd foldInUser(std::span<const std::pair<std::int32_t, double>> ratings, double lambda) const;
+  // The same with the fit's own penalties ("regularization": lambda on the factors, lambda_bias on
+  // the bias, once or once per rating); runs without it fall back to the call above with lambda 0.05.
+  Eigen::VectorXd foldInUser(std::span<const std::pair<std::int32_t, double>> ratings) const;
   // The prediction for a folded-in user (factors from foldInUser).
   double predictFolded(const Eigen::VectorXd& folded, std::int64_t item) const;
 
@@ -55,6 +63,9 @@ class RatingPredictor {
   Eigen::VectorXd m_userBias, m_itemBias;
   double m_mean = 0.0;
   double m_low = -1e300, m_high = 1e300;
+  bool m_hasPenalty = false;
+  double m_lambda = 0.05, m_lambdaBias = 0.05;
+  bool m_perRating = true;
 };
 
 }  // namespace latent::core

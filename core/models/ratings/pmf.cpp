@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// pmf: catalogue entry, options, and the training loop shared by the SGD and ALS solvers.
+//
+// The objective (000 eq. 27.92 with the biases of eq. 27.93), over the training ratings O:
+//   J = sum_O (r_ui - mu - b_u - b_i - u_u . v_i)^2 + sum_u l_u (lambda |u_u|^2 + lambda_b b_u^2)
+//                                                  + sum_i l_i (lambda |v_i|^2 + lambda_b b_i^2)
+// with mu the mean training rating (fixed), and l = 1 for every user and item ("prior": the
+// Gaussian priors of eq. 27.90 with lambda = sigma^2 / sigma_U^2) or l = its number of ratings
+// ("per-rating": the penalty Funk's SGD takes at every visit; ALS-WR). Both solvers minimise the
+// same J, reported per training rating as the training objective.
+#include "models/ratings/pmf.hpp"
+
+#include <limits>
+#include <memory>
+#include <optional>
+
+#include "eval/rating_split.hpp"
+#include "models/option_specs.hpp"
+#include "models/ratings/factor_model_results.hpp"
+#include "models/ratings/pmf_als.hpp"
+#include "models/ratings/pmf_sgd.hpp"
+#include "util/clock.hpp"
+
+namespace latent::core {
+namespace {
+
+// Sweeps of the bias-only baseline (ALS with K = 0): it stops earlier once J stops moving.
+constexpr int kBaselineSweeps = 100;
+
+ModelInfo makeInfo() {
+  const PmfOptions d;
+  ModelInfo info;
+  info.name = "pmf";
+  info.kind = DataKind::Ratings;
+  info.title = "Probabilistic matrix factorisation (PMF)";
+  info.description =
+      "Every user and every item gets a few hidden factors, a bias, and the global mean rating: the predicted "
+      "rating is the mean plus both biases plus how well the user's factors match the item's. Fitted by "
+      "alternating least squares or stochastic gradient descent, and judged by the error on held-out ratings.";
+  info.objectiveName = "regularised squared error per training rating (000 eq. 27.92 with biases)";
+  info.heldoutName = "held-out RMSE (000 eq. 27.84)";
+  info.heldoutKey = "heldout_rmse";
+  info.options = {
+      integerOption("k", d.factors, 0, 1000, "Number of hidden factors per user and item; 0 fits the biases only."),
+      integerOption("iterations", d.iterations, 1, 100000,
+                    "Passes over all ratings: ALS sweeps (every user, then every item) or SGD epochs."),
+      choiceOption("solver", d.solver, {"als", "sgd"},
+                   "als: exact least-squares updates, no step size to tune (default); sgd: one rating at a time, "
+                   "the method of the Netflix prize."),
+      realOption("learning_rate", d.learningRate, 0.0, 1.0, true,
+                 "SGD only: step size in the first epoch; too large and the error grows instead of shrinking."),
+      realOption("decay", d.decay, 0.0, 1.0, true,
+                 "SGD only: the step size is multiplied by this after every epoch (1 keeps it fixed)."),
+      realOption("lambda", d.lambda, 0.0, 100000, false,
+                 "How strongly the factors are pulled towards zero; larger values guard against over-fitting."),
+      realOption("lambda_bias", d.lambdaBias, 0.0, 100000, false,
+                 "How strongly the user and item biases are pulled towards zero."),
+      choiceOption("regularization", d.regularization, {"prior", "per-rating"},
+                   "prior: the same penalty for every user and item (a Gaussian prior); per-rating: a penalty for "
+                   "every rating, so users with many ratings are pulled harder (Funk's SGD, scikit-surprise)."),
+      realOption("init_scale", d.initScale, 0.0, 10.0, true,
+                 "Standard deviation of the random starting factors (above 0: factors that start at zero stay there)."),
+      integerOption("blocks", d.blocks, 0, 4096,
+                    "SGD only: split the rating matrix into B x B blocks updated in parallel; 0 picks 1 on one "
+                    "thread and 2 x threads otherwise. The result depends on the seed and B, so it is the same on "
+                    "every run with the same seed, B and threads."),
+      integerOption("snapshot_every", d.snapshotEvery, 0, 100000,
+                    "Save the factors and biases to the project every N passes; 0 saves only at the end."),
+  };
+  return info;
+}
+
+// The bias-only model (eq. 27.93 without u . v), fitted with the run's bias penalty.
+pmf::Parameters fitBiasOnly(const pmf::TrainingRatings& train, const pmf::Regularization& reg, std::uint64_t seed,
+                            std::stop_token stop) {
+  auto biases = pmf::Parameters::initial(train, 0, 0.0, seed);
+  const pmf::AlsSolver solver(train, reg);
+  double previous = std::numeric_limits<double>::infinity();
+  for (int sweep = 0; sweep < kBaselineSweeps; ++sweep) {
+    if (!solver.sweep(biases, stop)) break;
+    const double objective = pmf::trainingFit(train, biases, reg).objective;
+    if (previous - objective <= 1e-10 * objective) break;
+    previous = objective;
+  }
+  return biases;
+}
+
+class PmfModel final : public Model {
+ public:
+  const ModelInfo& info() const override { return pmfInfo(); }
+
+  FitResult fit(const FitData& data, const FitSettings& settings, TrainingObserver& observer,
+                std::stop_token stop) override {
+    const Stopwatch clock;
+    const auto options = PmfOptions::fromJson(settings.options);
+    const auto reg = options.penalties();
+    const Ratings& ratings = *data.ratings;
+    const auto split = splitRatings(ratings, settings.heldoutFraction, settings.seed);
+    const auto train = pmf::TrainingRatings::build(split.train, static_cast<std::int32_t>(ratings.userCount()),
+                                                   static_cast<std::int32_t>(ratings.itemCount()));
+    auto params = pmf::Parameters::initial(train, static_cast<int>(options.factors), options.initScale, settings.seed);
+    const bool sgd = options.solver == "sgd";
+    std::optional<pmf::SgdSolver> sgdSolver;
+    std::optional<pmf::AlsSolver> alsSolver;
+    if (sgd)
+      sgdSolver.emplace(train, reg, options.blocksFor(settings.threads), settings.seed);
+    else
+      alsSolver.emplace(train, reg);
+
+    FitResult result;
+    bool cancelled = stop.stop_requested();
+    std::int64_t done = 0;
+    double learningRate = options.learningRate;
+    double solverSeconds = 0.0;
+    pmf::TrainingFit fit;
+    for (std::int64_t epoch = 1; epoch <= options.iterations && !cancelled; ++epoch) {
+      const Stopwatch pass;
+      const bool complete = sgd ? sgdSolver->epoch(params, static_cast<float>(learningRate), epoch, stop)
+                                : alsSolver->sweep(params, stop);
+      solverSeconds += pass.seconds();
+      if (!complete) {
+        cancelled = true;
+        break;
+      }
+      done = epoch;
+      fit = pmf::trainingFit(train, params, reg);
+      IterationReport report;
+      report.iteration = epoch;
+      report.trainObjective = fit.objective;
+      report.extras.emplace_back("train_rmse", fit.rmse);
+      if (sgd) {
+        report.extras.emplace_back("learning_rate", learningRate);
+        learningRate *= options.decay;
+      }
+      if (!split.test.empty() && evaluationDue(epoch, options.iterations, settings.evalEvery))
+        report.heldout = pmf::heldoutRmse(split.test, params);
+      report.seconds = clock.seconds();
+      if (options.snapshotEvery > 0 && epoch % options.snapshotEvery == 0) {
+        auto snapshot = std::make_shared<ModelSnapshot>();
+        snapshot->iteration = epoch;
+        snapshot->matrices = pmf::toMatrices(params);
+        observer.onSnapshot(std::move(snapshot));
+      }
+      if (!observer.onReport(report) || stop.stop_requested()) cancelled = true;
+    }
+
+    if (done == 0 || cancelled) fit = pmf::trainingFit(train, params, reg);
+    auto& metrics = result.finalMetrics;
+    metrics["train_rmse"] = fit.rmse;
+    metrics["train_objective"] = fit.objective;
+    metrics["train_ratings"] = train.count;
+    metrics["solver"] = options.solver;
+    if (sgd) metrics["blocks"] = sgdSolver->blocks();
+    if (done > 0) metrics["seconds_per_iteration"] = solverSeconds / double(done);
+    if (!split.test.empty()) {
+      metrics["heldout_rmse"] = pmf::heldoutRmse(split.test, params);
+      metrics["heldout_ratings"] = static_cast<std::int64_t>(split.test.size());
+      // What the factors add: the same held-out ratings predicted by the training mean alone, and
+      // by the mean and the biases alone (eq. 27.93 without u . v, same bias penalty).
+      const auto meanOnly = pmf::Parameters::initial(train, 0, 0.0, settings.seed);
+      metrics["baseline_global_mean_rmse"] = pmf::heldoutRmse(split.test, meanOnly);
+      if (!cancelled)
+        metrics["baseline_bias_rmse"] = pmf::heldoutRmse(split.test, fitBiasOnly(train, reg, settings.seed, stop));
+    }
+    result.matrices = pmf::toMatrices(params);
+    Eigen::MatrixXd penalty(1, 3);
+    penalty << options.lambda, options.lambdaBias, reg.penalty == pmf::Penalty::PerRating ? 1.0 : 0.0;
+    result.matrices.push_back({kRegularization, penalty});
+    result.iterations = done;
+    result.status = cancelled ? FitStatus::Cancelled : FitStatus::MaxIterations;
+    result.seconds = clock.seconds();
+    return result;
+  }
+};
+
+}  // namespace
+
+PmfOptions PmfOptions::fromJson(const nlohmann::json& options) {
+  PmfOptions o;
+  o.factors = options.value("k", o.factors);
+  o.iterations = options.value("iterations", o.iterations);
+  o.solver = options.value("solver", o.solver);
+  o.learningRate = options.value("learning_rate", o.learningRate);
+  o.decay = options.value("decay", o.decay);
+  o.lambda = options.value("lambda", o.lambda);
+  o.lambdaBias = options.value("lambda_bias", o.lambdaBias);
+  o.regularization = options.value("regularization", o.regularization);
+  o.initScale = options.value("init_scale", o.initScale);
+  o.blocks = options.value("blocks", o.blocks);
+  o.snapshotEvery = options.value("snapshot_every", o.snapshotEvery);
+  return o;
+}
+
+pmf::Regularization PmfOptions::penalties() const {
+  pmf::Regularization r;
+  r.factors = lambda;
+  r.biases = lambdaBias;
+  r.penalty = regularization == "per-rating" ? pmf::Penalty::PerRating : pmf::Penalty::Prior;
+  return r;
+}
+
+int PmfOptions::blocksFor(int threads) const {
+  if (blocks > 0) return static_cast<int>(blocks);
+  return threads <= 1 ? 1 : 2 * threads;
+}
+
+const ModelInfo& pmfInfo() {
+  static const ModelInfo info = makeInfo();
+  return info;
+}
+
+std::unique_ptr<Model> makePmfModel() { return std::make_unique<PmfModel>(); }
+
+}  // namespace latent::core

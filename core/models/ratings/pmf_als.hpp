@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Alternating least squares for pmf: with the items fixed, eq. 27.92 (with the biases of
+// eq. 27.93) is a separate ridge regression for every user, and the other way round.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <stop_token>
+
+#include <Eigen/Cholesky>
+#include <Eigen/Core>
+
+#include "models/ratings/pmf_state.hpp"
+
+namespace latent::core::pmf {
+
+// Working space of one row's solve, reused so that a sweep allocates nothing per row.
+struct AlsScratch {
+  // Up to kAlsChunk rows of [f_j, 1] and their targets. Floats, like the factors: the products are
+  // summed in single precision (twice the SIMD width); the system is solved in double.
+  // Row-major, so gathering a rating's factors is one contiguous copy.
+  Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> design;
+  Eigen::VectorXf response;
+  Eigen::MatrixXf gramPart;
+  Eigen::VectorXf rhsPart;
+  Eigen::MatrixXd gram;
+  Eigen::VectorXd rhs;
+  Eigen::LLT<Eigen::MatrixXd> llt;
+  void reserve(int factors);
+};
+
+// The exact minimiser over one row's factors w (K values) and bias b of
+//   sum_j (t_j - c_j - b - w . f_j)^2 + ridgeFactor |w|^2 + ridgeBias b^2
+// where j runs over the row's ratings, t_j = r_j - mu, f_j and c_j the other side's factors and
+// bias: (F^T F + diag(ridge)) [w; b] = F^T (t - c) with F's rows [f_j, 1]. Writes w to `row`
+// (the padding untouched) and b to `bias`. A row with no ratings gets zeros.
+void alsSolveRow(const FactorTable& other, std::span<const float> otherBias, std::span<const std::int32_t> neighbours,
+                 std::span<const float> targets, double ridgeFactor, double ridgeBias, float* row, float& bias,
+                 AlsScratch& scratch);
+
+class AlsSolver {
+ public:
+  AlsSolver(const TrainingRatings& data, const Regularization& reg);
+  // Every user given the items, then every item given the users (oneTBB over rows; each row's
+  // solve depends only on the other side, so the result is the same for any thread count).
+  // Returns false when `stop` ended it early; rows not reached keep their values.
+  bool sweep(Parameters& params, std::stop_token stop) const;
+
+ private:
+  const TrainingRatings& m_data;
+  Regularization m_reg;
+};
+
+}  // namespace latent::core::pmf

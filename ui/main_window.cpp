@@ -20,6 +20,8 @@
 #include <QTabWidget>
 #include <QTimer>
 #include <QToolButton>
+#include <QUndoGroup>
+#include <QUndoStack>
 #include <QVBoxLayout>
 
 #include "jobs/samples.hpp"
@@ -145,6 +147,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   connect(m_tabs, &QTabWidget::tabCloseRequested, this, &MainWindow::closeTab);
   connect(m_tabs, &QTabWidget::currentChanged, this, [this, pages] {
     pages->setCurrentWidget(m_tabs->count() > 0 ? static_cast<QWidget*>(m_tabs) : m_projectHome);
+    auto* view = qobject_cast<RunView*>(m_tabs->currentWidget());
+    m_undoGroup->setActiveStack(view ? view->undoStack() : nullptr);
     updateSelectedRun();
     updateActions();
   });

@@ -20,6 +20,7 @@ class QProgressBar;
 class QStackedWidget;
 class QTabWidget;
 class QToolButton;
+class QUndoGroup;
 
 namespace latent::ui {
 
@@ -70,6 +71,7 @@ class MainWindow final : public QMainWindow {
   LogView* logView() const noexcept { return m_log; }
   StartPage* startPage() const noexcept { return m_start; }
   QString bannerText() const;
+  QUndoGroup* undoGroup() const noexcept { return m_undoGroup; }
   QStringList recentProjects() const;
 
  Q_SIGNALS:
@@ -132,6 +134,9 @@ class MainWindow final : public QMainWindow {
   QAction *m_newAction = nullptr, *m_openAction = nullptr, *m_closeAction = nullptr, *m_quitAction = nullptr;
   QAction *m_importCorpus = nullptr, *m_importGraph = nullptr, *m_importRatings = nullptr;
   QAction *m_newRun = nullptr, *m_stopRun = nullptr, *m_closeTab = nullptr, *m_about = nullptr;
+  // Undo and Redo act on the current tab's history (a run's topic labels).
+  QUndoGroup* m_undoGroup = nullptr;
+  QAction *m_undoAction = nullptr, *m_redoAction = nullptr;
   QMenu *m_recentMenu = nullptr, *m_sampleMenu = nullptr, *m_demoMenu = nullptr, *m_viewMenu = nullptr;
 };
 

@@ -10,6 +10,7 @@
 #include <QSettings>
 #include <QTabWidget>
 #include <QToolBar>
+#include <QUndoGroup>
 
 #include "jobs/samples.hpp"
 #include "ui/demo/demo_catalogue.hpp"
@@ -66,6 +67,14 @@ void MainWindow::createActions() {
   m_stopRun->setStatusTip(tr("Stop the selected run, or the latest one"));
   connect(m_stopRun, &QAction::triggered, this, [this] { m_runPanel->stopCurrent(); });
 
+  m_undoGroup = new QUndoGroup(this);
+  m_undoAction = m_undoGroup->createUndoAction(this, tr("&Undo"));
+  m_undoAction->setShortcut(QKeySequence::Undo);
+  m_undoAction->setIcon(QIcon::fromTheme(QStringLiteral("edit-undo")));
+  m_redoAction = m_undoGroup->createRedoAction(this, tr("&Redo"));
+  m_redoAction->setShortcut(QKeySequence::Redo);
+  m_redoAction->setIcon(QIcon::fromTheme(QStringLiteral("edit-redo")));
+
   m_closeTab = new QAction(tr("Close &Tab"), this);
   m_closeTab->setShortcut(QKeySequence::Close);
   connect(m_closeTab, &QAction::triggered, this, [this] { closeTab(m_tabs->currentIndex()); });
@@ -104,6 +113,10 @@ void MainWindow::createMenus() {
   file->addAction(m_closeAction);
   file->addSeparator();
   file->addAction(m_quitAction);
+
+  QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+  edit->addAction(m_undoAction);
+  edit->addAction(m_redoAction);
 
   QMenu* run = menuBar()->addMenu(tr("&Run"));
   run->addAction(m_newRun);

@@ -8,6 +8,7 @@
 #include <QProgressBar>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QUndoGroup>
 
 #include "jobs/samples.hpp"
 #include "store/run_store.hpp"
@@ -86,6 +87,7 @@ RunView* MainWindow::openRun(qint64 runId) {
     return nullptr;
   }
   auto* view = new RunView(m_projectFile, runId, m_tabs);
+  m_undoGroup->addStack(view->undoStack());
   if (auto* controller = m_runs->controllerForRun(runId); controller && controller->state() != JobController::State::Ended)
     view->attach(controller);
   connect(view, &RunView::rerunRequested, this, &MainWindow::rerun);

@@ -12,7 +12,9 @@
 #include "ui/demo/demo_driver.hpp"
 #include "ui/main_window.hpp"
 #include "ui/runs/run_view.hpp"
-#include "ui/runs/top_words_view.hpp"
+#include "ui/runs/topic_document_view.hpp"
+#include "ui/runs/topic_run_data.hpp"
+#include "ui/runs/topic_table_view.hpp"
 #include "ui/util/settings.hpp"
 #include "ui/widgets/project_tree.hpp"
 #include "ui_test_data.hpp"
@@ -29,9 +31,14 @@ class TestDemo : public QObject {
   }
 
   void catalogueKnowsItsDemos() {
-    for (const char* name : {"corpus-unigram", "gibbs-toy", "sampson", "karate", "insteval"})
+    for (const char* name : {"corpus-unigram", "corpus-lda", "gibbs-toy", "sampson", "karate", "insteval"})
       QVERIFY2(ui::findDemo(QString::fromLatin1(name)).has_value(), name);
     QVERIFY(!ui::findDemo(QStringLiteral("no-such-demo")));
+    // corpus-lda fits 10 topics to the State of the Union by collapsed Gibbs sampling.
+    const auto lda = ui::findDemo(QStringLiteral("corpus-lda"));
+    QCOMPARE(lda->sample, QStringLiteral("sotu"));
+    QCOMPARE(lda->model, QStringLiteral("lda-gibbs"));
+    QCOMPARE(lda->options.value(QStringLiteral("k")).toInt(), 10);
     QVERIFY(ui::findDemo(QStringLiteral("sample:cora")).has_value());
     QVERIFY(!ui::findDemo(QStringLiteral("sample:nothing")));
   }
@@ -52,14 +59,34 @@ class TestDemo : public QObject {
     QImage image(png);
     QVERIFY(!image.isNull());
     QCOMPARE(image.size(), window.size() * window.devicePixelRatio());
-    // What it shows: the sample in the tree (16 documents of 16 words) and its browser.
+    // What it shows: the sample in the tree (16 documents of 16 words), its browser, and LDA
+    // with 2 topics after 64 sweeps on every document (nothing held out), on its topics page.
     auto* corpora = window.projectTree()->groupItem(core::DataKind::Corpus);
     QCOMPARE(corpora->childCount(), 1);
     QCOMPARE(corpora->child(0)->data(0, ui::ProjectTree::SummaryRole).toString(),
              QStringLiteral("16 documents · 256 tokens · 5 words"));
-    auto* browser = qobject_cast<ui::CorpusBrowser*>(window.tabs()->currentWidget());
+    QCOMPARE(window.tabs()->count(), 2);
+    auto* browser = qobject_cast<ui::CorpusBrowser*>(window.tabs()->widget(0));
     QVERIFY(browser);
     QCOMPARE(browser->visibleDocumentCount(), 16);
+    auto* view = qobject_cast<ui::RunView*>(window.tabs()->currentWidget());
+    QVERIFY(view);
+    QCOMPARE(view->run().model, std::string("lda-gibbs"));
+    QCOMPARE(view->run().options["k"].get<int>(), 2);
+    QCOMPARE(view->run().iterations.value_or(0), std::int64_t{64});
+    QCOMPARE(view->run().heldout, 0.0);
+    QVERIFY(view->showsTopics());
+    QCOMPARE(view->pages()->currentWidget(), static_cast<QWidget*>(view->topicTable()));
+    QCOMPARE(view->topicTable()->data()->topicCount(), 2);
+    // "bank" is shared by both senses; "money" and "river" are not: the two topics split them.
+    const auto* data = view->topicTable()->data();
+    auto word = [&](const char* w) {
+      return static_cast<int>(std::find(data->words.begin(), data->words.end(), std::string(w)) - data->words.begin());
+    };
+    const int money = word("money"), river = word("river");
+    const int moneyTopic = data->topicWord(0, money) > data->topicWord(1, money) ? 0 : 1;
+    QVERIFY(data->topicWord(1 - moneyTopic, river) > data->topicWord(moneyTopic, river));
+    QVERIFY(std::all_of(data->assigned.begin(), data->assigned.end(), [](auto a) { return a != 0; }));
     QVERIFY(window.bannerText().contains(spec->title.toHtmlEscaped()));
     // A demo's temporary project is not a recent project.
     QVERIFY(!window.recentProjects().contains(QString::fromStdString(window.projectPath().string())));
@@ -79,11 +106,16 @@ class TestDemo : public QObject {
     QCOMPARE(view->run().status, core::RunStatus::Finished);
     QCOMPARE(view->run().heldout, 0.1);
     QCOMPARE(view->run().seed, std::uint64_t{1});
-    // One topic (the unigram's distribution), its 30 most probable words, in decreasing order.
-    const auto& topics = view->topWords()->topics();
-    QCOMPARE(topics.size(), 1);
-    QCOMPARE(topics[0].words.size(), 30);
-    for (int i = 1; i < 30; ++i) QVERIFY(topics[0].words[i - 1].second >= topics[0].words[i].second);
+    // One topic (the unigram's distribution), its 30 most probable words, in decreasing order,
+    // on a "Words" page without a documents page (the unigram has no proportions).
+    QVERIFY(view->showsTopics());
+    QCOMPARE(view->topicTable()->data()->topicCount(), 1);
+    QVERIFY(!view->topicTable()->isRanking() || QTest::qWaitFor([&] { return !view->topicTable()->isRanking(); }, 20000));
+    const auto& words = view->topicTable()->rankedWords(0);
+    QCOMPARE(static_cast<int>(words.size()), 30);
+    for (std::size_t i = 1; i < words.size(); ++i) QVERIFY(words[i - 1].probability >= words[i].probability);
+    QCOMPARE(view->pages()->tabText(0), QStringLiteral("Words"));
+    QCOMPARE(view->pages()->indexOf(view->documentReader()), -1);
     // The held-out number is shown with its protocol.
     QVERIFY(view->run().heldoutName.find("document completion") != std::string::npos);
     QVERIFY(view->findChild<QLabel*>() != nullptr);

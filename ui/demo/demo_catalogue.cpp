@@ -16,23 +16,31 @@ QVector<DemoSpec> demoCatalogue() {
        QObject::tr("240 State of the Union addresses are imported and the unigram model is fitted with 10% of the "
                    "addresses held out. The run view lists the most probable words and the held-out perplexity by "
                    "document completion: the number every topic model has to beat."),
-       QStringLiteral("sotu"), QStringLiteral("unigram"), QString()},
+       QStringLiteral("sotu"), QStringLiteral("unigram"), QString(), {}, 0.1},
+      {QStringLiteral("corpus-lda"), QObject::tr("State of the Union: ten topics"),
+       QObject::tr("LDA with 10 topics is fitted to 240 State of the Union addresses by collapsed Gibbs sampling, with "
+                   "10% of the addresses held out. Name the topics in the Topics page and move the relevance slider; "
+                   "the Documents page shows every word of an address coloured by its topic."),
+       QStringLiteral("sotu"), QStringLiteral("lda-gibbs"), QString(),
+       QVariantMap{{QStringLiteral("k"), 10}, {QStringLiteral("iterations"), 200}}, 0.1},
       {QStringLiteral("gibbs-toy"), QObject::tr("The Gibbs sampling toy corpus"),
        QObject::tr("16 documents drawn from two topics, money/loan/bank and river/stream/bank, as in the textbook's "
-                   "Gibbs sampling example. Click through the documents: they drift from pure finance to pure rivers."),
-       QStringLiteral("gibbs-toy"), QString(), QString()},
+                   "Gibbs sampling example, and LDA with 2 topics after 64 Gibbs sweeps. The topics split the two "
+                   "senses of “bank”; the Documents page shows which topic each word was given."),
+       QStringLiteral("gibbs-toy"), QStringLiteral("lda-gibbs"), QString(),
+       QVariantMap{{QStringLiteral("k"), 2}, {QStringLiteral("iterations"), 64}}, 0.0},
       {QStringLiteral("sampson"), QObject::tr("Sampson's monks"),
        QObject::tr("Who liked whom among 18 novices just before their monastery split, ordered by Sampson's own "
                    "four groups. The dense blocks on the diagonal are the groups a block model should find."),
-       QStringLiteral("sampson"), QString(), QStringLiteral("group")},
+       QStringLiteral("sampson"), QString(), QStringLiteral("group"), {}, 0.1},
       {QStringLiteral("karate"), QObject::tr("Zachary's karate club"),
        QObject::tr("Friendships among 34 members of a karate club, ordered by the side each member took when the "
                    "club split. Most edges stay within a side: the community structure a block model recovers."),
-       QStringLiteral("karate"), QString(), QStringLiteral("club_after_split")},
+       QStringLiteral("karate"), QString(), QStringLiteral("club_after_split"), {}, 0.1},
       {QStringLiteral("insteval"), QObject::tr("InstEval: students rating lecturers"),
        QObject::tr("73,421 ratings of ETH Zurich lecturers by their students, on a scale of 1 to 5. The histogram "
                    "shows how the values spread and the table which lecturers were rated most."),
-       QStringLiteral("insteval"), QString(), QString()},
+       QStringLiteral("insteval"), QString(), QString(), {}, 0.1},
   };
 }
 
@@ -47,7 +55,7 @@ std::optional<DemoSpec> findDemo(const QString& name) {
                         qs(s.description) + QLatin1Char(' ') +
                             QObject::tr("This is a temporary project, removed when the window closes; to keep your "
                                         "work, create a project and use File ▸ Import Sample."),
-                        sample, QString(), QString()};
+                        sample, QString(), QString(), {}, 0.1};
   }
   return std::nullopt;
 }

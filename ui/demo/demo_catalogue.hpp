@@ -4,6 +4,7 @@
 #pragma once
 
 #include <QString>
+#include <QVariantMap>
 #include <QVector>
 
 #include <optional>
@@ -15,8 +16,10 @@ struct DemoSpec {
   QString title;        // one line
   QString explanation;  // two sentences: what is shown, what to look at
   QString sample;       // the built-in sample to import
-  QString model;        // a model to fit afterwards (held-out 0.1, seed 1), or empty
+  QString model;        // a model to fit afterwards (seed 1), or empty
   QString orderBy;      // graphs: the node attribute to order the adjacency matrix by, or empty
+  QVariantMap options;  // the model's options that differ from its defaults
+  double heldout = 0.1; // the fraction of the data held out of the fit
 };
 
 QVector<DemoSpec> demoCatalogue();

@@ -10,8 +10,10 @@
 #include "ui/jobs/import_task.hpp"
 #include "ui/jobs/job_controller.hpp"
 #include "ui/main_window.hpp"
+#include "ui/runs/option_form.hpp"
 #include "ui/runs/run_panel.hpp"
 #include "ui/runs/run_view.hpp"
+#include "ui/util/qt_convert.hpp"
 
 #include <QDoubleSpinBox>
 #include <QSpinBox>
@@ -66,8 +68,17 @@ void DemoDriver::imported(qint64 datasetId) {
       finish(false, tr("this build has no model %1").arg(m_spec.model));
       return;
     }
+    nlohmann::json options = nlohmann::json::object();
+    for (auto it = m_spec.options.constBegin(); it != m_spec.options.constEnd(); ++it) {
+      const QVariant& v = it.value();
+      if (v.typeId() == QMetaType::Double) options[utf8(it.key())] = v.toDouble();
+      else if (v.typeId() == QMetaType::Bool) options[utf8(it.key())] = v.toBool();
+      else if (v.typeId() == QMetaType::QString) options[utf8(it.key())] = utf8(v.toString());
+      else options[utf8(it.key())] = v.toLongLong();
+    }
+    panel->optionForm()->setValues(options);
     panel->seedBox()->setValue(1);
-    panel->heldoutBox()->setValue(0.1);
+    panel->heldoutBox()->setValue(m_spec.heldout);
     connect(m_window, &MainWindow::runEnded, this, &DemoDriver::runEnded);
     if (!panel->start()) finish(false, panel->errorText());
     return;
@@ -88,12 +99,14 @@ void DemoDriver::runEnded(qint64 runId) {
     finish(false, tr("the run view could not be opened"));
     return;
   }
+  // The view reloads when the run ends and then reads the topics: the demo is done when it has
+  // shown all of that (the screenshot is of the results, not of "Loading…").
   auto done = [this, view] {
     const bool ok = view->run().status == core::RunStatus::Finished;
     finish(ok, ok ? QString() : QString::fromStdString(view->run().message));
   };
-  if (view->isLoaded()) done();
-  else connect(view, &TabPage::loaded, this, done);
+  if (view->isSettled()) done();
+  else connect(view, &RunView::settled, this, done);
 }
 
 void DemoDriver::finish(bool ok, const QString& message) {

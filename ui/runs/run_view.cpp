@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// RunView: loading the record, metrics and top words off the GUI thread; live updates.
+// RunView: loading the record, metrics and topic results off the GUI thread; live updates.
 #include "ui/runs/run_view.hpp"
 
 #include <QGridLayout>
-#include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -12,17 +11,17 @@
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableWidget>
+#include <QUndoStack>
 #include <QVBoxLayout>
 
-#include <algorithm>
 #include <cmath>
-#include <numeric>
 
-#include "store/corpus_store.hpp"
 #include "ui/jobs/job_controller.hpp"
 #include "ui/runs/metrics_chart.hpp"
 #include "ui/runs/option_form.hpp"
-#include "ui/runs/top_words_view.hpp"
+#include "ui/runs/topic_document_view.hpp"
+#include "ui/runs/topic_run_data.hpp"
+#include "ui/runs/topic_table_view.hpp"
 #include "ui/util/background.hpp"
 #include "ui/util/format.hpp"
 #include "ui/util/qt_convert.hpp"
@@ -31,15 +30,10 @@
 namespace latent::ui {
 namespace {
 
-constexpr int kTopWords = 30;
-
 struct Loaded {
   core::RunRecord run;
   std::vector<core::MetricRow> metrics;
-  core::DataKind kind = core::DataKind::Corpus;
-  bool hasTopicWord = false;
-  QVector<TopicWords> topics;
-  int vocabularySize = 0;
+  bool hasTopicWord = false;  // a corpus run with a topic-word result (final or snapshot)
   QString error;
 };
 
@@ -127,25 +121,26 @@ RunView::RunView(std::filesystem::path projectFile, qint64 runId, QWidget* paren
   tables->addTab(m_final, tr("Final metrics"));
   tables->addTab(m_metrics, tr("Metrics per iteration"));
 
-  auto* left = new QSplitter(Qt::Vertical, page);
-  left->addWidget(chartBox);
-  left->addWidget(tables);
-  left->setStretchFactor(0, 3);
-  left->setStretchFactor(1, 2);
-  left->setChildrenCollapsible(false);
+  // Training: the curves beside the tables.
+  auto* training = new QSplitter(Qt::Horizontal, page);
+  m_training = training;
+  training->addWidget(chartBox);
+  training->addWidget(tables);
+  training->setStretchFactor(0, 3);
+  training->setStretchFactor(1, 2);
+  training->setChildrenCollapsible(false);
 
-  m_wordsBox = new QGroupBox(tr("Top words"), page);
-  m_topWords = new TopWordsView(m_wordsBox);
-  auto* wordsLayout = new QVBoxLayout(m_wordsBox);
-  wordsLayout->addWidget(m_topWords);
-  m_wordsBox->hide();
+  // A topic model's results get pages of their own once the run has them.
+  m_topicTable = new TopicTableView(page);
+  m_documents = new TopicDocumentView(page);
+  m_topicTable->hide();
+  m_documents->hide();
+  connect(m_topicTable, &TopicTableView::labelsChanged, m_documents, &TopicDocumentView::setLabels);
 
-  auto* body = new QSplitter(Qt::Horizontal, page);
-  body->addWidget(left);
-  body->addWidget(m_wordsBox);
-  body->setStretchFactor(0, 3);
-  body->setStretchFactor(1, 2);
-  body->setChildrenCollapsible(false);
+  m_pages = new QTabWidget(page);
+  m_pages->setDocumentMode(true);
+  m_pages->setTabBarAutoHide(true);
+  m_pages->addTab(m_training, tr("Training"));
 
   auto* layout = new QVBoxLayout(page);
   layout->setContentsMargins(10, 8, 10, 8);
@@ -154,13 +149,19 @@ RunView::RunView(std::filesystem::path projectFile, qint64 runId, QWidget* paren
   layout->addWidget(m_optionsLabel);
   layout->addWidget(m_keyResult);
   layout->addSpacing(4);
-  layout->addWidget(body, 1);
+  layout->addWidget(m_pages, 1);
   setContent(page);
 
   m_frame.setInterval(33);
   connect(&m_frame, &QTimer::timeout, this, &RunView::flushLive);
   reload();
 }
+
+bool RunView::isSettled() const noexcept {
+  return isLoaded() && !m_reloadPending && !m_topicsPending && m_run.status != core::RunStatus::Running;
+}
+
+QUndoStack* RunView::undoStack() const { return m_topicTable->undoStack(); }
 
 QString RunView::headerText() const { return m_title->text() + QLatin1Char('\n') + m_facts->text() + QLatin1Char('\n') + m_optionsLabel->text(); }
 
@@ -199,6 +200,7 @@ void RunView::appendMetricRow(qint64 iteration, double seconds, std::optional<do
 
 void RunView::reload() {
   const int generation = ++m_generation;
+  m_reloadPending = true;
   if (!isLoaded()) showLoading();
   runInBackground(
       this,
@@ -208,27 +210,9 @@ void RunView::reload() {
           core::Project project(file, core::Project::Access::ReadOnly);
           out.run = core::loadRun(project, id);
           out.metrics = core::loadMetrics(project, id);
-          out.kind = project.dataset(out.run.datasetId).kind;
-          if (auto matrix = core::loadMatrix(project, id, "topic_word"); matrix && out.kind == core::DataKind::Corpus) {
-            const auto vocabulary = core::loadVocabulary(project, out.run.datasetId);
-            out.hasTopicWord = true;
-            out.vocabularySize = static_cast<int>(matrix->cols());
-            for (Eigen::Index k = 0; k < matrix->rows(); ++k) {
-              std::vector<Eigen::Index> order(static_cast<std::size_t>(matrix->cols()));
-              std::iota(order.begin(), order.end(), Eigen::Index{0});
-              const auto top = std::min<std::size_t>(kTopWords, order.size());
-              std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(top), order.end(),
-                                [&](Eigen::Index a, Eigen::Index b) { return (*matrix)(k, a) > (*matrix)(k, b); });
-              TopicWords topic;
-              for (std::size_t i = 0; i < top; ++i) {
-                const auto w = order[i];
-                const QString word = static_cast<std::size_t>(w) < vocabulary.size() ? qs(vocabulary[static_cast<std::size_t>(w)].word)
-                                                                                     : QStringLiteral("#%1").arg(w);
-                topic.words.push_back({word, (*matrix)(k, w)});
-              }
-              out.topics.push_back(std::move(topic));
-            }
-          }
+          if (project.dataset(out.run.datasetId).kind == core::DataKind::Corpus)
+            for (const auto& [name, iteration] : core::listMatrices(project, id))
+              if (name == "topic_word") out.hasTopicWord = true;
         } catch (const std::exception& e) {
           out.error = qs(e.what());
         }
@@ -236,6 +220,7 @@ void RunView::reload() {
       },
       [this, generation](Loaded loaded) {
         if (generation != m_generation) return;
+        m_reloadPending = false;
         if (!loaded.error.isEmpty()) {
           showError(tr("Could not read run #%1: %2").arg(m_runId).arg(loaded.error));
           return;
@@ -319,13 +304,42 @@ void RunView::reload() {
         m_metrics->horizontalHeaderItem(3)->setToolTip(qs(m_run.heldoutName));
         for (const auto& r : loaded.metrics) appendMetricRow(r.iteration, r.seconds, r.trainObjective, r.heldout);
 
-        m_wordsBox->setVisible(loaded.hasTopicWord);
-        if (loaded.hasTopicWord) {
-          m_wordsBox->setTitle(loaded.topics.size() == 1 ? tr("Top words") : tr("Top words per topic"));
-          m_topWords->setTopics(loaded.topics, loaded.vocabularySize);
-        }
+        // The topic pages once the run has ended: during the run the matrices are snapshots
+        // and the assignments are not written yet.
+        m_topicsPending = loaded.hasTopicWord && m_run.status != core::RunStatus::Running;
         showContent();
         Q_EMIT reloaded();
+        if (m_topicsPending) loadTopics();
+        else if (isSettled()) Q_EMIT settled();
+      });
+}
+
+void RunView::loadTopics() {
+  const int generation = ++m_topicGeneration;
+  m_topicsPending = true;
+  runInBackground(
+      this, [file = m_projectFile, id = m_runId] { return loadTopicRun(file, id); },
+      [this, generation](TopicRunLoad loaded) {
+        if (generation != m_topicGeneration) return;
+        m_topicsPending = false;
+        if (!loaded.error.isEmpty()) {
+          m_facts->setText(m_facts->text() + QStringLiteral("<br><span style=\"color:#d0443a\">%1</span>")
+                                                  .arg(tr("The topics could not be read: %1").arg(loaded.error).toHtmlEscaped()));
+        } else if (loaded.data) {
+          const bool several = loaded.data->topicCount() > 1;
+          const bool documents = loaded.data->hasDocTopic() || loaded.data->hasAssignments();
+          m_topicTable->setData(m_projectFile, loaded.data);
+          m_documents->setData(m_projectFile, documents ? loaded.data : nullptr);
+          const bool first = !m_topicsShown;
+          if (m_pages->indexOf(m_topicTable) < 0) m_pages->insertTab(0, m_topicTable, QString());
+          m_pages->setTabText(m_pages->indexOf(m_topicTable), several ? tr("Topics") : tr("Words"));
+          if (documents && m_pages->indexOf(m_documents) < 0) m_pages->insertTab(1, m_documents, tr("Documents"));
+          if (!documents && m_pages->indexOf(m_documents) >= 0) m_pages->removeTab(m_pages->indexOf(m_documents));
+          m_topicsShown = true;
+          // A finished run is read for its results: the topics come first.
+          if (first) m_pages->setCurrentWidget(m_topicTable);
+        }
+        if (isSettled()) Q_EMIT settled();
       });
 }
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The tab of one run: what was run (model, dataset, options, seed, threads, held-out fraction),
 // how it went (status, time, final metrics with their names), the per-iteration metrics as a
-// table and a chart (live while the run goes), and the top words of a topic-word result.
+// table and a chart (live while the run goes), and for a topic model its results: the
+// topic-word table and the annotated document reader, each on a page of its own.
 #pragma once
 
 #include <QPointer>
@@ -12,16 +13,18 @@
 #include "store/run_store.hpp"
 #include "ui/widgets/tab_page.hpp"
 
-class QGroupBox;
 class QLabel;
 class QPushButton;
+class QTabWidget;
 class QTableWidget;
+class QUndoStack;
 
 namespace latent::ui {
 
 class JobController;
 class MetricsChart;
-class TopWordsView;
+class TopicDocumentView;
+class TopicTableView;
 
 class RunView final : public TabPage {
   Q_OBJECT
@@ -39,17 +42,28 @@ class RunView final : public TabPage {
   MetricsChart* chart() const noexcept { return m_chart; }
   QTableWidget* metricsTable() const noexcept { return m_metrics; }
   QTableWidget* finalMetricsTable() const noexcept { return m_final; }
-  TopWordsView* topWords() const noexcept { return m_topWords; }
+  TopicTableView* topicTable() const noexcept { return m_topicTable; }
+  TopicDocumentView* documentReader() const noexcept { return m_documents; }
+  QTabWidget* pages() const noexcept { return m_pages; }
+  // The topic pages show this run's results (a finished topic model on a corpus).
+  bool showsTopics() const noexcept { return m_topicsShown; }
+  // Loaded, not running, and nothing more on its way (the topic results included).
+  bool isSettled() const noexcept;
+  // The label edits of the topic table (the main window's Edit menu follows the current tab's).
+  QUndoStack* undoStack() const;
   QString headerText() const;
 
  Q_SIGNALS:
   void rerunRequested(qint64 runId);
   // After each (re)load from the project.
   void reloaded();
+  // When isSettled() becomes true: after the reload that follows the run's end, and its topics.
+  void settled();
 
  private:
   void appendMetricRow(qint64 iteration, double seconds, std::optional<double> objective, std::optional<double> heldout);
   void flushLive();
+  void loadTopics();
 
   std::filesystem::path m_projectFile;
   qint64 m_runId;
@@ -58,6 +72,10 @@ class RunView final : public TabPage {
   QTimer m_frame;
   bool m_dirty = false;
   int m_generation = 0;
+  int m_topicGeneration = 0;
+  bool m_reloadPending = false;
+  bool m_topicsPending = false;
+  bool m_topicsShown = false;
 
   QLabel* m_title = nullptr;
   QLabel* m_facts = nullptr;
@@ -68,8 +86,10 @@ class RunView final : public TabPage {
   QTableWidget* m_final = nullptr;
   QTableWidget* m_metrics = nullptr;
   MetricsChart* m_chart = nullptr;
-  QGroupBox* m_wordsBox = nullptr;
-  TopWordsView* m_topWords = nullptr;
+  QTabWidget* m_pages = nullptr;
+  QWidget* m_training = nullptr;
+  TopicTableView* m_topicTable = nullptr;
+  TopicDocumentView* m_documents = nullptr;
 };
 
 // A person's name for a final-metrics key: the run's held-out name for its held-out key, the

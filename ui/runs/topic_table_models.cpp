@@ -228,7 +228,7 @@ QVariant TopicWordsModel::headerData(int section, Qt::Orientation orientation, i
     switch (section) {
       case RankColumn: return tr("#");
       case WordColumn: return tr("Word");
-      case ProbabilityColumn: return tr("P(word | topic)");
+      case ProbabilityColumn: return m_data && m_data->topicCount() == 1 ? tr("Probability") : tr("P(word | topic)");
       case LiftColumn: return tr("Lift");
       case RelevanceColumn: return tr("Relevance");
       default: return {};

@@ -215,7 +215,7 @@ TopicTableView::TopicTableView(QWidget* parent) : QWidget(parent) {
   });
   auto* wordsHead = new QHBoxLayout;
   wordsHead->addWidget(m_wordsTitle, 1);
-  wordsHead->addWidget(m_wordCountBox, 0, Qt::AlignTop);
+  wordsHead->addWidget(m_wordCountBox, 0, Qt::AlignTop | Qt::AlignRight);
   auto* wordsPane = new QWidget(this);
   wordsPane->setMinimumWidth(310);
   auto* wordsLayout = new QVBoxLayout(wordsPane);
@@ -310,6 +310,13 @@ void TopicTableView::setData(std::filesystem::path projectFile, std::shared_ptr<
   m_search->setVisible(several);
   m_undoButton->setVisible(several);
   m_redoButton->setVisible(several);
+  m_wordsTitle->setVisible(several);
+  m_words->setColumnHidden(TopicWordsModel::LiftColumn, !several);  // one distribution: every lift is about 1
+  // Alone, the table has the width for long bars; beside the topics, the words need it more.
+  m_words->horizontalHeader()->setSectionResizeMode(TopicWordsModel::WordColumn,
+                                                    several ? QHeaderView::Stretch : QHeaderView::ResizeToContents);
+  m_words->horizontalHeader()->setSectionResizeMode(TopicWordsModel::ProbabilityColumn,
+                                                    several ? QHeaderView::Fixed : QHeaderView::Stretch);
   updateColours();
   m_ranked = m_data->topWords;  // shown until the first ranking arrives
   m_topicModel->setTopWords(m_ranked, *m_data, 8);
@@ -453,10 +460,7 @@ void TopicTableView::showTopic(int topic) {
   const QColor colour = m_colours.value(topic);
   m_wordsModel->setWords(m_data, std::move(shown), colour, m_lambda);
   m_wordsModel->setHighlightedWord(m_searchWordId);
-  if (m_data->topicCount() == 1) {
-    m_wordsTitle->setText(tr("<b>The model's one word distribution</b>"));
-    return;
-  }
+  if (m_data->topicCount() == 1) return;  // the status line says what the table is
   QString title = QStringLiteral("<span style=\"color:%1\">■</span> <b>%2</b>").arg(colour.name(), tr("Topic %1").arg(topic + 1));
   if (!m_labels.value(topic).isEmpty()) title += QStringLiteral(" · <b>%1</b>").arg(m_labels[topic].toHtmlEscaped());
   if (static_cast<std::size_t>(topic) < m_data->shares.size())

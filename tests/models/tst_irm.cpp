@@ -484,18 +484,16 @@ class IrmTest : public QObject {
     }
     QCOMPARE(result.finalMetrics["train_objective"].get<double>(), observer.reports.back().trainObjective);
     QVERIFY(result.finalMetrics["best_log_joint"].get<double>() >= observer.reports.back().trainObjective);
-    // Snapshots every 5 sweeps, with aligned block numbers.
+    // Snapshots every 5 sweeps, each the chain's state: one-hot memberships over compact block
+    // numbers (every block holds a node), the block matrix over the same numbers (their alignment
+    // is checked in alignsPartitions).
     QCOMPARE(observer.snapshots.size(), std::size_t{6});
     for (const auto& s : observer.snapshots) {
+      QCOMPARE(s->iteration % 5, std::int64_t{0});
       QCOMPARE(s->matrices.size(), std::size_t{2});
       QCOMPARE(s->matrices[0].name, std::string(core::kMemberships));
-      QCOMPARE(s->matrices[1].values.rows(), s->matrices[0].values.cols());
-      QCOMPARE(s->iteration % 5, std::int64_t{0});
-    }
-    // Each snapshot is the chain's state: one-hot memberships over compact block numbers (every
-    // block holds a node) and the block matrix over the same numbers (alignment: alignsPartitions).
-    for (const auto& s : observer.snapshots) {
       const auto& S = s->matrices[0].values;
+      QCOMPARE(s->matrices[1].values.rows(), S.cols());
       QCOMPARE(S.rows(), Eigen::Index{30});
       QCOMPARE(S.sum(), 30.0);
       QVERIFY((S.colwise().sum().array() >= 1.0).all());

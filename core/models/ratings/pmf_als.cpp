@@ -28,7 +28,6 @@ void AlsScratch::reserve(int factors) {
   rhsPart.resize(width);
   gram.resize(width, width);
   rhs.resize(width);
-  llt = Eigen::LLT<Eigen::MatrixXd>(width);
 }
 
 void alsSolveRow(const FactorTable& other, std::span<const float> otherBias, std::span<const std::int32_t> neighbours,

@@ -25,7 +25,7 @@ struct AlsScratch {
   Eigen::VectorXf rhsPart;
   Eigen::MatrixXd gram;
   Eigen::VectorXd rhs;
-  Eigen::LLT<Eigen::MatrixXd> llt;
+  Eigen::LLT<Eigen::MatrixXd> llt;  // sized by its first compute(), reused after
   void reserve(int factors);
 };
 

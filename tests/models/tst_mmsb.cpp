@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <set>
 #include <thread>
 
@@ -39,8 +40,9 @@ class Recorder final : public core::TrainingObserver {
   std::size_t stopAfter = std::numeric_limits<std::size_t>::max();
 };
 
-core::FitResult fit(const core::Graph& graph, const nlohmann::json& options, std::uint64_t seed = 1, double heldout = 0.0,
-                    core::TrainingObserver* observer = nullptr, int evalEvery = 10, std::stop_token stop = {}) {
+core::FitResult fit(const core::Graph& graph, const nlohmann::json& options, std::uint64_t seed = 1,
+                    double heldout = 0.0, core::TrainingObserver* observer = nullptr, int evalEvery = 10,
+                    std::stop_token stop = {}) {
   core::FitData data;
   data.graph = &graph;
   core::FitSettings settings;
@@ -125,8 +127,8 @@ class MmsbTest : public QObject {
     h.blocks = 2;
     h.alpha = 0.5;
     MmsbCounts counts(3, h);
-    for (const auto& u : {unit(0, 2, 0, 1, false), unit(1, 0, 1, 0, false), unit(1, 2, 1, 1, true), unit(2, 0, 1, 0, false),
-                          unit(2, 1, 1, 1, false)})
+    for (const auto& u : {unit(0, 2, 0, 1, false), unit(1, 0, 1, 0, false), unit(1, 2, 1, 1, true),
+                          unit(2, 0, 1, 0, false), unit(2, 1, 1, 1, false)})
       counts.change(u, 1.0, +1);
     std::vector<double> out(5);
     const double total = counts.conditional(0, 1, true, out);
@@ -181,7 +183,8 @@ class MmsbTest : public QObject {
       for (int j = directed ? 0 : i + 1; j < N; ++j)
         if (i != j) {
           const bool edge = rng.uniform() < 0.4;
-          units.push_back(unit(i, j, int(rng.below(K)), int(rng.below(K)), edge, !edge && rho > 0 && rng.uniform() < 0.3));
+          units.push_back(
+              unit(i, j, int(rng.below(K)), int(rng.below(K)), edge, !edge && rho > 0 && rng.uniform() < 0.3));
         }
     MmsbCounts counts(N, h);
     for (const auto& u : units) counts.change(u, 1.0, +1);
@@ -302,12 +305,14 @@ class MmsbTest : public QObject {
       QCOMPARE(m.rows(), Eigen::Index(24));
       QCOMPARE(matrix(s.matrices, core::kBlockMatrix).rows(), Eigen::Index(2));
       if (k > 0) {
-        const auto relabel = core::network::alignBlocks(matrix(recorder.snapshots[k - 1]->matrices, core::kMemberships), m);
+        const auto relabel =
+            core::network::alignBlocks(matrix(recorder.snapshots[k - 1]->matrices, core::kMemberships), m);
         QCOMPARE(relabel, (std::vector<int>{0, 1}));
       }
     }
     // And the final result is in the labels of the last snapshot.
-    const auto relabel = core::network::alignBlocks(matrix(recorder.snapshots.back()->matrices, core::kMemberships), theta);
+    const auto relabel =
+        core::network::alignBlocks(matrix(recorder.snapshots.back()->matrices, core::kMemberships), theta);
     QCOMPARE(relabel, (std::vector<int>{0, 1}));
   }
 
@@ -374,17 +379,38 @@ class MmsbTest : public QObject {
     core::FitResult result;
     std::chrono::steady_clock::time_point requested;
     std::thread worker([&] {
-      result = fit(planted.graph, {{"k", 8}, {"iterations", 100000}, {"restarts", restarts}, {"non_edges", nonEdges.toStdString()}},
-                   1, 0.0, nullptr, 10, source.get_token());
+      result = fit(planted.graph,
+                   {{"k", 8}, {"iterations", 100000}, {"restarts", restarts}, {"non_edges", nonEdges.toStdString()}}, 1,
+                   0.0, nullptr, 10, source.get_token());
     });
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
     requested = std::chrono::steady_clock::now();
     source.request_stop();
     worker.join();
     const auto waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - requested).count();
+    std::printf("  stopped %.3f s after the request\n", waited);
     QVERIFY(result.status == core::FitStatus::Cancelled);
     QVERIFY2(waited < 0.2, qPrintable(QString("stopped %1 s after the request").arg(waited)));
     QCOMPARE(matrix(result.matrices, core::kMemberships).rows(), Eigen::Index(planted.graph.nodeCount()));
+  }
+
+  void stoppedBeforeTheStart() {
+    // A stop already requested: every chain's start is cut short, nothing sweeps, the run still
+    // returns matrices of the right shape.
+    const auto planted = core::generateAssortativeSbm(300, 3, 10.0, 5.0, false, 4);
+    std::stop_source source;
+    source.request_stop();
+    for (const char* mode : {"exact", "sampled"}) {
+      const auto r = fit(planted.graph, {{"k", 3}, {"non_edges", mode}}, 1, 0.1, nullptr, 10, source.get_token());
+      QVERIFY(r.status == core::FitStatus::Cancelled);
+      QCOMPARE(r.iterations, std::int64_t(0));
+      QCOMPARE(matrix(r.matrices, core::kMemberships).rows(), Eigen::Index(300));
+    }
+    const auto split = core::splitDyads(planted.graph, 0.0, 1);
+    core::network::MmsbChainSettings settings;
+    settings.mode = core::network::NonEdgeMode::Sampled;
+    core::network::MmsbChain chain(split.train, split, settings, source.get_token());
+    QVERIFY(!chain.sweep({}));  // cut short: never sweeps, even without a stop request
   }
 
   void heldoutPairsAreMissing_data() {
@@ -484,12 +510,18 @@ class MmsbTest : public QObject {
   void optionErrors_data() {
     QTest::addColumn<QString>("json");
     QTest::addColumn<QString>("message");
-    QTest::newRow("non_edges") << R"({"non_edges": "some"})" << "option --non_edges of mmsb must be one of: auto, exact, sampled";
-    QTest::newRow("rho") << R"({"rho": 1.0})" << "option --rho of mmsb must be between 0 and 0.99 (got 1.0)";
-    QTest::newRow("alpha") << R"({"alpha": 0})" << "option --alpha of mmsb must be greater than 0";
-    QTest::newRow("k") << R"({"k": 0})" << "option --k of mmsb must be between 1 and 1000 (got 0)";
-    QTest::newRow("ratio") << R"({"non_edge_ratio": -1})" << "option --non_edge_ratio of mmsb must be greater than 0";
-    QTest::newRow("unknown") << R"({"beta": 1})" << "model mmsb has no option --beta";
+    QTest::newRow("non_edges") << R"({"non_edges": "some"})"
+                               << "option --non_edges of mmsb must be one of: auto, exact, sampled";
+    QTest::newRow("rho") << R"({"rho": 1.0})"
+                         << "option --rho of mmsb must be between 0 and 0.99 (got 1.0)";
+    QTest::newRow("alpha") << R"({"alpha": 0})"
+                           << "option --alpha of mmsb must be greater than 0";
+    QTest::newRow("k") << R"({"k": 0})"
+                       << "option --k of mmsb must be between 1 and 1000 (got 0)";
+    QTest::newRow("ratio") << R"({"non_edge_ratio": -1})"
+                           << "option --non_edge_ratio of mmsb must be greater than 0";
+    QTest::newRow("unknown") << R"({"beta": 1})"
+                             << "model mmsb has no option --beta";
   }
 
   void optionErrors() {

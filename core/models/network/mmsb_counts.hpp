@@ -29,7 +29,7 @@ struct DyadUnit {
   std::uint16_t sender = 0;    // Z_{i:i->j}, drawn from theta_source
   std::uint16_t receiver = 0;  // Z_{j:i->j}, drawn from theta_target
   bool edge = false;
-  bool background = false;     // robust variant: the zero came from the background, not from B
+  bool background = false;  // robust variant: the zero came from the background, not from B
 };
 
 // Counts of 001 eq. 1: m_ip (indicators of node i equal to p, as sender and as receiver), n_pq+
@@ -88,11 +88,11 @@ class MmsbCounts {
   MmsbHyperparameters m_hyper;
   int m_k;
   std::int64_t m_n;
-  std::vector<double> m_m;         // N x K, row-major
-  std::vector<double> m_linked;    // K x K (undirected: only p <= q used)
-  std::vector<double> m_unlinked;  // K x K
-  std::vector<double> m_linkFactor, m_nonLinkFactor;  // L_pq, full K x K (mirrored when undirected)
-  double m_blockUnits = 0.0, m_backgroundUnits = 0.0;   // non-links explained by B / by the background
+  std::vector<double> m_m;                             // N x K, row-major
+  std::vector<double> m_linked;                        // K x K (undirected: only p <= q used)
+  std::vector<double> m_unlinked;                      // K x K
+  std::vector<double> m_linkFactor, m_nonLinkFactor;   // L_pq, full K x K (mirrored when undirected)
+  double m_blockUnits = 0.0, m_backgroundUnits = 0.0;  // non-links explained by B / by the background
 };
 
 }  // namespace latent::core::network

@@ -19,7 +19,8 @@ std::int64_t trainingDyadCount(const Graph& train, const DyadSplit& split) {
   return pairs - static_cast<std::int64_t>(split.heldout.size());
 }
 
-MmsbChain::MmsbChain(const Graph& train, const DyadSplit& split, const MmsbChainSettings& settings)
+MmsbChain::MmsbChain(const Graph& train, const DyadSplit& split, const MmsbChainSettings& settings,
+                     const std::stop_token& stop)
     : m_train(train),
       m_split(split),
       m_mode(settings.mode),
@@ -33,7 +34,8 @@ MmsbChain::MmsbChain(const Graph& train, const DyadSplit& split, const MmsbChain
   m_scratch.assign(static_cast<std::size_t>(K * K + 1), 0.0);
   m_edgeCount = static_cast<std::int64_t>(train.edges.size());
   if (m_startSharpness > 0.0)
-    for (std::int32_t i = 0; i < n; ++i) m_startBlock.push_back(static_cast<std::uint16_t>(m_rng.below(static_cast<std::uint64_t>(K))));
+    for (std::int32_t i = 0; i < n; ++i)
+      m_startBlock.push_back(static_cast<std::uint16_t>(m_rng.below(static_cast<std::uint64_t>(K))));
   m_nonEdgeUnits = static_cast<double>(trainingDyadCount(train, split) - m_edgeCount);
 
   if (m_mode == NonEdgeMode::Exact) {
@@ -42,13 +44,16 @@ MmsbChain::MmsbChain(const Graph& train, const DyadSplit& split, const MmsbChain
     m_units.reserve(static_cast<std::size_t>(trainingDyadCount(train, split)));
     std::size_t e = 0, h = 0;
     const auto& keys = split.sortedKeys;
-    for (std::int32_t i = 0; i < n; ++i)
+    for (std::int32_t i = 0; i < n; ++i) {
+      if (i % 64 == 0 && stop.stop_requested()) return;
       for (std::int32_t j = directed ? 0 : i + 1; j < n; ++j) {
         if (i == j) continue;
         const auto key = static_cast<std::uint64_t>(i) * static_cast<std::uint64_t>(n) + static_cast<std::uint64_t>(j);
         while (h < keys.size() && keys[h] < key) ++h;
         if (h < keys.size() && keys[h] == key) continue;  // held out: missing, neither edge nor non-edge
-        while (e < train.edges.size() && (train.edges[e].source < i || (train.edges[e].source == i && train.edges[e].target < j))) ++e;
+        while (e < train.edges.size() &&
+               (train.edges[e].source < i || (train.edges[e].source == i && train.edges[e].target < j)))
+          ++e;
         DyadUnit unit;
         unit.source = i;
         unit.target = j;
@@ -57,13 +62,17 @@ MmsbChain::MmsbChain(const Graph& train, const DyadSplit& split, const MmsbChain
         m_counts.change(unit, 1.0, +1);
         m_units.push_back(unit);
       }
+    }
     buildIncidence();
+    m_started = true;
     return;
   }
 
   // Sampled mode: the edges as units, a sorted neighbour list for rejecting edges, and U_i.
+  m_drawnStart.assign(static_cast<std::size_t>(n) + 1, 0);  // no draws yet (also if stopped early)
   m_units.reserve(train.edges.size());
   for (const auto& edge : train.edges) {
+    if (m_units.size() % kStopCheckEvery == 0 && stop.stop_requested()) return;
     DyadUnit unit;
     unit.source = edge.source;
     unit.target = edge.target;
@@ -79,7 +88,8 @@ MmsbChain::MmsbChain(const Graph& train, const DyadSplit& split, const MmsbChain
   }
   m_adjacencyStart.assign(static_cast<std::size_t>(n) + 1, 0);
   for (std::int32_t i = 0; i < n; ++i)
-    m_adjacencyStart[static_cast<std::size_t>(i) + 1] = m_adjacencyStart[static_cast<std::size_t>(i)] + degree[static_cast<std::size_t>(i)];
+    m_adjacencyStart[static_cast<std::size_t>(i) + 1] =
+        m_adjacencyStart[static_cast<std::size_t>(i)] + degree[static_cast<std::size_t>(i)];
   m_adjacency.assign(static_cast<std::size_t>(m_adjacencyStart.back()), 0);
   std::vector<std::int64_t> fill(m_adjacencyStart.begin(), m_adjacencyStart.end() - 1);
   for (const auto& edge : train.edges) {
@@ -96,15 +106,21 @@ MmsbChain::MmsbChain(const Graph& train, const DyadSplit& split, const MmsbChain
   }
   m_nonEdgesOf.assign(static_cast<std::size_t>(n), 0.0);
   for (std::int32_t i = 0; i < n; ++i)
-    m_nonEdgesOf[static_cast<std::size_t>(i)] = static_cast<double>(n - 1 - degree[static_cast<std::size_t>(i)] - heldoutOf[static_cast<std::size_t>(i)]);
+    m_nonEdgesOf[static_cast<std::size_t>(i)] =
+        static_cast<double>(n - 1 - degree[static_cast<std::size_t>(i)] - heldoutOf[static_cast<std::size_t>(i)]);
   // w: the same for every drawn non-edge, so that every non-edge is drawn with the same chance
   // and weighs the same. At least 1 (never more draws than non-edges).
   const double wanted = std::max(1.0, settings.nonEdgeRatio * static_cast<double>(m_edgeCount));
   m_weight = m_nonEdgeUnits > 0 ? std::max(1.0, m_nonEdgeUnits / wanted) : 1.0;
 
   // The first sample, with random indicators like the edges.
-  m_drawnStart.assign(static_cast<std::size_t>(n) + 1, 0);
   for (std::int32_t i = 0; i < n; ++i) {
+    if (i % 256 == 0 && stop.stop_requested()) {
+      // Stopped: the nodes not reached have no draws (m_drawnStart stays flat for them).
+      for (std::int32_t k = i; k < n; ++k)
+        m_drawnStart[static_cast<std::size_t>(k) + 1] = static_cast<std::int64_t>(m_drawn.size());
+      return;
+    }
     const double expected = m_nonEdgesOf[static_cast<std::size_t>(i)] / (directed ? m_weight : 2.0 * m_weight);
     auto count = static_cast<std::int64_t>(std::floor(expected + m_rng.uniform()));
     if (m_nonEdgesOf[static_cast<std::size_t>(i)] <= 0) count = 0;
@@ -118,12 +134,14 @@ MmsbChain::MmsbChain(const Graph& train, const DyadSplit& split, const MmsbChain
     }
     m_drawnStart[static_cast<std::size_t>(i) + 1] = static_cast<std::int64_t>(m_drawn.size());
   }
+  m_started = true;
 }
 
 void MmsbChain::randomIndicators(DyadUnit& unit) {
   const auto K = static_cast<std::uint64_t>(m_counts.blocks());
   const auto draw = [&](std::int32_t node) {
-    if (!m_startBlock.empty() && m_rng.uniform() < m_startSharpness) return m_startBlock[static_cast<std::size_t>(node)];
+    if (!m_startBlock.empty() && m_rng.uniform() < m_startSharpness)
+      return m_startBlock[static_cast<std::size_t>(node)];
     return static_cast<std::uint16_t>(m_rng.below(K));
   };
   unit.sender = draw(unit.source);
@@ -208,6 +226,8 @@ void MmsbChain::redrawNonEdges(std::int32_t node, std::vector<DyadUnit>& next) {
 }
 
 bool MmsbChain::sweep(const std::stop_token& stop) {
+  // A chain whose start a stop request cut short never sweeps.
+  if (!m_started || stop.stop_requested()) return false;
   // Edges (exact mode: every dyad): remove, draw from 001 eq. 3, put back.
   for (std::size_t d = 0; d < m_units.size(); ++d) {
     if (d % kStopCheckEvery == 0 && stop.stop_requested()) return false;
@@ -293,7 +313,8 @@ bool MmsbChain::swapMoves(const std::stop_token& stop) {
     if (q >= p) ++q;
     const auto swapped = [&](int b) { return b == p ? q : b == q ? p : b; };
     m_touched.clear();
-    const auto from = m_incidenceStart[static_cast<std::size_t>(i)], to = m_incidenceStart[static_cast<std::size_t>(i) + 1];
+    const auto from = m_incidenceStart[static_cast<std::size_t>(i)],
+               to = m_incidenceStart[static_cast<std::size_t>(i) + 1];
     for (auto e = from; e < to; ++e) {
       const auto entry = m_incidence[static_cast<std::size_t>(e)];
       const auto& unit = unitAt(entry / 2);
@@ -316,7 +337,8 @@ bool MmsbChain::swapMoves(const std::stop_token& stop) {
     }
     double change = 0.0;
     for (const auto c : m_touched) {
-      const int a = static_cast<int>(c / static_cast<std::size_t>(K)), b = static_cast<int>(c % static_cast<std::size_t>(K));
+      const int a = static_cast<int>(c / static_cast<std::size_t>(K)),
+                b = static_cast<int>(c % static_cast<std::size_t>(K));
       change += m_counts.blockTerm(a, b, m_deltaLinked[c], m_deltaUnlinked[c]) - m_counts.blockTerm(a, b, 0.0, 0.0);
       m_deltaLinked[c] = m_deltaUnlinked[c] = 0.0;
       m_isTouched[c] = 0;
@@ -337,7 +359,8 @@ bool MmsbChain::swapMoves(const std::stop_token& stop) {
   return true;
 }
 
-double MmsbChain::trainingLogLikelihood(const Eigen::MatrixXd& theta, const Eigen::MatrixXd& blockMatrix, double scale) const {
+double MmsbChain::trainingLogLikelihood(const Eigen::MatrixXd& theta, const Eigen::MatrixXd& blockMatrix,
+                                        double scale) const {
   const Eigen::MatrixXd thetaB = theta * blockMatrix;  // row i: sum_p theta_ip B_pq
   const auto logP = [&](const DyadUnit& unit) {
     const double p = std::clamp(scale * thetaB.row(unit.source).dot(theta.row(unit.target)), 1e-300, 1.0);

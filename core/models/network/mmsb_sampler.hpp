@@ -39,8 +39,8 @@ enum class NonEdgeMode {
   // generated 4000-node SBM (4 blocks, mean degree 20, w about 200) chains weighted that way were
   // at NMI 0.00-0.49 after 25 sweeps and 0.20-0.99 after 100, where these reached 1.00 in all four.
   // (Letting one draw stand for w non-edges that share its indicators, with the exact conditional
-  // of such a group, is worse: the w-fold likelihood against a single membership count makes one
-  // block pair soak up the non-edges.)
+  // of such a group, is unsound the other way: a w-fold likelihood against a single membership
+  // count rewards a fit where one block pair soaks up the non-edges.)
   // A sweep costs O((1 + ratio) E K^2), not O(N^2 K^2).
   Sampled,
 };
@@ -55,18 +55,20 @@ struct MmsbChainSettings {
   // The start: every node gets a random block, and each of its indicators takes that block with
   // this probability, else a uniform random one. 1 is a random hard partition (the swap moves
   // then start out as node moves between blocks), 0 independent random indicators (every theta_i
-  // near uniform, so blocks must first emerge from noise). Neither end is good everywhere, the
-  // middle is: chains that found the planted blocks, on a generated 1000-node SBM (4 blocks,
-  // sampled non-edges, 100 sweeps) and on two dense 150-node mixed-membership graphs (200 sweeps;
-  // a hard start's memberships are sharp at once, so single indicators hardly move and two
-  // blocks stay merged):
-  //   start             SBM       mixed-membership
-  //   hard (1)          7 of 12   2 of 24
-  //   independent (0)   3 of 12   19 of 24
-  //   half (0.5)        6 of 12   24 of 24
+  // near uniform, so blocks must first emerge from noise). No one value is good everywhere.
+  // Chains that found the planted blocks, on generated SBMs with sampled non-edges (mean degree
+  // 20; 100 sweeps) and on two dense 150-node mixed-membership graphs (200 sweeps):
+  //   start             1000 nodes, K=4   2000 nodes, K=3   mixed-membership
+  //   hard (1)          7 of 12           6 of 8            2 of 24
+  //   half (0.5)        6 of 12           2 of 8            24 of 24
+  //   independent (0)   3 of 12           0 of 8            19 of 24
+  // From a hard start on a dense graph the memberships are sharp at once, so single indicators
+  // hardly move and two blocks stay merged; from a soft start on a sparse graph, where a node
+  // has few units, one block tends to take every node. The model alternates hard and half over
+  // its restarts and keeps the better fit.
   double startSharpness = 0.5;
   std::uint64_t seed = 1;
-  std::uint64_t stream = 0;   // one stream per restart
+  std::uint64_t stream = 0;  // one stream per restart
 };
 
 // Training dyads (ordered pairs i != j when directed, unordered pairs i < j otherwise) that are
@@ -75,8 +77,10 @@ std::int64_t trainingDyadCount(const Graph& train, const DyadSplit& split);
 
 class MmsbChain {
  public:
-  // `train` and `split` must outlive the chain. The start is random (see startSharpness).
-  MmsbChain(const Graph& train, const DyadSplit& split, const MmsbChainSettings& settings);
+  // `train` and `split` must outlive the chain. The start is random (see startSharpness). A stop
+  // request cuts the start short: the units placed so far are counted, the rest are missing.
+  MmsbChain(const Graph& train, const DyadSplit& split, const MmsbChainSettings& settings,
+            const std::stop_token& stop = {});
 
   // One sweep over every unit; false when `stop` interrupted it (the state stays consistent:
   // every unit is counted exactly once).
@@ -118,17 +122,18 @@ class MmsbChain {
   NonEdgeMode m_mode;
   MmsbCounts m_counts;
   Rng m_rng;
-  std::vector<DyadUnit> m_units;          // exact: every training dyad; sampled: the training edges
-  std::vector<DyadUnit> m_drawn;          // sampled: this sweep's drawn non-edges, grouped by node
-  std::vector<std::int64_t> m_drawnStart;  // node i's drawn non-edges: [start[i], start[i+1])
+  std::vector<DyadUnit> m_units;               // exact: every training dyad; sampled: the training edges
+  std::vector<DyadUnit> m_drawn;               // sampled: this sweep's drawn non-edges, grouped by node
+  std::vector<std::int64_t> m_drawnStart;      // node i's drawn non-edges: [start[i], start[i+1])
   std::vector<std::int64_t> m_adjacencyStart;  // sampled mode: sorted neighbours (out-neighbours if directed)
   std::vector<std::int32_t> m_adjacency;
-  std::vector<double> m_nonEdgesOf;            // U_i: non-edges node i may draw
-  std::int64_t m_edgeCount = 0;                // training edges
-  double m_nonEdgeUnits = 0.0;                 // training non-edges (dyads)
+  std::vector<double> m_nonEdgesOf;  // U_i: non-edges node i may draw
+  std::int64_t m_edgeCount = 0;      // training edges
+  double m_nonEdgeUnits = 0.0;       // training non-edges (dyads)
   double m_weight = 1.0;
   std::vector<double> m_scratch;
   bool m_swapMoves = true;
+  bool m_started = false;  // false when a stop request cut the start short
   double m_startSharpness = 0.5;
   std::vector<std::uint16_t> m_startBlock;  // each node's start block (empty when sharpness is 0)
   // Each node's units (index into m_units, then m_drawn) times 2, plus 1 where it is the target.

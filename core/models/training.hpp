@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -44,6 +45,13 @@ struct NamedMatrix {
   std::string name;  // "topic_word", "doc_topic", ...
   Eigen::MatrixXd values;
 };
+
+// The matrix called `name` among a result's or a snapshot's matrices; null when there is none.
+inline const Eigen::MatrixXd* findMatrix(const std::vector<NamedMatrix>& matrices, std::string_view name) {
+  for (const auto& m : matrices)
+    if (m.name == name) return &m.values;
+  return nullptr;
+}
 
 // A picture of the parameters in the middle of a run: written to the project so that a stopped
 // or killed run keeps what it reached, and drawn by live views.

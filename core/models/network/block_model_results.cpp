@@ -9,19 +9,9 @@
 #include "util/errors.hpp"
 
 namespace latent::core {
-namespace {
-
-const Eigen::MatrixXd* find(const std::vector<NamedMatrix>& matrices, const char* name) {
-  for (const auto& m : matrices)
-    if (m.name == name) return &m.values;
-  return nullptr;
-}
-
-}  // namespace
-
 LinkPredictor::LinkPredictor(const std::vector<NamedMatrix>& matrices) {
-  const auto* memberships = find(matrices, kMemberships);
-  const auto* blockMatrix = find(matrices, kBlockMatrix);
+  const auto* memberships = findMatrix(matrices, kMemberships);
+  const auto* blockMatrix = findMatrix(matrices, kBlockMatrix);
   if (!memberships || !blockMatrix)
     throw UsageError("this run is not a block model's: it has no memberships and block matrix to predict links from");
   const auto K = memberships->cols();
@@ -29,13 +19,13 @@ LinkPredictor::LinkPredictor(const std::vector<NamedMatrix>& matrices) {
     throw UsageError("the run's block matrix does not match its memberships (" + std::to_string(K) + " blocks)");
   m_memberships = *memberships;
   m_blockMatrix = *blockMatrix;
-  const auto* degree = find(matrices, kDegreeFactor);
-  const auto* rates = find(matrices, kBlockRates);
+  const auto* degree = findMatrix(matrices, kDegreeFactor);
+  const auto* rates = findMatrix(matrices, kBlockRates);
   if (degree && rates && degree->rows() == memberships->rows() && rates->rows() == K && rates->cols() == K) {
     m_degreeFactor = degree->col(0);
     m_blockRates = *rates;
   }
-  if (const auto* scale = find(matrices, kLinkScale); scale && scale->size() == 1) m_scale = (*scale)(0, 0);
+  if (const auto* scale = findMatrix(matrices, kLinkScale); scale && scale->size() == 1) m_scale = (*scale)(0, 0);
 }
 
 double LinkPredictor::probability(std::int64_t i, std::int64_t j) const {

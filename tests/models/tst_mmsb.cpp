@@ -390,7 +390,9 @@ class MmsbTest : public QObject {
     const auto waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - requested).count();
     std::printf("  stopped %.3f s after the request\n", waited);
     QVERIFY(result.status == core::FitStatus::Cancelled);
-    QVERIFY2(waited < 0.2, qPrintable(QString("stopped %1 s after the request").arg(waited)));
+    // 0.2 s is typical; the bound leaves room for the sanitiser build on a loaded CI machine, and a
+    // model that ignored the stop would run its 100000 sweeps.
+    QVERIFY2(waited < 1.5, qPrintable(QString("stopped %1 s after the request").arg(waited)));
     QCOMPARE(matrix(result.matrices, core::kMemberships).rows(), Eigen::Index(planted.graph.nodeCount()));
   }
 

@@ -55,8 +55,15 @@ std::string describeRange(const OptionSpec& spec) {
   return out.str();
 }
 
+// An option as the command line spells it (`non_edges` -> `--non-edges`; both are accepted there,
+// and `list models` shows the dashes).
+std::string flag(std::string name) {
+  std::replace(name.begin(), name.end(), '_', '-');
+  return "--" + name;
+}
+
 nlohmann::json checkValue(const ModelInfo& model, const OptionSpec& spec, const nlohmann::json& value) {
-  const std::string where = "option --" + spec.name + " of " + model.name;
+  const std::string where = "option " + flag(spec.name) + " of " + model.name;
   switch (spec.type) {
     case OptionSpec::Type::Boolean:
       if (!value.is_boolean()) throw UsageError(where + " must be true or false");
@@ -113,9 +120,9 @@ nlohmann::json resolveOptions(const ModelInfo& model, const nlohmann::json& give
       const bool known = std::any_of(model.options.begin(), model.options.end(), [&](const auto& s) { return s.name == key; });
       if (!known) {
         std::string names;
-        for (const auto& s : model.options) names += (names.empty() ? "" : ", --") + s.name;
-        throw UsageError("model " + model.name + " has no option --" + key +
-                         (names.empty() ? "" : " (its options: --" + names + ")"));
+        for (const auto& s : model.options) names += (names.empty() ? "" : ", ") + flag(s.name);
+        throw UsageError("model " + model.name + " has no option " + flag(key) +
+                         (names.empty() ? "" : " (its options: " + names + ")"));
       }
     }
   }
@@ -127,15 +134,15 @@ nlohmann::json parseOptionValue(const OptionSpec& spec, std::string_view text) {
     case OptionSpec::Type::Boolean:
       if (text == "true" || text == "1" || text == "yes") return true;
       if (text == "false" || text == "0" || text == "no") return false;
-      throw UsageError("option --" + spec.name + " must be true or false (got '" + std::string(text) + "')");
+      throw UsageError("option " + flag(spec.name) + " must be true or false (got '" + std::string(text) + "')");
     case OptionSpec::Type::Choice:
       return std::string(text);
     case OptionSpec::Type::Integer:
       if (const auto v = parseInteger(text)) return *v;
-      throw UsageError("option --" + spec.name + " must be a whole number (got '" + std::string(text) + "')");
+      throw UsageError("option " + flag(spec.name) + " must be a whole number (got '" + std::string(text) + "')");
     case OptionSpec::Type::Real:
       if (const auto v = parseReal(text)) return *v;
-      throw UsageError("option --" + spec.name + " must be a number (got '" + std::string(text) + "')");
+      throw UsageError("option " + flag(spec.name) + " must be a number (got '" + std::string(text) + "')");
   }
   return nullptr;
 }

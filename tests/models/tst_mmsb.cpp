@@ -513,7 +513,7 @@ class MmsbTest : public QObject {
     QTest::addColumn<QString>("json");
     QTest::addColumn<QString>("message");
     QTest::newRow("non_edges") << R"({"non_edges": "some"})"
-                               << "option --non_edges of mmsb must be one of: auto, exact, sampled";
+                               << "option --non-edges of mmsb must be one of: auto, exact, sampled";
     QTest::newRow("rho") << R"({"rho": 1.0})"
                          << "option --rho of mmsb must be between 0 and 0.99 (got 1.0)";
     QTest::newRow("alpha") << R"({"alpha": 0})"
@@ -521,7 +521,7 @@ class MmsbTest : public QObject {
     QTest::newRow("k") << R"({"k": 0})"
                        << "option --k of mmsb must be between 1 and 1000 (got 0)";
     QTest::newRow("ratio") << R"({"non_edge_ratio": -1})"
-                           << "option --non_edge_ratio of mmsb must be greater than 0";
+                           << "option --non-edge-ratio of mmsb must be greater than 0";
     QTest::newRow("unknown") << R"({"beta": 1})"
                              << "model mmsb has no option --beta";
   }

@@ -236,7 +236,7 @@ class PmfTest : public QObject {
     QCOMPARE(usageMessage({{"k", -1}}), QString("option --k of pmf must be between 0 and 1000 (got -1)"));
     QCOMPARE(usageMessage({{"solver", "newton"}}), QString("option --solver of pmf must be one of: als, sgd"));
     QCOMPARE(usageMessage({{"learning_rate", 0}}),
-             QString("option --learning_rate of pmf must be greater than 0 and at most 1 (got 0)"));
+             QString("option --learning-rate of pmf must be greater than 0 and at most 1 (got 0)"));
     QCOMPARE(usageMessage({{"lambda", -0.5}}),
              QString("option --lambda of pmf must be between 0 and 100000 (got -0.5)"));
     QCOMPARE(usageMessage({{"regularization", "l1"}}),

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // latent-cli sweep MODEL --k 5,10,20: one run per value, held-out metric against K (000 §27.3.8).
+#include <algorithm>
 #include <cmath>
 #include <iomanip>
 #include <iostream>
@@ -73,9 +74,16 @@ Command addSweepCommand(CLI::App& app) {
             auto metric = [&](const core::RunRecord& run, const std::string& name) -> nlohmann::json {
               return run.finalMetrics.contains(name) ? run.finalMetrics[name] : nlohmann::json(nullptr);
             };
-            if (!args->json)
+            // Graph models may also report ICL (an information criterion, higher is better): shown
+            // beside the held-out metric, "-" for those that do not compute it.
+            const bool criterion = info.kind == core::DataKind::Graph;
+            const int keyWidth = static_cast<int>(std::max<std::size_t>(22, key.size() + 2));
+            if (!args->json) {
               std::cout << std::left << std::setw(8) << args->parameter << std::setw(7) << "run" << std::setw(10) << "status"
-                        << std::setw(22) << key << "seconds\n";
+                        << std::setw(keyWidth) << key;
+              if (criterion) std::cout << std::setw(14) << "icl";
+              std::cout << "seconds\n";
+            }
             auto outcome = core::runSweep(args->project, request, nullptr, interruptToken(),
                                           [&](std::int64_t value, const core::RunRecord& run) {
                                             if (args->json) {
@@ -84,16 +92,21 @@ Command addSweepCommand(CLI::App& app) {
                                                                      {"status", core::toString(run.status)},
                                                                      {"seconds", run.seconds.value_or(0.0)}};
                                               for (const auto& [k, v] : run.finalMetrics.items())
-                                                if (k.rfind("heldout", 0) == 0) line[k] = v;
+                                                if (k.rfind("heldout", 0) == 0 || k == "icl") line[k] = v;
                                               printJsonLine(line);
                                             } else {
-                                              const auto m = metric(run, key);
-                                              std::ostringstream number, seconds;
-                                              if (m.is_number()) number << m.get<double>(); else number << "-";
+                                              auto text = [&](const std::string& name) {
+                                                const auto m = metric(run, name);
+                                                std::ostringstream number;
+                                                if (m.is_number()) number << m.get<double>(); else number << "-";
+                                                return number.str();
+                                              };
+                                              std::ostringstream seconds;
                                               seconds << std::fixed << std::setprecision(2) << run.seconds.value_or(0.0);
                                               std::cout << std::setw(8) << value << std::setw(7) << run.id << std::setw(10)
-                                                        << core::toString(run.status) << std::setw(22) << number.str()
-                                                        << seconds.str() << "\n" << std::flush;
+                                                        << core::toString(run.status) << std::setw(keyWidth) << text(key);
+                                              if (criterion) std::cout << std::setw(14) << text("icl");
+                                              std::cout << seconds.str() << "\n" << std::flush;
                                             }
                                           });
             // The best value by the held-out metric (lower is better for perplexities and RMSE).
@@ -106,16 +119,30 @@ Command addSweepCommand(CLI::App& app) {
                 bestValue = m.get<double>();
               }
             }
+            // ICL (integrated completed likelihood, Côme & Latouche 2015), where the model gives it: the highest.
+            std::optional<std::int64_t> bestIcl;
+            double bestIclValue = 0;
+            for (std::size_t i = 0; i < outcome.runs.size(); ++i) {
+              const auto m = metric(outcome.runs[i], "icl");
+              if (m.is_number() && (!bestIcl || m.get<double>() > bestIclValue)) {
+                bestIcl = request.values[i];
+                bestIclValue = m.get<double>();
+              }
+            }
             if (args->json) {
               nlohmann::json final = {{"sweep", outcome.sweepId}, {"model", info.name}, {"dataset", args->dataset},
                                       {"parameter", args->parameter}, {"points", outcome.runs.size()},
                                       {"stopped", outcome.stopped}};
               final["best_" + args->parameter] = best ? nlohmann::json(*best) : nlohmann::json(nullptr);
               final["best_" + key] = best ? nlohmann::json(bestValue) : nlohmann::json(nullptr);
+              if (bestIcl) final["best_icl_" + args->parameter] = *bestIcl;
               printJsonLine(final);
-            } else if (best) {
-              std::cout << "lowest " << info.heldoutName << ": " << bestValue << " at " << args->parameter << " = " << *best
-                        << " (sweep " << outcome.sweepId << ")\n";
+            } else {
+              if (best)
+                std::cout << "lowest " << info.heldoutName << ": " << bestValue << " at " << args->parameter << " = "
+                          << *best << " (sweep " << outcome.sweepId << ")\n";
+              if (bestIcl)
+                std::cout << "highest ICL: " << bestIclValue << " at " << args->parameter << " = " << *bestIcl << "\n";
             }
             return outcome.stopped ? kExitInterrupted : kExitOk;
           }};

@@ -3,12 +3,15 @@
 #include <QAction>
 #include <QApplication>
 #include <QDockWidget>
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QSettings>
+#include <QStatusBar>
 #include <QTabWidget>
+#include <QTableView>
 #include <QToolBar>
 #include <QUndoGroup>
 
@@ -17,9 +20,11 @@
 #include "ui/jobs/run_manager.hpp"
 #include "ui/main_window.hpp"
 #include "ui/runs/run_panel.hpp"
+#include "ui/util/figure_export.hpp"
 #include "ui/util/format.hpp"
 #include "ui/util/qt_convert.hpp"
 #include "ui/util/settings.hpp"
+#include "ui/util/table_export.hpp"
 #include "ui/widgets/project_tree.hpp"
 #include "util/version.hpp"
 
@@ -75,6 +80,31 @@ void MainWindow::createActions() {
   m_redoAction->setShortcut(QKeySequence::Redo);
   m_redoAction->setIcon(QIcon::fromTheme(QStringLiteral("edit-redo")));
 
+  // File ▸ Export acts on the figure or table of the current tab that has the focus, else the
+  // largest one shown (the context menus of figures and tables offer the same).
+  m_exportFigure = new QAction(QIcon::fromTheme(QStringLiteral("document-export")), tr("Export &Image…"), this);
+  m_exportFigure->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
+  m_exportFigure->setStatusTip(tr("Save the chart or matrix in view as a PNG image or an SVG drawing"));
+  connect(m_exportFigure, &QAction::triggered, this, [this] {
+    if (QWidget* figure = currentFigure(m_tabs->currentWidget())) saveFigureInteractively(figure);
+    else statusBar()->showMessage(tr("This tab shows no chart or matrix to export"), 4000);
+  });
+  m_exportTable = new QAction(tr("Export &Table as CSV…"), this);
+  m_exportTable->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_T));
+  m_exportTable->setStatusTip(tr("Save the table in view as a CSV file"));
+  connect(m_exportTable, &QAction::triggered, this, [this] {
+    QTableView* table = currentTable(m_tabs->currentWidget());
+    if (!table) {
+      statusBar()->showMessage(tr("This tab shows no table to export"), 4000);
+      return;
+    }
+    QString name = exportName(table);
+    if (!name.endsWith(QLatin1String(".csv"), Qt::CaseInsensitive)) name += QStringLiteral(".csv");
+    const QString file = QFileDialog::getSaveFileName(this, tr("Export Table as CSV"), name, tr("CSV files (*.csv);;All files (*)"));
+    QString error;
+    if (!file.isEmpty() && !exportTableCsv(*table, file, &error)) QMessageBox::warning(this, tr("Export Table as CSV"), error);
+  });
+
   m_closeTab = new QAction(tr("Close &Tab"), this);
   m_closeTab->setShortcut(QKeySequence::Close);
   connect(m_closeTab, &QAction::triggered, this, [this] { closeTab(m_tabs->currentIndex()); });
@@ -109,6 +139,13 @@ void MainWindow::createMenus() {
     const QString name = qs(sample.name);
     connect(a, &QAction::triggered, this, [this, name] { importSample(name); });
   }
+  file->addSeparator();
+  file->addAction(m_exportFigure);
+  file->addAction(m_exportTable);
+  connect(file, &QMenu::aboutToShow, this, [this] {
+    m_exportFigure->setEnabled(currentFigure(m_tabs->currentWidget()) != nullptr);
+    m_exportTable->setEnabled(currentTable(m_tabs->currentWidget()) != nullptr);
+  });
   file->addSeparator();
   file->addAction(m_closeAction);
   file->addSeparator();

@@ -22,6 +22,7 @@
 #include "ui/util/format.hpp"
 #include "ui/util/qt_convert.hpp"
 #include "ui/util/table_style.hpp"
+#include "ui/util/table_export.hpp"
 
 namespace latent::ui {
 namespace {
@@ -67,6 +68,7 @@ CorpusBrowser::CorpusBrowser(std::filesystem::path projectFile, qint64 datasetId
   m_filter = new DocumentFilter(this);
   m_filter->setSourceModel(m_model);
   m_table = new QTableView(page);
+  enableTableExport(m_table, [] { return QStringLiteral("documents.csv"); });
   m_table->setModel(m_filter);
   m_table->setSortingEnabled(true);
   m_table->sortByColumn(DocumentTableModel::IndexColumn, Qt::AscendingOrder);

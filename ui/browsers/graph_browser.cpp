@@ -19,6 +19,8 @@
 #include "ui/util/format.hpp"
 #include "ui/util/qt_convert.hpp"
 #include "ui/util/table_style.hpp"
+#include "ui/util/figure_export.hpp"
+#include "ui/util/table_export.hpp"
 #include "util/parse_number.hpp"
 
 namespace latent::ui {
@@ -51,6 +53,7 @@ GraphBrowser::GraphBrowser(std::filesystem::path projectFile, qint64 datasetId, 
   m_summary->setTextFormat(Qt::RichText);
 
   m_nodes = new QTableWidget(page);
+  enableTableExport(m_nodes, [] { return QStringLiteral("nodes.csv"); });
   m_nodes->setEditTriggers(QAbstractItemView::NoEditTriggers);
   m_nodes->setSelectionBehavior(QAbstractItemView::SelectRows);
   makeCompact(m_nodes);
@@ -59,6 +62,7 @@ GraphBrowser::GraphBrowser(std::filesystem::path projectFile, qint64 datasetId, 
   m_order = new QComboBox(page);
   m_order->setSizeAdjustPolicy(QComboBox::AdjustToContents);
   m_adjacency = new AdjacencyView(page);
+  enableFigureExport(m_adjacency, [] { return QStringLiteral("adjacency-matrix"); });
   auto* orderRow = new QHBoxLayout;
   orderRow->addWidget(new QLabel(tr("Order nodes by:"), page));
   orderRow->addWidget(m_order);

@@ -26,6 +26,8 @@
 #include "ui/util/format.hpp"
 #include "ui/util/qt_convert.hpp"
 #include "ui/util/table_style.hpp"
+#include "ui/util/figure_export.hpp"
+#include "ui/util/table_export.hpp"
 
 namespace latent::ui {
 namespace {
@@ -59,6 +61,7 @@ RatingsBrowser::RatingsBrowser(std::filesystem::path projectFile, qint64 dataset
   m_form->setLabelAlignment(Qt::AlignLeft);
 
   m_chartView = new QChartView(page);
+  enableFigureExport(m_chartView, [] { return QStringLiteral("rating-histogram"); });
   m_chartView->setRenderHint(QPainter::Antialiasing);
   m_chartView->setMinimumHeight(260);
 
@@ -70,6 +73,7 @@ RatingsBrowser::RatingsBrowser(std::filesystem::path projectFile, qint64 dataset
 
   auto* itemsBox = new QGroupBox(tr("Most-rated items"), page);
   m_items = new QTableWidget(0, 4, itemsBox);
+  enableTableExport(m_items, [] { return QStringLiteral("items.csv"); });
   m_items->setHorizontalHeaderLabels({tr("Item"), tr("Name"), tr("Ratings"), tr("Mean rating")});
   m_items->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
   m_items->setEditTriggers(QAbstractItemView::NoEditTriggers);

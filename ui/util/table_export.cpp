@@ -18,6 +18,7 @@
 #include <sstream>
 
 #include "io/csv_writer.hpp"
+#include "ui/util/figure_export.hpp"
 #include "ui/util/qt_convert.hpp"
 
 namespace latent::ui {
@@ -100,6 +101,7 @@ bool writeCsvFile(const QString& csv, const QString& file, QString* error) {
 }
 
 void enableTableExport(QTableView* view, std::function<QString()> suggestedName) {
+  setExportName(view, suggestedName);  // File ▸ Export Table offers the same name
   view->setContextMenuPolicy(Qt::CustomContextMenu);
   QObject::connect(view, &QWidget::customContextMenuRequested, view, [view, suggestedName](const QPoint& at) {
     QMenu menu(view);

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Grouping runs that differ only in K, and the K each criterion prefers.
+#include "eval/model_selection.hpp"
+
+#include <algorithm>
+#include <map>
+#include <utility>
+
+namespace latent::core {
+
+std::vector<KPoint> comparableRuns(const std::vector<RunRecord>& runs, const RunRecord& reference,
+                                   const std::string& heldoutKey, const std::string& parameter) {
+  auto withoutParameter = [&](nlohmann::json options) {
+    if (options.is_object()) options.erase(parameter);
+    return options;
+  };
+  const auto referenceOptions = withoutParameter(reference.options);
+  std::vector<KPoint> points;
+  for (const auto& run : runs) {
+    if (run.status != RunStatus::Finished || run.datasetId != reference.datasetId || run.model != reference.model ||
+        run.heldout != reference.heldout)
+      continue;
+    if (!run.options.is_object() || !run.options.contains(parameter) || !run.options[parameter].is_number_integer())
+      continue;
+    if (withoutParameter(run.options) != referenceOptions) continue;
+    const auto& metrics = run.finalMetrics;
+    if (!metrics.contains(heldoutKey) || !metrics[heldoutKey].is_number()) continue;
+    KPoint p;
+    p.runId = run.id;
+    p.k = run.options[parameter].get<std::int64_t>();
+    p.seed = run.seed;
+    p.heldout = metrics[heldoutKey].get<double>();
+    if (metrics.contains("icl") && metrics["icl"].is_number()) p.icl = metrics["icl"].get<double>();
+    points.push_back(p);
+  }
+  std::sort(points.begin(), points.end(),
+            [](const KPoint& a, const KPoint& b) { return std::pair(a.k, a.runId) < std::pair(b.k, b.runId); });
+  return points;
+}
+
+KChoice chooseK(const std::vector<KPoint>& points) {
+  // Means per K, so that a K tried with several seeds is judged by its average, not its luckiest run.
+  std::map<std::int64_t, std::pair<double, int>> heldout, icl;
+  for (const auto& p : points) {
+    auto& h = heldout[p.k];
+    h.first += p.heldout;
+    ++h.second;
+    if (p.icl) {
+      auto& c = icl[p.k];
+      c.first += *p.icl;
+      ++c.second;
+    }
+  }
+  KChoice choice;
+  double lowest = 0.0, highest = 0.0;
+  for (const auto& [k, sum] : heldout)
+    if (const double mean = sum.first / sum.second; !choice.byHeldout || mean < lowest) {
+      choice.byHeldout = k;
+      lowest = mean;
+    }
+  for (const auto& [k, sum] : icl)
+    if (const double mean = sum.first / sum.second; !choice.byIcl || mean > highest) {
+      choice.byIcl = k;
+      highest = mean;
+    }
+  return choice;
+}
+
+}  // namespace latent::core

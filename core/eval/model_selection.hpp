@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Choosing K from runs already made: the finished runs of one model on one dataset that differ
+// from a given run only in K (and the seed), with their held-out metric and, for block models, ICL
+// (000 §27.3.8: the number of topics or blocks is chosen by held-out likelihood).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "store/run_store.hpp"
+
+namespace latent::core {
+
+struct KPoint {
+  std::int64_t runId = 0;
+  std::int64_t k = 0;
+  std::uint64_t seed = 0;
+  double heldout = 0.0;            // the model's held-out metric (lower is better)
+  std::optional<double> icl;       // higher is better; block models only
+};
+
+// Runs comparable with `reference` for choosing `parameter`: finished, same dataset, model and
+// held-out fraction, the same options but `parameter`, an integer `parameter`, and the held-out
+// metric `heldoutKey` recorded. Sorted by K, then run id; `reference` is among them when it
+// qualifies itself.
+std::vector<KPoint> comparableRuns(const std::vector<RunRecord>& runs, const RunRecord& reference,
+                                   const std::string& heldoutKey, const std::string& parameter = "k");
+
+// The K with the lowest mean held-out metric over its runs, and the K with the highest mean ICL.
+struct KChoice {
+  std::optional<std::int64_t> byHeldout, byIcl;
+};
+KChoice chooseK(const std::vector<KPoint>& points);
+
+}  // namespace latent::core

@@ -1,33 +1,46 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// MetricsChart: two line series on shared x, ranges padded so single points stay visible.
+// MetricsChart: two line series on shared x, ranges padded so single points stay visible; the
+// held-out axis linear or logarithmic; other runs' held-out curves on the same axis.
 #include "ui/runs/metrics_chart.hpp"
 
 #include <QChart>
 #include <QEvent>
 #include <QLegend>
 #include <QLineSeries>
+#include <QLogValueAxis>
 #include <QValueAxis>
 
 #include <algorithm>
 #include <cmath>
 
 #include "ui/util/chart_style.hpp"
+#include "ui/util/topic_colours.hpp"
 
 namespace latent::ui {
 namespace {
 
-// A range that contains every y, padded by 5% (or by 1 around a single value).
-std::pair<double, double> rangeOf(const QVector<QPointF>& points) {
+struct Range {
   double lo = INFINITY, hi = -INFINITY;
-  for (const auto& p : points) {
-    if (!std::isfinite(p.y())) continue;
-    lo = std::min(lo, p.y());
-    hi = std::max(hi, p.y());
+  void add(const QVector<QPointF>& points) {
+    for (const auto& p : points)
+      if (std::isfinite(p.y())) {
+        lo = std::min(lo, p.y());
+        hi = std::max(hi, p.y());
+      }
   }
-  if (!std::isfinite(lo)) return {0.0, 1.0};
-  const double pad = hi > lo ? (hi - lo) * 0.05 : std::max(1.0, std::abs(lo) * 0.05);
-  return {lo - pad, hi + pad};
-}
+  bool empty() const { return !std::isfinite(lo); }
+  // Padded by 5% (or by 1 around a single value).
+  std::pair<double, double> padded() const {
+    if (empty()) return {0.0, 1.0};
+    const double pad = hi > lo ? (hi - lo) * 0.05 : std::max(1.0, std::abs(lo) * 0.05);
+    return {lo - pad, hi + pad};
+  }
+  // Padded by 5% on a log scale.
+  std::pair<double, double> logPadded() const {
+    if (empty()) return {1.0, 10.0};
+    return hi > lo ? std::pair(lo / 1.05, hi * 1.05) : std::pair(lo / 1.5, hi * 1.5);
+  }
+};
 
 }  // namespace
 
@@ -35,6 +48,33 @@ MetricsChart::MetricsChart(QWidget* parent) : QChartView(parent) {
   setRenderHint(QPainter::Antialiasing);
   setMinimumHeight(220);
   build();
+}
+
+QVector<MetricsChart::Sample> MetricsChart::heldoutSamples(const std::vector<core::MetricRow>& rows) {
+  QVector<Sample> out;
+  for (const auto& r : rows)
+    if (r.heldout) out.push_back({static_cast<double>(r.iteration), r.seconds, *r.heldout});
+  return out;
+}
+
+QVector<QPointF> MetricsChart::points(const QVector<Sample>& samples) const {
+  QVector<QPointF> out;
+  out.reserve(samples.size());
+  for (const auto& s : samples) out.push_back(QPointF(m_xAxis == XAxis::Seconds ? s.seconds : s.iteration, s.value));
+  return out;
+}
+
+QColor MetricsChart::overlayColour(int index) const {
+  // Topic colours from the third on: the first two are close to this run's own two curves.
+  return topicColour(index + 2, palette());
+}
+
+bool MetricsChart::showsLogHeldout() const {
+  if (!m_logHeldout) return false;
+  auto positive = [](const QVector<Sample>& samples) {
+    return std::all_of(samples.begin(), samples.end(), [](const Sample& s) { return s.value > 0.0; });
+  };
+  return positive(m_heldout) && std::all_of(m_overlays.begin(), m_overlays.end(), [&](const Overlay& o) { return positive(o.heldout); });
 }
 
 void MetricsChart::build() {
@@ -47,11 +87,27 @@ void MetricsChart::build() {
   m_heldoutSeries->setPointsVisible(true);
   chart->addSeries(m_objectiveSeries);
   chart->addSeries(m_heldoutSeries);
+  m_overlaySeries.clear();
+  for (int i = 0; i < m_overlays.size(); ++i) {
+    auto* series = new QLineSeries;
+    series->setName(m_overlays[i].label);
+    series->setPen(QPen(overlayColour(i), 1.5));
+    chart->addSeries(series);
+    m_overlaySeries.push_back(series);
+  }
   m_x = new QValueAxis;
-  m_x->setTitleText(tr("iteration"));
-  m_x->setLabelFormat(QStringLiteral("%d"));
+  m_x->setTitleText(m_xAxis == XAxis::Seconds ? tr("seconds since the start") : tr("iteration"));
+  m_x->setLabelFormat(m_xAxis == XAxis::Seconds ? QStringLiteral("%.3g") : QStringLiteral("%d"));
   m_yObjective = new QValueAxis;
-  m_yHeldout = new QValueAxis;
+  if (showsLogHeldout()) {
+    auto* log = new QLogValueAxis;
+    log->setBase(10.0);
+    log->setLabelFormat(QStringLiteral("%.4g"));
+    log->setMinorTickCount(-1);  // minor ticks at 2..9 times each power of ten
+    m_yHeldout = log;
+  } else {
+    m_yHeldout = new QValueAxis;
+  }
   chart->addAxis(m_x, Qt::AlignBottom);
   chart->addAxis(m_yObjective, Qt::AlignLeft);
   chart->addAxis(m_yHeldout, Qt::AlignRight);
@@ -59,19 +115,23 @@ void MetricsChart::build() {
   m_objectiveSeries->attachAxis(m_yObjective);
   m_heldoutSeries->attachAxis(m_x);
   m_heldoutSeries->attachAxis(m_yHeldout);
+  for (auto* series : m_overlaySeries) {
+    series->attachAxis(m_x);
+    series->attachAxis(m_yHeldout);
+  }
   chart->legend()->hide();
   chart->setTitle(tr("Training curve"));
   styleChart(chart, palette());
   const bool dark = isDarkPalette(palette());
   m_objectiveColour = dark ? QColor(0x6c, 0xb4, 0xf0) : QColor(0x2a, 0x6f, 0xb5);
   m_heldoutColour = dark ? QColor(0xf0, 0x9a, 0x5a) : QColor(0xd0, 0x5a, 0x1e);
-  const QColor objectiveColour = m_objectiveColour, heldoutColour = m_heldoutColour;
-  m_objectiveSeries->setPen(QPen(objectiveColour, 2));
-  m_objectiveSeries->setColor(objectiveColour);
-  m_heldoutSeries->setPen(QPen(heldoutColour, 2));
-  m_heldoutSeries->setColor(heldoutColour);
-  m_yObjective->setLabelsColor(objectiveColour);
-  m_yHeldout->setLabelsColor(heldoutColour);
+  m_objectiveSeries->setPen(QPen(m_objectiveColour, 2));
+  m_objectiveSeries->setColor(m_objectiveColour);
+  m_heldoutSeries->setPen(QPen(m_heldoutColour, 2));
+  m_heldoutSeries->setColor(m_heldoutColour);
+  for (int i = 0; i < m_overlaySeries.size(); ++i) m_overlaySeries[i]->setPen(QPen(overlayColour(i), 1.5));
+  m_yObjective->setLabelsColor(m_objectiveColour);
+  m_yHeldout->setLabelsColor(m_heldoutColour);
   QChart* old = this->chart();
   setChart(chart);
   delete old;
@@ -84,8 +144,11 @@ QString MetricsChart::captionHtml() const {
         .arg(colour.name(), name.toHtmlEscaped(), axis);
   };
   QString html = entry(m_objectiveColour, m_objectiveName.isEmpty() ? tr("training objective") : m_objectiveName, tr("left axis"));
-  if (!m_heldoutName.isEmpty()) html += QStringLiteral("<br>") + entry(m_heldoutColour, m_heldoutName, tr("right axis"));
+  const QString heldoutAxis = showsLogHeldout() ? tr("right axis, log scale") : tr("right axis");
+  if (!m_heldoutName.isEmpty()) html += QStringLiteral("<br>") + entry(m_heldoutColour, m_heldoutName, heldoutAxis);
   else html += QStringLiteral("<br><span style=\"color:gray\">%1</span>").arg(tr("No held-out metric: this run held no data out."));
+  for (int i = 0; i < m_overlays.size(); ++i)
+    html += QStringLiteral("<br>") + entry(overlayColour(i), m_overlays[i].label, heldoutAxis);
   return html;
 }
 
@@ -98,35 +161,79 @@ void MetricsChart::setNames(const QString& objectiveName, const QString& heldout
 
 void MetricsChart::setRows(const std::vector<core::MetricRow>& rows) {
   m_objective.clear();
-  m_heldout.clear();
-  for (const auto& r : rows) {
-    if (r.trainObjective) m_objective.push_back(QPointF(static_cast<double>(r.iteration), *r.trainObjective));
-    if (r.heldout) m_heldout.push_back(QPointF(static_cast<double>(r.iteration), *r.heldout));
-  }
-  redraw();
+  for (const auto& r : rows)
+    if (r.trainObjective) m_objective.push_back({static_cast<double>(r.iteration), r.seconds, *r.trainObjective});
+  const bool wasLog = showsLogHeldout();
+  m_heldout = heldoutSamples(rows);
+  if (wasLog != showsLogHeldout()) build();  // a stored value the log scale cannot show, or the reverse
+  else redraw();
 }
 
 void MetricsChart::append(const core::IterationReport& report) {
-  if (std::isfinite(report.trainObjective))
-    m_objective.push_back(QPointF(static_cast<double>(report.iteration), report.trainObjective));
-  if (report.heldout) m_heldout.push_back(QPointF(static_cast<double>(report.iteration), *report.heldout));
+  const auto iteration = static_cast<double>(report.iteration);
+  if (std::isfinite(report.trainObjective)) m_objective.push_back({iteration, report.seconds, report.trainObjective});
+  if (report.heldout) {
+    const bool wasLog = showsLogHeldout();
+    m_heldout.push_back({iteration, report.seconds, *report.heldout});
+    if (wasLog && !showsLogHeldout()) build();
+  }
+}
+
+void MetricsChart::setXAxis(XAxis axis) {
+  if (axis == m_xAxis) return;
+  m_xAxis = axis;
+  build();
+  Q_EMIT appearanceChanged();
+}
+
+void MetricsChart::setLogHeldout(bool log) {
+  if (log == m_logHeldout) return;
+  m_logHeldout = log;
+  build();
+  Q_EMIT appearanceChanged();
+}
+
+void MetricsChart::setOverlays(QVector<Overlay> overlays) {
+  m_overlays = std::move(overlays);
+  build();
+  Q_EMIT appearanceChanged();
 }
 
 void MetricsChart::redraw() {
   // replace() swaps the whole point list at once: far cheaper than clearing and appending.
-  m_objectiveSeries->replace(m_objective);
-  m_heldoutSeries->replace(m_heldout);
-  double last = 1.0;
-  for (const auto* points : {&m_objective, &m_heldout})
-    if (!points->isEmpty()) last = std::max(last, points->back().x());
-  m_x->setRange(last <= 1.0 ? 0.0 : 1.0, last <= 1.0 ? 2.0 : last);
-  m_x->setTickCount(last <= 1.0 ? 3 : std::clamp(static_cast<int>(last), 3, 8));
-  const auto [ol, oh] = rangeOf(m_objective);
-  const auto [hl, hh] = rangeOf(m_heldout);
+  const auto objective = objectivePoints(), heldout = heldoutPoints();
+  m_objectiveSeries->replace(objective);
+  m_heldoutSeries->replace(heldout);
+  Range heldoutRange;
+  heldoutRange.add(heldout);
+  double last = m_xAxis == XAxis::Seconds ? 0.0 : 1.0;
+  for (const auto* p : {&objective, &heldout})
+    if (!p->isEmpty()) last = std::max(last, p->back().x());
+  for (int i = 0; i < m_overlaySeries.size(); ++i) {
+    const auto overlay = overlayPoints(i);
+    m_overlaySeries[i]->replace(overlay);
+    heldoutRange.add(overlay);
+    if (!overlay.isEmpty()) last = std::max(last, overlay.back().x());
+  }
+  if (m_xAxis == XAxis::Seconds) {
+    m_x->setRange(0.0, last > 0.0 ? last * 1.02 : 1.0);
+    m_x->setTickCount(6);
+  } else {
+    m_x->setRange(last <= 1.0 ? 0.0 : 1.0, last <= 1.0 ? 2.0 : last);
+    m_x->setTickCount(last <= 1.0 ? 3 : std::clamp(static_cast<int>(last), 3, 8));
+  }
+  Range objectiveRange;
+  objectiveRange.add(objective);
+  const auto [ol, oh] = objectiveRange.padded();
   m_yObjective->setRange(ol, oh);
+  const auto [hl, hh] = showsLogHeldout() ? heldoutRange.logPadded() : heldoutRange.padded();
+  // A log axis ticks at powers of its base: over less than a factor of ten, base 10 would leave
+  // it without a single label, so the base becomes the fourth root of the range (about four ticks).
+  if (auto* log = qobject_cast<QLogValueAxis*>(m_yHeldout)) log->setBase(hh / hl >= 10.0 ? 10.0 : std::pow(hh / hl, 0.25));
   m_yHeldout->setRange(hl, hh);
-  m_yHeldout->setVisible(!m_heldout.isEmpty());
-  m_heldoutSeries->setVisible(!m_heldout.isEmpty());
+  const bool anyHeldout = !heldoutRange.empty();
+  m_yHeldout->setVisible(anyHeldout);
+  m_heldoutSeries->setVisible(!heldout.isEmpty());
 }
 
 void MetricsChart::changeEvent(QEvent* event) {

@@ -411,7 +411,7 @@ class LdaGibbsTest : public QObject {
       core::resolveOptions(core::ldaGibbsInfo(), {{"mh_steps", 0}});
       QFAIL("accepted mh_steps 0");
     } catch (const core::UsageError& e) {
-      QVERIFY(std::string(e.what()).find("--mh_steps") != std::string::npos);
+      QVERIFY(std::string(e.what()).find("--mh-steps") != std::string::npos);
     }
   }
 

@@ -182,7 +182,7 @@ class LdaOnlineTest : public QObject {
     };
     QVERIFY(rejection({{"kappa", 0.5}}).find("--kappa of lda-online must be greater than 0.5 and at most 1") != std::string::npos);
     QVERIFY(rejection({{"kappa", 1.0}}).empty());
-    QVERIFY(rejection({{"batch_size", 0}}).find("--batch_size") != std::string::npos);
+    QVERIFY(rejection({{"batch_size", 0}}).find("--batch-size") != std::string::npos);
     QVERIFY(rejection({{"tau0", -1.0}}).find("--tau0") != std::string::npos);
     QVERIFY(rejection({{"init", "kmeans"}}).find("--init") != std::string::npos);
     QCOMPARE(core::resolveOptions(info, nlohmann::json::object())["init"].get<std::string>(), std::string("mixture"));

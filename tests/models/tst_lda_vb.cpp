@@ -317,7 +317,7 @@ class LdaVbTest : public QObject {
       }
       return std::string();
     };
-    QVERIFY(rejection({{"estep_tolerance", -1.0}}).find("--estep_tolerance") != std::string::npos);
+    QVERIFY(rejection({{"estep_tolerance", -1.0}}).find("--estep-tolerance") != std::string::npos);
     QVERIFY(rejection({{"beta", 0.0}}).find("--beta") != std::string::npos);
     QVERIFY(rejection({{"estep_restart", 3}}).find("true or false") != std::string::npos);
     QVERIFY(rejection({{"init", "uniform"}}).find("--init") != std::string::npos);

@@ -318,7 +318,7 @@ class SbmTest : public QObject {
     expectUsageError({{"k", 0}}, "--k");
     expectUsageError({{"degree_corrected", "yes"}}, "must be true or false");
     expectUsageError({{"alpha", 0.0}}, "--alpha");
-    expectUsageError({{"density_b", -1.0}}, "--density_b");
+    expectUsageError({{"density_b", -1.0}}, "--density-b");
     expectUsageError({{"restarts", 0}}, "--restarts");
     expectUsageError({{"iterations", 2.5}}, "whole number");
     const auto defaults = core::resolveOptions(core::sbmInfo(), nlohmann::json::object());

@@ -33,6 +33,14 @@ void AdjacencyView::setGraph(std::shared_ptr<const core::Graph> graph) {
   rebuild();
 }
 
+void AdjacencyView::setGraph(std::shared_ptr<const core::Graph> graph, std::vector<int> order,
+                             std::vector<int> groupStarts) {
+  m_graph = std::move(graph);
+  m_order = std::move(order);
+  m_groupStarts = std::move(groupStarts);
+  rebuild();
+}
+
 void AdjacencyView::setOrder(std::vector<int> order, std::vector<int> groupStarts) {
   m_order = std::move(order);
   m_groupStarts = std::move(groupStarts);
@@ -92,7 +100,8 @@ void AdjacencyView::layoutGrid() {
     const double side = m_cell * n + labelWidth;
     m_origin = QPointF(area.left() + (area.width() - side) / 2 + labelWidth, area.top() + (area.height() - side) / 2 + labelWidth);
   } else {
-    m_cell = std::max(1.0, std::min(area.width(), area.height()) / n);
+    // Below one pixel per node each edge is drawn as one pixel, so the whole matrix still fits.
+    m_cell = std::min(area.width(), area.height()) / n;
     const double side = m_cell * n;
     m_origin = QPointF(area.left() + (area.width() - side) / 2, area.top() + (area.height() - side) / 2);
   }
@@ -143,7 +152,10 @@ void AdjacencyView::paintEvent(QPaintEvent*) {
       if (w == 0.0) continue;
       QColor colour = ink;
       colour.setAlphaF(static_cast<float>(0.35 + 0.65 * std::min(1.0, std::abs(w) / m_maxWeight)));
-      painter.fillRect(QRectF(m_origin.x() + c * m_cell, m_origin.y() + r * m_cell, m_cell, m_cell), colour);
+      const QPointF at(m_origin.x() + c * m_cell, m_origin.y() + r * m_cell);
+      const QRectF cell = m_cell >= 1.0 ? QRectF(at, QSizeF(m_cell, m_cell))
+                                        : QRectF(std::floor(at.x()), std::floor(at.y()), 1, 1);
+      painter.fillRect(cell, colour);
     }
 
   // Thin grid lines when cells are large enough to separate.

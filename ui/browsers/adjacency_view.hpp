@@ -21,6 +21,8 @@ class AdjacencyView final : public QWidget {
   explicit AdjacencyView(QWidget* parent = nullptr);
 
   void setGraph(std::shared_ptr<const core::Graph> graph);
+  // The graph and its order at once (one rebuild of the grid instead of two).
+  void setGraph(std::shared_ptr<const core::Graph> graph, std::vector<int> order, std::vector<int> groupStarts);
   // `order[i]` is the node shown at row and column i; `groupStarts` the positions where a new
   // group begins (boundaries are drawn there). An empty order means file order.
   void setOrder(std::vector<int> order, std::vector<int> groupStarts = {});
@@ -29,6 +31,7 @@ class AdjacencyView final : public QWidget {
   // node at that column (0 when there is no edge; both ways for an undirected graph).
   const QVector<QVector<double>>& cells() const noexcept { return m_cells; }
   const std::vector<int>& order() const noexcept { return m_order; }
+  const std::vector<int>& groupStarts() const noexcept { return m_groupStarts; }
   // The cell under a point of the widget, or (-1, -1).
   QPoint cellAt(const QPoint& position) const;
   // The rectangle of a cell, in widget coordinates.

@@ -33,6 +33,12 @@ QVector<DemoSpec> demoCatalogue() {
        QObject::tr("Who liked whom among 18 novices just before their monastery split, ordered by Sampson's own "
                    "four groups. The dense blocks on the diagonal are the groups a block model should find."),
        QStringLiteral("sampson"), QString(), QStringLiteral("group"), {}, 0.1},
+      {QStringLiteral("sampson-mmsb"), QObject::tr("Sampson's monks: mixed memberships"),
+       QObject::tr("The mixed membership stochastic block model with three blocks is fitted to who liked whom among "
+                   "Sampson's 18 novices, nothing held out. On the Memberships page the Young Turks, the Loyal "
+                   "Opposition and the Outcasts gather in three corners of the triangle; of the three waverers, Victor "
+                   "and Romauld side with the Loyal Opposition while Amand sits half-way between it and the Outcasts."),
+       QStringLiteral("sampson"), QStringLiteral("mmsb"), QString(), QVariantMap{{QStringLiteral("k"), 3}}, 0.0},
       {QStringLiteral("karate"), QObject::tr("Zachary's karate club"),
        QObject::tr("Friendships among 34 members of a karate club, ordered by the side each member took when the "
                    "club split. Most edges stay within a side: the community structure a block model recovers."),
@@ -41,6 +47,14 @@ QVector<DemoSpec> demoCatalogue() {
        QObject::tr("73,421 ratings of ETH Zurich lecturers by their students, on a scale of 1 to 5. The histogram "
                    "shows how the values spread and the table which lecturers were rated most."),
        QStringLiteral("insteval"), QString(), QString(), {}, 0.1},
+      {QStringLiteral("ratings-pmf"), QObject::tr("InstEval: lecturers on latent factors"),
+       QObject::tr("Probabilistic matrix factorisation (30 factors, 15 sweeps of alternating least squares) is fitted "
+                   "to 73,421 student ratings of lecturers, with 10% of the ratings held out. Compare the held-out "
+                   "RMSE in the final metrics with the bias-only baseline (the factors gain only a little over how "
+                   "strict each student and how liked each lecturer is), and in the Factors page see the lecturers "
+                   "on two factors and one student's recommendations."),
+       QStringLiteral("insteval"), QStringLiteral("pmf"), QString(),
+       QVariantMap{{QStringLiteral("k"), 30}, {QStringLiteral("iterations"), 15}}, 0.1},
   };
 }
 

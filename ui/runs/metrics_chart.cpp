@@ -19,6 +19,8 @@
 namespace latent::ui {
 namespace {
 
+constexpr qsizetype kMaxMarkedPoints = 100;
+
 struct Range {
   double lo = INFINITY, hi = -INFINITY;
   void add(const QVector<QPointF>& points) {
@@ -204,6 +206,9 @@ void MetricsChart::redraw() {
   const auto objective = objectivePoints(), heldout = heldoutPoints();
   m_objectiveSeries->replace(objective);
   m_heldoutSeries->replace(heldout);
+  // Markers help read a short curve; on thousands of points they only cost drawing time.
+  m_objectiveSeries->setPointsVisible(objective.size() <= kMaxMarkedPoints);
+  m_heldoutSeries->setPointsVisible(heldout.size() <= kMaxMarkedPoints);
   Range heldoutRange;
   heldoutRange.add(heldout);
   double last = m_xAxis == XAxis::Seconds ? 0.0 : 1.0;

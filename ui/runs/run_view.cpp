@@ -14,9 +14,18 @@
 #include <QUndoStack>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "ui/jobs/job_controller.hpp"
+#include "ui/runs/curve_controls.hpp"
+#include "ui/runs/block_matrix_page.hpp"
+#include "ui/runs/block_run_data.hpp"
+#include "ui/runs/factor_page.hpp"
+#include "ui/runs/factor_run_data.hpp"
+#include "ui/runs/k_choice_view.hpp"
+#include "ui/runs/membership_page.hpp"
 #include "ui/runs/metrics_chart.hpp"
 #include "ui/runs/option_form.hpp"
 #include "ui/runs/topic_document_view.hpp"
@@ -26,6 +35,8 @@
 #include "ui/util/format.hpp"
 #include "ui/util/qt_convert.hpp"
 #include "ui/util/table_style.hpp"
+#include "ui/util/figure_export.hpp"
+#include "ui/util/table_export.hpp"
 
 namespace latent::ui {
 namespace {
@@ -34,6 +45,9 @@ struct Loaded {
   core::RunRecord run;
   std::vector<core::MetricRow> metrics;
   bool hasTopicWord = false;  // a corpus run with a topic-word result (final or snapshot)
+  bool hasItemFactors = false;  // a ratings run with item factors (final or snapshot)
+  bool isGraph = false;
+  bool hasBlocks = false;  // a graph run with memberships and a block matrix (final or snapshot)
   QString error;
 };
 
@@ -95,13 +109,17 @@ RunView::RunView(std::filesystem::path projectFile, qint64 runId, QWidget* paren
 
   // Curves, with a caption naming both series (the names are too long for a legend).
   m_chart = new MetricsChart(page);
+  enableFigureExport(m_chart, [this] { return tr("run-%1-training").arg(m_runId); });
   m_caption = new QLabel(page);
   m_caption->setTextFormat(Qt::RichText);
   m_caption->setWordWrap(true);
   auto* chartBox = new QWidget(page);
   auto* chartLayout = new QVBoxLayout(chartBox);
   chartLayout->setContentsMargins(0, 0, 0, 0);
+  m_curveControls = new CurveControls(m_chart, chartBox);
+  chartLayout->addWidget(m_curveControls);
   chartLayout->addWidget(m_chart, 1);
+  connect(m_chart, &MetricsChart::appearanceChanged, this, [this] { m_caption->setText(m_chart->captionHtml()); });
   chartLayout->addWidget(m_caption);
 
   // The per-iteration metrics and every final metric, as tables.
@@ -115,6 +133,8 @@ RunView::RunView(std::filesystem::path projectFile, qint64 runId, QWidget* paren
   m_final->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
   m_final->setEditTriggers(QAbstractItemView::NoEditTriggers);
   makeCompact(m_final);
+  enableTableExport(m_metrics, [this] { return tr("run-%1-metrics.csv").arg(m_runId); });
+  enableTableExport(m_final, [this] { return tr("run-%1-final-metrics.csv").arg(m_runId); });
   m_final->setWordWrap(true);  // long metric names wrap instead of being cut
   m_final->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
   auto* tables = new QTabWidget(page);
@@ -158,7 +178,8 @@ RunView::RunView(std::filesystem::path projectFile, qint64 runId, QWidget* paren
 }
 
 bool RunView::isSettled() const noexcept {
-  return isLoaded() && !m_reloadPending && !m_topicsPending && m_run.status != core::RunStatus::Running;
+  return isLoaded() && !m_reloadPending && !m_topicsPending && !m_factorsPending && !m_blocksPending && !m_kPending &&
+         m_run.status != core::RunStatus::Running;
 }
 
 QUndoStack* RunView::undoStack() const { return m_topicTable->undoStack(); }
@@ -213,6 +234,13 @@ void RunView::reload() {
           if (project.dataset(out.run.datasetId).kind == core::DataKind::Corpus)
             for (const auto& [name, iteration] : core::listMatrices(project, id))
               if (name == "topic_word") out.hasTopicWord = true;
+          if (project.dataset(out.run.datasetId).kind == core::DataKind::Ratings)
+            for (const auto& [name, iteration] : core::listMatrices(project, id))
+              if (name == core::kItemFactors) out.hasItemFactors = true;
+          if (project.dataset(out.run.datasetId).kind == core::DataKind::Graph) {
+            out.isGraph = true;
+            out.hasBlocks = hasBlockResults(project, id);
+          }
         } catch (const std::exception& e) {
           out.error = qs(e.what());
         }
@@ -299,6 +327,7 @@ void RunView::reload() {
         }
         m_chart->setRows(loaded.metrics);
         m_caption->setText(m_chart->captionHtml());
+        m_curveControls->setRun(m_projectFile, m_run);
         m_metrics->setRowCount(0);
         m_metrics->horizontalHeaderItem(2)->setToolTip(qs(m_run.objectiveName));
         m_metrics->horizontalHeaderItem(3)->setToolTip(qs(m_run.heldoutName));
@@ -307,10 +336,16 @@ void RunView::reload() {
         // The topic pages once the run has ended: during the run the matrices are snapshots
         // and the assignments are not written yet.
         m_topicsPending = loaded.hasTopicWord && m_run.status != core::RunStatus::Running;
+        m_factorsPending = loaded.hasItemFactors && m_run.status != core::RunStatus::Running;
+        m_blocksPending = loaded.hasBlocks && m_run.status != core::RunStatus::Running;
         showContent();
         Q_EMIT reloaded();
         if (m_topicsPending) loadTopics();
-        else if (isSettled()) Q_EMIT settled();
+        if (m_factorsPending) loadFactors();
+        if (m_run.status == core::RunStatus::Finished) loadChoiceOfK();
+        if (m_blocksPending) loadBlocks();
+        else if (loaded.isGraph && m_run.status == core::RunStatus::Running) followBlocks();
+        if (isSettled()) Q_EMIT settled();
       });
 }
 
@@ -341,6 +376,104 @@ void RunView::loadTopics() {
         }
         if (isSettled()) Q_EMIT settled();
       });
+}
+
+// The "Choosing K" page, when other finished runs differ from this one only in K (a sweep, or runs
+// made again with another K): read in the background, shown after the Training page.
+void RunView::loadChoiceOfK() {
+  const auto* info = findModel(m_run.model);
+  const bool hasK = info && std::any_of(info->options.begin(), info->options.end(), [](const auto& o) { return o.name == "k"; });
+  if (!hasK || info->heldoutKey.empty() || m_run.heldout <= 0) return;
+  const int generation = ++m_kGeneration;
+  m_kPending = true;
+  runInBackground(
+      this,
+      [file = m_projectFile, id = m_runId]() -> std::optional<KChoiceData> {
+        try {
+          return loadKChoice(file, id);
+        } catch (const std::exception&) {
+          return std::nullopt;  // the page is an extra: without it the run's own pages still show
+        }
+      },
+      [this, generation](std::optional<KChoiceData> data) {
+        if (generation != m_kGeneration) return;
+        m_kPending = false;
+        if (data && data->distinctK >= 2) {
+          if (!m_kChoice) m_kChoice = new KChoiceView(m_pages);
+          m_kChoice->setData(std::move(*data));
+          if (m_pages->indexOf(m_kChoice) < 0) m_pages->insertTab(m_pages->indexOf(m_training) + 1, m_kChoice, tr("Choosing K"));
+        } else if (m_kChoice && m_pages->indexOf(m_kChoice) >= 0) {
+          m_pages->removeTab(m_pages->indexOf(m_kChoice));
+        }
+        if (isSettled()) Q_EMIT settled();
+      });
+}
+
+// The factor page once a pmf run has ended (a stopped or failed run shows its latest snapshot).
+void RunView::loadFactors() {
+  const int generation = ++m_factorGeneration;
+  m_factorsPending = true;
+  runInBackground(
+      this, [file = m_projectFile, id = m_runId] { return loadFactorRun(file, id); },
+      [this, generation](FactorRunLoad loaded) {
+        if (generation != m_factorGeneration) return;
+        m_factorsPending = false;
+        if (!loaded.error.isEmpty()) {
+          m_facts->setText(m_facts->text() + QStringLiteral("<br><span style=\"color:#d0443a\">%1</span>")
+                                                  .arg(tr("The factors could not be read: %1").arg(loaded.error).toHtmlEscaped()));
+        } else if (loaded.data) {
+          const bool first = !m_factors;
+          if (first) m_factors = new FactorPage(m_pages);
+          m_factors->setData(loaded.data);
+          if (m_pages->indexOf(m_factors) < 0) m_pages->insertTab(0, m_factors, tr("Factors"));
+          // A finished run is read for its results: the factors come first.
+          if (first) m_pages->setCurrentWidget(m_factors);
+        }
+        if (isSettled()) Q_EMIT settled();
+      });
+}
+
+// The block-model pages once a graph run has ended (a stopped run shows its final matrices, an
+// interrupted one its latest snapshot): Memberships first for mmsb, Blocks first otherwise.
+void RunView::loadBlocks() {
+  const int generation = ++m_blockGeneration;
+  m_blocksPending = true;
+  runInBackground(
+      this, [file = m_projectFile, id = m_runId] { return loadBlockRun(file, id); },
+      [this, generation](BlockRunLoad loaded) {
+        if (generation != m_blockGeneration) return;
+        m_blocksPending = false;
+        if (!loaded.error.isEmpty()) {
+          m_facts->setText(m_facts->text() + QStringLiteral("<br><span style=\"color:#d0443a\">%1</span>")
+                                                  .arg(tr("The blocks could not be read: %1").arg(loaded.error)
+                                                           .toHtmlEscaped()));
+        } else if (loaded.data) {
+          const bool first = !m_blockPage;
+          if (first) m_blockPage = new BlockMatrixPage(m_pages);
+          if (!m_memberships) m_memberships = new MembershipPage(m_pages);
+          m_blockPage->setData(loaded.data);
+          m_memberships->setData(loaded.data);
+          if (m_pages->indexOf(m_blockPage) < 0) m_pages->insertTab(0, m_blockPage, tr("Blocks"));
+          if (m_pages->indexOf(m_memberships) < 0) m_pages->insertTab(1, m_memberships, tr("Memberships"));
+          QWidget* opening = loaded.data->run.model == "mmsb" ? static_cast<QWidget*>(m_memberships) : m_blockPage;
+          if (first) m_pages->setCurrentWidget(opening);
+        }
+        if (isSettled()) Q_EMIT settled();
+      });
+}
+
+// While a graph run goes, its Memberships page follows the latest snapshot; the page appears
+// with the first one.
+void RunView::followBlocks() {
+  if (!m_controller) return;
+  if (!m_memberships) {
+    m_memberships = new MembershipPage(m_pages);
+    m_memberships->hide();
+    connect(m_memberships, &MembershipPage::snapshotShown, this, [this] {
+      if (m_pages->indexOf(m_memberships) < 0) m_pages->insertTab(0, m_memberships, tr("Memberships"));
+    });
+  }
+  if (!m_memberships->isFollowing()) m_memberships->follow(m_projectFile, m_runId, m_controller);
 }
 
 }  // namespace latent::ui

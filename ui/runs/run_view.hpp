@@ -21,7 +21,12 @@ class QUndoStack;
 
 namespace latent::ui {
 
+class BlockMatrixPage;
+class FactorPage;
 class JobController;
+class CurveControls;
+class KChoiceView;
+class MembershipPage;
 class MetricsChart;
 class TopicDocumentView;
 class TopicTableView;
@@ -40,11 +45,20 @@ class RunView final : public TabPage {
   qint64 runId() const noexcept { return m_runId; }
   const core::RunRecord& run() const noexcept { return m_run; }
   MetricsChart* chart() const noexcept { return m_chart; }
+  CurveControls* curveControls() const noexcept { return m_curveControls; }
   QTableWidget* metricsTable() const noexcept { return m_metrics; }
   QTableWidget* finalMetricsTable() const noexcept { return m_final; }
   TopicTableView* topicTable() const noexcept { return m_topicTable; }
   TopicDocumentView* documentReader() const noexcept { return m_documents; }
+  // The "Choosing K" page: shown once two or more finished runs differ from this one only in K.
+  KChoiceView* kChoiceView() const noexcept { return m_kChoice; }
   QTabWidget* pages() const noexcept { return m_pages; }
+  // The factor page of a finished pmf run; null until it is loaded.
+  FactorPage* factorPage() const noexcept { return m_factors; }
+  // The block-model pages of a graph run (Blocks once it ended; Memberships also while it runs);
+  // null until they are loaded.
+  BlockMatrixPage* blockPage() const noexcept { return m_blockPage; }
+  MembershipPage* membershipPage() const noexcept { return m_memberships; }
   // The topic pages show this run's results (a finished topic model on a corpus).
   bool showsTopics() const noexcept { return m_topicsShown; }
   // Loaded, not running, and nothing more on its way (the topic results included).
@@ -64,6 +78,10 @@ class RunView final : public TabPage {
   void appendMetricRow(qint64 iteration, double seconds, std::optional<double> objective, std::optional<double> heldout);
   void flushLive();
   void loadTopics();
+  void loadFactors();
+  void loadBlocks();
+  void loadChoiceOfK();
+  void followBlocks();
 
   std::filesystem::path m_projectFile;
   qint64 m_runId;
@@ -76,6 +94,12 @@ class RunView final : public TabPage {
   bool m_reloadPending = false;
   bool m_topicsPending = false;
   bool m_topicsShown = false;
+  int m_factorGeneration = 0;
+  bool m_factorsPending = false;
+  int m_blockGeneration = 0;
+  int m_kGeneration = 0;
+  bool m_kPending = false;
+  bool m_blocksPending = false;
 
   QLabel* m_title = nullptr;
   QLabel* m_facts = nullptr;
@@ -86,10 +110,15 @@ class RunView final : public TabPage {
   QTableWidget* m_final = nullptr;
   QTableWidget* m_metrics = nullptr;
   MetricsChart* m_chart = nullptr;
+  CurveControls* m_curveControls = nullptr;
   QTabWidget* m_pages = nullptr;
   QWidget* m_training = nullptr;
   TopicTableView* m_topicTable = nullptr;
   TopicDocumentView* m_documents = nullptr;
+  FactorPage* m_factors = nullptr;
+  BlockMatrixPage* m_blockPage = nullptr;
+  MembershipPage* m_memberships = nullptr;
+  KChoiceView* m_kChoice = nullptr;
 };
 
 // A person's name for a final-metrics key: the run's held-out name for its held-out key, the

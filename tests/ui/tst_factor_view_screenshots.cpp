@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Not a check but pictures for people: with LATENT_UI_SHOTS=DIR set, fits pmf to the InstEval
+// sample and saves the main window with the Factors page (as opened, with a search, with users
+// shown, on a dark palette) as PNG into DIR, and reports how long the dots take to draw.
+// Skipped otherwise.
+#include <QApplication>
+#include <QCheckBox>
+#include <QDir>
+#include <QTabWidget>
+#include <QtTest>
+
+#include "jobs/fit_job.hpp"
+#include "jobs/samples.hpp"
+#include "test_support.hpp"
+#include "ui/main_window.hpp"
+#include "ui/runs/factor_page.hpp"
+#include "ui/runs/factor_run_data.hpp"
+#include "ui/runs/factor_scatter_view.hpp"
+#include "ui/runs/run_view.hpp"
+#include "ui/util/qt_convert.hpp"
+#include "ui/util/settings.hpp"
+#include "ui_test_data.hpp"
+
+using namespace latent;
+
+namespace {
+
+bool waitFor(const std::function<bool()>& done, int ms = 20000) {
+  QElapsedTimer timer;
+  timer.start();
+  while (!done() && timer.elapsed() < ms) QTest::qWait(10);
+  return done();
+}
+
+}  // namespace
+
+class TestFactorViewScreenshots : public QObject {
+  Q_OBJECT
+
+  std::unique_ptr<test::Scratch> m_scratch;
+
+ private Q_SLOTS:
+  void initTestCase() {
+    test::isolateSettings();
+    ui::appSettings().clear();
+    m_scratch = std::make_unique<test::Scratch>();
+  }
+
+  void screenshots() {
+    const QString dir = qEnvironmentVariable("LATENT_UI_SHOTS");
+    if (dir.isEmpty()) QSKIP("set LATENT_UI_SHOTS=DIR to write screenshots of the factor page");
+    const auto file = m_scratch->path("shots.latent");
+    {
+      core::Project project(file);
+      core::importSample(project, "insteval");
+    }
+    core::RunRequest request;
+    request.model = "pmf";
+    request.dataset = "insteval";
+    request.options = {{"k", 30}, {"iterations", 15}};
+    request.heldout = 0.1;
+    const qint64 run = core::runFit(file, request, nullptr, {}).run.id;
+
+    ui::MainWindow window;
+    window.resize(1400, 900);
+    window.show();
+    QVERIFY(window.openProject(ui::fromPath(file)));
+    auto save = [&](const QString& name) {
+      QTest::qWait(300);
+      QVERIFY(window.grab().save(QDir(dir).filePath(name)));
+    };
+    ui::RunView* view = window.openRun(run);
+    QVERIFY(
+        waitFor([&] { return view->isSettled() && view->factorPage() && !view->factorPage()->isComputing(); }, 60000));
+    auto* page = view->factorPage();
+    save(QStringLiteral("insteval-factors.png"));
+    qInfo("%d lecturers drawn in %.1f ms", page->data()->itemCount(), page->scatter()->lastRenderMilliseconds());
+    page->search(page->data()->itemId(
+        page->recommendations().empty() ? 0 : static_cast<int>(page->recommendations().front().first)));
+    save(QStringLiteral("insteval-factors-search.png"));
+    page->search(QString());
+    page->usersBox()->setChecked(true);
+    save(QStringLiteral("insteval-factors-users.png"));
+    qInfo("%d lecturers and %d students drawn in %.1f ms", page->data()->itemCount(), page->data()->userCount(),
+          page->scatter()->lastRenderMilliseconds());
+
+    QPalette dark;
+    dark.setColor(QPalette::Window, QColor(0x2b, 0x2b, 0x2b));
+    dark.setColor(QPalette::WindowText, QColor(0xe8, 0xe8, 0xe8));
+    dark.setColor(QPalette::Base, QColor(0x1f, 0x1f, 0x1f));
+    dark.setColor(QPalette::AlternateBase, QColor(0x27, 0x27, 0x27));
+    dark.setColor(QPalette::Text, QColor(0xe8, 0xe8, 0xe8));
+    dark.setColor(QPalette::Button, QColor(0x35, 0x35, 0x35));
+    dark.setColor(QPalette::ButtonText, QColor(0xe8, 0xe8, 0xe8));
+    dark.setColor(QPalette::Highlight, QColor(0x3d, 0x7a, 0xd6));
+    dark.setColor(QPalette::HighlightedText, Qt::white);
+    dark.setColor(QPalette::PlaceholderText, QColor(0x9a, 0x9a, 0x9a));
+    dark.setColor(QPalette::Mid, QColor(0x50, 0x50, 0x50));
+    const QPalette before = QApplication::palette();
+    QApplication::setPalette(dark);
+    save(QStringLiteral("insteval-factors-dark.png"));
+    QApplication::setPalette(before);
+  }
+};
+
+QTEST_MAIN(TestFactorViewScreenshots)
+#include "tst_factor_view_screenshots.moc"

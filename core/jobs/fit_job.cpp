@@ -3,6 +3,7 @@
 #include "jobs/fit_job.hpp"
 
 #include <tbb/task_arena.h>
+#include <tbb/task_scheduler_observer.h>
 
 #include "eval/heldout.hpp"
 #include "jobs/run_recorder.hpp"
@@ -10,10 +11,23 @@
 #include "store/graph_store.hpp"
 #include "store/ratings_store.hpp"
 #include "util/errors.hpp"
+#include "util/thread_priority.hpp"
 #include "util/version.hpp"
 
 namespace latent::core {
 namespace {
+
+// Lowers the priority of every TBB worker that joins the fit's arena, when the fit itself runs
+// as background work (a GUI job). Workers stay lowered afterwards: in the GUI they run nothing
+// but fits (util/thread_priority.hpp says why it cannot be undone).
+class BackgroundWorkers final : public tbb::task_scheduler_observer {
+ public:
+  BackgroundWorkers(tbb::task_arena& arena, bool active) : tbb::task_scheduler_observer(arena) {
+    if (active) observe(true);
+  }
+  ~BackgroundWorkers() override { observe(false); }
+  void on_scheduler_entry(bool) override { lowerCurrentThreadPriority(); }
+};
 
 constexpr int kMaxThreads = 1024;
 
@@ -109,6 +123,8 @@ RunOutcome runFit(const std::filesystem::path& projectFile, const RunRequest& re
   FitResult result;
   try {
     tbb::task_arena arena(request.threads);
+    // A fit started from a background job keeps its TBB workers in the background too.
+    BackgroundWorkers background(arena, currentThreadIsBackground());
     arena.execute([&] { result = model->fit(data, settings, observers, stop); });
     recorder.flush();
   } catch (const std::exception& e) {

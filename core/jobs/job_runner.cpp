@@ -2,6 +2,8 @@
 // JobRunner: a map of jthreads with done flags.
 #include "jobs/job_runner.hpp"
 
+#include "util/thread_priority.hpp"
+
 #include <atomic>
 #include <vector>
 
@@ -20,6 +22,8 @@ JobRunner::JobId JobRunner::start(std::function<void(std::stop_token)> work) {
   Job job;
   job.done = done;
   job.thread = std::jthread([work = std::move(work), done, this](std::stop_token stop) {
+    // Jobs run beside a window: they yield the processor to its thread (util/thread_priority.hpp).
+    lowerCurrentThreadPriority();
     work(stop);
     std::lock_guard finishLock(m_mutex);
     *done = true;

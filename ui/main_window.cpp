@@ -81,6 +81,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   initResources();
   setWindowIcon(appIcon());
   setObjectName(QStringLiteral("mainWindow"));
+  setAcceptDrops(true);  // drop a project to open it, or data to import it
   m_runs = new RunManager(this);
 
   m_tree = new ProjectTree(this);

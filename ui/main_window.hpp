@@ -18,6 +18,9 @@ class QLabel;
 class QMenu;
 class QProgressBar;
 class QStackedWidget;
+class QDragEnterEvent;
+class QDropEvent;
+class QMenu;
 class QTabWidget;
 class QToolButton;
 class QUndoGroup;
@@ -57,6 +60,9 @@ class MainWindow final : public QMainWindow {
   ImportDialog* showImportDialog(core::DataKind kind);
   // Imports a built-in sample in the background (under a free name); null without a project.
   ImportTask* importSample(const QString& sample);
+  // What a drop of `paths` does: opens the project, or the import dialog of the guessed kind with
+  // the file filled in, or (kind unclear) a menu at `where` that asks; the menu is returned.
+  QMenu* openDroppedFiles(const QStringList& paths, const QPoint& where = {});
   // Starts a built-in demo in a temporary project; false for an unknown name.
   bool startDemo(const QString& name, const QString& screenshotPath = {});
 
@@ -82,6 +88,9 @@ class MainWindow final : public QMainWindow {
 
  protected:
   void closeEvent(QCloseEvent* event) override;
+  // Files dropped on the window: a project opens, data goes to the import dialog of its kind.
+  void dragEnterEvent(QDragEnterEvent* event) override;
+  void dropEvent(QDropEvent* event) override;
 
  private:
   // main_window_actions.cpp

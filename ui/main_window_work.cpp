@@ -2,19 +2,29 @@
 // MainWindow: the tabs, imports, the end of runs, and editing datasets from the tree.
 #include <QComboBox>
 #include <QDir>
+#include <QDragEnterEvent>
+#include <QDropEvent>
 #include <QDockWidget>
+#include <QFileInfo>
 #include <QInputDialog>
+#include <QMenu>
 #include <QMessageBox>
+#include <QMimeData>
 #include <QProgressBar>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTimer>
 #include <QUndoGroup>
+#include <QUrl>
+
+#include <algorithm>
 
 #include "jobs/samples.hpp"
 #include "store/run_store.hpp"
 #include "ui/browsers/corpus_browser.hpp"
 #include "ui/browsers/graph_browser.hpp"
 #include "ui/browsers/ratings_browser.hpp"
+#include "ui/import/dropped_file.hpp"
 #include "ui/import/import_dialog.hpp"
 #include "ui/jobs/import_task.hpp"
 #include "ui/jobs/run_manager.hpp"
@@ -265,6 +275,53 @@ void MainWindow::deleteDataset(qint64 datasetId) {
     log(tr("Cannot delete: %1").arg(qs(e.what())), LogView::Level::Error);
   }
   refreshProject();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+  const auto urls = event->mimeData()->urls();
+  if (!urls.isEmpty() && std::all_of(urls.begin(), urls.end(), [](const QUrl& u) { return u.isLocalFile(); }))
+    event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+  QStringList paths;
+  for (const QUrl& url : event->mimeData()->urls())
+    if (url.isLocalFile()) paths << url.toLocalFile();
+  if (paths.isEmpty()) return;
+  event->acceptProposedAction();
+  // After the drop has finished: a modal dialog inside the drop handler would block the source.
+  QTimer::singleShot(0, this, [this, paths, where = mapToGlobal(event->position().toPoint())] { openDroppedFiles(paths, where); });
+}
+
+QMenu* MainWindow::openDroppedFiles(const QStringList& paths, const QPoint& where) {
+  if (paths.isEmpty()) return nullptr;
+  const QString path = paths.first();
+  if (paths.size() > 1) log(tr("Only the first dropped file is imported: %1").arg(QDir::toNativeSeparators(path)), LogView::Level::Warning);
+  if (isProjectFile(path)) {
+    QString error;
+    if (!openProject(path, &error)) QMessageBox::warning(this, tr("Open Project"), error);
+    return nullptr;
+  }
+  if (!hasProject()) {
+    statusBar()->showMessage(tr("Open or create a project first, then drop the file again to import it."), 6000);
+    return nullptr;
+  }
+  if (const auto kind = guessDataKind(path)) {
+    if (auto* dialog = showImportDialog(*kind)) dialog->setSource(path);
+    return nullptr;
+  }
+  // Delimited text whose header does not say what it holds: ask.
+  auto* menu = new QMenu(this);
+  menu->setAttribute(Qt::WA_DeleteOnClose);
+  menu->addSection(tr("Import %1 as").arg(QFileInfo(path).fileName()));
+  for (const auto kind : {core::DataKind::Corpus, core::DataKind::Graph, core::DataKind::Ratings}) {
+    QAction* action = menu->addAction(kindIcon(kind), tr("A %1…").arg(kindNoun(kind)));
+    connect(action, &QAction::triggered, this, [this, kind, path] {
+      if (auto* dialog = showImportDialog(kind)) dialog->setSource(path);
+    });
+  }
+  menu->popup(where.isNull() ? mapToGlobal(rect().center()) : where);
+  return menu;
 }
 
 }  // namespace latent::ui

@@ -41,6 +41,7 @@ class ImportDialog final : public QDialog {
   void startImport();
   bool isImporting() const;
 
+  core::DataKind kind() const noexcept { return m_kind; }
   QLineEdit* sourceEdit() const noexcept { return m_source; }
   QLineEdit* nameEdit() const noexcept { return m_name; }
   ImportOptionsForm* options() const noexcept { return m_options; }

@@ -31,6 +31,8 @@ std::vector<KPoint> comparableRuns(const std::vector<RunRecord>& runs, const Run
     p.seed = run.seed;
     p.heldout = metrics[heldoutKey].get<double>();
     if (metrics.contains("icl") && metrics["icl"].is_number()) p.icl = metrics["icl"].get<double>();
+    if (const auto full = heldoutKey + "_full_folding_in"; metrics.contains(full) && metrics[full].is_number())
+      p.fullFoldingIn = metrics[full].get<double>();
     points.push_back(p);
   }
   std::sort(points.begin(), points.end(),

@@ -19,6 +19,9 @@ struct KPoint {
   std::uint64_t seed = 0;
   double heldout = 0.0;            // the model's held-out metric (lower is better)
   std::optional<double> icl;       // higher is better; block models only
+  // Topic models: the same held-out documents scored by full folding-in, the optimistic protocol
+  // (003: the mixture is fitted to the very words then scored), kept to show the optimism.
+  std::optional<double> fullFoldingIn;
 };
 
 // Runs comparable with `reference` for choosing `parameter`: finished, same dataset, model and

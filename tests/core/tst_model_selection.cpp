@@ -81,6 +81,9 @@ class ModelSelectionTest : public QObject {
     const auto points = core::comparableRuns({topic}, topic, "heldout_perplexity");
     QCOMPARE(points.size(), std::size_t{1});
     QVERIFY(!points[0].icl);
+    QVERIFY(!points[0].fullFoldingIn);
+    topic.finalMetrics["heldout_perplexity_full_folding_in"] = 1500.0;
+    QCOMPARE(*core::comparableRuns({topic}, topic, "heldout_perplexity")[0].fullFoldingIn, 1500.0);
     const auto choice = core::chooseK(points);
     QCOMPARE(*choice.byHeldout, std::int64_t{10});
     QVERIFY(!choice.byIcl);

@@ -11,6 +11,7 @@
 #include "ui/demo/demo_catalogue.hpp"
 #include "ui/demo/demo_driver.hpp"
 #include "ui/main_window.hpp"
+#include "ui/runs/k_choice_view.hpp"
 #include "ui/runs/run_view.hpp"
 #include "ui/runs/topic_document_view.hpp"
 #include "ui/runs/topic_run_data.hpp"
@@ -31,9 +32,15 @@ class TestDemo : public QObject {
   }
 
   void catalogueKnowsItsDemos() {
-    for (const char* name : {"corpus-unigram", "corpus-lda", "gibbs-toy", "sampson", "karate", "insteval"})
+    for (const char* name : {"corpus-unigram", "corpus-lda", "gibbs-toy", "sampson", "sampson-mmsb", "karate", "insteval",
+                             "ratings-pmf", "folding-in"})
       QVERIFY2(ui::findDemo(QString::fromLatin1(name)).has_value(), name);
     QVERIFY(!ui::findDemo(QStringLiteral("no-such-demo")));
+    // folding-in fits PLSA for six K on Cora, 10% held out.
+    const auto folding = ui::findDemo(QStringLiteral("folding-in"));
+    QCOMPARE(folding->model, QStringLiteral("plsa"));
+    QCOMPARE(folding->kValues, (QList<int>{5, 10, 20, 40, 80, 160}));
+    QCOMPARE(folding->heldout, 0.1);
     // corpus-lda fits 10 topics to the State of the Union by collapsed Gibbs sampling.
     const auto lda = ui::findDemo(QStringLiteral("corpus-lda"));
     QCOMPARE(lda->sample, QStringLiteral("sotu"));
@@ -90,6 +97,33 @@ class TestDemo : public QObject {
     QVERIFY(window.bannerText().contains(spec->title.toHtmlEscaped()));
     // A demo's temporary project is not a recent project.
     QVERIFY(!window.recentProjects().contains(QString::fromStdString(window.projectPath().string())));
+  }
+
+  // A demo over several K (folding-in's mechanism, on the toy corpus to keep it short): one fit
+  // per K, and the last run's tab opens on Choosing K with both protocols per K.
+  void severalKEndOnChoosingK() {
+    ui::MainWindow window;
+    window.resize(1200, 800);
+    window.show();
+    ui::DemoSpec spec{QStringLiteral("toy-k"), QStringLiteral("toy"), QStringLiteral("toy"), QStringLiteral("gibbs-toy"),
+                      QStringLiteral("plsa"), QString(), QVariantMap{{QStringLiteral("iterations"), 20}}, 0.25, {1, 2, 3}};
+    auto* driver = new ui::DemoDriver(&window, spec);
+    QSignalSpy finished(driver, &ui::DemoDriver::finished);
+    driver->start();
+    QVERIFY(finished.wait(120000));
+    QVERIFY2(finished.first().at(0).toBool(), qPrintable(finished.first().at(1).toString()));
+    auto* view = qobject_cast<ui::RunView*>(window.tabs()->currentWidget());
+    QVERIFY(view);
+    QCOMPARE(view->run().options["k"].get<int>(), 3);
+    QVERIFY(view->kChoiceView());
+    QCOMPARE(view->pages()->currentWidget(), static_cast<QWidget*>(view->kChoiceView()));
+    const auto& points = view->kChoiceView()->data().points;
+    QCOMPARE(points.size(), std::size_t{3});
+    for (std::size_t i = 0; i < 3; ++i) {
+      QCOMPARE(points[i].k, std::int64_t(i) + 1);
+      QVERIFY(points[i].fullFoldingIn.has_value());
+    }
+    QVERIFY(view->kChoiceView()->captionText().contains(QLatin1String("full folding-in")));
   }
 
   void corpusUnigramEndsOnTheRunView() {

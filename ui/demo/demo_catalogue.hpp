@@ -20,6 +20,7 @@ struct DemoSpec {
   QString orderBy;      // graphs: the node attribute to order the adjacency matrix by, or empty
   QVariantMap options;  // the model's options that differ from its defaults
   double heldout = 0.1; // the fraction of the data held out of the fit
+  QList<int> kValues;   // when set: one fit per K, one after another, then the Choosing K page
 };
 
 QVector<DemoSpec> demoCatalogue();

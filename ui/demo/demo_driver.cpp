@@ -11,6 +11,7 @@
 #include "ui/jobs/job_controller.hpp"
 #include "ui/main_window.hpp"
 #include "ui/runs/option_form.hpp"
+#include "ui/runs/k_choice_view.hpp"
 #include "ui/runs/run_panel.hpp"
 #include "ui/runs/run_view.hpp"
 #include "ui/util/qt_convert.hpp"
@@ -76,15 +77,27 @@ void DemoDriver::imported(qint64 datasetId) {
       else if (v.typeId() == QMetaType::QString) options[utf8(it.key())] = utf8(v.toString());
       else options[utf8(it.key())] = v.toLongLong();
     }
-    panel->optionForm()->setValues(options);
+    m_options = options;
     panel->seedBox()->setValue(1);
     panel->heldoutBox()->setValue(m_spec.heldout);
     connect(m_window, &MainWindow::runEnded, this, &DemoDriver::runEnded);
-    if (!panel->start()) finish(false, panel->errorText());
+    startFit();
     return;
   }
   if (page->isLoaded()) pageShown(page);
   else connect(page, &TabPage::loaded, this, [this, page] { pageShown(page); });
+}
+
+// The next fit: the only one, or the next K of a demo that compares several.
+void DemoDriver::startFit() {
+  RunPanel* panel = m_window->runPanel();
+  auto options = m_options;
+  if (!m_spec.kValues.isEmpty()) {
+    options["k"] = m_spec.kValues.at(m_nextK++);
+    m_window->log(tr("Demo: fit %1 of %2, K = %3").arg(m_nextK).arg(m_spec.kValues.size()).arg(options["k"].get<int>()));
+  }
+  panel->optionForm()->setValues(options);
+  if (!panel->start()) finish(false, panel->errorText());
 }
 
 void DemoDriver::pageShown(TabPage* page) {
@@ -94,6 +107,10 @@ void DemoDriver::pageShown(TabPage* page) {
 
 void DemoDriver::runEnded(qint64 runId) {
   if (!m_window || m_done) return;
+  if (m_nextK > 0 && m_nextK < m_spec.kValues.size()) {
+    startFit();
+    return;
+  }
   RunView* view = m_window->openRun(runId);
   if (!view) {
     finish(false, tr("the run view could not be opened"));
@@ -103,6 +120,7 @@ void DemoDriver::runEnded(qint64 runId) {
   // shown all of that (the screenshot is of the results, not of "Loading…").
   auto done = [this, view] {
     const bool ok = view->run().status == core::RunStatus::Finished;
+    if (!m_spec.kValues.isEmpty() && view->kChoiceView()) view->pages()->setCurrentWidget(view->kChoiceView());
     finish(ok, ok ? QString() : QString::fromStdString(view->run().message));
   };
   if (view->isSettled()) done();

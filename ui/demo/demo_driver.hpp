@@ -9,6 +9,8 @@
 #include <QString>
 #include <QTemporaryDir>
 
+#include <nlohmann/json.hpp>
+
 #include "ui/demo/demo_catalogue.hpp"
 
 namespace latent::ui {
@@ -35,6 +37,7 @@ class DemoDriver final : public QObject {
   void imported(qint64 datasetId);
   void pageShown(TabPage* page);
   void runEnded(qint64 runId);
+  void startFit();
   void finish(bool ok, const QString& message);
 
   QPointer<MainWindow> m_window;
@@ -43,6 +46,8 @@ class DemoDriver final : public QObject {
   QTemporaryDir m_dir;
   QString m_projectFile;
   bool m_done = false;
+  nlohmann::json m_options;  // the demo's model options
+  int m_nextK = 0;           // demos over several K: the index of the next one
 };
 
 }  // namespace latent::ui

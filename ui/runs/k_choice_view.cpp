@@ -94,6 +94,14 @@ QString KChoiceView::captionText() const {
                .arg(qs(m_data.run.model));
   if (choice.byHeldout) parts << tr("Lower %1 is better: lowest at <b>K = %2</b>.").arg(m_data.heldoutName.toHtmlEscaped()).arg(*choice.byHeldout);
   if (choice.byIcl) parts << tr("ICL (integrated completed likelihood) is higher for better models: highest at <b>K = %1</b>.").arg(*choice.byIcl);
+  // The optimism of full folding-in (003): how far below the fair number it reads at the largest K.
+  const auto last = std::find_if(m_data.points.rbegin(), m_data.points.rend(), [](const auto& p) { return p.fullFoldingIn.has_value(); });
+  if (last != m_data.points.rend())
+    parts << tr("The dashed curve scores the same held-out documents by full folding-in, which fits each document's "
+                "mixture to the very words it then scores (003): it reads %1% lower at K = %2 and keeps falling as K "
+                "grows, so it would always pick the largest K.")
+                 .arg(QString::number(100.0 * (1.0 - *last->fullFoldingIn / last->heldout), 'f', 0))
+                 .arg(last->k);
   parts << tr("Use “Run again with changes” with another K, or <tt>latent-cli sweep</tt>, to add points.");
   return parts.join(QLatin1Char(' '));
 }
@@ -124,6 +132,11 @@ void KChoiceView::rebuild() {
   icl->setPen(QPen(iclColour, 2, Qt::DashLine));
   icl->setPointsVisible(true);
 
+  auto* full = new QLineSeries;
+  full->setName(tr("full folding-in (optimistic), mean per K"));
+  full->setPen(QPen(heldoutColour, 2, Qt::DashLine));
+  full->setPointsVisible(true);
+
   double lo = INFINITY, hi = -INFINITY, iclLo = INFINITY, iclHi = -INFINITY, kLo = INFINITY, kHi = -INFINITY;
   for (const auto& p : m_data.points) {
     runs->append(double(p.k), p.heldout);
@@ -132,6 +145,10 @@ void KChoiceView::rebuild() {
     hi = std::max(hi, p.heldout);
     kLo = std::min(kLo, double(p.k));
     kHi = std::max(kHi, double(p.k));
+    if (p.fullFoldingIn) {
+      lo = std::min(lo, *p.fullFoldingIn);
+      hi = std::max(hi, *p.fullFoldingIn);
+    }
     if (p.icl) {
       iclLo = std::min(iclLo, *p.icl);
       iclHi = std::max(iclHi, *p.icl);
@@ -139,6 +156,8 @@ void KChoiceView::rebuild() {
   }
   mean->append(meansPerK(m_data.points, [](const core::KPoint& p) { return std::optional<double>(p.heldout); }));
   const bool hasIcl = std::isfinite(iclLo);
+  full->append(meansPerK(m_data.points, [](const core::KPoint& p) { return p.fullFoldingIn; }));
+  const bool hasFull = full->count() > 0;
   if (hasIcl) icl->append(meansPerK(m_data.points, [](const core::KPoint& p) { return p.icl; }));
 
   chart->addSeries(mean);
@@ -150,11 +169,16 @@ void KChoiceView::rebuild() {
   if (std::isfinite(kLo)) {
     x->setRange(kLo - 0.5, kHi + 0.5);
     x->setTickType(QValueAxis::TicksDynamic);
-    x->setTickAnchor(kLo);
-    x->setTickInterval(std::max(1.0, std::ceil((kHi - kLo) / 10.0)));
+    // Ticks on round numbers (1, 2 or 5 times a power of ten), at most about ten of them.
+    const double raw = std::max(1.0, (kHi - kLo) / 10.0);
+    const double power = std::pow(10.0, std::floor(std::log10(raw)));
+    const double step = raw <= power ? power : raw <= 2 * power ? 2 * power : raw <= 5 * power ? 5 * power : 10 * power;
+    x->setTickAnchor(0.0);
+    x->setTickInterval(step);
   }
   auto* y = new QValueAxis;
-  y->setTitleText(m_data.heldoutName);
+  // The axis title is the metric's short name ("held-out perplexity"); the caption names the protocol.
+  y->setTitleText(m_data.heldoutName.section(QLatin1Char(','), 0, 0).section(QStringLiteral(" ("), 0, 0));
   y->setLabelsColor(heldoutColour);
   if (std::isfinite(lo)) fitAxis(y, lo, hi);
   chart->addAxis(x, Qt::AlignBottom);
@@ -162,6 +186,13 @@ void KChoiceView::rebuild() {
   for (auto* s : {static_cast<QAbstractSeries*>(mean), static_cast<QAbstractSeries*>(runs), static_cast<QAbstractSeries*>(current)}) {
     s->attachAxis(x);
     s->attachAxis(y);
+  }
+  if (hasFull) {
+    chart->addSeries(full);
+    full->attachAxis(x);
+    full->attachAxis(y);
+  } else {
+    delete full;
   }
   if (hasIcl) {
     chart->addSeries(icl);
@@ -181,6 +212,7 @@ void KChoiceView::rebuild() {
   styleChart(chart, palette());
   // styleChart follows the palette; the series keep their own colours.
   mean->setPen(QPen(heldoutColour, 2));
+  if (hasFull) full->setPen(QPen(heldoutColour, 2, Qt::DashLine));
   QChart* old = m_view->chart();
   m_view->setChart(chart);
   delete old;

@@ -174,7 +174,8 @@ class LdaVbTest : public QObject {
     // but it must not go down either.
     for (const auto& extra : {nlohmann::json::object(), nlohmann::json{{"estep_restart", false}, {"estep_iterations", 1}},
                               nlohmann::json{{"init", "mixture"}}}) {
-      nlohmann::json options = {{"k", 4}, {"iterations", 40}, {"optimize_every", 0}, {"init", "random"}};
+      // One start: restarts would hand over a chain that has already climbed for 10 passes.
+      nlohmann::json options = {{"k", 4}, {"iterations", 40}, {"optimize_every", 0}, {"init", "random"}, {"restarts", 1}};
       options.update(extra);
       const auto fit = test::vb::fitModel("lda-vb", data, options, 3);
       const auto& reports = fit.observer.reports;
@@ -190,6 +191,29 @@ class LdaVbTest : public QObject {
       QVERIFY(reports.back().trainObjective < 0.0);
       if (options["init"] == "random") QVERIFY(reports.back().trainObjective > reports.front().trainObjective + 0.05);
     }
+  }
+
+  // Restarts: every start's bound after its passes is recorded, the highest continues, and the
+  // reports start from that chain (so with one start the first report is the first pass).
+  void restartsKeepTheBestBound() {
+    const auto synthetic = smallSynthetic(11);
+    const auto data = test::vb::dataOf(synthetic.corpus);
+    const auto four = test::vb::fitModel("lda-vb", data, {{"k", 4}, {"iterations", 5}, {"init", "random"}}, 3);
+    const auto& metrics = four.result.finalMetrics;
+    QVERIFY(metrics.contains("restart_bounds_per_token"));
+    const auto bounds = metrics["restart_bounds_per_token"].get<std::vector<double>>();
+    QCOMPARE(bounds.size(), std::size_t{4});
+    const auto best = std::max_element(bounds.begin(), bounds.end()) - bounds.begin();
+    QCOMPARE(metrics["restart_chosen"].get<std::int64_t>(), std::int64_t(best) + 1);
+    // The chosen chain goes on climbing from where its start ended.
+    QCOMPARE(four.observer.reports.size(), std::size_t{5});
+    QVERIFY(four.observer.reports.front().trainObjective >= bounds[std::size_t(best)] - 1e-9);
+    const auto one = test::vb::fitModel("lda-vb", data, {{"k", 4}, {"iterations", 5}, {"init", "random"}, {"restarts", 1}}, 3);
+    QVERIFY(!one.result.finalMetrics.contains("restart_bounds_per_token"));
+    // The first start is the single start's chain: its bound after 10 passes is the one-start
+    // run's 10th report.
+    const auto ten = test::vb::fitModel("lda-vb", data, {{"k", 4}, {"iterations", 10}, {"init", "random"}, {"restarts", 1}}, 3);
+    QVERIFY(std::abs(ten.observer.reports.back().trainObjective - bounds[0]) < 1e-12);
   }
 
   // 000 §27.3.5: two topics, {money, loan, bank} and {river, stream, bank}.

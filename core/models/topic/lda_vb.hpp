@@ -28,6 +28,7 @@ struct LdaVbOptions {
   double estepTolerance = 1e-3;  // mean absolute change of gamma_d that ends a document's E step
   bool estepRestart = true;      // also run each E step from the symmetric start, keep the better one
   std::string init = "mixture";  // how lambda starts: "random" or "mixture" (see topic::initOption)
+  std::int64_t restarts = 4;     // starts compared after a few passes; the best bound continues
 
   static LdaVbOptions fromJson(const nlohmann::json& options);
   Eigen::VectorXd startAlpha() const;  // K values of alpha (1/K when alpha is 0)

@@ -23,17 +23,6 @@
 
 using namespace latent;
 
-namespace {
-
-bool waitFor(const std::function<bool()>& done, int ms = 20000) {
-  QElapsedTimer timer;
-  timer.start();
-  while (!done() && timer.elapsed() < ms) QTest::qWait(10);
-  return done();
-}
-
-}  // namespace
-
 class TestFactorViewScreenshots : public QObject {
   Q_OBJECT
 
@@ -71,7 +60,7 @@ class TestFactorViewScreenshots : public QObject {
     };
     ui::RunView* view = window.openRun(run);
     QVERIFY(
-        waitFor([&] { return view->isSettled() && view->factorPage() && !view->factorPage()->isComputing(); }, 60000));
+        test::waitFor([&] { return view->isSettled() && view->factorPage() && !view->factorPage()->isComputing(); }, 60000));
     auto* page = view->factorPage();
     save(QStringLiteral("insteval-factors.png"));
     qInfo("%d lecturers drawn in %.1f ms", page->data()->itemCount(), page->scatter()->lastRenderMilliseconds());

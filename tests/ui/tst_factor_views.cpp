@@ -127,13 +127,6 @@ std::vector<std::pair<std::int64_t, double>> expectedTop(const core::Ratings& ra
   return all;
 }
 
-bool waitFor(const std::function<bool()>& done, int ms = 20000) {
-  QElapsedTimer timer;
-  timer.start();
-  while (!done() && timer.elapsed() < ms) QTest::qWait(10);
-  return done();
-}
-
 void moveMouse(QWidget* w, QPointF at) {
   QMouseEvent move(QEvent::MouseMove, at, w->mapToGlobal(at), Qt::NoButton, Qt::NoButton, Qt::NoModifier);
   QApplication::sendEvent(w, &move);
@@ -177,9 +170,9 @@ class TestFactorViews : public QObject {
     view->show();
     [&] {
       QVERIFY(QTest::qWaitForWindowExposed(view.get()));
-      QVERIFY(waitFor([&] { return view->isSettled(); }));
+      QVERIFY(test::waitFor([&] { return view->isSettled(); }));
       QVERIFY(view->factorPage());
-      QVERIFY(waitFor([&] { return !view->factorPage()->isComputing(); }));
+      QVERIFY(test::waitFor([&] { return !view->factorPage()->isComputing(); }));
     }();
     return view;
   }
@@ -363,7 +356,7 @@ class TestFactorViews : public QObject {
     // Typing waits for a pause, then searches.
     page->searchBox()->clear();
     QTest::keyClicks(page->searchBox(), QStringLiteral("seminar"));
-    QVERIFY(waitFor([&] { return sorted(scatter->highlightedItems()) == std::vector<int>{1, 8}; }, 5000));
+    QVERIFY(test::waitFor([&] { return sorted(scatter->highlightedItems()) == std::vector<int>{1, 8}; }, 5000));
     page->searchBox()->clear();
     QVERIFY(scatter->highlightedItems().empty());
   }
@@ -542,7 +535,7 @@ class TestFactorViews : public QObject {
     QCOMPARE(page->data()->itemCount(), 1128);
     QCOMPARE(page->data()->userCount(), 2972);
     QCOMPARE(page->data()->factorCount(), spec->options.value(QStringLiteral("k")).toInt());
-    QVERIFY(waitFor([&] { return !page->isComputing(); }));
+    QVERIFY(test::waitFor([&] { return !page->isComputing(); }));
     QCOMPARE(page->recommendations().size(), std::size_t{10});
     // The final metrics carry what the demo asks to compare.
     QVERIFY(view->run().finalMetrics.contains("heldout_rmse"));

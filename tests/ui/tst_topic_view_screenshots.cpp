@@ -27,17 +27,10 @@ using namespace latent;
 
 namespace {
 
-bool waitFor(const std::function<bool()>& done, int ms = 20000) {
-  QElapsedTimer timer;
-  timer.start();
-  while (!done() && timer.elapsed() < ms) QTest::qWait(10);
-  return done();
-}
-
 bool rank(ui::TopicTableView* table, const std::function<void()>& change) {
   QSignalSpy spy(table, &ui::TopicTableView::rankingUpdated);
   change();
-  return spy.wait(20000) && waitFor([&] { return !table->isRanking(); });
+  return spy.wait(20000) && test::waitFor([&] { return !table->isRanking(); });
 }
 
 }  // namespace
@@ -83,7 +76,7 @@ class TestTopicViewScreenshots : public QObject {
       QVERIFY(window.grab().save(QDir(dir).filePath(name)));
     };
     ui::RunView* view = window.openRun(sotuRun);
-    QVERIFY(waitFor([&] { return view->isSettled() && !view->topicTable()->isRanking(); }, 60000));
+    QVERIFY(test::waitFor([&] { return view->isSettled() && !view->topicTable()->isRanking(); }, 60000));
     auto* table = view->topicTable();
     save(QStringLiteral("sotu-topics.png"));
     QVERIFY(rank(table, [&] { table->setLambda(0.6); }));
@@ -115,7 +108,7 @@ class TestTopicViewScreenshots : public QObject {
     show(training);
     save(QStringLiteral("sotu-document.png"));
     reader->highlightTopic(reader->shownProportions().at(0).first);
-    QVERIFY(waitFor([&] { return reader->isIdle(); }));
+    QVERIFY(test::waitFor([&] { return reader->isIdle(); }));
     save(QStringLiteral("sotu-document-emphasis.png"));
     show(heldOut);
     save(QStringLiteral("sotu-heldout.png"));
@@ -134,7 +127,7 @@ class TestTopicViewScreenshots : public QObject {
       tick.start();
       QTest::qWait(50);
       reader->highlightTopic(reader->shownProportions().at(1).first);
-      QVERIFY(waitFor([&] { return reader->isIdle(); }));
+      QVERIFY(test::waitFor([&] { return reader->isIdle(); }));
       QTest::qWait(300);  // layout and painting after the swap
       qInfo("worst event-loop gap while the longest document (%lld kept words) is redrawn: %lld ms",
             static_cast<long long>(longestCount), worst);
@@ -159,9 +152,9 @@ class TestTopicViewScreenshots : public QObject {
     QApplication::setPalette(before);
 
     ui::RunView* cora = window.openRun(coraRun);
-    QVERIFY(waitFor([&] { return cora->isSettled() && !cora->topicTable()->isRanking(); }, 60000));
+    QVERIFY(test::waitFor([&] { return cora->isSettled() && !cora->topicTable()->isRanking(); }, 60000));
     cora->pages()->setCurrentWidget(cora->documentReader());
-    QVERIFY(waitFor([&] { return cora->documentReader()->currentDocument() >= 0; }));
+    QVERIFY(test::waitFor([&] { return cora->documentReader()->currentDocument() >= 0; }));
     save(QStringLiteral("cora-document.png"));
   }
 };

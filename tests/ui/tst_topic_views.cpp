@@ -83,13 +83,6 @@ std::vector<std::vector<std::string>> readCsv(const std::filesystem::path& file)
   return rows;
 }
 
-bool waitFor(const std::function<bool()>& done, int ms = 20000) {
-  QElapsedTimer timer;
-  timer.start();
-  while (!done() && timer.elapsed() < ms) QTest::qWait(10);
-  return done();
-}
-
 }  // namespace
 
 class TestTopicViews : public QObject {
@@ -106,9 +99,9 @@ class TestTopicViews : public QObject {
     auto view = std::make_unique<ui::RunView>(m_file, run);
     view->resize(1300, 800);
     [&] {
-      QVERIFY(waitFor([&] { return view->isSettled(); }));
+      QVERIFY(test::waitFor([&] { return view->isSettled(); }));
       QVERIFY(view->showsTopics());
-      QVERIFY(waitFor([&] { return !view->topicTable()->isRanking(); }));
+      QVERIFY(test::waitFor([&] { return !view->topicTable()->isRanking(); }));
     }();
     return view;
   }
@@ -116,7 +109,7 @@ class TestTopicViews : public QObject {
   bool rank(ui::TopicTableView* table, const std::function<void()>& change) {
     QSignalSpy spy(table, &ui::TopicTableView::rankingUpdated);
     change();
-    return spy.wait(20000) && waitFor([&] { return !table->isRanking(); });
+    return spy.wait(20000) && test::waitFor([&] { return !table->isRanking(); });
   }
 
   double corpusFrequency(int w) const {
@@ -284,7 +277,7 @@ class TestTopicViews : public QObject {
     QVERIFY(window.openProject(ui::fromPath(m_file)));
     ui::RunView* view = window.openRun(m_run);
     QVERIFY(view);
-    QVERIFY(waitFor([&] { return view->isSettled() && !view->topicTable()->isRanking(); }));
+    QVERIFY(test::waitFor([&] { return view->isSettled() && !view->topicTable()->isRanking(); }));
     auto* table = view->topicTable();
     auto labelsInProject = [&] {
       core::Project project(m_file, core::Project::Access::ReadOnly);
@@ -305,7 +298,7 @@ class TestTopicViews : public QObject {
     QCOMPARE(list->index(row, ui::TopicListModel::LabelColumn).data().toString(), QStringLiteral("Rivers and banks"));
     // The document reader names the topic too.
     auto* reader = view->documentReader();
-    QVERIFY(waitFor([&] { return reader->proportionsTable()->rowCount() == kTopics; }));
+    QVERIFY(test::waitFor([&] { return reader->proportionsTable()->rowCount() == kTopics; }));
     bool named = false;
     for (int r = 0; r < kTopics; ++r) named = named || reader->proportionsTable()->item(r, 0)->text() == QStringLiteral("2 · Rivers and banks");
     QVERIFY(named);
@@ -489,7 +482,7 @@ class TestTopicViews : public QObject {
     };
     QTest::mouseClick(proportions->viewport(), Qt::LeftButton, {}, proportions->visualRect(proportions->model()->index(rowOf(topic), 0)).center());
     QCOMPARE(reader->highlightedTopic(), topic);
-    QVERIFY(waitFor([&] { return reader->isIdle(); }));  // the text is redrawn off the GUI thread
+    QVERIFY(test::waitFor([&] { return reader->isIdle(); }));  // the text is redrawn off the GUI thread
     int emphasised = 0;
     for (const auto& a : reader->annotations()) {
       QCOMPARE(a.emphasised, a.topic == topic);
@@ -500,7 +493,7 @@ class TestTopicViews : public QObject {
     // Clicking it again shows every topic alike.
     QTest::mouseClick(proportions->viewport(), Qt::LeftButton, {}, proportions->visualRect(proportions->model()->index(rowOf(topic), 0)).center());
     QCOMPARE(reader->highlightedTopic(), -1);
-    QVERIFY(waitFor([&] { return reader->isIdle(); }));
+    QVERIFY(test::waitFor([&] { return reader->isIdle(); }));
     for (const auto& a : reader->annotations()) QVERIFY(a.emphasised);
   }
 

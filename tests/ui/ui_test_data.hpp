@@ -9,6 +9,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -122,6 +123,11 @@ inline void isolateSettings() {
   static QTemporaryDir dir;
   QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.path());
   QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, dir.path());
+}
+
+// Processes events until `done()` holds or `ms` have passed; returns done().
+inline bool waitFor(const std::function<bool()>& done, int ms = 20000) {
+  return QTest::qWaitFor([&] { return done(); }, ms);
 }
 
 // Waits until a page shows its data (or its error); fails the test after `ms`.

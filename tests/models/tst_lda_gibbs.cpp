@@ -24,6 +24,7 @@
 #include "models/topic/lda_gibbs_sparse_kernel.hpp"
 #include "store/run_store.hpp"
 #include "test_datasets.hpp"
+#include "models/topic/lda_gibbs.hpp"
 #include "test_support.hpp"
 #include "util/errors.hpp"
 #include "util/special_functions.hpp"
@@ -231,6 +232,17 @@ class LdaGibbsTest : public QObject {
     for (std::uint64_t seed = 1; seed <= 10; ++seed) {
       const auto fit = test::fitLdaGibbs(split, 16, {{"k", 2}, {"iterations", 64}, {"sampler", sampler.toStdString()}, {"optimize_every", 0}}, seed, 1);
       const auto phi = topicWordOf(fit.result);
+      // The random start is kept for a corpus this small (000 Fig. 27.8 draws it): one topic per
+      // token, in range, not the final state.
+      const auto initial = std::find_if(fit.result.matrices.begin(), fit.result.matrices.end(),
+                                        [](const auto& m) { return m.name == core::kInitialTokenTopics; });
+      QVERIFY(initial != fit.result.matrices.end());
+      QCOMPARE(initial->values.rows(), Eigen::Index{256});
+      QVERIFY(initial->values.minCoeff() >= 0 && initial->values.maxCoeff() <= 1);
+      Eigen::Index row = 0, moved = 0;
+      for (const auto& document : fit.result.tokenTopics)
+        for (const auto z : document) moved += initial->values(row++, 0) != z;
+      QVERIFY(moved > 0);
       std::vector<std::set<std::string>> tops;
       for (int k = 0; k < 2; ++k) {
         std::vector<int> order(corpus.words.size());

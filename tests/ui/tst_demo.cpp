@@ -11,6 +11,7 @@
 #include "ui/demo/demo_catalogue.hpp"
 #include "ui/demo/demo_driver.hpp"
 #include "ui/main_window.hpp"
+#include "ui/runs/gibbs_state_view.hpp"
 #include "ui/runs/k_choice_view.hpp"
 #include "ui/runs/run_view.hpp"
 #include "ui/runs/topic_document_view.hpp"
@@ -83,7 +84,39 @@ class TestDemo : public QObject {
     QCOMPARE(view->run().iterations.value_or(0), std::int64_t{64});
     QCOMPARE(view->run().heldout, 0.0);
     QVERIFY(view->showsTopics());
-    QCOMPARE(view->pages()->currentWidget(), static_cast<QWidget*>(view->topicTable()));
+    // It opens on the textbook's picture (000 Fig. 27.8): every token at the random start and
+    // after the 64 sweeps. A word of one sense (money, loan, river, stream) has its tokens split
+    // between the topics at the start and nearly all in one topic after; "bank" stays split.
+    auto* gibbs = view->gibbsStateView();
+    QVERIFY(gibbs);
+    QCOMPARE(view->pages()->currentWidget(), static_cast<QWidget*>(gibbs));
+    const auto& state = *gibbs->data();
+    QCOMPARE(state.wordIds.size(), std::size_t{16});
+    for (std::size_t d = 0; d < state.wordIds.size(); ++d) {
+      QCOMPARE(state.before[d].size(), state.wordIds[d].size());
+      QCOMPARE(state.after[d].size(), state.wordIds[d].size());
+    }
+    auto purity = [&](const QString& word, bool after) {
+      const auto id = state.words.indexOf(word);
+      int tokens = 0, first = 0;
+      for (std::size_t d = 0; d < state.wordIds.size(); ++d)
+        for (std::size_t i = 0; i < state.wordIds[d].size(); ++i)
+          if (state.wordIds[d][i] == id) {
+            ++tokens;
+            first += (after ? state.after[d][i] : state.before[d][i]) == 0;
+          }
+      return tokens > 0 ? std::max(first, tokens - first) / double(tokens) : 0.0;
+    };
+    double meanBefore = 0.0, meanAfter = 0.0;
+    for (const char* word : {"money", "loan", "river", "stream"}) {
+      const double before = purity(QString::fromLatin1(word), false), after = purity(QString::fromLatin1(word), true);
+      qInfo("%s: %.2f of its tokens in one topic at the start, %.2f after 64 sweeps", word, before, after);
+      QVERIFY2(after > before, word);
+      meanBefore += before / 4;
+      meanAfter += after / 4;
+    }
+    QVERIFY2(meanBefore < 0.7, qPrintable(QString::number(meanBefore)));
+    QVERIFY2(meanAfter > 0.85, qPrintable(QString::number(meanAfter)));
     QCOMPARE(view->topicTable()->data()->topicCount(), 2);
     // "bank" is shared by both senses; "money" and "river" are not: the two topics split them.
     const auto* data = view->topicTable()->data();

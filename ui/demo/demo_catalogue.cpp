@@ -32,8 +32,9 @@ QVector<DemoSpec> demoCatalogue() {
        QStringLiteral("cora"), QStringLiteral("plsa"), QString(), {}, 0.1, {5, 10, 20, 40, 80, 160}},
       {QStringLiteral("gibbs-toy"), QObject::tr("The Gibbs sampling toy corpus"),
        QObject::tr("16 documents drawn from two topics, money/loan/bank and river/stream/bank, as in the textbook's "
-                   "Gibbs sampling example, and LDA with 2 topics after 64 Gibbs sweeps. The topics split the two "
-                   "senses of “bank”; the Documents page shows which topic each word was given."),
+                   "Gibbs sampling example, and LDA with 2 topics after 64 Gibbs sweeps. Every word is a dot, white "
+                   "or black by its topic: mixed at the random start, split by sense after the sweeps, with "
+                   "“bank” taking the topic of the words around it."),
        QStringLiteral("gibbs-toy"), QStringLiteral("lda-gibbs"), QString(),
        QVariantMap{{QStringLiteral("k"), 2}, {QStringLiteral("iterations"), 64}}, 0.0, {}},
       {QStringLiteral("sampson"), QObject::tr("Sampson's monks"),

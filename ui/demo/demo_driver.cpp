@@ -11,6 +11,7 @@
 #include "ui/jobs/job_controller.hpp"
 #include "ui/main_window.hpp"
 #include "ui/runs/option_form.hpp"
+#include "ui/runs/gibbs_state_view.hpp"
 #include "ui/runs/k_choice_view.hpp"
 #include "ui/runs/run_panel.hpp"
 #include "ui/runs/run_view.hpp"
@@ -121,6 +122,9 @@ void DemoDriver::runEnded(qint64 runId) {
   auto done = [this, view] {
     const bool ok = view->run().status == core::RunStatus::Finished;
     if (!m_spec.kValues.isEmpty() && view->kChoiceView()) view->pages()->setCurrentWidget(view->kChoiceView());
+    // The textbook's Gibbs example is shown as the textbook draws it (000 Fig. 27.8).
+    if (view->gibbsStateView() && view->pages()->indexOf(view->gibbsStateView()) >= 0)
+      view->pages()->setCurrentWidget(view->gibbsStateView());
     finish(ok, ok ? QString() : QString::fromStdString(view->run().message));
   };
   if (view->isSettled()) done();

@@ -24,6 +24,7 @@
 #include "ui/runs/block_run_data.hpp"
 #include "ui/runs/factor_page.hpp"
 #include "ui/runs/factor_run_data.hpp"
+#include "ui/runs/gibbs_state_view.hpp"
 #include "ui/runs/k_choice_view.hpp"
 #include "ui/runs/membership_page.hpp"
 #include "ui/runs/metrics_chart.hpp"
@@ -178,7 +179,7 @@ RunView::RunView(std::filesystem::path projectFile, qint64 runId, QWidget* paren
 }
 
 bool RunView::isSettled() const noexcept {
-  return isLoaded() && !m_reloadPending && !m_topicsPending && !m_factorsPending && !m_blocksPending && !m_kPending &&
+  return isLoaded() && !m_reloadPending && !m_topicsPending && !m_factorsPending && !m_blocksPending && !m_kPending && !m_gibbsPending &&
          m_run.status != core::RunStatus::Running;
 }
 
@@ -343,6 +344,7 @@ void RunView::reload() {
         if (m_topicsPending) loadTopics();
         if (m_factorsPending) loadFactors();
         if (m_run.status == core::RunStatus::Finished) loadChoiceOfK();
+        if (m_run.status == core::RunStatus::Finished && m_run.model == "lda-gibbs" && m_run.heldout <= 0) loadGibbsState();
         if (m_blocksPending) loadBlocks();
         else if (loaded.isGraph && m_run.status == core::RunStatus::Running) followBlocks();
         if (isSettled()) Q_EMIT settled();
@@ -404,6 +406,34 @@ void RunView::loadChoiceOfK() {
           if (m_pages->indexOf(m_kChoice) < 0) m_pages->insertTab(m_pages->indexOf(m_training) + 1, m_kChoice, tr("Choosing K"));
         } else if (m_kChoice && m_pages->indexOf(m_kChoice) >= 0) {
           m_pages->removeTab(m_pages->indexOf(m_kChoice));
+        }
+        if (isSettled()) Q_EMIT settled();
+      });
+}
+
+// The Gibbs sampler page (000 Fig. 27.8), when the run kept its random start (small corpora).
+void RunView::loadGibbsState() {
+  const int generation = ++m_gibbsGeneration;
+  m_gibbsPending = true;
+  runInBackground(
+      this,
+      [file = m_projectFile, id = m_runId]() -> std::shared_ptr<const GibbsStateData> {
+        try {
+          return latent::ui::loadGibbsState(file, id);
+        } catch (const std::exception&) {
+          return nullptr;  // an extra page: without it the run's other pages still show
+        }
+      },
+      [this, generation](std::shared_ptr<const GibbsStateData> data) {
+        if (generation != m_gibbsGeneration) return;
+        m_gibbsPending = false;
+        if (data) {
+          if (!m_gibbs) {
+            m_gibbs = new GibbsStateView(m_pages);
+            enableFigureExport(m_gibbs, [this] { return tr("run-%1-gibbs-sampler").arg(m_runId); });
+          }
+          m_gibbs->setData(std::move(data));
+          if (m_pages->indexOf(m_gibbs) < 0) m_pages->insertTab(m_pages->indexOf(m_training), m_gibbs, tr("Gibbs sampler"));
         }
         if (isSettled()) Q_EMIT settled();
       });

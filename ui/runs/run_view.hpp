@@ -25,6 +25,7 @@ class BlockMatrixPage;
 class FactorPage;
 class JobController;
 class CurveControls;
+class GibbsStateView;
 class KChoiceView;
 class MembershipPage;
 class MetricsChart;
@@ -52,6 +53,8 @@ class RunView final : public TabPage {
   TopicDocumentView* documentReader() const noexcept { return m_documents; }
   // The "Choosing K" page: shown once two or more finished runs differ from this one only in K.
   KChoiceView* kChoiceView() const noexcept { return m_kChoice; }
+  // The "Gibbs sampler" page (000 Fig. 27.8): lda-gibbs runs on small corpora with nothing held out.
+  GibbsStateView* gibbsStateView() const noexcept { return m_gibbs; }
   QTabWidget* pages() const noexcept { return m_pages; }
   // The factor page of a finished pmf run; null until it is loaded.
   FactorPage* factorPage() const noexcept { return m_factors; }
@@ -81,6 +84,7 @@ class RunView final : public TabPage {
   void loadFactors();
   void loadBlocks();
   void loadChoiceOfK();
+  void loadGibbsState();
   void followBlocks();
 
   std::filesystem::path m_projectFile;
@@ -99,6 +103,8 @@ class RunView final : public TabPage {
   int m_blockGeneration = 0;
   int m_kGeneration = 0;
   bool m_kPending = false;
+  int m_gibbsGeneration = 0;
+  bool m_gibbsPending = false;
   bool m_blocksPending = false;
 
   QLabel* m_title = nullptr;
@@ -119,6 +125,7 @@ class RunView final : public TabPage {
   BlockMatrixPage* m_blockPage = nullptr;
   MembershipPage* m_memberships = nullptr;
   KChoiceView* m_kChoice = nullptr;
+  GibbsStateView* m_gibbs = nullptr;
 };
 
 // A person's name for a final-metrics key: the run's held-out name for its held-out key, the

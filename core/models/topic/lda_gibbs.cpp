@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <ctime>
 #include <limits>
 
@@ -310,16 +311,29 @@ class LdaGibbsModel final : public Model {
     const auto options = LdaGibbsOptions::fromJson(settings.options);
     const int partitions = static_cast<int>(options.partitions > 0 ? options.partitions : std::max(1, settings.threads));
     LdaGibbsState state(*data.corpus, static_cast<int>(options.topics), options.alpha, options.beta, partitions, settings.seed);
-    if (options.sampler == LdaGibbsOptions::Sampler::Alias) {
-      topic::AliasGibbsKernel kernel(state, static_cast<int>(options.mhSteps));
-      return runChain(kernel, state, options, data, settings, observer, stop, clock);
+    // A small corpus keeps the chain's random start too, so the textbook's before-and-after
+    // picture (000 Fig. 27.8) can be drawn from the run.
+    std::optional<Eigen::MatrixXd> initial;
+    if (state.tokenCount() <= kMaxInitialStateTokens) {
+      initial.emplace(state.tokenCount(), 1);
+      Eigen::Index row = 0;
+      for (const auto& document : state.tokenTopics())
+        for (const auto z : document) (*initial)(row++, 0) = z;
     }
-    if (topic::SparseGibbsKernel<std::uint32_t>::fits(state.topics(), state.maxWordFrequency())) {
-      topic::SparseGibbsKernel<std::uint32_t> kernel(state);
+    FitResult result = [&] {
+      if (options.sampler == LdaGibbsOptions::Sampler::Alias) {
+        topic::AliasGibbsKernel kernel(state, static_cast<int>(options.mhSteps));
+        return runChain(kernel, state, options, data, settings, observer, stop, clock);
+      }
+      if (topic::SparseGibbsKernel<std::uint32_t>::fits(state.topics(), state.maxWordFrequency())) {
+        topic::SparseGibbsKernel<std::uint32_t> kernel(state);
+        return runChain(kernel, state, options, data, settings, observer, stop, clock);
+      }
+      topic::SparseGibbsKernel<std::uint64_t> kernel(state);
       return runChain(kernel, state, options, data, settings, observer, stop, clock);
-    }
-    topic::SparseGibbsKernel<std::uint64_t> kernel(state);
-    return runChain(kernel, state, options, data, settings, observer, stop, clock);
+    }();
+    if (initial) result.matrices.push_back({kInitialTokenTopics, std::move(*initial)});
+    return result;
   }
 };
 

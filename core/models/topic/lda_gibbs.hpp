@@ -34,6 +34,11 @@ struct LdaGibbsOptions {
   static LdaGibbsOptions fromJson(const nlohmann::json& options);
 };
 
+// The chain's random start, one row per training token in corpus order (column 0: the topic),
+// kept for corpora of at most kMaxInitialStateTokens tokens (000 Fig. 27.8 draws it).
+inline constexpr const char* kInitialTokenTopics = "initial_token_topics";
+inline constexpr std::int64_t kMaxInitialStateTokens = 10000;
+
 const ModelInfo& ldaGibbsInfo();
 std::unique_ptr<Model> makeLdaGibbsModel();
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <utility>
 
 namespace latent::core {
@@ -40,31 +41,32 @@ std::vector<KPoint> comparableRuns(const std::vector<RunRecord>& runs, const Run
   return points;
 }
 
-KChoice chooseK(const std::vector<KPoint>& points) {
-  // Means per K, so that a K tried with several seeds is judged by its average, not its luckiest run.
-  std::map<std::int64_t, std::pair<double, int>> heldout, icl;
+KMeans meansPerK(const std::vector<KPoint>& points) {
+  std::map<std::int64_t, std::pair<double, int>> sums[3];
   for (const auto& p : points) {
-    auto& h = heldout[p.k];
-    h.first += p.heldout;
-    ++h.second;
-    if (p.icl) {
-      auto& c = icl[p.k];
-      c.first += *p.icl;
-      ++c.second;
-    }
+    const std::optional<double> values[3] = {p.heldout, p.icl, p.fullFoldingIn};
+    for (int c = 0; c < 3; ++c)
+      if (values[c]) {
+        sums[c][p.k].first += *values[c];
+        ++sums[c][p.k].second;
+      }
   }
+  KMeans means;
+  std::vector<std::pair<std::int64_t, double>>* out[3] = {&means.heldout, &means.icl, &means.fullFoldingIn};
+  for (int c = 0; c < 3; ++c)
+    for (const auto& [k, sum] : sums[c]) out[c]->push_back({k, sum.first / sum.second});
+  return means;
+}
+
+KChoice chooseK(const std::vector<KPoint>& points) {
+  const auto means = meansPerK(points);
   KChoice choice;
-  double lowest = 0.0, highest = 0.0;
-  for (const auto& [k, sum] : heldout)
-    if (const double mean = sum.first / sum.second; !choice.byHeldout || mean < lowest) {
-      choice.byHeldout = k;
-      lowest = mean;
-    }
-  for (const auto& [k, sum] : icl)
-    if (const double mean = sum.first / sum.second; !choice.byIcl || mean > highest) {
-      choice.byIcl = k;
-      highest = mean;
-    }
+  const auto lowest = std::min_element(means.heldout.begin(), means.heldout.end(),
+                                       [](const auto& a, const auto& b) { return a.second < b.second; });
+  if (lowest != means.heldout.end()) choice.byHeldout = lowest->first;
+  const auto highest = std::max_element(means.icl.begin(), means.icl.end(),
+                                        [](const auto& a, const auto& b) { return a.second < b.second; });
+  if (highest != means.icl.end()) choice.byIcl = highest->first;
   return choice;
 }
 

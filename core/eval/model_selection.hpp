@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "store/run_store.hpp"
@@ -30,6 +31,14 @@ struct KPoint {
 // qualifies itself.
 std::vector<KPoint> comparableRuns(const std::vector<RunRecord>& runs, const RunRecord& reference,
                                    const std::string& heldoutKey, const std::string& parameter = "k");
+
+// Each criterion's mean over the runs of each K, K ascending (a K tried with several seeds is
+// judged by its average, not its luckiest run). A criterion some runs lack is averaged over those
+// that have it; a K none of whose runs has it gets no entry.
+struct KMeans {
+  std::vector<std::pair<std::int64_t, double>> heldout, icl, fullFoldingIn;
+};
+KMeans meansPerK(const std::vector<KPoint>& points);
 
 // The K with the lowest mean held-out metric over its runs, and the K with the highest mean ICL.
 struct KChoice {

@@ -2,23 +2,29 @@
 // Guessing the kind of a dropped file: extensions first, then the header of delimited text.
 #include "ui/import/dropped_file.hpp"
 
-#include <QFile>
 #include <QFileInfo>
-#include <QRegularExpression>
 #include <QSet>
+
+#include <string>
+#include <vector>
+
+#include "ui/util/qt_convert.hpp"
+#include "util/csv_reader.hpp"
 
 namespace latent::ui {
 namespace {
 
+// The header record, lower-cased, read as the importers read it (delimiter sniffed, quotes
+// handled); empty when the file cannot be read as delimited text.
 QSet<QString> headerColumns(const QString& path) {
-  QFile file(path);
   QSet<QString> columns;
-  if (!file.open(QIODevice::ReadOnly)) return columns;
-  const QString line = QString::fromUtf8(file.readLine(4096)).trimmed().toLower();
-  static const QRegularExpression separators(QStringLiteral("[,;\\t|]"));
-  for (QString column : line.split(separators, Qt::SkipEmptyParts)) {
-    column.remove(QLatin1Char('"'));
-    columns.insert(column.trimmed());
+  try {
+    core::CsvReader reader(toPath(path));
+    std::vector<std::string> header;
+    if (reader.next(header))
+      for (const auto& column : header) columns.insert(qs(column).trimmed().toLower());
+  } catch (const std::exception&) {
+    // not text, or unreadable: no guess from the header
   }
   return columns;
 }

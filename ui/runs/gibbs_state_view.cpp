@@ -51,19 +51,13 @@ GibbsStateView::GibbsStateView(QWidget* parent) : QWidget(parent) {
 
 void GibbsStateView::setData(std::shared_ptr<const GibbsStateData> data) {
   m_data = std::move(data);
-  update();
-}
-
-void GibbsStateView::paintEvent(QPaintEvent*) {
-  QPainter p(this);
-  p.setRenderHint(QPainter::Antialiasing);
-  p.fillRect(rect(), palette().base());
-  if (!m_data || m_data->wordIds.empty()) return;
-  const auto& data = *m_data;
-  // The words in the order of the textbook's columns: those one topic ends up holding, then the
-  // shared ones, then the other topic's (here simply ordered by their final majority topic).
-  std::vector<int> columns;
-  {
+  m_columns.clear();
+  m_columnOf.clear();
+  m_maxPerCell = 1;
+  if (m_data) {
+    const auto& data = *m_data;
+    // The words in the order of the textbook's columns: those one topic ends up holding, then the
+    // shared ones, then the other topic's (ordered by the mean of their final topics).
     std::map<std::int32_t, std::vector<std::int64_t>> byWord;
     for (std::size_t d = 0; d < data.wordIds.size(); ++d)
       for (std::size_t i = 0; i < data.wordIds[d].size(); ++i) {
@@ -81,15 +75,26 @@ void GibbsStateView::paintEvent(QPaintEvent*) {
       order.push_back({n > 0 ? mean / n : 0.0, word});
     }
     std::sort(order.begin(), order.end());
-    for (const auto& [key, word] : order) columns.push_back(word);
+    for (const auto& [key, word] : order) m_columns.push_back(word);
+    m_columnOf.assign(std::size_t(data.words.size()), -1);
+    for (std::size_t c = 0; c < m_columns.size(); ++c) m_columnOf[std::size_t(m_columns[c])] = int(c);
+    for (const auto& document : data.wordIds) {
+      std::map<std::int32_t, std::size_t> perWord;
+      for (const auto w : document) m_maxPerCell = std::max(m_maxPerCell, ++perWord[w]);
+    }
   }
-  std::vector<int> columnOf(std::size_t(data.words.size()), -1);
-  for (std::size_t c = 0; c < columns.size(); ++c) columnOf[std::size_t(columns[c])] = int(c);
-  std::size_t maxPerCell = 1;
-  for (std::size_t d = 0; d < data.wordIds.size(); ++d) {
-    std::map<std::int32_t, std::size_t> perWord;
-    for (const auto w : data.wordIds[d]) maxPerCell = std::max(maxPerCell, ++perWord[w]);
-  }
+  update();
+}
+
+void GibbsStateView::paintEvent(QPaintEvent*) {
+  QPainter p(this);
+  p.setRenderHint(QPainter::Antialiasing);
+  p.fillRect(rect(), palette().base());
+  if (!m_data || m_data->wordIds.empty()) return;
+  const auto& data = *m_data;
+  const auto& columns = m_columns;
+  const auto& columnOf = m_columnOf;
+  const std::size_t maxPerCell = m_maxPerCell;
 
   const QFontMetrics fm(font());
   const int labelWidth = fm.horizontalAdvance(QStringLiteral("Doc 16")) + 12;

@@ -41,6 +41,10 @@ class GibbsStateView final : public QWidget {
 
  private:
   std::shared_ptr<const GibbsStateData> m_data;
+  // Layout worked out once per data, not per paint: the word of each column, the column of each
+  // word (-1: unused), and the most occurrences of one word in one document.
+  std::vector<int> m_columns, m_columnOf;
+  std::size_t m_maxPerCell = 1;
 };
 
 }  // namespace latent::ui

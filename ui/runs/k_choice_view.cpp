@@ -15,7 +15,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 #include <set>
 
 #include "store/project.hpp"
@@ -27,18 +26,11 @@
 namespace latent::ui {
 namespace {
 
-// Means per K of one criterion, as a line.
-template <typename Value>
-QList<QPointF> meansPerK(const std::vector<core::KPoint>& points, Value value) {
-  std::map<std::int64_t, std::pair<double, int>> sums;
-  for (const auto& p : points)
-    if (const auto v = value(p)) {
-      sums[p.k].first += *v;
-      ++sums[p.k].second;
-    }
-  QList<QPointF> line;
-  for (const auto& [k, sum] : sums) line << QPointF(double(k), sum.first / sum.second);
-  return line;
+// One criterion's means per K (core::meansPerK), as a line.
+QList<QPointF> line(const std::vector<std::pair<std::int64_t, double>>& means) {
+  QList<QPointF> points;
+  for (const auto& [k, mean] : means) points << QPointF(double(k), mean);
+  return points;
 }
 
 void fitAxis(QValueAxis* axis, double lo, double hi) {
@@ -154,11 +146,12 @@ void KChoiceView::rebuild() {
       iclHi = std::max(iclHi, *p.icl);
     }
   }
-  mean->append(meansPerK(m_data.points, [](const core::KPoint& p) { return std::optional<double>(p.heldout); }));
+  const auto means = core::meansPerK(m_data.points);
+  mean->append(line(means.heldout));
   const bool hasIcl = std::isfinite(iclLo);
-  full->append(meansPerK(m_data.points, [](const core::KPoint& p) { return p.fullFoldingIn; }));
+  full->append(line(means.fullFoldingIn));
   const bool hasFull = full->count() > 0;
-  if (hasIcl) icl->append(meansPerK(m_data.points, [](const core::KPoint& p) { return p.icl; }));
+  if (hasIcl) icl->append(line(means.icl));
 
   chart->addSeries(mean);
   chart->addSeries(runs);

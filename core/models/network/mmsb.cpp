@@ -10,9 +10,9 @@
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <limits>
-#include <mutex>
 #include <numeric>
 #include <optional>
 
@@ -129,11 +129,95 @@ class PosteriorAverage {
   std::int64_t m_samples = 0;
 };
 
-struct Restart {
+// What the restart phase hands on: the chain that continues and how the starts fared.
+struct RestartPhase {
   std::unique_ptr<MmsbChain> chain;
-  double score = -std::numeric_limits<double>::infinity();
-  std::int64_t index = -1;
+  std::int64_t best = 0;       // index of the chain that continues
+  std::int64_t sweeps = 0;     // restart sweeps completed, one report each (at iteration 0)
+  std::vector<double> scores;  // training log-likelihood per pair of each start (NaN if unscored)
+  bool cancelled = false;
 };
+
+// Restarts: independent chains (one random stream each) sweep in lockstep, in parallel; after
+// mmsbRestartSweeps() sweeps, the one whose posterior means, averaged over its last fifth, fit the
+// training pairs best (log P(E_train | theta, B) per pair) continues. Ties go to the lower index,
+// so the winner does not depend on the thread count. The last fifth rather than the last half: a
+// chain that finds the blocks late in its start is not scored on the sweeps before (on generated
+// 1000-node SBMs, 4 blocks, sampled non-edges, the last half let a run keep two blocks merged in 1
+// of 8 graphs, the last fifth in none).
+// Why not the log joint (001 eq. 1): one state's log joint swings by tens of nats from sweep to
+// sweep (+-70 within one chain on Sampson's monks), more than separates a good start from a poor
+// one. Even averaged it chose less well: on Sampson's monks the best of 8 chains by mean log joint
+// split the factions right in 9 of 10 trials (200 sweeps; 5 of 10 after 50 sweeps from
+// independent indicators), by the fit in 10 of 10 (both).
+// Why lockstep (a parallel step per sweep) rather than each chain to the end on its own: the
+// phase then reports once per sweep from the calling thread, like the main loop (observers are
+// not thread-safe, and RunRecorder writes to its thread's SQLite connection), and a stop from the
+// observer is honoured within a sweep; at 100k nodes the phase takes minutes. The reports are
+// the same for any thread count. The cost: every chain is held in memory at once, as a machine
+// with as many cores as restarts already did.
+// The reports: iteration 0 (the convention lda-gibbs's restarts follow too: the chain's own
+// sweeps keep their numbers 1..iterations, so --iterations N still ends at iteration N), no
+// training objective until the last (the per-pair fit of the chosen start, the main loop's
+// objective), extras restart_sweep = s (1..S) and best_log_joint (the highest log joint over the
+// chains, 001 eq. 1: cheap, unlike the fit). The project keeps one metrics row per iteration, so
+// it stores the last of them; the live chart and the progress row see them all.
+RestartPhase runRestarts(const DyadSplit& split, const network::MmsbChainSettings& settings, std::int64_t restarts,
+                         double scale, std::int64_t restartSweeps, const Stopwatch& clock, TrainingObserver& observer,
+                         const std::stop_token& stop) {
+  RestartPhase out;
+  const auto count = static_cast<std::size_t>(restarts);
+  out.scores.assign(count, std::numeric_limits<double>::quiet_NaN());
+  std::vector<std::unique_ptr<MmsbChain>> chains(count);
+  tbb::parallel_for(std::size_t(0), count, [&](std::size_t r) {
+    auto s = settings;
+    s.stream = static_cast<std::uint64_t>(r);
+    // Starts alternate between a hard partition and a half-sharp one; each finds the blocks
+    // where the other tends to stick (mmsb_sampler.hpp, startSharpness).
+    s.startSharpness = r % 2 == 0 ? 1.0 : 0.5;
+    chains[r] = std::make_unique<MmsbChain>(split.train, split, s, stop);  // cut short when stopped
+  });
+  std::vector<PosteriorAverage> averages(count);
+  std::vector<double> logJoints(count, -std::numeric_limits<double>::infinity());
+  bool cancelled = stop.stop_requested();
+  for (std::int64_t t = 1; !cancelled && t <= restartSweeps; ++t) {
+    std::atomic<bool> interrupted{false};
+    tbb::parallel_for(std::size_t(0), count, [&](std::size_t r) {
+      if (!chains[r]->sweep(stop)) {
+        interrupted = true;
+        return;
+      }
+      if (5 * t > 4 * restartSweeps) averages[r].add(chains[r]->counts());  // the last fifth
+      logJoints[r] = chains[r]->counts().logJoint();
+    });
+    if (interrupted || stop.stop_requested()) break;
+    out.sweeps = t;
+    IterationReport report;
+    report.iteration = 0;
+    report.extras.emplace_back("restart_sweep", static_cast<double>(t));
+    report.extras.emplace_back("best_log_joint", *std::max_element(logJoints.begin(), logJoints.end()));
+    if (t == restartSweeps) {
+      // The scores take a pass over every unit each, so only now.
+      tbb::parallel_for(std::size_t(0), count, [&](std::size_t r) {
+        const auto [theta, B] = averages[r].estimates(chains[r]->counts());
+        out.scores[r] = chains[r]->trainingLogLikelihood(theta, B, scale) / chains[r]->trainingDyads();
+      });
+      for (std::size_t r = 1; r < count; ++r)
+        if (out.scores[r] > out.scores[static_cast<std::size_t>(out.best)]) out.best = static_cast<std::int64_t>(r);
+      report.trainObjective = out.scores[static_cast<std::size_t>(out.best)];
+      report.extras.emplace_back("best_restart", static_cast<double>(out.best));
+    }
+    report.seconds = clock.seconds();
+    if (!observer.onReport(report) || stop.stop_requested()) cancelled = true;
+  }
+  out.cancelled = cancelled || out.sweeps < restartSweeps;
+  // Stopped before the scores: the chain with the highest log joint so far, a cheap stand-in
+  // (chain 0, the chain a single start would be, when none has swept).
+  if (out.cancelled && out.sweeps < restartSweeps)
+    out.best = std::max_element(logJoints.begin(), logJoints.end()) - logJoints.begin();
+  out.chain = std::move(chains[static_cast<std::size_t>(out.best)]);
+  return out;
+}
 
 class MmsbModel final : public Model {
  public:
@@ -174,57 +258,12 @@ class MmsbModel final : public Model {
     }
 
     FitResult result;
-    bool cancelled = stop.stop_requested();
-    // Restarts: independent chains (one random stream each) run in parallel for a few dozen
-    // sweeps; the one whose posterior means, averaged over its last fifth, fit the training pairs
-    // best (log P(E_train | theta, B) per pair) continues. Ties go to the lower index, so the
-    // winner does not depend on which thread finished first. The last fifth rather than the last
-    // half: a chain that finds the blocks late in its start is not scored on the sweeps before
-    // (on generated 1000-node SBMs, 4 blocks, sampled non-edges, the last half let a run keep
-    // two blocks merged in 1 of 8 graphs, the last fifth in none).
-    // Why not the log joint (001 eq. 1): one state's log joint swings by tens of nats from sweep
-    // to sweep (+-70 within one chain on Sampson's monks), more than separates a good start from
-    // a poor one. Even averaged it chose less well: on Sampson's monks the best of 8 chains by
-    // mean log joint split the factions right in 9 of 10 trials (200 sweeps; 5 of 10 after 50
-    // sweeps from independent indicators), by the fit in 10 of 10 (both).
     const double scale = 1.0 - options.rho;
     const std::int64_t restartSweeps = options.restarts > 1 ? mmsbRestartSweeps(options.iterations) : 0;
-    std::vector<double> restartScores(static_cast<std::size_t>(options.restarts),
-                                      std::numeric_limits<double>::quiet_NaN());
-    Restart best;
-    std::mutex bestMutex;
-    tbb::parallel_for(std::int64_t(0), options.restarts, [&](std::int64_t r) {
-      if (stop.stop_requested()) {
-        const std::lock_guard lock(bestMutex);
-        if (best.chain) return;  // stopped: one chain is enough to return what was reached
-      }
-      auto s = chainSettings;
-      s.stream = static_cast<std::uint64_t>(r);
-      // Starts alternate between a hard partition and a half-sharp one; each finds the blocks
-      // where the other tends to stick (mmsb_sampler.hpp, startSharpness).
-      s.startSharpness = r % 2 == 0 ? 1.0 : 0.5;
-      auto chain = std::make_unique<MmsbChain>(split.train, split, s, stop);
-      PosteriorAverage average;
-      for (std::int64_t t = 1; t <= restartSweeps; ++t) {
-        if (!chain->sweep(stop)) break;
-        if (5 * t > 4 * restartSweeps) average.add(chain->counts());  // the last fifth
-      }
-      // Stopped: no score (it takes a pass over every unit); the chain still counts as a start.
-      double score = -std::numeric_limits<double>::infinity();
-      if (!stop.stop_requested()) {
-        const auto [theta, B] = average.estimates(chain->counts());
-        score = chain->trainingLogLikelihood(theta, B, scale) / chain->trainingDyads();
-        restartScores[static_cast<std::size_t>(r)] = score;
-      }
-      const std::lock_guard lock(bestMutex);
-      if (!best.chain || score > best.score || (score == best.score && r < best.index)) {
-        best.chain = std::move(chain);
-        best.score = score;
-        best.index = r;
-      }
-    });
-    cancelled = cancelled || stop.stop_requested();
-    MmsbChain& chain = *best.chain;
+    RestartPhase restarts =
+        runRestarts(split, chainSettings, options.restarts, scale, restartSweeps, clock, observer, stop);
+    bool cancelled = restarts.cancelled || stop.stop_requested();
+    MmsbChain& chain = *restarts.chain;
     const double trainingDyads = chain.trainingDyads();
 
     // The memberships and block matrix returned: the posterior means averaged over the last three
@@ -247,6 +286,7 @@ class MmsbModel final : public Model {
     };
 
     double samplingSeconds = 0.0;
+    std::int64_t sweeps = 0;  // of the continuing chain
     double lastTrainLogLikelihood = std::numeric_limits<double>::quiet_NaN();
     for (std::int64_t t = 1; !cancelled && t <= last; ++t) {
       const Stopwatch sweepClock;
@@ -257,6 +297,7 @@ class MmsbModel final : public Model {
         break;
       }
       result.iterations = t;
+      sweeps = t;
       if (t >= averageFrom) average.add(chain.counts());
       // A report every sweep (the training objective of the estimates the run would return if it
       // stopped here), the held-out score when due.
@@ -292,7 +333,7 @@ class MmsbModel final : public Model {
     result.matrices.push_back({kNodeOrder, network::nodeOrderByBlock(finalTheta, blocks)});
 
     auto& metrics = result.finalMetrics;
-    if (result.iterations > 0 && !std::isfinite(lastTrainLogLikelihood))
+    if (sweeps > 0 && !std::isfinite(lastTrainLogLikelihood))
       lastTrainLogLikelihood = chain.trainingLogLikelihood(finalTheta, finalB, scale);
     if (std::isfinite(lastTrainLogLikelihood)) {
       metrics["train_objective"] = lastTrainLogLikelihood / trainingDyads;
@@ -308,11 +349,11 @@ class MmsbModel final : public Model {
     metrics["training_edges"] = chain.trainingEdges();
     metrics["restarts"] = options.restarts;
     metrics["restart_sweeps"] = restartSweeps;
-    metrics["best_restart"] = best.index;
-    metrics["restart_scores"] = restartScores;  // training log-likelihood per pair of each start
+    metrics["best_restart"] = restarts.best;
+    metrics["restart_scores"] = restarts.scores;  // training log-likelihood per pair of each start
     metrics["averaged_sweeps"] = average.samples();
     if (options.rho > 0.0) metrics["rho"] = options.rho;
-    if (result.iterations > 0) metrics["seconds_per_sweep"] = samplingSeconds / static_cast<double>(result.iterations);
+    if (sweeps > 0) metrics["seconds_per_sweep"] = samplingSeconds / static_cast<double>(sweeps);
     if (!cancelled) network::addFinalGraphMetrics(metrics, graph, split, result.matrices, blocks);
     result.status = cancelled ? FitStatus::Cancelled : FitStatus::MaxIterations;
     result.seconds = clock.seconds();

@@ -19,7 +19,9 @@ struct MmsbOptions {
   // last three quarters. Sampson's monks need a few hundred: a single-indicator move is slow.
   std::int64_t iterations = 500;
   // Independent starts, run in parallel for mmsbRestartSweeps() sweeps each; the one whose
-  // averaged estimates fit the training pairs best continues.
+  // averaged estimates fit the training pairs best continues. Each restart sweep is reported
+  // (iterations 1..S, with the extra restart_sweep), then the continuing chain's sweeps as
+  // S+1..S+iterations; FitResult::iterations counts both.
   std::int64_t restarts = 8;
   double alpha = 0.1;  // Dirichlet(alpha) on each node's memberships theta_i
   // Beta(a, b) prior on each block-pair link probability B_pq. Jeffreys' Beta(0.5, 0.5) rather

@@ -295,66 +295,119 @@ bool MmsbChain::swapMoves(const std::stop_token& stop) {
   // sweeps: on Sampson's monks 29% of chains (from independent random indicators) split the
   // factions right after 200 sweeps and 78% after 1000; with this move 91% and 93%. This
   // Metropolis-Hastings move proposes, for one node, to exchange blocks p and q in all its
-  // indicators at once (p != q
-  // uniform: a symmetric proposal). Under a symmetric Dirichlet the node's own term of the log
-  // joint (001 eq. 1) does not change, so the acceptance ratio is that of the block-pair terms.
+  // indicators at once. Under a symmetric Dirichlet the node's own term of the log joint (001
+  // eq. 1) does not change, so the acceptance ratio is that of the block-pair terms (times the
+  // proposal ratio). Each node gets two proposals per sweep: (p, q) uniform, and a guided one.
+  // Why the guided one: a uniform pair includes the node's own block with chance 2/K and then the
+  // right other block with chance 1/(K-1), so with many blocks a node waits about K^2/2 sweeps
+  // for the move it needs. On a generated 10000-node SBM (K = 10, mean degree 20, sampled
+  // non-edges, one chain) the uniform move alone was at NMI 0.48 after 300 sweeps.
   const int K = m_counts.blocks();
   if (!m_swapMoves || K < 2) return true;
   const auto KK = static_cast<std::size_t>(K) * static_cast<std::size_t>(K);
   m_deltaLinked.assign(KK, 0.0);
   m_deltaUnlinked.assign(KK, 0.0);
   m_isTouched.assign(KK, 0);
-  const auto edges = static_cast<std::int64_t>(m_units.size());
+  m_linkedBlocks.assign(static_cast<std::size_t>(K), 0.0);
   const auto n = static_cast<std::int32_t>(m_train.nodeCount());
   for (std::int32_t i = 0; i < n; ++i) {
     if (i % 256 == 0 && stop.stop_requested()) return false;
     const auto p = static_cast<int>(m_rng.below(static_cast<std::uint64_t>(K)));
     auto q = static_cast<int>(m_rng.below(static_cast<std::uint64_t>(K - 1)));
     if (q >= p) ++q;
-    const auto swapped = [&](int b) { return b == p ? q : b == q ? p : b; };
-    m_touched.clear();
-    const auto from = m_incidenceStart[static_cast<std::size_t>(i)],
-               to = m_incidenceStart[static_cast<std::size_t>(i) + 1];
-    for (auto e = from; e < to; ++e) {
-      const auto entry = m_incidence[static_cast<std::size_t>(e)];
-      const auto& unit = unitAt(entry / 2);
-      const bool asTarget = entry % 2 != 0;
-      const int own = asTarget ? unit.receiver : unit.sender;
-      if ((own != p && own != q) || unit.background) continue;
-      const int s = asTarget ? unit.sender : swapped(unit.sender);
-      const int r = asTarget ? swapped(unit.receiver) : unit.receiver;
-      const double w = entry / 2 < edges ? 1.0 : m_weight;
-      auto& delta = unit.edge ? m_deltaLinked : m_deltaUnlinked;
-      const auto before = m_counts.cellOf(unit.sender, unit.receiver), after = m_counts.cellOf(s, r);
-      if (before == after) continue;
-      delta[before] -= w;
-      delta[after] += w;
-      for (const auto c : {before, after})
-        if (!m_isTouched[c]) {
-          m_isTouched[c] = 1;
-          m_touched.push_back(c);
-        }
+    trySwap(i, p, q, 0.0);
+    if (K > 2) guidedSwap(i);  // with two blocks it is the uniform proposal again
+  }
+  return true;
+}
+
+void MmsbChain::guidedSwap(std::int32_t i) {
+  // p is one of the node's own blocks, drawn with chance a_p = (m_ip + 1) / (M_i + K); q != p one
+  // of the blocks its links lead to, with chance g_p(q) = w_q / (W - w_p), where w_b = 1 + the
+  // links of i whose other end's indicator is b, W = sum_b w_b. The same swap also comes from
+  // drawing q first, so it is proposed with chance a_p g_p(q) + a_q g_q(p). The swap exchanges
+  // m_ip and m_iq (so a_p and a_q) and leaves w alone (the other ends' indicators are not the
+  // node's): the way back has chance a_q g_p(q) + a_p g_q(p).
+  const int K = m_counts.blocks();
+  const auto from = m_incidenceStart[static_cast<std::size_t>(i)],
+             to = m_incidenceStart[static_cast<std::size_t>(i) + 1];
+  std::fill(m_linkedBlocks.begin(), m_linkedBlocks.end(), 1.0);
+  double W = K;
+  for (auto e = from; e < to; ++e) {
+    const auto entry = m_incidence[static_cast<std::size_t>(e)];
+    const auto& unit = unitAt(entry / 2);
+    if (!unit.edge) continue;
+    m_linkedBlocks[entry % 2 != 0 ? unit.sender : unit.receiver] += 1.0;
+    W += 1.0;
+  }
+  double total = K;
+  for (int b = 0; b < K; ++b) total += m_counts.membershipCount(i, b);
+  double u = m_rng.uniform() * total;
+  int p = 0;
+  for (; p < K - 1; ++p)
+    if ((u -= m_counts.membershipCount(i, p) + 1.0) < 0) break;
+  const double wp = m_linkedBlocks[static_cast<std::size_t>(p)];
+  double v = m_rng.uniform() * (W - wp);
+  int q = p == K - 1 ? K - 2 : K - 1;  // rounding: the last block other than p
+  for (int b = 0; b < K; ++b) {
+    if (b == p) continue;
+    if ((v -= m_linkedBlocks[static_cast<std::size_t>(b)]) < 0) {
+      q = b;
+      break;
     }
-    double change = 0.0;
-    for (const auto c : m_touched) {
-      const int a = static_cast<int>(c / static_cast<std::size_t>(K)),
-                b = static_cast<int>(c % static_cast<std::size_t>(K));
-      change += m_counts.blockTerm(a, b, m_deltaLinked[c], m_deltaUnlinked[c]) - m_counts.blockTerm(a, b, 0.0, 0.0);
-      m_deltaLinked[c] = m_deltaUnlinked[c] = 0.0;
-      m_isTouched[c] = 0;
-    }
-    if (!(change >= 0.0 || std::log(m_rng.uniform()) < change)) continue;
-    for (auto e = from; e < to; ++e) {
-      const auto entry = m_incidence[static_cast<std::size_t>(e)];
-      auto& unit = unitAt(entry / 2);
-      const bool asTarget = entry % 2 != 0;
-      const int own = asTarget ? unit.receiver : unit.sender;
-      if (own != p && own != q) continue;
-      const double w = entry / 2 < edges ? 1.0 : m_weight;
-      m_counts.change(unit, w, -1);
-      (asTarget ? unit.receiver : unit.sender) = static_cast<std::uint16_t>(swapped(own));
-      m_counts.change(unit, w, +1);
-    }
+  }
+  const double wq = m_linkedBlocks[static_cast<std::size_t>(q)];
+  const double ap = m_counts.membershipCount(i, p) + 1.0, aq = m_counts.membershipCount(i, q) + 1.0;
+  const double gpq = wq / (W - wp), gqp = wp / (W - wq);
+  trySwap(i, p, q, std::log(aq * gpq + ap * gqp) - std::log(ap * gpq + aq * gqp));
+}
+
+bool MmsbChain::trySwap(std::int32_t i, int p, int q, double logProposalRatio) {
+  const int K = m_counts.blocks();
+  const auto edges = static_cast<std::int64_t>(m_units.size());
+  const auto swapped = [&](int b) { return b == p ? q : b == q ? p : b; };
+  m_touched.clear();
+  const auto from = m_incidenceStart[static_cast<std::size_t>(i)],
+             to = m_incidenceStart[static_cast<std::size_t>(i) + 1];
+  for (auto e = from; e < to; ++e) {
+    const auto entry = m_incidence[static_cast<std::size_t>(e)];
+    const auto& unit = unitAt(entry / 2);
+    const bool asTarget = entry % 2 != 0;
+    const int own = asTarget ? unit.receiver : unit.sender;
+    if ((own != p && own != q) || unit.background) continue;
+    const int s = asTarget ? unit.sender : swapped(unit.sender);
+    const int r = asTarget ? swapped(unit.receiver) : unit.receiver;
+    const double w = entry / 2 < edges ? 1.0 : m_weight;
+    auto& delta = unit.edge ? m_deltaLinked : m_deltaUnlinked;
+    const auto before = m_counts.cellOf(unit.sender, unit.receiver), after = m_counts.cellOf(s, r);
+    if (before == after) continue;
+    delta[before] -= w;
+    delta[after] += w;
+    for (const auto c : {before, after})
+      if (!m_isTouched[c]) {
+        m_isTouched[c] = 1;
+        m_touched.push_back(c);
+      }
+  }
+  double change = logProposalRatio;
+  for (const auto c : m_touched) {
+    const int a = static_cast<int>(c / static_cast<std::size_t>(K)),
+              b = static_cast<int>(c % static_cast<std::size_t>(K));
+    change += m_counts.blockTerm(a, b, m_deltaLinked[c], m_deltaUnlinked[c]) - m_counts.blockTerm(a, b, 0.0, 0.0);
+    m_deltaLinked[c] = m_deltaUnlinked[c] = 0.0;
+    m_isTouched[c] = 0;
+  }
+  if (!(change >= 0.0 || std::log(m_rng.uniform()) < change)) return false;
+  for (auto e = from; e < to; ++e) {
+    const auto entry = m_incidence[static_cast<std::size_t>(e)];
+    auto& unit = unitAt(entry / 2);
+    const bool asTarget = entry % 2 != 0;
+    const int own = asTarget ? unit.receiver : unit.sender;
+    if (own != p && own != q) continue;
+    const double w = entry / 2 < edges ? 1.0 : m_weight;
+    m_counts.change(unit, w, -1);
+    (asTarget ? unit.receiver : unit.sender) = static_cast<std::uint16_t>(swapped(own));
+    m_counts.change(unit, w, +1);
   }
   return true;
 }

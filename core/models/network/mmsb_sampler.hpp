@@ -49,8 +49,8 @@ struct MmsbChainSettings {
   MmsbHyperparameters hyper;
   NonEdgeMode mode = NonEdgeMode::Exact;
   double nonEdgeRatio = 1.0;  // sampled: non-edges drawn per sweep per training edge
-  // After each Gibbs pass, one Metropolis-Hastings proposal per node that swaps two of its blocks
-  // in all its indicators at once (see swapMoves).
+  // After each Gibbs pass, two Metropolis-Hastings proposals per node that swap two of its blocks
+  // in all its indicators at once: a uniform pair, and one guided by its links (see swapMoves).
   bool swapMoves = true;
   // The start: every node gets a random block, and each of its indicators takes that block with
   // this probability, else a uniform random one. 1 is a random hard partition (the swap moves
@@ -65,7 +65,7 @@ struct MmsbChainSettings {
   // From a hard start on a dense graph the memberships are sharp at once, so single indicators
   // hardly move and two blocks stay merged; from a soft start on a sparse graph, where a node
   // has few units, one block tends to take every node. The model alternates hard and half over
-  // its restarts and keeps the better fit.
+  // its restarts and keeps the better fit. (Measured before the guided swap of swapMoves.)
   double startSharpness = 0.5;
   std::uint64_t seed = 1;
   std::uint64_t stream = 0;  // one stream per restart
@@ -110,6 +110,9 @@ class MmsbChain {
   void redrawNonEdges(std::int32_t node, std::vector<DyadUnit>& next);
   void buildIncidence();
   bool swapMoves(const std::stop_token& stop);
+  void guidedSwap(std::int32_t i);
+  // The Metropolis-Hastings step of a swap of blocks p and q in all of node i's indicators.
+  bool trySwap(std::int32_t i, int p, int q, double logProposalRatio);
   DyadUnit& unitAt(std::int64_t ref) noexcept {
     const auto edges = static_cast<std::int64_t>(m_units.size());
     return ref < edges ? m_units[static_cast<std::size_t>(ref)] : m_drawn[static_cast<std::size_t>(ref - edges)];
@@ -141,6 +144,7 @@ class MmsbChain {
   std::vector<double> m_deltaLinked, m_deltaUnlinked;
   std::vector<std::size_t> m_touched;
   std::vector<std::uint8_t> m_isTouched;
+  std::vector<double> m_linkedBlocks;  // guidedSwap: w_b
 };
 
 }  // namespace latent::core::network

@@ -9,6 +9,7 @@
 #include <numeric>
 #include <atomic>
 #include <chrono>
+#include <limits>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -87,9 +88,13 @@ void checkConditional(int partitions, std::size_t d, std::size_t i, int thin, Ex
   QVERIFY(exact.minCoeff() > 0.02);
 }
 
+// The default corpus has no word seen once and no one-word document; the alias sampler's
+// proposals leave the token itself out, so those are the cases where one proposal has nothing
+// else to choose from (see posteriorWithLoneWordAndOneWordDocument).
+core::Corpus posteriorCorpus() { return test::corpusFromIds(3, {{0, 1, 0, 2}, {2, 2, 1}, {0, 2}}); }
+
 template <typename Kernel, typename... Extra>
-void checkPosterior(Extra... extra) {
-  const auto corpus = test::corpusFromIds(3, {{0, 1, 0, 2}, {2, 2, 1}, {0, 2}});
+void checkPosterior(const core::Corpus& corpus, Extra... extra) {
   const int K = 2;
   const double beta = 0.3;
   Eigen::VectorXd alpha(2);
@@ -188,9 +193,18 @@ class LdaGibbsTest : public QObject {
   // (A word proposal from alias tables built at the start of each sweep, as LightLDA does, ended
   // 0.13 away here, though it passed the one-token test above: see lda_gibbs_alias_kernel.hpp.)
   void chainMatchesThePosterior() {
-    checkPosterior<SparseGibbsKernel<std::uint32_t>>();
-    checkPosterior<AliasGibbsKernel>(1);
-    checkPosterior<AliasGibbsKernel>(3);
+    checkPosterior<SparseGibbsKernel<std::uint32_t>>(posteriorCorpus());
+    checkPosterior<AliasGibbsKernel>(posteriorCorpus(), 1);
+    checkPosterior<AliasGibbsKernel>(posteriorCorpus(), 3);
+  }
+
+  // Word 3 occurs once and document 1 is that one word: its word proposal can only be uniform and
+  // its document proposal only a draw from alpha, and the chain must still match the posterior.
+  void posteriorWithLoneWordAndOneWordDocument() {
+    const auto corpus = test::corpusFromIds(4, {{0, 1, 0, 2}, {3}, {2, 2, 1, 0}});
+    checkPosterior<SparseGibbsKernel<std::uint32_t>>(corpus);
+    checkPosterior<AliasGibbsKernel>(corpus, 1);
+    checkPosterior<AliasGibbsKernel>(corpus, 2);
   }
 
   void countsMatchTheAssignmentsAfterParallelSweeps() {
@@ -293,12 +307,15 @@ class LdaGibbsTest : public QObject {
   }
 
   // Reports at every evalEvery-th iteration and the last; the reported log joint is the one of
-  // the final assignments, recomputed here with lgamma on every count.
+  // the final assignments, recomputed here with lgamma on every count. One start, so that every
+  // report is one of the chain's (restartsReportAndKeepTheBest covers the restarts' reports).
   void observerContractAndLogJoint() {
     const auto corpus = smallSynthetic();
     const auto split = core::splitForDocumentCompletion(corpus, 0.2, 3);
     for (const char* sampler : {"sparse", "alias"}) {
-      const auto fit = test::fitLdaGibbs(split, 120, {{"k", 4}, {"iterations", 25}, {"sampler", sampler}, {"optimize_every", 0}, {"snapshot_every", 10}, {"alpha", 0.3}, {"beta", 0.05}}, 2, 2, 10);
+      const nlohmann::json options = {{"k", 4}, {"iterations", 25}, {"sampler", sampler}, {"optimize_every", 0},
+                                      {"snapshot_every", 10}, {"alpha", 0.3}, {"beta", 0.05}, {"restarts", 1}};
+      const auto fit = test::fitLdaGibbs(split, 120, options, 2, 2, 10);
       const auto& reports = fit.observer.reports;
       QCOMPARE(reports.size(), std::size_t{3});
       QCOMPARE(reports[0].iteration, std::int64_t{10});
@@ -334,11 +351,71 @@ class LdaGibbsTest : public QObject {
 
   void observerCanStopIt() {
     const auto corpus = smallSynthetic();
-    const auto fit = test::fitLdaGibbs(test::wholeCorpus(corpus), 120, {{"k", 4}, {"iterations", 100}}, 1, 1, 5, {}, 2);
+    const auto fit = test::fitLdaGibbs(test::wholeCorpus(corpus), 120, {{"k", 4}, {"iterations", 100}, {"restarts", 1}},
+                                       1, 1, 5, {}, 2);
     QVERIFY(fit.result.status == core::FitStatus::Cancelled);
     QCOMPARE(fit.result.iterations, std::int64_t{10});
     QCOMPARE(fit.observer.reports.size(), std::size_t{2});
     QVERIFY(topicWordOf(fit.result).rows() == 4);  // the parameters reached are kept
+    QCOMPARE(fit.result.tokenTopics.size(), std::size_t{120});
+  }
+
+  // With restarts each start reports at iteration 0, before the kept chain's first sweep, which
+  // start and sweep it is at, and its log joint after its round; the two best of the first round
+  // run a second, the better of them is kept, and the kept chain's reports follow as they would
+  // without restarts.
+  void restartsReportAndKeepTheBest() {
+    const auto corpus = smallSynthetic();
+    const nlohmann::json options = {{"k", 4}, {"iterations", 20}, {"restarts", 3}, {"restart_sweeps", 12}};
+    const auto fit = test::fitLdaGibbs(test::wholeCorpus(corpus), 120, options, 1, 1, 5);
+    auto& metrics = fit.result.finalMetrics;
+    const auto logJoints = metrics["restart_log_joints_per_token"].get<std::vector<double>>();
+    QCOMPARE(logJoints.size(), std::size_t{3});
+    // The finalists: the two highest of the first round, in start order.
+    const auto finalists = metrics["restart_finalists"].get<std::vector<std::int64_t>>();
+    QCOMPARE(finalists.size(), std::size_t{2});
+    const auto worst = std::min_element(logJoints.begin(), logJoints.end()) - logJoints.begin() + 1;
+    QVERIFY(finalists[0] < finalists[1] && finalists[0] != worst && finalists[1] != worst);
+    const auto finals = metrics["restart_final_log_joints_per_token"].get<std::vector<double>>();
+    QCOMPARE(finals.size(), std::size_t{2});
+    QCOMPARE(metrics["restart_chosen"].get<std::int64_t>(), finalists[finals[1] > finals[0] ? 1 : 0]);
+    const auto extra = [](const core::IterationReport& r, const char* name) {
+      for (const auto& [key, value] : r.extras)
+        if (key == name) return value;
+      return std::numeric_limits<double>::quiet_NaN();
+    };
+    // Sweeps 5, 10 and 12 of each start, then 15, 20 and 24 of each finalist, then iterations 5 to 20.
+    const auto& reports = fit.observer.reports;
+    QCOMPARE(reports.size(), std::size_t{3 * 3 + 2 * 3 + 4});
+    for (std::size_t i = 0; i < 15; ++i) {
+      QCOMPARE(reports[i].iteration, std::int64_t{0});
+      const auto start = i < 9 ? static_cast<double>(i / 3 + 1) : static_cast<double>(finalists[(i - 9) / 3]);
+      QCOMPARE(extra(reports[i], "restart"), start);
+    }
+    QCOMPARE(extra(reports[1], "restart_sweep"), 10.0);
+    QCOMPARE(extra(reports[9], "restart_sweep"), 15.0);
+    for (std::size_t r = 0; r < 3; ++r)
+      QCOMPARE(extra(reports[3 * r + 2], "restart_log_joint_per_token"), logJoints[r]);
+    for (std::size_t r = 0; r < 2; ++r)
+      QCOMPARE(extra(reports[9 + 3 * r + 2], "restart_log_joint_per_token"), finals[r]);
+    QCOMPARE(reports.back().iteration, std::int64_t{20});
+    QCOMPARE(fit.result.iterations, std::int64_t{20});
+    // One start: no restarts, nothing about them in the metrics.
+    const auto single =
+        test::fitLdaGibbs(test::wholeCorpus(corpus), 120, {{"k", 4}, {"iterations", 20}, {"restarts", 1}}, 1, 1, 5);
+    QVERIFY(!single.result.finalMetrics.contains("restart_chosen"));
+    QCOMPARE(single.observer.reports.size(), std::size_t{4});
+  }
+
+  // Stopped by the observer during the restarts: cancelled before the kept chain's first sweep,
+  // with the topics and assignments of the start it was sampling.
+  void observerCanStopTheRestarts() {
+    const auto corpus = smallSynthetic();
+    const auto fit = test::fitLdaGibbs(test::wholeCorpus(corpus), 120, {{"k", 4}, {"iterations", 100}}, 1, 1, 5, {}, 1);
+    QVERIFY(fit.result.status == core::FitStatus::Cancelled);
+    QCOMPARE(fit.result.iterations, std::int64_t{0});
+    QCOMPARE(fit.observer.reports.size(), std::size_t{1});
+    QVERIFY(topicWordOf(fit.result).rows() == 4);
     QCOMPARE(fit.result.tokenTopics.size(), std::size_t{120});
   }
 

@@ -133,7 +133,10 @@ class TestTopicViews : public QObject {
     core::RunRequest request;
     request.model = "lda-gibbs";
     request.dataset = "themes";
-    request.options = {{"k", kTopics}, {"iterations", 60}};
+    // One start: the chain the views' checks were written for (with the default restarts the start
+    // kept fits these short themed documents with every training document in one topic, and the
+    // test of a document mixing topics has nothing to click).
+    request.options = {{"k", kTopics}, {"iterations", 60}, {"restarts", 1}};
     request.seed = 5;
     request.heldout = 0.2;
     m_run = core::runFit(m_file, request, nullptr, {}).run.id;

@@ -36,7 +36,9 @@ QVector<DemoSpec> demoCatalogue() {
                    "or black by its topic: mixed at the random start, split by sense after the sweeps, with "
                    "“bank” taking the topic of the words around it."),
        QStringLiteral("gibbs-toy"), QStringLiteral("lda-gibbs"), QString(),
-       QVariantMap{{QStringLiteral("k"), 2}, {QStringLiteral("iterations"), 64}}, 0.0, {}},
+       // One start, so that the picture's "after" is exactly 64 sweeps from the random start it draws.
+       QVariantMap{{QStringLiteral("k"), 2}, {QStringLiteral("iterations"), 64}, {QStringLiteral("restarts"), 1}},
+       0.0, {}},
       {QStringLiteral("sampson"), QObject::tr("Sampson's monks"),
        QObject::tr("Who liked whom among 18 novices just before their monastery split, ordered by Sampson's own "
                    "four groups. The dense blocks on the diagonal are the groups a block model should find."),

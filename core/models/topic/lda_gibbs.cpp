@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// LDA by collapsed Gibbs sampling: options, the chain (sweeps, hyperparameters, reports,
-// snapshots, stop) and the results, for either sampler kernel.
+// LDA by collapsed Gibbs sampling: options, the restarts, the chain (sweeps, hyperparameters,
+// reports, snapshots, stop) and the results, for either sampler kernel.
 #include "models/topic/lda_gibbs.hpp"
 
 #include <tbb/blocked_range.h>
@@ -8,9 +8,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <optional>
 #include <ctime>
 #include <limits>
+#include <memory>
+#include <optional>
+#include <string>
 
 #include "eval/harmonic_mean.hpp"
 #include "eval/left_to_right.hpp"
@@ -21,6 +23,7 @@
 #include "models/topic/lda_gibbs_state.hpp"
 #include "models/topic/topic_model_support.hpp"
 #include "util/clock.hpp"
+#include "util/random.hpp"
 
 namespace latent::core {
 namespace {
@@ -31,6 +34,15 @@ using topic::LdaGibbsState;
 // in the second half of the run, so that early samples far from the posterior are left out).
 constexpr std::int64_t kHarmonicThin = 10;
 constexpr std::int64_t kHarmonicWindow = 100;
+
+// Restarts (option "restarts"). A single chain can settle with two true topics merged into one and
+// another split in two, and stay so for the whole run: on generated corpora (tests/evidence,
+// tst_lda_methods_agree) one default run in 12 ended at a log joint of -4.835 nats per token where
+// the good seeds reached -4.741 to -4.744. Each start samples from its own random assignments,
+// alpha and beta fixed, and is scored by its log joint (001 eq. 3); the best continues as the
+// run's chain for all its iterations (chooseStart). Start 1 is the chain a single start would be,
+// so restarts = 1 is exactly the run without restarts.
+constexpr std::uint64_t kRestartStream = 0x4C44414749424253ULL;  // "LDAGIBBS"
 
 ModelInfo makeInfo() {
   const LdaGibbsOptions defaults;
@@ -82,6 +94,33 @@ ModelInfo makeInfo() {
                     "Particles of the left-to-right estimate of held-out likelihood (accurate but slow); 0 = off."),
       integerOption("left_to_right_documents", defaults.leftToRightDocuments, 1, 1e7,
                     "Held-out documents the left-to-right estimate scores at most (its cost grows with length squared)."),
+      // Sparse sampler: 6 starts of 25 sweeps, the best 2 then 25 more: 200 sweeps more than a single chain, +40%
+      // at the default 500 iterations (corpus 32 below, sparse, K = 10: the restarts took 1.06 s
+      // against 2.07 s for the 500 sweeps; early sweeps cost more, every document still has most
+      // topics). Measured 2026-11-24 on generated corpora (tests/evidence), 2 partitions. Corpus 32 of
+      // tst_lda_methods_agree, 21 seeds: after 25 sweeps a chain with two topics merged was 0.07 to
+      // 0.2 nats per token below one without (unmerged -4.739 to -4.777, merged -4.851 to -4.956;
+      // after 20 the groups nearly touched, after 15 they overlapped). Half the chains were merged at
+      // sweep 25 (10 of 21); most escaped later, 4 did not (seeds 6, 10, 11, 19). So one start needs
+      // company: on corpora 31-40 the best of 8 starts was among the first 6 on all ten, among the
+      // first 4 on eight, and seed 6 needs its 5th start. One round alone misled on the corpus of
+      // tst_lda_gibbs_evidence's samplersAgreeOnHeldoutPerplexity (K = 15, alias sampler): the best
+      // start after 25 sweeps (-5.850, others -5.875 to -5.991) had fallen fast into a merged optimum
+      // and ended at -5.709 (held-out perplexity 209.8 against 198.8 for one start); after 50 sweeps
+      // it was behind a start still on its way (-5.726 against -5.667), which the second round keeps.
+      // 4 starts of 50 sweeps cost the same and kept the merged one there. With these settings all four
+      // stuck corpus-32 seeds and that corpus end at the truth. Alias sampler: one start by default.
+      // It mixes more slowly per sweep, and even after 50 sweeps the log joint misled: on the K = 20
+      // corpus of recoversTopics (run seed 3) the finalist kept (-5.293 after 50 sweeps against
+      // -5.300 for start 1) ended merged (-5.265, one topic 0.89 from the truth), where start 1
+      // alone ends at -5.232 with every topic found.
+      integerOption("restarts", defaults.restarts, 0, 1000,
+                    "Independent random starts, each sampled for restart_sweeps sweeps; the two with the highest "
+                    "log joint get as many again, and the better continues for all the iterations. More starts "
+                    "make it less likely that two real topics stay merged into one while another is split in "
+                    "two; 1 = a single chain; 0 = 6 with the sparse sampler, 1 with the alias sampler."),
+      integerOption("restart_sweeps", defaults.restartSweeps, 1, 1e6,
+                    "Sweeps of each start per round of the restarts (with restarts above 1)."),
   };
   return info;
 }
@@ -149,7 +188,7 @@ std::vector<std::int64_t> countHistogram(const Kernel& kernel, const LdaGibbsSta
 template <typename Kernel>
 FitResult runChain(Kernel& kernel, LdaGibbsState& state, const LdaGibbsOptions& options, const FitData& data,
                    const FitSettings& settings, TrainingObserver& observer, const std::stop_token& stop,
-                   const Stopwatch& clock) {
+                   const Stopwatch& clock, bool cancelled) {
   FitResult result;
   const auto N = static_cast<double>(state.tokenCount());
   const int V = state.vocabularySize();
@@ -169,9 +208,8 @@ FitResult runChain(Kernel& kernel, LdaGibbsState& state, const LdaGibbsOptions& 
   Eigen::MatrixXd phiSum;
   Eigen::VectorXd phiSmoothing;
   std::int64_t phiSamples = 0;
-  bool cancelled = false;
 
-  for (std::int64_t it = 1; it <= last; ++it) {
+  for (std::int64_t it = 1; it <= last && !cancelled; ++it) {
     const bool due = evaluationDue(it, last, settings.evalEvery);
     const bool harmonicDue = (last - it) % kHarmonicThin == 0 && last - it < kHarmonicWindow && 2 * it > last;
     const Stopwatch sweepClock;
@@ -301,6 +339,162 @@ FitResult runChain(Kernel& kernel, LdaGibbsState& state, const LdaGibbsOptions& 
   return result;
 }
 
+// The chain's random start, for corpora small enough that the textbook's before-and-after
+// picture (000 Fig. 27.8) can be drawn from the run.
+std::optional<Eigen::MatrixXd> initialTopics(const LdaGibbsState& state) {
+  if (state.tokenCount() > kMaxInitialStateTokens) return std::nullopt;
+  Eigen::MatrixXd initial(state.tokenCount(), 1);
+  Eigen::Index row = 0;
+  for (const auto& document : state.tokenTopics())
+    for (const auto z : document) initial(row++, 0) = z;
+  return initial;
+}
+
+// log P(W, Z | alpha, beta) (001 eq. 3) after a sweep that was asked for the prior's parts.
+template <typename Kernel>
+double logJoint(const Kernel& kernel, const LdaGibbsState& state, const std::vector<double>& logPriorParts) {
+  const auto histogram = countHistogram(kernel, state);
+  double value = topic::logLikelihoodOfWords(topic::topicWordHistograms(histogram, kernel.topicTotals()),
+                                             kernel.topicTotals(), state.beta(), state.vocabularySize());
+  for (const double part : logPriorParts) value += part;  // partition order
+  return value;
+}
+
+// One start of the restarts.
+struct Start {
+  std::unique_ptr<LdaGibbsState> state;
+  std::optional<Eigen::MatrixXd> initial;  // its random start (small corpora only)
+  std::int64_t index = 1;                  // 1-based
+  double logJoint = 0.0;                   // after its last sweep
+};
+
+// The start the run's chain continues from, and what the restarts measured.
+struct ChosenStart {
+  Start start;
+  std::vector<double> logJointsPerToken;       // every start after `sweeps`, in order
+  std::vector<double> finalLogJointsPerToken;  // the finalists after 2 x `sweeps`
+  std::vector<std::int64_t> finalists;         // 1-based
+  double seconds = 0.0;                        // spent on the restarts
+  bool cancelled = false;                      // stopped, or the observer asked to stop
+};
+
+// How many starts go on to the second round.
+constexpr std::size_t kFinalists = 2;
+
+// Restarts in two rounds: every start runs `sweeps` sweeps, the kFinalists with the highest log
+// joint run `sweeps` more, and the higher of those is kept. The second round is there because
+// after one short round a start that fell quickly into a merged optimum can lead one still on its
+// way to a better one (see restartsOption in makeInfo). Starts run one after another: at K = 1000
+// one kernel's tables are large, so only one kernel exists at a time and the starts kept between
+// sweeps keep just their state (a kernel is rebuilt from a state's assignments). Reports at
+// iteration 0, before the kept chain's first sweep, say which start and sweep the run is at.
+template <typename Kernel, typename MakeKernel, typename MakeState>
+ChosenStart chooseStart(std::unique_ptr<LdaGibbsState> first, const MakeKernel& makeKernel, const MakeState& makeState,
+                        std::int64_t restarts, std::int64_t sweeps, const FitSettings& settings,
+                        TrainingObserver& observer, const std::stop_token& stop, const Stopwatch& clock) {
+  ChosenStart chosen;
+  chosen.start.initial = initialTopics(*first);
+  chosen.start.state = std::move(first);
+  if (restarts <= 1) return chosen;
+  const Stopwatch phase;
+  const auto N = static_cast<double>(chosen.start.state->tokenCount());
+  std::vector<double> logPriorParts;
+  // Runs `sweeps` more sweeps of a start and sets its log joint; false when stopped.
+  const auto run = [&](Start& start, std::int64_t firstSweep) {
+    Kernel kernel = makeKernel(*start.state);
+    const std::int64_t last = firstSweep + sweeps - 1;
+    for (std::int64_t s = firstSweep; s <= last; ++s) {
+      if (!kernel.sweep(stop, s == last, logPriorParts)) return false;
+      if (s == last) start.logJoint = logJoint(kernel, *start.state, logPriorParts);
+      if (evaluationDue(s, last, settings.evalEvery)) {
+        IterationReport report;
+        report.iteration = 0;
+        report.seconds = clock.seconds();
+        report.extras = {{"restart", static_cast<double>(start.index)}, {"restart_sweep", static_cast<double>(s)}};
+        if (s == last && N > 0) report.extras.emplace_back("restart_log_joint_per_token", start.logJoint / N);
+        if (!observer.onReport(report)) return false;
+      }
+      if (stop.stop_requested()) return false;
+    }
+    return true;
+  };
+  const auto perToken = [&](double value) { return N > 0 ? value / N : 0.0; };
+  const auto higher = [](const Start& a, const Start& b) { return a.logJoint > b.logJoint; };
+
+  // Round 1. Start r > 0 draws its assignments and its partitions' streams from a seed derived
+  // from the run's, so the restarts too depend only on seed and partitioning. At most
+  // kFinalists + 1 states exist at a time.
+  std::vector<Start> finalists;
+  for (std::int64_t r = 0; r < restarts; ++r) {
+    Start start;
+    start.index = r + 1;
+    if (r == 0) {
+      start = std::move(chosen.start);
+      start.index = 1;
+    } else {
+      start.state = makeState(Rng(settings.seed, kRestartStream + static_cast<std::uint64_t>(r)).next());
+      start.initial = initialTopics(*start.state);
+    }
+    if (!run(start, 1)) {
+      // Stopped: the run ends with the best start so far, or this one when there is none.
+      chosen.cancelled = true;
+      chosen.start = finalists.empty() ? std::move(start) : std::move(finalists.front());
+      chosen.seconds = phase.seconds();
+      return chosen;
+    }
+    chosen.logJointsPerToken.push_back(perToken(start.logJoint));
+    finalists.push_back(std::move(start));
+    std::stable_sort(finalists.begin(), finalists.end(), higher);  // ties: the earlier start first
+    if (finalists.size() > kFinalists) finalists.pop_back();
+  }
+
+  // Round 2: the finalists in the order of their start.
+  std::sort(finalists.begin(), finalists.end(), [](const Start& a, const Start& b) { return a.index < b.index; });
+  for (auto& start : finalists) {
+    chosen.finalists.push_back(start.index);
+    if (!run(start, sweeps + 1)) {
+      chosen.cancelled = true;
+      break;
+    }
+    chosen.finalLogJointsPerToken.push_back(perToken(start.logJoint));
+  }
+  // When stopped in round 2 the finalist that was cut short still holds consistent assignments;
+  // the comparison then only uses those that finished.
+  const std::size_t finished = chosen.finalLogJointsPerToken.size();
+  std::size_t best = 0;
+  for (std::size_t i = 1; i < finished; ++i)
+    if (finalists[i].logJoint > finalists[best].logJoint) best = i;
+  chosen.start = std::move(finalists[best]);
+  chosen.seconds = phase.seconds();
+  return chosen;
+}
+
+// The restarts, then the chain from the chosen start, with kernels of type Kernel.
+template <typename Kernel, typename MakeKernel, typename MakeState>
+FitResult fitWith(std::unique_ptr<LdaGibbsState> first, const MakeKernel& makeKernel, const MakeState& makeState,
+                  const LdaGibbsOptions& options, const FitData& data, const FitSettings& settings,
+                  TrainingObserver& observer, const std::stop_token& stop, const Stopwatch& clock) {
+  ChosenStart start =
+      chooseStart<Kernel>(std::move(first), makeKernel, makeState, options.starts(), options.restartSweeps, settings,
+                          observer, stop, clock);
+  Start& kept = start.start;
+  FitResult result = [&] {
+    Kernel kernel = makeKernel(*kept.state);
+    return runChain(kernel, *kept.state, options, data, settings, observer, stop, clock, start.cancelled);
+  }();
+  if (options.starts() > 1) {
+    auto& metrics = result.finalMetrics;
+    metrics["restart_log_joints_per_token"] = start.logJointsPerToken;
+    metrics["restart_finalists"] = start.finalists;
+    metrics["restart_final_log_joints_per_token"] = start.finalLogJointsPerToken;
+    metrics["restart_chosen"] = kept.index;
+    metrics["restart_sweeps"] = options.restartSweeps;
+    metrics["restart_seconds"] = start.seconds;
+  }
+  if (kept.initial) result.matrices.push_back({kInitialTokenTopics, std::move(*kept.initial)});
+  return result;
+}
+
 class LdaGibbsModel final : public Model {
  public:
   const ModelInfo& info() const override { return ldaGibbsInfo(); }
@@ -310,30 +504,26 @@ class LdaGibbsModel final : public Model {
     const Stopwatch clock;
     const auto options = LdaGibbsOptions::fromJson(settings.options);
     const int partitions = static_cast<int>(options.partitions > 0 ? options.partitions : std::max(1, settings.threads));
-    LdaGibbsState state(*data.corpus, static_cast<int>(options.topics), options.alpha, options.beta, partitions, settings.seed);
-    // A small corpus keeps the chain's random start too, so the textbook's before-and-after
-    // picture (000 Fig. 27.8) can be drawn from the run.
-    std::optional<Eigen::MatrixXd> initial;
-    if (state.tokenCount() <= kMaxInitialStateTokens) {
-      initial.emplace(state.tokenCount(), 1);
-      Eigen::Index row = 0;
-      for (const auto& document : state.tokenTopics())
-        for (const auto z : document) (*initial)(row++, 0) = z;
+    const auto makeState = [&](std::uint64_t seed) {
+      return std::make_unique<LdaGibbsState>(*data.corpus, static_cast<int>(options.topics), options.alpha,
+                                             options.beta, partitions, seed);
+    };
+    auto first = makeState(settings.seed);
+    if (options.sampler == LdaGibbsOptions::Sampler::Alias) {
+      const auto makeKernel = [&](LdaGibbsState& s) {
+        return topic::AliasGibbsKernel(s, static_cast<int>(options.mhSteps));
+      };
+      return fitWith<topic::AliasGibbsKernel>(std::move(first), makeKernel, makeState, options, data, settings,
+                                              observer, stop, clock);
     }
-    FitResult result = [&] {
-      if (options.sampler == LdaGibbsOptions::Sampler::Alias) {
-        topic::AliasGibbsKernel kernel(state, static_cast<int>(options.mhSteps));
-        return runChain(kernel, state, options, data, settings, observer, stop, clock);
-      }
-      if (topic::SparseGibbsKernel<std::uint32_t>::fits(state.topics(), state.maxWordFrequency())) {
-        topic::SparseGibbsKernel<std::uint32_t> kernel(state);
-        return runChain(kernel, state, options, data, settings, observer, stop, clock);
-      }
-      topic::SparseGibbsKernel<std::uint64_t> kernel(state);
-      return runChain(kernel, state, options, data, settings, observer, stop, clock);
-    }();
-    if (initial) result.matrices.push_back({kInitialTokenTopics, std::move(*initial)});
-    return result;
+    if (topic::SparseGibbsKernel<std::uint32_t>::fits(first->topics(), first->maxWordFrequency())) {
+      const auto makeKernel = [](LdaGibbsState& s) { return topic::SparseGibbsKernel<std::uint32_t>(s); };
+      return fitWith<topic::SparseGibbsKernel<std::uint32_t>>(std::move(first), makeKernel, makeState, options, data,
+                                                              settings, observer, stop, clock);
+    }
+    const auto makeKernel = [](LdaGibbsState& s) { return topic::SparseGibbsKernel<std::uint64_t>(s); };
+    return fitWith<topic::SparseGibbsKernel<std::uint64_t>>(std::move(first), makeKernel, makeState, options, data,
+                                                            settings, observer, stop, clock);
   }
 };
 
@@ -353,6 +543,8 @@ LdaGibbsOptions LdaGibbsOptions::fromJson(const nlohmann::json& options) {
   o.snapshotEvery = options.value("snapshot_every", o.snapshotEvery);
   o.leftToRightParticles = options.value("left_to_right_particles", o.leftToRightParticles);
   o.leftToRightDocuments = options.value("left_to_right_documents", o.leftToRightDocuments);
+  o.restarts = options.value("restarts", o.restarts);
+  o.restartSweeps = options.value("restart_sweeps", o.restartSweeps);
   return o;
 }
 

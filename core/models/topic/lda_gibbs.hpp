@@ -30,6 +30,12 @@ struct LdaGibbsOptions {
   std::int64_t snapshotEvery = 50;
   std::int64_t leftToRightParticles = 0;   // 0: no left-to-right estimate
   std::int64_t leftToRightDocuments = 100; // held-out documents it scores at most
+  std::int64_t restarts = 0;               // short chains from distinct starts, the best continues; 0: starts()
+  std::int64_t restartSweeps = 25;         // sweeps of each start per round of the restarts
+
+  // The number of starts: `restarts`, or for 0 six with the sparse sampler and one with the alias
+  // sampler (see makeInfo in lda_gibbs.cpp for why).
+  std::int64_t starts() const noexcept { return restarts > 0 ? restarts : sampler == Sampler::Sparse ? 6 : 1; }
 
   static LdaGibbsOptions fromJson(const nlohmann::json& options);
 };

@@ -8,6 +8,7 @@
 
 #include "cli_common.hpp"
 #include "jobs/fit_job.hpp"
+#include "models/restart_report.hpp"
 #include "util/errors.hpp"
 
 namespace latent::cli {
@@ -40,6 +41,16 @@ class ReportPrinter final : public core::TrainingObserver {
   ReportPrinter(const core::ModelInfo& model, bool json) : m_model(model), m_json(json) {}
 
   bool onReport(const core::IterationReport& r) override {
+    if (core::isRestartReport(r)) {
+      // Progress of the restarts for a person; machines read the restarts from the final line.
+      if (!m_json) {
+        std::cout << "restarts";
+        for (const auto& [key, value] : r.extras)
+          if (key == "restart" || key == "restart_sweep") std::cout << " " << key << " " << number(value);
+        std::cout << "  " << number(r.seconds, 2, true) << " s\n" << std::flush;
+      }
+      return true;
+    }
     if (m_json) {
       nlohmann::json line = {{"iteration", r.iteration}, {"seconds", r.seconds}};
       line["train_objective"] = std::isfinite(r.trainObjective) ? nlohmann::json(r.trainObjective) : nlohmann::json(nullptr);

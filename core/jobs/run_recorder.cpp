@@ -4,6 +4,8 @@
 
 #include <cmath>
 
+#include "models/restart_report.hpp"
+
 namespace latent::core {
 
 RunRecorder::~RunRecorder() {
@@ -15,6 +17,7 @@ RunRecorder::~RunRecorder() {
 }
 
 bool RunRecorder::onReport(const IterationReport& report) {
+  if (isRestartReport(report)) return true;  // not part of the stored series (training.hpp)
   MetricRow row;
   row.iteration = report.iteration;
   row.seconds = report.seconds;

@@ -8,12 +8,24 @@
 #include <QToolButton>
 
 #include <climits>
+#include <optional>
+#include <string_view>
 
+#include "models/restart_report.hpp"
 #include "ui/jobs/job_controller.hpp"
 #include "ui/util/format.hpp"
 #include "ui/util/qt_convert.hpp"
 
 namespace latent::ui {
+namespace {
+
+std::optional<double> extraValue(const core::IterationReport& report, std::string_view name) {
+  for (const auto& [key, value] : report.extras)
+    if (key == name) return value;
+  return std::nullopt;
+}
+
+}  // namespace
 
 RunProgressRow::RunProgressRow(JobController* controller, QWidget* parent) : QFrame(parent), m_controller(controller) {
   setFrameShape(QFrame::StyledPanel);
@@ -94,7 +106,14 @@ void RunProgressRow::refresh() {
     if (!m_controller->error().isEmpty()) parts << m_controller->error();
   } else {
     parts << (m_controller->stopRequested() ? tr("stopping…") : (m_controller->hasRun() ? tr("running") : tr("starting…")));
-    if (!reports.isEmpty()) {
+    if (!reports.isEmpty() && core::isRestartReport(reports.back())) {
+      // Models with restarts (lda-gibbs, mmsb) report their starts at iteration 0 before the
+      // chain they keep begins its iterations; the bar cannot say how far the run is then.
+      const auto& last = reports.back();
+      const auto start = extraValue(last, "restart");
+      const auto sweep = extraValue(last, "restart_sweep").value_or(0.0);
+      parts << (start ? tr("restarts: start %1, sweep %2").arg(*start).arg(sweep) : tr("restarts: sweep %1").arg(sweep));
+    } else if (!reports.isEmpty()) {
       const auto& last = reports.back();
       parts << (m_iterations > 0 ? tr("iteration %1 / %2").arg(last.iteration).arg(m_iterations)
                                  : tr("iteration %1").arg(last.iteration));
@@ -114,7 +133,7 @@ void RunProgressRow::refresh() {
   if (ended) {
     m_bar->setRange(0, 1);
     m_bar->setValue(m_controller->run().status == core::RunStatus::Finished ? 1 : 0);
-  } else if (m_iterations > 0) {
+  } else if (m_iterations > 0 && !(reports.isEmpty() ? false : core::isRestartReport(reports.back()))) {
     m_bar->setRange(0, static_cast<int>(std::min<qint64>(m_iterations, INT_MAX)));
     m_bar->setValue(reports.isEmpty() ? 0 : static_cast<int>(std::min<qint64>(reports.back().iteration, m_iterations)));
   } else {

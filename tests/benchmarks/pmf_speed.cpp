@@ -10,7 +10,8 @@
 //     alone (no evaluation between passes). One JSON line per solver: ratings_per_second (wall),
 //     ratings_per_cpu_second (processor time: the meaningful figure on a shared machine), per
 //     thread, and the ratio to LIBMF's 20M updates per second per thread (k = 20, no biases). An
-//     ALS sweep solves every user and then every item: it uses each rating twice.
+//     ALS sweep solves every user and then every item: it uses each rating twice (three times with
+//     implicit feedback, pmf's default: --options '{"implicit":false}' times the plain sweep).
 //   pmf-speed --mode insteval [--options JSON] [--seed 1] [--heldout 0.1] [--write-split DIR]
 //     pmf on resources/samples/insteval/ratings.csv (held-out RMSE per pass, the baselines,
 //     seconds per pass), then the same split fitted by Funk's SGD with surprise's defaults
@@ -81,7 +82,8 @@ void speed(const Arguments& a) {
   const auto reg = o.penalties();
   tbb::task_arena arena(a.threads);
   for (const std::string solver : {"sgd", "als"}) {
-    auto params = pmf::Parameters::initial(train, a.k, o.initScale, a.seed);
+    // ALS times the implicit-feedback sweep when the options ask for it (the default); SGD has none.
+    auto params = pmf::Parameters::initial(train, a.k, o.initScale, a.seed, o.implicit && solver == "als");
     const int passes = solver == "sgd" ? a.sgdEpochs : a.alsSweeps;
     double wall = 0.0, cpu = 0.0;
     arena.execute([&] {
@@ -105,6 +107,7 @@ void speed(const Arguments& a) {
     const double updates = double(train.count) * passes;
     nlohmann::json line = {{"solver", solver},
                            {"k", a.k},
+                           {"implicit", !params.implicit.values.empty()},
                            {"threads", a.threads},
                            {"train_ratings", train.count},
                            {"passes", passes},

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Evidence for pmf (issue 4): it recovers a planted low-rank rating model down to the noise floor
-// with either solver, beats the global-mean and bias-only baselines (and Funk's SGD with
-// scikit-surprise's defaults) on the real InstEval ratings, folds in new users better than their
-// bias alone, and recommends only unrated items, good ones first.
+// with either solver (and with implicit feedback), beats the global-mean and bias-only baselines
+// (and Funk's SGD with scikit-surprise's defaults) on the real InstEval ratings, by a clear margin
+// with its defaults (implicit feedback, SVD++), folds in new users better than their bias alone,
+// and recommends only unrated items, good ones first.
 #include <QtTest>
 
 #include <tbb/task_arena.h>
@@ -84,19 +85,25 @@ class PmfEvidence : public QObject {
 
  private Q_SLOTS:
   void recoversPlantedModel_data() {
+    // Implicit feedback (the default; ALS only) must not cost anything when the ratings carry no
+    // such structure: ratio to the floor 1.0278 with it, 1.0277 without (seed 3).
     QTest::addColumn<QString>("solver");
     QTest::addColumn<int>("k");
-    QTest::newRow("als") << "als" << 5;
-    QTest::newRow("sgd") << "sgd" << 5;
+    QTest::addColumn<bool>("implicit");
+    QTest::newRow("als") << "als" << 5 << true;
+    QTest::newRow("als-plain") << "als" << 5 << false;
+    QTest::newRow("sgd") << "sgd" << 5 << false;
   }
   void recoversPlantedModel() {
     QFETCH(QString, solver);
     QFETCH(int, k);
+    QFETCH(bool, implicit);
     static const auto truth = planted();
     // The planted interactions have 4 times the variance of the noise, far more signal than real
-    // ratings carry; the default penalty (lambda 16, set for real data such as InstEval) shrinks
-    // them by about a tenth (held-out RMSE 11% above the floor). A light penalty shows recovery.
-    const auto result = fitPmf(truth.ratings, {{"solver", solver.toStdString()}, {"k", k}, {"lambda", 1.0}}, 3, 0.1);
+    // ratings carry; the default penalty (lambda 30, set for real data such as InstEval) shrinks
+    // them (held-out RMSE 14% above the floor; 6% with lambda 16). A light penalty shows recovery.
+    const auto result = fitPmf(
+        truth.ratings, {{"solver", solver.toStdString()}, {"k", k}, {"lambda", 1.0}, {"implicit", implicit}}, 3, 0.1);
     // The noise floor: the RMSE of the true noiseless ratings on the same held-out ratings.
     const auto split = core::splitRatings(truth.ratings, 0.1, 3);
     double squares = 0.0;
@@ -111,32 +118,37 @@ class PmfEvidence : public QObject {
   }
 
   void beatsBaselinesOnInstEval_data() {
-    // Gains over the bias-only model measured on seeds 1-3 (2 threads): ALS 0.0027, 0.0031,
-    // 0.0017; SGD 0.0002, 0.0024, 0.0015. InstEval's students and lecturers share little beyond
-    // their biases (a 10-seed mean of 0.0027 for ALS), so the margins are small but never negative.
-    QTest::addColumn<QString>("solver");
-    QTest::addColumn<double>("everySeed");  // the gain each seed must reach
-    QTest::addColumn<double>("mean");       // the gain the three seeds must reach on average
-    QTest::newRow("als") << "als" << 0.001 << 0.0015;
-    QTest::newRow("sgd") << "sgd" << 0.0 << 0.0005;
+    // Relative gains over the bias-only model, (bias - rmse) / bias, measured on seeds 1-3 (2
+    // threads): the defaults (ALS with implicit feedback, k 20, lambda 30) 1.12%, 1.44%, 1.31%;
+    // without implicit feedback, at its best setting (k 30, lambda 16), ALS 0.22%, 0.26%, 0.14% and
+    // SGD 0.02%, 0.20%, 0.12%. InstEval's students and lecturers share little beyond their biases;
+    // which lecturers a student rated is what places the student (Koren 2008; the study of
+    // tests/benchmarks/peers/pmf_variants.py found no explicit-only factorisation above 0.3%).
+    QTest::addColumn<QString>("options");
+    QTest::addColumn<double>("everySeed");  // the relative gain each seed must reach
+    QTest::addColumn<double>("mean");       // the relative gain the three seeds must reach on average
+    QTest::newRow("defaults") << "{}" << 0.008 << 0.01;
+    QTest::newRow("als-plain") << R"({"implicit": false, "k": 30, "lambda": 16})" << 0.0008 << 0.0012;
+    QTest::newRow("sgd") << R"({"solver": "sgd", "k": 30, "lambda": 16})" << 0.0 << 0.0004;
   }
   void beatsBaselinesOnInstEval() {
-    QFETCH(QString, solver);
+    QFETCH(QString, options);
     QFETCH(double, everySeed);
     QFETCH(double, mean);
     const auto& ratings = instEval();
     QCOMPARE(ratings.ratings.size(), std::size_t{73421});
+    const auto json = nlohmann::json::parse(options.toStdString());
     double total = 0.0;
     for (std::uint64_t seed = 1; seed <= 3; ++seed) {
-      const auto result = solver == "als" && seed == 1 ? instEvalDefaults()
-                                                       : fitPmf(ratings, {{"solver", solver.toStdString()}}, seed, 0.1);
+      const auto result = json.empty() && seed == 1 ? instEvalDefaults() : fitPmf(ratings, json, seed, 0.1);
       const double rmse = metric(result, "heldout_rmse"), bias = metric(result, "baseline_bias_rmse"),
                    global = metric(result, "baseline_global_mean_rmse");
-      qInfo("InstEval %s seed %d: held-out RMSE %.4f, bias-only %.4f (gain %.4f), global mean %.4f, %.3f s per pass",
-            qPrintable(solver), int(seed), rmse, bias, bias - rmse, global, metric(result, "seconds_per_iteration"));
+      const double gain = (bias - rmse) / bias;
+      qInfo("InstEval %s seed %d: held-out RMSE %.4f, bias-only %.4f (gain %.2f%%), global mean %.4f, %.3f s per pass",
+            qPrintable(options), int(seed), rmse, bias, 100 * gain, global, metric(result, "seconds_per_iteration"));
       QVERIFY2(rmse < global - 0.1, qPrintable(QString::number(global - rmse)));
-      QVERIFY2(bias - rmse >= everySeed, qPrintable(QString::number(bias - rmse)));
-      total += bias - rmse;
+      QVERIFY2(gain >= everySeed, qPrintable(QString::number(gain)));
+      total += gain;
     }
     QVERIFY2(total / 3 >= mean, qPrintable(QString::number(total / 3)));
   }
@@ -158,10 +170,23 @@ class PmfEvidence : public QObject {
     QVERIFY(reference > metric(ours, "baseline_bias_rmse"));
   }
 
+  void foldInBeatsBiasAlone_data() {
+    // Gains measured (seed 5): 0.139 with the defaults, 0.314 with k 30, lambda 16 and no implicit
+    // feedback (0.197 with lambda 30 alone, 0.255 with implicit feedback alone). The defaults are
+    // set for sparse real ratings: on this strongly low-rank set lambda 30 shrinks a 20-rating
+    // user hard, and the y_j (which items a user rated carries nothing here) fit noise that a new
+    // user's few items turn into a random prior mean.
+    QTest::addColumn<QString>("options");
+    QTest::addColumn<double>("gain");
+    QTest::newRow("defaults") << "{}" << 0.1;
+    QTest::newRow("plain") << R"({"implicit": false, "k": 30, "lambda": 16})" << 0.2;
+  }
   void foldInBeatsBiasAlone() {
     // 100 users of the planted model are left out of training entirely. Each gives 20 ratings to
     // fold in; the rest of their ratings are predicted (a) from the folded-in factors and bias and
     // (b) from their folded-in bias alone (the bias-only prediction mu + b_u + b_i, same items).
+    QFETCH(QString, options);
+    QFETCH(double, gain);
     static const auto truth = planted();
     core::Ratings train = truth.ratings;
     train.ratings.clear();
@@ -172,7 +197,7 @@ class PmfEvidence : public QObject {
       else
         train.ratings.push_back(r);
     }
-    const auto result = fitPmf(train, nlohmann::json::object(), 5, 0.0);
+    const auto result = fitPmf(train, nlohmann::json::parse(options.toStdString()), 5, 0.0);
     const core::RatingPredictor predictor(result.matrices);
     const double mu = matrix(result, core::kGlobalMean)(0, 0);
     const Eigen::MatrixXd& itemBias = matrix(result, core::kItemBias);
@@ -194,7 +219,7 @@ class PmfEvidence : public QObject {
     }
     const double fold = std::sqrt(foldSquares / double(scored)), bias = std::sqrt(biasSquares / double(scored));
     qInfo("new users, 20 ratings folded in: RMSE %.4f, their bias alone %.4f (%zu ratings scored)", fold, bias, scored);
-    QVERIFY2(fold < bias - 0.2, qPrintable(QString::number(bias - fold)));
+    QVERIFY2(fold < bias - gain, qPrintable(QString::number(bias - fold)));
   }
 
   void recommendsUnratedGoodItems() {

@@ -228,7 +228,8 @@ class PmfTest : public QObject {
 
   void optionsAndErrors() {
     const auto resolved = core::resolveOptions(core::pmfInfo(), nlohmann::json::object());
-    QCOMPARE(resolved["k"].get<int>(), 30);
+    QCOMPARE(resolved["k"].get<int>(), 20);
+    QCOMPARE(resolved["implicit"].get<bool>(), true);  // SVD++ user factors (tst_pmf_implicit.cpp)
     QCOMPARE(resolved["solver"].get<std::string>(), std::string("als"));
     QCOMPARE(resolved["regularization"].get<std::string>(), std::string("prior"));
     QCOMPARE(core::pmfInfo().heldoutKey, std::string("heldout_rmse"));
@@ -259,7 +260,8 @@ class PmfTest : public QObject {
     QCOMPARE(matrix(r, core::kUserFactors).cols(), Eigen::Index{4});
     QCOMPARE(matrix(r, core::kItemFactors).rows(), Eigen::Index{40});
     QCOMPARE(matrix(r, core::kItemBias).cols(), Eigen::Index{1});
-    QCOMPARE(matrix(r, core::kRegularization), (Eigen::MatrixXd(1, 3) << 16.0, 10.0, 0.0).finished());
+    QCOMPARE(matrix(r, core::kRegularization), (Eigen::MatrixXd(1, 3) << 30.0, 10.0, 0.0).finished());
+    QCOMPARE(matrix(r, core::kItemImplicit).rows(), Eigen::Index{40});  // implicit feedback is the default
 
     // Reports every pass; the held-out RMSE at 3, 6 and the last; ALS never raises the objective.
     const auto& reports = fit->observer.reports;
@@ -274,7 +276,7 @@ class PmfTest : public QObject {
     }
     QCOMPARE(fit->observer.snapshots.size(), std::size_t{3});
     QCOMPARE(fit->observer.snapshots[1]->iteration, std::int64_t{4});
-    QCOMPARE(fit->observer.snapshots[1]->matrices.size(), std::size_t{6});
+    QCOMPARE(fit->observer.snapshots[1]->matrices.size(), std::size_t{7});
 
     // Final metrics recomputed independently from the same split.
     const auto split = core::splitRatings(ratings, 0.2, 3);

@@ -3,6 +3,7 @@
 #include "models/ratings/factor_model_results.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include <Eigen/Cholesky>
@@ -28,6 +29,9 @@ RatingPredictor::RatingPredictor(const std::vector<NamedMatrix>& matrices) {
     m_low = (*range)(0, 0);
     m_high = (*range)(0, 1);
   }
+  if (const auto* implicit = findMatrix(matrices, kItemImplicit);
+      implicit && implicit->rows() == m_items.rows() && implicit->cols() == m_items.cols())
+    m_implicit = *implicit;
   if (const auto* penalty = findMatrix(matrices, kRegularization); penalty && penalty->size() == 3) {
     m_hasPenalty = true;
     m_lambda = (*penalty)(0, 0);
@@ -62,10 +66,11 @@ std::vector<std::pair<std::int64_t, double>> RatingPredictor::recommend(std::int
 
 namespace {
 
-// Ridge regression of r - mu - b_i on [v_i, 1] (000 eq. 27.92 with the items fixed).
+// Ridge regression of r - mu - b_i on [v_i, 1] (000 eq. 27.92 with the items fixed), the factors
+// pulled towards `prior` (zero, or the implicit-feedback sum).
 Eigen::VectorXd ridgeFoldIn(const Eigen::MatrixXd& items, const Eigen::VectorXd& itemBias, double mean,
                             std::span<const std::pair<std::int32_t, double>> ratings, double ridgeFactors,
-                            double ridgeBias) {
+                            double ridgeBias, const Eigen::VectorXd& prior) {
   const auto K = items.cols();
   Eigen::MatrixXd gram = Eigen::MatrixXd::Zero(K + 1, K + 1);
   Eigen::VectorXd rhs = Eigen::VectorXd::Zero(K + 1);
@@ -79,23 +84,37 @@ Eigen::VectorXd ridgeFoldIn(const Eigen::MatrixXd& items, const Eigen::VectorXd&
     rhs += x * (value - mean - itemBias(item));
   }
   gram.diagonal().head(K).array() += std::max(ridgeFactors, 1e-9);
+  rhs.head(K) += std::max(ridgeFactors, 1e-9) * prior;
   gram(K, K) += std::max(ridgeBias, 1e-9);
   return gram.ldlt().solve(rhs);
 }
 
 }  // namespace
 
+Eigen::VectorXd RatingPredictor::implicitSum(std::span<const std::pair<std::int32_t, double>> ratings) const {
+  Eigen::VectorXd z = Eigen::VectorXd::Zero(m_items.cols());
+  if (m_implicit.size() == 0 || ratings.empty()) return z;
+  // One term per given rating, as the fit takes N(u) from the user's training ratings.
+  for (const auto& [item, value] : ratings) {
+    if (item < 0 || item >= m_items.rows())
+      throw UsageError("rated item " + std::to_string(item) + " is not in the model");
+    z += m_implicit.row(item).transpose();
+  }
+  return z / std::sqrt(double(ratings.size()));
+}
+
 Eigen::VectorXd RatingPredictor::foldInUser(std::span<const std::pair<std::int32_t, double>> ratings,
                                             double lambda) const {
   // Ridge on the factors and the bias alike, once per rating (Funk's per-rating penalty).
   const double ridge = lambda * std::max<double>(1.0, double(ratings.size()));
-  return ridgeFoldIn(m_items, m_itemBias, m_mean, ratings, ridge, ridge);
+  return ridgeFoldIn(m_items, m_itemBias, m_mean, ratings, ridge, ridge, implicitSum(ratings));
 }
 
 Eigen::VectorXd RatingPredictor::foldInUser(std::span<const std::pair<std::int32_t, double>> ratings) const {
   if (!m_hasPenalty) return foldInUser(ratings, m_lambda);
   const double scale = m_perRating ? std::max<double>(1.0, double(ratings.size())) : 1.0;
-  return ridgeFoldIn(m_items, m_itemBias, m_mean, ratings, m_lambda * scale, m_lambdaBias * scale);
+  return ridgeFoldIn(m_items, m_itemBias, m_mean, ratings, m_lambda * scale, m_lambdaBias * scale,
+                     implicitSum(ratings));
 }
 
 double RatingPredictor::predictFolded(const Eigen::VectorXd& folded, std::int64_t item) const {

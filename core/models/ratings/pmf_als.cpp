@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <atomic>
 
+#include "models/ratings/pmf_implicit.hpp"
+
 namespace latent::core::pmf {
 namespace {
 
@@ -32,7 +34,7 @@ void AlsScratch::reserve(int factors) {
 
 void alsSolveRow(const FactorTable& other, std::span<const float> otherBias, std::span<const std::int32_t> neighbours,
                  std::span<const float> targets, double ridgeFactor, double ridgeBias, float* row, float& bias,
-                 AlsScratch& scratch) {
+                 AlsScratch& scratch, const float* priorMean) {
   const int K = other.factors;
   if (neighbours.empty()) {
     std::fill(row, row + K, 0.0f);
@@ -63,6 +65,8 @@ void alsSolveRow(const FactorTable& other, std::span<const float> otherBias, std
   // A vanishing ridge (lambda = 0) with fewer ratings than unknowns leaves the system singular; a
   // tiny one keeps it solvable without changing any well-posed answer.
   for (int k = 0; k < K; ++k) scratch.gram(k, k) += std::max(ridgeFactor, 1e-9);
+  if (priorMean)
+    for (int k = 0; k < K; ++k) scratch.rhs(k) += std::max(ridgeFactor, 1e-9) * double(priorMean[k]);
   scratch.gram(K, K) += std::max(ridgeBias, 1e-9);
   scratch.llt.compute(scratch.gram);
   scratch.llt.solveInPlace(scratch.rhs);
@@ -77,7 +81,8 @@ bool AlsSolver::sweep(Parameters& params, std::stop_token stop) const {
   std::atomic<bool> stopped{false};
   auto half = [&](FactorTable& rows, std::vector<float>& rowBias, const FactorTable& other,
                   const std::vector<float>& otherBias, const std::vector<std::int64_t>& start,
-                  const std::vector<std::int32_t>& neighbours, const std::vector<float>& targets) {
+                  const std::vector<std::int32_t>& neighbours, const std::vector<float>& targets,
+                  const FactorTable* priorMeans) {
     const auto count = static_cast<std::int32_t>(rows.rows);
     tbb::parallel_for(tbb::blocked_range<std::int32_t>(0, count, kRowsPerTask), [&](const auto& range) {
       if (stopped.load(std::memory_order_relaxed)) return;
@@ -91,15 +96,22 @@ bool AlsSolver::sweep(Parameters& params, std::stop_token stop) const {
         const auto n = static_cast<std::size_t>(start[static_cast<std::size_t>(r) + 1]) - first;
         alsSolveRow(other, otherBias, std::span<const std::int32_t>(neighbours).subspan(first, n),
                     std::span<const float>(targets).subspan(first, n), m_reg.factorRidge(std::int64_t(n)),
-                    m_reg.biasRidge(std::int64_t(n)), rows.row(r), rowBias[static_cast<std::size_t>(r)], scratch);
+                    m_reg.biasRidge(std::int64_t(n)), rows.row(r), rowBias[static_cast<std::size_t>(r)], scratch,
+                    priorMeans ? priorMeans->row(r) : nullptr);
       }
     });
   };
+  const bool implicit = params.hasImplicit();
+  if (implicit) updateImplicitSums(m_data, params);
   half(params.users, params.userBias, params.items, params.itemBias, m_data.userStart, m_data.userItems,
-       m_data.userValues);
+       m_data.userValues, implicit ? &params.implicitSums : nullptr);
   if (stopped.load()) return false;
+  if (implicit) {
+    if (stop.stop_requested()) return false;
+    alsImplicitStep(m_data, m_reg, params);
+  }
   half(params.items, params.itemBias, params.users, params.userBias, m_data.itemStart, m_data.itemUsers,
-       m_data.itemValues);
+       m_data.itemValues, nullptr);
   return !stopped.load() && !stop.stop_requested();
 }
 

@@ -34,15 +34,19 @@ struct AlsScratch {
 // where j runs over the row's ratings, t_j = r_j - mu, f_j and c_j the other side's factors and
 // bias: (F^T F + diag(ridge)) [w; b] = F^T (t - c) with F's rows [f_j, 1]. Writes w to `row`
 // (the padding untouched) and b to `bias`. A row with no ratings gets zeros.
+// With `priorMean` z the factor penalty is ridgeFactor |w - z|^2 instead (rhs + ridgeFactor z):
+// the user solve of implicit feedback, where w = u_u and z = |N(u)|^-1/2 sum y_j (pmf_implicit.hpp).
 void alsSolveRow(const FactorTable& other, std::span<const float> otherBias, std::span<const std::int32_t> neighbours,
                  std::span<const float> targets, double ridgeFactor, double ridgeBias, float* row, float& bias,
-                 AlsScratch& scratch);
+                 AlsScratch& scratch, const float* priorMean = nullptr);
 
 class AlsSolver {
  public:
   AlsSolver(const TrainingRatings& data, const Regularization& reg);
   // Every user given the items, then every item given the users (oneTBB over rows; each row's
   // solve depends only on the other side, so the result is the same for any thread count).
+  // With implicit feedback the y_j are solved between the two halves (alsImplicitStep), so every
+  // step is an exact block minimisation and the objective never rises.
   // Returns false when `stop` ended it early; rows not reached keep their values.
   bool sweep(Parameters& params, std::stop_token stop) const;
 

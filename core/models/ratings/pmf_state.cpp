@@ -50,6 +50,13 @@ double squaredNorm(const float* row, int factors) {
   return s;
 }
 
+// |u - z|^2: the penalised part p_u of an implicit-feedback user factor (pmf_state.hpp).
+double squaredDistance(const float* row, const float* offset, int factors) {
+  double s = 0.0;
+  for (int f = 0; f < factors; ++f) s += (double(row[f]) - double(offset[f])) * (double(row[f]) - double(offset[f]));
+  return s;
+}
+
 }  // namespace
 
 int paddedStride(int factors) noexcept { return (factors + kLanes - 1) / kLanes * kLanes; }
@@ -102,10 +109,15 @@ TrainingRatings TrainingRatings::build(std::span<const Rating> ratings, std::int
   return d;
 }
 
-Parameters Parameters::initial(const TrainingRatings& data, int factors, double initScale, std::uint64_t seed) {
+Parameters Parameters::initial(const TrainingRatings& data, int factors, double initScale, std::uint64_t seed,
+                               bool implicit) {
   Parameters p;
   p.users.resize(data.users, factors);
   p.items.resize(data.items, factors);
+  if (implicit && factors > 0) {
+    p.implicit.resize(data.items, factors);
+    p.implicitSums.resize(data.users, factors);
+  }
   fillNormal(p.users, initScale, Rng(seed, kUserStream));
   fillNormal(p.items, initScale, Rng(seed, kItemStream));
   // A row without training ratings has its prior mean, zero, as MAP estimate; SGD never visits it.
@@ -151,8 +163,10 @@ TrainingFit trainingFit(const TrainingRatings& data, const Parameters& params, c
           s[1] += (actual - clipped) * (actual - clipped);
         }
         const auto n = data.userDegree(u);
-        s[2] += reg.factorRidge(n) * squaredNorm(params.users.row(u), params.users.factors) +
-                reg.biasRidge(n) * double(params.userBias[u]) * double(params.userBias[u]);
+        const double own = params.hasImplicit()
+                               ? squaredDistance(params.users.row(u), params.implicitSums.row(u), params.users.factors)
+                               : squaredNorm(params.users.row(u), params.users.factors);
+        s[2] += reg.factorRidge(n) * own + reg.biasRidge(n) * double(params.userBias[u]) * double(params.userBias[u]);
       }
       partial[static_cast<std::size_t>(c)] = s;
     }
@@ -167,6 +181,8 @@ TrainingFit trainingFit(const TrainingRatings& data, const Parameters& params, c
     const auto n = data.itemDegree(i);
     penalty += reg.factorRidge(n) * squaredNorm(params.items.row(i), params.items.factors) +
                reg.biasRidge(n) * double(params.itemBias[i]) * double(params.itemBias[i]);
+    // y_j carries the item's factor penalty (Koren 2008 penalises p, q and y alike).
+    if (params.hasImplicit()) penalty += reg.factorRidge(n) * squaredNorm(params.implicit.row(i), params.items.factors);
   }
   fit.rmse = std::sqrt(clippedSquares / double(data.count));
   fit.objective = (squares + penalty) / double(data.count);
@@ -198,6 +214,7 @@ std::vector<NamedMatrix> toMatrices(const Parameters& params) {
   std::vector<NamedMatrix> out;
   out.push_back({kUserFactors, table(params.users)});
   out.push_back({kItemFactors, table(params.items)});
+  if (params.hasImplicit()) out.push_back({kItemImplicit, table(params.implicit)});
   out.push_back({kUserBias, column(params.userBias)});
   out.push_back({kItemBias, column(params.itemBias)});
   out.push_back({kGlobalMean, Eigen::MatrixXd::Constant(1, 1, params.mean)});

@@ -64,16 +64,23 @@ struct TrainingRatings {
   std::int64_t itemDegree(std::int32_t i) const noexcept { return itemStart[i + 1] - itemStart[i]; }
 };
 
-// mu + b_u + b_i + u_u . v_i (000 eq. 27.93).
+// mu + b_u + b_i + u_u . v_i (000 eq. 27.93). With implicit feedback (SVD++, Koren 2008;
+// pmf_implicit.hpp) the user factor is u_u = p_u + |N(u)|^-1/2 sum_{j in N(u)} y_j, N(u) the items
+// u rated in training: `users` holds that sum u_u (what every prediction uses), `implicitSums` the
+// second term z_u (so p_u = u_u - z_u) and `implicit` the y_j. Both tables are empty without it.
 struct Parameters {
   FactorTable users, items;
+  FactorTable implicit, implicitSums;
   std::vector<float> userBias, itemBias;
   double mean = 0.0;
   double low = 0.0, high = 0.0;  // predictions are clipped to the training range
 
   // Factors ~ N(0, initScale^2) from Rng(seed, stream), biases zero; rows with no training
   // rating start (and stay) at zero.
-  static Parameters initial(const TrainingRatings& data, int factors, double initScale, std::uint64_t seed);
+  // With `implicit` the y_j start at zero (so u_u = p_u at first).
+  static Parameters initial(const TrainingRatings& data, int factors, double initScale, std::uint64_t seed,
+                            bool implicit = false);
+  bool hasImplicit() const noexcept { return implicit.rows > 0; }
   double interaction(std::int32_t u, std::int32_t i) const noexcept;
   double predictRaw(std::int32_t u, std::int32_t i) const noexcept {
     return mean + userBias[u] + itemBias[i] + interaction(u, i);
@@ -102,7 +109,8 @@ TrainingFit trainingFit(const TrainingRatings& data, const Parameters& params, c
 // Root mean squared error (eq. 27.84) of the clipped predictions on `ratings`; 0 when empty.
 double heldoutRmse(std::span<const Rating> ratings, const Parameters& params);
 
-// The parameters as the result matrices of factor_model_results.hpp (doubles, unpadded).
+// The parameters as the result matrices of factor_model_results.hpp (doubles, unpadded):
+// "user_factors" are the whole u_u, so predictions need nothing else; "item_implicit" the y_j.
 std::vector<NamedMatrix> toMatrices(const Parameters& params);
 
 }  // namespace latent::core::pmf

@@ -16,33 +16,16 @@
 #include "models/ratings/factor_model_results.hpp"
 #include "models/ratings/pmf.hpp"
 #include "models/ratings/pmf_synthetic.hpp"
+#include "pmf_fit.hpp"
 #include "test_support.hpp"
 
 using namespace latent;
 
 namespace {
 
-class Quiet final : public core::TrainingObserver {
- public:
-  bool onReport(const core::IterationReport&) override { return true; }
-};
-
 core::FitResult fitPmf(const core::Ratings& ratings, const nlohmann::json& options, std::uint64_t seed, double heldout,
                        int threads = 2) {
-  auto model = core::makePmfModel();
-  core::FitSettings settings;
-  settings.options = core::resolveOptions(model->info(), options);
-  settings.seed = seed;
-  settings.threads = threads;
-  settings.evalEvery = 1000;
-  settings.heldoutFraction = heldout;
-  core::FitData data;
-  data.ratings = &ratings;
-  Quiet quiet;
-  core::FitResult result;
-  tbb::task_arena arena(threads);
-  arena.execute([&] { result = model->fit(data, settings, quiet, {}); });
-  return result;
+  return test::fitPmfQuietly(ratings, options, seed, heldout, threads);
 }
 
 double metric(const core::FitResult& r, const char* key) { return r.finalMetrics.at(key).get<double>(); }

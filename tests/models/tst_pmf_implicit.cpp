@@ -16,6 +16,7 @@
 #include "models/ratings/pmf_als.hpp"
 #include "models/ratings/pmf_implicit.hpp"
 #include "models/ratings/pmf_synthetic.hpp"
+#include "pmf_fit.hpp"
 #include "util/random.hpp"
 
 using namespace latent;
@@ -24,27 +25,9 @@ using core::pmf::TrainingRatings;
 
 namespace {
 
-class Quiet final : public core::TrainingObserver {
- public:
-  bool onReport(const core::IterationReport&) override { return true; }
-};
-
 core::FitResult fitPmf(const core::Ratings& ratings, const nlohmann::json& options, std::uint64_t seed, double heldout,
                        int threads = 1) {
-  auto model = core::makePmfModel();
-  core::FitSettings settings;
-  settings.options = core::resolveOptions(model->info(), options);
-  settings.seed = seed;
-  settings.threads = threads;
-  settings.evalEvery = 1000;
-  settings.heldoutFraction = heldout;
-  core::FitData data;
-  data.ratings = &ratings;
-  Quiet quiet;
-  core::FitResult result;
-  tbb::task_arena arena(threads);
-  arena.execute([&] { result = model->fit(data, settings, quiet, {}); });
-  return result;
+  return test::fitPmfQuietly(ratings, options, seed, heldout, threads);
 }
 
 const Eigen::MatrixXd* findMatrix(const core::FitResult& r, const std::string& name) {

@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Fits pmf on ratings in a task arena of the given threads, with no reports to anyone: what the
+// pmf tests and evidence share.
+#pragma once
+
+#include <tbb/task_arena.h>
+
+#include <cstdint>
+
+#include <nlohmann/json.hpp>
+
+#include "data/ratings.hpp"
+#include "models/ratings/pmf.hpp"
+
+namespace latent::test {
+
+inline core::FitResult fitPmfQuietly(const core::Ratings& ratings, const nlohmann::json& options, std::uint64_t seed,
+                                     double heldout, int threads) {
+  class Quiet final : public core::TrainingObserver {
+   public:
+    bool onReport(const core::IterationReport&) override { return true; }
+  };
+  auto model = core::makePmfModel();
+  core::FitSettings settings;
+  settings.options = core::resolveOptions(model->info(), options);
+  settings.seed = seed;
+  settings.threads = threads;
+  settings.evalEvery = 1000;
+  settings.heldoutFraction = heldout;
+  core::FitData data;
+  data.ratings = &ratings;
+  Quiet quiet;
+  core::FitResult result;
+  tbb::task_arena arena(threads);
+  arena.execute([&] { result = model->fit(data, settings, quiet, {}); });
+  return result;
+}
+
+}  // namespace latent::test

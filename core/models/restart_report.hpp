@@ -1,10 +1,21 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Which reports belong to a model's restart phase, for the observers that treat them apart.
+// Which reports belong to a model's restart phase, for the observers that treat them apart, and
+// a report's extras by name (what those observers read of them).
 #pragma once
+
+#include <optional>
+#include <string_view>
 
 #include "models/training.hpp"
 
 namespace latent::core {
+
+// The extra called `name` of a report; nothing when the model did not add it.
+inline std::optional<double> reportExtra(const IterationReport& report, std::string_view name) noexcept {
+  for (const auto& [key, value] : report.extras)
+    if (key == name) return value;
+  return std::nullopt;
+}
 
 // A report of a model's restart phase (lda-gibbs, mmsb): short chains from several starts before
 // the chain the run keeps. They come at iteration 0, before that chain's iterations 1..N, and
@@ -13,10 +24,7 @@ namespace latent::core {
 // does not print them (DESIGN §6 lines stay one per evaluated iteration); the final metrics
 // summarise the restarts.
 inline bool isRestartReport(const IterationReport& report) noexcept {
-  if (report.iteration != 0) return false;
-  for (const auto& extra : report.extras)
-    if (extra.first == "restart_sweep") return true;
-  return false;
+  return report.iteration == 0 && reportExtra(report, "restart_sweep").has_value();
 }
 
 }  // namespace latent::core

@@ -15,6 +15,7 @@
 #include "data/synthetic_graph.hpp"
 #include "models/network/block_model_results.hpp"
 #include "models/network/mmsb.hpp"
+#include "models/restart_report.hpp"
 
 using namespace latent;
 
@@ -55,11 +56,7 @@ core::FitResult fit(const core::Graph& graph, const nlohmann::json& options, cor
   return core::makeMmsbModel()->fit(data, settings, observer, stop);
 }
 
-std::optional<double> extra(const core::IterationReport& r, const char* key) {
-  for (const auto& [name, value] : r.extras)
-    if (name == key) return value;
-  return std::nullopt;
-}
+std::optional<double> extra(const core::IterationReport& r, const char* key) { return core::reportExtra(r, key); }
 
 Eigen::Index membershipRows(const core::FitResult& r) {
   const auto* theta = core::findMatrix(r.matrices, core::kMemberships);

@@ -8,8 +8,6 @@
 #include <QToolButton>
 
 #include <climits>
-#include <optional>
-#include <string_view>
 
 #include "models/restart_report.hpp"
 #include "ui/jobs/job_controller.hpp"
@@ -17,15 +15,6 @@
 #include "ui/util/qt_convert.hpp"
 
 namespace latent::ui {
-namespace {
-
-std::optional<double> extraValue(const core::IterationReport& report, std::string_view name) {
-  for (const auto& [key, value] : report.extras)
-    if (key == name) return value;
-  return std::nullopt;
-}
-
-}  // namespace
 
 RunProgressRow::RunProgressRow(JobController* controller, QWidget* parent) : QFrame(parent), m_controller(controller) {
   setFrameShape(QFrame::StyledPanel);
@@ -110,8 +99,8 @@ void RunProgressRow::refresh() {
       // Models with restarts (lda-gibbs, mmsb) report their starts at iteration 0 before the
       // chain they keep begins its iterations; the bar cannot say how far the run is then.
       const auto& last = reports.back();
-      const auto start = extraValue(last, "restart");
-      const auto sweep = extraValue(last, "restart_sweep").value_or(0.0);
+      const auto start = core::reportExtra(last, "restart");
+      const auto sweep = core::reportExtra(last, "restart_sweep").value_or(0.0);
       parts << (start ? tr("restarts: start %1, sweep %2").arg(*start).arg(sweep) : tr("restarts: sweep %1").arg(sweep));
     } else if (!reports.isEmpty()) {
       const auto& last = reports.back();

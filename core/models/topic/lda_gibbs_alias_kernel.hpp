@@ -57,7 +57,9 @@ class AliasGibbsKernel {
   static constexpr int kMaxSteps = 64;             // mh_steps at most (the option's range)
   static constexpr std::size_t kPrefetchDistance = 4;  // tokens ahead whose proposals are fetched
 
-  class Partition {
+  // Aligned to a cache line: a partition writes its own members (masses, totals' caches) for
+  // every token, and its neighbour in m_partitions must not share that line.
+  class alignas(kCacheLine) Partition {
    public:
     Partition(AliasGibbsKernel& kernel, std::size_t index)
         : m_kernel(kernel),

@@ -48,7 +48,9 @@ class SparseGibbsKernel {
            static_cast<double>(maxCount) < std::ldexp(1.0, static_cast<int>(sizeof(Packed) * 8) - bits);
   }
 
-  class Partition {
+  // Aligned to a cache line: a partition writes its own members (masses, totals' caches) for
+  // every token, and its neighbour in m_partitions must not share that line.
+  class alignas(kCacheLine) Partition {
    public:
     Partition(SparseGibbsKernel& kernel, std::size_t index)
         : m_kernel(kernel),

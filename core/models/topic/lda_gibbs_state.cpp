@@ -41,14 +41,14 @@ LdaGibbsState::LdaGibbsState(const Corpus& corpus, int topics, double alpha, dou
         --end;
     }
     m_partitions.push_back({begin, end});
-    m_rngs.emplace_back(seed, p);
+    m_rngs.push_back({Rng(seed, p)});
     begin = end;
   }
 
   // Uniform initial topics, each partition from its own stream.
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, m_partitions.size(), 1), [&](const auto& r) {
     for (std::size_t p = r.begin(); p != r.end(); ++p) {
-      auto& rng = m_rngs[p];
+      auto& rng = m_rngs[p].rng;
       const auto first = static_cast<std::size_t>(corpus.offsets[m_partitions[p].begin]);
       const auto last = static_cast<std::size_t>(corpus.offsets[m_partitions[p].end]);
       for (std::size_t i = first; i < last; ++i) m_z[i] = static_cast<std::int32_t>(rng.below(static_cast<std::uint64_t>(topics)));

@@ -21,6 +21,10 @@ struct DocumentRange {
   std::size_t end = 0;
 };
 
+// The cache line size of the machines we build for (x86-64, most ARM cores); objects written by
+// different threads in every step are aligned to it so that no two of them share a line.
+inline constexpr std::size_t kCacheLine = 64;
+
 class LdaGibbsState {
  public:
   // Splits the documents into `partitions` contiguous ranges of about equal token counts and
@@ -38,7 +42,7 @@ class LdaGibbsState {
   std::span<const std::int32_t> assignments() const noexcept { return m_z; }
 
   const std::vector<DocumentRange>& partitions() const noexcept { return m_partitions; }
-  Rng& rng(std::size_t partition) noexcept { return m_rngs[partition]; }
+  Rng& rng(std::size_t partition) noexcept { return m_rngs[partition].rng; }
 
   const std::vector<std::int64_t>& wordFrequencies() const noexcept { return m_wordFrequency; }
   std::int64_t maxWordFrequency() const noexcept { return m_maxWordFrequency; }
@@ -78,7 +82,12 @@ class LdaGibbsState {
   double m_beta;
   std::vector<std::int32_t> m_z;
   std::vector<DocumentRange> m_partitions;
-  std::vector<Rng> m_rngs;
+  // Each partition's stream on cache lines of its own: a sweep draws from it for every token,
+  // and streams sharing a line made two threads write to one line all the time (false sharing).
+  struct alignas(kCacheLine) PartitionRng {
+    Rng rng;
+  };
+  std::vector<PartitionRng> m_rngs;
   std::vector<std::int64_t> m_wordFrequency;
   std::int64_t m_maxWordFrequency = 0;
 };

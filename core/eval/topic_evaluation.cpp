@@ -34,6 +34,27 @@ void countWords(std::span<const std::int32_t> words, std::vector<std::int32_t>& 
   ids.resize(out);
 }
 
+struct GibbsFoldInScratch {
+  std::vector<std::int32_t> ids, slot, z, docCounts, docTopics, position;
+  std::vector<double> counts, smoothing, scores;
+};
+
+// Topic k joins or leaves the list of the document's topics as its count leaves or reaches zero.
+void addToDocument(GibbsFoldInScratch& s, std::int32_t k) {
+  if (s.docCounts[static_cast<std::size_t>(k)]++ == 0) {
+    s.position[static_cast<std::size_t>(k)] = static_cast<std::int32_t>(s.docTopics.size());
+    s.docTopics.push_back(k);
+  }
+}
+void removeFromDocument(GibbsFoldInScratch& s, std::int32_t k) {
+  if (--s.docCounts[static_cast<std::size_t>(k)] == 0) {
+    const auto at = static_cast<std::size_t>(s.position[static_cast<std::size_t>(k)]);
+    s.docTopics[at] = s.docTopics.back();
+    s.position[static_cast<std::size_t>(s.docTopics[at])] = static_cast<std::int32_t>(at);
+    s.docTopics.pop_back();
+  }
+}
+
 }  // namespace
 
 const char* toString(HeldoutProtocol protocol) noexcept {
@@ -98,37 +119,83 @@ FoldIn variationalFoldIn(const Eigen::MatrixXd& topicWord, Eigen::VectorXd alpha
   };
 }
 
+// The sampler splits the conditional p(z_i = k) ~ phi_kw (n_dk + alpha_k) into a smoothing
+// part phi_kw alpha_k, fixed while the document is folded in, and a document part phi_kw n_dk
+// over the topics the document's other tokens hold, as SparseLDA does (Yao et al. 2009 eq. 4).
+// The smoothing part is a cumulative sum per distinct word of the document, drawn from by
+// bisection; the document part is a walk over at most min(K, N_d) topics. A token then costs
+// O(N_d + log K) rather than O(K): at K = 1000 the dense draw made the held-out evaluation of a
+// 2M-token fit cost as much as dozens of its sweeps. Same conditional, so the same chain in
+// distribution as the dense draw it replaced.
 FoldIn gibbsFoldIn(const Eigen::MatrixXd& topicWord, Eigen::VectorXd alpha, int sweeps, int burnIn) {
   return [&topicWord, alpha = std::move(alpha), sweeps, burnIn](std::span<const std::int32_t> words, std::uint64_t seed,
                                                                Eigen::Ref<Eigen::VectorXd> theta) {
-    const auto K = topicWord.rows();
+    const auto K = static_cast<std::size_t>(topicWord.rows());
+    thread_local GibbsFoldInScratch s;  // reused across documents: nothing is allocated per token
     Rng rng(seed);
-    std::vector<std::int32_t> z(words.size());
-    Eigen::VectorXd counts = Eigen::VectorXd::Zero(K), p(K);
-    for (std::size_t i = 0; i < words.size(); ++i) {
-      z[i] = static_cast<std::int32_t>(rng.below(static_cast<std::uint64_t>(K)));
-      counts[z[i]] += 1.0;
+    const std::size_t n = words.size();
+
+    // Distinct words, each token's index among them, and their smoothing parts' cumulative sums.
+    countWords(words, s.ids, s.counts);
+    s.slot.resize(n);
+    for (std::size_t i = 0; i < n; ++i)
+      s.slot[i] = static_cast<std::int32_t>(std::lower_bound(s.ids.begin(), s.ids.end(), words[i]) - s.ids.begin());
+    s.smoothing.resize(s.ids.size() * K);
+    for (std::size_t j = 0; j < s.ids.size(); ++j) {
+      const double* phi = topicWord.col(s.ids[j]).data();
+      double sum = 0.0;
+      for (std::size_t k = 0; k < K; ++k) s.smoothing[j * K + k] = sum += phi[k] * alpha[static_cast<Eigen::Index>(k)];
     }
+
+    s.docCounts.assign(K, 0);
+    s.position.resize(K);
+    s.docTopics.clear();
+    s.scores.resize(std::min(K, n) + 1);
+    s.z.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      s.z[i] = static_cast<std::int32_t>(rng.below(K));
+      addToDocument(s, s.z[i]);
+    }
+
     theta.setZero();
     int kept = 0;
     const double alpha0 = alpha.sum();
     for (int sweep = 0; sweep < sweeps; ++sweep) {
-      for (std::size_t i = 0; i < words.size(); ++i) {
-        counts[z[i]] -= 1.0;
-        p = topicWord.col(words[i]).cwiseProduct(counts + alpha);
-        double u = rng.uniform() * p.sum();
-        Eigen::Index k = 0;
-        while (k + 1 < K && (u -= p[k]) > 0.0) ++k;
-        z[i] = static_cast<std::int32_t>(k);
-        counts[k] += 1.0;
+      for (std::size_t i = 0; i < n; ++i) {
+        removeFromDocument(s, s.z[i]);
+        const double* phi = topicWord.col(words[i]).data();
+        const double* smoothing = s.smoothing.data() + static_cast<std::size_t>(s.slot[i]) * K;
+        double docMass = 0.0;
+        for (std::size_t j = 0; j < s.docTopics.size(); ++j) {
+          const auto k = static_cast<std::size_t>(s.docTopics[j]);
+          s.scores[j] = phi[k] * s.docCounts[k];
+          docMass += s.scores[j];
+        }
+        double u = rng.uniform() * (docMass + smoothing[K - 1]);
+        std::int32_t k;
+        if (u < docMass) {
+          std::size_t j = 0;
+          while (j + 1 < s.docTopics.size() && (u -= s.scores[j]) >= 0.0) ++j;
+          k = s.docTopics[j];
+        } else {
+          u -= docMass;
+          const auto at = static_cast<std::size_t>(std::upper_bound(smoothing, smoothing + K, u) - smoothing);
+          k = static_cast<std::int32_t>(std::min(at, K - 1));
+        }
+        s.z[i] = k;
+        addToDocument(s, k);
       }
       if (sweep >= burnIn) {
-        theta += (counts + alpha) / (static_cast<double>(words.size()) + alpha0);
+        for (std::size_t k = 0; k < K; ++k) theta[static_cast<Eigen::Index>(k)] += s.docCounts[k];
         ++kept;
       }
     }
-    if (kept == 0) theta = (counts + alpha) / (static_cast<double>(words.size()) + alpha0);
+    // theta_k = (mean n_dk over the kept sweeps + alpha_k) / (N_d + alpha_0)
+    const double denominator = static_cast<double>(n) + alpha0;
+    if (kept == 0)
+      for (std::size_t k = 0; k < K; ++k) theta[static_cast<Eigen::Index>(k)] = s.docCounts[k];
     else theta /= kept;
+    theta = (theta + alpha) / denominator;
   };
 }
 

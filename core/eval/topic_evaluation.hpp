@@ -48,7 +48,8 @@ FoldIn variationalFoldIn(const Eigen::MatrixXd& topicWord, Eigen::VectorXd alpha
                          double tolerance = 1e-5);
 
 // LDA fitted by Gibbs sampling: Gibbs sweeps over the document's tokens with phi fixed,
-// theta_k = (n_dk + alpha_k) / (n_d + alpha_0) averaged over the sweeps after burn-in.
+// theta_k = (n_dk + alpha_k) / (n_d + alpha_0) averaged over the sweeps after burn-in. Each draw
+// is exact and costs O(N_d + log K), not O(K) (see the .cpp).
 FoldIn gibbsFoldIn(const Eigen::MatrixXd& topicWord, Eigen::VectorXd alpha, int sweeps = 50, int burnIn = 20);
 
 // PLSA: EM on the document's p(z|d) alone (the E step of 003 §3.4 iterated with phi fixed);

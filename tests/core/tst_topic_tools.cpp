@@ -143,6 +143,54 @@ class TopicToolsTest : public QObject {
     }
   }
 
+  // The Gibbs fold-in's theta is E[(n_dk + alpha_k) / (N_d + alpha_0) | words, phi]; for short
+  // documents that posterior mean can be computed by enumerating every assignment z, with
+  // p(z | w) ~ prod_i phi_{z_i w_i} prod_k Gamma(n_k + alpha_k) / Gamma(alpha_k). Two cases: few
+  // topics and a repeated word (the document part of the sparse draw), and more topics than
+  // tokens, so that most draws come from the smoothing part's cumulative sums.
+  void gibbsFoldInMatchesTheEnumeratedPosterior() {
+    struct Case {
+      int topics, vocabulary;
+      std::vector<std::int32_t> words;
+    };
+    core::Rng rng(31);
+    for (const Case& c : {Case{3, 4, {0, 1, 1, 3, 2}}, Case{40, 6, {5, 0, 5}}}) {
+      const int K = c.topics;
+      Eigen::MatrixXd phi(K, c.vocabulary);
+      for (int k = 0; k < K; ++k) phi.row(k) = core::sampleSymmetricDirichlet(rng, c.vocabulary, 0.5).transpose();
+      Eigen::VectorXd alpha(K);
+      for (int k = 0; k < K; ++k) alpha[k] = 0.05 + 0.5 * rng.uniform();
+      const auto n = c.words.size();
+      const double alpha0 = alpha.sum();
+
+      Eigen::VectorXd exact = Eigen::VectorXd::Zero(K);
+      double normaliser = 0.0;
+      std::vector<int> z(n, 0), counts(static_cast<std::size_t>(K), 0);
+      for (bool more = true; more;) {
+        std::fill(counts.begin(), counts.end(), 0);
+        double logWeight = 0.0;
+        for (std::size_t i = 0; i < n; ++i) {
+          logWeight += std::log(phi(z[i], c.words[i]));
+          ++counts[static_cast<std::size_t>(z[i])];
+        }
+        for (int k = 0; k < K; ++k) logWeight += std::lgamma(counts[static_cast<std::size_t>(k)] + alpha[k]) - std::lgamma(alpha[k]);
+        const double weight = std::exp(logWeight);
+        normaliser += weight;
+        for (int k = 0; k < K; ++k) exact[k] += weight * (counts[static_cast<std::size_t>(k)] + alpha[k]) / (static_cast<double>(n) + alpha0);
+        std::size_t i = 0;  // next assignment, as an odometer
+        while (i < n && ++z[i] == K) z[i++] = 0;
+        more = i < n;
+      }
+      exact /= normaliser;
+
+      Eigen::VectorXd theta(K);
+      core::gibbsFoldIn(phi, alpha, 200000, 100)(c.words, 7, theta);
+      QVERIFY(std::abs(theta.sum() - 1.0) < 1e-9);
+      const double gap = (theta - exact).cwiseAbs().maxCoeff();
+      QVERIFY2(gap < 0.004, qPrintable(QString("K %1: largest gap %2").arg(K).arg(gap)));
+    }
+  }
+
   void alphaFixedPointRecoversAKnownPrior() {
     // Documents drawn from Dirichlet-multinomials with a known asymmetric alpha: the fixed point
     // on their count histograms should land near it.

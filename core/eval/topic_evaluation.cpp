@@ -11,6 +11,7 @@
 
 #include "eval/perplexity.hpp"
 #include "util/random.hpp"
+#include "util/sparse_counts.hpp"
 #include "util/special_functions.hpp"
 
 namespace latent::core {
@@ -35,25 +36,10 @@ void countWords(std::span<const std::int32_t> words, std::vector<std::int32_t>& 
 }
 
 struct GibbsFoldInScratch {
-  std::vector<std::int32_t> ids, slot, z, docCounts, docTopics, position;
+  std::vector<std::int32_t> ids, slot, z;
   std::vector<double> counts, smoothing, scores;
+  SparseCounts doc;  // n_dk of the document being folded in
 };
-
-// Topic k joins or leaves the list of the document's topics as its count leaves or reaches zero.
-void addToDocument(GibbsFoldInScratch& s, std::int32_t k) {
-  if (s.docCounts[static_cast<std::size_t>(k)]++ == 0) {
-    s.position[static_cast<std::size_t>(k)] = static_cast<std::int32_t>(s.docTopics.size());
-    s.docTopics.push_back(k);
-  }
-}
-void removeFromDocument(GibbsFoldInScratch& s, std::int32_t k) {
-  if (--s.docCounts[static_cast<std::size_t>(k)] == 0) {
-    const auto at = static_cast<std::size_t>(s.position[static_cast<std::size_t>(k)]);
-    s.docTopics[at] = s.docTopics.back();
-    s.position[static_cast<std::size_t>(s.docTopics[at])] = static_cast<std::int32_t>(at);
-    s.docTopics.pop_back();
-  }
-}
 
 }  // namespace
 
@@ -147,14 +133,12 @@ FoldIn gibbsFoldIn(const Eigen::MatrixXd& topicWord, Eigen::VectorXd alpha, int 
       for (std::size_t k = 0; k < K; ++k) s.smoothing[j * K + k] = sum += phi[k] * alpha[static_cast<Eigen::Index>(k)];
     }
 
-    s.docCounts.assign(K, 0);
-    s.position.resize(K);
-    s.docTopics.clear();
+    s.doc.reset(K);
     s.scores.resize(std::min(K, n) + 1);
     s.z.resize(n);
     for (std::size_t i = 0; i < n; ++i) {
       s.z[i] = static_cast<std::int32_t>(rng.below(K));
-      addToDocument(s, s.z[i]);
+      s.doc.add(static_cast<std::size_t>(s.z[i]), 1);
     }
 
     theta.setZero();
@@ -162,38 +146,39 @@ FoldIn gibbsFoldIn(const Eigen::MatrixXd& topicWord, Eigen::VectorXd alpha, int 
     const double alpha0 = alpha.sum();
     for (int sweep = 0; sweep < sweeps; ++sweep) {
       for (std::size_t i = 0; i < n; ++i) {
-        removeFromDocument(s, s.z[i]);
+        s.doc.add(static_cast<std::size_t>(s.z[i]), -1);
         const double* phi = topicWord.col(words[i]).data();
         const double* smoothing = s.smoothing.data() + static_cast<std::size_t>(s.slot[i]) * K;
         double docMass = 0.0;
-        for (std::size_t j = 0; j < s.docTopics.size(); ++j) {
-          const auto k = static_cast<std::size_t>(s.docTopics[j]);
-          s.scores[j] = phi[k] * s.docCounts[k];
+        const auto docTopics = s.doc.nonzero();
+        for (std::size_t j = 0; j < docTopics.size(); ++j) {
+          const auto k = static_cast<std::size_t>(docTopics[j]);
+          s.scores[j] = phi[k] * s.doc[k];
           docMass += s.scores[j];
         }
         double u = rng.uniform() * (docMass + smoothing[K - 1]);
         std::int32_t k;
         if (u < docMass) {
           std::size_t j = 0;
-          while (j + 1 < s.docTopics.size() && (u -= s.scores[j]) >= 0.0) ++j;
-          k = s.docTopics[j];
+          while (j + 1 < docTopics.size() && (u -= s.scores[j]) >= 0.0) ++j;
+          k = docTopics[j];
         } else {
           u -= docMass;
           const auto at = static_cast<std::size_t>(std::upper_bound(smoothing, smoothing + K, u) - smoothing);
           k = static_cast<std::int32_t>(std::min(at, K - 1));
         }
         s.z[i] = k;
-        addToDocument(s, k);
+        s.doc.add(static_cast<std::size_t>(k), 1);
       }
       if (sweep >= burnIn) {
-        for (std::size_t k = 0; k < K; ++k) theta[static_cast<Eigen::Index>(k)] += s.docCounts[k];
+        for (const auto k : s.doc.nonzero()) theta[k] += s.doc[static_cast<std::size_t>(k)];
         ++kept;
       }
     }
     // theta_k = (mean n_dk over the kept sweeps + alpha_k) / (N_d + alpha_0)
     const double denominator = static_cast<double>(n) + alpha0;
     if (kept == 0)
-      for (std::size_t k = 0; k < K; ++k) theta[static_cast<Eigen::Index>(k)] = s.docCounts[k];
+      for (const auto k : s.doc.nonzero()) theta[k] = s.doc[static_cast<std::size_t>(k)];
     else theta /= kept;
     theta = (theta + alpha) / denominator;
   };

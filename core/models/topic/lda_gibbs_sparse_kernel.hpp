@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "models/topic/lda_gibbs_state.hpp"
+#include "util/sparse_counts.hpp"
 
 namespace latent::core::topic {
 
@@ -61,9 +62,7 @@ class SparseGibbsKernel {
           m_coefficient(static_cast<std::size_t>(kernel.m_K)),
           m_alphaBeta(static_cast<std::size_t>(kernel.m_K)),
           m_wordScore(static_cast<std::size_t>(kernel.m_K)),
-          m_docCounts(static_cast<std::size_t>(kernel.m_K), 0),
-          m_docTopics(static_cast<std::size_t>(kernel.m_K)),
-          m_docTopicPosition(static_cast<std::size_t>(kernel.m_K)) {}
+          m_doc(static_cast<std::size_t>(kernel.m_K)) {}
 
     // Caches that depend on the hyperparameters and the topic totals.
     void beginSweep() {
@@ -86,16 +85,15 @@ class SparseGibbsKernel {
       m_docBegin = static_cast<std::size_t>(offsets[d]);
       m_docEnd = static_cast<std::size_t>(offsets[d + 1]);
       const auto z = m_state.assignments();
-      m_docTopicCount = 0;
       for (std::size_t i = m_docBegin; i < m_docEnd; ++i) {
         const auto k = static_cast<std::size_t>(z[i]);
-        if (m_docCounts[k]++ == 0) addDocTopic(k);
+        m_doc.add(k, 1);
       }
       m_docMass = 0.0;
-      for (std::size_t j = 0; j < m_docTopicCount; ++j) {
-        const auto k = static_cast<std::size_t>(m_docTopics[j]);
-        m_docMass += m_docCounts[k] * m_beta * m_invDenominator[k];
-        m_coefficient[k] = (m_alpha[k] + m_docCounts[k]) * m_invDenominator[k];
+      for (const auto topic : m_doc.nonzero()) {
+        const auto k = static_cast<std::size_t>(topic);
+        m_docMass += m_doc[k] * m_beta * m_invDenominator[k];
+        m_coefficient[k] = (m_alpha[k] + m_doc[k]) * m_invDenominator[k];
       }
       // s is updated incrementally; recomputing it every K tokens keeps rounding from piling up
       // at O(1) cost per token.
@@ -144,14 +142,15 @@ class SparseGibbsKernel {
         at = j;
       } else {
         u -= wordMass;
-        if (u < m_docMass && m_docTopicCount > 0) {
+        const auto docTopics = m_doc.nonzero();
+        if (u < m_docMass && !docTopics.empty()) {
           std::size_t j = 0;
-          for (; j + 1 < m_docTopicCount; ++j) {
-            const auto k = static_cast<std::size_t>(m_docTopics[j]);
-            u -= m_docCounts[k] * m_beta * m_invDenominator[k];
+          for (; j + 1 < docTopics.size(); ++j) {
+            const auto k = static_cast<std::size_t>(docTopics[j]);
+            u -= m_doc[k] * m_beta * m_invDenominator[k];
             if (u < 0.0) break;
           }
-          t = static_cast<std::size_t>(m_docTopics[j]);
+          t = static_cast<std::size_t>(docTopics[j]);
         } else {
           u -= m_docMass;
           t = 0;
@@ -180,13 +179,12 @@ class SparseGibbsKernel {
       double logPrior = 0.0;
       if (wantLogPrior && m_docEnd > m_docBegin)
         logPrior = std::lgamma(m_state.alphaSum()) - std::lgamma(static_cast<double>(m_docEnd - m_docBegin) + m_state.alphaSum());
-      for (std::size_t j = 0; j < m_docTopicCount; ++j) {
-        const auto k = static_cast<std::size_t>(m_docTopics[j]);
-        if (wantLogPrior) logPrior += logGammaRatio(m_docCounts[k], m_alpha[k]);
-        m_docCounts[k] = 0;
+      for (const auto topic : m_doc.nonzero()) {
+        const auto k = static_cast<std::size_t>(topic);
+        if (wantLogPrior) logPrior += logGammaRatio(m_doc[k], m_alpha[k]);
         m_coefficient[k] = m_alpha[k] * m_invDenominator[k];
       }
-      m_docTopicCount = 0;
+      m_doc.clear();
       return logPrior;
     }
 
@@ -220,32 +218,18 @@ class SparseGibbsKernel {
       m_sinceSmoothingRecompute = 0;
     }
 
-    void addDocTopic(std::size_t k) {
-      m_docTopicPosition[k] = static_cast<std::int32_t>(m_docTopicCount);
-      m_docTopics[m_docTopicCount++] = static_cast<std::int32_t>(k);
-    }
-    void removeDocTopic(std::size_t k) {
-      const auto at = static_cast<std::size_t>(m_docTopicPosition[k]);
-      const auto last = m_docTopics[--m_docTopicCount];
-      m_docTopics[at] = last;
-      m_docTopicPosition[static_cast<std::size_t>(last)] = static_cast<std::int32_t>(at);
-    }
-
     // n_k and n_dk of topic k change by delta; s, r and the coefficient follow.
     void changeTopicCount(std::size_t k, int delta) {
       const double oldInverse = m_invDenominator[k];
       m_smoothingMass -= m_alphaBeta[k] * oldInverse;
-      m_docMass -= m_docCounts[k] * m_beta * oldInverse;
+      m_docMass -= m_doc[k] * m_beta * oldInverse;
       m_totals[k] += delta;
-      const std::int32_t before = m_docCounts[k];
-      m_docCounts[k] = before + delta;
+      m_doc.add(k, delta);
       const double inverse = 1.0 / (m_betaV + static_cast<double>(m_totals[k]));
       m_invDenominator[k] = inverse;
       m_smoothingMass += m_alphaBeta[k] * inverse;
-      m_docMass += m_docCounts[k] * m_beta * inverse;
-      m_coefficient[k] = (m_alpha[k] + m_docCounts[k]) * inverse;
-      if (before == 0) addDocTopic(k);
-      else if (m_docCounts[k] == 0) removeDocTopic(k);
+      m_docMass += m_doc[k] * m_beta * inverse;
+      m_coefficient[k] = (m_alpha[k] + m_doc[k]) * inverse;
     }
 
     static void incrementAt(Packed* list, std::size_t j, Packed one) {
@@ -283,8 +267,8 @@ class SparseGibbsKernel {
     double m_beta = 0.0, m_betaV = 0.0;
     std::vector<std::int64_t> m_totals;
     std::vector<double> m_invDenominator, m_coefficient, m_alphaBeta, m_wordScore;
-    std::vector<std::int32_t> m_docCounts, m_docTopics, m_docTopicPosition;
-    std::size_t m_docTopicCount = 0, m_docBegin = 0, m_docEnd = 0, m_sinceSmoothingRecompute = 0;
+    SparseCounts m_doc;  // n_dk of the current document, with its list of topics
+    std::size_t m_docBegin = 0, m_docEnd = 0, m_sinceSmoothingRecompute = 0;
     double m_smoothingMass = 0.0, m_docMass = 0.0;
   };
 

@@ -136,8 +136,40 @@ FoldIn gibbsFoldIn(const Eigen::MatrixXd& topicWord, Eigen::VectorXd alpha, int 
     s.doc.reset(K);
     s.scores.resize(std::min(K, n) + 1);
     s.z.resize(n);
+    // A topic for token i from its conditional given the counts of s.doc (which leave it out).
+    const auto draw = [&](std::size_t i) {
+      const double* phi = topicWord.col(words[i]).data();
+      const double* smoothing = s.smoothing.data() + static_cast<std::size_t>(s.slot[i]) * K;
+      const auto docTopics = s.doc.nonzero();
+      // Two running sums, even and odd topics, so that a term does not wait for the previous one.
+      double evenMass = 0.0, oddMass = 0.0;
+      std::size_t j = 0;
+      for (; j + 1 < docTopics.size(); j += 2) {
+        const auto k0 = static_cast<std::size_t>(docTopics[j]), k1 = static_cast<std::size_t>(docTopics[j + 1]);
+        evenMass += s.scores[j] = phi[k0] * s.doc[k0];
+        oddMass += s.scores[j + 1] = phi[k1] * s.doc[k1];
+      }
+      if (j < docTopics.size()) {
+        const auto k = static_cast<std::size_t>(docTopics[j]);
+        evenMass += s.scores[j] = phi[k] * s.doc[k];
+      }
+      const double docMass = evenMass + oddMass;
+      double u = rng.uniform() * (docMass + smoothing[K - 1]);
+      if (u < docMass) {
+        j = 0;
+        while (j + 1 < docTopics.size() && (u -= s.scores[j]) >= 0.0) ++j;
+        return docTopics[j];
+      }
+      u -= docMass;
+      const auto at = static_cast<std::size_t>(std::upper_bound(smoothing, smoothing + K, u) - smoothing);
+      return static_cast<std::int32_t>(std::min(at, K - 1));
+    };
+    // The chain starts from one pass that draws each token given the tokens before it (as the
+    // left-to-right estimator does): a start near where the chain settles, so that the burn-in
+    // sweeps see a document's few topics rather than one topic per token, as a uniform start
+    // gives, and cost less (each draw walks the document's topics).
     for (std::size_t i = 0; i < n; ++i) {
-      s.z[i] = static_cast<std::int32_t>(rng.below(K));
+      s.z[i] = draw(i);
       s.doc.add(static_cast<std::size_t>(s.z[i]), 1);
     }
 
@@ -147,26 +179,7 @@ FoldIn gibbsFoldIn(const Eigen::MatrixXd& topicWord, Eigen::VectorXd alpha, int 
     for (int sweep = 0; sweep < sweeps; ++sweep) {
       for (std::size_t i = 0; i < n; ++i) {
         s.doc.add(static_cast<std::size_t>(s.z[i]), -1);
-        const double* phi = topicWord.col(words[i]).data();
-        const double* smoothing = s.smoothing.data() + static_cast<std::size_t>(s.slot[i]) * K;
-        double docMass = 0.0;
-        const auto docTopics = s.doc.nonzero();
-        for (std::size_t j = 0; j < docTopics.size(); ++j) {
-          const auto k = static_cast<std::size_t>(docTopics[j]);
-          s.scores[j] = phi[k] * s.doc[k];
-          docMass += s.scores[j];
-        }
-        double u = rng.uniform() * (docMass + smoothing[K - 1]);
-        std::int32_t k;
-        if (u < docMass) {
-          std::size_t j = 0;
-          while (j + 1 < docTopics.size() && (u -= s.scores[j]) >= 0.0) ++j;
-          k = docTopics[j];
-        } else {
-          u -= docMass;
-          const auto at = static_cast<std::size_t>(std::upper_bound(smoothing, smoothing + K, u) - smoothing);
-          k = static_cast<std::int32_t>(std::min(at, K - 1));
-        }
+        const std::int32_t k = draw(i);
         s.z[i] = k;
         s.doc.add(static_cast<std::size_t>(k), 1);
       }

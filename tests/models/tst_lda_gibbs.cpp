@@ -22,6 +22,7 @@
 #include "jobs/fit_job.hpp"
 #include "lda_gibbs_test_support.hpp"
 #include "models/topic/lda_gibbs_alias_kernel.hpp"
+#include "models/topic/lda_gibbs_warp_kernel.hpp"
 #include "models/topic/lda_gibbs_sparse_kernel.hpp"
 #include "store/run_store.hpp"
 #include "test_datasets.hpp"
@@ -32,6 +33,7 @@
 
 using namespace latent;
 using core::topic::AliasGibbsKernel;
+using core::topic::WarpGibbsKernel;
 using core::topic::LdaGibbsState;
 using core::topic::SparseGibbsKernel;
 
@@ -93,8 +95,10 @@ void checkConditional(int partitions, std::size_t d, std::size_t i, int thin, Ex
 // else to choose from (see posteriorWithLoneWordAndOneWordDocument).
 core::Corpus posteriorCorpus() { return test::corpusFromIds(3, {{0, 1, 0, 2}, {2, 2, 1}, {0, 2}}); }
 
+// Total-variation distance between the states visited by 200,000 one-partition sweeps and the
+// enumerated posterior P(Z | W) (001 eq. 3) of a corpus of a few tokens, K = 2.
 template <typename Kernel, typename... Extra>
-void checkPosterior(const core::Corpus& corpus, Extra... extra) {
+double distanceFromPosterior(const core::Corpus& corpus, Extra... extra) {
   const int K = 2;
   const double beta = 0.3;
   Eigen::VectorXd alpha(2);
@@ -113,13 +117,19 @@ void checkPosterior(const core::Corpus& corpus, Extra... extra) {
   std::vector<double> visits(exact.size(), 0.0), logPrior;
   const int sweeps = 200000;
   for (int s = 0; s < sweeps; ++s) {
-    QVERIFY(kernel.sweep({}, false, logPrior));
+    if (!kernel.sweep({}, false, logPrior)) return 1.0;
     std::size_t m = 0;
     for (std::size_t i = 0; i < N; ++i) m |= static_cast<std::size_t>(state.assignments()[i]) << i;
     visits[m] += 1.0;
   }
   double distance = 0.0;
   for (std::size_t m = 0; m < exact.size(); ++m) distance += std::abs(visits[m] / sweeps - exact[m] / total) / 2;
+  return distance;
+}
+
+template <typename Kernel, typename... Extra>
+void checkPosterior(const core::Corpus& corpus, Extra... extra) {
+  const double distance = distanceFromPosterior<Kernel>(corpus, extra...);
   // Monte Carlo noise alone gives about 0.015 at this length.
   QVERIFY2(distance < 0.03, qPrintable(QString("total variation %1").arg(distance)));
 }
@@ -212,6 +222,22 @@ class LdaGibbsTest : public QObject {
     checkCountsAfterSweeps<SparseGibbsKernel<std::uint32_t>>(3);
     checkCountsAfterSweeps<AliasGibbsKernel>(1, 2);
     checkCountsAfterSweeps<AliasGibbsKernel>(3, 2);
+    checkCountsAfterSweeps<WarpGibbsKernel>(1, 2);
+    checkCountsAfterSweeps<WarpGibbsKernel>(3, 2);
+  }
+
+  // The warp sampler is approximate (lda_gibbs_warp_kernel.hpp): its chain does not end at the
+  // posterior, but near it. On the two enumerable corpora above it ended 0.06 to 0.11 away
+  // (2026-11-24), where the exact samplers end within the Monte Carlo noise of about 0.015. On
+  // corpora of a few tokens every token is a large part of the counts its proposals were drawn
+  // from, so this is where a phase's delay weighs most.
+  void warpChainIsNearThePosterior() {
+    for (const int steps : {1, 2, 3, 4}) {  // 3: the steps read at run time, the others compiled in
+      const double a = distanceFromPosterior<WarpGibbsKernel>(posteriorCorpus(), steps);
+      const double b = distanceFromPosterior<WarpGibbsKernel>(test::corpusFromIds(4, {{0, 1, 0, 2}, {3}, {2, 2, 1, 0}}), steps);
+      qInfo("mh_steps %d: total variation %.4f and %.4f", steps, a, b);
+      QVERIFY2(a < 0.15 && b < 0.15, qPrintable(QString("mh_steps %1: total variation %2 and %3").arg(steps).arg(a).arg(b)));
+    }
   }
 
   void partitionsBalanceTokens() {
@@ -236,6 +262,7 @@ class LdaGibbsTest : public QObject {
     QTest::addColumn<QString>("sampler");
     QTest::newRow("sparse") << "sparse";
     QTest::newRow("alias") << "alias";
+    QTest::newRow("warp") << "warp";
   }
   void textbookToy() {
     QFETCH(QString, sampler);
@@ -284,7 +311,7 @@ class LdaGibbsTest : public QObject {
   void sameSeedSameNumbers() {
     const auto corpus = smallSynthetic();
     const auto split = test::wholeCorpus(corpus);
-    for (const char* sampler : {"sparse", "alias"}) {
+    for (const char* sampler : {"sparse", "alias", "warp"}) {
       const nlohmann::json options = {{"k", 5}, {"iterations", 30}, {"sampler", sampler}, {"optimize_every", 10}, {"optimize_burn_in", 5}};
       const auto a = test::fitLdaGibbs(split, 120, options, 9, 2);
       const auto b = test::fitLdaGibbs(split, 120, options, 9, 2);
@@ -312,7 +339,7 @@ class LdaGibbsTest : public QObject {
   void observerContractAndLogJoint() {
     const auto corpus = smallSynthetic();
     const auto split = core::splitForDocumentCompletion(corpus, 0.2, 3);
-    for (const char* sampler : {"sparse", "alias"}) {
+    for (const char* sampler : {"sparse", "alias", "warp"}) {
       const nlohmann::json options = {{"k", 4}, {"iterations", 25}, {"sampler", sampler}, {"optimize_every", 0},
                                       {"snapshot_every", 10}, {"alpha", 0.3}, {"beta", 0.05}, {"restarts", 1}};
       const auto fit = test::fitLdaGibbs(split, 120, options, 2, 2, 10);
@@ -424,6 +451,7 @@ class LdaGibbsTest : public QObject {
     QTest::addColumn<QString>("sampler");
     QTest::newRow("sparse") << "sparse";
     QTest::newRow("alias") << "alias";
+    QTest::newRow("warp") << "warp";
   }
   void stopIsHonouredWithinASweep() {
     QFETCH(QString, sampler);
@@ -494,7 +522,7 @@ class LdaGibbsTest : public QObject {
       core::resolveOptions(core::ldaGibbsInfo(), {{"sampler", "gibbs"}});
       QFAIL("accepted an unknown sampler");
     } catch (const core::UsageError& e) {
-      QVERIFY(std::string(e.what()).find("--sampler of lda-gibbs must be one of: sparse, alias") != std::string::npos);
+      QVERIFY(std::string(e.what()).find("--sampler of lda-gibbs must be one of: sparse, alias, warp") != std::string::npos);
     }
     try {
       core::resolveOptions(core::ldaGibbsInfo(), {{"mh_steps", 0}});

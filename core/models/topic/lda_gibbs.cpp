@@ -21,6 +21,7 @@
 #include "models/topic/lda_gibbs_alias_kernel.hpp"
 #include "models/topic/lda_gibbs_sparse_kernel.hpp"
 #include "models/topic/lda_gibbs_state.hpp"
+#include "models/topic/lda_gibbs_warp_kernel.hpp"
 #include "models/topic/topic_model_support.hpp"
 #include "util/clock.hpp"
 #include "util/random.hpp"
@@ -62,13 +63,15 @@ ModelInfo makeInfo() {
   sampler.name = "sampler";
   sampler.type = OptionSpec::Type::Choice;
   sampler.defaultValue = "sparse";
-  sampler.choices = {"sparse", "alias"};
+  sampler.choices = {"sparse", "alias", "warp"};
   // Where each wins, measured 2026-11-24 (tests/benchmarks/README.md, 2M tokens, 2 threads): at
   // K = 1000 sparse ran 100 sweeps in 36 s to held-out 2305, alias 38 s to 2526; at K = 3000, 50
   // sweeps, sparse 45 s to 2975, alias 22 s to 2984.
   sampler.help = "How each word's topic is drawn: sparse (exact Gibbs; the faster one up to about a thousand topics) "
                  "or alias (Metropolis-Hastings, cost per word independent of the number of topics; "
-                 "for several thousand topics).";
+                 "for several thousand topics) or warp (WarpLDA's approximate Metropolis-Hastings: counts "
+                 "are updated once per pass over words and once per pass over documents, so it does not "
+                 "sample the exact posterior; the fastest for many topics on large corpora).";
 
   // Iterations: 500 sweeps. MALLET's default is 1000; on the State of the Union sample (K = 20, 10%
   // held out) the log joint and the held-out perplexity settle within a few hundred sweeps with
@@ -86,7 +89,7 @@ ModelInfo makeInfo() {
       // 4 steps: with 2, a generated K = 20 corpus (tests/evidence) kept two true topics merged after
       // 500 sweeps where the exact sparse sampler separated them; with 4 the alias sampler did too.
       integerOption("mh_steps", defaults.mhSteps, 1, 64,
-                    "Alias sampler only: Metropolis-Hastings steps per word and sweep (each a word and a document proposal)."),
+                    "Alias and warp samplers: Metropolis-Hastings steps per word and sweep (each a word and a document proposal)."),
       integerOption("partitions", defaults.partitions, 0, 4096,
                     "Parts the documents are split into and sampled in parallel; 0 = one per thread. "
                     "The same number gives the same result on any number of threads."),
@@ -122,7 +125,7 @@ ModelInfo makeInfo() {
                     "Independent random starts, each sampled for restart_sweeps sweeps; the two with the highest "
                     "log joint get as many again, and the better continues for all the iterations. More starts "
                     "make it less likely that two real topics stay merged into one while another is split in "
-                    "two; 1 = a single chain; 0 = 6 with the sparse sampler, 1 with the alias sampler."),
+                    "two; 1 = a single chain; 0 = 6 with the sparse sampler, 1 with the others."),
       integerOption("restart_sweeps", defaults.restartSweeps, 1, 1e6,
                     "Sweeps of each start per round of the restarts (with restarts above 1)."),
   };
@@ -304,7 +307,9 @@ FitResult runChain(Kernel& kernel, LdaGibbsState& state, const LdaGibbsOptions& 
   metrics["alpha_sum"] = state.alphaSum();
   metrics["beta"] = state.beta();
   metrics["topic_word_samples"] = phiSamples;  // sweeps averaged into topic_word
-  metrics["sampler"] = options.sampler == LdaGibbsOptions::Sampler::Sparse ? "sparse" : "alias";
+  metrics["sampler"] = options.sampler == LdaGibbsOptions::Sampler::Sparse  ? "sparse"
+                       : options.sampler == LdaGibbsOptions::Sampler::Alias ? "alias"
+                                                                            : "warp";
   metrics["partitions"] = static_cast<std::int64_t>(state.partitions().size());
   metrics["train_tokens"] = state.tokenCount();
   metrics["sampling_seconds"] = samplingSeconds;
@@ -520,6 +525,11 @@ class LdaGibbsModel final : public Model {
       return fitWith<topic::AliasGibbsKernel>(std::move(first), makeKernel, makeState, options, data, settings,
                                               observer, stop, clock);
     }
+    if (options.sampler == LdaGibbsOptions::Sampler::Warp) {
+      const auto makeKernel = [&](LdaGibbsState& s) { return topic::WarpGibbsKernel(s, static_cast<int>(options.mhSteps)); };
+      return fitWith<topic::WarpGibbsKernel>(std::move(first), makeKernel, makeState, options, data, settings, observer,
+                                             stop, clock);
+    }
     if (topic::SparseGibbsKernel<std::uint32_t>::fits(first->topics(), first->maxWordFrequency())) {
       const auto makeKernel = [](LdaGibbsState& s) { return topic::SparseGibbsKernel<std::uint32_t>(s); };
       return fitWith<topic::SparseGibbsKernel<std::uint32_t>>(std::move(first), makeKernel, makeState, options, data,
@@ -539,7 +549,8 @@ LdaGibbsOptions LdaGibbsOptions::fromJson(const nlohmann::json& options) {
   o.iterations = options.value("iterations", o.iterations);
   o.alpha = options.value("alpha", o.alpha);
   o.beta = options.value("beta", o.beta);
-  o.sampler = options.value("sampler", std::string("sparse")) == "alias" ? Sampler::Alias : Sampler::Sparse;
+  const auto sampler = options.value("sampler", std::string("sparse"));
+  o.sampler = sampler == "alias" ? Sampler::Alias : sampler == "warp" ? Sampler::Warp : Sampler::Sparse;
   o.mhSteps = options.value("mh_steps", o.mhSteps);
   o.partitions = options.value("partitions", o.partitions);
   o.optimizeEvery = options.value("optimize_every", o.optimizeEvery);

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Latent Dirichlet allocation fitted by collapsed Gibbs sampling (Griffiths & Steyvers 2004;
-// 000 §27.3.4 eq. 27.37; 001 eq. 4-9), with two exact samplers: SparseLDA (Yao, Mimno & McCallum
-// 2009) and Metropolis-Hastings with alias tables (LightLDA, Yuan et al. 2015), parallel over
-// documents as AD-LDA (Newman, Asuncion, Smyth & Welling 2009), hyperparameters optimised as
-// MALLET does (Minka 2000; Wallach 2008), and the evidence estimators of Wallach, Murray,
-// Salakhutdinov & Mimno (2009).
+// 000 §27.3.4 eq. 27.37; 001 eq. 4-9) with two exact samplers, SparseLDA (Yao, Mimno & McCallum
+// 2009) and Metropolis-Hastings with alias tables (LightLDA, Yuan et al. 2015), both parallel over
+// documents as AD-LDA (Newman, Asuncion, Smyth & Welling 2009); an approximate third, WarpLDA's
+// Metropolis-Hastings with counts updated once per pass (Chen et al. 2016); hyperparameters
+// optimised as MALLET does (Minka 2000; Wallach 2008), and the evidence estimators of Wallach,
+// Murray, Salakhutdinov & Mimno (2009).
 #pragma once
 
 #include <cstdint>
@@ -15,7 +16,7 @@
 namespace latent::core {
 
 struct LdaGibbsOptions {
-  enum class Sampler { Sparse, Alias };
+  enum class Sampler { Sparse, Alias, Warp };
 
   std::int64_t topics = 20;
   // Sweeps over every token. See makeInfo() in lda_gibbs.cpp for why this default.
@@ -23,7 +24,7 @@ struct LdaGibbsOptions {
   double alpha = 0.1;   // symmetric start value of the asymmetric alpha (per topic)
   double beta = 0.01;
   Sampler sampler = Sampler::Sparse;
-  std::int64_t mhSteps = 4;          // alias sampler: word+document proposal cycles per token (see makeInfo)
+  std::int64_t mhSteps = 4;          // alias and warp samplers: word+document proposal cycles per token (see makeInfo)
   std::int64_t partitions = 0;       // 0: one per thread
   std::int64_t optimizeEvery = 20;   // 0: alpha and beta stay fixed
   std::int64_t optimizeBurnIn = 50;  // no optimisation before this iteration
@@ -33,8 +34,8 @@ struct LdaGibbsOptions {
   std::int64_t restarts = 0;               // short chains from distinct starts, the best continues; 0: starts()
   std::int64_t restartSweeps = 25;         // sweeps of each start per round of the restarts
 
-  // The number of starts: `restarts`, or for 0 six with the sparse sampler and one with the alias
-  // sampler (see makeInfo in lda_gibbs.cpp for why).
+  // The number of starts: `restarts`, or for 0 six with the sparse sampler and one with the others
+  // (see makeInfo in lda_gibbs.cpp for why).
   std::int64_t starts() const noexcept { return restarts > 0 ? restarts : sampler == Sampler::Sparse ? 6 : 1; }
 
   static LdaGibbsOptions fromJson(const nlohmann::json& options);

@@ -23,27 +23,11 @@ LdaGibbsState::LdaGibbsState(const Corpus& corpus, int topics, double alpha, dou
   for (const auto w : corpus.tokens) ++m_wordFrequency[static_cast<std::size_t>(w)];
   for (const auto f : m_wordFrequency) m_maxWordFrequency = std::max(m_maxWordFrequency, f);
 
-  // Contiguous ranges cut where the running token count comes closest to p/P of the total, so
-  // that every partition holds about the same work; never more partitions than documents.
+  // Never more partitions than documents.
   const std::size_t D = corpus.documentCount();
   const std::size_t P = std::max<std::size_t>(1, std::min<std::size_t>(static_cast<std::size_t>(std::max(partitions, 1)), std::max<std::size_t>(D, 1)));
-  const auto N = static_cast<double>(corpus.tokenCount());
-  std::size_t begin = 0;
-  for (std::size_t p = 0; p < P; ++p) {
-    std::size_t end = D;
-    if (p + 1 < P) {
-      const double target = N * static_cast<double>(p + 1) / static_cast<double>(P);
-      const std::size_t lastAllowed = D - (P - 1 - p);  // leaves a document for each later partition
-      end = begin + 1;
-      while (end < lastAllowed && static_cast<double>(corpus.offsets[end]) < target) ++end;
-      // Cut on whichever side of the document that crosses the target lands closer to it.
-      if (end > begin + 1 && target - static_cast<double>(corpus.offsets[end - 1]) < static_cast<double>(corpus.offsets[end]) - target)
-        --end;
-    }
-    m_partitions.push_back({begin, end});
-    m_rngs.push_back({Rng(seed, p)});
-    begin = end;
-  }
+  m_partitions = balancedRanges(corpus.offsets, P);
+  for (std::size_t p = 0; p < P; ++p) m_rngs.push_back({Rng(seed, p)});
 
   // Uniform initial topics, each partition from its own stream.
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, m_partitions.size(), 1), [&](const auto& r) {
@@ -164,6 +148,30 @@ std::vector<std::vector<std::int32_t>> LdaGibbsState::tokenTopics() const {
   for (std::size_t d = 0; d < out.size(); ++d)
     out[d].assign(m_z.begin() + m_corpus.offsets[d], m_z.begin() + m_corpus.offsets[d + 1]);
   return out;
+}
+
+std::vector<DocumentRange> balancedRanges(std::span<const std::int64_t> offsets, std::size_t parts) {
+  // Contiguous ranges cut where the running count comes closest to p/P of the total, so that
+  // every range holds about the same work, each with at least one item.
+  const std::size_t D = offsets.size() - 1;
+  const auto N = static_cast<double>(offsets.back() - offsets.front());
+  std::vector<DocumentRange> ranges;
+  std::size_t begin = 0;
+  for (std::size_t p = 0; p < parts; ++p) {
+    std::size_t end = D;
+    if (p + 1 < parts) {
+      const double target = static_cast<double>(offsets.front()) + N * static_cast<double>(p + 1) / static_cast<double>(parts);
+      const std::size_t lastAllowed = D - (parts - 1 - p);  // leaves an item for each later range
+      end = begin + 1;
+      while (end < lastAllowed && static_cast<double>(offsets[end]) < target) ++end;
+      // Cut on whichever side of the item that crosses the target lands closer to it.
+      if (end > begin + 1 && target - static_cast<double>(offsets[end - 1]) < static_cast<double>(offsets[end]) - target)
+        --end;
+    }
+    ranges.push_back({begin, end});
+    begin = end;
+  }
+  return ranges;
 }
 
 double logGammaRatio(std::int64_t n, double a) noexcept {

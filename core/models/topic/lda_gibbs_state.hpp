@@ -92,6 +92,10 @@ class LdaGibbsState {
   std::int64_t m_maxWordFrequency = 0;
 };
 
+// Splits items 0..n-1, item j weighing offsets[j + 1] - offsets[j], into `parts` <= n contiguous
+// ranges of about equal weight, none empty.
+std::vector<DocumentRange> balancedRanges(std::span<const std::int64_t> offsets, std::size_t parts);
+
 // log Gamma(n + a) - log Gamma(a) for an integer count n >= 0.
 double logGammaRatio(std::int64_t n, double a) noexcept;
 

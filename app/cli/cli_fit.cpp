@@ -44,9 +44,9 @@ class ReportPrinter final : public core::TrainingObserver {
     if (core::isRestartReport(r)) {
       // Progress of the restarts for a person; machines read the restarts from the final line.
       if (!m_json) {
-        std::cout << "restarts";
+        std::cout << (core::reportExtra(r, "warp_start_sweep") ? "warp start" : "restarts");
         for (const auto& [key, value] : r.extras)
-          if (key == "restart" || key == "restart_sweep") std::cout << " " << key << " " << number(value);
+          if (key == "restart" || key == "restart_sweep" || key == "warp_start_sweep") std::cout << " " << key << " " << number(value);
         std::cout << "  " << number(r.seconds, 2, true) << " s\n" << std::flush;
       }
       return true;

@@ -178,6 +178,7 @@ int main(int argc, char** argv) {
                         {"tokens_per_cpu_second", m.value("tokens_per_cpu_second", 0.0)},
                         {"sampling_cpu_seconds", m.value("sampling_cpu_seconds", 0.0)},
                         {"sampling_seconds", m.value("sampling_seconds", 0.0)}, {"fit_seconds", total},
+                        {"warp_start_seconds", m.value("warp_start_seconds", 0.0)},
                         {"heldout_perplexity", m.value("heldout_perplexity", 0.0)},
                         {"train_objective", m.value("train_objective", 0.0)},
                         {"alpha_sum", m.value("alpha_sum", 0.0)}, {"beta", m.value("beta", 0.0)},

@@ -54,6 +54,26 @@ class CliRestartReportsTest : public QObject {
     QVERIFY2(readable.out.contains("restart_sweep 20 "), qPrintable(readable.out));  // a finalist's round 2
     QVERIFY(readable.out.contains("iteration 20"));
   }
+
+  // lda-gibbs's warp_start: its sweeps are start-phase reports too.
+  void warpStartShowsInTheReadableOutputOnly() {
+    test::Scratch scratch;
+    const auto project = scratch.path("p.latent");
+    QCOMPARE(runCli({"import", "sample", "--project", str(project), "--sample", "gibbs-toy"}).exitCode, 0);
+    const QStringList fit = {"fit", "lda-gibbs", "--project", str(project), "--dataset", "gibbs-toy", "--k", "2",
+                             "--iterations", "10", "--restarts", "1", "--warp-start", "10", "--eval-every", "5"};
+    const auto json = runCli(fit + QStringList{"--json"});
+    QCOMPARE(json.exitCode, 0);
+    const auto lines = json.jsonLines();
+    QCOMPARE(lines.size(), std::size_t(3));  // iterations 5 and 10, then the final line
+    for (std::size_t i = 0; i + 1 < lines.size(); ++i) QVERIFY(!lines[i].contains("warp_start_sweep"));
+    QCOMPARE(lines.back()["warp_start_sweeps"].get<std::int64_t>(), std::int64_t(10));
+    const auto readable = runCli(fit);
+    QCOMPARE(readable.exitCode, 0);
+    QVERIFY2(readable.out.contains("warp start restart 1 warp_start_sweep 5 "), qPrintable(readable.out));
+    QVERIFY2(readable.out.contains("warp start restart 1 warp_start_sweep 10 "), qPrintable(readable.out));
+    QVERIFY(readable.out.contains("iteration 10"));
+  }
 };
 
 QTEST_APPLESS_MAIN(CliRestartReportsTest)

@@ -21,6 +21,7 @@
 #include "io/run_export.hpp"
 #include "jobs/fit_job.hpp"
 #include "lda_gibbs_test_support.hpp"
+#include "models/restart_report.hpp"
 #include "models/topic/lda_gibbs_alias_kernel.hpp"
 #include "models/topic/lda_gibbs_warp_kernel.hpp"
 #include "models/topic/lda_gibbs_sparse_kernel.hpp"
@@ -432,6 +433,50 @@ class LdaGibbsTest : public QObject {
         test::fitLdaGibbs(test::wholeCorpus(corpus), 120, {{"k", 4}, {"iterations", 20}, {"restarts", 1}}, 1, 1, 5);
     QVERIFY(!single.result.finalMetrics.contains("restart_chosen"));
     QCOMPARE(single.observer.reports.size(), std::size_t{4});
+  }
+
+  // warp_start: each start first runs that many warp sweeps, reported at iteration 0; the random
+  // start kept for the picture is still the random one, and the run differs from one without.
+  void warpStartReportsAndKeepsTheRandomStart() {
+    const auto corpus = test::corpusFromTexts(core::generateGibbsToyCorpus());
+    const auto split = test::wholeCorpus(corpus);
+    const nlohmann::json plain = {{"k", 2}, {"iterations", 10}, {"restarts", 1}, {"optimize_every", 0}};
+    auto warmed = plain;
+    warmed["warp_start"] = 20;
+    const auto without = test::fitLdaGibbs(split, 16, plain, 3, 1, 5);
+    const auto with = test::fitLdaGibbs(split, 16, warmed, 3, 1, 5);
+    const auto extra = [](const core::IterationReport& r, const char* name) {
+      return core::reportExtra(r, name).value_or(std::numeric_limits<double>::quiet_NaN());
+    };
+    const auto& reports = with.observer.reports;
+    QCOMPARE(reports.size(), std::size_t{4 + 2});  // warp sweeps 5, 10, 15, 20; iterations 5, 10
+    for (std::size_t i = 0; i < 4; ++i) {
+      QCOMPARE(reports[i].iteration, std::int64_t{0});
+      QVERIFY(core::isRestartReport(reports[i]));
+      QCOMPARE(extra(reports[i], "warp_start_sweep"), 5.0 * static_cast<double>(i + 1));
+      QCOMPARE(extra(reports[i], "restart"), 1.0);
+    }
+    QCOMPARE(reports[4].iteration, std::int64_t{5});
+    QCOMPARE(with.result.finalMetrics["warp_start_sweeps"].get<std::int64_t>(), std::int64_t{20});
+    QVERIFY(with.result.finalMetrics["warp_start_seconds"].get<double>() >= 0.0);
+    QVERIFY(!without.result.finalMetrics.contains("warp_start_sweeps"));
+    const auto initial = [](const core::FitResult& r) {
+      for (const auto& m : r.matrices)
+        if (m.name == core::kInitialTokenTopics) return m.values;
+      return Eigen::MatrixXd();
+    };
+    QCOMPARE(initial(with.result).rows(), Eigen::Index{256});
+    QVERIFY(initial(with.result) == initial(without.result));
+    QVERIFY(with.result.tokenTopics != without.result.tokenTopics);
+    // With restarts every start is warmed: warp sweeps 20 of starts 1, 2 and 3.
+    auto restarted = warmed;
+    restarted["restarts"] = 3;
+    restarted["restart_sweeps"] = 5;
+    const auto three = test::fitLdaGibbs(split, 16, restarted, 3, 1, 20);
+    std::vector<double> warmedStarts;
+    for (const auto& r : three.observer.reports)
+      if (extra(r, "warp_start_sweep") == 20.0) warmedStarts.push_back(extra(r, "restart"));
+    QCOMPARE(warmedStarts, (std::vector<double>{1.0, 2.0, 3.0}));
   }
 
   // Stopped by the observer during the restarts: cancelled before the kept chain's first sweep,

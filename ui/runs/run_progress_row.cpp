@@ -100,8 +100,12 @@ void RunProgressRow::refresh() {
       // chain they keep begins its iterations; the bar cannot say how far the run is then.
       const auto& last = reports.back();
       const auto start = core::reportExtra(last, "restart");
-      const auto sweep = core::reportExtra(last, "restart_sweep").value_or(0.0);
-      parts << (start ? tr("restarts: start %1, sweep %2").arg(*start).arg(sweep) : tr("restarts: sweep %1").arg(sweep));
+      if (const auto warp = core::reportExtra(last, "warp_start_sweep")) {
+        parts << (start ? tr("warp start: start %1, sweep %2").arg(*start).arg(*warp) : tr("warp start: sweep %1").arg(*warp));
+      } else {
+        const auto sweep = core::reportExtra(last, "restart_sweep").value_or(0.0);
+        parts << (start ? tr("restarts: start %1, sweep %2").arg(*start).arg(sweep) : tr("restarts: sweep %1").arg(sweep));
+      }
     } else if (!reports.isEmpty()) {
       const auto& last = reports.back();
       parts << (m_iterations > 0 ? tr("iteration %1 / %2").arg(last.iteration).arg(m_iterations)

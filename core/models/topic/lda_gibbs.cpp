@@ -64,14 +64,15 @@ ModelInfo makeInfo() {
   sampler.type = OptionSpec::Type::Choice;
   sampler.defaultValue = "sparse";
   sampler.choices = {"sparse", "alias", "warp"};
-  // Where each wins, measured 2026-11-24 (tests/benchmarks/README.md, 2M tokens, 2 threads): at
-  // K = 1000 sparse ran 100 sweeps in 36 s to held-out 2305, alias 38 s to 2526; at K = 3000, 50
-  // sweeps, sparse 45 s to 2975, alias 22 s to 2984.
-  sampler.help = "How each word's topic is drawn: sparse (exact Gibbs; the faster one up to about a thousand topics) "
-                 "or alias (Metropolis-Hastings, cost per word independent of the number of topics; "
-                 "for several thousand topics) or warp (WarpLDA's approximate Metropolis-Hastings: counts "
-                 "are updated once per pass over words and once per pass over documents, so it does not "
-                 "sample the exact posterior; the fastest for many topics on large corpora).";
+  // Where each wins, measured 2026-11-24 (tests/benchmarks/README.md, 2M tokens, 2 threads, seconds
+  // of sampling to held-out perplexity): at K = 1000 sparse 40 s to 2317 and 55 s to 2256, warp
+  // (mh_steps 1) 17 s to 2523 and 38 s to 2398; at K = 3000 sparse 37 s to 2969, alias
+  // (mh_steps 4) 42 s to 2669, warp (mh_steps 1) 9 s to 2647.
+  sampler.help = "How each word's topic is drawn: sparse (exact Gibbs; the fastest to a given perplexity up to "
+                 "about a thousand topics), alias (exact Metropolis-Hastings; its cost per word does not grow "
+                 "with the number of topics) or warp (WarpLDA's Metropolis-Hastings, approximate: the counts "
+                 "it draws from are updated once per pass over the words and once per pass over the "
+                 "documents; the fastest for several thousand topics).";
 
   // Iterations: 500 sweeps. MALLET's default is 1000; on the State of the Union sample (K = 20, 10%
   // held out) the log joint and the held-out perplexity settle within a few hundred sweeps with
@@ -128,6 +129,12 @@ ModelInfo makeInfo() {
                     "two; 1 = a single chain; 0 = 6 with the sparse sampler, 1 with the others."),
       integerOption("restart_sweeps", defaults.restartSweeps, 1, 1e6,
                     "Sweeps of each start per round of the restarts (with restarts above 1)."),
+      // Off by default: the restarts' settings above were measured from random starts.
+      integerOption("warp_start", defaults.warpStart, 0, 1e6,
+                    "Sweeps of the fast, approximate warp sampler (mh_steps 1) from each random start before the "
+                    "chosen sampler takes over; its chain is then exact from there. Worth it for many topics: "
+                    "at 1000 topics, 200 sweeps before 100 sparse ones gave a better perplexity in two thirds "
+                    "of the time of 200 sparse sweeps. 0 = none."),
   };
   return info;
 }
@@ -384,6 +391,7 @@ struct ChosenStart {
   std::vector<double> finalLogJointsPerToken;  // the finalists after 2 x `sweeps`
   std::vector<std::int64_t> finalists;         // 1-based
   double seconds = 0.0;                        // spent on the restarts
+  double warpStartSeconds = 0.0;               // spent on the warp sampler's sweeps (warp_start)
   bool cancelled = false;                      // stopped, or the observer asked to stop
 };
 
@@ -397,14 +405,45 @@ constexpr std::size_t kFinalists = 2;
 // one kernel's tables are large, so only one kernel exists at a time and the starts kept between
 // sweeps keep just their state (a kernel is rebuilt from a state's assignments). Reports at
 // iteration 0, before the kept chain's first sweep, say which start and sweep the run is at.
+//
+// With warp_start, every start first runs that many sweeps of the warp sampler from its random
+// assignments (its `initial` stays the random start).
 template <typename Kernel, typename MakeKernel, typename MakeState>
 ChosenStart chooseStart(std::unique_ptr<LdaGibbsState> first, const MakeKernel& makeKernel, const MakeState& makeState,
-                        std::int64_t restarts, std::int64_t sweeps, const FitSettings& settings,
+                        std::int64_t restarts, std::int64_t sweeps, std::int64_t warpStart, const FitSettings& settings,
                         TrainingObserver& observer, const std::stop_token& stop, const Stopwatch& clock) {
   ChosenStart chosen;
   chosen.start.initial = initialTopics(*first);
   chosen.start.state = std::move(first);
-  if (restarts <= 1) return chosen;
+  // The warp sampler's sweeps from a start (option warp_start); false when stopped. Reports at
+  // iteration 0 say how far it is. mh_steps 1: at K = 1000 and 3000 the fastest setting to a
+  // given perplexity early in a chain (tests/benchmarks/README.md).
+  const auto warpSweeps = [&](Start& start) {
+    topic::WarpGibbsKernel warp(*start.state, 1);
+    std::vector<double> unused;
+    for (std::int64_t s = 1; s <= warpStart; ++s) {
+      if (!warp.sweep(stop, false, unused)) return false;
+      if (evaluationDue(s, warpStart, settings.evalEvery)) {
+        IterationReport report;
+        report.iteration = 0;
+        report.seconds = clock.seconds();
+        report.extras = {{"restart", static_cast<double>(start.index)}, {"warp_start_sweep", static_cast<double>(s)}};
+        if (!observer.onReport(report)) return false;
+      }
+    }
+    return !stop.stop_requested();
+  };
+  const auto warmUp = [&](Start& start) {
+    if (warpStart <= 0) return true;
+    const Stopwatch warming;
+    const bool complete = warpSweeps(start);
+    chosen.warpStartSeconds += warming.seconds();
+    return complete;
+  };
+  if (restarts <= 1) {
+    chosen.cancelled = !warmUp(chosen.start);
+    return chosen;
+  }
   const Stopwatch phase;
   const auto N = static_cast<double>(chosen.start.state->tokenCount());
   std::vector<double> logPriorParts;
@@ -444,7 +483,7 @@ ChosenStart chooseStart(std::unique_ptr<LdaGibbsState> first, const MakeKernel& 
       start.state = makeState(Rng(settings.seed, kRestartStream + static_cast<std::uint64_t>(r)).next());
       start.initial = initialTopics(*start.state);
     }
-    if (!run(start, 1)) {
+    if (!warmUp(start) || !run(start, 1)) {
       // Stopped: the run ends with the best start so far, or this one when there is none.
       chosen.cancelled = true;
       chosen.start = finalists.empty() ? std::move(start) : std::move(finalists.front());
@@ -484,7 +523,8 @@ FitResult fitWith(std::unique_ptr<LdaGibbsState> first, const MakeKernel& makeKe
                   const LdaGibbsOptions& options, const FitData& data, const FitSettings& settings,
                   TrainingObserver& observer, const std::stop_token& stop, const Stopwatch& clock) {
   ChosenStart start =
-      chooseStart<Kernel>(std::move(first), makeKernel, makeState, options.starts(), options.restartSweeps, settings,
+      chooseStart<Kernel>(std::move(first), makeKernel, makeState, options.starts(), options.restartSweeps,
+                          options.sampler == LdaGibbsOptions::Sampler::Warp ? 0 : options.warpStart, settings,
                           observer, stop, clock);
   Start& kept = start.start;
   FitResult result = [&] {
@@ -499,6 +539,10 @@ FitResult fitWith(std::unique_ptr<LdaGibbsState> first, const MakeKernel& makeKe
     metrics["restart_chosen"] = kept.index;
     metrics["restart_sweeps"] = options.restartSweeps;
     metrics["restart_seconds"] = start.seconds;
+  }
+  if (options.warpStart > 0 && options.sampler != LdaGibbsOptions::Sampler::Warp) {
+    result.finalMetrics["warp_start_sweeps"] = options.warpStart;
+    result.finalMetrics["warp_start_seconds"] = start.warpStartSeconds;
   }
   if (kept.initial) result.matrices.push_back({kInitialTokenTopics, std::move(*kept.initial)});
   return result;
@@ -560,6 +604,7 @@ LdaGibbsOptions LdaGibbsOptions::fromJson(const nlohmann::json& options) {
   o.leftToRightDocuments = options.value("left_to_right_documents", o.leftToRightDocuments);
   o.restarts = options.value("restarts", o.restarts);
   o.restartSweeps = options.value("restart_sweeps", o.restartSweeps);
+  o.warpStart = options.value("warp_start", o.warpStart);
   return o;
 }
 

@@ -33,6 +33,7 @@ struct LdaGibbsOptions {
   std::int64_t leftToRightDocuments = 100; // held-out documents it scores at most
   std::int64_t restarts = 0;               // short chains from distinct starts, the best continues; 0: starts()
   std::int64_t restartSweeps = 25;         // sweeps of each start per round of the restarts
+  std::int64_t warpStart = 0;              // sweeps of the warp sampler from each random start; 0: none
 
   // The number of starts: `restarts`, or for 0 six with the sparse sampler and one with the others
   // (see makeInfo in lda_gibbs.cpp for why).

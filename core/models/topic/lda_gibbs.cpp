@@ -133,7 +133,7 @@ ModelInfo makeInfo() {
       integerOption("warp_start", defaults.warpStart, 0, 1e6,
                     "Sweeps of the fast, approximate warp sampler (mh_steps 1) from each random start before the "
                     "chosen sampler takes over; its chain is then exact from there. Worth it for many topics: "
-                    "at 1000 topics, 200 sweeps before 100 sparse ones gave a better perplexity in two thirds "
+                    "at 1000 topics, 200 sweeps before 100 sparse ones gave a better perplexity in 60% "
                     "of the time of 200 sparse sweeps. 0 = none."),
   };
   return info;

@@ -11,13 +11,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <limits>
-#include <stdexcept>
 #include <stop_token>
+#include <utility>
 #include <vector>
 
 #include "models/topic/alias_table.hpp"
 #include "models/topic/lda_gibbs_state.hpp"
+#include "models/topic/word_major_order.hpp"
 #include "models/topic/word_topic_table.hpp"
 
 namespace latent::core::topic {
@@ -359,14 +359,10 @@ class AliasGibbsKernel {
   // Word-major positions of the tokens, the word-major assignments, and the counts.
   void buildCounts() {
     const auto& tokens = m_state.corpus().tokens;
-    if (tokens.size() > std::numeric_limits<std::uint32_t>::max())
-      throw std::length_error("the alias sampler handles at most 2^32 tokens");
     const auto V = static_cast<std::size_t>(m_state.vocabularySize());
-    m_wordStart.assign(V + 1, 0);
-    for (std::size_t w = 0; w < V; ++w) m_wordStart[w + 1] = m_wordStart[w] + m_state.wordFrequencies()[w];
-    m_wordPosition.resize(tokens.size());
-    std::vector<std::int64_t> next(m_wordStart.begin(), m_wordStart.end() - 1);
-    for (std::size_t i = 0; i < tokens.size(); ++i) m_wordPosition[i] = static_cast<std::uint32_t>(next[static_cast<std::size_t>(tokens[i])]++);
+    auto order = WordMajorOrder::build(m_state.corpus(), m_state.wordFrequencies(), "alias");
+    m_wordStart = std::move(order.start);
+    m_wordPosition = std::move(order.position);
     const auto z = m_state.assignments();
     std::vector<std::int32_t> byWord(tokens.size());
     for (std::size_t i = 0; i < tokens.size(); ++i) byWord[m_wordPosition[i]] = z[i];

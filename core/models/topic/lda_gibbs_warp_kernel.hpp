@@ -12,14 +12,14 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
-#include <stdexcept>
 #include <stop_token>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "models/topic/alias_table.hpp"
 #include "models/topic/lda_gibbs_state.hpp"
+#include "models/topic/word_major_order.hpp"
 
 namespace latent::core::topic {
 
@@ -62,21 +62,14 @@ class WarpGibbsKernel {
         m_stride(static_cast<std::size_t>(mhSteps) + 1),
         m_totals(static_cast<std::size_t>(state.topics()), 0) {
     const auto& tokens = state.corpus().tokens;
-    if (tokens.size() > std::numeric_limits<std::uint32_t>::max())
-      throw std::length_error("the warp sampler handles at most 2^32 tokens");
     const auto V = static_cast<std::size_t>(state.vocabularySize());
-    m_wordStart.assign(V + 1, 0);
-    for (std::size_t w = 0; w < V; ++w) m_wordStart[w + 1] = m_wordStart[w] + state.wordFrequencies()[w];
-    // kPrefetchDistance entries past the end (pointing at token 0), so that the phases prefetch
-    // ahead without a bounds check.
-    m_wordPosition.assign(tokens.size() + kPrefetchDistance, 0);
+    // Both position maps have kPrefetchDistance entries past the end (pointing at token 0), so
+    // that the phases prefetch ahead without a bounds check.
+    auto order = WordMajorOrder::build(state.corpus(), state.wordFrequencies(), "warp", kPrefetchDistance);
+    m_wordStart = std::move(order.start);
+    m_wordPosition = std::move(order.position);
     m_documentPosition.assign(tokens.size() + kPrefetchDistance, 0);
-    std::vector<std::int64_t> next(m_wordStart.begin(), m_wordStart.end() - 1);
-    for (std::size_t i = 0; i < tokens.size(); ++i) {
-      const auto j = static_cast<std::size_t>(next[static_cast<std::size_t>(tokens[i])]++);
-      m_wordPosition[i] = static_cast<std::uint32_t>(j);
-      m_documentPosition[j] = static_cast<std::uint32_t>(i);
-    }
+    for (std::size_t i = 0; i < tokens.size(); ++i) m_documentPosition[m_wordPosition[i]] = static_cast<std::uint32_t>(i);
     const auto z = state.assignments();
     m_byDocument.assign(tokens.size() * m_stride, 0);
     m_byWord.assign(tokens.size() * m_stride, 0);

@@ -89,8 +89,12 @@ ModelInfo makeInfo() {
       sampler,
       // 4 steps: with 2, a generated K = 20 corpus (tests/evidence) kept two true topics merged after
       // 500 sweeps where the exact sparse sampler separated them; with 4 the alias sampler did too.
+      // The warp sampler shares the default; per second, 1 step did as well at K = 1000 (800 sweeps
+      // in 40 s to 2398, 4 steps 200 in 30 s to 2385) and better at K = 3000 (README, 2026-11-24).
       integerOption("mh_steps", defaults.mhSteps, 1, 64,
-                    "Alias and warp samplers: Metropolis-Hastings steps per word and sweep (each a word and a document proposal)."),
+                    "Alias and warp samplers: Metropolis-Hastings steps per word and sweep (each a word and a document "
+                    "proposal). With warp, 1 step (WarpLDA's default) gets as far per second with a thousand topics "
+                    "or more."),
       integerOption("partitions", defaults.partitions, 0, 4096,
                     "Parts the documents are split into and sampled in parallel; 0 = one per thread. "
                     "The same number gives the same result on any number of threads."),

@@ -92,8 +92,8 @@ class LdaGibbsState {
   std::int64_t m_maxWordFrequency = 0;
 };
 
-// Splits items 0..n-1, item j weighing offsets[j + 1] - offsets[j], into `parts` <= n contiguous
-// ranges of about equal weight, none empty.
+// Splits items 0..n-1, item j weighing offsets[j + 1] - offsets[j], into `parts` <= max(n, 1)
+// contiguous ranges of about equal weight, none empty unless n = 0.
 std::vector<DocumentRange> balancedRanges(std::span<const std::int64_t> offsets, std::size_t parts);
 
 // log Gamma(n + a) - log Gamma(a) for an integer count n >= 0.

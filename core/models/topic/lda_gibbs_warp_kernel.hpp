@@ -21,6 +21,7 @@
 #include "models/topic/alias_table.hpp"
 #include "models/topic/lda_gibbs_state.hpp"
 #include "models/topic/word_major_order.hpp"
+#include "util/sparse_counts.hpp"
 
 namespace latent::core::topic {
 
@@ -61,7 +62,8 @@ class WarpGibbsKernel {
         m_K(state.topics()),
         m_steps(mhSteps),
         m_stride(static_cast<std::size_t>(mhSteps) + 1),
-        m_totals(static_cast<std::size_t>(state.topics()), 0) {
+        m_totals(static_cast<std::size_t>(state.topics()), 0),
+        m_scratch([K = static_cast<std::size_t>(state.topics())] { return SparseCounts(K); }) {
     const auto& tokens = state.corpus().tokens;
     const auto V = static_cast<std::size_t>(state.vocabularySize());
     // Both position maps have kPrefetchDistance entries past the end (pointing at token 0), so
@@ -116,18 +118,11 @@ class WarpGibbsKernel {
   // n_wk of word w from the word-major topics, for every k with n_wk > 0 (in no set order).
   template <typename F>
   void forEachTopicOfWord(std::size_t w, F&& f) const {
-    auto& scratch = m_scratch.local();
-    if (scratch.counts.empty()) scratch.counts.assign(static_cast<std::size_t>(m_K), 0);
-    scratch.topics.clear();
-    for (auto j = m_wordStart[w]; j < m_wordStart[w + 1]; ++j) {
-      const std::int32_t k = m_byWord[static_cast<std::size_t>(j) * m_stride];
-      if (scratch.counts[static_cast<std::size_t>(k)]++ == 0) scratch.topics.push_back(k);
-    }
-    for (const auto k : scratch.topics) {
-      auto& count = scratch.counts[static_cast<std::size_t>(k)];
-      f(k, static_cast<std::int64_t>(count));
-      count = 0;
-    }
+    SparseCounts& counts = m_scratch.local();
+    for (auto j = m_wordStart[w]; j < m_wordStart[w + 1]; ++j)
+      counts.add(static_cast<std::size_t>(m_byWord[static_cast<std::size_t>(j) * m_stride]), 1);
+    for (const auto k : counts.nonzero()) f(k, static_cast<std::int64_t>(counts[static_cast<std::size_t>(k)]));
+    counts.clear();
   }
   const std::vector<std::int64_t>& topicTotals() const noexcept { return m_totals; }
 
@@ -154,9 +149,6 @@ class WarpGibbsKernel {
   struct alignas(kCacheLine) Worker {
     std::vector<std::int32_t> counts;  // n_wk or n_dk of the word or document in hand; zero between
     std::vector<std::int64_t> delta;   // change of n_k during the phase
-  };
-  struct Scratch {
-    std::vector<std::int32_t> counts, topics;
   };
 
   // The hyperparameters and the totals' reciprocals for the phase about to run.
@@ -199,9 +191,11 @@ class WarpGibbsKernel {
 
   // Accepts or rejects the proposals in record[1..M] of one token whose topic is record[0], given
   // `weight(k)`: the counts of the word or document in hand plus its prior, the token excluded.
-  // Returns the new topic; `counts` is left including the token at it.
+  // Returns the new topic; `counts` is left including the token at it, and a move is recorded in
+  // `delta` (the phase's change of n_k).
   template <typename Weight>
-  std::int32_t judge(std::int32_t* record, int steps, std::int32_t* counts, Rng& rng, const Weight& weight) const {
+  std::int32_t judge(std::int32_t* record, int steps, std::int32_t* counts, std::int64_t* delta, Rng& rng,
+                     const Weight& weight) const {
     const std::int32_t start = record[0];
     const double* inverse = m_inverse.data();
     const double* without = m_inverseWithout.data();
@@ -220,6 +214,10 @@ class WarpGibbsKernel {
     }
     ++counts[s];
     record[0] = s;
+    if (s != start) {
+      --delta[start];
+      ++delta[s];
+    }
     return s;
   }
 
@@ -248,15 +246,8 @@ class WarpGibbsKernel {
       std::int32_t* records = m_byWord.data() + a * S;
       const std::size_t f = b - a;
       for (std::size_t j = 0; j < f; ++j) ++counts[records[j * S]];
-      for (std::size_t j = 0; j < f; ++j) {
-        std::int32_t* record = records + j * S;
-        const std::int32_t before = record[0];
-        const std::int32_t after = judge(record, steps, counts, rng, [&](std::int32_t k) { return counts[k] + beta; });
-        if (after != before) {
-          --delta[before];
-          ++delta[after];
-        }
-      }
+      for (std::size_t j = 0; j < f; ++j)
+        judge(records + j * S, steps, counts, delta, rng, [&](std::int32_t k) { return counts[k] + beta; });
       // Word proposals for the document phase, q(k) ~ n_wk + beta with the word's counts as they
       // are now, written with the topic to each token's document-major record; the counts are
       // cleared on the way.
@@ -306,16 +297,8 @@ class WarpGibbsKernel {
       const std::size_t length = b - a;
       for (std::size_t i = 0; i < length; ++i) ++counts[records[i * S]];
       if (judgeProposals) {
-        for (std::size_t i = 0; i < length; ++i) {
-          std::int32_t* record = records + i * S;
-          const std::int32_t before = record[0];
-          const std::int32_t after = judge(record, steps, counts, rng, [&](std::int32_t k) { return counts[k] + alpha[k]; });
-          z[a + i] = after;
-          if (after != before) {
-            --delta[before];
-            ++delta[after];
-          }
-        }
+        for (std::size_t i = 0; i < length; ++i)
+          z[a + i] = judge(records + i * S, steps, counts, delta, rng, [&](std::int32_t k) { return counts[k] + alpha[k]; });
       }
       if (wantLogPrior) {
         logPrior += std::lgamma(alphaSum) - std::lgamma(static_cast<double>(length) + alphaSum);
@@ -378,7 +361,7 @@ class WarpGibbsKernel {
   std::vector<double> m_inverse, m_inverseWithout;
   AliasTable m_alphaTable;
   double m_beta = 0.0, m_betaV = 0.0;
-  mutable tbb::enumerable_thread_specific<Scratch> m_scratch;
+  mutable tbb::enumerable_thread_specific<SparseCounts> m_scratch;  // forEachTopicOfWord's, per thread
 };
 
 }  // namespace latent::core::topic

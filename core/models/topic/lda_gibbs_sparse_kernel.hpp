@@ -5,6 +5,7 @@
 #pragma once
 
 #include <tbb/blocked_range.h>
+#include <tbb/partitioner.h>
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 
@@ -324,14 +325,27 @@ class SparseGibbsKernel {
     const std::size_t P = m_partitions.size();
     logPrior.assign(P, 0.0);
     std::vector<char> finished(P, 0);
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, P, 1), [&](const auto& r) {
-      for (std::size_t p = r.begin(); p != r.end(); ++p) finished[p] = m_partitions[p].run(stop, wantLogPrior, logPrior[p]);
-    });
+    // Each partition first takes the merged counts into its own copy, in the same task as its
+    // sweep and, through the affinity partitioner, on the thread that ran it last time: its
+    // copy (K = 1000: 13 MB) then stays in that core's caches instead of being written by
+    // whichever thread the merge's copy loop gave it to and read by another.
+    tbb::parallel_for(
+        tbb::blocked_range<std::size_t>(0, P, 1),
+        [&](const auto& r) {
+          for (std::size_t p = r.begin(); p != r.end(); ++p) {
+            if (!m_local.empty()) {
+              std::memcpy(m_local[p].data(), m_global.data(), m_global.size() * sizeof(Packed));
+              m_partitions[p].m_totals = m_totals;
+            }
+            finished[p] = m_partitions[p].run(stop, wantLogPrior, logPrior[p]);
+          }
+        },
+        m_affinity);
     mergePartitions();
     return std::all_of(finished.begin(), finished.end(), [](char f) { return f != 0; });
   }
 
-  // After a sweep (or before the first): the global counts as the partitions will see them.
+  // After a sweep: the global counts as the partitions will see them in the next one.
   void mergePartitions() {
     const std::size_t P = m_partitions.size();
     if (P == 1) {
@@ -375,12 +389,7 @@ class SparseGibbsKernel {
       for (auto& part : m_partitions) total += part.m_totals[k];
       m_totals[k] = total;
     }
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, P, 1), [&](const auto& r) {
-      for (std::size_t p = r.begin(); p != r.end(); ++p) {
-        std::memcpy(m_local[p].data(), m_global.data(), m_global.size() * sizeof(Packed));
-        m_partitions[p].m_totals = m_totals;
-      }
-    });
+    // The partitions' copies take the merged counts at the start of the next sweep.
   }
 
   // The global count n_wk of every nonzero (topic, count) of word w.
@@ -442,6 +451,7 @@ class SparseGibbsKernel {
   std::vector<std::vector<Packed>> m_local;  // one copy per partition when there are several
   std::vector<std::int64_t> m_totals;        // n_k, global
   std::vector<Partition> m_partitions;
+  tbb::affinity_partitioner m_affinity;  // which thread swept which partition, replayed each sweep
 };
 
 }  // namespace latent::core::topic

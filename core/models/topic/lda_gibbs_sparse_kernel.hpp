@@ -5,9 +5,9 @@
 #pragma once
 
 #include <tbb/blocked_range.h>
-#include <tbb/partitioner.h>
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
+#include <tbb/partitioner.h>
 
 #include <algorithm>
 #include <cassert>

@@ -29,7 +29,8 @@ struct Fit {
   nlohmann::json metrics;
 };
 
-Fit fit(const std::string& model, const core::CorpusSplit& split, std::int64_t documents, const nlohmann::json& options) {
+Fit fit(const std::string& model, const core::CorpusSplit& split, std::int64_t documents, const nlohmann::json& options,
+        std::uint64_t seed = 11) {
   core::FitData data;
   data.corpus = &split.train;
   data.heldout = &split.heldout;
@@ -38,7 +39,7 @@ Fit fit(const std::string& model, const core::CorpusSplit& split, std::int64_t d
   auto instance = core::createModel(model);
   core::FitSettings settings;
   settings.options = core::resolveOptions(instance->info(), options);
-  settings.seed = 11;
+  settings.seed = seed;
   settings.threads = 2;
   settings.evalEvery = 1000000;
   Quiet quiet;
@@ -124,11 +125,14 @@ class LdaMethodsAgree : public QObject {
     }
   }
 
-  // The corpus on which a single lda-gibbs chain (run seed 11) stays with two true topics merged
-  // to the end: log joint -4.835 nats per token, mean TV 0.174, where good chains reach -4.74 and
-  // 0.045. With the default restarts the start with the highest log joint after the two rounds of
-  // short chains continues (start 2 here: -4.753 after 25 sweeps, the other five -4.845 to -4.895)
-  // and finds the topics; the restarts depend only on the seed, so a second run gives the same numbers.
+  // A corpus and run seed on which a single lda-gibbs chain (2 partitions) stays with two true
+  // topics merged to the end: log joint -4.843 nats per token, mean TV 0.178, where good chains
+  // reach -4.74 and 0.044. Run seeds 1-40 on this corpus: 4 single chains stuck (2, 9, 31, 33;
+  // with the AD-LDA schedule before 2026-11-25, run seed 11 was one of them). With the default
+  // restarts the start with the highest log joint after the two rounds of short chains continues
+  // (start 2 here; after 25 sweeps starts 1, 4 and 6 were at -4.85 to -4.95, the others -4.73 to
+  // -4.74) and finds the topics; the restarts depend only on the seed, so a second run gives the
+  // same numbers.
   void gibbsRestartsAvoidMergedTopics() {
     core::SyntheticLdaSpec spec;
     spec.topics = 10;
@@ -139,9 +143,10 @@ class LdaMethodsAgree : public QObject {
     const auto truth = core::generateLdaCorpus(spec);
     const auto split = core::splitForDocumentCompletion(truth.corpus, 0.15, 5);
     const auto documents = static_cast<std::int64_t>(truth.corpus.documentCount());
-    const auto single = fit("lda-gibbs", split, documents, {{"k", 10}, {"restarts", 1}});
-    const auto restarted = fit("lda-gibbs", split, documents, {{"k", 10}});
-    const auto again = fit("lda-gibbs", split, documents, {{"k", 10}});
+    const std::uint64_t runSeed = 2;
+    const auto single = fit("lda-gibbs", split, documents, {{"k", 10}, {"restarts", 1}}, runSeed);
+    const auto restarted = fit("lda-gibbs", split, documents, {{"k", 10}}, runSeed);
+    const auto again = fit("lda-gibbs", split, documents, {{"k", 10}}, runSeed);
     const double singleTv = core::matchTopics(single.topicWord, truth.topicWord).meanTotalVariation;
     const double restartedTv = core::matchTopics(restarted.topicWord, truth.topicWord).meanTotalVariation;
     qInfo("lda-gibbs one start: mean TV %.4f, log joint per token %.4f; restarts %s, start %d kept: mean TV %.4f, %.4f",

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Latent Dirichlet allocation fitted by collapsed Gibbs sampling (Griffiths & Steyvers 2004;
 // 000 §27.3.4 eq. 27.37; 001 eq. 4-9) with two exact samplers, SparseLDA (Yao, Mimno & McCallum
-// 2009) and Metropolis-Hastings with alias tables (LightLDA, Yuan et al. 2015), both parallel over
-// documents as AD-LDA (Newman, Asuncion, Smyth & Welling 2009); an approximate third, WarpLDA's
+// 2009) and Metropolis-Hastings with alias tables (LightLDA, Yuan et al. 2015), parallel over
+// blocks of documents and words (Yan, Xu & Qi 2009) and over documents as AD-LDA (Newman,
+// Asuncion, Smyth & Welling 2009) respectively; an approximate third, WarpLDA's
 // Metropolis-Hastings with counts updated once per pass (Chen et al. 2016); hyperparameters
 // optimised as MALLET does (Minka 2000; Wallach 2008), and the evidence estimators of Wallach,
 // Murray, Salakhutdinov & Mimno (2009).

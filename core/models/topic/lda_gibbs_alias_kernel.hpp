@@ -48,10 +48,11 @@ namespace latent::core::topic {
 // small enough to enumerate the posterior, that chain ended a total-variation distance of 0.13
 // from it (this sampler: 0.01, the Monte Carlo noise). See tst_lda_gibbs "chainMatchesThePosterior".
 //
-// Parallel as AD-LDA (see lda_gibbs_sparse_kernel.hpp): each partition sees its own tokens'
-// current topics and every other token's topic at the start of the sweep, through its own copy of
-// the word-major assignments and of the counts, which are exactly the counts of that view. With
-// one partition it is an exact sampler of the collapsed posterior.
+// Parallel as AD-LDA (Newman et al. 2009): each partition sees its own tokens' current topics
+// and every other token's topic at the start of the sweep, through its own copy of the word-major
+// assignments and of the counts, which are exactly the counts of that view. With one partition it
+// is an exact sampler of the collapsed posterior. (The sparse kernel moved to a block schedule of
+// documents and words, which keeps every n_wk current; this kernel has not been moved yet.)
 class AliasGibbsKernel {
  public:
   static constexpr int kMaxSteps = 64;             // mh_steps at most (the option's range)

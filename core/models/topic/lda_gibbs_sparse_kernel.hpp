@@ -37,10 +37,22 @@ namespace latent::core::topic {
 // entries, descending, nonzero first; its capacity min(K, frequency of w) can never overflow.
 // Packed = uint32_t when every count fits beside the topic bits, else uint64_t.
 //
-// Parallel (AD-LDA, Newman et al. 2009): each partition of documents samples against its own
-// copy of the word-topic counts, equal to the global counts at the start of the sweep plus its
-// own changes; after the sweep the copies are merged as global + sum_p (local_p - global). With
-// one partition the sampler works on the global counts directly: the exact sequential sampler.
+// With one partition the sampler runs through the documents in order: the exact sequential
+// sampler. With P partitions (of documents) the words are split too, into P groups of about
+// equal token counts, and a sweep has P rounds: in round r, partition p samples the tokens of its
+// documents whose word is in group (p + r) mod P, document by document (a Gibbs sweep may visit
+// the tokens in any order). No two partitions touch one word's counts, or one document's, in the
+// same round, so all of them sample from the one table of word-topic counts and every n_wk and
+// n_dk they read is current; only the totals n_k of the other partitions' moves are up to one
+// round old (each partition keeps a copy, merged after each round). This is the block schedule
+// of Yan, Xu & Qi 2009 ("Parallel inference for LDA on GPUs", §4). It replaced AD-LDA (Newman
+// et al. 2009: each partition sampled against its own copy of every word's counts, merged after
+// the sweep), whose copies were a sweep old: its chains kept about 25% more nonzero word-topic
+// counts (2M tokens, 40 sweeps: 291k against 232k at K = 1000, 121k against 100k at K = 100;
+// 65k against 49k after 200 sweeps at K = 100), so each token's word bucket was longer: 21-34%
+// more instructions per sweep than the sequential chain, where this schedule executes about as
+// many (K = 1000, 450k tokens, 20 sweeps: 21.8G, sequential 21.3G, AD-LDA 28.2G; cachegrind,
+// tests/benchmarks/README.md, 2026-11-25).
 template <typename Packed>
 class SparseGibbsKernel {
  public:
@@ -69,7 +81,7 @@ class SparseGibbsKernel {
 
     // Caches that depend on the hyperparameters and the topic totals.
     void beginSweep() {
-      m_lists = m_kernel.listsOf(m_index);
+      m_lists = m_kernel.m_global.data();
       m_rng = &m_state.rng(m_index);
       m_alpha = m_state.alpha().data();
       m_beta = m_state.beta();
@@ -106,6 +118,13 @@ class SparseGibbsKernel {
 
     // Resamples token i (of the current document) from its full conditional.
     void sampleToken(std::size_t i) {
+      sampleToken(i, i + kPrefetchDistance < m_docEnd ? i + kPrefetchDistance : kNone,
+                  i + 2 * kPrefetchDistance < m_docEnd ? i + 2 * kPrefetchDistance : kNone);
+    }
+
+    // The same, fetching ahead the counts of token `next` (and where those of `nextButOne` are):
+    // the tokens sampled after this one, or kNone.
+    void sampleToken(std::size_t i, std::size_t next, std::size_t nextButOne) {
       const auto& kernel = m_kernel;
       const Packed mask = kernel.m_mask;
       const int bits = kernel.m_bits;
@@ -116,10 +135,8 @@ class SparseGibbsKernel {
       // The words of the next tokens are known: start fetching their counts now. Reading a word's
       // list was the one cache miss of most tokens (the list's first entry held an eighth of the
       // sampler's time). The offset is needed to find the list, so it is fetched further ahead.
-      if (i + 2 * kPrefetchDistance < m_docEnd)
-        __builtin_prefetch(kernel.m_offsets.data() + tokens[i + 2 * kPrefetchDistance]);
-      if (i + kPrefetchDistance < m_docEnd)
-        __builtin_prefetch(m_lists + kernel.m_offsets[static_cast<std::size_t>(tokens[i + kPrefetchDistance])]);
+      if (nextButOne != kNone) __builtin_prefetch(kernel.m_offsets.data() + tokens[nextButOne]);
+      if (next != kNone) __builtin_prefetch(m_lists + kernel.m_offsets[static_cast<std::size_t>(tokens[next])]);
       const auto capacity = static_cast<std::size_t>(kernel.m_offsets[w + 1] - kernel.m_offsets[w]);
 
       const auto s = static_cast<std::size_t>(z[i]);
@@ -229,10 +246,65 @@ class SparseGibbsKernel {
       return true;
     }
 
+    // One round of a sweep with several partitions: the tokens of word group `group` in the
+    // partition's documents. False when stopped (the state stays consistent).
+    bool runRound(const std::stop_token& stop, std::size_t group) {
+      beginSweep();
+      const auto& offsets = m_state.corpus().offsets;
+      const std::uint32_t* order = m_order.data();
+      std::size_t begin = m_groupStart[group];
+      for (const Visit& visit : m_visits[group]) {
+        if (stop.stop_requested()) return false;
+        beginDocument(visit.document);
+        const auto base = static_cast<std::size_t>(offsets[visit.document]);
+        for (std::size_t j = begin; j < visit.end; ++j) {
+          if (((j - begin) & 4095) == 4095 && stop.stop_requested()) {
+            endDocument(false);
+            return false;
+          }
+          sampleToken(base + order[j], j + kPrefetchDistance < visit.end ? base + order[j + kPrefetchDistance] : kNone,
+                      j + 2 * kPrefetchDistance < visit.end ? base + order[j + 2 * kPrefetchDistance] : kNone);
+        }
+        endDocument(false);
+        begin = visit.end;
+      }
+      return true;
+    }
+
     std::vector<std::int64_t>& totals() noexcept { return m_totals; }
 
    private:
     friend class SparseGibbsKernel;
+
+    static constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
+
+    // A document's tokens of one word group: m_order[previous visit's end, end), as positions
+    // within the document.
+    struct Visit {
+      std::size_t document;
+      std::size_t end;
+    };
+
+    // The partition's tokens grouped by word group (`groupOf[w]`), then by document, in corpus
+    // order within a document; documents with no token of a group are not visited in its round.
+    void groupTokens(const std::vector<std::uint32_t>& groupOf, std::size_t groups) {
+      const auto& corpus = m_state.corpus();
+      const auto range = m_state.partitions()[m_index];
+      m_order.clear();
+      m_order.reserve(static_cast<std::size_t>(corpus.offsets[range.end] - corpus.offsets[range.begin]));
+      m_visits.assign(groups, {});
+      m_groupStart.assign(groups, 0);
+      for (std::size_t g = 0; g < groups; ++g) {
+        m_groupStart[g] = m_order.size();
+        for (std::size_t d = range.begin; d < range.end; ++d) {
+          const auto first = static_cast<std::size_t>(corpus.offsets[d]), last = static_cast<std::size_t>(corpus.offsets[d + 1]);
+          const std::size_t before = m_order.size();
+          for (std::size_t i = first; i < last; ++i)
+            if (groupOf[static_cast<std::size_t>(corpus.tokens[i])] == g) m_order.push_back(static_cast<std::uint32_t>(i - first));
+          if (m_order.size() > before) m_visits[g].push_back(Visit{d, m_order.size()});
+        }
+      }
+    }
 
     void recomputeSmoothingMass() {
       m_smoothingMass = 0.0;
@@ -290,6 +362,9 @@ class SparseGibbsKernel {
     std::vector<std::int64_t> m_totals;
     std::vector<double> m_invDenominator, m_coefficient, m_alphaBeta, m_wordScore;
     SparseCounts m_doc;  // n_dk of the current document, with its list of topics
+    std::vector<std::uint32_t> m_order;            // with several partitions: see groupTokens
+    std::vector<std::vector<Visit>> m_visits;      // per word group
+    std::vector<std::size_t> m_groupStart;         // per word group: its first place in m_order
     std::size_t m_docBegin = 0, m_docEnd = 0, m_sinceSmoothingRecompute = 0;
     double m_smoothingMass = 0.0, m_docMass = 0.0;
   };
@@ -308,88 +383,69 @@ class SparseGibbsKernel {
     m_global.assign(static_cast<std::size_t>(m_offsets[V]), 0);
     buildGlobalCounts();
     const std::size_t P = state.partitions().size();
-    if (P > 1) m_local.assign(P, m_global);
     for (std::size_t p = 0; p < P; ++p) m_partitions.emplace_back(*this, p);
+    if (P > 1) {
+      // P word groups of about equal token counts (empty ones when there are fewer words than P).
+      std::vector<std::int64_t> cumulative(V + 1, 0);
+      for (std::size_t w = 0; w < V; ++w) cumulative[w + 1] = cumulative[w] + frequency[w];
+      const auto groups = balancedRanges(cumulative, std::max<std::size_t>(1, std::min(P, V)));
+      std::vector<std::uint32_t> groupOf(V, 0);
+      for (std::size_t g = 0; g < groups.size(); ++g)
+        for (std::size_t w = groups[g].begin; w < groups[g].end; ++w) groupOf[w] = static_cast<std::uint32_t>(g);
+      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, P, 1), [&](const auto& r) {
+        for (std::size_t p = r.begin(); p != r.end(); ++p) m_partitions[p].groupTokens(groupOf, P);
+      });
+    }
   }
   SparseGibbsKernel(const SparseGibbsKernel&) = delete;
   SparseGibbsKernel& operator=(const SparseGibbsKernel&) = delete;
 
   Partition& partition(std::size_t p) { return m_partitions[p]; }
 
-  // Nothing is shared between partitions during a sweep but the read-only corpus.
+  // Nothing to prepare: the partitions share only the word-topic counts, each round on words
+  // no other partition touches.
   void prepareSweep() {}
 
-  // One sweep of every partition in parallel, then the merge. Returns false when stopped; the
-  // counts are merged either way. logPrior[p] receives partition p's part of log P(Z) when asked.
+  // One sweep: with one partition, through its documents; with several, P rounds of all of
+  // them in parallel, each followed by the merge of the totals. Returns false when stopped (the
+  // counts are consistent either way). logPrior[p] receives partition p's part of log P(Z) when
+  // asked (with several partitions, all of it goes to logPrior[0]).
   bool sweep(const std::stop_token& stop, bool wantLogPrior, std::vector<double>& logPrior) {
     const std::size_t P = m_partitions.size();
     logPrior.assign(P, 0.0);
-    std::vector<char> finished(P, 0);
-    // Each partition first takes the merged counts into its own copy, in the same task as its
-    // sweep and, through the affinity partitioner, on the thread that ran it last time: its
-    // copy (K = 1000: 13 MB) then stays in that core's caches instead of being written by
-    // whichever thread the merge's copy loop gave it to and read by another.
-    tbb::parallel_for(
-        tbb::blocked_range<std::size_t>(0, P, 1),
-        [&](const auto& r) {
-          for (std::size_t p = r.begin(); p != r.end(); ++p) {
-            if (!m_local.empty()) {
-              std::memcpy(m_local[p].data(), m_global.data(), m_global.size() * sizeof(Packed));
+    if (P == 1) {
+      const bool finished = m_partitions[0].run(stop, wantLogPrior, logPrior[0]);
+      m_totals = m_partitions[0].m_totals;
+      return finished;
+    }
+    std::vector<char> finished(P, 1);
+    for (std::size_t round = 0; round < P; ++round) {
+      // The affinity partitioner keeps each partition on the thread that ran it last time, so
+      // its per-topic caches stay in that core's cache.
+      tbb::parallel_for(
+          tbb::blocked_range<std::size_t>(0, P, 1),
+          [&](const auto& r) {
+            for (std::size_t p = r.begin(); p != r.end(); ++p) {
               m_partitions[p].m_totals = m_totals;
+              if (!m_partitions[p].runRound(stop, (p + round) % P)) finished[p] = 0;
             }
-            finished[p] = m_partitions[p].run(stop, wantLogPrior, logPrior[p]);
-          }
-        },
-        m_affinity);
-    mergePartitions();
-    return std::all_of(finished.begin(), finished.end(), [](char f) { return f != 0; });
+          },
+          m_affinity);
+      mergeTotals();
+      if (!std::all_of(finished.begin(), finished.end(), [](char f) { return f != 0; })) return false;
+    }
+    if (wantLogPrior) logPrior[0] = m_state.logPriorOfAssignments();
+    return true;
   }
 
-  // After a sweep: the global counts as the partitions will see them in the next one.
-  void mergePartitions() {
-    const std::size_t P = m_partitions.size();
-    if (P == 1) {
-      m_totals = m_partitions[0].m_totals;
-      return;
-    }
-    const auto V = m_offsets.size() - 1;
-    const auto K = static_cast<std::size_t>(m_K);
-    struct Scratch {
-      std::vector<std::int64_t> counts;
-      std::vector<Packed> merged;
-    };
-    tbb::enumerable_thread_specific<Scratch> scratch([&] { return Scratch{std::vector<std::int64_t>(K, 0), {}}; });
-    const auto others = static_cast<std::int64_t>(P - 1);
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, V, 512), [&](const auto& r) {
-      auto& s = scratch.local();
-      for (std::size_t w = r.begin(); w != r.end(); ++w) {
-        const auto begin = static_cast<std::size_t>(m_offsets[w]), end = static_cast<std::size_t>(m_offsets[w + 1]);
-        // global + sum_p (local_p - global) = sum_p local_p - (P - 1) global
-        for (std::size_t j = begin; j < end && m_global[j] != 0; ++j) s.counts[m_global[j] & m_mask] -= others * static_cast<std::int64_t>(m_global[j] >> m_bits);
-        for (const auto& local : m_local)
-          for (std::size_t j = begin; j < end && local[j] != 0; ++j) s.counts[local[j] & m_mask] += static_cast<std::int64_t>(local[j] >> m_bits);
-        s.merged.clear();
-        auto collect = [&](const std::vector<Packed>& from) {
-          for (std::size_t j = begin; j < end && from[j] != 0; ++j) {
-            const auto k = static_cast<std::size_t>(from[j] & m_mask);
-            assert(s.counts[k] >= 0);
-            if (s.counts[k] != 0) s.merged.push_back((static_cast<Packed>(s.counts[k]) << m_bits) | static_cast<Packed>(k));
-            s.counts[k] = 0;
-          }
-        };
-        collect(m_global);
-        for (const auto& local : m_local) collect(local);
-        std::sort(s.merged.begin(), s.merged.end(), std::greater<Packed>());
-        std::copy(s.merged.begin(), s.merged.end(), m_global.begin() + static_cast<std::ptrdiff_t>(begin));
-        std::fill(m_global.begin() + static_cast<std::ptrdiff_t>(begin + s.merged.size()), m_global.begin() + static_cast<std::ptrdiff_t>(end), Packed{0});
-      }
-    });
-    for (std::size_t k = 0; k < K; ++k) {
+  // After a round: n_k = n_k + sum_p (n_k of partition p - n_k), the partitions' moves added up.
+  void mergeTotals() {
+    const auto others = static_cast<std::int64_t>(m_partitions.size() - 1);
+    for (std::size_t k = 0; k < m_totals.size(); ++k) {
       std::int64_t total = -others * m_totals[k];
-      for (auto& part : m_partitions) total += part.m_totals[k];
+      for (const auto& part : m_partitions) total += part.m_totals[k];
       m_totals[k] = total;
     }
-    // The partitions' copies take the merged counts at the start of the next sweep.
   }
 
   // The global count n_wk of every nonzero (topic, count) of word w.
@@ -402,7 +458,10 @@ class SparseGibbsKernel {
 
   std::size_t memoryBytes() const {
     std::size_t bytes = m_global.size() * sizeof(Packed) + m_offsets.size() * sizeof(std::int64_t);
-    for (const auto& l : m_local) bytes += l.size() * sizeof(Packed);
+    for (const auto& part : m_partitions) {
+      bytes += part.m_order.size() * sizeof(std::uint32_t);
+      for (const auto& visits : part.m_visits) bytes += visits.size() * sizeof(*visits.data());
+    }
     return bytes;
   }
 
@@ -412,8 +471,6 @@ class SparseGibbsKernel {
     while ((1LL << bits) < topics) ++bits;
     return bits;
   }
-
-  Packed* listsOf(std::size_t p) { return m_local.empty() ? m_global.data() : m_local[p].data(); }
 
   // Counts from the assignments, word by word.
   void buildGlobalCounts() {
@@ -447,8 +504,7 @@ class SparseGibbsKernel {
   int m_bits;
   Packed m_mask, m_one;
   std::vector<std::int64_t> m_offsets;  // word w's entries: [m_offsets[w], m_offsets[w + 1])
-  std::vector<Packed> m_global;
-  std::vector<std::vector<Packed>> m_local;  // one copy per partition when there are several
+  std::vector<Packed> m_global;              // every partition samples from these counts
   std::vector<std::int64_t> m_totals;        // n_k, global
   std::vector<Partition> m_partitions;
   tbb::affinity_partitioner m_affinity;  // which thread swept which partition, replayed each sweep

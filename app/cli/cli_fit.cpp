@@ -8,7 +8,6 @@
 
 #include "cli_common.hpp"
 #include "jobs/fit_job.hpp"
-#include "models/restart_report.hpp"
 #include "util/errors.hpp"
 
 namespace latent::cli {
@@ -41,13 +40,15 @@ class ReportPrinter final : public core::TrainingObserver {
   ReportPrinter(const core::ModelInfo& model, bool json) : m_model(model), m_json(json) {}
 
   bool onReport(const core::IterationReport& r) override {
-    if (core::isRestartReport(r)) {
+    if (!r.inChain()) {
       // Progress of the restarts for a person; machines read the restarts from the final line.
       if (!m_json) {
-        std::cout << (core::reportExtra(r, "warp_start_sweep") ? "warp start" : "restarts");
-        for (const auto& [key, value] : r.extras)
-          if (key == "restart" || key == "restart_sweep" || key == "warp_start_sweep") std::cout << " " << key << " " << number(value);
-        std::cout << "  " << number(r.seconds, 2, true) << " s\n" << std::flush;
+        const bool warp = r.phase == core::FitPhase::WarpStart;
+        std::cout << (warp ? "warp start" : "restarts");
+        if (r.start > 0) std::cout << " restart " << r.start;  // 0: every start at once
+        std::cout << (warp ? " warp_start_sweep " : " restart_sweep ") << r.iteration << "  " << number(r.seconds, 2, true)
+                  << " s\n"
+                  << std::flush;
       }
       return true;
     }

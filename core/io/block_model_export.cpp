@@ -9,6 +9,7 @@
 #include "models/ratings/factor_model_results.hpp"
 #include "store/graph_store.hpp"
 #include "store/ratings_store.hpp"
+#include "store/run_results.hpp"
 #include "util/errors.hpp"
 
 namespace latent::core::detail {
@@ -67,35 +68,35 @@ std::int64_t exportBlockMatrix(Project& project, const RunRecord& run, std::ostr
 
 std::int64_t exportFactors(Project& project, const RunRecord& run, std::ostream& out, std::optional<std::int64_t> iteration) {
   const auto ratings = loadRatings(project, run.datasetId);
-  const auto need = [&](const char* name) {
-    auto chosen = chooseMatrix(project, run, name, iteration);
-    if (!chosen) throw UsageError(runName(run) + " has no " + std::string(name));
-    return std::move(*chosen);
-  };
-  const auto users = need(kUserFactors), items = need(kItemFactors);
-  if (static_cast<std::size_t>(users.values.rows()) != ratings.userCount() ||
-      static_cast<std::size_t>(items.values.rows()) != ratings.itemCount())
+  // One iteration for all of them: the final result, else the latest snapshot holding both factors.
+  const auto result = loadResult(project, run.id, {kUserFactors, kItemFactors}, {kUserBias, kItemBias, kGlobalMean},
+                                 iteration);
+  if (!result) throw UsageError(runName(run) + " has no " + std::string(kUserFactors));
+  const Eigen::MatrixXd& users = *result->find(kUserFactors);
+  const Eigen::MatrixXd& items = *result->find(kItemFactors);
+  if (static_cast<std::size_t>(users.rows()) != ratings.userCount() ||
+      static_cast<std::size_t>(items.rows()) != ratings.itemCount())
     throw UsageError(runName(run) + ": its factors do not match the dataset's users and items");
-  const auto userBias = chooseMatrix(project, run, kUserBias, iteration);
-  const auto itemBias = chooseMatrix(project, run, kItemBias, iteration);
-  const auto mean = chooseMatrix(project, run, kGlobalMean, iteration);
+  const Eigen::MatrixXd* userBias = result->find(kUserBias);
+  const Eigen::MatrixXd* itemBias = result->find(kItemBias);
+  const Eigen::MatrixXd* mean = result->find(kGlobalMean);
   CsvWriter csv(out);
   csv.field("side").field("id").field("name").field("factor").field("value").endRow();
-  if (mean && mean->values.size() == 1) csv.field("global").field("").field("").field("mean").field(mean->values(0, 0)).endRow();
+  if (mean && mean->size() == 1) csv.field("global").field("").field("").field("mean").field((*mean)(0, 0)).endRow();
   const auto side = [&](const char* label, const std::vector<std::string>& ids, const std::vector<std::string>& names,
-                        const Eigen::MatrixXd& factors, const std::optional<ChosenMatrix>& bias) {
+                        const Eigen::MatrixXd& factors, const Eigen::MatrixXd* bias) {
     for (std::size_t r = 0; r < ids.size(); ++r) {
       const auto row = static_cast<Eigen::Index>(r);
       const std::string& name = r < names.size() && !names[r].empty() ? names[r] : ids[r];
-      if (bias && bias->values.rows() == factors.rows())
-        csv.field(label).field(ids[r]).field(name).field("bias").field(bias->values(row, 0)).endRow();
+      if (bias && bias->rows() == factors.rows())
+        csv.field(label).field(ids[r]).field(name).field("bias").field((*bias)(row, 0)).endRow();
       for (Eigen::Index k = 0; k < factors.cols(); ++k)
         csv.field(label).field(ids[r]).field(name).field(static_cast<std::int64_t>(k)).field(factors(row, k)).endRow();
     }
   };
-  side("user", ratings.userIds, ratings.userIds, users.values, userBias);
-  side("item", ratings.itemIds, ratings.itemNames, items.values, itemBias);
-  return users.iteration;
+  side("user", ratings.userIds, ratings.userIds, users, userBias);
+  side("item", ratings.itemIds, ratings.itemNames, items, itemBias);
+  return result->iteration;
 }
 
 }  // namespace latent::core::detail

@@ -10,6 +10,7 @@
 #include "io/csv_writer.hpp"
 #include "io/run_export_detail.hpp"
 #include "store/corpus_store.hpp"
+#include "store/run_results.hpp"
 #include "store/run_store.hpp"
 #include "util/errors.hpp"
 
@@ -19,29 +20,9 @@ namespace detail {
 
 std::optional<ChosenMatrix> chooseMatrix(Project& project, const RunRecord& run, const std::string& name,
                                          std::optional<std::int64_t> iteration) {
-  std::int64_t latestSnapshot = -1;
-  std::string snapshots;
-  for (const auto& [n, it] : listMatrices(project, run.id)) {
-    if (n != name || it < 0) continue;
-    latestSnapshot = std::max(latestSnapshot, it);
-    snapshots += (snapshots.empty() ? "" : ", ") + std::to_string(it);
-  }
-  if (iteration) {
-    auto values = loadMatrix(project, run.id, name, *iteration);
-    if (!values)
-      throw UsageError("run " + std::to_string(run.id) + " has no " + name + " snapshot at iteration " +
-                       std::to_string(*iteration) + (snapshots.empty() ? " (it has none)" : " (it has: " + snapshots + ")"));
-    return ChosenMatrix{std::move(*values), *iteration};
-  }
-  if (auto values = loadMatrix(project, run.id, name)) return ChosenMatrix{std::move(*values), -1};
-  if (latestSnapshot < 0) return std::nullopt;
-  return ChosenMatrix{*loadMatrix(project, run.id, name, latestSnapshot), latestSnapshot};
-}
-
-bool hasMatrix(Project& project, const RunRecord& run, const std::string& name) {
-  for (const auto& [n, iteration] : listMatrices(project, run.id))
-    if (n == name) return true;
-  return false;
+  auto result = loadResult(project, run.id, {name}, {}, iteration);
+  if (!result) return std::nullopt;
+  return ChosenMatrix{std::move(result->matrices.front().values), result->iteration};
 }
 
 }  // namespace detail
@@ -49,7 +30,6 @@ bool hasMatrix(Project& project, const RunRecord& run, const std::string& name) 
 namespace {
 
 using detail::chooseMatrix;
-using detail::hasMatrix;
 
 
 std::int64_t exportTopicWord(Project& project, const RunRecord& run, std::ostream& out, std::optional<std::int64_t> iteration) {
@@ -82,9 +62,7 @@ std::int64_t exportDocTopic(Project& project, const RunRecord& run, std::ostream
 }
 
 std::int64_t exportAssignments(Project& project, const RunRecord& run, std::ostream& out, std::optional<std::int64_t>) {
-  auto has = project.db().prepare("SELECT count(*) FROM token_topics WHERE run_id = ?1");
-  has.bind(1, run.id);
-  if (!has.step() || has.integer(0) == 0)
+  if (!hasTokenTopics(project, run.id))
     throw UsageError("run " + std::to_string(run.id) + " (" + run.model + ") has no per-token assignments");
   const auto vocabulary = loadVocabulary(project, run.datasetId);
   const auto documents = listDocuments(project, run.datasetId);
@@ -143,24 +121,20 @@ struct Exporter {
 const std::vector<Exporter>& exporters() {
   static const std::vector<Exporter> list = {
       {{"topic-word", "topic,word,probability", "every word's probability under every topic"},
-       exportTopicWord, [](Project& p, const RunRecord& r) { return hasMatrix(p, r, "topic_word"); }, true},
+       exportTopicWord, [](Project& p, const RunRecord& r) { return hasResultMatrix(p, r.id, "topic_word"); }, true},
       {{"doc-topic", "document,topic,proportion", "each document's topic proportions"},
-       exportDocTopic, [](Project& p, const RunRecord& r) { return hasMatrix(p, r, "doc_topic"); }, true},
+       exportDocTopic, [](Project& p, const RunRecord& r) { return hasResultMatrix(p, r.id, "doc_topic"); }, true},
       {{"assignments", "document,position,word,topic,begin,end", "the topic of every kept token (begin/end: byte span in the text)"},
        exportAssignments,
-       [](Project& p, const RunRecord& r) {
-         auto s = p.db().prepare("SELECT 1 FROM token_topics WHERE run_id = ?1 LIMIT 1");
-         s.bind(1, r.id);
-         return s.step();
-       }},
+       [](Project& p, const RunRecord& r) { return hasTokenTopics(p, r.id); }},
       {{"blocks", "node,name,block", "each node's block (the most probable one)"},
-       detail::exportBlocks, [](Project& p, const RunRecord& r) { return hasMatrix(p, r, "blocks"); }, true},
+       detail::exportBlocks, [](Project& p, const RunRecord& r) { return hasResultMatrix(p, r.id, "blocks"); }, true},
       {{"memberships", "node,name,block,weight", "each node's weight in every block (rows sum to one)"},
-       detail::exportMemberships, [](Project& p, const RunRecord& r) { return hasMatrix(p, r, "memberships"); }, true},
+       detail::exportMemberships, [](Project& p, const RunRecord& r) { return hasResultMatrix(p, r.id, "memberships"); }, true},
       {{"block-matrix", "from_block,to_block,probability", "the probability of a link from a node of one block to one of another"},
-       detail::exportBlockMatrix, [](Project& p, const RunRecord& r) { return hasMatrix(p, r, "block_matrix"); }, true},
+       detail::exportBlockMatrix, [](Project& p, const RunRecord& r) { return hasResultMatrix(p, r.id, "block_matrix"); }, true},
       {{"factors", "side,id,name,factor,value", "user and item factors and biases (factor 'bias'), and the global mean (side 'global')"},
-       detail::exportFactors, [](Project& p, const RunRecord& r) { return hasMatrix(p, r, "item_factors"); }, true},
+       detail::exportFactors, [](Project& p, const RunRecord& r) { return hasResultMatrix(p, r.id, "item_factors"); }, true},
       {{"metrics", "iteration,seconds,train_objective,heldout_metric,...", "the per-iteration series"},
        exportMetrics, [](Project&, const RunRecord&) { return true; }},
   };

@@ -14,18 +14,15 @@
 
 namespace latent::core::detail {
 
-// The matrix `name` an export writes: the final result, or the snapshot of `iteration` when one
-// is asked for. A run killed before it finished has no final result; its latest snapshot stands in
-// (the CLI says so), which is why models snapshot their parameters every few iterations.
+// The matrix `name` an export writes: the final result, else the latest snapshot, or the snapshot
+// of `iteration` when one is asked for (loadResult in store/run_results.hpp). A run killed before
+// it finished has no final result; its latest snapshot stands in (the CLI says so).
 struct ChosenMatrix {
   Eigen::MatrixXd values;
   std::int64_t iteration = -1;  // -1: the final result
 };
 std::optional<ChosenMatrix> chooseMatrix(Project& project, const RunRecord& run, const std::string& name,
                                          std::optional<std::int64_t> iteration);
-
-// Whether the run holds `name`, final or as a snapshot.
-bool hasMatrix(Project& project, const RunRecord& run, const std::string& name);
 
 // Block models and factor models (block_model_export.cpp). Each returns the snapshot iteration
 // written, -1 for the final result.

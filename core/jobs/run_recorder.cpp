@@ -4,7 +4,6 @@
 
 #include <cmath>
 
-#include "models/restart_report.hpp"
 
 namespace latent::core {
 
@@ -17,7 +16,7 @@ RunRecorder::~RunRecorder() {
 }
 
 bool RunRecorder::onReport(const IterationReport& report) {
-  if (isRestartReport(report)) return true;  // not part of the stored series (training.hpp)
+  if (!report.inChain()) return true;  // not part of the stored series (FitPhase)
   MetricRow row;
   row.iteration = report.iteration;
   row.seconds = report.seconds;

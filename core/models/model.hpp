@@ -17,22 +17,10 @@
 #include "data/graph.hpp"
 #include "data/ratings.hpp"
 #include "eval/heldout.hpp"
+#include "models/option_specs.hpp"
 #include "models/training.hpp"
 
 namespace latent::core {
-
-// One option of a model, as the command line parses it and the run panel shows it.
-struct OptionSpec {
-  enum class Type { Integer, Real, Boolean, Choice };
-  std::string name;  // JSON key and command-line flag (--name); "k" and "iterations" are shared
-  Type type = Type::Real;
-  nlohmann::json defaultValue;
-  double minimum = -std::numeric_limits<double>::infinity();
-  double maximum = std::numeric_limits<double>::infinity();
-  bool minimumExclusive = false;
-  std::vector<std::string> choices;  // for Choice
-  std::string help;                  // one line a student understands
-};
 
 struct ModelInfo {
   std::string name;         // command-line name: "unigram", "lda-gibbs", ...
@@ -86,6 +74,29 @@ class Model {
   virtual FitResult fit(const FitData& data, const FitSettings& settings, TrainingObserver& observer,
                         std::stop_token stop) = 0;
 };
+
+// A model class derives from DescribedModel<&describe>, where `ModelInfo describe()` builds its
+// catalogue entry; the entry is built once, on first use.
+template <ModelInfo (*Describe)()>
+class DescribedModel : public Model {
+ public:
+  static const ModelInfo& definition() {
+    static const ModelInfo info = Describe();
+    return info;
+  }
+  const ModelInfo& info() const final { return definition(); }
+};
+
+// A row of the model registry (models/registry.cpp): the catalogue entry and the factory.
+struct ModelDefinition {
+  const ModelInfo& (*info)() = nullptr;
+  std::unique_ptr<Model> (*make)() = nullptr;
+};
+
+template <typename M>
+ModelDefinition defineModel() {
+  return {&M::definition, []() -> std::unique_ptr<Model> { return std::make_unique<M>(); }};
+}
 
 // The catalogue, in the order of DESIGN §3.
 std::vector<const ModelInfo*> modelCatalogue();

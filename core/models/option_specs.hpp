@@ -1,25 +1,46 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Building blocks for model options that every family shares (topic, network, ratings).
+// One option of a model as the command line parses it and the run panel shows it, and the
+// builders every model family shares. Defaults are not given here: an option table takes each
+// default from the model's options struct (models/option_table.hpp).
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <string>
+#include <vector>
 
-#include "models/model.hpp"
+#include <nlohmann/json.hpp>
 
 namespace latent::core {
 
-// Any integer option: name, default, range and its one-line help.
-OptionSpec integerOption(const std::string& name, std::int64_t defaultValue, double minimum, double maximum,
-                         const std::string& help);
+struct OptionSpec {
+  enum class Type { Integer, Real, Boolean, Choice };
+  std::string name;  // JSON key and command-line flag (--name); "k" and "iterations" are shared
+  Type type = Type::Real;
+  nlohmann::json defaultValue;
+  double minimum = -std::numeric_limits<double>::infinity();
+  double maximum = std::numeric_limits<double>::infinity();
+  bool minimumExclusive = false;
+  std::vector<std::string> choices;  // for Choice
+  std::string help;                  // one line a student understands
+};
+
+// The maximum of an option that has none.
+inline constexpr double kNoMaximum = std::numeric_limits<double>::infinity();
+
+// Any integer option: name, range and its one-line help.
+OptionSpec integerOption(const std::string& name, double minimum, double maximum, const std::string& help);
 // Any real option; `exclusiveMinimum` makes the minimum itself invalid (a prior must be > 0).
-OptionSpec realOption(const std::string& name, double defaultValue, double minimum, double maximum, bool exclusiveMinimum,
+OptionSpec realOption(const std::string& name, double minimum, double maximum, bool exclusiveMinimum,
                       const std::string& help);
-OptionSpec booleanOption(const std::string& name, bool defaultValue, const std::string& help);
-OptionSpec choiceOption(const std::string& name, const std::string& defaultValue, std::vector<std::string> choices,
-                        const std::string& help);
+OptionSpec booleanOption(const std::string& name, const std::string& help);
+// A choice among named values; an enum field's table row names them, a string field's gives `choices`.
+OptionSpec choiceOption(const std::string& name, std::vector<std::string> choices, const std::string& help);
 // Seeded starts of which the best is kept; `help` says what a poor start looks like.
-OptionSpec restartsOption(std::int64_t defaultRestarts, const std::string& help);
+OptionSpec restartsOption(const std::string& help);
+
+// An option as the command line spells it (`non_edges` -> `--non-edges`).
+std::string optionFlag(std::string name);
 
 // True at every evalEvery-th iteration and at the last one.
 bool evaluationDue(std::int64_t iteration, std::int64_t lastIteration, int evalEvery) noexcept;

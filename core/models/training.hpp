@@ -13,6 +13,8 @@
 
 #include <Eigen/Core>
 
+#include "data/named_matrix.hpp"
+
 namespace latent::core {
 
 enum class FitStatus {
@@ -32,26 +34,33 @@ constexpr const char* toString(FitStatus s) noexcept {
   return "failed";
 }
 
+// The part of a fit a report belongs to. Only the chain's reports make the per-iteration series
+// (stored in the project, printed by `fit --json`: DESIGN §6 lines stay one per evaluated
+// iteration); the others show progress live and the final metrics sum them up.
+enum class FitPhase {
+  Chain,      // the run's chain: iterations 1..N
+  Restarts,   // a short chain from one of several starts, before the chain the run keeps
+  WarpStart,  // lda-gibbs's warp sampler sweeps from a start (its option warp_start)
+};
+
 // One report per evaluated iteration (DESIGN §4).
 struct IterationReport {
-  std::int64_t iteration = 0;  // 1-based
+  FitPhase phase = FitPhase::Chain;
+  std::int64_t start = 0;      // Restarts and WarpStart: which start, 1-based
+  std::int64_t iteration = 0;  // Chain: the iteration, 1-based; Restarts and WarpStart: the start's sweep
   double seconds = 0.0;        // since the fit started
   double trainObjective = std::numeric_limits<double>::quiet_NaN();
   std::optional<double> heldout;  // the held-out metric, when evaluated at this iteration
   std::vector<std::pair<std::string, double>> extras;  // model-specific (alpha, K, ...)
-};
 
-struct NamedMatrix {
-  std::string name;  // "topic_word", "doc_topic", ...
-  Eigen::MatrixXd values;
+  // The extra called `name`; nothing when the model did not add it.
+  std::optional<double> extra(std::string_view name) const noexcept {
+    for (const auto& [key, value] : extras)
+      if (key == name) return value;
+    return std::nullopt;
+  }
+  bool inChain() const noexcept { return phase == FitPhase::Chain; }
 };
-
-// The matrix called `name` among a result's or a snapshot's matrices; null when there is none.
-inline const Eigen::MatrixXd* findMatrix(const std::vector<NamedMatrix>& matrices, std::string_view name) {
-  for (const auto& m : matrices)
-    if (m.name == name) return &m.values;
-  return nullptr;
-}
 
 // A picture of the parameters in the middle of a run: written to the project so that a stopped
 // or killed run keeps what it reached, and drawn by live views.

@@ -51,13 +51,12 @@ struct Arguments {
 
 // Times of the reports: seconds per iteration between the first and the last one, so that the
 // start-up work before the first report is left out. Processor time too (all threads of the
-// process), the steadier figure on a shared machine. Reports of a start-up phase (mmsb's
-// restart sweeps carry the extra restart_sweep) count as start-up too.
+// process), the steadier figure on a shared machine. Reports of a start-up phase (restarts, outside
+// the chain) count as start-up too.
 class SweepClock final : public TrainingObserver {
  public:
   bool onReport(const IterationReport& r) override {
-    for (const auto& extra : r.extras)
-      if (extra.first == "restart_sweep") return true;
+    if (!r.inChain()) return true;
     const double cpu = static_cast<double>(std::clock()) / CLOCKS_PER_SEC;
     if (m_first < 0) {
       m_first = r.iteration;

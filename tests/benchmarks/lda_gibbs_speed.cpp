@@ -132,7 +132,7 @@ int main(int argc, char** argv) {
     else if (key.rfind("--", 0) == 0) {  // a model option: --k 100 --sampler alias ...
       const auto name = key.substr(2);
       const auto* spec = [&]() -> const OptionSpec* {
-        for (const auto& o : ldaGibbsInfo().options)
+        for (const auto& o : ldaGibbsModel().info().options)
           if (o.name == name) return &o;
         return nullptr;
       }();
@@ -158,7 +158,7 @@ int main(int argc, char** argv) {
   data.fullDocumentCount = static_cast<std::int64_t>(corpus.documentCount());
   FitSettings settings;
   if (!a.options.contains("snapshot_every")) a.options["snapshot_every"] = 0;
-  settings.options = resolveOptions(ldaGibbsInfo(), a.options);
+  settings.options = resolveOptions(ldaGibbsModel().info(), a.options);
   settings.seed = a.seed;
   settings.threads = a.threads;
   settings.evalEvery = a.evalEvery;
@@ -167,7 +167,7 @@ int main(int argc, char** argv) {
   FitResult result;
   const Stopwatch clock;
   tbb::task_arena arena(a.threads);
-  arena.execute([&] { result = makeLdaGibbsModel()->fit(data, settings, progress, {}); });
+  arena.execute([&] { result = ldaGibbsModel().make()->fit(data, settings, progress, {}); });
   const double total = clock.seconds();
   const auto& m = result.finalMetrics;
   const double tokens = static_cast<double>(split.train.tokenCount());

@@ -77,7 +77,7 @@ void speed(const Arguments& a) {
   const auto data = pmf::generateLowRankRatings(a.spec, 7);
   const auto split = splitRatings(data.ratings, a.heldout, a.seed);
   const auto train = pmf::TrainingRatings::build(split.train, a.spec.users, a.spec.items);
-  auto o = PmfOptions::fromJson(a.options);  // pmf's defaults unless --options says otherwise
+  auto o = PmfOptions::table().parse(a.options, "pmf");  // pmf's defaults unless --options says otherwise
   o.factors = a.k;
   const auto reg = o.penalties();
   tbb::task_arena arena(a.threads);
@@ -123,7 +123,7 @@ void speed(const Arguments& a) {
 }
 
 nlohmann::json fitInstEval(const Ratings& ratings, const nlohmann::json& options, const Arguments& a) {
-  auto model = makePmfModel();
+  auto model = pmfModel().make();
   FitSettings settings;
   settings.options = resolveOptions(model->info(), options);
   settings.seed = a.seed;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Models with restarts report their starts at iteration 0 (models/restart_report.hpp): a person
+// Models with restarts report their starts in a phase of their own (FitPhase): a person
 // sees them in the readable output, while `fit --json` keeps DESIGN §6's one line per evaluated
 // iteration and the project stores only the kept chain's series.
 #include <QtTest>

@@ -20,7 +20,7 @@ inline core::FitResult fitPmfQuietly(const core::Ratings& ratings, const nlohman
    public:
     bool onReport(const core::IterationReport&) override { return true; }
   };
-  auto model = core::makePmfModel();
+  auto model = core::pmfModel().make();
   core::FitSettings settings;
   settings.options = core::resolveOptions(model->info(), options);
   settings.seed = seed;

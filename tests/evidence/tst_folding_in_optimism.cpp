@@ -66,11 +66,11 @@ class FoldingInOptimismTest : public QObject {
     qInfo("%6s %22s %22s %6s %8s", "K", "document completion", "full folding-in", "iters", "seconds");
     for (const int K : topics) {
       core::FitSettings settings;
-      settings.options = core::resolveOptions(core::plsaInfo(), {{"k", K}, {"regularization", kRegularization}});
+      settings.options = core::resolveOptions(core::plsaModel().info(), {{"k", K}, {"regularization", kRegularization}});
       settings.seed = 3;
       settings.evalEvery = 1000000;
       Quiet quiet;
-      const auto result = core::makePlsaModel()->fit(data, settings, quiet, {});
+      const auto result = core::plsaModel().make()->fit(data, settings, quiet, {});
       QVERIFY(result.status != core::FitStatus::Cancelled && result.status != core::FitStatus::Failed);
       completion.push_back(result.finalMetrics["heldout_perplexity"].get<double>());
       folding.push_back(result.finalMetrics["heldout_perplexity_full_folding_in"].get<double>());

@@ -50,11 +50,11 @@ core::FitResult fitIrm(const core::Graph& graph, std::uint64_t seed,
   core::FitData data;
   data.graph = &graph;
   core::FitSettings settings;
-  settings.options = core::resolveOptions(core::irmInfo(), options);
+  settings.options = core::resolveOptions(core::irmModel().info(), options);
   settings.seed = seed;
   settings.heldoutFraction = heldout;
   Quiet quiet;
-  return core::makeIrmModel()->fit(data, settings, quiet, {});
+  return core::irmModel().make()->fit(data, settings, quiet, {});
 }
 
 // A planted co-clustering: rows (type "row") and columns (type "column"), a row of block k linked to

@@ -59,8 +59,8 @@ class MixturePlsaRecoveryTest : public QObject {
     QFETCH(int, D);
     QFETCH(int, corpusSeed);
     const auto truth = test::generateMixtureCorpus(K, V, D, 50, 200, 0.1, static_cast<std::uint64_t>(corpusSeed));
-    auto model = core::makeMixtureModel();
-    const auto result = fit(*model, core::mixtureInfo(), truth.corpus, {{"k", K}, {"method", method.toStdString()}},
+    auto model = core::mixtureModel().make();
+    const auto result = fit(*model, core::mixtureModel().info(), truth.corpus, {{"k", K}, {"method", method.toStdString()}},
                             static_cast<std::uint64_t>(corpusSeed));
     const auto match = core::matchTopics(result.matrices[0].values, truth.topicWord);
     const auto& R = result.matrices[1].values;
@@ -107,8 +107,8 @@ class MixturePlsaRecoveryTest : public QObject {
     spec.beta = 0.05;
     spec.seed = static_cast<std::uint64_t>(corpusSeed);
     const auto truth = core::generateLdaCorpus(spec);
-    auto model = core::makePlsaModel();
-    const auto result = fit(*model, core::plsaInfo(), truth.corpus, {{"k", K}, {"method", method.toStdString()}},
+    auto model = core::plsaModel().make();
+    const auto result = fit(*model, core::plsaModel().info(), truth.corpus, {{"k", K}, {"method", method.toStdString()}},
                             static_cast<std::uint64_t>(corpusSeed));
     const auto match = core::matchTopics(result.matrices[0].values, truth.topicWord);
     qInfo("mean TV %.4f, max TV %.4f, %lld iterations", match.meanTotalVariation, match.maxTotalVariation,

@@ -32,11 +32,11 @@ core::FitResult fitMmsb(const core::Graph& graph, const nlohmann::json& options,
   core::FitData data;
   data.graph = &graph;
   core::FitSettings settings;
-  settings.options = core::resolveOptions(core::mmsbInfo(), options);
+  settings.options = core::resolveOptions(core::mmsbModel().info(), options);
   settings.seed = seed;
   settings.heldoutFraction = heldout;
   Quiet quiet;
-  return core::makeMmsbModel()->fit(data, settings, quiet, {});
+  return core::mmsbModel().make()->fit(data, settings, quiet, {});
 }
 
 Eigen::MatrixXd matrix(const core::FitResult& r, const char* name) {

@@ -25,10 +25,10 @@ std::vector<int> fittedBlocks(const core::Graph& graph, const nlohmann::json& op
   core::FitData data;
   data.graph = &graph;
   core::FitSettings settings;
-  settings.options = core::resolveOptions(core::sbmInfo(), options);
+  settings.options = core::resolveOptions(core::sbmModel().info(), options);
   settings.seed = seed;
   NullObserver observer;
-  const auto result = core::makeSbmModel()->fit(data, settings, observer, {});
+  const auto result = core::sbmModel().make()->fit(data, settings, observer, {});
   [&] { QVERIFY(result.status == core::FitStatus::MaxIterations); }();
   if (metrics) *metrics = result.finalMetrics;
   std::vector<int> blocks;

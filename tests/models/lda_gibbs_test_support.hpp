@@ -71,13 +71,13 @@ inline Fitted fitLdaGibbs(const core::CorpusSplit& split, std::int64_t fullDocum
   data.trainDocuments = split.trainDocuments;
   data.fullDocumentCount = fullDocuments;
   core::FitSettings settings;
-  settings.options = core::resolveOptions(core::ldaGibbsInfo(), options);
+  settings.options = core::resolveOptions(core::ldaGibbsModel().info(), options);
   settings.seed = seed;
   settings.threads = threads;
   settings.evalEvery = evalEvery;
   Fitted out;
   out.observer.stopAfter = stopAfter;
-  auto model = core::makeLdaGibbsModel();
+  auto model = core::ldaGibbsModel().make();
   tbb::task_arena arena(threads);
   arena.execute([&] { out.result = model->fit(data, settings, out.observer, stop); });
   return out;

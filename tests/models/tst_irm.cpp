@@ -118,11 +118,11 @@ core::FitResult fit(const core::Graph& graph, const nlohmann::json& options, std
   core::FitData data;
   data.graph = &graph;
   core::FitSettings settings;
-  settings.options = core::resolveOptions(core::irmInfo(), options);
+  settings.options = core::resolveOptions(core::irmModel().info(), options);
   settings.seed = seed;
   settings.heldoutFraction = heldout;
   settings.evalEvery = 5;
-  return core::makeIrmModel()->fit(data, settings, observer, stop);
+  return core::irmModel().make()->fit(data, settings, observer, stop);
 }
 
 std::string usageError(const std::function<void()>& f) {
@@ -151,15 +151,15 @@ class IrmTest : public QObject {
     const auto model = core::createModel("irm");
     QCOMPARE(model->info().name, std::string("irm"));
     QVERIFY(model->info().kind == core::DataKind::Graph);
-    const auto options = core::resolveOptions(core::irmInfo(), nlohmann::json::object());
+    const auto options = core::resolveOptions(core::irmModel().info(), nlohmann::json::object());
     QCOMPARE(options["concentration"].get<double>(), 1.0);
     QCOMPARE(options["types"].get<std::string>(), std::string("auto"));
     QVERIFY(!options.contains("k"));  // the number of blocks is inferred
     QVERIFY(usageError([] {
-              core::resolveOptions(core::irmInfo(), {{"concentration", 0}});
+              core::resolveOptions(core::irmModel().info(), {{"concentration", 0}});
             }).find("--concentration") != std::string::npos);
     QVERIFY(usageError([] {
-              core::resolveOptions(core::irmInfo(), {{"types", "three"}});
+              core::resolveOptions(core::irmModel().info(), {{"types", "three"}});
             }).find("auto, one, two") != std::string::npos);
   }
 

@@ -21,7 +21,6 @@
 #include "io/run_export.hpp"
 #include "jobs/fit_job.hpp"
 #include "lda_gibbs_test_support.hpp"
-#include "models/restart_report.hpp"
 #include "models/topic/lda_gibbs_alias_kernel.hpp"
 #include "models/topic/lda_gibbs_warp_kernel.hpp"
 #include "models/topic/lda_gibbs_sparse_kernel.hpp"
@@ -388,8 +387,8 @@ class LdaGibbsTest : public QObject {
     QCOMPARE(fit.result.tokenTopics.size(), std::size_t{120});
   }
 
-  // With restarts each start reports at iteration 0, before the kept chain's first sweep, which
-  // start and sweep it is at, and its log joint after its round; the two best of the first round
+  // With restarts each start reports in the Restarts phase, before the kept chain's first sweep,
+  // which start and sweep it is at, and its log joint after its round; the two best of the first round
   // run a second, the better of them is kept, and the kept chain's reports follow as they would
   // without restarts.
   void restartsReportAndKeepTheBest() {
@@ -416,12 +415,13 @@ class LdaGibbsTest : public QObject {
     const auto& reports = fit.observer.reports;
     QCOMPARE(reports.size(), std::size_t{3 * 3 + 2 * 3 + 4});
     for (std::size_t i = 0; i < 15; ++i) {
-      QCOMPARE(reports[i].iteration, std::int64_t{0});
-      const auto start = i < 9 ? static_cast<double>(i / 3 + 1) : static_cast<double>(finalists[(i - 9) / 3]);
-      QCOMPARE(extra(reports[i], "restart"), start);
+      QVERIFY(reports[i].phase == core::FitPhase::Restarts);
+      const auto start = i < 9 ? std::int64_t(i / 3 + 1) : finalists[(i - 9) / 3];
+      QCOMPARE(reports[i].start, start);
     }
-    QCOMPARE(extra(reports[1], "restart_sweep"), 10.0);
-    QCOMPARE(extra(reports[9], "restart_sweep"), 15.0);
+    QCOMPARE(reports[1].iteration, std::int64_t{10});
+    QCOMPARE(reports[9].iteration, std::int64_t{15});
+    QVERIFY(reports[15].inChain());
     for (std::size_t r = 0; r < 3; ++r)
       QCOMPARE(extra(reports[3 * r + 2], "restart_log_joint_per_token"), logJoints[r]);
     for (std::size_t r = 0; r < 2; ++r)
@@ -435,7 +435,7 @@ class LdaGibbsTest : public QObject {
     QCOMPARE(single.observer.reports.size(), std::size_t{4});
   }
 
-  // warp_start: each start first runs that many warp sweeps, reported at iteration 0; the random
+  // warp_start: each start first runs that many warp sweeps, reported in the WarpStart phase; the random
   // start kept for the picture is still the random one, and the run differs from one without.
   void warpStartReportsAndKeepsTheRandomStart() {
     const auto corpus = test::corpusFromTexts(core::generateGibbsToyCorpus());
@@ -445,16 +445,12 @@ class LdaGibbsTest : public QObject {
     warmed["warp_start"] = 20;
     const auto without = test::fitLdaGibbs(split, 16, plain, 3, 1, 5);
     const auto with = test::fitLdaGibbs(split, 16, warmed, 3, 1, 5);
-    const auto extra = [](const core::IterationReport& r, const char* name) {
-      return core::reportExtra(r, name).value_or(std::numeric_limits<double>::quiet_NaN());
-    };
     const auto& reports = with.observer.reports;
     QCOMPARE(reports.size(), std::size_t{4 + 2});  // warp sweeps 5, 10, 15, 20; iterations 5, 10
     for (std::size_t i = 0; i < 4; ++i) {
-      QCOMPARE(reports[i].iteration, std::int64_t{0});
-      QVERIFY(core::isRestartReport(reports[i]));
-      QCOMPARE(extra(reports[i], "warp_start_sweep"), 5.0 * static_cast<double>(i + 1));
-      QCOMPARE(extra(reports[i], "restart"), 1.0);
+      QVERIFY(reports[i].phase == core::FitPhase::WarpStart);
+      QCOMPARE(reports[i].iteration, std::int64_t(5 * (i + 1)));
+      QCOMPARE(reports[i].start, std::int64_t{1});
     }
     QCOMPARE(reports[4].iteration, std::int64_t{5});
     QCOMPARE(with.result.finalMetrics["warp_start_sweeps"].get<std::int64_t>(), std::int64_t{20});
@@ -473,10 +469,10 @@ class LdaGibbsTest : public QObject {
     restarted["restarts"] = 3;
     restarted["restart_sweeps"] = 5;
     const auto three = test::fitLdaGibbs(split, 16, restarted, 3, 1, 20);
-    std::vector<double> warmedStarts;
+    std::vector<std::int64_t> warmedStarts;
     for (const auto& r : three.observer.reports)
-      if (extra(r, "warp_start_sweep") == 20.0) warmedStarts.push_back(extra(r, "restart"));
-    QCOMPARE(warmedStarts, (std::vector<double>{1.0, 2.0, 3.0}));
+      if (r.phase == core::FitPhase::WarpStart && r.iteration == 20) warmedStarts.push_back(r.start);
+    QCOMPARE(warmedStarts, (std::vector<std::int64_t>{1, 2, 3}));
   }
 
   // Stopped by the observer during the restarts: cancelled before the kept chain's first sweep,
@@ -564,13 +560,13 @@ class LdaGibbsTest : public QObject {
 
   void badOptionsAreNamed() {
     try {
-      core::resolveOptions(core::ldaGibbsInfo(), {{"sampler", "gibbs"}});
+      core::resolveOptions(core::ldaGibbsModel().info(), {{"sampler", "gibbs"}});
       QFAIL("accepted an unknown sampler");
     } catch (const core::UsageError& e) {
       QVERIFY(std::string(e.what()).find("--sampler of lda-gibbs must be one of: sparse, alias, warp") != std::string::npos);
     }
     try {
-      core::resolveOptions(core::ldaGibbsInfo(), {{"mh_steps", 0}});
+      core::resolveOptions(core::ldaGibbsModel().info(), {{"mh_steps", 0}});
       QFAIL("accepted mh_steps 0");
     } catch (const core::UsageError& e) {
       QVERIFY(std::string(e.what()).find("--mh-steps") != std::string::npos);

@@ -170,7 +170,7 @@ class LdaOnlineTest : public QObject {
   }
 
   void optionsAreChecked() {
-    const auto& info = core::ldaOnlineInfo();
+    const auto& info = core::ldaOnlineModel().info();
     QCOMPARE(info.name, std::string("lda-online"));
     const auto rejection = [&](const nlohmann::json& given) {
       try {

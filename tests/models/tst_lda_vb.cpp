@@ -327,7 +327,7 @@ class LdaVbTest : public QObject {
   }
 
   void optionsAreChecked() {
-    const auto& info = core::ldaVbInfo();
+    const auto& info = core::ldaVbModel().info();
     QCOMPARE(info.name, std::string("lda-vb"));
     QCOMPARE(info.objectiveName, std::string("evidence lower bound (ELBO) per token (nats)"));
     const auto resolved = core::resolveOptions(info, nlohmann::json::object());

@@ -44,9 +44,9 @@ core::FitResult fitMixture(const core::Corpus& corpus, const nlohmann::json& opt
   data.corpus = &corpus;
   data.fullDocumentCount = static_cast<std::int64_t>(corpus.documentCount());
   core::FitSettings settings;
-  settings.options = core::resolveOptions(core::mixtureInfo(), options);
+  settings.options = core::resolveOptions(core::mixtureModel().info(), options);
   settings.seed = seed;
-  return core::makeMixtureModel()->fit(data, settings, observer, stop);
+  return core::mixtureModel().make()->fit(data, settings, observer, stop);
 }
 
 const Eigen::MatrixXd& matrix(const core::FitResult& r, const std::string& name) {

@@ -46,12 +46,12 @@ core::FitResult fit(const core::Graph& graph, const nlohmann::json& options, std
   core::FitData data;
   data.graph = &graph;
   core::FitSettings settings;
-  settings.options = core::resolveOptions(core::mmsbInfo(), options);
+  settings.options = core::resolveOptions(core::mmsbModel().info(), options);
   settings.seed = seed;
   settings.heldoutFraction = heldout;
   settings.evalEvery = evalEvery;
   Recorder quiet;
-  return core::makeMmsbModel()->fit(data, settings, observer ? *observer : quiet, stop);
+  return core::mmsbModel().make()->fit(data, settings, observer ? *observer : quiet, stop);
 }
 
 Eigen::MatrixXd matrix(const std::vector<core::NamedMatrix>& matrices, const char* name) {
@@ -530,7 +530,7 @@ class MmsbTest : public QObject {
     QFETCH(QString, json);
     QFETCH(QString, message);
     try {
-      core::resolveOptions(core::mmsbInfo(), nlohmann::json::parse(json.toStdString()));
+      core::resolveOptions(core::mmsbModel().info(), nlohmann::json::parse(json.toStdString()));
       QFAIL("expected a UsageError");
     } catch (const core::UsageError& e) {
       QVERIFY2(QString(e.what()).startsWith(message), e.what());
@@ -540,9 +540,9 @@ class MmsbTest : public QObject {
   void usageErrorsAtFit() {
     core::FitData data;  // no graph
     core::FitSettings settings;
-    settings.options = core::resolveOptions(core::mmsbInfo(), {});
+    settings.options = core::resolveOptions(core::mmsbModel().info(), {});
     Recorder quiet;
-    QVERIFY_THROWS_EXCEPTION(core::UsageError, core::makeMmsbModel()->fit(data, settings, quiet, {}));
+    QVERIFY_THROWS_EXCEPTION(core::UsageError, core::mmsbModel().make()->fit(data, settings, quiet, {}));
     // exact on a graph beyond the exact limit (5,000,000 pairs): says what to use instead.
     const auto big = core::generateAssortativeSbm(2300, 2, 2.0, 2.0, true, 1).graph;
     try {
@@ -554,7 +554,7 @@ class MmsbTest : public QObject {
   }
 
   void defaultsAreDocumented() {
-    const auto& info = core::mmsbInfo();
+    const auto& info = core::mmsbModel().info();
     QCOMPARE(info.name, std::string("mmsb"));
     QVERIFY(info.kind == core::DataKind::Graph);
     QCOMPARE(info.heldoutKey, std::string(core::network::kHeldoutLinkKey));

@@ -41,9 +41,9 @@ core::FitResult fitPlsa(const core::Corpus& corpus, const nlohmann::json& option
   data.corpus = &corpus;
   data.fullDocumentCount = static_cast<std::int64_t>(corpus.documentCount());
   core::FitSettings settings;
-  settings.options = core::resolveOptions(core::plsaInfo(), options);
+  settings.options = core::resolveOptions(core::plsaModel().info(), options);
   settings.seed = seed;
-  return core::makePlsaModel()->fit(data, settings, observer, stop);
+  return core::plsaModel().make()->fit(data, settings, observer, stop);
 }
 
 const Eigen::MatrixXd& matrix(const core::FitResult& r, const std::string& name) {

@@ -56,7 +56,7 @@ struct Fit {
 std::unique_ptr<Fit> fitPmf(const core::Ratings& ratings, const nlohmann::json& options, std::uint64_t seed = 1,
                             int threads = 1, double heldout = 0.1, std::stop_token stop = {}, int stopAfter = 0,
                             int evalEvery = 10) {
-  auto model = core::makePmfModel();
+  auto model = core::pmfModel().make();
   core::FitSettings settings;
   settings.options = core::resolveOptions(model->info(), options);
   settings.seed = seed;
@@ -87,7 +87,7 @@ bool sameMatrices(const core::FitResult& a, const core::FitResult& b) {
 
 QString usageMessage(const nlohmann::json& options) {
   try {
-    core::resolveOptions(core::pmfInfo(), options);
+    core::resolveOptions(core::pmfModel().info(), options);
   } catch (const core::UsageError& e) {
     return QString::fromStdString(e.what());
   }
@@ -227,12 +227,12 @@ class PmfTest : public QObject {
   }
 
   void optionsAndErrors() {
-    const auto resolved = core::resolveOptions(core::pmfInfo(), nlohmann::json::object());
+    const auto resolved = core::resolveOptions(core::pmfModel().info(), nlohmann::json::object());
     QCOMPARE(resolved["k"].get<int>(), 20);
     QCOMPARE(resolved["implicit"].get<bool>(), true);  // SVD++ user factors (tst_pmf_implicit.cpp)
     QCOMPARE(resolved["solver"].get<std::string>(), std::string("als"));
     QCOMPARE(resolved["regularization"].get<std::string>(), std::string("prior"));
-    QCOMPARE(core::pmfInfo().heldoutKey, std::string("heldout_rmse"));
+    QCOMPARE(core::pmfModel().info().heldoutKey, std::string("heldout_rmse"));
     QVERIFY(core::createModel("pmf") != nullptr);
     QCOMPARE(usageMessage({{"k", -1}}), QString("option --k of pmf must be between 0 and 1000 (got -1)"));
     QCOMPARE(usageMessage({{"solver", "newton"}}), QString("option --solver of pmf must be one of: als, sgd"));

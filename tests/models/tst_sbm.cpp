@@ -132,11 +132,11 @@ core::FitResult fitSbm(const core::Graph& graph, const nlohmann::json& options, 
   core::FitData data;
   data.graph = &graph;
   core::FitSettings settings;
-  settings.options = core::resolveOptions(core::sbmInfo(), options);
+  settings.options = core::resolveOptions(core::sbmModel().info(), options);
   settings.seed = seed;
   settings.heldoutFraction = heldout;
   settings.evalEvery = evalEvery;
-  return core::makeSbmModel()->fit(data, settings, observer, stop);
+  return core::sbmModel().make()->fit(data, settings, observer, stop);
 }
 
 const Eigen::MatrixXd& matrix(const core::FitResult& r, const std::string& name) {
@@ -148,7 +148,7 @@ const Eigen::MatrixXd& matrix(const core::FitResult& r, const std::string& name)
 
 void expectUsageError(const nlohmann::json& options, const std::string& phrase) {
   try {
-    core::resolveOptions(core::sbmInfo(), options);
+    core::resolveOptions(core::sbmModel().info(), options);
     QFAIL(("no error for " + options.dump()).c_str());
   } catch (const core::UsageError& e) {
     const std::string what = e.what();
@@ -321,7 +321,7 @@ class SbmTest : public QObject {
     expectUsageError({{"density_b", -1.0}}, "--density-b");
     expectUsageError({{"restarts", 0}}, "--restarts");
     expectUsageError({{"iterations", 2.5}}, "whole number");
-    const auto defaults = core::resolveOptions(core::sbmInfo(), nlohmann::json::object());
+    const auto defaults = core::resolveOptions(core::sbmModel().info(), nlohmann::json::object());
     QCOMPARE(defaults["k"].get<std::int64_t>(), std::int64_t{4});
     QCOMPARE(defaults["degree_corrected"].get<bool>(), false);
     QCOMPARE(defaults["alpha"].get<double>(), 5.0);

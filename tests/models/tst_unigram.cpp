@@ -70,9 +70,9 @@ class UnigramTest : public QObject {
     data.corpus = &train;
     data.heldout = &heldout;
     core::FitSettings settings;
-    settings.options = core::resolveOptions(core::unigramInfo(), {{"beta", 0.5}});
+    settings.options = core::resolveOptions(core::unigramModel().info(), {{"beta", 0.5}});
     CollectingObserver observer;
-    auto model = core::makeUnigramModel();
+    auto model = core::unigramModel().make();
     const auto result = model->fit(data, settings, observer, {});
     QVERIFY(result.status == core::FitStatus::Converged);
     // Eq. 27.29 with p = (7/16, 5/16, 3/16, 1/16): documents (river, money) and (bank):
@@ -96,11 +96,11 @@ class UnigramTest : public QObject {
     core::FitData data;
     data.corpus = &train;
     core::FitSettings settings;
-    settings.options = core::resolveOptions(core::unigramInfo(), nlohmann::json::object());
+    settings.options = core::resolveOptions(core::unigramModel().info(), nlohmann::json::object());
     CollectingObserver observer;
     std::stop_source stop;
     stop.request_stop();
-    const auto result = core::makeUnigramModel()->fit(data, settings, observer, stop.get_token());
+    const auto result = core::unigramModel().make()->fit(data, settings, observer, stop.get_token());
     QVERIFY(result.status == core::FitStatus::Cancelled);
     QVERIFY(observer.reports.empty());
     QVERIFY(result.matrices.empty());
@@ -111,10 +111,10 @@ class UnigramTest : public QObject {
     core::FitData data;
     data.corpus = &train;
     core::FitSettings settings;
-    settings.options = core::resolveOptions(core::unigramInfo(), nlohmann::json::object());
+    settings.options = core::resolveOptions(core::unigramModel().info(), nlohmann::json::object());
     CollectingObserver observer;
     observer.keepGoing = false;
-    const auto result = core::makeUnigramModel()->fit(data, settings, observer, {});
+    const auto result = core::unigramModel().make()->fit(data, settings, observer, {});
     QVERIFY(result.status == core::FitStatus::Cancelled);
   }
 

@@ -16,6 +16,7 @@
 #include "eval/link_metrics.hpp"
 #include "models/network/block_model_results.hpp"
 #include "store/graph_store.hpp"
+#include "store/run_results.hpp"
 #include "ui/util/format.hpp"
 #include "ui/util/qt_convert.hpp"
 
@@ -112,12 +113,7 @@ std::vector<int> orderByBlock(const Eigen::MatrixXd& memberships, const std::vec
 }
 
 bool hasBlockResults(core::Project& project, std::int64_t runId) {
-  std::map<std::int64_t, int> found;  // iteration -> 1 memberships, 2 block matrix
-  for (const auto& [name, iteration] : core::listMatrices(project, runId)) {
-    if (name == core::kMemberships) found[iteration] |= 1;
-    if (name == core::kBlockMatrix) found[iteration] |= 2;
-  }
-  return std::any_of(found.begin(), found.end(), [](const auto& f) { return f.second == 3; });
+  return core::latestResultIteration(project, runId, {core::kMemberships, core::kBlockMatrix}).has_value();
 }
 
 BlockRunLoad loadBlockRun(const std::filesystem::path& projectFile, std::int64_t runId, std::int64_t iteration,
@@ -132,19 +128,9 @@ BlockRunLoad loadBlockRun(const std::filesystem::path& projectFile, std::int64_t
     // The final matrices, else the latest snapshot that has both.
     std::int64_t at = iteration;
     if (at < 0) {
-      std::map<std::int64_t, int> found;
-      for (const auto& [name, it] : core::listMatrices(project, runId)) {
-        if (name == core::kMemberships) found[it] |= 1;
-        if (name == core::kBlockMatrix) found[it] |= 2;
-      }
-      if (found.count(-1) && found[-1] == 3) {
-        at = -1;
-      } else {
-        at = -2;
-        for (const auto& [it, which] : found)
-          if (which == 3) at = std::max(at, it);
-        if (at == -2) return out;
-      }
+      const auto latest = core::latestResultIteration(project, runId, {core::kMemberships, core::kBlockMatrix});
+      if (!latest) return out;
+      at = *latest;
     }
     if (previous && previous->run.id == runId && previous->iteration == at && previous->nodeCount() > 0) {
       out.unchanged = true;

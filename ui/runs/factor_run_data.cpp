@@ -10,6 +10,7 @@
 #include <numeric>
 
 #include "store/ratings_store.hpp"
+#include "store/run_results.hpp"
 #include "ui/util/qt_convert.hpp"
 
 namespace latent::ui {
@@ -61,21 +62,12 @@ FactorRunLoad loadFactorRun(const std::filesystem::path& projectFile, std::int64
     if (project.dataset(data->run.datasetId).kind != core::DataKind::Ratings) return out;
 
     // The final matrices, else the latest snapshot (a run that failed midway keeps those).
-    bool final = false;
-    std::int64_t latest = -1;
-    for (const auto& [name, iteration] : core::listMatrices(project, runId)) {
-      if (name != core::kItemFactors) continue;
-      if (iteration < 0)
-        final = true;
-      else
-        latest = std::max(latest, iteration);
-    }
-    if (!final && latest < 0) return out;
-    data->iteration = final ? -1 : latest;
-    std::vector<core::NamedMatrix> matrices;
-    for (const char* name : {core::kUserFactors, core::kItemFactors, core::kUserBias, core::kItemBias,
-                             core::kGlobalMean, core::kRatingRange, core::kRegularization})
-      if (auto m = core::loadMatrix(project, runId, name, data->iteration)) matrices.push_back({name, std::move(*m)});
+    auto result = core::loadResult(project, runId, {core::kItemFactors},
+                                   {core::kUserFactors, core::kUserBias, core::kItemBias, core::kGlobalMean,
+                                    core::kRatingRange, core::kRegularization});
+    if (!result) return out;
+    data->iteration = result->iteration;
+    std::vector<core::NamedMatrix> matrices = std::move(result->matrices);
     // Throws when the user factors are missing or do not match the item factors.
     data->predictor = std::make_shared<const core::RatingPredictor>(matrices);
     data->userFactors = *core::findMatrix(matrices, core::kUserFactors);

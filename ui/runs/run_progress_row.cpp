@@ -9,7 +9,6 @@
 
 #include <climits>
 
-#include "models/restart_report.hpp"
 #include "ui/jobs/job_controller.hpp"
 #include "ui/util/format.hpp"
 #include "ui/util/qt_convert.hpp"
@@ -95,17 +94,13 @@ void RunProgressRow::refresh() {
     if (!m_controller->error().isEmpty()) parts << m_controller->error();
   } else {
     parts << (m_controller->stopRequested() ? tr("stopping…") : (m_controller->hasRun() ? tr("running") : tr("starting…")));
-    if (!reports.isEmpty() && core::isRestartReport(reports.back())) {
-      // Models with restarts (lda-gibbs, mmsb) report their starts at iteration 0 before the
-      // chain they keep begins its iterations; the bar cannot say how far the run is then.
+    if (!reports.isEmpty() && !reports.back().inChain()) {
+      // Before the chain it keeps, a model with restarts reports its starts (FitPhase); the bar
+      // cannot say how far the run is then.
       const auto& last = reports.back();
-      const auto start = core::reportExtra(last, "restart");
-      if (const auto warp = core::reportExtra(last, "warp_start_sweep")) {
-        parts << (start ? tr("warp start: start %1, sweep %2").arg(*start).arg(*warp) : tr("warp start: sweep %1").arg(*warp));
-      } else {
-        const auto sweep = core::reportExtra(last, "restart_sweep").value_or(0.0);
-        parts << (start ? tr("restarts: start %1, sweep %2").arg(*start).arg(sweep) : tr("restarts: sweep %1").arg(sweep));
-      }
+      const QString phase = last.phase == core::FitPhase::WarpStart ? tr("warp start") : tr("restarts");
+      parts << (last.start > 0 ? tr("%1: start %2, sweep %3").arg(phase).arg(last.start).arg(last.iteration)
+                               : tr("%1: sweep %2").arg(phase).arg(last.iteration));
     } else if (!reports.isEmpty()) {
       const auto& last = reports.back();
       parts << (m_iterations > 0 ? tr("iteration %1 / %2").arg(last.iteration).arg(m_iterations)
@@ -126,7 +121,7 @@ void RunProgressRow::refresh() {
   if (ended) {
     m_bar->setRange(0, 1);
     m_bar->setValue(m_controller->run().status == core::RunStatus::Finished ? 1 : 0);
-  } else if (m_iterations > 0 && !(reports.isEmpty() ? false : core::isRestartReport(reports.back()))) {
+  } else if (m_iterations > 0 && (reports.isEmpty() || reports.back().inChain())) {
     m_bar->setRange(0, static_cast<int>(std::min<qint64>(m_iterations, INT_MAX)));
     m_bar->setValue(reports.isEmpty() ? 0 : static_cast<int>(std::min<qint64>(reports.back().iteration, m_iterations)));
   } else {

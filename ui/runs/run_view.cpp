@@ -18,7 +18,6 @@
 #include <cmath>
 #include <optional>
 
-#include "models/restart_report.hpp"
 #include "ui/jobs/job_controller.hpp"
 #include "ui/runs/curve_controls.hpp"
 #include "ui/runs/block_matrix_page.hpp"
@@ -193,7 +192,7 @@ void RunView::attach(JobController* controller) {
   if (!controller) return;
   connect(controller, &JobController::report, this, [this](const core::IterationReport& r) {
     if (m_run.status != core::RunStatus::Running) return;  // the stored metrics are shown
-    if (core::isRestartReport(r)) return;  // the progress row shows those; they are not in the series
+    if (!r.inChain()) return;  // the progress row shows those; they are not in the series
     m_chart->append(r);
     appendMetricRow(r.iteration, r.seconds, std::isfinite(r.trainObjective) ? std::optional<double>(r.trainObjective) : std::nullopt,
                     r.heldout);
@@ -320,7 +319,7 @@ void RunView::reload() {
         if (m_controller && m_run.status == core::RunStatus::Running) {
           loaded.metrics.clear();
           for (const auto& r : m_controller->reports()) {
-            if (core::isRestartReport(r)) continue;
+            if (!r.inChain()) continue;
             core::MetricRow row;
             row.iteration = r.iteration;
             row.seconds = r.seconds;

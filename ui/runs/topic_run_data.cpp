@@ -8,6 +8,8 @@
 #include <numeric>
 #include <optional>
 
+#include "models/topic/topic_model_support.hpp"
+#include "store/run_results.hpp"
 #include "store/topic_label_store.hpp"
 #include "ui/util/qt_convert.hpp"
 
@@ -31,16 +33,10 @@ TopicRunLoad loadTopicRun(const std::filesystem::path& projectFile, std::int64_t
     if (project.dataset(data->run.datasetId).kind != core::DataKind::Corpus) return out;
 
     // The final topic-word matrix, or the latest snapshot of a run that has no final one yet.
-    std::optional<Eigen::MatrixXd> topicWord = core::loadMatrix(project, runId, "topic_word");
-    if (!topicWord) {
-      std::int64_t latest = -1;
-      for (const auto& [name, iteration] : core::listMatrices(project, runId))
-        if (name == "topic_word") latest = std::max(latest, iteration);
-      if (latest < 0) return out;
-      topicWord = core::loadMatrix(project, runId, "topic_word", latest);
-      data->topicWordIteration = latest;
-    }
-    data->topicWord = std::move(*topicWord);
+    auto topicWord = core::loadResult(project, runId, {core::topic::kTopicWord});
+    if (!topicWord) return out;
+    if (topicWord->iteration >= 0) data->topicWordIteration = topicWord->iteration;
+    data->topicWord = std::move(topicWord->matrices.front().values);
 
     for (auto& v : core::loadVocabulary(project, data->run.datasetId)) {
       data->words.push_back(std::move(v.word));

@@ -10,18 +10,18 @@
 
 namespace latent::core::network {
 
-OptionSpec blocksOption(std::int64_t defaultBlocks) {
-  return integerOption("k", defaultBlocks, 1, 1000,
+OptionSpec blocksOption() {
+  return integerOption("k", 1, 1000,
                        "Number of blocks: groups of nodes that link to the rest of the graph in the same way.");
 }
 
-OptionSpec sweepsOption(std::int64_t defaultSweeps) {
-  return integerOption("iterations", defaultSweeps, 1, 1e7,
+OptionSpec sweepsOption() {
+  return integerOption("iterations", 1, 1e7,
                        "Gibbs sweeps: each sweep revisits every node's block once. More sweeps, steadier results.");
 }
 
-OptionSpec snapshotEveryOption(std::int64_t defaultEvery) {
-  return integerOption("snapshot_every", defaultEvery, 0, 1e7,
+OptionSpec snapshotEveryOption() {
+  return integerOption("snapshot_every", 0, 1e7,
                        "Save the memberships and block matrix to the project every N sweeps, so a stopped run keeps them "
                        "and live views can draw them; 0 saves only at the end.");
 }

@@ -19,9 +19,9 @@
 namespace latent::core::network {
 
 // Options with the same name, meaning and help text in every block model.
-OptionSpec blocksOption(std::int64_t defaultBlocks);  // "k"
-OptionSpec sweepsOption(std::int64_t defaultSweeps);  // "iterations": Gibbs sweeps over all nodes
-OptionSpec snapshotEveryOption(std::int64_t defaultEvery);
+OptionSpec blocksOption();  // "k"
+OptionSpec sweepsOption();  // "iterations": Gibbs sweeps over all nodes
+OptionSpec snapshotEveryOption();
 
 // The held-out metric every block model reports (ModelInfo::heldoutKey and heldoutName).
 inline constexpr const char* kHeldoutLinkKey = "heldout_link_perplexity";

@@ -35,7 +35,6 @@ constexpr std::int64_t kMaxStoredLabels = 20'000'000;
 constexpr std::int64_t kMaxSamples = 1000;
 
 ModelInfo makeInfo() {
-  const IrmOptions d;
   ModelInfo info;
   info.name = "irm";
   info.kind = DataKind::Graph;
@@ -50,30 +49,7 @@ ModelInfo makeInfo() {
       "to a constant, total nats";
   info.heldoutName = network::kHeldoutLinkName;
   info.heldoutKey = network::kHeldoutLinkKey;
-  auto sweeps = network::sweepsOption(d.iterations);
-  sweeps.help += " The second half gives each node's probability of belonging to each block.";
-  info.options = {
-      sweeps,
-      realOption(
-          "concentration", d.concentration, 0.0, 1e6, true,
-          "How readily a new block opens (Chinese restaurant process): larger values favour more, smaller blocks."),
-      realOption("density_a", d.a, 0.0, 1e6, true,
-                 "Beta(a, b) prior on each block pair's link density: a acts as a number of links seen in advance."),
-      realOption(
-          "density_b", d.b, 0.0, 1e6, true,
-          "Beta(a, b) prior on each block pair's link density: b acts as a number of non-links seen in advance."),
-      choiceOption(
-          "types", d.types, {"auto", "one", "two"},
-          "two: co-cluster a two-mode network whose node attribute 'type' has two values (each side gets its own "
-          "blocks); one: one kind of node; auto: two when every link joins nodes of different types."),
-      restartsOption(
-          d.restarts,
-          "Independent starts, each run for a few sweeps; the one with the highest posterior continues. More "
-          "starts make a chain stuck with two true blocks merged less likely."),
-      integerOption("split_merge", d.splitMerge, 0, 1000,
-                    "Split-merge moves per sweep: proposals to split a block in two or merge two, which single-node "
-                    "moves rarely achieve; 0 uses single-node moves only."),
-      network::snapshotEveryOption(d.snapshotEvery)};
+  info.options = IrmOptions::table().specs();
   return info;
 }
 
@@ -90,14 +66,12 @@ void addBlockExtras(const IrmSampler& sampler, std::vector<std::pair<std::string
   }
 }
 
-class IrmModel final : public Model {
+class IrmModel final : public DescribedModel<&makeInfo> {
  public:
-  const ModelInfo& info() const override { return irmInfo(); }
-
   FitResult fit(const FitData& data, const FitSettings& settings, TrainingObserver& observer,
                 std::stop_token stop) override {
     const Stopwatch clock;
-    const auto options = IrmOptions::fromJson(settings.options);
+    const auto options = IrmOptions::table().parse(settings.options, info().name);
     FitResult result;
     result.status = FitStatus::Cancelled;
     const Graph& graph = *data.graph;
@@ -248,24 +222,32 @@ class IrmModel final : public Model {
 
 }  // namespace
 
-IrmOptions IrmOptions::fromJson(const nlohmann::json& options) {
-  IrmOptions o;
-  o.iterations = options.value("iterations", o.iterations);
-  o.concentration = options.value("concentration", o.concentration);
-  o.a = options.value("density_a", o.a);
-  o.b = options.value("density_b", o.b);
-  o.types = options.value("types", o.types);
-  o.restarts = options.value("restarts", o.restarts);
-  o.splitMerge = options.value("split_merge", o.splitMerge);
-  o.snapshotEvery = options.value("snapshot_every", o.snapshotEvery);
-  return o;
+const OptionTable<IrmOptions>& IrmOptions::table() {
+  static const auto table = [] {
+    auto sweeps = network::sweepsOption();
+    sweeps.help += " The second half gives each node's probability of belonging to each block.";
+    OptionTable<IrmOptions> t;
+    t.add(sweeps, &IrmOptions::iterations)
+        .add(realOption("concentration", 0.0, 1e6, true,
+          "How readily a new block opens (Chinese restaurant process): larger values favour more, smaller blocks."), &IrmOptions::concentration)
+        .add(realOption("density_a", 0.0, 1e6, true,
+                 "Beta(a, b) prior on each block pair's link density: a acts as a number of links seen in advance."), &IrmOptions::a)
+        .add(realOption("density_b", 0.0, 1e6, true,
+          "Beta(a, b) prior on each block pair's link density: b acts as a number of non-links seen in advance."), &IrmOptions::b)
+        .add(choiceOption("types", {"auto", "one", "two"},
+          "two: co-cluster a two-mode network whose node attribute 'type' has two values (each side gets its own "
+          "blocks); one: one kind of node; auto: two when every link joins nodes of different types."), &IrmOptions::types)
+        .add(restartsOption("Independent starts, each run for a few sweeps; the one with the highest posterior continues. More "
+          "starts make a chain stuck with two true blocks merged less likely."), &IrmOptions::restarts)
+        .add(integerOption("split_merge", 0, 1000,
+                    "Split-merge moves per sweep: proposals to split a block in two or merge two, which single-node "
+                    "moves rarely achieve; 0 uses single-node moves only."), &IrmOptions::splitMerge)
+        .add(network::snapshotEveryOption(), &IrmOptions::snapshotEvery);
+    return t;
+  }();
+  return table;
 }
 
-const ModelInfo& irmInfo() {
-  static const ModelInfo info = makeInfo();
-  return info;
-}
-
-std::unique_ptr<Model> makeIrmModel() { return std::make_unique<IrmModel>(); }
+ModelDefinition irmModel() { return defineModel<IrmModel>(); }
 
 }  // namespace latent::core

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "models/model.hpp"
+#include "models/option_table.hpp"
 
 namespace latent::core {
 
@@ -25,10 +26,9 @@ struct IrmOptions {
   std::int64_t splitMerge = 2;  // split-merge proposals per sweep (Jain & Neal 2004); 0 = Gibbs only
   std::int64_t snapshotEvery = 10;
 
-  static IrmOptions fromJson(const nlohmann::json& options);
+  static const OptionTable<IrmOptions>& table();
 };
 
-const ModelInfo& irmInfo();
-std::unique_ptr<Model> makeIrmModel();
+ModelDefinition irmModel();
 
 }  // namespace latent::core

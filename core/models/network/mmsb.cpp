@@ -42,40 +42,7 @@ ModelInfo makeInfo() {
   info.heldoutName = network::kHeldoutLinkName;
   info.heldoutKey = network::kHeldoutLinkKey;
 
-  OptionSpec sweeps = network::sweepsOption(500);
-  sweeps.help =
-      "Gibbs sweeps of the chain that continues from the best start: each sweep redraws the pair of blocks of every "
-      "node pair once. The memberships returned are averaged over the last three quarters.";
-  info.options = {
-      network::blocksOption(3),
-      sweeps,
-      restartsOption(8,
-                     "Independent random starts, each run for a few dozen sweeps; the one whose memberships fit the "
-                     "links best continues. More starts make it less likely that two real groups end up merged in one "
-                     "block."),
-      realOption("alpha", 0.1, 0.0, 1e6, true,
-                 "How mixed a node's memberships may be: small values (0.1) favour nodes that mostly belong to one "
-                 "block, 1 makes every mixture equally likely a priori."),
-      realOption("density_a", 0.5, 0.0, 1e6, true,
-                 "Prior pseudo-count of links for every pair of blocks (Beta(a, b) prior on the link probability; "
-                 "0.5 and 0.5 is Jeffreys' prior)."),
-      realOption("density_b", 0.5, 0.0, 1e6, true,
-                 "Prior pseudo-count of non-links for every pair of blocks (Beta(a, b) prior on the link "
-                 "probability)."),
-      realOption("rho", 0.0, 0.0, 0.99, false,
-                 "Robust variant: the share of absent links that says nothing about the blocks (two people who "
-                 "never had the chance to meet); 0 is the plain model. Predicted link probabilities are scaled by 1 "
-                 "- rho."),
-      choiceOption("non_edges", "auto", {"auto", "exact", "sampled"},
-                   "Which unlinked pairs each sweep uses. exact: all of them (time grows with nodes squared). sampled: "
-                   "a fresh random sample, non_edge_ratio per link, each standing for the unlinked pairs not drawn, "
-                   "so link probabilities keep the scale of the whole graph while a sweep takes time in proportion to "
-                   "the links; memberships then rest on each node's links and its sampled non-links. auto: exact up "
-                   "to a million node pairs, sampled above."),
-      realOption("non_edge_ratio", 1.0, 0.0, 1e6, true,
-                 "With sampled non-edges: how many unlinked pairs to draw per sweep for every link."),
-      network::snapshotEveryOption(10),
-  };
+  info.options = MmsbOptions::table().specs();
   return info;
 }
 
@@ -156,12 +123,11 @@ struct RestartPhase {
 // observer is honoured within a sweep; at 100k nodes the phase takes minutes. The reports are
 // the same for any thread count. The cost: every chain is held in memory at once, as a machine
 // with as many cores as restarts already did.
-// The reports: iteration 0 (the convention lda-gibbs's restarts follow too: the chain's own
+// The reports: the Restarts phase, sweeps 1..S of every start at once (start 0; the chain's own
 // sweeps keep their numbers 1..iterations, so --iterations N still ends at iteration N), no
 // training objective until the last (the per-pair fit of the chosen start, the main loop's
-// objective), extras restart_sweep = s (1..S) and best_log_joint (the highest log joint over the
-// chains, 001 eq. 1: cheap, unlike the fit). The project keeps one metrics row per iteration, so
-// it stores the last of them; the live chart and the progress row see them all.
+// objective), the extra best_log_joint (the highest log joint over the chains, 001 eq. 1: cheap,
+// unlike the fit). They are not part of the stored series; the progress row shows them.
 RestartPhase runRestarts(const DyadSplit& split, const network::MmsbChainSettings& settings, std::int64_t restarts,
                          double scale, std::int64_t restartSweeps, const Stopwatch& clock, TrainingObserver& observer,
                          const std::stop_token& stop) {
@@ -193,8 +159,8 @@ RestartPhase runRestarts(const DyadSplit& split, const network::MmsbChainSetting
     if (interrupted || stop.stop_requested()) break;
     out.sweeps = t;
     IterationReport report;
-    report.iteration = 0;
-    report.extras.emplace_back("restart_sweep", static_cast<double>(t));
+    report.phase = FitPhase::Restarts;  // every start at once: start stays 0
+    report.iteration = t;
     report.extras.emplace_back("best_log_joint", *std::max_element(logJoints.begin(), logJoints.end()));
     if (t == restartSweeps) {
       // The scores take a pass over every unit each, so only now.
@@ -219,15 +185,13 @@ RestartPhase runRestarts(const DyadSplit& split, const network::MmsbChainSetting
   return out;
 }
 
-class MmsbModel final : public Model {
+class MmsbModel final : public DescribedModel<&makeInfo> {
  public:
-  const ModelInfo& info() const override { return mmsbInfo(); }
-
   FitResult fit(const FitData& data, const FitSettings& settings, TrainingObserver& observer,
                 std::stop_token stop) override {
     const Stopwatch clock;
     if (!data.graph) throw UsageError("mmsb fits graphs: choose a graph dataset");
-    const auto options = MmsbOptions::fromJson(settings.options);
+    const auto options = MmsbOptions::table().parse(settings.options, info().name);
     const Graph& graph = *data.graph;
     const DyadSplit split = splitDyads(graph, settings.heldoutFraction, settings.seed);
     const auto dyads = network::trainingDyadCount(split.train, split);
@@ -363,28 +327,46 @@ class MmsbModel final : public Model {
 
 }  // namespace
 
-MmsbOptions MmsbOptions::fromJson(const nlohmann::json& options) {
-  MmsbOptions o;
-  o.blocks = options.value("k", o.blocks);
-  o.iterations = options.value("iterations", o.iterations);
-  o.restarts = options.value("restarts", o.restarts);
-  o.alpha = options.value("alpha", o.alpha);
-  o.densityA = options.value("density_a", o.densityA);
-  o.densityB = options.value("density_b", o.densityB);
-  o.rho = options.value("rho", o.rho);
-  const auto nonEdges = options.value("non_edges", std::string("auto"));
-  o.nonEdges = nonEdges == "exact" ? NonEdges::Exact : nonEdges == "sampled" ? NonEdges::Sampled : NonEdges::Auto;
-  o.nonEdgeRatio = options.value("non_edge_ratio", o.nonEdgeRatio);
-  o.snapshotEvery = options.value("snapshot_every", o.snapshotEvery);
-  return o;
+const OptionTable<MmsbOptions>& MmsbOptions::table() {
+  static const auto table = [] {
+    OptionSpec sweeps = network::sweepsOption();
+    sweeps.help =
+        "Gibbs sweeps of the chain that continues from the best start: each sweep redraws the pair of blocks of every "
+        "node pair once. The memberships returned are averaged over the last three quarters.";
+    OptionTable<MmsbOptions> t;
+    t.add(network::blocksOption(), &MmsbOptions::blocks)
+        .add(sweeps, &MmsbOptions::iterations)
+        .add(restartsOption("Independent random starts, each run for a few dozen sweeps; the one whose memberships fit the "
+                     "links best continues. More starts make it less likely that two real groups end up merged in one "
+                     "block."), &MmsbOptions::restarts)
+        .add(realOption("alpha", 0.0, 1e6, true,
+                 "How mixed a node's memberships may be: small values (0.1) favour nodes that mostly belong to one "
+                 "block, 1 makes every mixture equally likely a priori."), &MmsbOptions::alpha)
+        .add(realOption("density_a", 0.0, 1e6, true,
+                 "Prior pseudo-count of links for every pair of blocks (Beta(a, b) prior on the link probability; "
+                 "0.5 and 0.5 is Jeffreys' prior)."), &MmsbOptions::densityA)
+        .add(realOption("density_b", 0.0, 1e6, true,
+                 "Prior pseudo-count of non-links for every pair of blocks (Beta(a, b) prior on the link "
+                 "probability)."), &MmsbOptions::densityB)
+        .add(realOption("rho", 0.0, 0.99, false,
+                 "Robust variant: the share of absent links that says nothing about the blocks (two people who "
+                 "never had the chance to meet); 0 is the plain model. Predicted link probabilities are scaled by 1 "
+                 "- rho."), &MmsbOptions::rho)
+        .add(choiceOption("non_edges", {"auto", "exact", "sampled"},
+                   "Which unlinked pairs each sweep uses. exact: all of them (time grows with nodes squared). sampled: "
+                   "a fresh random sample, non_edge_ratio per link, each standing for the unlinked pairs not drawn, "
+                   "so link probabilities keep the scale of the whole graph while a sweep takes time in proportion to "
+                   "the links; memberships then rest on each node's links and its sampled non-links. auto: exact up "
+                   "to a million node pairs, sampled above."), &MmsbOptions::nonEdges, {{"auto", NonEdges::Auto}, {"exact", NonEdges::Exact}, {"sampled", NonEdges::Sampled}})
+        .add(realOption("non_edge_ratio", 0.0, 1e6, true,
+                 "With sampled non-edges: how many unlinked pairs to draw per sweep for every link."), &MmsbOptions::nonEdgeRatio)
+        .add(network::snapshotEveryOption(), &MmsbOptions::snapshotEvery);
+    return t;
+  }();
+  return table;
 }
 
-const ModelInfo& mmsbInfo() {
-  static const ModelInfo info = makeInfo();
-  return info;
-}
-
-std::unique_ptr<Model> makeMmsbModel() { return std::make_unique<MmsbModel>(); }
+ModelDefinition mmsbModel() { return defineModel<MmsbModel>(); }
 
 std::int64_t mmsbRestartSweeps(std::int64_t iterations) { return std::clamp<std::int64_t>(iterations / 5, 10, 50); }
 

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "models/model.hpp"
+#include "models/option_table.hpp"
 
 namespace latent::core {
 
@@ -19,9 +20,8 @@ struct MmsbOptions {
   // last three quarters. Sampson's monks need a few hundred: a single-indicator move is slow.
   std::int64_t iterations = 500;
   // Independent starts, run in parallel for mmsbRestartSweeps() sweeps each; the one whose
-  // averaged estimates fit the training pairs best continues. Each restart sweep is reported
-  // (iterations 1..S, with the extra restart_sweep), then the continuing chain's sweeps as
-  // S+1..S+iterations; FitResult::iterations counts both.
+  // averaged estimates fit the training pairs best continues. Each restart sweep is reported in
+  // the Restarts phase (sweeps 1..S), then the continuing chain's sweeps as iterations 1..N.
   std::int64_t restarts = 8;
   double alpha = 0.1;  // Dirichlet(alpha) on each node's memberships theta_i
   // Beta(a, b) prior on each block-pair link probability B_pq. Jeffreys' Beta(0.5, 0.5) rather
@@ -35,11 +35,10 @@ struct MmsbOptions {
   double nonEdgeRatio = 1.0;  // sampled: non-edges drawn per sweep per training edge
   std::int64_t snapshotEvery = 10;
 
-  static MmsbOptions fromJson(const nlohmann::json& options);
+  static const OptionTable<MmsbOptions>& table();
 };
 
-const ModelInfo& mmsbInfo();
-std::unique_ptr<Model> makeMmsbModel();
+ModelDefinition mmsbModel();
 
 // "auto" uses the exact sampler up to this many training dyads (about 1000 nodes directed,
 // 1400 undirected) and samples non-edges above; "exact" refuses graphs beyond kMmsbExactMaxDyads.

@@ -31,7 +31,6 @@ constexpr std::uint64_t kChainStream = 0x53424D43'4841494EULL;  // "SBMCHAIN"
 constexpr std::uint64_t kStartStream = 0x53424D53'54415254ULL;  // "SBMSTART"
 
 ModelInfo makeInfo() {
-  const SbmOptions defaults;
   ModelInfo info;
   info.name = "sbm";
   info.kind = DataKind::Graph;
@@ -45,35 +44,7 @@ ModelInfo makeInfo() {
       "degree-corrected: block rates integrated out, degree factors at their estimate";
   info.heldoutName = network::kHeldoutLinkName;
   info.heldoutKey = network::kHeldoutLinkKey;
-  info.options = {
-      network::blocksOption(defaults.blocks),
-      network::sweepsOption(defaults.iterations),
-      restartsOption(defaults.restarts,
-                     "Independent starts; the one with the highest posterior continues. A single start can get stuck "
-                     "with two real groups merged into one block and another split in two."),
-      integerOption("anneal_sweeps", defaults.annealSweeps, 1, 1e6,
-                    "Sweeps at the beginning of each start at a raised temperature that falls to normal, so that a "
-                    "start can still leave a poor grouping."),
-      integerOption("start_sweeps", defaults.startSweeps, 1, 1e7,
-                    "Most sweeps each start may spend (warm-up, sweeps until the fit stops improving, and moves that "
-                    "merge two blocks while splitting another) before the starts are compared."),
-      booleanOption("degree_corrected", defaults.degreeCorrected,
-                    "Allow nodes of the same block to have very different numbers of links (Karrer & Newman 2011). "
-                    "Use it for real networks with hubs, where the plain model groups nodes by how many links they have."),
-      // alpha = 5 rather than the uniform 1: the Dirichlet-multinomial charges about N H(block
-      // shares) nats for the labels at alpha = 1, which on a small graph is as much as a real split
-      // gains. On the karate club (34 nodes) two degree-corrected blocks gain about 23 nats over
-      // one, the labels of a 16/18 split cost about 22 at alpha = 1, and the chain drifted into
-      // near-empty blocks in 7 of 200 seeds (0 of 200 at alpha = 3 and 5). Larger alpha keeps the
-      // user's K blocks in use; on graphs of thousands of nodes it makes no visible difference.
-      realOption("alpha", defaults.alpha, 0.0, 1e6, true,
-                 "Prior on the block sizes: larger values favour blocks of equal size, smaller ones let blocks empty out."),
-      realOption("density_a", defaults.densityA, 0.0, 1e6, true,
-                 "Beta(a, b) prior on each block pair's link density: a acts as a number of links seen in advance."),
-      realOption("density_b", defaults.densityB, 0.0, 1e6, true,
-                 "Beta(a, b) prior on each block pair's link density: b acts as a number of non-links seen in advance."),
-      network::snapshotEveryOption(defaults.snapshotEvery),
-  };
+  info.options = SbmOptions::table().specs();
   return info;
 }
 
@@ -88,14 +59,12 @@ network::SbmSearchResult runStart(const SbmGraph& graph, const SbmOptions& optio
   return network::searchPartition(sampler, search, rng, stop);
 }
 
-class SbmModel final : public Model {
+class SbmModel final : public DescribedModel<&makeInfo> {
  public:
-  const ModelInfo& info() const override { return sbmInfo(); }
-
   FitResult fit(const FitData& data, const FitSettings& settings, TrainingObserver& observer,
                 std::stop_token stop) override {
     const Stopwatch clock;
-    const auto options = SbmOptions::fromJson(settings.options);
+    const auto options = SbmOptions::table().parse(settings.options, info().name);
     const Graph& full = *data.graph;
     const auto split = splitDyads(full, settings.heldoutFraction, settings.seed);
     const SbmGraph graph(split.train, split);
@@ -228,26 +197,39 @@ class SbmModel final : public Model {
 
 }  // namespace
 
-SbmOptions SbmOptions::fromJson(const nlohmann::json& options) {
-  SbmOptions o;
-  o.blocks = options.value("k", o.blocks);
-  o.iterations = options.value("iterations", o.iterations);
-  o.restarts = options.value("restarts", o.restarts);
-  o.annealSweeps = options.value("anneal_sweeps", o.annealSweeps);
-  o.startSweeps = options.value("start_sweeps", o.startSweeps);
-  o.degreeCorrected = options.value("degree_corrected", o.degreeCorrected);
-  o.alpha = options.value("alpha", o.alpha);
-  o.densityA = options.value("density_a", o.densityA);
-  o.densityB = options.value("density_b", o.densityB);
-  o.snapshotEvery = options.value("snapshot_every", o.snapshotEvery);
-  return o;
+const OptionTable<SbmOptions>& SbmOptions::table() {
+  static const auto table = [] {
+    OptionTable<SbmOptions> t;
+    t.add(network::blocksOption(), &SbmOptions::blocks)
+        .add(network::sweepsOption(), &SbmOptions::iterations)
+        .add(restartsOption("Independent starts; the one with the highest posterior continues. A single start can get stuck "
+                     "with two real groups merged into one block and another split in two."), &SbmOptions::restarts)
+        .add(integerOption("anneal_sweeps", 1, 1e6,
+                    "Sweeps at the beginning of each start at a raised temperature that falls to normal, so that a "
+                    "start can still leave a poor grouping."), &SbmOptions::annealSweeps)
+        .add(integerOption("start_sweeps", 1, 1e7,
+                    "Most sweeps each start may spend (warm-up, sweeps until the fit stops improving, and moves that "
+                    "merge two blocks while splitting another) before the starts are compared."), &SbmOptions::startSweeps)
+        .add(booleanOption("degree_corrected", "Allow nodes of the same block to have very different numbers of links (Karrer & Newman 2011). "
+                    "Use it for real networks with hubs, where the plain model groups nodes by how many links they have."), &SbmOptions::degreeCorrected)
+        // alpha = 5 rather than the uniform 1: the Dirichlet-multinomial charges about N H(block
+        // shares) nats for the labels at alpha = 1, which on a small graph is as much as a real split
+        // gains. On the karate club (34 nodes) two degree-corrected blocks gain about 23 nats over
+        // one, the labels of a 16/18 split cost about 22 at alpha = 1, and the chain drifted into
+        // near-empty blocks in 7 of 200 seeds (0 of 200 at alpha = 3 and 5). Larger alpha keeps the
+        // user's K blocks in use; on graphs of thousands of nodes it makes no visible difference.
+        .add(realOption("alpha", 0.0, 1e6, true,
+                 "Prior on the block sizes: larger values favour blocks of equal size, smaller ones let blocks empty out."), &SbmOptions::alpha)
+        .add(realOption("density_a", 0.0, 1e6, true,
+                 "Beta(a, b) prior on each block pair's link density: a acts as a number of links seen in advance."), &SbmOptions::densityA)
+        .add(realOption("density_b", 0.0, 1e6, true,
+                 "Beta(a, b) prior on each block pair's link density: b acts as a number of non-links seen in advance."), &SbmOptions::densityB)
+        .add(network::snapshotEveryOption(), &SbmOptions::snapshotEvery);
+    return t;
+  }();
+  return table;
 }
 
-const ModelInfo& sbmInfo() {
-  static const ModelInfo info = makeInfo();
-  return info;
-}
-
-std::unique_ptr<Model> makeSbmModel() { return std::make_unique<SbmModel>(); }
+ModelDefinition sbmModel() { return defineModel<SbmModel>(); }
 
 }  // namespace latent::core

@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "models/model.hpp"
+#include "models/option_table.hpp"
 
 namespace latent::core {
 
@@ -18,16 +19,15 @@ struct SbmOptions {
   std::int64_t annealSweeps = 20;  // sweeps of each start at a raised temperature, falling to 1
   std::int64_t startSweeps = 200;  // most sweeps one start may spend (annealing, sweeps, merge-splits)
   bool degreeCorrected = false;
-  // Dirichlet concentration of the block proportions. See makeInfo() in sbm.cpp for why 5, not 1.
+  // Dirichlet concentration of the block proportions. See SbmOptions::table() in sbm.cpp for why 5, not 1.
   double alpha = 5.0;
   double densityA = 1.0;  // Beta(a, b) prior on each block-pair density
   double densityB = 1.0;
   std::int64_t snapshotEvery = 10;
 
-  static SbmOptions fromJson(const nlohmann::json& options);
+  static const OptionTable<SbmOptions>& table();
 };
 
-const ModelInfo& sbmInfo();
-std::unique_ptr<Model> makeSbmModel();
+ModelDefinition sbmModel();
 
 }  // namespace latent::core

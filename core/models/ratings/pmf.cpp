@@ -30,7 +30,6 @@ namespace {
 constexpr int kBaselineSweeps = 100;
 
 ModelInfo makeInfo() {
-  const PmfOptions d;
   ModelInfo info;
   info.name = "pmf";
   info.kind = DataKind::Ratings;
@@ -42,37 +41,7 @@ ModelInfo makeInfo() {
   info.objectiveName = "regularised squared error per training rating (000 eq. 27.92 with biases)";
   info.heldoutName = "held-out RMSE (000 eq. 27.84)";
   info.heldoutKey = "heldout_rmse";
-  info.options = {
-      integerOption("k", d.factors, 0, 1000, "Number of hidden factors per user and item; 0 fits the biases only."),
-      integerOption("iterations", d.iterations, 1, 100000,
-                    "Passes over all ratings: ALS sweeps (every user, then every item) or SGD epochs."),
-      choiceOption("solver", d.solver, {"als", "sgd"},
-                   "als: exact least-squares updates, no step size to tune (default); sgd: one rating at a time, "
-                   "the method of the Netflix prize."),
-      realOption("learning_rate", d.learningRate, 0.0, 1.0, true,
-                 "SGD only: step size in the first epoch; too large and the error grows instead of shrinking."),
-      realOption("decay", d.decay, 0.0, 1.0, true,
-                 "SGD only: the step size is multiplied by this after every epoch (1 keeps it fixed)."),
-      realOption("lambda", d.lambda, 0.0, 100000, false,
-                 "How strongly the factors are pulled towards zero; larger values guard against over-fitting."),
-      realOption("lambda_bias", d.lambdaBias, 0.0, 100000, false,
-                 "How strongly the user and item biases are pulled towards zero."),
-      choiceOption("regularization", d.regularization, {"prior", "per-rating"},
-                   "prior: the same penalty for every user and item (a Gaussian prior); per-rating: a penalty for "
-                   "every rating, so users with many ratings are pulled harder (Funk's SGD, scikit-surprise)."),
-      realOption("init_scale", d.initScale, 0.0, 10.0, true,
-                 "Standard deviation of the random starting factors (above 0: factors that start at zero stay there)."),
-      integerOption("blocks", d.blocks, 0, 4096,
-                    "SGD only: split the rating matrix into B x B blocks updated in parallel; 0 picks 1 on one "
-                    "thread and 2 x threads otherwise. The result depends on the seed and B, so it is the same on "
-                    "every run with the same seed, B and threads."),
-      integerOption("snapshot_every", d.snapshotEvery, 0, 100000,
-                    "Save the factors and biases to the project every N passes; 0 saves only at the end."),
-      booleanOption("implicit", d.implicit,
-                    "ALS only: also learn from which items each user rated, not only how (SVD++): a user's "
-                    "factors gain a share of a second factor vector of every item they rated. Clearly better on "
-                    "sparse real ratings such as InstEval; with it off, k 30 and lambda 16 suit ALS best there."),
-  };
+  info.options = PmfOptions::table().specs();
   return info;
 }
 
@@ -91,14 +60,12 @@ pmf::Parameters fitBiasOnly(const pmf::TrainingRatings& train, const pmf::Regula
   return biases;
 }
 
-class PmfModel final : public Model {
+class PmfModel final : public DescribedModel<&makeInfo> {
  public:
-  const ModelInfo& info() const override { return pmfInfo(); }
-
   FitResult fit(const FitData& data, const FitSettings& settings, TrainingObserver& observer,
                 std::stop_token stop) override {
     const Stopwatch clock;
-    const auto options = PmfOptions::fromJson(settings.options);
+    const auto options = PmfOptions::table().parse(settings.options, info().name);
     const auto reg = options.penalties();
     const Ratings& ratings = *data.ratings;
     const auto split = splitRatings(ratings, settings.heldoutFraction, settings.seed);
@@ -186,22 +153,43 @@ class PmfModel final : public Model {
 
 }  // namespace
 
-PmfOptions PmfOptions::fromJson(const nlohmann::json& options) {
-  PmfOptions o;
-  o.factors = options.value("k", o.factors);
-  o.iterations = options.value("iterations", o.iterations);
-  o.solver = options.value("solver", o.solver);
-  o.learningRate = options.value("learning_rate", o.learningRate);
-  o.decay = options.value("decay", o.decay);
-  o.lambda = options.value("lambda", o.lambda);
-  o.lambdaBias = options.value("lambda_bias", o.lambdaBias);
-  o.regularization = options.value("regularization", o.regularization);
-  o.initScale = options.value("init_scale", o.initScale);
-  o.blocks = options.value("blocks", o.blocks);
-  o.snapshotEvery = options.value("snapshot_every", o.snapshotEvery);
-  o.implicit = options.value("implicit", o.implicit);
-  return o;
+const OptionTable<PmfOptions>& PmfOptions::table() {
+  static const auto table = [] {
+    OptionTable<PmfOptions> t;
+    t.add(integerOption("k", 0, 1000, "Number of hidden factors per user and item; 0 fits the biases only."), &PmfOptions::factors)
+        .add(integerOption("iterations", 1, 100000,
+                    "Passes over all ratings: ALS sweeps (every user, then every item) or SGD epochs."), &PmfOptions::iterations)
+        .add(choiceOption("solver", {"als", "sgd"},
+                   "als: exact least-squares updates, no step size to tune (default); sgd: one rating at a time, "
+                   "the method of the Netflix prize."), &PmfOptions::solver)
+        .add(realOption("learning_rate", 0.0, 1.0, true,
+                 "SGD only: step size in the first epoch; too large and the error grows instead of shrinking."), &PmfOptions::learningRate)
+        .add(realOption("decay", 0.0, 1.0, true,
+                 "SGD only: the step size is multiplied by this after every epoch (1 keeps it fixed)."), &PmfOptions::decay)
+        .add(realOption("lambda", 0.0, 100000, false,
+                 "How strongly the factors are pulled towards zero; larger values guard against over-fitting."), &PmfOptions::lambda)
+        .add(realOption("lambda_bias", 0.0, 100000, false,
+                 "How strongly the user and item biases are pulled towards zero."), &PmfOptions::lambdaBias)
+        .add(choiceOption("regularization", {"prior", "per-rating"},
+                   "prior: the same penalty for every user and item (a Gaussian prior); per-rating: a penalty for "
+                   "every rating, so users with many ratings are pulled harder (Funk's SGD, scikit-surprise)."), &PmfOptions::regularization)
+        .add(realOption("init_scale", 0.0, 10.0, true,
+                 "Standard deviation of the random starting factors (above 0: factors that start at zero stay there)."), &PmfOptions::initScale)
+        .add(integerOption("blocks", 0, 4096,
+                    "SGD only: split the rating matrix into B x B blocks updated in parallel; 0 picks 1 on one "
+                    "thread and 2 x threads otherwise. The result depends on the seed and B, so it is the same on "
+                    "every run with the same seed, B and threads."), &PmfOptions::blocks)
+        .add(integerOption("snapshot_every", 0, 100000,
+                    "Save the factors and biases to the project every N passes; 0 saves only at the end."), &PmfOptions::snapshotEvery)
+        .add(booleanOption("implicit", "ALS only: also learn from which items each user rated, not only how (SVD++): a user's "
+                    "factors gain a share of a second factor vector of every item they rated. Clearly better on "
+                    "sparse real ratings such as InstEval; with it off, k 30 and lambda 16 suit ALS best there."), &PmfOptions::implicit);
+    return t;
+  }();
+  return table;
 }
+
+ModelDefinition pmfModel() { return defineModel<PmfModel>(); }
 
 pmf::Regularization PmfOptions::penalties() const {
   pmf::Regularization r;
@@ -215,12 +203,5 @@ int PmfOptions::blocksFor(int threads) const {
   if (blocks > 0) return static_cast<int>(blocks);
   return threads <= 1 ? 1 : 2 * threads;
 }
-
-const ModelInfo& pmfInfo() {
-  static const ModelInfo info = makeInfo();
-  return info;
-}
-
-std::unique_ptr<Model> makePmfModel() { return std::make_unique<PmfModel>(); }
 
 }  // namespace latent::core

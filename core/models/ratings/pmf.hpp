@@ -9,6 +9,7 @@
 #include <string>
 
 #include "models/model.hpp"
+#include "models/option_table.hpp"
 #include "models/ratings/pmf_state.hpp"
 
 namespace latent::core {
@@ -37,12 +38,11 @@ struct PmfOptions {
   std::int64_t snapshotEvery = 10;
   bool implicit = true;  // SVD++ user factors (pmf_implicit.hpp); als only
 
-  static PmfOptions fromJson(const nlohmann::json& options);
+  static const OptionTable<PmfOptions>& table();
   pmf::Regularization penalties() const;
   int blocksFor(int threads) const;  // the B an sgd run with this many threads uses
 };
 
-const ModelInfo& pmfInfo();
-std::unique_ptr<Model> makePmfModel();
+ModelDefinition pmfModel();
 
 }  // namespace latent::core

@@ -37,16 +37,13 @@ constexpr std::int64_t kHarmonicThin = 10;
 constexpr std::int64_t kHarmonicWindow = 100;
 
 // Restarts (option "restarts"). A single chain can settle with two true topics merged into one and
-// another split in two, and stay so for the whole run: on generated corpora (tests/evidence,
-// tst_lda_methods_agree) one default run in 12 ended at a log joint of -4.835 nats per token where
-// the good seeds reached -4.741 to -4.744. Each start samples from its own random assignments,
-// alpha and beta fixed, and is scored by its log joint (001 eq. 3); the best continues as the
-// run's chain for all its iterations (chooseStart). Start 1 is the chain a single start would be,
-// so restarts = 1 is exactly the run without restarts.
+// another split in two, and stay so for the whole run (tests/evidence, tst_lda_methods_agree). Each
+// start samples from its own random assignments, alpha and beta fixed, and is scored by its log
+// joint (001 eq. 3); the best continues as the run's chain for all its iterations (chooseStart).
+// Start 1 is the chain a single start would be, so restarts = 1 is exactly the run without restarts.
 constexpr std::uint64_t kRestartStream = 0x4C44414749424253ULL;  // "LDAGIBBS"
 
 ModelInfo makeInfo() {
-  const LdaGibbsOptions defaults;
   ModelInfo info;
   info.name = "lda-gibbs";
   info.kind = DataKind::Corpus;
@@ -59,90 +56,7 @@ ModelInfo makeInfo() {
   info.heldoutName = "held-out perplexity, document completion (000 eq. 27.29)";
   info.heldoutKey = "heldout_perplexity";
 
-  OptionSpec sampler;
-  sampler.name = "sampler";
-  sampler.type = OptionSpec::Type::Choice;
-  sampler.defaultValue = "sparse";
-  sampler.choices = {"sparse", "alias", "warp"};
-  // Where each wins, measured 2026-11-24 (tests/benchmarks/README.md, 2M tokens, 2 threads, seconds
-  // of sampling to held-out perplexity): at K = 1000 sparse 40 s to 2317 and 55 s to 2256, warp
-  // (mh_steps 1) 17 s to 2523 and 38 s to 2398; at K = 3000 sparse 37 s to 2969, alias
-  // (mh_steps 4) 42 s to 2669, warp (mh_steps 1) 9 s to 2647.
-  sampler.help = "How each word's topic is drawn: sparse (exact Gibbs; the fastest to a given perplexity up to "
-                 "about a thousand topics), alias (exact Metropolis-Hastings; its cost per word does not grow "
-                 "with the number of topics) or warp (WarpLDA's Metropolis-Hastings, approximate: the counts "
-                 "it draws from are updated once per pass over the words and once per pass over the "
-                 "documents; the fastest for several thousand topics).";
-
-  // Iterations: 500 sweeps. MALLET's default is 1000; on the State of the Union sample (K = 20, 10%
-  // held out) the log joint and the held-out perplexity settle within a few hundred sweeps with
-  // alpha optimisation on, so 500 gives the same result in half the time a user waits.
-  info.options = {
-      topic::topicsOption(defaults.topics),
-      topic::iterationsOption(defaults.iterations,
-                              "Sweeps over every word; the topics usually settle within a few hundred."),
-      // alpha = 0.1 per topic, the start value: with optimisation on (the default) it is re-estimated
-      // per topic; MALLET starts from alpha_0 = 5 (0.25 per topic at K = 20), Griffiths & Steyvers
-      // use 50/K (2.5), which blurs documents over many topics when they are short.
-      topic::alphaOption(defaults.alpha),
-      topic::betaOption(defaults.beta),
-      sampler,
-      // 4 steps: with 2, a generated K = 20 corpus (tests/evidence) kept two true topics merged after
-      // 500 sweeps where the exact sparse sampler separated them; with 4 the alias sampler did too.
-      // The warp sampler shares the default; per second, 1 step did as well at K = 1000 (800 sweeps
-      // in 40 s to 2398, 4 steps 200 in 30 s to 2385) and better at K = 3000 (README, 2026-11-24).
-      integerOption("mh_steps", defaults.mhSteps, 1, 64,
-                    "Alias and warp samplers: Metropolis-Hastings steps per word and sweep (each a word and a document "
-                    "proposal). With warp, 1 step (WarpLDA's default) gets as far per second with a thousand topics "
-                    "or more."),
-      integerOption("partitions", defaults.partitions, 0, 4096,
-                    "Parts the documents are split into and sampled in parallel; 0 = one per thread. "
-                    "The same number gives the same result on any number of threads."),
-      topic::optimizeEveryOption(defaults.optimizeEvery),
-      integerOption("optimize_burn_in", defaults.optimizeBurnIn, 0, 1e7,
-                    "Sweeps before alpha and beta are first re-estimated, so the topics have formed."),
-      topic::snapshotEveryOption(defaults.snapshotEvery),
-      integerOption("left_to_right_particles", defaults.leftToRightParticles, 0, 10000,
-                    "Particles of the left-to-right estimate of held-out likelihood (accurate but slow); 0 = off."),
-      integerOption("left_to_right_documents", defaults.leftToRightDocuments, 1, 1e7,
-                    "Held-out documents the left-to-right estimate scores at most (its cost grows with length squared)."),
-      // Sparse sampler: 6 starts of 25 sweeps, the best 2 then 25 more: 200 sweeps more than a single chain, +40%
-      // at the default 500 iterations (corpus 32 below, sparse, K = 10: the restarts took 1.06 s
-      // against 2.07 s for the 500 sweeps; early sweeps cost more, every document still has most
-      // topics). Measured 2026-11-24 on generated corpora (tests/evidence), 2 partitions. Corpus 32 of
-      // tst_lda_methods_agree, 21 seeds: after 25 sweeps a chain with two topics merged was 0.07 to
-      // 0.2 nats per token below one without (unmerged -4.739 to -4.777, merged -4.851 to -4.956;
-      // after 20 the groups nearly touched, after 15 they overlapped). Half the chains were merged at
-      // sweep 25 (10 of 21); most escaped later, 4 did not (seeds 6, 10, 11, 19). So one start needs
-      // company: on corpora 31-40 the best of 8 starts was among the first 6 on all ten, among the
-      // first 4 on eight, and seed 6 needs its 5th start. One round alone misled on the corpus of
-      // tst_lda_gibbs_evidence's samplersAgreeOnHeldoutPerplexity (K = 15, alias sampler): the best
-      // start after 25 sweeps (-5.850, others -5.875 to -5.991) had fallen fast into a merged optimum
-      // and ended at -5.709 (held-out perplexity 209.8 against 198.8 for one start); after 50 sweeps
-      // it was behind a start still on its way (-5.726 against -5.667), which the second round keeps.
-      // 4 starts of 50 sweeps cost the same and kept the merged one there. With these settings all four
-      // stuck corpus-32 seeds and that corpus end at the truth. Alias sampler: one start by default.
-      // It mixes more slowly per sweep, and even after 50 sweeps the log joint misled: on the K = 20
-      // corpus of recoversTopics (run seed 3) the finalist kept (-5.293 after 50 sweeps against
-      // -5.300 for start 1) ended merged (-5.265, one topic 0.89 from the truth), where start 1
-      // alone ends at -5.232 with every topic found.
-      integerOption("restarts", defaults.restarts, 0, 1000,
-                    "Independent random starts, each sampled for restart_sweeps sweeps; the two with the highest "
-                    "log joint get as many again, and the better continues for all the iterations. More starts "
-                    "make it less likely that two real topics stay merged into one while another is split in "
-                    "two; 1 = a single chain; 0 = 6 with the sparse sampler, 1 with the others."),
-      integerOption("restart_sweeps", defaults.restartSweeps, 1, 1e6,
-                    "Sweeps of each start per round of the restarts (with restarts above 1)."),
-      // Off by default: the restarts' settings above were measured from random starts. Measured
-      // 2026-11-24 (tests/benchmarks/README.md, 2M tokens, 2 threads): at K = 1000, 200 warp sweeps
-      // then 100 sparse ones reached held-out 2193.6 in 33.4 s, 200 sparse sweeps 2256.0 in 53-58 s;
-      // at K = 100, 100 warp then 100 sparse 2215.7 in 16.9 s, 100 sparse 2287.1 in 17.0 s.
-      integerOption("warp_start", defaults.warpStart, 0, 1e6,
-                    "Sweeps of the fast, approximate warp sampler (mh_steps 1) from each random start before the "
-                    "chosen sampler takes over; its chain is then exact from there. It saves the exact "
-                    "sampler's dearest sweeps, most with many topics: at 1000 topics, 200 sweeps before 100 "
-                    "sparse ones gave a better perplexity in 60% of the time of 200 sparse sweeps. 0 = none."),
-  };
+  info.options = LdaGibbsOptions::table().specs();
   return info;
 }
 
@@ -408,10 +322,10 @@ constexpr std::size_t kFinalists = 2;
 // Restarts in two rounds: every start runs `sweeps` sweeps, the kFinalists with the highest log
 // joint run `sweeps` more, and the higher of those is kept. The second round is there because
 // after one short round a start that fell quickly into a merged optimum can lead one still on its
-// way to a better one (see restartsOption in makeInfo). Starts run one after another: at K = 1000
+// way to a better one (see LdaGibbsOptions::table()). Starts run one after another: at K = 1000
 // one kernel's tables are large, so only one kernel exists at a time and the starts kept between
-// sweeps keep just their state (a kernel is rebuilt from a state's assignments). Reports at
-// iteration 0, before the kept chain's first sweep, say which start and sweep the run is at.
+// sweeps keep just their state (a kernel is rebuilt from a state's assignments). Reports of the
+// Restarts phase, before the kept chain's first sweep, say which start and sweep the run is at.
 //
 // With warp_start, every start first runs that many sweeps of the warp sampler from its random
 // assignments (its `initial` stays the random start).
@@ -422,8 +336,8 @@ ChosenStart chooseStart(std::unique_ptr<LdaGibbsState> first, const MakeKernel& 
   ChosenStart chosen;
   chosen.start.initial = initialTopics(*first);
   chosen.start.state = std::move(first);
-  // The warp sampler's sweeps from a start (option warp_start); false when stopped. Reports at
-  // iteration 0 say how far it is. mh_steps 1: at K = 1000 and 3000 the fastest setting to a
+  // The warp sampler's sweeps from a start (option warp_start); false when stopped. Reports of
+  // the WarpStart phase say how far it is. mh_steps 1: at K = 1000 and 3000 the fastest setting to a
   // given perplexity early in a chain (tests/benchmarks/README.md).
   const auto warpSweeps = [&](Start& start) {
     topic::WarpGibbsKernel warp(*start.state, 1);
@@ -432,9 +346,10 @@ ChosenStart chooseStart(std::unique_ptr<LdaGibbsState> first, const MakeKernel& 
       if (!warp.sweep(stop, false, unused)) return false;
       if (evaluationDue(s, warpStart, settings.evalEvery)) {
         IterationReport report;
-        report.iteration = 0;
+        report.phase = FitPhase::WarpStart;
+        report.start = start.index;
+        report.iteration = s;
         report.seconds = clock.seconds();
-        report.extras = {{"restart", static_cast<double>(start.index)}, {"warp_start_sweep", static_cast<double>(s)}};
         if (!observer.onReport(report)) return false;
       }
     }
@@ -463,9 +378,10 @@ ChosenStart chooseStart(std::unique_ptr<LdaGibbsState> first, const MakeKernel& 
       if (s == last) start.logJoint = logJoint(kernel, *start.state, logPriorParts);
       if (evaluationDue(s, last, settings.evalEvery)) {
         IterationReport report;
-        report.iteration = 0;
+        report.phase = FitPhase::Restarts;
+        report.start = start.index;
+        report.iteration = s;
         report.seconds = clock.seconds();
-        report.extras = {{"restart", static_cast<double>(start.index)}, {"restart_sweep", static_cast<double>(s)}};
         if (s == last && N > 0) report.extras.emplace_back("restart_log_joint_per_token", start.logJoint / N);
         if (!observer.onReport(report)) return false;
       }
@@ -555,14 +471,12 @@ FitResult fitWith(std::unique_ptr<LdaGibbsState> first, const MakeKernel& makeKe
   return result;
 }
 
-class LdaGibbsModel final : public Model {
+class LdaGibbsModel final : public DescribedModel<&makeInfo> {
  public:
-  const ModelInfo& info() const override { return ldaGibbsInfo(); }
-
   FitResult fit(const FitData& data, const FitSettings& settings, TrainingObserver& observer,
                 std::stop_token stop) override {
     const Stopwatch clock;
-    const auto options = LdaGibbsOptions::fromJson(settings.options);
+    const auto options = LdaGibbsOptions::table().parse(settings.options, info().name);
     const int partitions = static_cast<int>(options.partitions > 0 ? options.partitions : std::max(1, settings.threads));
     const auto makeState = [&](std::uint64_t seed) {
       return std::make_unique<LdaGibbsState>(*data.corpus, static_cast<int>(options.topics), options.alpha,
@@ -594,32 +508,73 @@ class LdaGibbsModel final : public Model {
 
 }  // namespace
 
-LdaGibbsOptions LdaGibbsOptions::fromJson(const nlohmann::json& options) {
-  LdaGibbsOptions o;
-  o.topics = options.value("k", o.topics);
-  o.iterations = options.value("iterations", o.iterations);
-  o.alpha = options.value("alpha", o.alpha);
-  o.beta = options.value("beta", o.beta);
-  const auto sampler = options.value("sampler", std::string("sparse"));
-  o.sampler = sampler == "alias" ? Sampler::Alias : sampler == "warp" ? Sampler::Warp : Sampler::Sparse;
-  o.mhSteps = options.value("mh_steps", o.mhSteps);
-  o.partitions = options.value("partitions", o.partitions);
-  o.optimizeEvery = options.value("optimize_every", o.optimizeEvery);
-  o.optimizeBurnIn = options.value("optimize_burn_in", o.optimizeBurnIn);
-  o.snapshotEvery = options.value("snapshot_every", o.snapshotEvery);
-  o.leftToRightParticles = options.value("left_to_right_particles", o.leftToRightParticles);
-  o.leftToRightDocuments = options.value("left_to_right_documents", o.leftToRightDocuments);
-  o.restarts = options.value("restarts", o.restarts);
-  o.restartSweeps = options.value("restart_sweeps", o.restartSweeps);
-  o.warpStart = options.value("warp_start", o.warpStart);
-  return o;
+// Why the defaults are what they are (measurements in tests/benchmarks/README.md, "lda-gibbs
+// defaults"): 500 sweeps, because on the SOTU sample the log joint and the held-out perplexity
+// settle within a few hundred with alpha optimisation on (MALLET's 1000 take twice as long for the
+// same result); alpha 0.1 per topic as the start value of its optimisation (MALLET starts from
+// 0.25 per topic at K = 20, Griffiths & Steyvers from 50/K, which blurs short documents over many
+// topics); 4 Metropolis-Hastings steps, because with 2 the alias sampler left two true topics of a
+// generated corpus merged where the exact sampler separated them; six sparse starts of 25 sweeps
+// with two finalists, because a single chain stays merged in about one run in five on generated
+// corpora and one short round alone can keep a start that fell fast into a merged optimum; one
+// start for the alias sampler, whose log joint after 50 sweeps still misleads; warp_start off,
+// because the restarts were calibrated from random starts.
+const OptionTable<LdaGibbsOptions>& LdaGibbsOptions::table() {
+  static const auto table = [] {
+    OptionTable<LdaGibbsOptions> t;
+    t.add(topic::topicsOption(), &LdaGibbsOptions::topics)
+        .add(topic::iterationsOption("Sweeps over every word; the topics usually settle within a few hundred."),
+             &LdaGibbsOptions::iterations)
+        .add(topic::alphaOption(), &LdaGibbsOptions::alpha)
+        .add(topic::betaOption(), &LdaGibbsOptions::beta)
+        .add(choiceOption("sampler", {},
+                          "How each word's topic is drawn: sparse (exact Gibbs; the fastest to a given perplexity up "
+                          "to about a thousand topics), alias (exact Metropolis-Hastings; its cost per word does not "
+                          "grow with the number of topics) or warp (WarpLDA's Metropolis-Hastings, approximate: the "
+                          "counts it draws from are updated once per pass over the words and once per pass over the "
+                          "documents; the fastest for several thousand topics)."),
+             &LdaGibbsOptions::sampler,
+             {{"sparse", Sampler::Sparse}, {"alias", Sampler::Alias}, {"warp", Sampler::Warp}})
+        .add(integerOption("mh_steps", 1, 64,
+                           "Alias and warp samplers: Metropolis-Hastings steps per word and sweep (each a word and a "
+                           "document proposal). With warp, 1 step (WarpLDA's default) gets as far per second with a "
+                           "thousand topics or more."),
+             &LdaGibbsOptions::mhSteps)
+        .add(integerOption("partitions", 0, 4096,
+                           "Parts the documents are split into and sampled in parallel; 0 = one per thread. The same "
+                           "number gives the same result on any number of threads."),
+             &LdaGibbsOptions::partitions)
+        .add(topic::optimizeEveryOption(), &LdaGibbsOptions::optimizeEvery)
+        .add(integerOption("optimize_burn_in", 0, 1e7,
+                           "Sweeps before alpha and beta are first re-estimated, so the topics have formed."),
+             &LdaGibbsOptions::optimizeBurnIn)
+        .add(topic::snapshotEveryOption(), &LdaGibbsOptions::snapshotEvery)
+        .add(integerOption("left_to_right_particles", 0, 10000,
+                           "Particles of the left-to-right estimate of held-out likelihood (accurate but slow); 0 = off."),
+             &LdaGibbsOptions::leftToRightParticles)
+        .add(integerOption("left_to_right_documents", 1, 1e7,
+                           "Held-out documents the left-to-right estimate scores at most (its cost grows with length "
+                           "squared)."),
+             &LdaGibbsOptions::leftToRightDocuments)
+        .add(integerOption("restarts", 0, 1000,
+                           "Independent random starts, each sampled for restart_sweeps sweeps; the two with the highest "
+                           "log joint get as many again, and the better continues for all the iterations. More starts "
+                           "make it less likely that two real topics stay merged into one while another is split in "
+                           "two; 1 = a single chain; 0 = 6 with the sparse sampler, 1 with the others."),
+             &LdaGibbsOptions::restarts)
+        .add(integerOption("restart_sweeps", 1, 1e6, "Sweeps of each start per round of the restarts (with restarts above 1)."),
+             &LdaGibbsOptions::restartSweeps)
+        .add(integerOption("warp_start", 0, 1e6,
+                           "Sweeps of the fast, approximate warp sampler (mh_steps 1) from each random start before the "
+                           "chosen sampler takes over; its chain is then exact from there. It saves the exact "
+                           "sampler's dearest sweeps, most with many topics: at 1000 topics, 200 sweeps before 100 "
+                           "sparse ones gave a better perplexity in 60% of the time of 200 sparse sweeps. 0 = none."),
+             &LdaGibbsOptions::warpStart);
+    return t;
+  }();
+  return table;
 }
 
-const ModelInfo& ldaGibbsInfo() {
-  static const ModelInfo info = makeInfo();
-  return info;
-}
-
-std::unique_ptr<Model> makeLdaGibbsModel() { return std::make_unique<LdaGibbsModel>(); }
+ModelDefinition ldaGibbsModel() { return defineModel<LdaGibbsModel>(); }
 
 }  // namespace latent::core

@@ -13,6 +13,7 @@
 #include <memory>
 
 #include "models/model.hpp"
+#include "models/option_table.hpp"
 
 namespace latent::core {
 
@@ -20,7 +21,7 @@ struct LdaGibbsOptions {
   enum class Sampler { Sparse, Alias, Warp };
 
   std::int64_t topics = 20;
-  // Sweeps over every token. See makeInfo() in lda_gibbs.cpp for why this default.
+  // Sweeps over every token. LdaGibbsOptions::table() in lda_gibbs.cpp says why each default.
   std::int64_t iterations = 500;
   double alpha = 0.1;   // symmetric start value of the asymmetric alpha (per topic)
   double beta = 0.01;
@@ -37,10 +38,10 @@ struct LdaGibbsOptions {
   std::int64_t warpStart = 0;              // sweeps of the warp sampler from each random start; 0: none
 
   // The number of starts: `restarts`, or for 0 six with the sparse sampler and one with the others
-  // (see makeInfo in lda_gibbs.cpp for why).
+  // (see table() in lda_gibbs.cpp for why).
   std::int64_t starts() const noexcept { return restarts > 0 ? restarts : sampler == Sampler::Sparse ? 6 : 1; }
 
-  static LdaGibbsOptions fromJson(const nlohmann::json& options);
+  static const OptionTable<LdaGibbsOptions>& table();
 };
 
 // The chain's random start, one row per training token in corpus order (column 0: the topic),
@@ -48,7 +49,6 @@ struct LdaGibbsOptions {
 inline constexpr const char* kInitialTokenTopics = "initial_token_topics";
 inline constexpr std::int64_t kMaxInitialStateTokens = 10000;
 
-const ModelInfo& ldaGibbsInfo();
-std::unique_ptr<Model> makeLdaGibbsModel();
+ModelDefinition ldaGibbsModel();
 
 }  // namespace latent::core

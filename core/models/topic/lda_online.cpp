@@ -57,51 +57,16 @@ ModelInfo makeInfo() {
   info.objectiveName = "ELBO per token, each document scored when its minibatch was visited (nats)";
   info.heldoutName = "held-out perplexity, document completion (000 eq. 27.29)";
   info.heldoutKey = "heldout_perplexity";
-  const LdaOnlineOptions d;
-  const auto batch = integerOption("batch_size", d.batchSize, 1, 1e9,
-                                          "Documents per minibatch: the topics are updated after each minibatch.");
-  OptionSpec tau0;
-  tau0.name = "tau0";
-  tau0.type = OptionSpec::Type::Real;
-  tau0.defaultValue = d.tau0;
-  tau0.minimum = 0.0;
-  tau0.help = "Delay of the step sizes (tau0 + t)^-kappa: larger values make the first minibatches count less.";
-  OptionSpec kappa;
-  kappa.name = "kappa";
-  kappa.type = OptionSpec::Type::Real;
-  kappa.defaultValue = d.kappa;
-  kappa.minimum = 0.5;
-  kappa.minimumExclusive = true;
-  kappa.maximum = 1.0;
-  kappa.help = "Forgetting rate, above 0.5 and at most 1: larger values shrink the steps faster.";
-  // Online VB never keeps two E steps of a document (there is no bound to protect), so its restart
-  // means only where each visit starts.
-  OptionSpec restart = topic::estepRestartOption();
-  restart.help = "Start each document's topic mix afresh (even) at every visit; false: from where its last visit ended.";
-  info.options = {topic::topicsOption(d.topics),
-                  topic::iterationsOption(d.iterations, "Passes over all documents, each in shuffled minibatches."),
-                  topic::variationalAlphaOption(),
-                  topic::betaOption(d.eta),
-                  batch,
-                  tau0,
-                  kappa,
-                  topic::optimizeEveryOption(d.optimizeEvery),
-                  topic::snapshotEveryOption(d.snapshotEvery),
-                  topic::estepIterationsOption(),
-                  topic::estepToleranceOption(),
-                  restart,
-                  topic::initOption(d.init)};
+  info.options = LdaOnlineOptions::table().specs();
   return info;
 }
 
-class LdaOnlineModel final : public Model {
+class LdaOnlineModel final : public DescribedModel<&makeInfo> {
  public:
-  const ModelInfo& info() const override { return ldaOnlineInfo(); }
-
   FitResult fit(const FitData& data, const FitSettings& settings, TrainingObserver& observer,
                 std::stop_token stop) override {
     const Stopwatch clock;
-    const auto options = LdaOnlineOptions::fromJson(settings.options);
+    const auto options = LdaOnlineOptions::table().parse(settings.options, info().name);
     const Corpus& corpus = *data.corpus;
     const auto K = static_cast<Eigen::Index>(options.topics);
     const auto V = static_cast<Eigen::Index>(corpus.vocabularySize());
@@ -203,29 +168,36 @@ class LdaOnlineModel final : public Model {
 
 }  // namespace
 
-LdaOnlineOptions LdaOnlineOptions::fromJson(const nlohmann::json& options) {
-  LdaOnlineOptions o;
-  o.topics = options.value("k", o.topics);
-  o.iterations = options.value("iterations", o.iterations);
-  o.alpha = options.value("alpha", o.alpha);
-  o.eta = options.value("beta", o.eta);
-  o.batchSize = options.value("batch_size", o.batchSize);
-  o.tau0 = options.value("tau0", o.tau0);
-  o.kappa = options.value("kappa", o.kappa);
-  o.optimizeEvery = options.value("optimize_every", o.optimizeEvery);
-  o.snapshotEvery = options.value("snapshot_every", o.snapshotEvery);
-  o.estepIterations = static_cast<int>(options.value("estep_iterations", std::int64_t{o.estepIterations}));
-  o.estepTolerance = options.value("estep_tolerance", o.estepTolerance);
-  o.estepRestart = options.value("estep_restart", o.estepRestart);
-  o.init = options.value("init", o.init);
-  return o;
+const OptionTable<LdaOnlineOptions>& LdaOnlineOptions::table() {
+  static const auto table = [] {
+    // Online VB never keeps two E steps of a document (there is no bound to protect), so its
+    // restart means only where each visit starts.
+    OptionSpec restart = topic::estepRestartOption();
+    restart.help = "Start each document's topic mix afresh (even) at every visit; false: from where its last visit ended.";
+    OptionTable<LdaOnlineOptions> t;
+    t.add(topic::topicsOption(), &LdaOnlineOptions::topics)
+        .add(topic::iterationsOption("Passes over all documents, each in shuffled minibatches."),
+             &LdaOnlineOptions::iterations)
+        .add(topic::variationalAlphaOption(), &LdaOnlineOptions::alpha)
+        .add(topic::betaOption(), &LdaOnlineOptions::eta)
+        .add(integerOption("batch_size", 1, 1e9, "Documents per minibatch: the topics are updated after each minibatch."),
+             &LdaOnlineOptions::batchSize)
+        .add(realOption("tau0", 0.0, kNoMaximum, false,
+                        "Delay of the step sizes (tau0 + t)^-kappa: larger values make the first minibatches count less."),
+             &LdaOnlineOptions::tau0)
+        .add(realOption("kappa", 0.5, 1.0, true, "Forgetting rate, above 0.5 and at most 1: larger values shrink the steps faster."),
+             &LdaOnlineOptions::kappa)
+        .add(topic::optimizeEveryOption(), &LdaOnlineOptions::optimizeEvery)
+        .add(topic::snapshotEveryOption(), &LdaOnlineOptions::snapshotEvery)
+        .add(topic::estepIterationsOption(), &LdaOnlineOptions::estepIterations)
+        .add(topic::estepToleranceOption(), &LdaOnlineOptions::estepTolerance)
+        .add(restart, &LdaOnlineOptions::estepRestart)
+        .add(topic::initOption(), &LdaOnlineOptions::init);
+    return t;
+  }();
+  return table;
 }
 
-const ModelInfo& ldaOnlineInfo() {
-  static const ModelInfo info = makeInfo();
-  return info;
-}
-
-std::unique_ptr<Model> makeLdaOnlineModel() { return std::make_unique<LdaOnlineModel>(); }
+ModelDefinition ldaOnlineModel() { return defineModel<LdaOnlineModel>(); }
 
 }  // namespace latent::core

@@ -10,6 +10,7 @@
 #include <Eigen/Core>
 
 #include "models/model.hpp"
+#include "models/option_table.hpp"
 
 namespace latent::core {
 
@@ -28,10 +29,9 @@ struct LdaOnlineOptions {
   bool estepRestart = true;  // each E step from the symmetric start (Hoffman et al.); false: from the last visit
   std::string init = "mixture";  // how lambda starts (topic::initOption)
 
-  static LdaOnlineOptions fromJson(const nlohmann::json& options);
+  static const OptionTable<LdaOnlineOptions>& table();
 };
 
-const ModelInfo& ldaOnlineInfo();
-std::unique_ptr<Model> makeLdaOnlineModel();
+ModelDefinition ldaOnlineModel();
 
 }  // namespace latent::core

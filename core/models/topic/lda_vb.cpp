@@ -59,20 +59,7 @@ ModelInfo makeInfo() {
   info.objectiveName = "evidence lower bound (ELBO) per token (nats)";
   info.heldoutName = "held-out perplexity, document completion (000 eq. 27.29)";
   info.heldoutKey = "heldout_perplexity";
-  const LdaVbOptions d;
-  info.options = {topic::topicsOption(d.topics),
-                  topic::iterationsOption(d.iterations, "Passes over all documents; each pass updates every topic once."),
-                  topic::variationalAlphaOption(),
-                  topic::betaOption(d.eta),
-                  topic::optimizeEveryOption(d.optimizeEvery),
-                  topic::snapshotEveryOption(d.snapshotEvery),
-                  topic::estepIterationsOption(),
-                  topic::estepToleranceOption(),
-                  topic::estepRestartOption(),
-                  topic::initOption(d.init),
-                  restartsOption(d.restarts, "Independent starts, each run for 20 passes; the one with the highest "
-                                             "bound continues. More starts make it less likely that two real topics "
-                                             "end up merged into one while another is split in two.")};
+  info.options = LdaVbOptions::table().specs();
   return info;
 }
 
@@ -87,14 +74,12 @@ struct VbChain {
   double baseline = -std::numeric_limits<double>::infinity();
 };
 
-class LdaVbModel final : public Model {
+class LdaVbModel final : public DescribedModel<&makeInfo> {
  public:
-  const ModelInfo& info() const override { return ldaVbInfo(); }
-
   FitResult fit(const FitData& data, const FitSettings& settings, TrainingObserver& observer,
                 std::stop_token stop) override {
     const Stopwatch clock;
-    const auto options = LdaVbOptions::fromJson(settings.options);
+    const auto options = LdaVbOptions::table().parse(settings.options, info().name);
     const Corpus& corpus = *data.corpus;
     const auto K = static_cast<Eigen::Index>(options.topics);
     const auto V = static_cast<Eigen::Index>(corpus.vocabularySize());
@@ -219,75 +204,63 @@ class LdaVbModel final : public Model {
 
 }  // namespace
 
-LdaVbOptions LdaVbOptions::fromJson(const nlohmann::json& options) {
-  LdaVbOptions o;
-  o.topics = options.value("k", o.topics);
-  o.iterations = options.value("iterations", o.iterations);
-  o.alpha = options.value("alpha", o.alpha);
-  o.eta = options.value("beta", o.eta);
-  o.optimizeEvery = options.value("optimize_every", o.optimizeEvery);
-  o.snapshotEvery = options.value("snapshot_every", o.snapshotEvery);
-  o.estepIterations = static_cast<int>(options.value("estep_iterations", std::int64_t{o.estepIterations}));
-  o.estepTolerance = options.value("estep_tolerance", o.estepTolerance);
-  o.estepRestart = options.value("estep_restart", o.estepRestart);
-  o.init = options.value("init", o.init);
-  o.restarts = options.value("restarts", o.restarts);
-  return o;
+const OptionTable<LdaVbOptions>& LdaVbOptions::table() {
+  static const auto table = [] {
+    OptionTable<LdaVbOptions> t;
+    t.add(topic::topicsOption(), &LdaVbOptions::topics)
+        .add(topic::iterationsOption("Passes over all documents; each pass updates every topic once."),
+             &LdaVbOptions::iterations)
+        .add(topic::variationalAlphaOption(), &LdaVbOptions::alpha)
+        .add(topic::betaOption(), &LdaVbOptions::eta)
+        .add(topic::optimizeEveryOption(), &LdaVbOptions::optimizeEvery)
+        .add(topic::snapshotEveryOption(), &LdaVbOptions::snapshotEvery)
+        .add(topic::estepIterationsOption(), &LdaVbOptions::estepIterations)
+        .add(topic::estepToleranceOption(), &LdaVbOptions::estepTolerance)
+        .add(topic::estepRestartOption(), &LdaVbOptions::estepRestart)
+        .add(topic::initOption(), &LdaVbOptions::init)
+        .add(restartsOption("Independent starts, each run for 20 passes; the one with the highest bound continues. "
+                            "More starts make it less likely that two real topics end up merged into one while "
+                            "another is split in two."),
+             &LdaVbOptions::restarts);
+    return t;
+  }();
+  return table;
 }
+
+ModelDefinition ldaVbModel() { return defineModel<LdaVbModel>(); }
 
 Eigen::VectorXd LdaVbOptions::startAlpha() const {
   const double value = alpha > 0.0 ? alpha : 1.0 / static_cast<double>(topics);
   return Eigen::VectorXd::Constant(static_cast<Eigen::Index>(topics), value);
 }
 
-const ModelInfo& ldaVbInfo() {
-  static const ModelInfo info = makeInfo();
-  return info;
-}
-
-std::unique_ptr<Model> makeLdaVbModel() { return std::make_unique<LdaVbModel>(); }
-
 namespace topic {
 
 OptionSpec variationalAlphaOption() {
-  OptionSpec o = alphaOption(0.0);
-  o.minimumExclusive = false;
-  o.help = "Prior on each document's topic mix (small: few topics per document); 0 means 1/K.";
-  return o;
+  return realOption("alpha", 0.0, kNoMaximum, false,
+                    "Prior on each document's topic mix (small: few topics per document); 0 means 1/K.");
 }
 
 OptionSpec estepIterationsOption() {
-  return integerOption("estep_iterations", 100, 1, 100000,
+  return integerOption("estep_iterations", 1, 100000,
                        "Most updates of a document's topic mix per pass (it usually settles after a few).");
 }
 
 OptionSpec estepRestartOption() {
-  OptionSpec o;
-  o.name = "estep_restart";
-  o.type = OptionSpec::Type::Boolean;
-  o.defaultValue = true;
-  o.help = "Also restart each document's topic mix from even in every pass and keep the better fit: slower, better topics.";
-  return o;
+  return booleanOption(
+      "estep_restart",
+      "Also restart each document's topic mix from even in every pass and keep the better fit: slower, better topics.");
 }
 
 OptionSpec estepToleranceOption() {
-  OptionSpec o;
-  o.name = "estep_tolerance";
-  o.type = OptionSpec::Type::Real;
-  o.defaultValue = 1e-3;
-  o.minimum = 0.0;
-  o.help = "A document's topic mix counts as settled when its pseudo-counts move less than this on average.";
-  return o;
+  return realOption("estep_tolerance", 0.0, kNoMaximum, false,
+                    "A document's topic mix counts as settled when its pseudo-counts move less than this on average.");
 }
 
-OptionSpec initOption(const std::string& defaultValue) {
-  OptionSpec o;
-  o.name = "init";
-  o.type = OptionSpec::Type::Choice;
-  o.defaultValue = defaultValue;
-  o.choices = {"random", "mixture"};
-  o.help = "How the topics start: mixture (a quick clustering of the documents; fewer merged topics, better held-out fit) or random.";
-  return o;
+OptionSpec initOption() {
+  return choiceOption("init", {"random", "mixture"},
+                      "How the topics start: mixture (a quick clustering of the documents; fewer merged topics, better "
+                      "held-out fit) or random.");
 }
 
 VariationalTopics initialTopics(const std::string& init, const DocumentWordCounts& docs, const WordPostings& postings,

@@ -11,6 +11,7 @@
 #include <Eigen/Core>
 
 #include "models/model.hpp"
+#include "models/option_table.hpp"
 #include "models/topic/lda_vb_kernels.hpp"
 
 namespace latent::core {
@@ -30,12 +31,11 @@ struct LdaVbOptions {
   std::string init = "mixture";  // how lambda starts: "random" or "mixture" (see topic::initOption)
   std::int64_t restarts = 4;     // starts compared after a few passes; the best bound continues
 
-  static LdaVbOptions fromJson(const nlohmann::json& options);
+  static const OptionTable<LdaVbOptions>& table();
   Eigen::VectorXd startAlpha() const;  // K values of alpha (1/K when alpha is 0)
 };
 
-const ModelInfo& ldaVbInfo();
-std::unique_ptr<Model> makeLdaVbModel();
+ModelDefinition ldaVbModel();
 
 namespace topic {
 
@@ -44,7 +44,7 @@ OptionSpec variationalAlphaOption();
 OptionSpec estepIterationsOption();
 OptionSpec estepToleranceOption();
 OptionSpec estepRestartOption();
-OptionSpec initOption(const std::string& defaultValue);
+OptionSpec initOption();
 
 // The starting topics: "random" draws lambda_kw ~ Gamma(100, 1/100) as Hoffman et al. (2010) do;
 // "mixture" fits a mixture of categoricals by a few EM iterations first (000 Alg. 27.1 line 2).

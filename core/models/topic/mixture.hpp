@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "models/model.hpp"
+#include "models/option_table.hpp"
 
 namespace latent::core {
 
@@ -27,11 +28,10 @@ struct MixtureOptions {
   double tolerance = 1e-7;  // stop when the objective per token changes by less than this
   std::int64_t snapshotEvery = 25;
 
-  static MixtureOptions fromJson(const nlohmann::json& options);
+  static const OptionTable<MixtureOptions>& table();
 };
 
-const ModelInfo& mixtureInfo();
-std::unique_ptr<Model> makeMixtureModel();
+ModelDefinition mixtureModel();
 
 // Matrix holding the mixing weights pi (1 x K): the MAP estimate (EM) or the posterior mean (VB).
 inline constexpr const char* kMixingWeights = "mixing_weights";

@@ -34,52 +34,16 @@ ModelInfo makeInfo() {
   info.heldoutName = "held-out perplexity, document completion (000 eq. 27.29)";
   info.heldoutKey = "heldout_perplexity";
 
-  OptionSpec method;
-  method.name = "method";
-  method.type = OptionSpec::Type::Choice;
-  method.choices = {"em", "tem"};
-  method.defaultValue = "em";
-  method.help = "em: plain EM; tem: tempered EM, which softens each word's topic responsibilities by the temperature.";
-  OptionSpec temperature;
-  temperature.name = "temperature";
-  temperature.type = OptionSpec::Type::Real;
-  temperature.defaultValue = 0.95;
-  temperature.minimum = 0.0;
-  temperature.minimumExclusive = true;
-  temperature.maximum = 1.0;
-  temperature.help =
-      "Tempered EM only: the power (0 to 1] applied in the E step; lower values fit the training documents less "
-      "closely (003 searched 0.5 to 1).";
-  OptionSpec regularization;
-  regularization.name = "regularization";
-  regularization.type = OptionSpec::Type::Real;
-  regularization.defaultValue = 0.1;
-  regularization.minimum = 0.0;
-  regularization.minimumExclusive = true;
-  regularization.help = "Pseudo-count added to every word of every topic: larger values smooth the topics towards uniform.";
-  const auto tolerance = topic::toleranceOption(1e-6);
-  const auto restarts = restartsOption(
-      4, "Independent seeded starts, each run for 10 iterations; the best one is continued. More starts make a poor "
-         "local optimum (one theme split in two while two others share a topic) less likely.");
-  info.options = {topic::topicsOption(20),
-                  topic::iterationsOption(200, "EM iterations at most; each one updates every document's topic mix and every topic."),
-                  method,
-                  temperature,
-                  regularization,
-                  restarts,
-                  tolerance,
-                  topic::snapshotEveryOption(25)};
+  info.options = PlsaOptions::table().specs();
   return info;
 }
 
-class PlsaModel final : public Model {
+class PlsaModel final : public DescribedModel<&makeInfo> {
  public:
-  const ModelInfo& info() const override { return plsaInfo(); }
-
   FitResult fit(const FitData& data, const FitSettings& settings, TrainingObserver& observer,
                 std::stop_token stop) override {
     const Stopwatch clock;
-    const auto options = PlsaOptions::fromJson(settings.options);
+    const auto options = PlsaOptions::table().parse(settings.options, info().name);
     const Corpus& corpus = *data.corpus;
     topic::PlsaSettings sweep;
     sweep.temperature = options.method == PlsaOptions::Method::Tem ? options.temperature : 1.0;
@@ -196,24 +160,34 @@ class PlsaModel final : public Model {
 
 }  // namespace
 
-PlsaOptions PlsaOptions::fromJson(const nlohmann::json& options) {
-  PlsaOptions o;
-  o.topics = options.value("k", o.topics);
-  o.iterations = options.value("iterations", o.iterations);
-  o.method = options.value("method", std::string("em")) == "tem" ? Method::Tem : Method::Em;
-  o.temperature = options.value("temperature", o.temperature);
-  o.regularization = options.value("regularization", o.regularization);
-  o.restarts = options.value("restarts", o.restarts);
-  o.tolerance = options.value("tolerance", o.tolerance);
-  o.snapshotEvery = options.value("snapshot_every", o.snapshotEvery);
-  return o;
+const OptionTable<PlsaOptions>& PlsaOptions::table() {
+  static const auto table = [] {
+    OptionTable<PlsaOptions> t;
+    t.add(topic::topicsOption(), &PlsaOptions::topics)
+        .add(topic::iterationsOption("EM iterations at most; each one updates every document's topic mix and every topic."),
+             &PlsaOptions::iterations)
+        .add(choiceOption("method", {},
+                          "em: plain EM; tem: tempered EM, which softens each word's topic responsibilities by the "
+                          "temperature."),
+             &PlsaOptions::method, {{"em", Method::Em}, {"tem", Method::Tem}})
+        .add(realOption("temperature", 0.0, 1.0, true,
+                        "Tempered EM only: the power (0 to 1] applied in the E step; lower values fit the training "
+                        "documents less closely (003 searched 0.5 to 1)."),
+             &PlsaOptions::temperature)
+        .add(realOption("regularization", 0.0, kNoMaximum, true,
+                        "Pseudo-count added to every word of every topic: larger values smooth the topics towards uniform."),
+             &PlsaOptions::regularization)
+        .add(restartsOption("Independent seeded starts, each run for 10 iterations; the best one is continued. More "
+                            "starts make a poor local optimum (one theme split in two while two others share a topic) "
+                            "less likely."),
+             &PlsaOptions::restarts)
+        .add(topic::toleranceOption(), &PlsaOptions::tolerance)
+        .add(topic::snapshotEveryOption(), &PlsaOptions::snapshotEvery);
+    return t;
+  }();
+  return table;
 }
 
-const ModelInfo& plsaInfo() {
-  static const ModelInfo info = makeInfo();
-  return info;
-}
-
-std::unique_ptr<Model> makePlsaModel() { return std::make_unique<PlsaModel>(); }
+ModelDefinition plsaModel() { return defineModel<PlsaModel>(); }
 
 }  // namespace latent::core

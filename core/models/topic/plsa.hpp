@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "models/model.hpp"
+#include "models/option_table.hpp"
 
 namespace latent::core {
 
@@ -26,10 +27,9 @@ struct PlsaOptions {
   double tolerance = 1e-6;  // stop when the objective per token changes by less than this
   std::int64_t snapshotEvery = 25;
 
-  static PlsaOptions fromJson(const nlohmann::json& options);
+  static const OptionTable<PlsaOptions>& table();
 };
 
-const ModelInfo& plsaInfo();
-std::unique_ptr<Model> makePlsaModel();
+ModelDefinition plsaModel();
 
 }  // namespace latent::core

@@ -5,70 +5,39 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
+#include <limits>
+
 namespace latent::core::topic {
 
-OptionSpec topicsOption(std::int64_t defaultTopics) {
-  OptionSpec o;
-  o.name = "k";
-  o.type = OptionSpec::Type::Integer;
-  o.defaultValue = defaultTopics;
-  o.minimum = 1;
-  o.maximum = 100000;
-  o.help = "Number of topics: how many themes the model looks for in the documents.";
-  return o;
+OptionSpec topicsOption() {
+  return integerOption("k", 1, 100000, "Number of topics: how many themes the model looks for in the documents.");
 }
 
-OptionSpec iterationsOption(std::int64_t defaultIterations, const std::string& help) {
-  OptionSpec o;
-  o.name = "iterations";
-  o.type = OptionSpec::Type::Integer;
-  o.defaultValue = defaultIterations;
-  o.minimum = 1;
-  o.maximum = 1e7;
-  o.help = help;
-  return o;
+OptionSpec iterationsOption(const std::string& help) { return integerOption("iterations", 1, 1e7, help); }
+
+OptionSpec alphaOption() {
+  return realOption("alpha", 0.0, kNoMaximum, true,
+                    "Prior on each document's topic mix: small values make documents stick to few topics.");
 }
 
-OptionSpec alphaOption(double defaultAlpha) {
-  OptionSpec o;
-  o.name = "alpha";
-  o.type = OptionSpec::Type::Real;
-  o.defaultValue = defaultAlpha;
-  o.minimum = 0.0;
-  o.minimumExclusive = true;
-  o.help = "Prior on each document's topic mix: small values make documents stick to few topics.";
-  return o;
+OptionSpec betaOption() {
+  return realOption("beta", 0.0, kNoMaximum, true,
+                    "Prior on each topic's words: small values make topics use few, distinctive words.");
 }
 
-OptionSpec betaOption(double defaultBeta) {
-  OptionSpec o;
-  o.name = "beta";
-  o.type = OptionSpec::Type::Real;
-  o.defaultValue = defaultBeta;
-  o.minimum = 0.0;
-  o.minimumExclusive = true;
-  o.help = "Prior on each topic's words: small values make topics use few, distinctive words.";
-  return o;
-}
-
-OptionSpec optimizeEveryOption(std::int64_t defaultEvery) {
-  return integerOption("optimize_every", defaultEvery, 0, 1e7,
+OptionSpec optimizeEveryOption() {
+  return integerOption("optimize_every", 0, 1e7,
                        "Re-estimate alpha (one value per topic) and beta from the data every N iterations; 0 keeps them fixed.");
 }
 
-OptionSpec snapshotEveryOption(std::int64_t defaultEvery) {
-  return integerOption("snapshot_every", defaultEvery, 0, 1e7,
+OptionSpec snapshotEveryOption() {
+  return integerOption("snapshot_every", 0, 1e7,
                        "Save the topics to the project every N iterations, so a stopped run keeps them; 0 saves only at the end.");
 }
 
-OptionSpec toleranceOption(double defaultTolerance) {
-  OptionSpec o;
-  o.name = "tolerance";
-  o.type = OptionSpec::Type::Real;
-  o.defaultValue = defaultTolerance;
-  o.minimum = 0.0;
-  o.help = "Stop early once the objective per token changes by less than this between iterations; 0 never stops early.";
-  return o;
+OptionSpec toleranceOption() {
+  return realOption("tolerance", 0.0, kNoMaximum, false,
+                    "Stop early once the objective per token changes by less than this between iterations; 0 never stops early.");
 }
 
 std::optional<double> heldoutPerplexity(const FitData& data, const Eigen::MatrixXd& topicWord, const FoldIn& foldIn,

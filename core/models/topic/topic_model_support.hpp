@@ -18,14 +18,14 @@
 namespace latent::core::topic {
 
 // Options with the same name, meaning and help text in every topic model.
-OptionSpec topicsOption(std::int64_t defaultTopics = 20);
-OptionSpec iterationsOption(std::int64_t defaultIterations, const std::string& help);
-OptionSpec alphaOption(double defaultAlpha);  // symmetric document-topic prior (the start value when optimised)
-OptionSpec betaOption(double defaultBeta);    // symmetric topic-word prior
-OptionSpec optimizeEveryOption(std::int64_t defaultEvery);  // re-estimate alpha and beta every N iterations; 0 = never
-OptionSpec snapshotEveryOption(std::int64_t defaultEvery);  // write topic_word to the project every N iterations
+OptionSpec topicsOption();                             // "k"
+OptionSpec iterationsOption(const std::string& help);  // "iterations"
+OptionSpec alphaOption();  // symmetric document-topic prior (the start value when optimised)
+OptionSpec betaOption();   // symmetric topic-word prior
+OptionSpec optimizeEveryOption();  // re-estimate alpha and beta every N iterations; 0 = never
+OptionSpec snapshotEveryOption();  // write topic_word to the project every N iterations
 // Stop once the objective per token changes by less than this; 0 never stops early.
-OptionSpec toleranceOption(double defaultTolerance);
+OptionSpec toleranceOption();
 
 // The held-out perplexity reported during training: document completion, 000 eq. 27.29.
 // std::nullopt when the run holds nothing out.

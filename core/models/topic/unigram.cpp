@@ -25,25 +25,16 @@ ModelInfo makeInfo() {
   info.objectiveName = "training log-likelihood per token (nats)";
   info.heldoutName = "held-out perplexity, document completion (000 eq. 27.29)";
   info.heldoutKey = "heldout_perplexity";
-  OptionSpec beta;
-  beta.name = "beta";
-  beta.type = OptionSpec::Type::Real;
-  beta.defaultValue = 0.01;
-  beta.minimum = 0.0;
-  beta.minimumExclusive = true;
-  beta.help = "Pseudo-count added to every word: larger values smooth the distribution towards uniform.";
-  info.options = {beta};
+  info.options = UnigramOptions::table().specs();
   return info;
 }
 
-class UnigramModel final : public Model {
+class UnigramModel final : public DescribedModel<&makeInfo> {
  public:
-  const ModelInfo& info() const override { return unigramInfo(); }
-
   FitResult fit(const FitData& data, const FitSettings& settings, TrainingObserver& observer,
                 std::stop_token stop) override {
     const Stopwatch clock;
-    const auto options = UnigramOptions::fromJson(settings.options);
+    const auto options = UnigramOptions::table().parse(settings.options, info().name);
     const Corpus& corpus = *data.corpus;
     const auto V = static_cast<Eigen::Index>(corpus.vocabularySize());
     FitResult result;
@@ -108,18 +99,15 @@ class UnigramModel final : public Model {
 
 }  // namespace
 
-UnigramOptions UnigramOptions::fromJson(const nlohmann::json& options) {
-  UnigramOptions o;
-  o.beta = options.value("beta", o.beta);
-  return o;
+const OptionTable<UnigramOptions>& UnigramOptions::table() {
+  static const auto table = OptionTable<UnigramOptions>().add(
+      realOption("beta", 0.0, kNoMaximum, true,
+                 "Pseudo-count added to every word: larger values smooth the distribution towards uniform."),
+      &UnigramOptions::beta);
+  return table;
 }
 
-const ModelInfo& unigramInfo() {
-  static const ModelInfo info = makeInfo();
-  return info;
-}
-
-std::unique_ptr<Model> makeUnigramModel() { return std::make_unique<UnigramModel>(); }
+ModelDefinition unigramModel() { return defineModel<UnigramModel>(); }
 
 Eigen::VectorXd unigramEstimate(const Eigen::VectorXd& counts, double beta) {
   const double total = counts.sum() + beta * static_cast<double>(counts.size());

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "models/model.hpp"
+#include "models/option_table.hpp"
 
 namespace latent::core {
 
@@ -15,11 +16,10 @@ struct UnigramOptions {
   // never seen in training keep some probability.
   double beta = 0.01;
 
-  static UnigramOptions fromJson(const nlohmann::json& options);
+  static const OptionTable<UnigramOptions>& table();
 };
 
-const ModelInfo& unigramInfo();
-std::unique_ptr<Model> makeUnigramModel();
+ModelDefinition unigramModel();
 
 // The fitted distribution (length V) from word counts; exposed for tests.
 Eigen::VectorXd unigramEstimate(const Eigen::VectorXd& counts, double beta);

@@ -12,7 +12,7 @@ namespace latent::core {
 // An open-addressing hash table (linear probing, at most half full) holding each string's hash
 // and index; the strings themselves live once, in index order. Import looks up every token here,
 // and std::unordered_map, which re-hashes chain neighbours and chases a node per probe, made the
-// lookup a quarter of the import time.
+// lookup a large share of the import time (tests/benchmarks/README.md, import throughput).
 class IdMap {
  public:
   // Index of `id`, adding it when new. `added` tells which happened.

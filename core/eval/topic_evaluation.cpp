@@ -110,9 +110,9 @@ FoldIn variationalFoldIn(const Eigen::MatrixXd& topicWord, Eigen::VectorXd alpha
 // over the topics the document's other tokens hold, as SparseLDA does (Yao et al. 2009 eq. 4).
 // The smoothing part is a cumulative sum per distinct word of the document, drawn from by
 // bisection; the document part is a walk over at most min(K, N_d) topics. A token then costs
-// O(N_d + log K) rather than O(K): at K = 1000 the dense draw made the held-out evaluation of a
-// 2M-token fit cost as much as dozens of its sweeps. Same conditional, so the same chain in
-// distribution as the dense draw it replaced.
+// O(N_d + log K) rather than O(K): at large K the dense draw made held-out evaluation a large
+// share of a fit's time (tests/benchmarks/README.md, "Held-out evaluation of a Gibbs run"). Same
+// conditional, so the same chain in distribution as the dense draw it replaced.
 FoldIn gibbsFoldIn(const Eigen::MatrixXd& topicWord, Eigen::VectorXd alpha, int sweeps, int burnIn) {
   return [&topicWord, alpha = std::move(alpha), sweeps, burnIn](std::span<const std::int32_t> words, std::uint64_t seed,
                                                                Eigen::Ref<Eigen::VectorXd> theta) {

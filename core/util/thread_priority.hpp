@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Background work at a lower scheduling priority than the thread that draws the window: on a
 // machine with as many busy fits as cores, the GUI thread then still gets a core when it needs
-// one (issue 5: the event loop never blocked for more than 50 ms while two fits run).
+// one (tests/benchmarks/README.md, "GUI responsiveness while two fits run").
 #pragma once
 
 namespace latent::core {

@@ -12,7 +12,6 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
-#include <cstring>
 #include <limits>
 #include <stop_token>
 #include <vector>
@@ -47,12 +46,10 @@ namespace latent::core::topic {
 // round old (each partition keeps a copy, merged after each round). This is the block schedule
 // of Yan, Xu & Qi 2009 ("Parallel inference for LDA on GPUs", §4). It replaced AD-LDA (Newman
 // et al. 2009: each partition sampled against its own copy of every word's counts, merged after
-// the sweep), whose copies were a sweep old: its chains kept about 25% more nonzero word-topic
-// counts (2M tokens, 40 sweeps: 291k against 232k at K = 1000, 121k against 100k at K = 100;
-// 65k against 49k after 200 sweeps at K = 100), so each token's word bucket was longer: 21-34%
-// more instructions per sweep than the sequential chain, where this schedule executes about as
-// many (K = 1000, 450k tokens, 20 sweeps: 21.8G, sequential 21.3G, AD-LDA 28.2G; cachegrind,
-// tests/benchmarks/README.md, 2026-11-25).
+// the sweep), whose copies were a sweep old: its chains kept more nonzero word-topic counts, so
+// each token's word bucket was longer and a sweep cost more instructions than the sequential
+// chain's, where this schedule costs about as many (tests/benchmarks/README.md, "Why a
+// 2-partition sweep cost more than a sequential one").
 template <typename Packed>
 class SparseGibbsKernel {
  public:
@@ -133,8 +130,9 @@ class SparseGibbsKernel {
       const auto w = static_cast<std::size_t>(tokens[i]);
       Packed* const list = m_lists + kernel.m_offsets[w];
       // The words of the next tokens are known: start fetching their counts now. Reading a word's
-      // list was the one cache miss of most tokens (the list's first entry held an eighth of the
-      // sampler's time). The offset is needed to find the list, so it is fetched further ahead.
+      // list was the one cache miss of most tokens (tests/benchmarks/README.md, "the sparse
+      // sampler fetches ahead"). The offset is needed to find the list, so it is fetched further
+      // ahead.
       if (nextButOne != kNone) __builtin_prefetch(kernel.m_offsets.data() + tokens[nextButOne]);
       if (next != kNone) __builtin_prefetch(m_lists + kernel.m_offsets[static_cast<std::size_t>(tokens[next])]);
       const auto capacity = static_cast<std::size_t>(kernel.m_offsets[w + 1] - kernel.m_offsets[w]);
@@ -158,7 +156,7 @@ class SparseGibbsKernel {
         return value;
       };
       // Two running sums, even and odd entries: one sum would make every entry wait for the
-      // previous addition (about 7% faster). The list is descending, so a nonzero entry n + 1
+      // previous addition (same README section). The list is descending, so a nonzero entry n + 1
       // means entry n is nonzero too.
       double evenMass = 0.0, oddMass = 0.0;
       for (; n + 1 < capacity && list[n + 1] != 0; n += 2) {

@@ -3,8 +3,8 @@
 // "WarpLDA: a cache efficient O(1) algorithm for Latent Dirichlet Allocation"). APPROXIMATE: its
 // proposals are drawn from counts one phase old and it does not correct for that, so unlike the
 // sparse and alias samplers it does not sample the collapsed posterior exactly. It is offered,
-// labelled so, for thousands of topics: at K = 3000 it reached a given held-out perplexity several
-// times sooner than either exact sampler (tests/benchmarks/README.md, 2026-11-24).
+// labelled so, for thousands of topics, where it reaches a given held-out perplexity sooner than
+// either exact sampler (tests/benchmarks/README.md, "the warp sampler, and `--warp_start`").
 #pragma once
 
 #include <tbb/blocked_range.h>

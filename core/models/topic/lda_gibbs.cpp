@@ -17,6 +17,7 @@
 #include "eval/harmonic_mean.hpp"
 #include "eval/left_to_right.hpp"
 #include "eval/topic_evaluation.hpp"
+#include "models/fit_driver.hpp"
 #include "models/topic/dirichlet_hyperparameters.hpp"
 #include "models/topic/lda_gibbs_alias_kernel.hpp"
 #include "models/topic/lda_gibbs_sparse_kernel.hpp"
@@ -120,161 +121,169 @@ std::vector<std::int64_t> countHistogram(const Kernel& kernel, const LdaGibbsSta
   return histogram;
 }
 
+// The chain the run keeps, under the fit driver. Reports come only at evaluations (the log joint
+// takes a pass over the counts).
 template <typename Kernel>
-FitResult runChain(Kernel& kernel, LdaGibbsState& state, const LdaGibbsOptions& options, const FitData& data,
-                   const FitSettings& settings, TrainingObserver& observer, const std::stop_token& stop,
-                   const Stopwatch& clock, bool cancelled) {
-  FitResult result;
-  const auto N = static_cast<double>(state.tokenCount());
-  const int V = state.vocabularySize();
-  const std::int64_t last = options.iterations;
-  double samplingSeconds = 0.0;
-  double samplingCpuSeconds = 0.0;  // processor time of all threads: what the sweeps cost on a busy machine
-  double lastLogJoint = std::numeric_limits<double>::quiet_NaN();
-  std::vector<double> harmonicSamples;
-  std::vector<double> logPriorParts;
-  Eigen::MatrixXd phi;
-  // The topics returned are phi averaged over every sweep of the last fifth of the chain: the
-  // posterior mean E[phi | W] estimated from many samples of Z instead of one. One sample's phi
-  // carries the Monte Carlo noise of every token's draw; on a 100k-token corpus drawn from LDA
-  // with K = 20 that noise alone put the mean total-variation distance to the true topics at
-  // 0.101, where the average reaches 0.093. The log joint and tokenTopics stay the last sample's.
-  const std::int64_t averageFrom = last - std::max<std::int64_t>(1, last / 5) + 1;
-  Eigen::MatrixXd phiSum;
-  Eigen::VectorXd phiSmoothing;
-  std::int64_t phiSamples = 0;
+class GibbsChain final : public FitChain {
+ public:
+  GibbsChain(Kernel& kernel, LdaGibbsState& state, const LdaGibbsOptions& options, const FitData& data,
+             const FitSettings& settings, std::stop_token stop)
+      : m_kernel(kernel),
+        m_state(state),
+        m_options(options),
+        m_data(data),
+        m_settings(settings),
+        m_stop(std::move(stop)),
+        m_tokens(static_cast<double>(state.tokenCount())),
+        // The topics returned are phi averaged over every sweep of the last fifth of the chain:
+        // the posterior mean E[phi | W] estimated from many samples of Z instead of one. One
+        // sample's phi carries the Monte Carlo noise of every token's draw (on a 100k-token corpus
+        // drawn from LDA with K = 20 the mean total-variation distance to the true topics was 0.101
+        // for one sample, 0.093 for the average). The log joint and tokenTopics stay the last sample's.
+        m_averageFrom(options.iterations - std::max<std::int64_t>(1, options.iterations / 5) + 1) {}
 
-  for (std::int64_t it = 1; it <= last && !cancelled; ++it) {
-    const bool due = evaluationDue(it, last, settings.evalEvery);
+  bool step(const StepPlan& plan, IterationReport& report) override {
+    const std::int64_t it = plan.iteration, last = plan.last;
+    const bool due = plan.evaluate;
     const bool harmonicDue = (last - it) % kHarmonicThin == 0 && last - it < kHarmonicWindow && 2 * it > last;
+    const int V = m_state.vocabularySize();
     const Stopwatch sweepClock;
     const std::clock_t cpuBefore = std::clock();
-    const bool complete = kernel.sweep(stop, due, logPriorParts);
-    samplingSeconds += sweepClock.seconds();
-    samplingCpuSeconds += static_cast<double>(std::clock() - cpuBefore) / CLOCKS_PER_SEC;
-    if (!complete) {
-      cancelled = true;
-      break;
-    }
-    result.iterations = it;
+    const bool complete = m_kernel.sweep(m_stop, due, m_logPriorParts);
+    m_samplingSeconds += sweepClock.seconds();
+    m_samplingCpuSeconds += static_cast<double>(std::clock() - cpuBefore) / CLOCKS_PER_SEC;
+    if (!complete) return false;
+    ++m_sweeps;
 
-    IterationReport report;
-    report.iteration = it;
     std::vector<std::int64_t> histogram;
     double logWords = 0.0;
     if (due || harmonicDue) {
-      histogram = countHistogram(kernel, state);
-      logWords = topic::logLikelihoodOfWords(topic::topicWordHistograms(histogram, kernel.topicTotals()), kernel.topicTotals(),
-                                      state.beta(), V);
+      histogram = countHistogram(m_kernel, m_state);
+      logWords = topic::logLikelihoodOfWords(topic::topicWordHistograms(histogram, m_kernel.topicTotals()),
+                                             m_kernel.topicTotals(), m_state.beta(), V);
     }
-    if (harmonicDue) harmonicSamples.push_back(logWords);
-    if (it >= averageFrom) {
-      accumulateTopicWord(kernel, state, phiSum, phiSmoothing);
-      ++phiSamples;
+    if (harmonicDue) m_harmonicSamples.push_back(logWords);
+    if (it >= m_averageFrom) {
+      accumulateTopicWord(m_kernel, m_state, m_phiSum, m_phiSmoothing);
+      ++m_phiSamples;
     }
     if (due) {
       double logPrior = 0.0;
-      for (const double part : logPriorParts) logPrior += part;  // partition order
-      lastLogJoint = logWords + logPrior;
-      report.trainObjective = N > 0 ? lastLogJoint / N : std::numeric_limits<double>::quiet_NaN();
+      for (const double part : m_logPriorParts) logPrior += part;  // partition order
+      m_lastLogJoint = logWords + logPrior;
+      report.trainObjective = m_tokens > 0 ? m_lastLogJoint / m_tokens : std::numeric_limits<double>::quiet_NaN();
       // Within the averaging stretch the report scores the running average: the topics the run
       // would return if it stopped here (so the last report equals the final metric).
-      if (phiSamples > 0) phi = averagedTopicWord(phiSum, phiSmoothing, phiSamples);
-      else fillTopicWord(kernel, state, phi);
-      report.heldout = topic::heldoutPerplexity(data, phi, gibbsFoldIn(phi, state.alphaVector()), settings.seed);
+      Eigen::MatrixXd phi;
+      if (m_phiSamples > 0) phi = averagedTopicWord(m_phiSum, m_phiSmoothing, m_phiSamples);
+      else fillTopicWord(m_kernel, m_state, phi);
+      report.heldout = topic::heldoutPerplexity(m_data, phi, gibbsFoldIn(phi, m_state.alphaVector()), m_settings.seed);
     }
 
     // Hyperparameters (MALLET's --optimize-interval): an asymmetric alpha from the histograms of
     // n_dk and of document lengths, then a symmetric beta from those of n_kw and n_k.
-    if (options.optimizeEvery > 0 && it > options.optimizeBurnIn && it % options.optimizeEvery == 0 && N > 0) {
-      Eigen::VectorXd alpha = state.alphaVector();
-      optimizeAsymmetricAlpha(alpha, state.documentTopicHistograms());
-      state.setAlpha(alpha);
-      if (histogram.empty()) histogram = countHistogram(kernel, state);
-      state.setBeta(optimizeSymmetricBeta(state.beta(), V, topic::topicWordHistograms(histogram, kernel.topicTotals())));
+    if (m_options.optimizeEvery > 0 && it > m_options.optimizeBurnIn && it % m_options.optimizeEvery == 0 &&
+        m_tokens > 0) {
+      Eigen::VectorXd alpha = m_state.alphaVector();
+      optimizeAsymmetricAlpha(alpha, m_state.documentTopicHistograms());
+      m_state.setAlpha(alpha);
+      if (histogram.empty()) histogram = countHistogram(m_kernel, m_state);
+      m_state.setBeta(optimizeSymmetricBeta(m_state.beta(), V, topic::topicWordHistograms(histogram, m_kernel.topicTotals())));
     }
-    report.extras.emplace_back("alpha_sum", state.alphaSum());
-    report.extras.emplace_back("beta", state.beta());
+    report.extras.emplace_back("alpha_sum", m_state.alphaSum());
+    report.extras.emplace_back("beta", m_state.beta());
+    return true;
+  }
 
-    if (options.snapshotEvery > 0 && it % options.snapshotEvery == 0) {
-      auto snapshot = std::make_shared<ModelSnapshot>();
-      snapshot->iteration = it;
-      Eigen::MatrixXd current;
-      fillTopicWord(kernel, state, current);
-      snapshot->matrices.push_back({topic::kTopicWord, std::move(current)});
-      observer.onSnapshot(std::move(snapshot));
-    }
-    if (due) {
-      report.seconds = clock.seconds();
-      if (!observer.onReport(report)) {
-        cancelled = true;
-        break;
-      }
-    }
-    if (stop.stop_requested()) {
-      cancelled = true;
-      break;
-    }
+  std::vector<NamedMatrix> snapshot(const StepPlan&) override {
+    Eigen::MatrixXd current;
+    fillTopicWord(m_kernel, m_state, current);
+    return {{topic::kTopicWord, std::move(current)}};
   }
 
   // Results: the state reached, also when stopped (the average of the samples taken so far, or
   // the last sample's phi when the chain stopped before the averaging stretch).
-  if (phiSamples > 0) phi = averagedTopicWord(phiSum, phiSmoothing, phiSamples);
-  else fillTopicWord(kernel, state, phi);
-  const Eigen::VectorXd alpha = state.alphaVector();
-  const FoldIn foldIn = gibbsFoldIn(phi, alpha);
-  result.matrices.push_back({topic::kDocTopic, topic::assembleDocTopic(data, state.documentTopics(), foldIn, settings.seed)});
-  result.matrices.push_back({topic::kAlpha, alpha.transpose()});
-  result.tokenTopics = state.tokenTopics();
+  void finish(FitResult& result) override {
+    const bool cancelled = result.status == FitStatus::Cancelled;
+    const double N = m_tokens;
+    Eigen::MatrixXd phi;
+    if (m_phiSamples > 0) phi = averagedTopicWord(m_phiSum, m_phiSmoothing, m_phiSamples);
+    else fillTopicWord(m_kernel, m_state, phi);
+    const Eigen::VectorXd alpha = m_state.alphaVector();
+    const FoldIn foldIn = gibbsFoldIn(phi, alpha);
+    result.matrices.push_back(
+        {topic::kDocTopic, topic::assembleDocTopic(m_data, m_state.documentTopics(), foldIn, m_settings.seed)});
+    result.matrices.push_back({topic::kAlpha, alpha.transpose()});
+    result.tokenTopics = m_state.tokenTopics();
 
-  auto& metrics = result.finalMetrics;
-  if (std::isfinite(lastLogJoint)) {
-    metrics["log_joint"] = lastLogJoint;
-    metrics["train_objective"] = lastLogJoint / N;
-  }
-  metrics["alpha_sum"] = state.alphaSum();
-  metrics["beta"] = state.beta();
-  metrics["topic_word_samples"] = phiSamples;  // sweeps averaged into topic_word
-  metrics["sampler"] = options.sampler == LdaGibbsOptions::Sampler::Sparse  ? "sparse"
-                       : options.sampler == LdaGibbsOptions::Sampler::Alias ? "alias"
-                                                                            : "warp";
-  metrics["partitions"] = static_cast<std::int64_t>(state.partitions().size());
-  metrics["train_tokens"] = state.tokenCount();
-  metrics["sampling_seconds"] = samplingSeconds;
-  metrics["sampling_cpu_seconds"] = samplingCpuSeconds;
-  if (samplingSeconds > 0) metrics["tokens_per_second"] = N * static_cast<double>(result.iterations) / samplingSeconds;
-  if (samplingCpuSeconds > 0) metrics["tokens_per_cpu_second"] = N * static_cast<double>(result.iterations) / samplingCpuSeconds;
-  metrics["sampler_memory_bytes"] = static_cast<std::int64_t>(kernel.memoryBytes() + state.assignments().size_bytes());
-  if (!harmonicSamples.empty()) {
-    const double evidence = harmonicMeanLogEvidence(harmonicSamples);
-    metrics["harmonic_mean_log_evidence"] = evidence;
-    metrics["harmonic_mean_log_evidence_per_token"] = N > 0 ? evidence / N : std::numeric_limits<double>::quiet_NaN();
-    metrics["harmonic_mean_samples"] = static_cast<std::int64_t>(harmonicSamples.size());
-    metrics["harmonic_mean_note"] =
-        "log P(W) of the training words by the harmonic mean of P(W|Z) (001 eq. 9): a biased estimator that "
-        "overestimates (Wallach et al. 2009); not a held-out perplexity";
-  }
-  if (!cancelled) {
-    topic::addFinalHeldoutMetrics(metrics, data, phi, foldIn, settings.seed);
-    if (options.leftToRightParticles > 0 && data.heldout && !data.heldout->empty()) {
-      const auto score = leftToRightHeldout(*data.heldout, phi, alpha, static_cast<int>(options.leftToRightParticles),
-                                            static_cast<std::size_t>(options.leftToRightDocuments), settings.seed, stop);
-      if (score.complete) {
-        metrics["heldout_perplexity_left_to_right"] = score.perplexity;
-        metrics["left_to_right_log_likelihood"] = score.logLikelihood;
-        metrics["left_to_right_documents"] = score.documents;
-        metrics["left_to_right_tokens"] = score.tokens;
-        metrics["left_to_right_particles"] = options.leftToRightParticles;
-      } else {
-        cancelled = true;
+    auto& metrics = result.finalMetrics;
+    if (std::isfinite(m_lastLogJoint)) {
+      metrics["log_joint"] = m_lastLogJoint;
+      metrics["train_objective"] = m_lastLogJoint / N;
+    }
+    metrics["alpha_sum"] = m_state.alphaSum();
+    metrics["beta"] = m_state.beta();
+    metrics["topic_word_samples"] = m_phiSamples;  // sweeps averaged into topic_word
+    metrics["sampler"] = m_options.sampler == LdaGibbsOptions::Sampler::Sparse  ? "sparse"
+                         : m_options.sampler == LdaGibbsOptions::Sampler::Alias ? "alias"
+                                                                                : "warp";
+    metrics["partitions"] = static_cast<std::int64_t>(m_state.partitions().size());
+    metrics["train_tokens"] = m_state.tokenCount();
+    metrics["sampling_seconds"] = m_samplingSeconds;
+    metrics["sampling_cpu_seconds"] = m_samplingCpuSeconds;
+    if (m_samplingSeconds > 0) metrics["tokens_per_second"] = N * static_cast<double>(m_sweeps) / m_samplingSeconds;
+    if (m_samplingCpuSeconds > 0)
+      metrics["tokens_per_cpu_second"] = N * static_cast<double>(m_sweeps) / m_samplingCpuSeconds;
+    metrics["sampler_memory_bytes"] =
+        static_cast<std::int64_t>(m_kernel.memoryBytes() + m_state.assignments().size_bytes());
+    if (!m_harmonicSamples.empty()) {
+      const double evidence = harmonicMeanLogEvidence(m_harmonicSamples);
+      metrics["harmonic_mean_log_evidence"] = evidence;
+      metrics["harmonic_mean_log_evidence_per_token"] = N > 0 ? evidence / N : std::numeric_limits<double>::quiet_NaN();
+      metrics["harmonic_mean_samples"] = static_cast<std::int64_t>(m_harmonicSamples.size());
+      metrics["harmonic_mean_note"] =
+          "log P(W) of the training words by the harmonic mean of P(W|Z) (001 eq. 9): a biased estimator that "
+          "overestimates (Wallach et al. 2009); not a held-out perplexity";
+    }
+    if (!cancelled) {
+      topic::addFinalHeldoutMetrics(metrics, m_data, phi, foldIn, m_settings.seed);
+      if (m_options.leftToRightParticles > 0 && m_data.heldout && !m_data.heldout->empty()) {
+        const auto score = leftToRightHeldout(*m_data.heldout, phi, alpha, static_cast<int>(m_options.leftToRightParticles),
+                                              static_cast<std::size_t>(m_options.leftToRightDocuments), m_settings.seed,
+                                              m_stop);
+        if (score.complete) {
+          metrics["heldout_perplexity_left_to_right"] = score.perplexity;
+          metrics["left_to_right_log_likelihood"] = score.logLikelihood;
+          metrics["left_to_right_documents"] = score.documents;
+          metrics["left_to_right_tokens"] = score.tokens;
+          metrics["left_to_right_particles"] = m_options.leftToRightParticles;
+        } else {
+          result.status = FitStatus::Cancelled;
+        }
       }
     }
+    result.matrices.insert(result.matrices.begin(), NamedMatrix{topic::kTopicWord, std::move(phi)});
   }
-  result.matrices.insert(result.matrices.begin(), NamedMatrix{topic::kTopicWord, std::move(phi)});
-  result.status = cancelled || stop.stop_requested() ? FitStatus::Cancelled : FitStatus::MaxIterations;
-  result.seconds = clock.seconds();
-  return result;
-}
+
+ private:
+  Kernel& m_kernel;
+  LdaGibbsState& m_state;
+  const LdaGibbsOptions& m_options;
+  const FitData& m_data;
+  const FitSettings& m_settings;
+  std::stop_token m_stop;
+  double m_tokens;
+  std::int64_t m_averageFrom;
+  std::int64_t m_sweeps = 0;
+  double m_samplingSeconds = 0.0;
+  double m_samplingCpuSeconds = 0.0;  // processor time of all threads: what the sweeps cost on a busy machine
+  double m_lastLogJoint = std::numeric_limits<double>::quiet_NaN();
+  std::vector<double> m_harmonicSamples;
+  std::vector<double> m_logPriorParts;
+  Eigen::MatrixXd m_phiSum;
+  Eigen::VectorXd m_phiSmoothing;
+  std::int64_t m_phiSamples = 0;
+};
 
 // The chain's random start, for corpora small enough that the textbook's before-and-after
 // picture (000 Fig. 27.8) can be drawn from the run.
@@ -339,20 +348,12 @@ ChosenStart chooseStart(std::unique_ptr<LdaGibbsState> first, const MakeKernel& 
   // The warp sampler's sweeps from a start (option warp_start); false when stopped. Reports of
   // the WarpStart phase say how far it is. mh_steps 1: at K = 1000 and 3000 the fastest setting to a
   // given perplexity early in a chain (tests/benchmarks/README.md).
+  StartPhase warpPhase(FitPhase::WarpStart, settings, observer, stop, clock);
   const auto warpSweeps = [&](Start& start) {
     topic::WarpGibbsKernel warp(*start.state, 1);
     std::vector<double> unused;
-    for (std::int64_t s = 1; s <= warpStart; ++s) {
-      if (!warp.sweep(stop, false, unused)) return false;
-      if (evaluationDue(s, warpStart, settings.evalEvery)) {
-        IterationReport report;
-        report.phase = FitPhase::WarpStart;
-        report.start = start.index;
-        report.iteration = s;
-        report.seconds = clock.seconds();
-        if (!observer.onReport(report)) return false;
-      }
-    }
+    for (std::int64_t s = 1; s <= warpStart; ++s)
+      if (!warp.sweep(stop, false, unused) || !warpPhase.swept(start.index, s, warpStart)) return false;
     return !stop.stop_requested();
   };
   const auto warmUp = [&](Start& start) {
@@ -370,22 +371,18 @@ ChosenStart chooseStart(std::unique_ptr<LdaGibbsState> first, const MakeKernel& 
   const auto N = static_cast<double>(chosen.start.state->tokenCount());
   std::vector<double> logPriorParts;
   // Runs `sweeps` more sweeps of a start and sets its log joint; false when stopped.
+  StartPhase restartPhase(FitPhase::Restarts, settings, observer, stop, clock);
   const auto run = [&](Start& start, std::int64_t firstSweep) {
     Kernel kernel = makeKernel(*start.state);
     const std::int64_t last = firstSweep + sweeps - 1;
     for (std::int64_t s = firstSweep; s <= last; ++s) {
       if (!kernel.sweep(stop, s == last, logPriorParts)) return false;
-      if (s == last) start.logJoint = logJoint(kernel, *start.state, logPriorParts);
-      if (evaluationDue(s, last, settings.evalEvery)) {
-        IterationReport report;
-        report.phase = FitPhase::Restarts;
-        report.start = start.index;
-        report.iteration = s;
-        report.seconds = clock.seconds();
-        if (s == last && N > 0) report.extras.emplace_back("restart_log_joint_per_token", start.logJoint / N);
-        if (!observer.onReport(report)) return false;
+      IterationReport report;
+      if (s == last) {
+        start.logJoint = logJoint(kernel, *start.state, logPriorParts);
+        if (N > 0) report.extras.emplace_back("restart_log_joint_per_token", start.logJoint / N);
       }
-      if (stop.stop_requested()) return false;
+      if (!restartPhase.swept(start.index, s, last, std::move(report))) return false;
     }
     return true;
   };
@@ -419,23 +416,21 @@ ChosenStart chooseStart(std::unique_ptr<LdaGibbsState> first, const MakeKernel& 
     if (finalists.size() > kFinalists) finalists.pop_back();
   }
 
-  // Round 2: the finalists in the order of their start.
+  // Round 2: the finalists in the order of their start. When stopped in round 2 the finalist that
+  // was cut short still holds consistent assignments; the choice then only uses those that finished.
   std::sort(finalists.begin(), finalists.end(), [](const Start& a, const Start& b) { return a.index < b.index; });
-  for (auto& start : finalists) {
+  StartPhase finalRound(FitPhase::Restarts, settings, observer, stop, clock);
+  for (std::size_t i = 0; i < finalists.size(); ++i) {
+    auto& start = finalists[i];
     chosen.finalists.push_back(start.index);
     if (!run(start, sweeps + 1)) {
       chosen.cancelled = true;
       break;
     }
     chosen.finalLogJointsPerToken.push_back(perToken(start.logJoint));
+    finalRound.scored(static_cast<std::int64_t>(i) + 1, start.logJoint);
   }
-  // When stopped in round 2 the finalist that was cut short still holds consistent assignments;
-  // the comparison then only uses those that finished.
-  const std::size_t finished = chosen.finalLogJointsPerToken.size();
-  std::size_t best = 0;
-  for (std::size_t i = 1; i < finished; ++i)
-    if (finalists[i].logJoint > finalists[best].logJoint) best = i;
-  chosen.start = std::move(finalists[best]);
+  chosen.start = std::move(finalists[static_cast<std::size_t>(std::max<std::int64_t>(finalRound.best(), 1) - 1)]);
   chosen.seconds = phase.seconds();
   return chosen;
 }
@@ -452,7 +447,9 @@ FitResult fitWith(std::unique_ptr<LdaGibbsState> first, const MakeKernel& makeKe
   Start& kept = start.start;
   FitResult result = [&] {
     Kernel kernel = makeKernel(*kept.state);
-    return runChain(kernel, *kept.state, options, data, settings, observer, stop, clock, start.cancelled);
+    GibbsChain<Kernel> chain(kernel, *kept.state, options, data, settings, stop);
+    const ChainSchedule schedule{options.iterations, options.snapshotEvery, false};
+    return driveChain(chain, schedule, settings, observer, stop, clock, start.cancelled);
   }();
   if (options.starts() > 1) {
     auto& metrics = result.finalMetrics;

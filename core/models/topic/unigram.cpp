@@ -9,6 +9,8 @@
 #include <cmath>
 
 #include "eval/perplexity.hpp"
+#include "models/fit_driver.hpp"
+#include "models/topic/topic_model_support.hpp"
 #include "util/clock.hpp"
 
 namespace latent::core {
@@ -29,49 +31,42 @@ ModelInfo makeInfo() {
   return info;
 }
 
-class UnigramModel final : public DescribedModel<&makeInfo> {
+// The closed-form fit as a chain of one step that has converged once it is taken.
+class UnigramChain final : public FitChain {
  public:
-  FitResult fit(const FitData& data, const FitSettings& settings, TrainingObserver& observer,
-                std::stop_token stop) override {
-    const Stopwatch clock;
-    const auto options = UnigramOptions::table().parse(settings.options, info().name);
-    const Corpus& corpus = *data.corpus;
-    const auto V = static_cast<Eigen::Index>(corpus.vocabularySize());
-    FitResult result;
+  UnigramChain(const FitData& data, const UnigramOptions& options, std::stop_token stop)
+      : m_data(data), m_options(options), m_stop(std::move(stop)) {}
 
+  bool step(const StepPlan&, IterationReport& report) override {
+    const Corpus& corpus = *m_data.corpus;
+    const auto V = static_cast<Eigen::Index>(corpus.vocabularySize());
     // Word counts over the training documents. Integer sums do not depend on the order in
     // which blocks are combined, so any thread count gives the same numbers.
-    tbb::enumerable_thread_specific<std::vector<std::int64_t>> local([&] { return std::vector<std::int64_t>(static_cast<std::size_t>(V), 0); });
+    tbb::enumerable_thread_specific<std::vector<std::int64_t>> local(
+        [&] { return std::vector<std::int64_t>(static_cast<std::size_t>(V), 0); });
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, corpus.documentCount(), 256), [&](const auto& range) {
-      if (stop.stop_requested()) return;
+      if (m_stop.stop_requested()) return;
       auto& counts = local.local();
       for (std::size_t d = range.begin(); d != range.end(); ++d)
         for (const auto w : corpus.document(d)) ++counts[static_cast<std::size_t>(w)];
     });
-    if (stop.stop_requested()) {
-      result.status = FitStatus::Cancelled;
-      result.seconds = clock.seconds();
-      return result;
-    }
+    if (m_stop.stop_requested()) return false;
     Eigen::VectorXd counts = Eigen::VectorXd::Zero(V);
     for (const auto& partial : local)
       for (Eigen::Index v = 0; v < V; ++v) counts[v] += static_cast<double>(partial[static_cast<std::size_t>(v)]);
 
-    const Eigen::VectorXd beta = unigramEstimate(counts, options.beta);
-    const Eigen::ArrayXd logBeta = beta.array().log();
+    m_beta = unigramEstimate(counts, m_options.beta);
+    const Eigen::ArrayXd logBeta = m_beta.array().log();
     const double tokens = counts.sum();
     const double trainLogLik = (counts.array() * logBeta).sum();
-
-    IterationReport report;
-    report.iteration = 1;
     report.trainObjective = tokens > 0 ? trainLogLik / tokens : std::numeric_limits<double>::quiet_NaN();
-    result.finalMetrics["train_perplexity"] = tokens > 0 ? std::exp(-trainLogLik / tokens) : report.trainObjective;
-    result.finalMetrics["train_tokens"] = static_cast<std::int64_t>(tokens);
+    m_metrics["train_perplexity"] = tokens > 0 ? std::exp(-trainLogLik / tokens) : report.trainObjective;
+    m_metrics["train_tokens"] = static_cast<std::int64_t>(tokens);
 
     // Document completion: the unigram model has no per-document parameters, so the observed
     // half is not used; only the scored half counts, as for every other model.
-    if (data.heldout && !data.heldout->empty()) {
-      const Corpus& scored = data.heldout->scored;
+    if (m_data.heldout && !m_data.heldout->empty()) {
+      const Corpus& scored = m_data.heldout->scored;
       std::vector<double> logLik(scored.documentCount(), 0.0);
       std::vector<std::int64_t> lengths(scored.documentCount(), 0);
       for (std::size_t d = 0; d < scored.documentCount(); ++d) {
@@ -80,20 +75,38 @@ class UnigramModel final : public DescribedModel<&makeInfo> {
       }
       const double perplexity = perplexityPerDocument(logLik, lengths);
       report.heldout = perplexity;
-      result.finalMetrics["heldout_perplexity"] = perplexity;
-      result.finalMetrics["heldout_perplexity_per_token"] = perplexityPerToken(logLik, lengths);
-      result.finalMetrics["heldout_protocol"] = "document-completion";
-      result.finalMetrics["heldout_documents"] = static_cast<std::int64_t>(scored.documentCount());
-      result.finalMetrics["heldout_tokens"] = static_cast<std::int64_t>(scored.tokenCount());
+      m_metrics["heldout_perplexity"] = perplexity;
+      m_metrics["heldout_perplexity_per_token"] = perplexityPerToken(logLik, lengths);
+      m_metrics["heldout_protocol"] = "document-completion";
+      m_metrics["heldout_documents"] = static_cast<std::int64_t>(scored.documentCount());
+      m_metrics["heldout_tokens"] = static_cast<std::int64_t>(scored.tokenCount());
     }
-    report.seconds = clock.seconds();
-    const bool keepGoing = observer.onReport(report);
+    return true;
+  }
+  bool converged() const override { return true; }
+  std::vector<NamedMatrix> snapshot(const StepPlan&) override { return {{topic::kTopicWord, m_beta.transpose()}}; }
+  void finish(FitResult& result) override {
+    if (m_beta.size() == 0) return;  // stopped while counting
+    result.finalMetrics = m_metrics;
+    result.matrices.push_back({topic::kTopicWord, m_beta.transpose()});
+  }
 
-    result.matrices.push_back({"topic_word", beta.transpose()});
-    result.iterations = 1;
-    result.status = keepGoing && !stop.stop_requested() ? FitStatus::Converged : FitStatus::Cancelled;
-    result.seconds = clock.seconds();
-    return result;
+ private:
+  const FitData& m_data;
+  const UnigramOptions& m_options;
+  std::stop_token m_stop;
+  Eigen::VectorXd m_beta;
+  nlohmann::json m_metrics = nlohmann::json::object();
+};
+
+class UnigramModel final : public DescribedModel<&makeInfo> {
+ public:
+  FitResult fit(const FitData& data, const FitSettings& settings, TrainingObserver& observer,
+                std::stop_token stop) override {
+    const Stopwatch clock;
+    const auto options = UnigramOptions::table().parse(settings.options, info().name);
+    UnigramChain chain(data, options, stop);
+    return driveChain(chain, ChainSchedule{}, settings, observer, stop, clock);
   }
 };
 

@@ -5,7 +5,7 @@
 
 #include "cli_common.hpp"
 #include "io/csv_writer.hpp"
-#include "io/run_predictions.hpp"
+#include "jobs/run_predictions.hpp"
 #include "util/errors.hpp"
 
 namespace latent::cli {
@@ -24,7 +24,12 @@ Command addPredictCommand(CLI::App& app) {
   sub->add_option("--out", *out, "CSV to write (the same columns plus prediction), - for standard output")->required();
   return {sub, [=]() -> int {
             core::Project p(*project, core::Project::Access::ReadOnly);
-            writeOutput(*out, [&](std::ostream& stream) { core::predictPairs(p, *run, *pairs, stream); });
+            std::int64_t used = -1;
+            writeOutput(*out, [&](std::ostream& stream) { used = core::predictPairs(p, *run, *pairs, stream); });
+            // A run killed before its end predicts with its latest snapshot: say which.
+            if (used >= 0)
+              std::cerr << "run " << *run << " has no final result; predicted with its latest snapshot, iteration " << used
+                        << "\n";
             return kExitOk;
           }};
 }

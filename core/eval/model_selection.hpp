@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Choosing K from runs already made: the finished runs of one model on one dataset that differ
-// from a given run only in K (and the seed), with their held-out metric and, for block models, ICL
-// (000 §27.3.8: the number of topics or blocks is chosen by held-out likelihood).
+// Choosing K from runs already made (000 §27.3.8: the number of topics or blocks is chosen by
+// held-out likelihood): each run's K with its held-out metric and, for block models, ICL, and the
+// K each criterion prefers. jobs/comparable_runs.hpp finds the runs in a project.
 #pragma once
 
 #include <cstdint>
@@ -10,7 +10,6 @@
 #include <utility>
 #include <vector>
 
-#include "store/run_store.hpp"
 
 namespace latent::core {
 
@@ -24,13 +23,6 @@ struct KPoint {
   // (003: the mixture is fitted to the very words then scored), kept to show the optimism.
   std::optional<double> fullFoldingIn;
 };
-
-// Runs comparable with `reference` for choosing `parameter`: finished, same dataset, model and
-// held-out fraction, the same options but `parameter`, an integer `parameter`, and the held-out
-// metric `heldoutKey` recorded. Sorted by K, then run id; `reference` is among them when it
-// qualifies itself.
-std::vector<KPoint> comparableRuns(const std::vector<RunRecord>& runs, const RunRecord& reference,
-                                   const std::string& heldoutKey, const std::string& parameter = "k");
 
 // Each criterion's mean over the runs of each K, K ascending (a K tried with several seeds is
 // judged by its average, not its luckiest run). A criterion some runs lack is averaged over those

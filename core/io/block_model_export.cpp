@@ -5,8 +5,8 @@
 
 #include "io/csv_writer.hpp"
 #include "io/run_export_detail.hpp"
-#include "models/network/block_model_results.hpp"
-#include "models/ratings/factor_model_results.hpp"
+#include "results/block_results.hpp"
+#include "results/factor_results.hpp"
 #include "store/graph_store.hpp"
 #include "store/ratings_store.hpp"
 #include "store/run_results.hpp"

@@ -9,6 +9,9 @@
 
 #include "io/csv_writer.hpp"
 #include "io/run_export_detail.hpp"
+#include "results/block_results.hpp"
+#include "results/factor_results.hpp"
+#include "results/topic_results.hpp"
 #include "store/corpus_store.hpp"
 #include "store/run_results.hpp"
 #include "store/run_store.hpp"
@@ -33,7 +36,7 @@ using detail::chooseMatrix;
 
 
 std::int64_t exportTopicWord(Project& project, const RunRecord& run, std::ostream& out, std::optional<std::int64_t> iteration) {
-  const auto matrix = chooseMatrix(project, run, "topic_word", iteration);
+  const auto matrix = chooseMatrix(project, run, topic::kTopicWord, iteration);
   const auto vocabulary = loadVocabulary(project, run.datasetId);
   if (!matrix || static_cast<std::size_t>(matrix->values.cols()) != vocabulary.size())
     throw UsageError("run " + std::to_string(run.id) + " has no topic-word matrix");
@@ -48,7 +51,7 @@ std::int64_t exportTopicWord(Project& project, const RunRecord& run, std::ostrea
 
 // doc_topic holds one row per corpus document, in corpus order.
 std::int64_t exportDocTopic(Project& project, const RunRecord& run, std::ostream& out, std::optional<std::int64_t> iteration) {
-  const auto chosen = chooseMatrix(project, run, "doc_topic", iteration);
+  const auto chosen = chooseMatrix(project, run, topic::kDocTopic, iteration);
   const auto documents = listDocuments(project, run.datasetId);
   if (!chosen || static_cast<std::size_t>(chosen->values.rows()) != documents.size())
     throw UsageError("run " + std::to_string(run.id) + " (" + run.model + ") has no document-topic proportions");
@@ -121,20 +124,20 @@ struct Exporter {
 const std::vector<Exporter>& exporters() {
   static const std::vector<Exporter> list = {
       {{"topic-word", "topic,word,probability", "every word's probability under every topic"},
-       exportTopicWord, [](Project& p, const RunRecord& r) { return hasResultMatrix(p, r.id, "topic_word"); }, true},
+       exportTopicWord, [](Project& p, const RunRecord& r) { return hasResultMatrix(p, r.id, topic::kTopicWord); }, true},
       {{"doc-topic", "document,topic,proportion", "each document's topic proportions"},
-       exportDocTopic, [](Project& p, const RunRecord& r) { return hasResultMatrix(p, r.id, "doc_topic"); }, true},
+       exportDocTopic, [](Project& p, const RunRecord& r) { return hasResultMatrix(p, r.id, topic::kDocTopic); }, true},
       {{"assignments", "document,position,word,topic,begin,end", "the topic of every kept token (begin/end: byte span in the text)"},
        exportAssignments,
        [](Project& p, const RunRecord& r) { return hasTokenTopics(p, r.id); }},
       {{"blocks", "node,name,block", "each node's block (the most probable one)"},
-       detail::exportBlocks, [](Project& p, const RunRecord& r) { return hasResultMatrix(p, r.id, "blocks"); }, true},
+       detail::exportBlocks, [](Project& p, const RunRecord& r) { return hasResultMatrix(p, r.id, kBlocks); }, true},
       {{"memberships", "node,name,block,weight", "each node's weight in every block (rows sum to one)"},
-       detail::exportMemberships, [](Project& p, const RunRecord& r) { return hasResultMatrix(p, r.id, "memberships"); }, true},
+       detail::exportMemberships, [](Project& p, const RunRecord& r) { return hasResultMatrix(p, r.id, kMemberships); }, true},
       {{"block-matrix", "from_block,to_block,probability", "the probability of a link from a node of one block to one of another"},
-       detail::exportBlockMatrix, [](Project& p, const RunRecord& r) { return hasResultMatrix(p, r.id, "block_matrix"); }, true},
+       detail::exportBlockMatrix, [](Project& p, const RunRecord& r) { return hasResultMatrix(p, r.id, kBlockMatrix); }, true},
       {{"factors", "side,id,name,factor,value", "user and item factors and biases (factor 'bias'), and the global mean (side 'global')"},
-       detail::exportFactors, [](Project& p, const RunRecord& r) { return hasResultMatrix(p, r.id, "item_factors"); }, true},
+       detail::exportFactors, [](Project& p, const RunRecord& r) { return hasResultMatrix(p, r.id, kItemFactors); }, true},
       {{"metrics", "iteration,seconds,train_objective,heldout_metric,...", "the per-iteration series"},
        exportMetrics, [](Project&, const RunRecord&) { return true; }},
   };

@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <vector>
 
-#include "eval/model_selection.hpp"
+#include "jobs/comparable_runs.hpp"
 
 class QChartView;
 class QLabel;

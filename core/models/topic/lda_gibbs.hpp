@@ -14,6 +14,7 @@
 
 #include "models/model.hpp"
 #include "models/option_table.hpp"
+#include "results/topic_results.hpp"
 
 namespace latent::core {
 
@@ -44,9 +45,8 @@ struct LdaGibbsOptions {
   static const OptionTable<LdaGibbsOptions>& table();
 };
 
-// The chain's random start, one row per training token in corpus order (column 0: the topic),
-// kept for corpora of at most kMaxInitialStateTokens tokens (000 Fig. 27.8 draws it).
-inline constexpr const char* kInitialTokenTopics = "initial_token_topics";
+// The chain's random start (results/topic_results.hpp) is kept for corpora of at most this many tokens.
+using topic::kInitialTokenTopics;
 inline constexpr std::int64_t kMaxInitialStateTokens = 10000;
 
 ModelDefinition ldaGibbsModel();

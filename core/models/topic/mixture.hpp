@@ -9,6 +9,7 @@
 
 #include "models/model.hpp"
 #include "models/option_table.hpp"
+#include "results/topic_results.hpp"
 
 namespace latent::core {
 
@@ -33,7 +34,6 @@ struct MixtureOptions {
 
 ModelDefinition mixtureModel();
 
-// Matrix holding the mixing weights pi (1 x K): the MAP estimate (EM) or the posterior mean (VB).
-inline constexpr const char* kMixingWeights = "mixing_weights";
+using topic::kMixingWeights;  // the mixing weights pi (results/topic_results.hpp)
 
 }  // namespace latent::core

@@ -14,6 +14,7 @@
 #include "eval/topic_evaluation.hpp"
 #include "models/model.hpp"
 #include "models/option_specs.hpp"
+#include "results/topic_results.hpp"
 
 namespace latent::core::topic {
 
@@ -49,10 +50,5 @@ Eigen::MatrixXd assembleDocTopic(const FitData& data, const Eigen::MatrixXd& tra
 // argmax_k theta_dk phi_kw. One vector per document of `corpus`.
 std::vector<std::vector<std::int32_t>> mostLikelyTopics(const Corpus& corpus, const Eigen::MatrixXd& topicWord,
                                                         const Eigen::MatrixXd& docTopic);
-
-// Matrix names the views and exports read (DESIGN §6):
-inline constexpr const char* kTopicWord = "topic_word";  // K x V, rows sum to one
-inline constexpr const char* kDocTopic = "doc_topic";    // D x K in corpus order, rows sum to one
-inline constexpr const char* kAlpha = "alpha";           // 1 x K, the document-topic prior used
 
 }  // namespace latent::core::topic

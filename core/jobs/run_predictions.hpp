@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Predictions from a finished run: link probabilities for node pairs, ratings for user-item pairs,
+// Predictions from a run: link probabilities for node pairs, ratings for user-item pairs,
 // top-N recommendations, and recommendations for a new user folded in from a few ratings
 // (DESIGN §6 `latent-cli predict`, issue 4).
 #pragma once
@@ -17,8 +17,9 @@ namespace latent::core {
 // Reads `pairs`, a CSV with header `user,item` (a ratings run) or `source,target` (a graph run),
 // ids as in the imported files, and writes the same columns plus `prediction`: the predicted
 // rating or the probability of a link. Throws InputError naming the line of an unknown id or a
-// missing column, UsageError when the run has no model to predict with.
-void predictPairs(Project& project, std::int64_t runId, const std::filesystem::path& pairs, std::ostream& out);
+// missing column, UsageError when the run has no model to predict with. Predicts with the final
+// result, else the latest snapshot; returns the snapshot's iteration, or -1 for the final result.
+std::int64_t predictPairs(Project& project, std::int64_t runId, const std::filesystem::path& pairs, std::ostream& out);
 
 struct Recommendation {
   std::string itemId;

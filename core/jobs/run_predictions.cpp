@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Predictions from stored block-model and factor-model matrices.
-#include "io/run_predictions.hpp"
+// Predictions from stored block-model and factor-model matrices: the glue between the store,
+// the CSV files and the predictors of models/network and models/ratings.
+#include "jobs/run_predictions.hpp"
 
 #include <algorithm>
 #include <unordered_map>
@@ -8,8 +9,10 @@
 #include "io/csv_writer.hpp"
 #include "models/network/block_model_results.hpp"
 #include "models/ratings/factor_model_results.hpp"
+#include "results/result_family.hpp"
 #include "store/graph_store.hpp"
 #include "store/ratings_store.hpp"
+#include "store/run_results.hpp"
 #include "store/run_store.hpp"
 #include "util/csv_reader.hpp"
 #include "util/errors.hpp"
@@ -18,14 +21,14 @@
 namespace latent::core {
 namespace {
 
-// The run's final matrices; a run that never finished has none to predict with.
-std::vector<NamedMatrix> finalMatrices(Project& project, const RunRecord& run) {
-  std::vector<NamedMatrix> out;
-  for (const auto& [name, iteration] : listMatrices(project, run.id))
-    if (iteration < 0) out.push_back({name, *loadMatrix(project, run.id, name)});
-  if (out.empty())
-    throw UsageError("run " + std::to_string(run.id) + " (" + run.model + ") has no final result to predict with");
-  return out;
+// The matrices a block model or a factor model predicts with: the final result, else the latest
+// snapshot (a run stopped or killed before its end predicts with what it had reached).
+StoredResult predictionMatrices(Project& project, const RunRecord& run, DataKind kind) {
+  const auto& family = resultFamily(kind == DataKind::Graph ? ResultFamily::Blocks : ResultFamily::Factors);
+  auto result = loadResult(project, run.id, family.required, family.optional);
+  if (!result)
+    throw UsageError("run " + std::to_string(run.id) + " (" + run.model + ") has no result to predict with");
+  return std::move(*result);
 }
 
 std::unordered_map<std::string, std::int64_t> indexOf(const std::vector<std::string>& ids) {
@@ -61,10 +64,14 @@ void readPairs(const std::filesystem::path& path, const char* firstName, const c
 
 }  // namespace
 
-void predictPairs(Project& project, std::int64_t runId, const std::filesystem::path& pairs, std::ostream& out) {
+std::int64_t predictPairs(Project& project, std::int64_t runId, const std::filesystem::path& pairs, std::ostream& out) {
   const auto run = loadRun(project, runId);
   const auto kind = project.dataset(run.datasetId).kind;
-  const auto matrices = finalMatrices(project, run);
+  if (kind != DataKind::Ratings && kind != DataKind::Graph)
+    throw UsageError("run " + std::to_string(runId) + " (" + run.model +
+                     ") is a topic model: predict works on graph and ratings runs");
+  const auto stored = predictionMatrices(project, run, kind);
+  const auto& matrices = stored.matrices;
   CsvWriter csv(out);
   if (kind == DataKind::Ratings) {
     const RatingPredictor predictor(matrices);
@@ -75,9 +82,9 @@ void predictPairs(Project& project, std::int64_t runId, const std::filesystem::p
               [&](const std::string& u, const std::string& i, std::int64_t user, std::int64_t item) {
                 csv.field(u).field(i).field(predictor.predict(user, item)).endRow();
               });
-    return;
+    return stored.iteration;
   }
-  if (kind == DataKind::Graph) {
+  {
     const LinkPredictor predictor(matrices);
     const auto graph = loadGraph(project, run.datasetId);
     const auto nodes = indexOf(graph.nodeIds);
@@ -86,16 +93,14 @@ void predictPairs(Project& project, std::int64_t runId, const std::filesystem::p
               [&](const std::string& s, const std::string& t, std::int64_t i, std::int64_t j) {
                 csv.field(s).field(t).field(predictor.probability(i, j)).endRow();
               });
-    return;
   }
-  throw UsageError("run " + std::to_string(runId) + " (" + run.model +
-                   ") is a topic model: predict works on graph and ratings runs");
+  return stored.iteration;
 }
 
 std::vector<Recommendation> recommendForUser(Project& project, std::int64_t runId, const std::string& userId,
                                              std::size_t n) {
   const auto run = loadRun(project, runId);
-  const RatingPredictor predictor(finalMatrices(project, run));
+  const RatingPredictor predictor(predictionMatrices(project, run, DataKind::Ratings).matrices);
   const auto ratings = loadRatings(project, run.datasetId);
   const auto users = indexOf(ratings.userIds);
   const auto user = users.find(userId);
@@ -112,7 +117,7 @@ std::vector<Recommendation> recommendForUser(Project& project, std::int64_t runI
 std::vector<Recommendation> recommendForNewUser(Project& project, std::int64_t runId,
                                                 const std::filesystem::path& ratingsFile, std::size_t n) {
   const auto run = loadRun(project, runId);
-  const RatingPredictor predictor(finalMatrices(project, run));
+  const RatingPredictor predictor(predictionMatrices(project, run, DataKind::Ratings).matrices);
   const auto ratings = loadRatings(project, run.datasetId);
   const auto items = indexOf(ratings.itemIds);
   std::vector<std::pair<std::int32_t, double>> given;

@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The runs of a project to choose K from: the finished runs of one model on one dataset that
+// differ from a given run only in K (and the seed), as points for eval/model_selection.hpp.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "eval/model_selection.hpp"
+#include "store/run_store.hpp"
+
+namespace latent::core {
+
+// Runs comparable with `reference` for choosing `parameter`: finished, same dataset, model and
+// held-out fraction, the same options but `parameter`, an integer `parameter`, and the held-out
+// metric `heldoutKey` recorded. Sorted by K, then run id; `reference` is among them when it
+// qualifies itself.
+std::vector<KPoint> comparableRuns(const std::vector<RunRecord>& runs, const RunRecord& reference,
+                                   const std::string& heldoutKey, const std::string& parameter = "k");
+
+}  // namespace latent::core

@@ -1,0 +1,18 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// What topic models store (the topics family): the names of their result matrices, read by the
+// topic views, the exports and the document reader.
+#pragma once
+
+namespace latent::core::topic {
+
+// Matrix names in FitResult::matrices and snapshots (D documents, V words, K topics):
+inline constexpr const char* kTopicWord = "topic_word";  // K x V, rows sum to one
+inline constexpr const char* kDocTopic = "doc_topic";    // D x K in corpus order, rows sum to one
+inline constexpr const char* kAlpha = "alpha";           // 1 x K, the document-topic prior used
+// lda-gibbs: the chain's random start, one row per training token in corpus order (column 0: the
+// topic), kept for small corpora (000 Fig. 27.8 draws it).
+inline constexpr const char* kInitialTokenTopics = "initial_token_topics";
+// mixture: the mixing weights pi (1 x K), the MAP estimate (EM) or the posterior mean (VB).
+inline constexpr const char* kMixingWeights = "mixing_weights";
+
+}  // namespace latent::core::topic

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// MMSB restart phase: its reports (one per restart sweep at iteration 0, then the continuing
-// chain's sweeps 1..iterations) and stopping during it, from the observer or by a stop request.
+// MMSB restart phase: its reports (one per restart sweep in the Restarts phase, then the
+// continuing chain's sweeps 1..iterations) and stopping during it, from the observer or by a
+// stop request.
 #include <QtTest>
 
 #include <atomic>

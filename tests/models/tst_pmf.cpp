@@ -235,13 +235,14 @@ class PmfTest : public QObject {
     QCOMPARE(core::pmfModel().info().heldoutKey, std::string("heldout_rmse"));
     QVERIFY(core::createModel("pmf") != nullptr);
     QCOMPARE(usageMessage({{"k", -1}}), QString("option --k of pmf must be between 0 and 1000 (got -1)"));
-    QCOMPARE(usageMessage({{"solver", "newton"}}), QString("option --solver of pmf must be one of: als, sgd"));
+    QCOMPARE(usageMessage({{"solver", "newton"}}),
+             QString("option --solver of pmf must be one of: als, sgd (got \"newton\")"));
     QCOMPARE(usageMessage({{"learning_rate", 0}}),
              QString("option --learning-rate of pmf must be greater than 0 and at most 1 (got 0)"));
     QCOMPARE(usageMessage({{"lambda", -0.5}}),
              QString("option --lambda of pmf must be between 0 and 100000 (got -0.5)"));
     QCOMPARE(usageMessage({{"regularization", "l1"}}),
-             QString("option --regularization of pmf must be one of: prior, per-rating"));
+             QString("option --regularization of pmf must be one of: prior, per-rating (got \"l1\")"));
     QVERIFY(usageMessage({{"alpha", 1}}).startsWith("model pmf has no option --alpha"));
     QCOMPARE(core::PmfOptions{}.blocksFor(1), 1);
     QCOMPARE(core::PmfOptions{}.blocksFor(3), 6);

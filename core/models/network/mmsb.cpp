@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// MMSB: options, restarts, the Gibbs loop with reports and aligned snapshots, and the results.
+// MMSB: options, restarts, the continuing Gibbs chain with aligned snapshots (run by the fit
+// driver), and the results.
 // References: 000 §27.5.2 (eq. 27.77-27.79), 001 (collapsed Gibbs for MMSB, eq. 1-5; held-out link
 // perplexity eq. 8; subsampling non-edges), Airoldi et al. (2008).
 // The figures quoted in comments here and in mmsb_sampler.* come from development runs with a
@@ -15,7 +16,10 @@
 #include <limits>
 #include <numeric>
 #include <optional>
+#include <tuple>
+#include <utility>
 
+#include "models/fit_driver.hpp"
 #include "models/network/block_model_support.hpp"
 #include "models/network/mmsb_sampler.hpp"
 #include "util/clock.hpp"
@@ -99,19 +103,18 @@ class PosteriorAverage {
 // What the restart phase hands on: the chain that continues and how the starts fared.
 struct RestartPhase {
   std::unique_ptr<MmsbChain> chain;
-  std::int64_t best = 0;       // index of the chain that continues
-  std::int64_t sweeps = 0;     // restart sweeps completed, one report each (at iteration 0)
+  std::int64_t best = 0;       // index of the chain that continues (0-based, as best_restart)
   std::vector<double> scores;  // training log-likelihood per pair of each start (NaN if unscored)
   bool cancelled = false;
 };
 
 // Restarts: independent chains (one random stream each) sweep in lockstep, in parallel; after
 // mmsbRestartSweeps() sweeps, the one whose posterior means, averaged over its last fifth, fit the
-// training pairs best (log P(E_train | theta, B) per pair) continues. Ties go to the lower index,
-// so the winner does not depend on the thread count. The last fifth rather than the last half: a
-// chain that finds the blocks late in its start is not scored on the sweeps before (on generated
-// 1000-node SBMs, 4 blocks, sampled non-edges, the last half let a run keep two blocks merged in 1
-// of 8 graphs, the last fifth in none).
+// training pairs best (log P(E_train | theta, B) per pair) continues. Ties go to the lower index
+// (StartPhase::scored, fed in index order), so the winner does not depend on the thread count.
+// The last fifth rather than the last half: a chain that finds the blocks late in its start is not
+// scored on the sweeps before (on generated 1000-node SBMs, 4 blocks, sampled non-edges, the last
+// half let a run keep two blocks merged in 1 of 8 graphs, the last fifth in none).
 // Why not the log joint (001 eq. 1): one state's log joint swings by tens of nats from sweep to
 // sweep (+-70 within one chain on Sampson's monks), more than separates a good start from a poor
 // one. Even averaged it chose less well: on Sampson's monks the best of 8 chains by mean log joint
@@ -129,8 +132,7 @@ struct RestartPhase {
 // objective), the extra best_log_joint (the highest log joint over the chains, 001 eq. 1: cheap,
 // unlike the fit). They are not part of the stored series; the progress row shows them.
 RestartPhase runRestarts(const DyadSplit& split, const network::MmsbChainSettings& settings, std::int64_t restarts,
-                         double scale, std::int64_t restartSweeps, const Stopwatch& clock, TrainingObserver& observer,
-                         const std::stop_token& stop) {
+                         double scale, std::int64_t restartSweeps, StartPhase& starts, const std::stop_token& stop) {
   RestartPhase out;
   const auto count = static_cast<std::size_t>(restarts);
   out.scores.assign(count, std::numeric_limits<double>::quiet_NaN());
@@ -146,6 +148,7 @@ RestartPhase runRestarts(const DyadSplit& split, const network::MmsbChainSetting
   std::vector<PosteriorAverage> averages(count);
   std::vector<double> logJoints(count, -std::numeric_limits<double>::infinity());
   bool cancelled = stop.stop_requested();
+  std::int64_t swept = 0;
   for (std::int64_t t = 1; !cancelled && t <= restartSweeps; ++t) {
     std::atomic<bool> interrupted{false};
     tbb::parallel_for(std::size_t(0), count, [&](std::size_t r) {
@@ -157,10 +160,8 @@ RestartPhase runRestarts(const DyadSplit& split, const network::MmsbChainSetting
       logJoints[r] = chains[r]->counts().logJoint();
     });
     if (interrupted || stop.stop_requested()) break;
-    out.sweeps = t;
+    swept = t;
     IterationReport report;
-    report.phase = FitPhase::Restarts;  // every start at once: start stays 0
-    report.iteration = t;
     report.extras.emplace_back("best_log_joint", *std::max_element(logJoints.begin(), logJoints.end()));
     if (t == restartSweeps) {
       // The scores take a pass over every unit each, so only now.
@@ -168,22 +169,133 @@ RestartPhase runRestarts(const DyadSplit& split, const network::MmsbChainSetting
         const auto [theta, B] = averages[r].estimates(chains[r]->counts());
         out.scores[r] = chains[r]->trainingLogLikelihood(theta, B, scale) / chains[r]->trainingDyads();
       });
-      for (std::size_t r = 1; r < count; ++r)
-        if (out.scores[r] > out.scores[static_cast<std::size_t>(out.best)]) out.best = static_cast<std::int64_t>(r);
+      for (std::size_t r = 0; r < count; ++r) starts.scored(static_cast<std::int64_t>(r) + 1, out.scores[r]);
+      out.best = starts.best() - 1;
       report.trainObjective = out.scores[static_cast<std::size_t>(out.best)];
       report.extras.emplace_back("best_restart", static_cast<double>(out.best));
     }
-    report.seconds = clock.seconds();
-    if (!observer.onReport(report) || stop.stop_requested()) cancelled = true;
+    cancelled = !starts.swept(0, t, restartSweeps, std::move(report), true);
   }
-  out.cancelled = cancelled || out.sweeps < restartSweeps;
+  out.cancelled = cancelled || swept < restartSweeps;
   // Stopped before the scores: the chain with the highest log joint so far, a cheap stand-in
   // (chain 0, the chain a single start would be, when none has swept).
-  if (out.cancelled && out.sweeps < restartSweeps)
+  if (out.cancelled && swept < restartSweeps)
     out.best = std::max_element(logJoints.begin(), logJoints.end()) - logJoints.begin();
   out.chain = std::move(chains[static_cast<std::size_t>(out.best)]);
   return out;
 }
+
+// The chain that continues from the best start. The memberships and block matrix it returns are
+// the posterior means averaged over the last three quarters of its sweeps (the start already had
+// its burn-in). Averaged over the last half only, the estimate of a monk who sits between groups
+// jumped more from run to run: on Sampson's monks (seeds 1-800) 19 runs missed the evidence
+// test's conditions, against 5.
+class ContinuingChain final : public FitChain {
+ public:
+  ContinuingChain(const Graph& graph, const DyadSplit& split, const MmsbOptions& options, RestartPhase restarts,
+                  std::int64_t restartSweeps, std::stop_token stop)
+      : m_graph(graph),
+        m_split(split),
+        m_options(options),
+        m_restarts(std::move(restarts)),
+        m_chain(*m_restarts.chain),
+        m_restartSweeps(restartSweeps),
+        m_stop(std::move(stop)),
+        m_scale(1.0 - options.rho),
+        m_trainingDyads(m_chain.trainingDyads()),
+        m_averageFrom(options.iterations / 4 + 1),
+        m_alignSnapshots(alignmentAffordable(static_cast<double>(graph.nodeCount()), options.blocks)) {}
+
+  // A report every sweep (the training objective of the estimates the run would return if it
+  // stopped here), the held-out score when due.
+  bool step(const StepPlan& plan, IterationReport& report) override {
+    const Stopwatch sweepClock;
+    const bool complete = m_chain.sweep(m_stop);
+    m_samplingSeconds += sweepClock.seconds();
+    if (!complete) return false;
+    if (plan.iteration >= m_averageFrom) m_average.add(m_chain.counts());
+    std::tie(m_theta, m_B) = m_average.estimates(m_chain.counts());
+    m_lastTrainLogLikelihood = m_chain.trainingLogLikelihood(m_theta, m_B, m_scale);
+    report.trainObjective = m_lastTrainLogLikelihood / m_trainingDyads;
+    if (plan.evaluate)
+      report.heldout = network::heldoutLinkPerplexity(m_split, blockMatrices(m_theta, m_B, m_options.rho));
+    report.extras.emplace_back("log_joint", m_chain.counts().logJoint());
+    return true;
+  }
+
+  std::vector<NamedMatrix> snapshot(const StepPlan&) override {
+    auto [shown, shownB] = aligned(m_theta, m_B);
+    auto matrices = blockMatrices(shown, shownB, m_options.rho);
+    m_shownTheta = std::move(shown);
+    return matrices;
+  }
+
+  // Results, also for a stopped run: the average so far (or the last sample), in the labels of
+  // the last snapshot.
+  void finish(FitResult& result) override {
+    const std::int64_t sweeps = result.iterations;
+    auto [finalTheta, finalB] = m_average.estimates(m_chain.counts());
+    std::tie(finalTheta, finalB) = aligned(finalTheta, finalB);
+    const auto blocks = network::modalBlocks(finalTheta);
+    result.matrices = blockMatrices(finalTheta, finalB, m_options.rho);
+    Eigen::MatrixXd blockColumn(finalTheta.rows(), 1);
+    for (Eigen::Index i = 0; i < finalTheta.rows(); ++i) blockColumn(i, 0) = blocks[static_cast<std::size_t>(i)];
+    result.matrices.push_back({kBlocks, blockColumn});
+    result.matrices.push_back({kNodeOrder, network::nodeOrderByBlock(finalTheta, blocks)});
+
+    auto& metrics = result.finalMetrics;
+    if (sweeps > 0 && !std::isfinite(m_lastTrainLogLikelihood))
+      m_lastTrainLogLikelihood = m_chain.trainingLogLikelihood(finalTheta, finalB, m_scale);
+    if (std::isfinite(m_lastTrainLogLikelihood)) {
+      metrics["train_objective"] = m_lastTrainLogLikelihood / m_trainingDyads;
+      metrics["train_log_likelihood"] = m_lastTrainLogLikelihood;
+    }
+    metrics["log_joint"] = m_chain.counts().logJoint();
+    metrics["non_edges"] = m_chain.mode() == NonEdgeMode::Exact ? "exact" : "sampled";
+    if (m_chain.mode() == NonEdgeMode::Sampled) {
+      metrics["non_edge_weight"] = m_chain.nonEdgeWeight();
+      metrics["sampled_non_edges_per_sweep"] = m_chain.sampledNonEdgesPerSweep();
+    }
+    metrics["training_pairs"] = m_trainingDyads;
+    metrics["training_edges"] = m_chain.trainingEdges();
+    metrics["restarts"] = m_options.restarts;
+    metrics["restart_sweeps"] = m_restartSweeps;
+    metrics["best_restart"] = m_restarts.best;
+    metrics["restart_scores"] = m_restarts.scores;  // training log-likelihood per pair of each start
+    metrics["averaged_sweeps"] = m_average.samples();
+    if (m_options.rho > 0.0) metrics["rho"] = m_options.rho;
+    if (sweeps > 0) metrics["seconds_per_sweep"] = m_samplingSeconds / static_cast<double>(sweeps);
+    if (result.status != FitStatus::Cancelled)
+      network::addFinalGraphMetrics(metrics, m_graph, m_split, result.matrices, blocks);
+  }
+
+ private:
+  // Snapshots are relabelled to match the previous one (Hungarian method on shared membership),
+  // so a live view does not flicker when the sampler's labels wander (unless that is too costly,
+  // see PosteriorAverage).
+  std::pair<Eigen::MatrixXd, Eigen::MatrixXd> aligned(const Eigen::MatrixXd& theta, const Eigen::MatrixXd& B) const {
+    if (!m_shownTheta || !m_alignSnapshots) return {theta, B};
+    const auto relabel = network::alignBlocks(*m_shownTheta, theta);
+    return {network::relabelColumns(theta, relabel), network::relabelBlockMatrix(B, relabel)};
+  }
+
+  const Graph& m_graph;
+  const DyadSplit& m_split;
+  const MmsbOptions& m_options;
+  RestartPhase m_restarts;
+  MmsbChain& m_chain;
+  std::int64_t m_restartSweeps;
+  std::stop_token m_stop;
+  double m_scale;
+  double m_trainingDyads;
+  std::int64_t m_averageFrom;
+  bool m_alignSnapshots;
+  PosteriorAverage m_average;
+  Eigen::MatrixXd m_theta, m_B;  // this sweep's estimates
+  std::optional<Eigen::MatrixXd> m_shownTheta;
+  double m_samplingSeconds = 0.0;
+  double m_lastTrainLogLikelihood = std::numeric_limits<double>::quiet_NaN();
+};
 
 class MmsbModel final : public DescribedModel<&makeInfo> {
  public:
@@ -221,107 +333,17 @@ class MmsbModel final : public DescribedModel<&makeInfo> {
         break;
     }
 
-    FitResult result;
-    const double scale = 1.0 - options.rho;
     const std::int64_t restartSweeps = options.restarts > 1 ? mmsbRestartSweeps(options.iterations) : 0;
+    StartPhase starts(FitPhase::Restarts, settings, observer, stop, clock);
     RestartPhase restarts =
-        runRestarts(split, chainSettings, options.restarts, scale, restartSweeps, clock, observer, stop);
-    bool cancelled = restarts.cancelled || stop.stop_requested();
-    MmsbChain& chain = *restarts.chain;
-    const double trainingDyads = chain.trainingDyads();
+        runRestarts(split, chainSettings, options.restarts, 1.0 - options.rho, restartSweeps, starts, stop);
+    const bool cancelled = restarts.cancelled;
+    ContinuingChain chain(graph, split, options, std::move(restarts), restartSweeps, stop);
 
-    // The memberships and block matrix returned: the posterior means averaged over the last three
-    // quarters of the chain (the start already had its burn-in). Averaged over the last half
-    // only, the estimate of a monk who sits between groups jumped more from run to run: on
-    // Sampson's monks (seeds 1-800) 19 runs missed the evidence test's conditions, against 5.
-    const std::int64_t last = options.iterations;
-    const std::int64_t averageFrom = last / 4 + 1;
-    PosteriorAverage average;
-    const auto estimates = [&] { return average.estimates(chain.counts()); };
-    // Snapshots are relabelled to match the previous one (Hungarian method on shared membership),
-    // so a live view does not flicker when the sampler's labels wander (unless that is too costly,
-    // see PosteriorAverage).
-    std::optional<Eigen::MatrixXd> shownTheta;
-    const bool alignSnapshots = alignmentAffordable(static_cast<double>(graph.nodeCount()), options.blocks);
-    const auto aligned = [&](const Eigen::MatrixXd& theta, const Eigen::MatrixXd& B) {
-      if (!shownTheta || !alignSnapshots) return std::pair{theta, B};
-      const auto relabel = network::alignBlocks(*shownTheta, theta);
-      return std::pair{network::relabelColumns(theta, relabel), network::relabelBlockMatrix(B, relabel)};
-    };
-
-    double samplingSeconds = 0.0;
-    std::int64_t sweeps = 0;  // of the continuing chain
-    double lastTrainLogLikelihood = std::numeric_limits<double>::quiet_NaN();
-    for (std::int64_t t = 1; !cancelled && t <= last; ++t) {
-      const Stopwatch sweepClock;
-      const bool complete = chain.sweep(stop);
-      samplingSeconds += sweepClock.seconds();
-      if (!complete) {
-        cancelled = true;
-        break;
-      }
-      result.iterations = t;
-      sweeps = t;
-      if (t >= averageFrom) average.add(chain.counts());
-      // A report every sweep (the training objective of the estimates the run would return if it
-      // stopped here), the held-out score when due.
-      const bool due = evaluationDue(t, last, settings.evalEvery);
-      const auto [theta, B] = estimates();
-      if (options.snapshotEvery > 0 && t % options.snapshotEvery == 0) {
-        auto [shown, shownB] = aligned(theta, B);
-        auto snapshot = std::make_shared<ModelSnapshot>();
-        snapshot->iteration = t;
-        snapshot->matrices = blockMatrices(shown, shownB, options.rho);
-        shownTheta = std::move(shown);
-        observer.onSnapshot(std::move(snapshot));
-      }
-      IterationReport report;
-      report.iteration = t;
-      lastTrainLogLikelihood = chain.trainingLogLikelihood(theta, B, scale);
-      report.trainObjective = lastTrainLogLikelihood / trainingDyads;
-      if (due) report.heldout = network::heldoutLinkPerplexity(split, blockMatrices(theta, B, options.rho));
-      report.extras.emplace_back("log_joint", chain.counts().logJoint());
-      report.seconds = clock.seconds();
-      if (!observer.onReport(report) || stop.stop_requested()) cancelled = true;
-    }
-
-    // Results, also for a stopped run: the average so far (or the last sample), in the labels of
-    // the last snapshot.
-    auto [finalTheta, finalB] = estimates();
-    std::tie(finalTheta, finalB) = aligned(finalTheta, finalB);
-    const auto blocks = network::modalBlocks(finalTheta);
-    result.matrices = blockMatrices(finalTheta, finalB, options.rho);
-    Eigen::MatrixXd blockColumn(finalTheta.rows(), 1);
-    for (Eigen::Index i = 0; i < finalTheta.rows(); ++i) blockColumn(i, 0) = blocks[static_cast<std::size_t>(i)];
-    result.matrices.push_back({kBlocks, blockColumn});
-    result.matrices.push_back({kNodeOrder, network::nodeOrderByBlock(finalTheta, blocks)});
-
-    auto& metrics = result.finalMetrics;
-    if (sweeps > 0 && !std::isfinite(lastTrainLogLikelihood))
-      lastTrainLogLikelihood = chain.trainingLogLikelihood(finalTheta, finalB, scale);
-    if (std::isfinite(lastTrainLogLikelihood)) {
-      metrics["train_objective"] = lastTrainLogLikelihood / trainingDyads;
-      metrics["train_log_likelihood"] = lastTrainLogLikelihood;
-    }
-    metrics["log_joint"] = chain.counts().logJoint();
-    metrics["non_edges"] = chain.mode() == NonEdgeMode::Exact ? "exact" : "sampled";
-    if (chain.mode() == NonEdgeMode::Sampled) {
-      metrics["non_edge_weight"] = chain.nonEdgeWeight();
-      metrics["sampled_non_edges_per_sweep"] = chain.sampledNonEdgesPerSweep();
-    }
-    metrics["training_pairs"] = trainingDyads;
-    metrics["training_edges"] = chain.trainingEdges();
-    metrics["restarts"] = options.restarts;
-    metrics["restart_sweeps"] = restartSweeps;
-    metrics["best_restart"] = restarts.best;
-    metrics["restart_scores"] = restarts.scores;  // training log-likelihood per pair of each start
-    metrics["averaged_sweeps"] = average.samples();
-    if (options.rho > 0.0) metrics["rho"] = options.rho;
-    if (sweeps > 0) metrics["seconds_per_sweep"] = samplingSeconds / static_cast<double>(sweeps);
-    if (!cancelled) network::addFinalGraphMetrics(metrics, graph, split, result.matrices, blocks);
-    result.status = cancelled ? FitStatus::Cancelled : FitStatus::MaxIterations;
-    result.seconds = clock.seconds();
-    return result;
+    ChainSchedule schedule;
+    schedule.iterations = options.iterations;
+    schedule.snapshotEvery = options.snapshotEvery;
+    return driveChain(chain, schedule, settings, observer, stop, clock, cancelled);
   }
 };
 

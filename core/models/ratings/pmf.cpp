@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// pmf: catalogue entry, options, and the training loop shared by the SGD and ALS solvers.
+// pmf: catalogue entry, options, and the chain of the SGD and ALS solvers (run by the fit driver).
 //
 // The objective (000 eq. 27.92 with the biases of eq. 27.93), over the training ratings O:
 //   J = sum_O (r_ui - mu - b_u - b_i - u_u . v_i)^2 + sum_u l_u (lambda |u_u|^2 + lambda_b b_u^2)
@@ -15,8 +15,11 @@
 #include <limits>
 #include <memory>
 #include <optional>
+#include <span>
+#include <utility>
 
 #include "eval/rating_split.hpp"
+#include "models/fit_driver.hpp"
 #include "models/option_specs.hpp"
 #include "models/ratings/factor_model_results.hpp"
 #include "models/ratings/pmf_als.hpp"
@@ -60,94 +63,111 @@ pmf::Parameters fitBiasOnly(const pmf::TrainingRatings& train, const pmf::Regula
   return biases;
 }
 
+// The ALS sweeps or SGD epochs of one run. The stored training fit is that of the latest
+// complete pass (or of the start before the first).
+class PmfChain final : public FitChain {
+ public:
+  PmfChain(const pmf::TrainingRatings& train, std::span<const Rating> test, const PmfOptions& options,
+           const FitSettings& settings, std::stop_token stop)
+      : m_train(train),
+        m_test(test),
+        m_options(options),
+        m_reg(options.penalties()),
+        m_seed(settings.seed),
+        m_sgd(options.solver == "sgd"),
+        // Only ALS has the y_j update (pmf_implicit.hpp, exact per item); SGD would need Koren's
+        // user-by-user sweeps, so it fits the plain model, like learning_rate is ignored by ALS.
+        m_implicit(options.implicit && !m_sgd),
+        m_params(pmf::Parameters::initial(train, static_cast<int>(options.factors), options.initScale, settings.seed,
+                                          m_implicit)),
+        m_learningRate(options.learningRate),
+        m_stop(std::move(stop)) {
+    if (m_sgd)
+      m_sgdSolver.emplace(train, m_reg, options.blocksFor(settings.threads), settings.seed);
+    else
+      m_alsSolver.emplace(train, m_reg);
+  }
+
+  bool step(const StepPlan& plan, IterationReport& report) override {
+    const Stopwatch pass;
+    const bool complete = m_sgd
+                              ? m_sgdSolver->epoch(m_params, static_cast<float>(m_learningRate), plan.iteration, m_stop)
+                              : m_alsSolver->sweep(m_params, m_stop);
+    m_solverSeconds += pass.seconds();
+    if (!complete) return false;
+    m_fit = pmf::trainingFit(m_train, m_params, m_reg);
+    report.trainObjective = m_fit.objective;
+    report.extras.emplace_back("train_rmse", m_fit.rmse);
+    if (m_sgd) {
+      report.extras.emplace_back("learning_rate", m_learningRate);
+      m_learningRate *= m_options.decay;
+    }
+    if (!m_test.empty() && plan.evaluate) report.heldout = pmf::heldoutRmse(m_test, m_params);
+    return true;
+  }
+
+  std::vector<NamedMatrix> snapshot(const StepPlan&) override { return pmf::toMatrices(m_params); }
+
+  void finish(FitResult& result) override {
+    const bool cancelled = result.status == FitStatus::Cancelled;
+    // A stopped pass leaves parameters past the stored fit.
+    if (result.iterations == 0 || cancelled) m_fit = pmf::trainingFit(m_train, m_params, m_reg);
+    auto& metrics = result.finalMetrics;
+    metrics["train_rmse"] = m_fit.rmse;
+    metrics["train_objective"] = m_fit.objective;
+    metrics["train_ratings"] = m_train.count;
+    metrics["solver"] = m_options.solver;
+    metrics["implicit"] = m_implicit;
+    if (m_sgd) metrics["blocks"] = m_sgdSolver->blocks();
+    if (result.iterations > 0) metrics["seconds_per_iteration"] = m_solverSeconds / double(result.iterations);
+    if (!m_test.empty()) {
+      metrics["heldout_rmse"] = pmf::heldoutRmse(m_test, m_params);
+      metrics["heldout_ratings"] = static_cast<std::int64_t>(m_test.size());
+      // What the factors add: the same held-out ratings predicted by the training mean alone, and
+      // by the mean and the biases alone (eq. 27.93 without u . v, same bias penalty).
+      const auto meanOnly = pmf::Parameters::initial(m_train, 0, 0.0, m_seed);
+      metrics["baseline_global_mean_rmse"] = pmf::heldoutRmse(m_test, meanOnly);
+      if (!cancelled)
+        metrics["baseline_bias_rmse"] = pmf::heldoutRmse(m_test, fitBiasOnly(m_train, m_reg, m_seed, m_stop));
+    }
+    result.matrices = pmf::toMatrices(m_params);
+    Eigen::MatrixXd penalty(1, 3);
+    penalty << m_options.lambda, m_options.lambdaBias, m_reg.penalty == pmf::Penalty::PerRating ? 1.0 : 0.0;
+    result.matrices.push_back({kRegularization, penalty});
+  }
+
+ private:
+  const pmf::TrainingRatings& m_train;
+  std::span<const Rating> m_test;
+  const PmfOptions& m_options;
+  pmf::Regularization m_reg;
+  std::uint64_t m_seed;
+  bool m_sgd;
+  bool m_implicit;
+  pmf::Parameters m_params;
+  std::optional<pmf::SgdSolver> m_sgdSolver;
+  std::optional<pmf::AlsSolver> m_alsSolver;
+  double m_learningRate;
+  double m_solverSeconds = 0.0;
+  pmf::TrainingFit m_fit;
+  std::stop_token m_stop;
+};
+
 class PmfModel final : public DescribedModel<&makeInfo> {
  public:
   FitResult fit(const FitData& data, const FitSettings& settings, TrainingObserver& observer,
                 std::stop_token stop) override {
     const Stopwatch clock;
     const auto options = PmfOptions::table().parse(settings.options, info().name);
-    const auto reg = options.penalties();
     const Ratings& ratings = *data.ratings;
     const auto split = splitRatings(ratings, settings.heldoutFraction, settings.seed);
     const auto train = pmf::TrainingRatings::build(split.train, static_cast<std::int32_t>(ratings.userCount()),
                                                    static_cast<std::int32_t>(ratings.itemCount()));
-    const bool sgd = options.solver == "sgd";
-    // Only ALS has the y_j update (pmf_implicit.hpp, exact per item); SGD would need Koren's
-    // user-by-user sweeps, so it fits the plain model, like learning_rate is ignored by ALS.
-    const bool implicit = options.implicit && !sgd;
-    auto params =
-        pmf::Parameters::initial(train, static_cast<int>(options.factors), options.initScale, settings.seed, implicit);
-    std::optional<pmf::SgdSolver> sgdSolver;
-    std::optional<pmf::AlsSolver> alsSolver;
-    if (sgd)
-      sgdSolver.emplace(train, reg, options.blocksFor(settings.threads), settings.seed);
-    else
-      alsSolver.emplace(train, reg);
-
-    FitResult result;
-    bool cancelled = stop.stop_requested();
-    std::int64_t done = 0;
-    double learningRate = options.learningRate;
-    double solverSeconds = 0.0;
-    pmf::TrainingFit fit;
-    for (std::int64_t epoch = 1; epoch <= options.iterations && !cancelled; ++epoch) {
-      const Stopwatch pass;
-      const bool complete = sgd ? sgdSolver->epoch(params, static_cast<float>(learningRate), epoch, stop)
-                                : alsSolver->sweep(params, stop);
-      solverSeconds += pass.seconds();
-      if (!complete) {
-        cancelled = true;
-        break;
-      }
-      done = epoch;
-      fit = pmf::trainingFit(train, params, reg);
-      IterationReport report;
-      report.iteration = epoch;
-      report.trainObjective = fit.objective;
-      report.extras.emplace_back("train_rmse", fit.rmse);
-      if (sgd) {
-        report.extras.emplace_back("learning_rate", learningRate);
-        learningRate *= options.decay;
-      }
-      if (!split.test.empty() && evaluationDue(epoch, options.iterations, settings.evalEvery))
-        report.heldout = pmf::heldoutRmse(split.test, params);
-      report.seconds = clock.seconds();
-      if (options.snapshotEvery > 0 && epoch % options.snapshotEvery == 0) {
-        auto snapshot = std::make_shared<ModelSnapshot>();
-        snapshot->iteration = epoch;
-        snapshot->matrices = pmf::toMatrices(params);
-        observer.onSnapshot(std::move(snapshot));
-      }
-      if (!observer.onReport(report) || stop.stop_requested()) cancelled = true;
-    }
-
-    if (done == 0 || cancelled) fit = pmf::trainingFit(train, params, reg);
-    auto& metrics = result.finalMetrics;
-    metrics["train_rmse"] = fit.rmse;
-    metrics["train_objective"] = fit.objective;
-    metrics["train_ratings"] = train.count;
-    metrics["solver"] = options.solver;
-    metrics["implicit"] = implicit;
-    if (sgd) metrics["blocks"] = sgdSolver->blocks();
-    if (done > 0) metrics["seconds_per_iteration"] = solverSeconds / double(done);
-    if (!split.test.empty()) {
-      metrics["heldout_rmse"] = pmf::heldoutRmse(split.test, params);
-      metrics["heldout_ratings"] = static_cast<std::int64_t>(split.test.size());
-      // What the factors add: the same held-out ratings predicted by the training mean alone, and
-      // by the mean and the biases alone (eq. 27.93 without u . v, same bias penalty).
-      const auto meanOnly = pmf::Parameters::initial(train, 0, 0.0, settings.seed);
-      metrics["baseline_global_mean_rmse"] = pmf::heldoutRmse(split.test, meanOnly);
-      if (!cancelled)
-        metrics["baseline_bias_rmse"] = pmf::heldoutRmse(split.test, fitBiasOnly(train, reg, settings.seed, stop));
-    }
-    result.matrices = pmf::toMatrices(params);
-    Eigen::MatrixXd penalty(1, 3);
-    penalty << options.lambda, options.lambdaBias, reg.penalty == pmf::Penalty::PerRating ? 1.0 : 0.0;
-    result.matrices.push_back({kRegularization, penalty});
-    result.iterations = done;
-    result.status = cancelled ? FitStatus::Cancelled : FitStatus::MaxIterations;
-    result.seconds = clock.seconds();
-    return result;
+    PmfChain chain(train, split.test, options, settings, stop);
+    ChainSchedule schedule;
+    schedule.iterations = options.iterations;
+    schedule.snapshotEvery = options.snapshotEvery;
+    return driveChain(chain, schedule, settings, observer, stop, clock);
   }
 };
 

@@ -30,12 +30,18 @@ namespace {
 
 class Collecting final : public core::TrainingObserver {
  public:
+  // The chain's reports in `reports`; the progress of the restarts (FitPhase::Restarts) apart.
   bool onReport(const core::IterationReport& r) override {
+    if (!r.inChain()) {
+      startReports.push_back(r);
+      return true;
+    }
     reports.push_back(r);
     return stopAfter <= 0 || static_cast<int>(reports.size()) < stopAfter;
   }
   void onSnapshot(std::shared_ptr<const core::ModelSnapshot> s) override { snapshots.push_back(std::move(s)); }
   std::vector<core::IterationReport> reports;
+  std::vector<core::IterationReport> startReports;
   std::vector<std::shared_ptr<const core::ModelSnapshot>> snapshots;
   int stopAfter = 0;
 };
@@ -484,6 +490,20 @@ class IrmTest : public QObject {
     }
     QCOMPARE(result.finalMetrics["train_objective"].get<double>(), observer.reports.back().trainObjective);
     QVERIFY(result.finalMetrics["best_log_joint"].get<double>() >= observer.reports.back().trainObjective);
+    // One progress report per restart (4 by default), once they have run, with its log joint; the
+    // kept restart is the first with the highest.
+    const auto& restartLogJoints = result.finalMetrics["restart_log_joints"];
+    QCOMPARE(observer.startReports.size(), std::size_t{4});
+    for (std::size_t s = 0; s < 4; ++s) {
+      const auto& r = observer.startReports[s];
+      QVERIFY(r.phase == core::FitPhase::Restarts);
+      QCOMPARE(r.start, static_cast<std::int64_t>(s) + 1);
+      QCOMPARE(r.trainObjective, restartLogJoints[s].get<double>());
+    }
+    const auto kept = result.finalMetrics["restart_kept"].get<std::size_t>();
+    for (std::size_t s = 0; s < 4; ++s)
+      QVERIFY(s < kept ? restartLogJoints[s].get<double>() < restartLogJoints[kept].get<double>()
+                       : restartLogJoints[s].get<double>() <= restartLogJoints[kept].get<double>());
     // Snapshots every 5 sweeps, each the chain's state: one-hot memberships over compact block
     // numbers (every block holds a node), the block matrix over the same numbers (their alignment
     // is checked in alignsPartitions).
@@ -529,7 +549,7 @@ class IrmTest : public QObject {
       Collecting observer;
       const auto result = fit(truth.graph, nlohmann::json::object(), 1, observer, 0.0, stop.get_token());
       QVERIFY(result.status == core::FitStatus::Cancelled);
-      QVERIFY(observer.reports.empty());
+      QVERIFY(observer.reports.empty() && observer.startReports.empty());
     }
     {
       Collecting observer;

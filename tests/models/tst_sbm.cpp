@@ -26,12 +26,18 @@ namespace {
 
 class CollectingObserver final : public core::TrainingObserver {
  public:
+  // The chain's reports in `reports`; the progress of the starts (FitPhase::Restarts) apart.
   bool onReport(const core::IterationReport& r) override {
+    if (!r.inChain()) {
+      startReports.push_back(r);
+      return true;
+    }
     reports.push_back(r);
     return stopAfter == 0 || r.iteration < stopAfter;
   }
   void onSnapshot(std::shared_ptr<const core::ModelSnapshot> s) override { snapshots.push_back(std::move(s)); }
   std::vector<core::IterationReport> reports;
+  std::vector<core::IterationReport> startReports;
   std::vector<std::shared_ptr<const core::ModelSnapshot>> snapshots;
   std::int64_t stopAfter = 0;
 };
@@ -383,6 +389,20 @@ class SbmTest : public QObject {
       QCOMPARE(s->matrices[1].name, std::string(core::kBlockMatrix));
     }
     const auto& m = result.finalMetrics;
+    // One progress report per start, once the starts have run, with its log posterior; the
+    // chosen start is the one with the highest.
+    QCOMPARE(observer.startReports.size(), std::size_t{2});
+    for (std::size_t s = 0; s < 2; ++s) {
+      const auto& r = observer.startReports[s];
+      QVERIFY(r.phase == core::FitPhase::Restarts);
+      QCOMPARE(r.start, static_cast<std::int64_t>(s) + 1);
+      QVERIFY(r.iteration > 0);
+      QCOMPARE(r.trainObjective, m["start_log_posteriors"][s].get<double>());
+    }
+    const auto chosen = m["chosen_start"].get<std::size_t>();
+    for (std::size_t s = 0; s < 2; ++s)
+      QVERIFY(s < chosen ? m["start_log_posteriors"][s].get<double>() < m["start_log_posteriors"][chosen].get<double>()
+                         : m["start_log_posteriors"][s].get<double>() <= m["start_log_posteriors"][chosen].get<double>());
     QCOMPARE(m["train_objective"].get<double>(), observer.reports.back().trainObjective);
     QCOMPARE(m["heldout_link_perplexity"].get<double>(), *observer.reports.back().heldout);
     QVERIFY(m["heldout_auc"].get<double>() > 0.6);
@@ -423,7 +443,7 @@ class SbmTest : public QObject {
     stop.request_stop();
     const auto result = fitSbm(planted.graph, {{"k", 2}}, observer, 1, 0.0, stop.get_token());
     QVERIFY(result.status == core::FitStatus::Cancelled);
-    QVERIFY(observer.reports.empty());
+    QVERIFY(observer.reports.empty() && observer.startReports.empty());
     QVERIFY(result.matrices.empty());
   }
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// IRM fitting: seeded restarts, the kept chain with its reports and snapshots, and the results.
+// IRM fitting: seeded restarts, the kept chain the fit driver runs (reports, snapshots), and the results.
 #include "models/network/irm.hpp"
 
 #include <tbb/blocked_range.h>
@@ -8,7 +8,9 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
 
+#include "models/fit_driver.hpp"
 #include "models/network/block_model_support.hpp"
 #include "models/network/irm_partitions.hpp"
 #include "models/network/irm_sampler.hpp"
@@ -66,14 +68,124 @@ void addBlockExtras(const IrmSampler& sampler, std::vector<std::pair<std::string
   }
 }
 
+// The kept chain. The best state seen is the reference partition of the results; the second
+// half of the sweeps gives each node's posterior block probabilities.
+class IrmChain final : public FitChain {
+ public:
+  IrmChain(const Graph& graph, const DyadSplit& split, std::unique_ptr<IrmSampler> sampler, const IrmOptions& options,
+           std::uint64_t seed, std::stop_token stop)
+      : m_graph(graph),
+        m_split(split),
+        m_sampler(std::move(sampler)),
+        m_rng(seed, kChainStream),
+        m_stop(std::move(stop)),
+        m_proposals(static_cast<int>(options.splitMerge)),
+        m_burnIn(options.iterations / 2) {
+    const std::int32_t nodes = m_sampler->relation().nodes;
+    const std::int64_t maxSamples =
+        std::max<std::int64_t>(1, std::min(kMaxSamples, kMaxStoredLabels / std::max<std::int32_t>(1, nodes)));
+    m_thin = std::max<std::int64_t>(1, (options.iterations - m_burnIn + maxSamples - 1) / maxSamples);
+    m_bestLabels = m_sampler->labels();
+    m_bestLogJoint = m_sampler->logJoint();
+    m_logJoint = m_bestLogJoint;
+  }
+
+  bool step(const StepPlan& plan, IterationReport& report) override {
+    IrmSampler& sampler = *m_sampler;
+    if (!sampler.gibbsSweep(m_rng, m_stop)) return false;
+    const auto moves = sampler.splitMerge(m_rng, m_proposals, kLaunchScans, m_stop);
+    m_tally.proposed += moves.proposed;
+    m_tally.accepted += moves.accepted;
+    m_logJoint = sampler.logJoint();
+    if (m_logJoint > m_bestLogJoint) {
+      m_bestLogJoint = m_logJoint;
+      m_bestLabels = sampler.labels();
+    }
+    const std::int64_t sweep = plan.iteration;
+    if (sweep > m_burnIn && (sweep - m_burnIn - 1) % m_thin == 0) m_samples.push_back(sampler.labels());
+
+    report.trainObjective = m_logJoint;
+    addBlockExtras(sampler, report.extras);
+    report.extras.emplace_back("split_merge_accepted", static_cast<double>(moves.accepted));
+    if (plan.evaluate) report.heldout = network::heldoutLinkPerplexity(m_split, stateMatrices(sampler));
+    return true;
+  }
+
+  // The current partition, its blocks numbered as in the previous snapshot where they match.
+  std::vector<NamedMatrix> snapshot(const StepPlan&) override {
+    const IrmSampler& sampler = *m_sampler;
+    const auto current = sampler.labels();
+    const auto stable = network::stableLabels(m_previousSnapshot, current, sampler.relation().types.nodeType);
+    std::vector<int> relabel(static_cast<std::size_t>(network::labelCount(current)), 0);
+    for (std::size_t v = 0; v < current.size(); ++v) relabel[static_cast<std::size_t>(current[v])] = stable[v];
+    std::vector<NamedMatrix> matrices;
+    matrices.push_back({kMemberships, network::oneHot(stable)});
+    matrices.push_back({kBlockMatrix, network::relabelBlockMatrix(sampler.blockMatrix(), relabel)});
+    m_previousSnapshot = stable;
+    return matrices;
+  }
+
+  // The results over the reference partition (the best state seen), which the sampler is set to;
+  // also for a stopped run.
+  void finish(FitResult& result) override {
+    IrmSampler& state = *m_sampler;
+    const auto& relation = state.relation();
+    state.assign(m_bestLabels);
+    const auto canonical = state.labels();  // the reference is canonical already; kept for safety
+    const Eigen::MatrixXd memberships = network::alignedMemberships(canonical, m_samples);
+    const auto blocks = network::modalBlocks(memberships);
+    result.matrices.push_back({kMemberships, memberships});
+    Eigen::MatrixXd blockColumn(static_cast<Eigen::Index>(blocks.size()), 1);
+    for (std::size_t v = 0; v < blocks.size(); ++v) blockColumn(static_cast<Eigen::Index>(v), 0) = blocks[v];
+    result.matrices.push_back({kBlocks, blockColumn});
+    result.matrices.push_back({kBlockMatrix, state.blockMatrix()});
+    result.matrices.push_back({kNodeOrder, network::nodeOrderByBlock(memberships, blocks)});
+    auto& metrics = result.finalMetrics;
+    if (relation.twoTypes()) {
+      Eigen::MatrixXd type(relation.nodes, 1);
+      for (std::int32_t v = 0; v < relation.nodes; ++v) type(v, 0) = relation.type(v);
+      result.matrices.push_back({kNodeType, type});
+      metrics["types"] = 2;
+      metrics["type_values"] = relation.types.names;
+      metrics["blocks_rows"] = state.blockCount(0);
+      metrics["blocks_columns"] = state.blockCount(1);
+    } else {
+      metrics["types"] = 1;
+    }
+    metrics["blocks"] = state.blockCount();
+    // The number of blocks found is this model's K (the CLI's final line shows "k").
+    metrics["k"] = state.blockCount();
+    network::addFinalGraphMetrics(metrics, m_graph, m_split, result.matrices, blocks);
+    metrics["train_objective"] = m_logJoint;
+    metrics["best_log_joint"] = m_bestLogJoint;
+    metrics["posterior_samples"] = static_cast<std::int64_t>(m_samples.size());
+    if (m_tally.proposed > 0)
+      metrics["split_merge_acceptance"] = static_cast<double>(m_tally.accepted) / static_cast<double>(m_tally.proposed);
+  }
+
+ private:
+  const Graph& m_graph;
+  const DyadSplit& m_split;
+  std::unique_ptr<IrmSampler> m_sampler;
+  Rng m_rng;
+  std::stop_token m_stop;
+  int m_proposals;
+  std::int64_t m_burnIn;
+  std::int64_t m_thin = 1;
+  std::vector<int> m_bestLabels;
+  double m_bestLogJoint = 0.0;
+  double m_logJoint = 0.0;
+  std::vector<std::vector<int>> m_samples;
+  std::vector<int> m_previousSnapshot;
+  network::SplitMergeTally m_tally;
+};
+
 class IrmModel final : public DescribedModel<&makeInfo> {
  public:
   FitResult fit(const FitData& data, const FitSettings& settings, TrainingObserver& observer,
                 std::stop_token stop) override {
     const Stopwatch clock;
     const auto options = IrmOptions::table().parse(settings.options, info().name);
-    FitResult result;
-    result.status = FitStatus::Cancelled;
     const Graph& graph = *data.graph;
     auto types = network::detectIrmTypes(graph, options.types);
     const auto split = splitDyads(graph, settings.heldoutFraction, settings.seed);
@@ -82,16 +194,21 @@ class IrmModel final : public DescribedModel<&makeInfo> {
     const auto tables = std::make_shared<const network::IrmLogGammaTables>(priors, relation.nodes);
     const int proposals = static_cast<int>(options.splitMerge);
     if (stop.stop_requested()) {
+      FitResult result;
+      result.status = FitStatus::Cancelled;
       result.seconds = clock.seconds();
       return result;
     }
 
     // Restarts: restart 1 starts with one block per type, the others (a single start too) from
     // random partitions into kRandomStartBlocks blocks per type. Each runs its own seeded stream,
-    // so the thread count does not change the outcome.
+    // so the thread count does not change the outcome. Their progress is reported once they have
+    // all run, from this thread (observers are not thread-safe), so reports cannot change them.
     const auto restarts = static_cast<std::size_t>(options.restarts);
     std::vector<std::unique_ptr<IrmSampler>> chains(restarts);
     std::vector<double> restartLogJoint(restarts, -std::numeric_limits<double>::infinity());
+    std::vector<std::int64_t> sweepsRun(restarts, 0);
+    const std::int64_t restartSweeps = restarts > 1 ? std::min(kRestartSweeps, options.iterations) : 0;
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, restarts, 1), [&](const auto& range) {
       for (std::size_t r = range.begin(); r != range.end(); ++r) {
         auto chain = std::make_unique<IrmSampler>(relation, priors, tables);
@@ -100,123 +217,39 @@ class IrmModel final : public DescribedModel<&makeInfo> {
           chain->assignOneBlockPerType();
         else
           chain->assignRandom(rng, kRandomStartBlocks);
-        for (std::int64_t s = 0; restarts > 1 && s < std::min(kRestartSweeps, options.iterations); ++s) {
+        for (std::int64_t s = 0; s < restartSweeps; ++s) {
           if (!chain->gibbsSweep(rng, stop)) break;
           chain->splitMerge(rng, proposals, kLaunchScans, stop);
+          sweepsRun[r] = s + 1;
         }
         restartLogJoint[r] = chain->logJoint();
         chains[r] = std::move(chain);
       }
     });
-    const auto bestRestart = static_cast<std::size_t>(std::max_element(restartLogJoint.begin(), restartLogJoint.end()) -
-                                                      restartLogJoint.begin());
-    for (std::size_t r = 0; r < restarts; ++r)
-      if (r != bestRestart) chains[r].reset();
-    IrmSampler& sampler = *chains[bestRestart];
-    result.finalMetrics["restart_log_joints"] = restartLogJoint;
-    result.finalMetrics["restart_kept"] = bestRestart;
-
-    // The kept chain. The best state seen is the reference partition of the results; the second
-    // half of the sweeps gives each node's posterior block probabilities.
-    Rng rng(settings.seed, kChainStream);
-    const std::int64_t burnIn = options.iterations / 2;
-    const std::int64_t maxSamples =
-        std::max<std::int64_t>(1, std::min(kMaxSamples, kMaxStoredLabels / std::max<std::int32_t>(1, relation.nodes)));
-    const std::int64_t thin = std::max<std::int64_t>(1, (options.iterations - burnIn + maxSamples - 1) / maxSamples);
-    std::vector<int> bestLabels = sampler.labels();
-    double bestLogJoint = sampler.logJoint();
-    std::vector<std::vector<int>> samples;
-    std::vector<int> previousSnapshot;
-    network::SplitMergeTally tally;
-    bool cancelled = stop.stop_requested();
-    double logJoint = bestLogJoint;
-    for (std::int64_t sweep = 1; sweep <= options.iterations && !cancelled; ++sweep) {
-      if (!sampler.gibbsSweep(rng, stop)) {
-        cancelled = true;
-        break;
+    StartPhase starts(FitPhase::Restarts, settings, observer, stop, clock);
+    bool cancelled = false;
+    for (std::size_t r = 0; r < restarts; ++r) {
+      const auto start = static_cast<std::int64_t>(r) + 1;
+      const double logJoint = restartLogJoint[r];
+      if (!cancelled && restartSweeps > 0) {
+        IterationReport report;
+        report.trainObjective = logJoint;
+        addBlockExtras(*chains[r], report.extras);
+        cancelled = !starts.swept(start, sweepsRun[r], restartSweeps, std::move(report), true);
       }
-      const auto moves = sampler.splitMerge(rng, proposals, kLaunchScans, stop);
-      tally.proposed += moves.proposed;
-      tally.accepted += moves.accepted;
-      result.iterations = sweep;
-      logJoint = sampler.logJoint();
-      if (logJoint > bestLogJoint) {
-        bestLogJoint = logJoint;
-        bestLabels = sampler.labels();
-      }
-      if (sweep > burnIn && (sweep - burnIn - 1) % thin == 0) samples.push_back(sampler.labels());
-
-      IterationReport report;
-      report.iteration = sweep;
-      report.trainObjective = logJoint;
-      addBlockExtras(sampler, report.extras);
-      report.extras.emplace_back("split_merge_accepted", static_cast<double>(moves.accepted));
-      if (evaluationDue(sweep, options.iterations, settings.evalEvery))
-        report.heldout = network::heldoutLinkPerplexity(split, stateMatrices(sampler));
-      if (options.snapshotEvery > 0 && sweep % options.snapshotEvery == 0) {
-        observer.onSnapshot(snapshotOf(sampler, sweep, previousSnapshot));
-      }
-      report.seconds = clock.seconds();
-      if (!observer.onReport(report) || stop.stop_requested()) cancelled = true;
+      starts.scored(start, logJoint);
     }
-    result.status = cancelled ? FitStatus::Cancelled : FitStatus::MaxIterations;
+    const auto kept = static_cast<std::size_t>(starts.best() - 1);
 
-    finish(graph, split, sampler, bestLabels, samples, result);
-    result.finalMetrics["train_objective"] = logJoint;
-    result.finalMetrics["best_log_joint"] = bestLogJoint;
-    result.finalMetrics["posterior_samples"] = static_cast<std::int64_t>(samples.size());
-    if (tally.proposed > 0)
-      result.finalMetrics["split_merge_acceptance"] =
-          static_cast<double>(tally.accepted) / static_cast<double>(tally.proposed);
-    result.seconds = clock.seconds();
+    IrmChain chain(graph, split, std::move(chains[kept]), options, settings.seed, stop);
+    chains.clear();
+    ChainSchedule schedule;
+    schedule.iterations = options.iterations;
+    schedule.snapshotEvery = options.snapshotEvery;
+    auto result = driveChain(chain, schedule, settings, observer, stop, clock, cancelled);
+    result.finalMetrics["restart_log_joints"] = starts.scores();
+    result.finalMetrics["restart_kept"] = kept;
     return result;
-  }
-
- private:
-  // The current partition, its blocks numbered as in the previous snapshot where they match.
-  static std::shared_ptr<ModelSnapshot> snapshotOf(const IrmSampler& sampler, std::int64_t sweep,
-                                                   std::vector<int>& previous) {
-    const auto current = sampler.labels();
-    const auto stable = network::stableLabels(previous, current, sampler.relation().types.nodeType);
-    std::vector<int> relabel(static_cast<std::size_t>(network::labelCount(current)), 0);
-    for (std::size_t v = 0; v < current.size(); ++v) relabel[static_cast<std::size_t>(current[v])] = stable[v];
-    auto snapshot = std::make_shared<ModelSnapshot>();
-    snapshot->iteration = sweep;
-    snapshot->matrices.push_back({kMemberships, network::oneHot(stable)});
-    snapshot->matrices.push_back({kBlockMatrix, network::relabelBlockMatrix(sampler.blockMatrix(), relabel)});
-    previous = stable;
-    return snapshot;
-  }
-
-  // The results over the reference partition, which `state` (the kept chain) is set to.
-  static void finish(const Graph& graph, const DyadSplit& split, IrmSampler& state, const std::vector<int>& reference,
-                     const std::vector<std::vector<int>>& samples, FitResult& result) {
-    const auto& relation = state.relation();
-    state.assign(reference);
-    const auto canonical = state.labels();  // the reference is canonical already; kept for safety
-    const Eigen::MatrixXd memberships = network::alignedMemberships(canonical, samples);
-    const auto blocks = network::modalBlocks(memberships);
-    result.matrices.push_back({kMemberships, memberships});
-    Eigen::MatrixXd blockColumn(static_cast<Eigen::Index>(blocks.size()), 1);
-    for (std::size_t v = 0; v < blocks.size(); ++v) blockColumn(static_cast<Eigen::Index>(v), 0) = blocks[v];
-    result.matrices.push_back({kBlocks, blockColumn});
-    result.matrices.push_back({kBlockMatrix, state.blockMatrix()});
-    result.matrices.push_back({kNodeOrder, network::nodeOrderByBlock(memberships, blocks)});
-    if (relation.twoTypes()) {
-      Eigen::MatrixXd type(relation.nodes, 1);
-      for (std::int32_t v = 0; v < relation.nodes; ++v) type(v, 0) = relation.type(v);
-      result.matrices.push_back({kNodeType, type});
-      result.finalMetrics["types"] = 2;
-      result.finalMetrics["type_values"] = relation.types.names;
-      result.finalMetrics["blocks_rows"] = state.blockCount(0);
-      result.finalMetrics["blocks_columns"] = state.blockCount(1);
-    } else {
-      result.finalMetrics["types"] = 1;
-    }
-    result.finalMetrics["blocks"] = state.blockCount();
-    // The number of blocks found is this model's K (the CLI's final line shows "k").
-    result.finalMetrics["k"] = state.blockCount();
-    network::addFinalGraphMetrics(result.finalMetrics, graph, split, result.matrices, blocks);
   }
 };
 

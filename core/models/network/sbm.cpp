@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// SBM: options, the restarts and the chain (reports, held-out scores, snapshots, stop) and the
-// results; the sampler itself is in sbm_sampler.cpp.
+// SBM: options, the starts, the chain the fit driver runs (reports, held-out scores, snapshots)
+// and the results; the sampler itself is in sbm_sampler.cpp.
 #include "models/network/sbm.hpp"
 
 #include <tbb/blocked_range.h>
@@ -10,7 +10,9 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <utility>
 
+#include "models/fit_driver.hpp"
 #include "models/network/block_model_support.hpp"
 #include "models/network/sbm_posterior.hpp"
 #include "models/network/sbm_sampler.hpp"
@@ -59,6 +61,112 @@ network::SbmSearchResult runStart(const SbmGraph& graph, const SbmOptions& optio
   return network::searchPartition(sampler, search, rng, stop);
 }
 
+// The chain that continues from the best start: sweeps at temperature 1, the second half
+// averaged. A step that is due for evaluation or a snapshot builds the estimate once for both.
+class SbmChain final : public FitChain {
+ public:
+  SbmChain(const Graph& full, const DyadSplit& split, const SbmGraph& graph, const SbmOptions& options,
+           const network::SbmPriors& priors, std::uint64_t seed, const std::vector<std::int32_t>& start,
+           std::stop_token stop)
+      : m_full(full),
+        m_split(split),
+        m_graph(graph),
+        m_options(options),
+        m_K(static_cast<int>(options.blocks)),
+        m_stop(std::move(stop)),
+        m_sampler(graph, m_K, priors),
+        m_rng(seed, kChainStream),
+        m_order(static_cast<std::size_t>(graph.nodeCount())),
+        m_average(graph.nodeCount(), m_K, options.degreeCorrected),
+        m_burnIn(options.iterations / 2) {
+    m_sampler.assign(start);
+    std::iota(m_order.begin(), m_order.end(), 0);
+    m_logPosterior = m_sampler.logPosterior();
+    m_bestLogPosterior = m_logPosterior;
+  }
+
+  bool step(const StepPlan& plan, IterationReport& report) override {
+    const Stopwatch sweepClock;
+    m_rng.shuffle(std::span<std::int32_t>(m_order));
+    if (!m_sampler.sweep(m_order, 1.0, m_rng, m_stop)) return false;
+    m_sweepSeconds += sweepClock.seconds();
+    m_logPosterior = m_sampler.logPosterior();
+    m_bestLogPosterior = std::max(m_bestLogPosterior, m_logPosterior);
+    if (plan.iteration > m_burnIn) m_average.add(m_sampler);
+
+    report.trainObjective = m_logPosterior;
+    report.extras.emplace_back("log_likelihood", m_sampler.logLikelihood());
+    report.extras.emplace_back("blocks_used", m_sampler.blocksUsed());
+    if (plan.evaluate || plan.snapshot) {
+      m_estimate = estimateNow();
+      if (plan.evaluate) report.heldout = network::heldoutLinkPerplexity(m_split, m_estimate.matrices());
+    }
+    return true;
+  }
+
+  // The estimate of the step, its blocks numbered as in the previous snapshot where they match.
+  std::vector<NamedMatrix> snapshot(const StepPlan&) override {
+    if (m_previousSnapshot.size() > 0) m_estimate.relabel(network::alignBlocks(m_previousSnapshot, m_estimate.memberships));
+    m_previousSnapshot = m_estimate.memberships;
+    return m_estimate.snapshotMatrices();
+  }
+
+  // Results, also for a stopped run: the averages reached, or the current state.
+  void finish(FitResult& result) override {
+    auto& metrics = result.finalMetrics;
+    auto estimate = estimateNow();
+    if (m_previousSnapshot.size() > 0) estimate.relabel(network::alignBlocks(m_previousSnapshot, estimate.memberships));
+    result.matrices = estimate.matrices();
+    const auto blocks = network::modalBlocks(estimate.memberships);
+
+    // ICL (integrated completed likelihood) of the modal blocks: log P(A, z-hat | K) with pi and
+    // eta integrated exactly (Côme & Latouche 2015), i.e. the log posterior at z-hat. For the
+    // degree-corrected model the N - K free degree factors are maximised rather than integrated,
+    // so they take the BIC penalty of Biernacki et al.'s ICL: (N - K) / 2 log(observed pairs).
+    std::vector<std::int32_t> modal(blocks.begin(), blocks.end());
+    m_sampler.assign(modal);
+    double icl = m_sampler.logPosterior();
+    if (m_options.degreeCorrected)
+      icl -= 0.5 * std::max(0.0, static_cast<double>(m_graph.nodeCount() - m_K)) *
+             std::log(std::max(1.0, m_graph.observedPairs()));
+    metrics["train_objective"] = m_logPosterior;
+    metrics["log_posterior"] = m_logPosterior;
+    metrics["best_log_posterior"] = m_bestLogPosterior;
+    metrics["mode_log_posterior"] = m_sampler.logPosterior();
+    metrics["mode_log_likelihood"] = m_sampler.logLikelihood();
+    metrics["icl"] = icl;
+    metrics["blocks_used"] = m_sampler.blocksUsed();
+    metrics["samples_averaged"] = m_average.samples();
+    metrics["degree_corrected"] = m_options.degreeCorrected;
+    metrics["train_edges"] = m_graph.edgeCount();
+    metrics["observed_pairs"] = m_graph.observedPairs();
+    if (result.iterations > 0) metrics["seconds_per_sweep"] = m_sweepSeconds / static_cast<double>(result.iterations);
+    if (result.status != FitStatus::Cancelled) network::addFinalGraphMetrics(metrics, m_full, m_split, result.matrices, blocks);
+  }
+
+ private:
+  SbmEstimate estimateNow() const {
+    return m_average.samples() > 0 ? SbmEstimate::fromAverage(m_average) : SbmEstimate::fromState(m_sampler);
+  }
+
+  const Graph& m_full;
+  const DyadSplit& m_split;
+  const SbmGraph& m_graph;
+  const SbmOptions& m_options;
+  int m_K;
+  std::stop_token m_stop;
+  SbmSampler m_sampler;
+  Rng m_rng;
+  std::vector<std::int32_t> m_order;
+  SbmPosteriorAverage m_average;
+  std::int64_t m_burnIn;
+  SbmEstimate m_estimate;  // of the latest step due for evaluation or a snapshot
+  Eigen::MatrixXd m_previousSnapshot;
+  double m_logPosterior = 0.0;
+  double m_bestLogPosterior = 0.0;
+  double m_sweepSeconds = 0.0;
+};
+
 class SbmModel final : public DescribedModel<&makeInfo> {
  public:
   FitResult fit(const FitData& data, const FitSettings& settings, TrainingObserver& observer,
@@ -73,124 +181,53 @@ class SbmModel final : public DescribedModel<&makeInfo> {
     priors.densityA = options.densityA;
     priors.densityB = options.densityB;
     priors.degreeCorrected = options.degreeCorrected;
-    const int K = static_cast<int>(options.blocks);
-    FitResult result;
-    auto& metrics = result.finalMetrics;
     if (stop.stop_requested()) {
+      FitResult result;
       result.status = FitStatus::Cancelled;
       result.seconds = clock.seconds();
       return result;
     }
 
     // Starts, in parallel: each depends only on (seed, its index), so any thread count gives
-    // the same starts, and the best (the first of equals) is the same.
-    std::vector<network::SbmSearchResult> starts(static_cast<std::size_t>(options.restarts));
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, starts.size(), 1), [&](const auto& range) {
+    // the same starts, and the best (the first of equals) is the same. Their progress is reported
+    // once they have all run, from this thread (observers are not thread-safe), so reports cannot
+    // change what the starts do. Every start has a state, even a stopped one (its random blocks
+    // at worst).
+    std::vector<network::SbmSearchResult> searches(static_cast<std::size_t>(options.restarts));
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, searches.size(), 1), [&](const auto& range) {
       for (std::size_t r = range.begin(); r != range.end(); ++r)
-        starts[r] = runStart(graph, options, priors, settings.seed, static_cast<std::int64_t>(r), stop);
+        searches[r] = runStart(graph, options, priors, settings.seed, static_cast<std::int64_t>(r), stop);
     });
-    // Every start has a state, even a stopped one (its random blocks at worst).
-    std::size_t chosen = 0;
-    nlohmann::json startScores = nlohmann::json::array();
+    StartPhase starts(FitPhase::Restarts, settings, observer, stop, clock);
+    bool cancelled = false;
     double startSweeps = 0.0;
     std::int64_t mergeSplits = 0;
-    for (std::size_t r = 0; r < starts.size(); ++r) {
-      startScores.push_back(starts[r].logPosterior);
-      startSweeps += starts[r].work;
-      mergeSplits += starts[r].mergeSplits;
-      if (starts[r].logPosterior > starts[chosen].logPosterior) chosen = r;
+    const std::int64_t maxSweeps = std::max(options.startSweeps, options.annealSweeps);
+    for (std::size_t r = 0; r < searches.size(); ++r) {
+      const auto start = static_cast<std::int64_t>(r) + 1;
+      if (!cancelled) {
+        IterationReport report;
+        report.trainObjective = searches[r].logPosterior;
+        const auto sweeps = static_cast<std::int64_t>(std::ceil(searches[r].work));
+        cancelled = !starts.swept(start, sweeps, maxSweeps, std::move(report), true);
+      }
+      starts.scored(start, searches[r].logPosterior);
+      startSweeps += searches[r].work;
+      mergeSplits += searches[r].mergeSplits;
     }
-    metrics["start_log_posteriors"] = startScores;
+    const auto chosen = static_cast<std::size_t>(starts.best() - 1);
+
+    SbmChain chain(full, split, graph, options, priors, settings.seed, searches[chosen].blocks, stop);
+    searches.clear();
+    ChainSchedule schedule;
+    schedule.iterations = options.iterations;
+    schedule.snapshotEvery = options.snapshotEvery;
+    auto result = driveChain(chain, schedule, settings, observer, stop, clock, cancelled);
+    auto& metrics = result.finalMetrics;
+    metrics["start_log_posteriors"] = starts.scores();
     metrics["chosen_start"] = static_cast<std::int64_t>(chosen);
     metrics["start_sweeps"] = startSweeps;
     metrics["merge_splits"] = mergeSplits;
-
-    // The chain: from the best start, sweeps at temperature 1; the second half is averaged.
-    SbmSampler sampler(graph, K, priors);
-    sampler.assign(starts[chosen].blocks);
-    starts.clear();
-    Rng rng(settings.seed, kChainStream);
-    std::vector<std::int32_t> order(static_cast<std::size_t>(graph.nodeCount()));
-    std::iota(order.begin(), order.end(), 0);
-    SbmPosteriorAverage average(graph.nodeCount(), K, options.degreeCorrected);
-    const std::int64_t last = options.iterations;
-    const std::int64_t burnIn = last / 2;
-    const auto estimateNow = [&] { return average.samples() > 0 ? SbmEstimate::fromAverage(average) : SbmEstimate::fromState(sampler); };
-    Eigen::MatrixXd previousSnapshot;
-    double logPosterior = sampler.logPosterior();
-    double bestLogPosterior = logPosterior;
-    double sweepSeconds = 0.0;
-    bool cancelled = false;
-    for (std::int64_t t = 1; t <= last; ++t) {
-      const Stopwatch sweepClock;
-      rng.shuffle(std::span<std::int32_t>(order));
-      if (!sampler.sweep(order, 1.0, rng, stop)) {
-        cancelled = true;
-        break;
-      }
-      sweepSeconds += sweepClock.seconds();
-      result.iterations = t;
-      logPosterior = sampler.logPosterior();
-      bestLogPosterior = std::max(bestLogPosterior, logPosterior);
-      if (t > burnIn) average.add(sampler);
-
-      IterationReport report;
-      report.iteration = t;
-      report.trainObjective = logPosterior;
-      report.extras.emplace_back("log_likelihood", sampler.logLikelihood());
-      report.extras.emplace_back("blocks_used", sampler.blocksUsed());
-      const bool due = evaluationDue(t, last, settings.evalEvery);
-      const bool snapshotDue = options.snapshotEvery > 0 && t % options.snapshotEvery == 0;
-      if (due || snapshotDue) {
-        auto estimate = estimateNow();
-        if (due) report.heldout = network::heldoutLinkPerplexity(split, estimate.matrices());
-        if (snapshotDue) {
-          if (previousSnapshot.size() > 0) estimate.relabel(network::alignBlocks(previousSnapshot, estimate.memberships));
-          previousSnapshot = estimate.memberships;
-          auto snapshot = std::make_shared<ModelSnapshot>();
-          snapshot->iteration = t;
-          snapshot->matrices = estimate.snapshotMatrices();
-          observer.onSnapshot(std::move(snapshot));
-        }
-      }
-      report.seconds = clock.seconds();
-      if (!observer.onReport(report) || stop.stop_requested()) {
-        cancelled = true;
-        break;
-      }
-    }
-
-    // Results, also for a stopped run: the averages reached, or the current state.
-    auto estimate = estimateNow();
-    if (previousSnapshot.size() > 0) estimate.relabel(network::alignBlocks(previousSnapshot, estimate.memberships));
-    result.matrices = estimate.matrices();
-    const auto blocks = network::modalBlocks(estimate.memberships);
-
-    // ICL (integrated completed likelihood) of the modal blocks: log P(A, z-hat | K) with pi and
-    // eta integrated exactly (Côme & Latouche 2015), i.e. the log posterior at z-hat. For the
-    // degree-corrected model the N - K free degree factors are maximised rather than integrated,
-    // so they take the BIC penalty of Biernacki et al.'s ICL: (N - K) / 2 log(observed pairs).
-    const double chainLogPosterior = logPosterior;
-    std::vector<std::int32_t> modal(blocks.begin(), blocks.end());
-    sampler.assign(modal);
-    double icl = sampler.logPosterior();
-    if (options.degreeCorrected)
-      icl -= 0.5 * std::max(0.0, static_cast<double>(graph.nodeCount() - K)) * std::log(std::max(1.0, graph.observedPairs()));
-    metrics["train_objective"] = chainLogPosterior;
-    metrics["log_posterior"] = chainLogPosterior;
-    metrics["best_log_posterior"] = bestLogPosterior;
-    metrics["mode_log_posterior"] = sampler.logPosterior();
-    metrics["mode_log_likelihood"] = sampler.logLikelihood();
-    metrics["icl"] = icl;
-    metrics["blocks_used"] = sampler.blocksUsed();
-    metrics["samples_averaged"] = average.samples();
-    metrics["degree_corrected"] = options.degreeCorrected;
-    metrics["train_edges"] = graph.edgeCount();
-    metrics["observed_pairs"] = graph.observedPairs();
-    if (result.iterations > 0) metrics["seconds_per_sweep"] = sweepSeconds / static_cast<double>(result.iterations);
-    if (!cancelled) network::addFinalGraphMetrics(metrics, full, split, result.matrices, blocks);
-    result.status = cancelled ? FitStatus::Cancelled : FitStatus::MaxIterations;
-    result.seconds = clock.seconds();
     return result;
   }
 };

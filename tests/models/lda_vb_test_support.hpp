@@ -22,16 +22,22 @@
 
 namespace latent::test::vb {
 
+// The chain's reports in `reports`; the progress of restarts in `startReports`, always answered
+// with "go on" (stopAfter and requestStopAt count the chain's reports).
 class Observer final : public core::TrainingObserver {
  public:
   bool onReport(const core::IterationReport& r) override {
+    if (!r.inChain()) {
+      startReports.push_back(r);
+      return true;
+    }
     reports.push_back(r);
     if (stopSource && static_cast<std::int64_t>(reports.size()) == requestStopAt) stopSource->request_stop();
     return stopAfter == 0 || static_cast<std::int64_t>(reports.size()) < stopAfter;
   }
   void onSnapshot(std::shared_ptr<const core::ModelSnapshot> s) override { snapshots.push_back(std::move(s)); }
 
-  std::vector<core::IterationReport> reports;
+  std::vector<core::IterationReport> reports, startReports;
   std::vector<std::shared_ptr<const core::ModelSnapshot>> snapshots;
   std::int64_t stopAfter = 0;         // answer false at this report (0: never)
   std::stop_source* stopSource = nullptr;

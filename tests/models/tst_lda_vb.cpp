@@ -207,6 +207,13 @@ class LdaVbTest : public QObject {
     QCOMPARE(metrics["restart_chosen"].get<std::int64_t>(), std::int64_t(best) + 1);
     // The chosen chain goes on climbing from where its start ended.
     QCOMPARE(four.observer.reports.size(), std::size_t{5});
+    // Each start reports its progress at its 10th and last pass (eval_every 10).
+    QCOMPARE(four.observer.startReports.size(), std::size_t{4});
+    for (std::size_t i = 0; i < four.observer.startReports.size(); ++i) {
+      QVERIFY(four.observer.startReports[i].phase == core::FitPhase::Restarts);
+      QCOMPARE(four.observer.startReports[i].start, static_cast<std::int64_t>(i + 1));
+      QCOMPARE(four.observer.startReports[i].iteration, std::int64_t{10});
+    }
     QVERIFY(four.observer.reports.front().trainObjective >= bounds[std::size_t(best)] - 1e-9);
     const auto one = test::vb::fitModel("lda-vb", data, {{"k", 4}, {"iterations", 5}, {"init", "random"}, {"restarts", 1}}, 3);
     QVERIFY(!one.result.finalMetrics.contains("restart_bounds_per_token"));
@@ -313,6 +320,11 @@ class LdaVbTest : public QObject {
       QCOMPARE(reports[i].extras[0].first, std::string("alpha_sum"));
       QCOMPARE(reports[i].extras[1].first, std::string("eta"));
     }
+    // The restarts (four starts of 10 passes) report passes 4, 8 and 10 of each start, in a phase
+    // of their own, and make no snapshots.
+    QCOMPARE(fit.observer.startReports.size(), std::size_t{12});
+    for (const auto& r : fit.observer.startReports) QVERIFY(r.phase == core::FitPhase::Restarts);
+    QCOMPARE(fit.observer.startReports[2].iteration, std::int64_t{10});
     QCOMPARE(fit.observer.snapshots.size(), std::size_t{2});
     QCOMPARE(fit.observer.snapshots[1]->iteration, std::int64_t{10});
     QCOMPARE(fit.observer.snapshots[1]->matrices.at(0).values.rows(), Eigen::Index{3});

@@ -22,15 +22,22 @@ using namespace latent;
 
 namespace {
 
+// The chain's reports in `reports`, the restarts' progress in `startReports`; keepGoing and stopAt
+// act on the chain's reports, keepGoingInStarts on the restarts'.
 class CollectingObserver final : public core::TrainingObserver {
  public:
   bool onReport(const core::IterationReport& r) override {
+    if (!r.inChain()) {
+      startReports.push_back(r);
+      return keepGoingInStarts;
+    }
     reports.push_back(r);
     if (stopAt > 0 && r.iteration == stopAt) source.request_stop();
     return keepGoing;
   }
-  std::vector<core::IterationReport> reports;
+  std::vector<core::IterationReport> reports, startReports;
   bool keepGoing = true;
+  bool keepGoingInStarts = true;
   std::int64_t stopAt = 0;
   std::stop_source source;
 };
@@ -122,6 +129,13 @@ class PlsaTest : public QObject {
     CollectingObserver observer;
     fitPlsa(truth.corpus, {{"k", 3}, {"iterations", 60}, {"tolerance", 0.0}}, observer);
     QCOMPARE(observer.reports.size(), std::size_t{60});
+    // The four starts (restarts' default) report their progress at their 10th sweep.
+    QCOMPARE(observer.startReports.size(), std::size_t{4});
+    for (std::size_t i = 0; i < observer.startReports.size(); ++i) {
+      QVERIFY(observer.startReports[i].phase == core::FitPhase::Restarts);
+      QCOMPARE(observer.startReports[i].start, static_cast<std::int64_t>(i + 1));
+      QCOMPARE(observer.startReports[i].iteration, std::int64_t{10});
+    }
     for (std::size_t i = 1; i < observer.reports.size(); ++i) {
       const double before = observer.reports[i - 1].trainObjective, after = observer.reports[i].trainObjective;
       QVERIFY2(after >= before - 1e-12 * std::abs(before), qPrintable(QString("fell at iteration %1").arg(i + 1)));
@@ -241,6 +255,17 @@ class PlsaTest : public QObject {
       QVERIFY(result.status == core::FitStatus::Cancelled);
       QCOMPARE(observer.reports.size(), std::size_t{3});
       QCOMPARE(result.iterations, std::int64_t{3});
+    }
+    {
+      // A false answer to a start's progress report ends the fit before the chain.
+      CollectingObserver observer;
+      observer.keepGoingInStarts = false;
+      const auto result = fitPlsa(truth.corpus, {{"k", 3}, {"tolerance", 0.0}}, observer);
+      QVERIFY(result.status == core::FitStatus::Cancelled);
+      QCOMPARE(observer.startReports.size(), std::size_t{1});
+      QVERIFY(observer.reports.empty());
+      QCOMPARE(result.iterations, std::int64_t{0});
+      QCOMPARE(matrix(result, "topic_word").cols(), Eigen::Index{40});
     }
   }
 

@@ -33,6 +33,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "models/fit_driver.hpp"
 #include "models/topic/lda_vb.hpp"
 #include "models/topic/lda_vb_kernels.hpp"
 #include "models/topic/topic_model_support.hpp"
@@ -61,108 +62,135 @@ ModelInfo makeInfo() {
   return info;
 }
 
+// The passes of online VB: each one visits every training document once, in shuffled minibatches,
+// and steps the topics after each minibatch.
+class LdaOnlineChain final : public FitChain {
+ public:
+  LdaOnlineChain(const FitData& data, const FitSettings& settings, const LdaOnlineOptions& options,
+                 std::stop_token stop)
+      : m_data(data),
+        m_settings(settings),
+        m_options(options),
+        m_stop(std::move(stop)),
+        m_topicCount(static_cast<Eigen::Index>(options.topics)),
+        m_documents(data.corpus->documentCount()),
+        m_batchSize(
+            std::max<std::size_t>(1, std::min<std::size_t>(static_cast<std::size_t>(options.batchSize), m_documents))),
+        m_docs(topic::countDocumentWords(*data.corpus)),
+        m_scratch(data.corpus->vocabularySize(), -1),
+        m_alpha(Eigen::VectorXd::Constant(
+            m_topicCount, options.alpha > 0.0 ? options.alpha : 1.0 / static_cast<double>(m_topicCount))),
+        m_eta(options.eta),
+        m_control{options.estepIterations, options.estepTolerance},
+        m_order(m_documents),
+        m_estepStart(options.estepRestart ? topic::EStepStart::Fresh : topic::EStepStart::Warm) {
+    if (options.init != "random") {
+      std::vector<std::int32_t> all(m_documents);
+      std::iota(all.begin(), all.end(), 0);
+      m_postings.build(m_docs, all, m_scratch);
+    }
+    m_topics = topic::initialTopics(options.init, m_docs, m_postings, m_topicCount,
+                                    static_cast<Eigen::Index>(data.corpus->vocabularySize()), options.eta,
+                                    settings.seed, kInitStream, m_stop);
+    m_state.reset(m_docs, m_alpha, m_batchSize);
+    std::iota(m_order.begin(), m_order.end(), 0);
+  }
+
+  bool step(const StepPlan& plan, IterationReport& report) override {
+    const std::size_t D = m_documents, B = m_batchSize;
+    Rng(m_settings.seed, kShuffleStream + static_cast<std::uint64_t>(plan.iteration)).shuffle(std::span(m_order));
+    for (std::size_t first = 0; first < D; first += B) {
+      const auto batch = std::span<const std::int32_t>(m_order).subspan(first, std::min(B, D - first));
+      m_postings.build(m_docs, batch, m_scratch);
+      if (!topic::corpusEStep(m_docs, batch, m_topics.expElogBeta, m_alpha, m_control, m_estepStart, kNoBaseline,
+                              m_state, m_stop) ||
+          !topic::expectedWordTopicCounts(m_postings, m_state.expElogTheta, m_state.scaledCounts, m_topics.expElogBeta,
+                                          m_compact, m_stop))
+        return false;
+      // Alg. 27.2 lines 4, 7, 8 with the minibatch's statistics scaled up to the corpus.
+      ++m_updates;
+      m_rho = std::pow(m_options.tau0 + static_cast<double>(m_updates), -m_options.kappa);
+      const double scale = m_rho * static_cast<double>(D) / static_cast<double>(batch.size());
+      m_topics.lambda.array() = (1.0 - m_rho) * m_topics.lambda.array() + m_rho * m_eta;
+      for (std::size_t i = 0; i < m_postings.words.size(); ++i)
+        m_topics.lambda.col(m_postings.words[i]) += scale * m_compact.col(static_cast<Eigen::Index>(i));
+      m_prior = topic::refreshTopics(m_topics, m_eta, nullptr).prior;
+    }
+    if (m_options.optimizeEvery > 0 && plan.iteration % m_options.optimizeEvery == 0)
+      m_prior += topic::reestimateHyperparameters(m_state.gammas, m_topics, m_alpha, m_eta);
+
+    double bound = m_prior, meanPasses = 0.0;
+    for (const double b : m_state.bounds) bound += b;
+    for (const int p : m_state.passes) meanPasses += p;
+    report.trainObjective = m_docs.tokens > 0 ? bound / m_docs.tokens : std::numeric_limits<double>::quiet_NaN();
+    report.extras = {{"alpha_sum", m_alpha.sum()},
+                     {"eta", m_eta},
+                     {"rho", m_rho},
+                     {"estep_iterations", D > 0 ? meanPasses / static_cast<double>(D) : 0.0}};
+    if (plan.evaluate) report.heldout = topic::variationalHeldout(m_data, m_settings, m_topics, m_alpha);
+    return true;
+  }
+  std::vector<NamedMatrix> snapshot(const StepPlan&) override {
+    return {{topic::kTopicWord, m_topics.posteriorMean()}};
+  }
+
+  // The documents' mixtures under the final topics (they were last estimated against older ones),
+  // and the exact ELBO of that state, a batch E step over every document; a stop during it makes
+  // the run Cancelled.
+  void finish(FitResult& result) override {
+    const std::size_t D = m_documents;
+    if (result.status != FitStatus::Cancelled && D > 0) {
+      std::iota(m_order.begin(), m_order.end(), 0);
+      m_state.expElogTheta.resize(m_topicCount, static_cast<Eigen::Index>(D));
+      if (topic::corpusEStep(m_docs, m_order, m_topics.expElogBeta, m_alpha, m_control, m_estepStart, kNoBaseline,
+                             m_state, m_stop)) {
+        double bound = m_prior;
+        for (const double b : m_state.bounds) bound += b;
+        result.finalMetrics["elbo_per_token"] = bound / m_docs.tokens;
+      } else {
+        result.status = FitStatus::Cancelled;
+      }
+    }
+    topic::finishVariationalLda(m_data, m_settings, m_topics, m_state.gammas, m_alpha, m_eta,
+                                result.status == FitStatus::Cancelled, result);
+  }
+
+ private:
+  static constexpr double kNoBaseline = -std::numeric_limits<double>::infinity();
+
+  const FitData& m_data;
+  const FitSettings& m_settings;
+  const LdaOnlineOptions& m_options;
+  std::stop_token m_stop;
+  Eigen::Index m_topicCount;
+  std::size_t m_documents;
+  std::size_t m_batchSize;
+  topic::DocumentWordCounts m_docs;
+  std::vector<std::int64_t> m_scratch;
+  topic::WordPostings m_postings;
+  topic::VariationalTopics m_topics;
+  Eigen::VectorXd m_alpha;
+  double m_eta;
+  topic::EStepControl m_control;
+  topic::EStepState m_state;
+  std::vector<std::int32_t> m_order;
+  Eigen::MatrixXd m_compact;
+  double m_prior = 0.0, m_rho = 0.0;
+  std::int64_t m_updates = 0;
+  topic::EStepStart m_estepStart;
+};
+
 class LdaOnlineModel final : public DescribedModel<&makeInfo> {
  public:
   FitResult fit(const FitData& data, const FitSettings& settings, TrainingObserver& observer,
                 std::stop_token stop) override {
     const Stopwatch clock;
     const auto options = LdaOnlineOptions::table().parse(settings.options, info().name);
-    const Corpus& corpus = *data.corpus;
-    const auto K = static_cast<Eigen::Index>(options.topics);
-    const auto V = static_cast<Eigen::Index>(corpus.vocabularySize());
-    const std::size_t D = corpus.documentCount();
-    const std::size_t B = std::max<std::size_t>(1, std::min<std::size_t>(static_cast<std::size_t>(options.batchSize), D));
-    FitResult result;
-
-    const auto docs = topic::countDocumentWords(corpus);
-    std::vector<std::int64_t> scratch(static_cast<std::size_t>(V), -1);
-    topic::WordPostings postings;
-    if (options.init != "random") {
-      std::vector<std::int32_t> all(D);
-      std::iota(all.begin(), all.end(), 0);
-      postings.build(docs, all, scratch);
-    }
-    auto topics = topic::initialTopics(options.init, docs, postings, K, V, options.eta, settings.seed, kInitStream, stop);
-    Eigen::VectorXd alpha =
-        Eigen::VectorXd::Constant(K, options.alpha > 0.0 ? options.alpha : 1.0 / static_cast<double>(K));
-    double eta = options.eta;
-    const topic::EStepControl control{options.estepIterations, options.estepTolerance};
-
-    topic::EStepState state;
-    state.reset(docs, alpha, B);
-    std::vector<std::int32_t> order(D);
-    std::iota(order.begin(), order.end(), 0);
-    Eigen::MatrixXd compact;
-    double prior = 0.0, rho = 0.0;
-    std::int64_t updates = 0;
-    const auto start = options.estepRestart ? topic::EStepStart::Fresh : topic::EStepStart::Warm;
-    const double noBaseline = -std::numeric_limits<double>::infinity();
-
-    bool cancelled = stop.stop_requested();
-    std::int64_t done = 0;
-    for (std::int64_t pass = 1; pass <= options.iterations && !cancelled; ++pass) {
-      Rng(settings.seed, kShuffleStream + static_cast<std::uint64_t>(pass)).shuffle(std::span(order));
-      for (std::size_t first = 0; first < D; first += B) {
-        const auto batch = std::span<const std::int32_t>(order).subspan(first, std::min(B, D - first));
-        postings.build(docs, batch, scratch);
-        if (!topic::corpusEStep(docs, batch, topics.expElogBeta, alpha, control, start, noBaseline, state, stop) ||
-            !topic::expectedWordTopicCounts(postings, state.expElogTheta, state.scaledCounts, topics.expElogBeta, compact,
-                                            stop)) {
-          cancelled = true;
-          break;
-        }
-        // Alg. 27.2 lines 4, 7, 8 with the minibatch's statistics scaled up to the corpus.
-        ++updates;
-        rho = std::pow(options.tau0 + static_cast<double>(updates), -options.kappa);
-        const double scale = rho * static_cast<double>(D) / static_cast<double>(batch.size());
-        topics.lambda.array() = (1.0 - rho) * topics.lambda.array() + rho * eta;
-        for (std::size_t i = 0; i < postings.words.size(); ++i)
-          topics.lambda.col(postings.words[i]) += scale * compact.col(static_cast<Eigen::Index>(i));
-        prior = topic::refreshTopics(topics, eta, nullptr).prior;
-      }
-      if (cancelled) break;
-      if (options.optimizeEvery > 0 && pass % options.optimizeEvery == 0)
-        prior += topic::reestimateHyperparameters(state.gammas, topics, alpha, eta);
-      done = pass;
-
-      double bound = prior, meanPasses = 0.0;
-      for (const double b : state.bounds) bound += b;
-      for (const int p : state.passes) meanPasses += p;
-      IterationReport report;
-      report.iteration = pass;
-      report.trainObjective = docs.tokens > 0 ? bound / docs.tokens : std::numeric_limits<double>::quiet_NaN();
-      report.extras = {{"alpha_sum", alpha.sum()}, {"eta", eta}, {"rho", rho},
-                       {"estep_iterations", D > 0 ? meanPasses / static_cast<double>(D) : 0.0}};
-      report.seconds = clock.seconds();
-      if (evaluationDue(pass, options.iterations, settings.evalEvery))
-        report.heldout = topic::variationalHeldout(data, settings, topics, alpha);
-      if (options.snapshotEvery > 0 && pass % options.snapshotEvery == 0) {
-        auto snapshot = std::make_shared<ModelSnapshot>();
-        snapshot->iteration = pass;
-        snapshot->matrices.push_back({topic::kTopicWord, topics.posteriorMean()});
-        observer.onSnapshot(std::move(snapshot));
-      }
-      if (!observer.onReport(report) || stop.stop_requested()) cancelled = true;
-    }
-
-    // The documents' mixtures under the final topics (they were last estimated against older ones),
-    // and the exact ELBO of that state, a batch E step over every document.
-    if (!cancelled && D > 0) {
-      std::iota(order.begin(), order.end(), 0);
-      state.expElogTheta.resize(K, static_cast<Eigen::Index>(D));
-      if (topic::corpusEStep(docs, order, topics.expElogBeta, alpha, control, start, noBaseline, state, stop)) {
-        double bound = prior;
-        for (const double b : state.bounds) bound += b;
-        result.finalMetrics["elbo_per_token"] = bound / docs.tokens;
-      } else {
-        cancelled = true;
-      }
-    }
-    result.iterations = done;
-    result.status = cancelled ? FitStatus::Cancelled : FitStatus::MaxIterations;
-    topic::finishVariationalLda(data, settings, topics, state.gammas, alpha, eta, cancelled, result);
-    result.seconds = clock.seconds();
-    return result;
+    LdaOnlineChain chain(data, settings, options, stop);
+    ChainSchedule schedule;
+    schedule.iterations = options.iterations;
+    schedule.snapshotEvery = options.snapshotEvery;
+    return driveChain(chain, schedule, settings, observer, stop, clock);
   }
 };
 

@@ -32,6 +32,7 @@
 #include <numeric>
 #include <string>
 
+#include "models/fit_driver.hpp"
 #include "models/option_specs.hpp"
 #include "models/topic/dirichlet_hyperparameters.hpp"
 #include "models/topic/topic_model_support.hpp"
@@ -44,7 +45,7 @@ constexpr std::uint64_t kInitStream = 0x4C444156420000ULL;  // "LDAVB"
 // EM iterations of the mixture that starts the topics (init "mixture"): cheap (one pass over the
 // words each, no inner loop) and enough for the components to settle on distinct groups of documents.
 constexpr int kMixtureIterations = 10;
-// Passes each restart makes before the starts are compared (see VbChain below).
+// Passes each restart makes before the starts are compared (see LdaVbModel::fit below).
 constexpr std::int64_t kRestartPasses = 10;
 
 ModelInfo makeInfo() {
@@ -63,8 +64,8 @@ ModelInfo makeInfo() {
   return info;
 }
 
-// One chain of the batch VB iteration: its topics, the documents' state and the hyperparameters.
-struct VbChain {
+// One start of the batch VB iteration: its topics, the documents' state and the hyperparameters.
+struct VbStart {
   topic::VariationalTopics topics;
   topic::EStepState state;
   Eigen::VectorXd alpha;
@@ -74,131 +75,157 @@ struct VbChain {
   double baseline = -std::numeric_limits<double>::infinity();
 };
 
+// The batch VB iteration over the whole corpus: the data and scratch every start shares, and the
+// start the run continues (`current`).
+class LdaVbChain final : public FitChain {
+ public:
+  LdaVbChain(const FitData& data, const FitSettings& settings, const LdaVbOptions& options, std::stop_token stop)
+      : m_data(data),
+        m_settings(settings),
+        m_options(options),
+        m_stop(std::move(stop)),
+        m_topics(static_cast<Eigen::Index>(options.topics)),
+        m_vocabulary(static_cast<Eigen::Index>(data.corpus->vocabularySize())),
+        m_documents(data.corpus->documentCount()),
+        m_docs(topic::countDocumentWords(*data.corpus)),
+        m_all(m_documents),
+        m_control{options.estepIterations, options.estepTolerance},
+        m_estepStart(options.estepRestart ? topic::EStepStart::FreshWithFallback : topic::EStepStart::Warm),
+        m_statistics(Eigen::MatrixXd::Zero(m_topics, m_vocabulary)) {
+    std::iota(m_all.begin(), m_all.end(), 0);
+    {
+      std::vector<std::int64_t> scratch(static_cast<std::size_t>(m_vocabulary), -1);
+      m_postings.build(m_docs, m_all, scratch);
+    }
+    m_current = start(kInitStream);
+  }
+
+  VbStart start(std::uint64_t stream) const {
+    VbStart s;
+    s.topics = topic::initialTopics(m_options.init, m_docs, m_postings, m_topics, m_vocabulary, m_options.eta,
+                                    m_settings.seed, stream, m_stop);
+    s.alpha = m_options.startAlpha();
+    s.eta = m_options.eta;
+    s.state.reset(m_docs, s.alpha, m_documents);
+    return s;
+  }
+  // One pass (000 Alg. 27.1) of start `s`: E step, M step, hyperparameters when due; the ELBO, or
+  // nothing when a stop cut the pass short.
+  std::optional<double> pass(VbStart& s, std::int64_t iteration) {
+    auto& [topics, state, alpha, eta, baseline] = s;
+    if (!topic::corpusEStep(m_docs, m_all, topics.expElogBeta, alpha, m_control, m_estepStart, baseline, state,
+                            m_stop) ||
+        !topic::expectedWordTopicCounts(m_postings, state.expElogTheta, state.scaledCounts, topics.expElogBeta,
+                                        m_compact, m_stop))
+      return std::nullopt;
+    // M step (eq. 27.49). Words that no training document uses keep lambda = eta.
+    m_statistics.setZero();
+    for (std::size_t i = 0; i < m_postings.words.size(); ++i)
+      m_statistics.col(m_postings.words[i]) = m_compact.col(static_cast<Eigen::Index>(i));
+    topics.lambda = m_statistics.array() + eta;
+    const auto topicBound = topic::refreshTopics(topics, eta, &m_statistics);
+    double prior = topicBound.prior;
+
+    const Eigen::VectorXd alphaUsed = alpha;
+    if (m_options.optimizeEvery > 0 && iteration % m_options.optimizeEvery == 0)
+      prior += topic::reestimateHyperparameters(state.gammas, topics, alpha, eta);
+
+    // The documents' part of the bound (again when alpha moved), summed in document order.
+    const topic::AlphaTerms alphaTerms(alpha);
+    if (alpha != alphaUsed) {
+      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, m_documents, 64), [&](const auto& range) {
+        for (std::size_t d = range.begin(); d != range.end(); ++d)
+          state.bounds[d] =
+              topic::documentBound(state.logNormalizers[d], state.gammas.col(static_cast<Eigen::Index>(d)),
+                                   state.expElogTheta.col(static_cast<Eigen::Index>(d)), alphaUsed, alpha,
+                                   alphaTerms.logGammaSum, alphaTerms.sumLogGamma);
+      });
+    }
+    baseline = topicBound.correction;
+    for (const double b : state.bounds) baseline += b;
+    return prior + baseline;
+  }
+  VbStart& current() { return m_current; }
+  void continueWith(VbStart&& s) { m_current = std::move(s); }
+  // A bound per training token (the bound itself when there are none).
+  double perToken(double bound) const { return bound / std::max<double>(1.0, double(m_docs.tokens)); }
+  // The final metrics of the starts, added to the run's.
+  nlohmann::json& startMetrics() { return m_startMetrics; }
+
+  bool step(const StepPlan& plan, IterationReport& report) override {
+    const auto bound = pass(m_current, plan.iteration);
+    if (!bound) return false;
+    double meanPasses = 0.0;
+    for (const int p : m_current.state.passes) meanPasses += p;
+    report.trainObjective = m_docs.tokens > 0 ? *bound / m_docs.tokens : std::numeric_limits<double>::quiet_NaN();
+    report.extras = {{"alpha_sum", m_current.alpha.sum()},
+                     {"eta", m_current.eta},
+                     {"estep_iterations", m_documents > 0 ? meanPasses / static_cast<double>(m_documents) : 0.0}};
+    if (plan.evaluate)
+      report.heldout = topic::variationalHeldout(m_data, m_settings, m_current.topics, m_current.alpha);
+    return true;
+  }
+  std::vector<NamedMatrix> snapshot(const StepPlan&) override {
+    return {{topic::kTopicWord, m_current.topics.posteriorMean()}};
+  }
+  void finish(FitResult& result) override {
+    for (const auto& [key, value] : m_startMetrics.items()) result.finalMetrics[key] = value;
+    topic::finishVariationalLda(m_data, m_settings, m_current.topics, m_current.state.gammas, m_current.alpha,
+                                m_current.eta, result.status == FitStatus::Cancelled, result);
+  }
+
+ private:
+  const FitData& m_data;
+  const FitSettings& m_settings;
+  const LdaVbOptions& m_options;
+  std::stop_token m_stop;
+  Eigen::Index m_topics, m_vocabulary;
+  std::size_t m_documents;
+  topic::DocumentWordCounts m_docs;
+  topic::WordPostings m_postings;
+  std::vector<std::int32_t> m_all;
+  topic::EStepControl m_control;
+  topic::EStepStart m_estepStart;
+  Eigen::MatrixXd m_compact, m_statistics;
+  VbStart m_current;
+  nlohmann::json m_startMetrics = nlohmann::json::object();
+};
+
 class LdaVbModel final : public DescribedModel<&makeInfo> {
  public:
   FitResult fit(const FitData& data, const FitSettings& settings, TrainingObserver& observer,
                 std::stop_token stop) override {
     const Stopwatch clock;
     const auto options = LdaVbOptions::table().parse(settings.options, info().name);
-    const Corpus& corpus = *data.corpus;
-    const auto K = static_cast<Eigen::Index>(options.topics);
-    const auto V = static_cast<Eigen::Index>(corpus.vocabularySize());
-    const std::size_t D = corpus.documentCount();
-    FitResult result;
-
-    const auto docs = topic::countDocumentWords(corpus);
-    topic::WordPostings postings;
-    std::vector<std::int32_t> all(D);
-    std::iota(all.begin(), all.end(), 0);
-    {
-      std::vector<std::int64_t> scratch(static_cast<std::size_t>(V), -1);
-      postings.build(docs, all, scratch);
-    }
-    const topic::EStepControl control{options.estepIterations, options.estepTolerance};
-    Eigen::MatrixXd compact, statistics = Eigen::MatrixXd::Zero(K, V);
-    const auto estepStart = options.estepRestart ? topic::EStepStart::FreshWithFallback : topic::EStepStart::Warm;
-
-    auto startChain = [&](std::uint64_t stream) {
-      VbChain chain;
-      chain.topics = topic::initialTopics(options.init, docs, postings, K, V, options.eta, settings.seed, stream, stop);
-      chain.alpha = options.startAlpha();
-      chain.eta = options.eta;
-      chain.state.reset(docs, chain.alpha, D);
-      return chain;
-    };
-    // One pass (000 Alg. 27.1): E step, M step, hyperparameters when due; the ELBO, or nothing
-    // when a stop cut the pass short.
-    auto pass = [&](VbChain& chain, std::int64_t iteration) -> std::optional<double> {
-      auto& [topics, state, alpha, eta, baseline] = chain;
-      if (!topic::corpusEStep(docs, all, topics.expElogBeta, alpha, control, estepStart, baseline, state, stop) ||
-          !topic::expectedWordTopicCounts(postings, state.expElogTheta, state.scaledCounts, topics.expElogBeta, compact,
-                                          stop))
-        return std::nullopt;
-      // M step (eq. 27.49). Words that no training document uses keep lambda = eta.
-      statistics.setZero();
-      for (std::size_t i = 0; i < postings.words.size(); ++i)
-        statistics.col(postings.words[i]) = compact.col(static_cast<Eigen::Index>(i));
-      topics.lambda = statistics.array() + eta;
-      const auto topicBound = topic::refreshTopics(topics, eta, &statistics);
-      double prior = topicBound.prior;
-
-      const Eigen::VectorXd alphaUsed = alpha;
-      if (options.optimizeEvery > 0 && iteration % options.optimizeEvery == 0)
-        prior += topic::reestimateHyperparameters(state.gammas, topics, alpha, eta);
-
-      // The documents' part of the bound (again when alpha moved), summed in document order.
-      const topic::AlphaTerms alphaTerms(alpha);
-      if (alpha != alphaUsed) {
-        tbb::parallel_for(tbb::blocked_range<std::size_t>(0, D, 64), [&](const auto& range) {
-          for (std::size_t d = range.begin(); d != range.end(); ++d)
-            state.bounds[d] = topic::documentBound(state.logNormalizers[d], state.gammas.col(static_cast<Eigen::Index>(d)),
-                                                   state.expElogTheta.col(static_cast<Eigen::Index>(d)), alphaUsed, alpha,
-                                                   alphaTerms.logGammaSum, alphaTerms.sumLogGamma);
-        });
-      }
-      baseline = topicBound.correction;
-      for (const double b : state.bounds) baseline += b;
-      return prior + baseline;
-    };
+    LdaVbChain chain(data, settings, options, stop);
 
     // Restarts: a single start can settle with two true topics merged into one and another split
     // in two, and its ELBO then stays lower (measured on generated corpora: stuck runs ended at
     // -4.67 to -4.71 nats per token, good ones at -4.60 to -4.65). Each start makes a few passes;
     // the one with the highest bound continues. Start 0 is the chain a single start would be.
-    VbChain chain = startChain(kInitStream);
+    StartPhase starts(FitPhase::Restarts, settings, observer, stop, clock);
     bool cancelled = stop.stop_requested();
     if (options.restarts > 1 && !cancelled) {
-      double best = -std::numeric_limits<double>::infinity();
-      std::vector<double> bounds;
       for (std::int64_t r = 0; r < options.restarts && !cancelled; ++r) {
-        VbChain candidate = r == 0 ? chain : startChain(kInitStream + static_cast<std::uint64_t>(r));
+        VbStart candidate = r == 0 ? chain.current() : chain.start(kInitStream + static_cast<std::uint64_t>(r));
         std::optional<double> bound;
         for (std::int64_t i = 1; i <= kRestartPasses && !cancelled; ++i)
-          if (!(bound = pass(candidate, i))) cancelled = true;
+          if (!(bound = chain.pass(candidate, i)) || !starts.swept(r + 1, i, kRestartPasses)) cancelled = true;
         if (cancelled) break;
-        bounds.push_back(*bound / std::max<double>(1.0, double(docs.tokens)));
-        if (*bound > best) {
-          best = *bound;
-          chain = std::move(candidate);
-          result.finalMetrics["restart_chosen"] = r + 1;
+        if (starts.scored(r + 1, *bound)) {
+          chain.continueWith(std::move(candidate));
+          chain.startMetrics()["restart_chosen"] = r + 1;
         }
       }
-      result.finalMetrics["restart_bounds_per_token"] = bounds;
+      std::vector<double> bounds;
+      for (const double b : starts.scores()) bounds.push_back(chain.perToken(b));
+      chain.startMetrics()["restart_bounds_per_token"] = bounds;
     }
 
-    std::int64_t done = 0;
-    for (std::int64_t iteration = 1; iteration <= options.iterations && !cancelled; ++iteration) {
-      const auto bound = pass(chain, iteration);
-      if (!bound) {
-        cancelled = true;
-        break;
-      }
-      double meanPasses = 0.0;
-      for (const int p : chain.state.passes) meanPasses += p;
-      done = iteration;
-
-      IterationReport report;
-      report.iteration = iteration;
-      report.trainObjective = docs.tokens > 0 ? *bound / docs.tokens : std::numeric_limits<double>::quiet_NaN();
-      report.extras = {{"alpha_sum", chain.alpha.sum()}, {"eta", chain.eta},
-                       {"estep_iterations", D > 0 ? meanPasses / static_cast<double>(D) : 0.0}};
-      report.seconds = clock.seconds();
-      if (evaluationDue(iteration, options.iterations, settings.evalEvery))
-        report.heldout = topic::variationalHeldout(data, settings, chain.topics, chain.alpha);
-      if (options.snapshotEvery > 0 && iteration % options.snapshotEvery == 0) {
-        auto snapshot = std::make_shared<ModelSnapshot>();
-        snapshot->iteration = iteration;
-        snapshot->matrices.push_back({topic::kTopicWord, chain.topics.posteriorMean()});
-        observer.onSnapshot(std::move(snapshot));
-      }
-      if (!observer.onReport(report) || stop.stop_requested()) cancelled = true;
-    }
-
-    result.iterations = done;
-    result.status = cancelled ? FitStatus::Cancelled : FitStatus::MaxIterations;
-    topic::finishVariationalLda(data, settings, chain.topics, chain.state.gammas, chain.alpha, chain.eta, cancelled, result);
-    result.seconds = clock.seconds();
-    return result;
+    ChainSchedule schedule;
+    schedule.iterations = options.iterations;
+    schedule.snapshotEvery = options.snapshotEvery;
+    return driveChain(chain, schedule, settings, observer, stop, clock, cancelled);
   }
 };
 

@@ -8,6 +8,7 @@
 #include <limits>
 #include <utility>
 
+#include "models/fit_driver.hpp"
 #include "models/topic/plsa_kernels.hpp"
 #include "models/topic/topic_model_support.hpp"
 #include "util/clock.hpp"
@@ -38,123 +39,131 @@ ModelInfo makeInfo() {
   return info;
 }
 
+// 003 §5: a held-out document's p(z|d) by iterating the E step with p(w|z) fixed, as in
+// training: plain EM without a pseudo-count on p(z|d) (training has none either), or the same
+// tempered E step for tempered EM. `topicWord` must outlive the result.
+FoldIn plsaFoldIn(const Eigen::MatrixXd& topicWord, const topic::PlsaSettings& sweep) {
+  if (sweep.temperature < 1.0) return topic::temperedEmFoldIn(topicWord, sweep.temperature);
+  return emFoldIn(topicWord);
+}
+
+// The (tempered) EM iterations of one start. The state is always a complete, consistent pair
+// (p(z|d), p(w|z)); a sweep writes `next` and the two are swapped only when it completes, so a
+// stop keeps the last complete iteration.
+class PlsaChain final : public FitChain {
+ public:
+  PlsaChain(const FitData& data, const FitSettings& settings, const PlsaOptions& options, std::stop_token stop)
+      : m_data(data),
+        m_settings(settings),
+        m_options(options),
+        m_stop(std::move(stop)),
+        m_counts(topic::buildDocWordCounts(*data.corpus)) {
+    m_sweep.temperature = options.method == PlsaOptions::Method::Tem ? options.temperature : 1.0;
+    m_sweep.regularization = options.regularization;
+  }
+
+  // The seeded start `restart` and its log-likelihood; false when stopped.
+  bool begin(std::uint64_t restart) {
+    if (!topic::initPlsa(m_counts, m_options.topics, m_settings.seed, restart, m_sweep, m_state, m_stop)) return false;
+    m_logLik = topic::plsaDocumentStep(m_counts, m_state, m_sweep, m_state, false, m_stop);
+    return !std::isnan(m_logLik);
+  }
+  bool sweep() {
+    if (!topic::plsaTopicStep(m_counts, m_state, m_sweep, m_next, m_stop)) return false;
+    const double ll = topic::plsaDocumentStep(m_counts, m_state, m_sweep, m_next, true, m_stop);
+    if (std::isnan(ll)) return false;
+    std::swap(m_state, m_next);
+    m_logLik = ll;
+    return true;
+  }
+  double objective() const {
+    return m_counts.tokens > 0 ? (m_logLik + m_state.logPrior) / m_counts.tokens
+                               : std::numeric_limits<double>::quiet_NaN();
+  }
+  // The best start so far moves to `best` (and what `best` held comes here, to be seeded anew).
+  void keepAsBest(topic::PlsaState& best) { std::swap(best, m_state); }
+  // The chain continues from `best` when a start was kept; when stopped before any start, from
+  // the start a stop leaves (corpus word frequencies in every topic).
+  void continueFrom(topic::PlsaState& best, bool haveBest) {
+    if (haveBest) std::swap(m_state, best);
+    if (m_state.phi.size() == 0)
+      topic::initPlsa(m_counts, m_options.topics, m_settings.seed, 0, m_sweep, m_state, m_stop);
+  }
+
+  bool step(const StepPlan& plan, IterationReport& report) override {
+    if (!sweep()) return false;
+    const double now = objective();
+    m_converged = m_options.tolerance > 0 && plan.iteration > 1 && std::abs(now - m_previous) < m_options.tolerance;
+    m_previous = now;
+    report.trainObjective = now;
+    if (m_counts.tokens > 0) report.extras.emplace_back("log_likelihood_per_token", m_logLik / m_counts.tokens);
+    if (plan.evaluate || m_converged) {
+      const Eigen::MatrixXd topicWord = m_state.phi.transpose();
+      report.heldout = topic::heldoutPerplexity(m_data, topicWord, plsaFoldIn(topicWord, m_sweep), m_settings.seed);
+    }
+    return true;
+  }
+  bool converged() const override { return m_converged; }
+  std::vector<NamedMatrix> snapshot(const StepPlan&) override { return {{topic::kTopicWord, m_state.phi.transpose()}}; }
+
+  // Results, also for a stopped run (then the last complete iteration, or the start).
+  void finish(FitResult& result) override {
+    if (result.iterations > 0) {
+      result.finalMetrics["train_objective"] = m_previous;
+      if (m_counts.tokens > 0) result.finalMetrics["train_log_likelihood_per_token"] = m_logLik / m_counts.tokens;
+    }
+    const Eigen::MatrixXd topicWord = m_state.phi.transpose();
+    const Eigen::MatrixXd docTopic = m_state.theta;
+    const FoldIn fold = plsaFoldIn(topicWord, m_sweep);
+    result.matrices.push_back({topic::kTopicWord, topicWord});
+    result.matrices.push_back({topic::kDocTopic, topic::assembleDocTopic(m_data, docTopic, fold, m_settings.seed)});
+    result.tokenTopics = topic::mostLikelyTopics(*m_data.corpus, topicWord, docTopic);
+    if (result.status != FitStatus::Cancelled)
+      topic::addFinalHeldoutMetrics(result.finalMetrics, m_data, topicWord, fold, m_settings.seed);
+  }
+
+ private:
+  const FitData& m_data;
+  const FitSettings& m_settings;
+  const PlsaOptions& m_options;
+  std::stop_token m_stop;
+  topic::PlsaSettings m_sweep;
+  topic::DocWordCounts m_counts;
+  topic::PlsaState m_state, m_next;
+  double m_logLik = 0.0;
+  double m_previous = std::numeric_limits<double>::quiet_NaN();
+  bool m_converged = false;
+};
+
 class PlsaModel final : public DescribedModel<&makeInfo> {
  public:
   FitResult fit(const FitData& data, const FitSettings& settings, TrainingObserver& observer,
                 std::stop_token stop) override {
     const Stopwatch clock;
     const auto options = PlsaOptions::table().parse(settings.options, info().name);
-    const Corpus& corpus = *data.corpus;
-    topic::PlsaSettings sweep;
-    sweep.temperature = options.method == PlsaOptions::Method::Tem ? options.temperature : 1.0;
-    sweep.regularization = options.regularization;
-    const auto counts = topic::buildDocWordCounts(corpus);
-    FitResult result;
-    result.status = FitStatus::MaxIterations;
+    PlsaChain chain(data, settings, options, stop);
 
-    // `state` is always a complete, consistent pair (p(z|d), p(w|z)); a sweep writes `next` and
-    // the two are swapped only when it completes, so a stop keeps the last complete iteration.
-    topic::PlsaState state, next, best;
-    double logLik = 0.0;
-    const auto sweepOnce = [&] {
-      if (!topic::plsaTopicStep(counts, state, sweep, next, stop)) return false;
-      const double ll = topic::plsaDocumentStep(counts, state, sweep, next, true, stop);
-      if (std::isnan(ll)) return false;
-      std::swap(state, next);
-      logLik = ll;
-      return true;
-    };
-    const auto objectiveNow = [&] {
-      return counts.tokens > 0 ? (logLik + state.logPrior) / counts.tokens : std::numeric_limits<double>::quiet_NaN();
-    };
-    const auto begin = [&](std::uint64_t restart) {
-      if (!topic::initPlsa(counts, options.topics, settings.seed, restart, sweep, state, stop)) return false;
-      logLik = topic::plsaDocumentStep(counts, state, sweep, state, false, stop);
-      return !std::isnan(logLik);
-    };
-
-    // Restarts: each seeded start runs a few sweeps; the best objective continues below.
+    // Restarts: each seeded start runs a few sweeps (fewer once it settles); the best objective continues.
+    StartPhase starts(FitPhase::Restarts, settings, observer, stop, clock);
     bool cancelled = stop.stop_requested();
-    bool haveBest = false;
-    double bestObjective = -std::numeric_limits<double>::infinity();
+    topic::PlsaState best;
     for (std::int64_t r = 0; !cancelled && r < options.restarts; ++r) {
-      cancelled = !begin(static_cast<std::uint64_t>(r));
+      cancelled = !chain.begin(static_cast<std::uint64_t>(r));
       if (cancelled || options.restarts == 1) break;
       double previous = std::numeric_limits<double>::quiet_NaN();
       for (int i = 0; i < kRestartSweeps && !cancelled; ++i) {
-        cancelled = !sweepOnce();
-        if (cancelled || (i > 0 && std::abs(objectiveNow() - previous) < options.tolerance)) break;
-        previous = objectiveNow();
+        cancelled = !chain.sweep() || !starts.swept(r + 1, i + 1, kRestartSweeps);
+        if (cancelled || (i > 0 && std::abs(chain.objective() - previous) < options.tolerance)) break;
+        previous = chain.objective();
       }
-      if (!cancelled && (!haveBest || objectiveNow() > bestObjective)) {
-        bestObjective = objectiveNow();
-        std::swap(best, state);
-        haveBest = true;
-      }
+      if (!cancelled && starts.scored(r + 1, chain.objective())) chain.keepAsBest(best);
     }
-    if (haveBest) std::swap(state, best);
-    // Stopped before any start: the start a stop leaves (corpus word frequencies in every topic).
-    if (state.phi.size() == 0) topic::initPlsa(counts, options.topics, settings.seed, 0, sweep, state, stop);
+    chain.continueFrom(best, starts.best() > 0);
 
-    double previous = std::numeric_limits<double>::quiet_NaN();
-    for (std::int64_t t = 1; !cancelled && t <= options.iterations; ++t) {
-      if (!sweepOnce()) {
-        cancelled = true;
-        break;
-      }
-      result.iterations = t;
-
-      const double objective = counts.tokens > 0 ? (logLik + state.logPrior) / counts.tokens
-                                                 : std::numeric_limits<double>::quiet_NaN();
-      const bool converged = options.tolerance > 0 && t > 1 && std::abs(objective - previous) < options.tolerance;
-      previous = objective;
-      IterationReport report;
-      report.iteration = t;
-      report.trainObjective = objective;
-      if (counts.tokens > 0) report.extras.emplace_back("log_likelihood_per_token", logLik / counts.tokens);
-      if (evaluationDue(t, options.iterations, settings.evalEvery) || converged) {
-        const Eigen::MatrixXd topicWord = state.phi.transpose();
-        report.heldout = topic::heldoutPerplexity(data, topicWord, foldIn(topicWord, sweep), settings.seed);
-      }
-      if (options.snapshotEvery > 0 && t % options.snapshotEvery == 0) {
-        auto snapshot = std::make_shared<ModelSnapshot>();
-        snapshot->iteration = t;
-        snapshot->matrices.push_back({topic::kTopicWord, state.phi.transpose()});
-        observer.onSnapshot(std::move(snapshot));
-      }
-      report.seconds = clock.seconds();
-      if (!observer.onReport(report) || stop.stop_requested()) {
-        cancelled = true;
-        break;
-      }
-      result.finalMetrics["train_objective"] = objective;
-      if (counts.tokens > 0) result.finalMetrics["train_log_likelihood_per_token"] = logLik / counts.tokens;
-      if (converged) {
-        result.status = FitStatus::Converged;
-        break;
-      }
-    }
-    if (cancelled) result.status = FitStatus::Cancelled;
-
-    // Results, also for a stopped run (then the last complete iteration, or the start).
-    const Eigen::MatrixXd topicWord = state.phi.transpose();
-    const Eigen::MatrixXd docTopic = state.theta;
-    const FoldIn fold = foldIn(topicWord, sweep);
-    result.matrices.push_back({topic::kTopicWord, topicWord});
-    result.matrices.push_back({topic::kDocTopic, topic::assembleDocTopic(data, docTopic, fold, settings.seed)});
-    result.tokenTopics = topic::mostLikelyTopics(corpus, topicWord, docTopic);
-    if (!cancelled) topic::addFinalHeldoutMetrics(result.finalMetrics, data, topicWord, fold, settings.seed);
-    result.seconds = clock.seconds();
-    return result;
-  }
-
- private:
-  // 003 §5: a held-out document's p(z|d) by iterating the E step with p(w|z) fixed, as in
-  // training: plain EM without a pseudo-count on p(z|d) (training has none either), or the same
-  // tempered E step for tempered EM. `topicWord` must outlive the result.
-  static FoldIn foldIn(const Eigen::MatrixXd& topicWord, const topic::PlsaSettings& sweep) {
-    if (sweep.temperature < 1.0) return topic::temperedEmFoldIn(topicWord, sweep.temperature);
-    return emFoldIn(topicWord);
+    ChainSchedule schedule;
+    schedule.iterations = options.iterations;
+    schedule.snapshotEvery = options.snapshotEvery;
+    return driveChain(chain, schedule, settings, observer, stop, clock, cancelled);
   }
 };
 

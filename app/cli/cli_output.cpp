@@ -26,8 +26,8 @@ core::WriteWait projectWriteWait(const std::string& project) {
   wait.waiting = [project, nextNotice](double seconds) {
     if (seconds < *nextNotice) return;
     *nextNotice = seconds + 10.0;
-    std::cerr << "latent-cli: waiting for " << project << ": another program holds its write lock (" << static_cast<int>(seconds)
-              << " s so far); a second Ctrl-C gives up without saving\n"
+    std::cerr << "latent-cli: waiting for " << project << ": another program holds its write lock ("
+              << static_cast<int>(seconds) << " s so far); a second Ctrl-C gives up without saving\n"
               << std::flush;
   };
   return wait;

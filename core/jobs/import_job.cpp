@@ -107,9 +107,10 @@ ImportResult importGraph(Project& project, const GraphImportRequest& request, co
                         {request.name, DataKind::Graph, absoluteSource(request.source),
                          std::string(toString(report.format)), options},
                         control.stop);
-  const auto id = writeStaged(staging, graphRowCount(graph), control, [&](std::int64_t datasetId, std::size_t first, std::size_t count) {
+  const auto write = [&](std::int64_t datasetId, std::size_t first, std::size_t count) {
     writeGraphRows(project, datasetId, graph, first, count);
-  }, summary);
+  };
+  const auto id = writeStaged(staging, graphRowCount(graph), control, write, summary);
   return {project.dataset(id), report.notes};
 }
 
@@ -154,9 +155,10 @@ ImportResult importRatings(Project& project, const RatingsImportRequest& request
                         {request.name, DataKind::Ratings, absoluteSource(request.source),
                          std::string(toString(report.format)), options},
                         control.stop);
-  const auto id = writeStaged(staging, ratingsRowCount(ratings), control, [&](std::int64_t datasetId, std::size_t first, std::size_t count) {
+  const auto write = [&](std::int64_t datasetId, std::size_t first, std::size_t count) {
     writeRatingsRows(project, datasetId, ratings, first, count);
-  }, summary);
+  };
+  const auto id = writeStaged(staging, ratingsRowCount(ratings), control, write, summary);
   return {project.dataset(id), report.notes};
 }
 

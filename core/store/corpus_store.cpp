@@ -70,7 +70,8 @@ void StagedCorpusWriter::writeVocabulary(std::span<const VocabularyEntry> vocabu
 
 void StagedCorpusWriter::writeTokens(std::int64_t document, std::span<const std::int32_t> wordIds,
                                      std::span<const std::uint32_t> begins, std::span<const std::uint32_t> ends) {
-  m_tokens.push_back({document, {wordIds.begin(), wordIds.end()}, {begins.begin(), begins.end()}, {ends.begin(), ends.end()}});
+  m_tokens.push_back(
+      {document, {wordIds.begin(), wordIds.end()}, {begins.begin(), begins.end()}, {ends.begin(), ends.end()}});
   ++m_rows;
   m_bytes += wordIds.size_bytes() + begins.size_bytes() + ends.size_bytes() + 32;
   flushWhenFull();

@@ -10,7 +10,8 @@ namespace latent::core {
 
 std::size_t graphRowCount(const Graph& graph) { return graph.nodeCount() + graph.edges.size() + 1; }
 
-void writeGraphRows(Project& project, std::int64_t datasetId, const Graph& graph, std::size_t first, std::size_t count) {
+void writeGraphRows(Project& project, std::int64_t datasetId, const Graph& graph, std::size_t first,
+                    std::size_t count) {
   auto& db = project.db();
   const std::size_t end = std::min(first + count, graphRowCount(graph));
   const std::size_t nodeCount = graph.nodeCount();
@@ -22,8 +23,8 @@ void writeGraphRows(Project& project, std::int64_t datasetId, const Graph& graph
       nlohmann::ordered_json attributes = nlohmann::ordered_json::object();
       for (std::size_t a = 0; a < graph.attributeNames.size(); ++a)
         attributes[graph.attributeNames[a]] = graph.attributes[a][n];
-      nodes.bind(1, datasetId).bind(2, static_cast<std::int64_t>(n)).bind(3, graph.nodeIds[n]).bind(4, graph.nodeNames[n]);
-      nodes.bind(5, attributes.dump()).run();
+      nodes.bind(1, datasetId).bind(2, static_cast<std::int64_t>(n)).bind(3, graph.nodeIds[n]);
+      nodes.bind(4, graph.nodeNames[n]).bind(5, attributes.dump()).run();
     }
   }
   if (end > nodeCount && first < edgesEnd) {
@@ -36,7 +37,8 @@ void writeGraphRows(Project& project, std::int64_t datasetId, const Graph& graph
   if (end > edgesEnd) {
     // Graph-level facts the containers need back: direction and the attribute column order.
     auto facts = db.prepare(
-        "UPDATE datasets SET options = json_set(options, '$.directed', json(?2), '$.attributes', json(?3)) WHERE id = ?1");
+        "UPDATE datasets SET options = json_set(options, '$.directed', json(?2), '$.attributes', json(?3)) "
+        "WHERE id = ?1");
     facts.bind(1, datasetId).bind(2, graph.directed ? "true" : "false");
     facts.bind(3, nlohmann::json(graph.attributeNames).dump()).run();
   }

@@ -217,7 +217,8 @@ class CliContractTest : public QObject {
     QString contents = runCli({"datasets", "--project", str(project), "--json"}).out;
     core::Database raw(project, core::Database::Mode::ReadOnly);
     for (const char* table : {"datasets", "documents", "tokens", "vocabulary"})
-      contents += QStringLiteral("\n%1 %2").arg(table).arg(raw.queryInteger(std::string("SELECT count(*) FROM ") + table));
+      contents += QStringLiteral("\n%1 %2").arg(table).arg(raw.queryInteger(std::string("SELECT count(*) FROM ") +
+                                                                               table));
     return contents;
   }
 };

@@ -154,7 +154,8 @@ class CliSharedProjectTest : public QObject {
     core::Project p(m_file);
     std::vector<std::string> texts;
     for (int d = 0; d < 40; ++d)
-      texts.push_back(d % 2 ? "money bank loan money bank credit loan money" : "river bank stream water river shore stream");
+      texts.push_back(d % 2 ? "money bank loan money bank credit loan money"
+                            : "river bank stream water river shore stream");
     test::addCorpus(p, "toy", texts);
   }
 
@@ -171,9 +172,9 @@ class CliSharedProjectTest : public QObject {
     QProcess fit;
     fit.setProcessEnvironment(environment);
     fit.start(QStringLiteral(LATENT_CLI_PATH),
-              {"fit", "lda-gibbs", "--project", str(m_file), "--dataset", "sotu", "--k", "8", "--iterations", "60",
-               "--eval-every", "5", "--heldout", "0.1", "--seed", "5", "--restarts", "1", "--snapshot-every", "5",
-               "--json"});
+              {"fit",          "lda-gibbs", "--project",        str(m_file), "--dataset", "sotu", "--k",    "8",
+               "--iterations", "60",        "--eval-every",     "5",         "--heldout", "0.1",  "--seed", "5",
+               "--restarts",   "1",         "--snapshot-every", "5",         "--json"});
     QVERIFY(fit.waitForStarted());
     QString out, err;
     const auto pump = [&] {
@@ -202,8 +203,8 @@ class CliSharedProjectTest : public QObject {
     }
     pump();
     QVERIFY2(fit.state() == QProcess::Running, qPrintable("the fit ended while the file was locked: " + err));
-    QVERIFY2(import.state() == QProcess::Running,
-             qPrintable("the import ended while the file was locked: " + QString::fromUtf8(import.readAllStandardError())));
+    QVERIFY2(import.state() == QProcess::Running, qPrintable("the import ended while the file was locked: " +
+                                                             QString::fromUtf8(import.readAllStandardError())));
     holder.exec("ROLLBACK");
 
     QVERIFY(import.waitForFinished(120000));

@@ -29,7 +29,7 @@ namespace {
 // batches and reports its progress several times on the way.
 std::string manyDocuments(std::size_t documents) {
   static const char* words[] = {"river", "bank", "money", "loan", "stream", "water", "credit", "shore",
-                                "fish",  "boat", "rate",  "debt", "flood", "mill",  "coin",   "vault"};
+                                "fish",  "boat", "rate",  "debt", "flood",  "mill",  "coin",   "vault"};
   std::mt19937 random(11);
   std::string text;
   for (std::size_t d = 0; d < documents; ++d) {
@@ -55,10 +55,11 @@ Contents contents(const std::filesystem::path& file) {
   core::Project project(file, core::Project::Access::ReadOnly);
   Contents c;
   for (const auto& d : project.datasets()) {
-    nlohmann::json j = {{"id", d.id},           {"name", d.name},         {"kind", core::toString(d.kind)},
-                        {"source", d.source},   {"format", d.format},     {"options", d.options},
+    nlohmann::json j = {{"id", d.id},           {"name", d.name},        {"kind", core::toString(d.kind)},
+                        {"source", d.source},   {"format", d.format},    {"options", d.options},
                         {"summary", d.summary}, {"created", d.createdAt}};
-    for (const auto& doc : core::listDocuments(project, d.id)) j["documents"].push_back({doc.id, doc.title, doc.tokenCount});
+    for (const auto& doc : core::listDocuments(project, d.id))
+      j["documents"].push_back({doc.id, doc.title, doc.tokenCount});
     c.datasets.push_back(j.dump());
   }
   for (const char* table : {"datasets", "documents", "tokens", "vocabulary"})
@@ -106,9 +107,10 @@ class ImportStagingTest : public QObject {
       core::Project other(m_file);
       other.db().setBusyTimeout(std::chrono::milliseconds(0));
       QCOMPARE(stagingDatasets(other), std::int64_t{1});  // written in batches already
-      QCOMPARE(other.datasets().size(), std::size_t{1});   // ... but only "toy" is visible
+      QCOMPARE(other.datasets().size(), std::size_t{1});  // ... but only "toy" is visible
       QVERIFY(!other.findDataset("big").has_value());
-      QVERIFY(other.db().queryInteger("SELECT count(*) FROM documents WHERE dataset_id <> " + std::to_string(m_toy)) > 0);
+      QVERIFY(other.db().queryInteger("SELECT count(*) FROM documents WHERE dataset_id <> " + std::to_string(m_toy)) >
+              0);
       QVERIFY_THROWS_EXCEPTION(core::UsageError, core::checkDatasetNameFree(other, "big"));
       QCOMPARE(core::loadCorpus(other, m_toy).documentCount(), std::size_t{2});
       other.renameDataset(m_toy, "toy renamed");
@@ -135,7 +137,9 @@ class ImportStagingTest : public QObject {
     {
       core::Project project(m_file);
       core::ImportControl control;
-      control.progress = [&](std::uint64_t, std::uint64_t) { stagingSeen = std::max(stagingSeen, stagingDatasets(project)); };
+      control.progress = [&](std::uint64_t, std::uint64_t) {
+        stagingSeen = std::max(stagingSeen, stagingDatasets(project));
+      };
       try {
         core::importCorpus(project, linesRequest("bad", bad), control);
         QFAIL("expected an InputError");
@@ -247,14 +251,17 @@ class ImportStagingTest : public QObject {
       p.db().exec(
           "INSERT INTO datasets (name, kind, source, format, created_at, status, owner_pid, owner_host, owner_import) "
           "VALUES ('elsewhere', 'corpus', 's', 'lines', 't', 'staging', 1, 'another-machine', 1)");
-      p.db().prepare(
-             "INSERT INTO datasets (name, kind, source, format, created_at, status, owner_pid, owner_host, owner_import) "
-             "VALUES ('left here', 'corpus', 's', 'lines', 't', 'staging', ?1, ?2, -5)")
+      p.db()
+          .prepare(
+              "INSERT INTO datasets (name, kind, source, format, created_at, status, owner_pid, owner_host, "
+              "owner_import) "
+              "VALUES ('left here', 'corpus', 's', 'lines', 't', 'staging', ?1, ?2, -5)")
           .bind(1, static_cast<std::int64_t>(getpid()))
           .bind(2, core::hostName())
           .run();
       const auto left = p.db().lastInsertId();
-      p.db().prepare("INSERT INTO documents (dataset_id, doc_index, external_id, title) VALUES (?1, 0, '1', 'x')")
+      p.db()
+          .prepare("INSERT INTO documents (dataset_id, doc_index, external_id, title) VALUES (?1, 0, '1', 'x')")
           .bind(1, left)
           .run();
     }

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "models/model.hpp"
+#include "store/write_wait.hpp"
 
 namespace latent::cli {
 
@@ -24,6 +25,13 @@ inline constexpr int kExitInterrupted = 130;
 
 // Requested by Ctrl-C (SIGINT/SIGTERM): imports roll back, fits are recorded as stopped.
 std::stop_token interruptToken();
+// Requested by a second Ctrl-C: a write waiting for another program to release the project file
+// gives up (a third one ends the process at once).
+std::stop_token abandonToken();
+
+// How a fit's writes wait for the project file: for as long as it takes, saying so on stderr,
+// until a second Ctrl-C.
+core::WriteWait projectWriteWait(const std::string& project);
 
 // One JSON object on one line of stdout, flushed (consumers read it as it comes).
 void printJsonLine(const nlohmann::json& object);

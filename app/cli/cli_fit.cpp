@@ -111,7 +111,8 @@ Command addFitCommand(CLI::App& app) {
               if (run.heldout > 0) std::cout << ", " << run.heldout * 100 << "% held out";
               std::cout << ")\n";
             };
-            const auto outcome = core::runFit(args->project, request, &printer, interruptToken(), announce);
+            const auto outcome = core::runFit(args->project, request, &printer, interruptToken(), announce,
+                                              projectWriteWait(args->project));
             const auto& run = outcome.run;
 
             nlohmann::json final = {{"run", run.id}, {"model", run.model}, {"dataset", run.datasetName},

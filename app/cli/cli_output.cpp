@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <memory>
 
 #include "util/errors.hpp"
 
@@ -15,6 +16,21 @@ namespace latent::cli {
 
 void printJsonLine(const nlohmann::json& object) {
   std::cout << object.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n' << std::flush;
+}
+
+core::WriteWait projectWriteWait(const std::string& project) {
+  core::WriteWait wait;
+  wait.abandon = abandonToken();
+  // Once when the wait begins to show, then every ten seconds: a line a person can follow.
+  auto nextNotice = std::make_shared<double>(0.0);
+  wait.waiting = [project, nextNotice](double seconds) {
+    if (seconds < *nextNotice) return;
+    *nextNotice = seconds + 10.0;
+    std::cerr << "latent-cli: waiting for " << project << ": another program holds its write lock ("
+              << static_cast<int>(seconds) << " s so far); a second Ctrl-C gives up without saving\n"
+              << std::flush;
+  };
+  return wait;
 }
 
 std::string withThousands(std::int64_t value) {

@@ -108,7 +108,8 @@ Command addSweepCommand(CLI::App& app) {
                                               if (criterion) std::cout << std::setw(14) << text("icl");
                                               std::cout << seconds.str() << "\n" << std::flush;
                                             }
-                                          });
+                                          },
+                                          projectWriteWait(args->project));
             // The best value by the held-out metric (lower is better for perplexities and RMSE).
             std::optional<std::int64_t> best;
             double bestValue = 0;

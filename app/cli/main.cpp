@@ -8,19 +8,29 @@
 
 #include "cli_common.hpp"
 #include "store/database.hpp"
+#include "store/write_wait.hpp"
 #include "util/errors.hpp"
 
 namespace latent::cli {
 namespace {
 
-std::atomic<bool> g_interrupted{false};
+std::atomic<int> g_interrupts{0};
 std::stop_source g_stop;
+std::stop_source g_abandon;
 
-void onSignal(int) { g_interrupted.store(true); }
+// The first signal stops the command, the second gives up a wait for the project file, the
+// third ends the process (SQLite keeps the file whole; a run then reads as interrupted).
+void onSignal(int number) {
+  if (g_interrupts.fetch_add(1) + 1 >= 3) {
+    std::signal(number, SIG_DFL);
+    std::raise(number);
+  }
+}
 
 }  // namespace
 
 std::stop_token interruptToken() { return g_stop.get_token(); }
+std::stop_token abandonToken() { return g_abandon.get_token(); }
 
 }  // namespace latent::cli
 
@@ -28,11 +38,13 @@ int main(int argc, char** argv) {
   using namespace latent;
   std::signal(SIGINT, cli::onSignal);
   std::signal(SIGTERM, cli::onSignal);
-  // A signal handler may only set a flag; this thread turns the flag into a stop request.
+  // A signal handler may only count; this thread turns the count into stop requests.
   std::jthread watcher([](std::stop_token own) {
     while (!own.stop_requested()) {
-      if (cli::g_interrupted.load()) {
-        cli::g_stop.request_stop();
+      const int interrupts = cli::g_interrupts.load();
+      if (interrupts >= 1) cli::g_stop.request_stop();
+      if (interrupts >= 2) {
+        cli::g_abandon.request_stop();
         return;
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
@@ -81,6 +93,9 @@ int main(int argc, char** argv) {
     return cli::kExitBadInput;
   } catch (const core::Cancelled&) {
     std::cerr << "latent-cli: interrupted; nothing was changed\n";
+    return cli::kExitInterrupted;
+  } catch (const core::WriteAbandoned& e) {
+    std::cerr << "latent-cli: interrupted: " << e.what() << "; what was not saved is lost\n";
     return cli::kExitInterrupted;
   } catch (const std::exception& e) {
     std::cerr << "latent-cli: " << e.what() << "\n";

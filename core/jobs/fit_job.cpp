@@ -59,7 +59,7 @@ nlohmann::json validateRunRequest(Project& project, const RunRequest& request) {
 }
 
 RunOutcome runFit(const std::filesystem::path& projectFile, const RunRequest& request, TrainingObserver* observer,
-                  std::stop_token stop, const std::function<void(const RunRecord&)>& onCreated) {
+                  std::stop_token stop, const std::function<void(const RunRecord&)>& onCreated, const WriteWait& wait) {
   Project project(projectFile, Project::Access::ReadWrite);
   const nlohmann::json options = validateRunRequest(project, request);
   auto model = createModel(request.model);
@@ -105,7 +105,7 @@ RunOutcome runFit(const std::filesystem::path& projectFile, const RunRequest& re
   record.heldoutName = request.heldout > 0 ? info.heldoutName : "";
   record.appVersion = kAppVersion;
   record.sweepId = request.sweepId;
-  record.id = createRun(project, record);
+  writeWhenFree(project.db(), wait, [&] { record.id = createRun(project, record); });
   if (onCreated) onCreated(loadRun(project, record.id));
 
   FitSettings settings;
@@ -126,24 +126,28 @@ RunOutcome runFit(const std::filesystem::path& projectFile, const RunRequest& re
     // A fit started from a background job keeps its TBB workers in the background too.
     BackgroundWorkers background(arena, currentThreadIsBackground());
     arena.execute([&] { result = model->fit(data, settings, observers, stop); });
-    recorder.flush();
   } catch (const std::exception& e) {
-    recorder.flush();
-    finishRun(project, record.id, RunStatus::Failed, e.what(), 0.0, static_cast<std::int64_t>(recorder.reports().size()),
-              nlohmann::json::object());
+    const auto iterations = static_cast<std::int64_t>(recorder.reports().size());
+    writeWhenFree(project.db(), wait, [&] {
+      recorder.writePending();
+      finishRun(project, record.id, RunStatus::Failed, e.what(), 0.0, iterations, nlohmann::json::object());
+    });
+    recorder.clearPending();
     throw;
   }
 
-  // The result: final matrices (iteration -1) and per-token assignments in full-corpus indices.
-  {
-    Transaction tx(project.db());
+  // One transaction for what the recorder still holds, the final matrices (iteration -1), the
+  // per-token assignments in full-corpus indices and the status: a reader sees a finished run
+  // with all of its result or a running one. Everything in it was computed before it began.
+  writeWhenFree(project.db(), wait, [&] {
+    recorder.writePending();
     for (const auto& m : result.matrices) saveMatrix(project, record.id, m.name, -1, m.values);
     for (std::size_t d = 0; d < result.tokenTopics.size() && d < split.trainDocuments.size(); ++d)
       saveTokenTopics(project, record.id, split.trainDocuments[d], result.tokenTopics[d]);
     finishRun(project, record.id, toRunStatus(result.status), result.message, result.seconds, result.iterations,
               result.finalMetrics);
-    tx.commit();
-  }
+  });
+  recorder.clearPending();
   return {loadRun(project, record.id), std::move(result)};
 }
 

@@ -14,6 +14,7 @@
 
 #include "models/model.hpp"
 #include "store/run_store.hpp"
+#include "store/write_wait.hpp"
 
 namespace latent::core {
 
@@ -38,9 +39,17 @@ struct RunOutcome {
 nlohmann::json validateRunRequest(Project& project, const RunRequest& request);
 
 // Runs synchronously on the calling thread (the GUI calls it from a JobRunner thread).
-// `observer` (may be null) sees every report after it is recorded; `onCreated` learns the run's
-// record as soon as it exists. A model failure is recorded as a failed run and rethrown.
+// `observer` (may be null) sees every report after the recorder has it; `onCreated` learns the
+// run's record as soon as it exists. A model failure is recorded as a failed run and rethrown.
+//
+// Another process holding the project's write lock never makes the fit fail: while the model
+// runs, the recorder keeps what it could not write (run_recorder.hpp), and the writes that must
+// happen (creating the run, the final result and status) wait for the lock for as long as it
+// takes, telling `wait.waiting`. `stop` stops the model, and the run is still recorded as
+// stopped once the lock is free; only `wait.abandon` gives up a wait, throwing WriteAbandoned:
+// the run then keeps what was written before and reads as interrupted once this process ends.
 RunOutcome runFit(const std::filesystem::path& projectFile, const RunRequest& request, TrainingObserver* observer,
-                  std::stop_token stop, const std::function<void(const RunRecord&)>& onCreated = {});
+                  std::stop_token stop, const std::function<void(const RunRecord&)>& onCreated = {},
+                  const WriteWait& wait = {});
 
 }  // namespace latent::core

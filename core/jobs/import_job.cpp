@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The three import orchestrations: read, build, write, summarise, commit.
+// The three import orchestrations: read, build, write in short staging transactions, publish.
 #include "jobs/import_job.hpp"
 
 #include <algorithm>
@@ -7,6 +7,7 @@
 #include <map>
 
 #include "store/corpus_store.hpp"
+#include "store/dataset_staging.hpp"
 #include "store/graph_store.hpp"
 #include "store/ratings_store.hpp"
 
@@ -23,12 +24,24 @@ nlohmann::json pruneJson(const PruneOptions& p) {
   return {{"min_df", p.minDocumentFrequency}, {"max_df", p.maxDocumentFraction}, {"max_vocab", p.maxVocabulary}};
 }
 
+// Writes `rows` rows, kStagingBatchRows per transaction, the last batch in the publishing commit.
+template <typename WriteRows>
+std::int64_t writeStaged(StagedDataset& staging, std::size_t rows, const ImportControl& control, WriteRows&& write,
+                         const nlohmann::json& summary) {
+  std::size_t first = 0;
+  for (; rows - first > kStagingBatchRows; first += kStagingBatchRows) {
+    control.checkStop();
+    staging.write([&](std::int64_t id) { write(id, first, kStagingBatchRows); });
+  }
+  control.checkStop();
+  return staging.publish(summary, [&](std::int64_t id) { write(id, first, rows - first); });
+}
+
 }  // namespace
 
 void checkDatasetNameFree(Project& project, const std::string& name) {
   if (name.empty()) throw UsageError("a dataset needs a name (--name)");
-  if (project.findDataset(name))
-    throw UsageError("a dataset named '" + name + "' already exists in " + project.path().string());
+  project.checkNameFree(name);
 }
 
 ImportResult importCorpus(Project& project, const CorpusImportRequest& request, const ImportControl& control) {
@@ -53,10 +66,11 @@ ImportResult importCorpus(Project& project, const CorpusImportRequest& request, 
                             {"id_column", read.idColumn}, {"vocabulary", read.vocabulary.string()},
                             {"min_length", request.tokenizer.minLength}, {"keep_numbers", request.tokenizer.keepNumbers}};
 
-  Transaction tx(project.db());
-  const auto id = project.createDataset(request.name, DataKind::Corpus, absoluteSource(request.source),
-                                        std::string(toString(read.format)), options);
-  CorpusWriter writer(project, id);
+  StagedDataset staging(project,
+                        {request.name, DataKind::Corpus, absoluteSource(request.source),
+                         std::string(toString(read.format)), options},
+                        control.stop);
+  StagedCorpusWriter writer(project, staging);
   CorpusBuilder builder(std::move(build), writer);
   readCorpus(request.source, read, builder, control);
   control.checkStop();
@@ -66,9 +80,8 @@ ImportResult importCorpus(Project& project, const CorpusImportRequest& request, 
                             {"tokens_seen", s.tokensSeen},   {"stopword_tokens", s.stopWordTokens},
                             {"pruned_tokens", s.prunedTokens}, {"empty_documents", s.emptyDocuments},
                             {"has_text", !isBagOfWords(read.format)}};
-  project.setDatasetSummary(id, summary);
   control.checkStop();
-  tx.commit();
+  const auto id = staging.publish(summary, [&](std::int64_t datasetId) { writer.writePending(datasetId); });
 
   ImportResult result{project.dataset(id), {}};
   if (s.emptyDocuments > 0)
@@ -84,19 +97,20 @@ ImportResult importGraph(Project& project, const GraphImportRequest& request, co
 
   nlohmann::json options = {{"nodes_file", request.read.nodes.string()}};
   if (request.read.directed) options["directed_requested"] = *request.read.directed;
-  Transaction tx(project.db());
-  const auto id = project.createDataset(request.name, DataKind::Graph, absoluteSource(request.source),
-                                        std::string(toString(report.format)), options);
-  writeGraph(project, id, graph);
   nlohmann::json summary = {{"nodes", graph.nodeCount()},
                             {"edges", graph.edgeCount()},
                             {"directed", graph.directed},
                             {"attributes", graph.attributeNames},
                             {"self_loops_dropped", report.selfLoopsDropped},
                             {"duplicates_merged", report.duplicatesMerged}};
-  project.setDatasetSummary(id, summary);
-  control.checkStop();
-  tx.commit();
+  StagedDataset staging(project,
+                        {request.name, DataKind::Graph, absoluteSource(request.source),
+                         std::string(toString(report.format)), options},
+                        control.stop);
+  const auto write = [&](std::int64_t datasetId, std::size_t first, std::size_t count) {
+    writeGraphRows(project, datasetId, graph, first, count);
+  };
+  const auto id = writeStaged(staging, graphRowCount(graph), control, write, summary);
   return {project.dataset(id), report.notes};
 }
 
@@ -137,13 +151,14 @@ ImportResult importRatings(Project& project, const RatingsImportRequest& request
   nlohmann::json options = {{"items_file", request.read.items.string()}, {"user_column", request.read.userColumn},
                             {"item_column", request.read.itemColumn}, {"rating_column", request.read.ratingColumn},
                             {"time_column", request.read.timeColumn}};
-  Transaction tx(project.db());
-  const auto id = project.createDataset(request.name, DataKind::Ratings, absoluteSource(request.source),
-                                        std::string(toString(report.format)), options);
-  writeRatings(project, id, ratings);
-  project.setDatasetSummary(id, summary);
-  control.checkStop();
-  tx.commit();
+  StagedDataset staging(project,
+                        {request.name, DataKind::Ratings, absoluteSource(request.source),
+                         std::string(toString(report.format)), options},
+                        control.stop);
+  const auto write = [&](std::int64_t datasetId, std::size_t first, std::size_t count) {
+    writeRatingsRows(project, datasetId, ratings, first, count);
+  };
+  const auto id = writeStaged(staging, ratingsRowCount(ratings), control, write, summary);
   return {project.dataset(id), report.notes};
 }
 

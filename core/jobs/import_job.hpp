@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Importing a file into a project as one transaction: all of it, or (on any error) nothing.
+// Importing a file into a project: all of it, or (on any error) nothing. The rows are written in
+// short transactions as a staging dataset that readers do not see, published in one last commit
+// (store/dataset_staging.hpp), so other processes go on writing to the project meanwhile.
 #pragma once
 
 #include <cstdint>
@@ -47,7 +49,8 @@ struct ImportResult {
 };
 
 // Each throws InputError (bad file), UsageError (bad request, such as a taken name) or Cancelled,
-// and then the project is exactly as it was.
+// and then the project is as it was: what the import had written is deleted again. A stop while
+// waiting for another process's write lock is a Cancelled too.
 ImportResult importCorpus(Project& project, const CorpusImportRequest& request, const ImportControl& control = {});
 ImportResult importGraph(Project& project, const GraphImportRequest& request, const ImportControl& control = {});
 ImportResult importRatings(Project& project, const RatingsImportRequest& request, const ImportControl& control = {});

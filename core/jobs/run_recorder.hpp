@@ -3,6 +3,9 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "models/training.hpp"
@@ -11,9 +14,15 @@
 
 namespace latent::core {
 
-// Metrics are written in batches, one short transaction each (at most twice a second, or every
-// 256 reports), so that recording costs the fit almost nothing and a killed run loses at most
-// half a second of curve. Snapshots are written at once: they are what a stopped run keeps.
+// Metric rows and snapshots wait in memory and are written together in one short transaction
+// (at most twice a second, every 256 reports, or at once for a snapshot), so that recording
+// costs the fit almost nothing and a killed run loses at most the last half second of curve.
+//
+// The observer runs on the model's thread and must stay cheap: it never waits for the write
+// lock. When another process holds it (an import, a fit, a sqlite3 shell), a try gives up at
+// once and everything is kept for a later try; a newer snapshot of a matrix replaces an older
+// one not yet written. runFit writes what is still waiting in its final transaction, which waits
+// for the lock as long as it takes (writePending, clearPending).
 class RunRecorder final : public TrainingObserver {
  public:
   RunRecorder(Project& project, std::int64_t runId) : m_project(project), m_runId(runId) {}
@@ -21,16 +30,32 @@ class RunRecorder final : public TrainingObserver {
 
   bool onReport(const IterationReport& report) override;
   void onSnapshot(std::shared_ptr<const ModelSnapshot> snapshot) override;
-  void flush();
+
+  // Writes what waits when the write lock can be had at once; false when it is kept for later.
+  bool tryFlush();
+  // Within the caller's transaction: what waits. Run again when that transaction is retried, so
+  // it is only forgotten by clearPending, once the caller has committed.
+  void writePending();
+  void clearPending();
 
   const std::vector<IterationReport>& reports() const noexcept { return m_all; }
 
  private:
+  // The newest snapshot of one matrix that is not written yet.
+  struct PendingMatrix {
+    std::int64_t iteration = 0;
+    std::shared_ptr<const ModelSnapshot> snapshot;  // shared with the other matrices it holds
+    std::size_t index = 0;                          // in snapshot->matrices
+  };
+
   Project& m_project;
   std::int64_t m_runId;
   std::vector<MetricRow> m_pending;
+  std::map<std::string, PendingMatrix> m_matrices;
   std::vector<IterationReport> m_all;
   Stopwatch m_sinceFlush;
+  Stopwatch m_sinceBusy;  // since a try last found the lock taken
+  bool m_busy = false;
 };
 
 }  // namespace latent::core

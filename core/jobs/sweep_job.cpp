@@ -29,13 +29,15 @@ void validateSweepRequest(Project& project, const SweepRequest& request) {
 }
 
 SweepOutcome runSweep(const std::filesystem::path& projectFile, const SweepRequest& request, TrainingObserver* observer,
-                      std::stop_token stop, const std::function<void(std::int64_t value, const RunRecord&)>& onPoint) {
+                      std::stop_token stop, const std::function<void(std::int64_t value, const RunRecord&)>& onPoint,
+                      const WriteWait& wait) {
   SweepOutcome outcome;
   {
     Project project(projectFile, Project::Access::ReadWrite);
     validateSweepRequest(project, request);
     const auto dataset = project.resolveDataset(request.base.dataset);
-    outcome.sweepId = createSweep(project, dataset.id, request.base.model, request.parameter);
+    writeWhenFree(project.db(), wait,
+                  [&] { outcome.sweepId = createSweep(project, dataset.id, request.base.model, request.parameter); });
   }
   for (const auto value : request.values) {
     if (stop.stop_requested()) {
@@ -45,7 +47,7 @@ SweepOutcome runSweep(const std::filesystem::path& projectFile, const SweepReque
     RunRequest point = request.base;
     point.options[request.parameter] = value;
     point.sweepId = outcome.sweepId;
-    const auto run = runFit(projectFile, point, observer, stop).run;
+    const auto run = runFit(projectFile, point, observer, stop, {}, wait).run;
     outcome.runs.push_back(run);
     if (onPoint) onPoint(value, run);
     if (run.status == RunStatus::Stopped) {

@@ -33,8 +33,10 @@ void validateSweepRequest(Project& project, const SweepRequest& request);
 
 // Runs the points one after the other. `observer` sees every report of every point; `onPoint` is
 // told when each point's run has finished. A stop request stops the current point (recorded as
-// stopped) and the sweep.
+// stopped) and the sweep. `wait` is each point's (runFit): how its writes wait for the lock.
 SweepOutcome runSweep(const std::filesystem::path& projectFile, const SweepRequest& request, TrainingObserver* observer,
-                      std::stop_token stop, const std::function<void(std::int64_t value, const RunRecord&)>& onPoint = {});
+                      std::stop_token stop,
+                      const std::function<void(std::int64_t value, const RunRecord&)>& onPoint = {},
+                      const WriteWait& wait = {});
 
 }  // namespace latent::core

@@ -26,9 +26,11 @@ void CorpusWriter::writeDocument(const DocumentRecord& d) {
   s.run();
 }
 
-void CorpusWriter::writeVocabulary(std::span<const VocabularyEntry> vocabulary) {
-  std::int64_t id = 0;
-  for (const auto& v : vocabulary) {
+void CorpusWriter::writeVocabulary(std::span<const VocabularyEntry> vocabulary) { writeWords(vocabulary, 0); }
+
+void CorpusWriter::writeWords(std::span<const VocabularyEntry> words, std::int64_t firstId) {
+  std::int64_t id = firstId;
+  for (const auto& v : words) {
     m_insertWord.bind(1, m_dataset).bind(2, id++).bind(3, v.word).bind(4, v.documentFrequency).bind(5, v.count);
     m_insertWord.run();
   }
@@ -44,6 +46,63 @@ void CorpusWriter::writeTokens(std::int64_t document, std::span<const std::int32
     s.bindBlob(4, begins).bindBlob(5, ends);
   }
   s.run();
+}
+
+void StagedCorpusWriter::writeDocument(const DocumentRecord& d) {
+  m_documents.push_back({d.index, std::string(d.id), std::string(d.title), std::string(d.time), std::string(d.label),
+                         std::string(d.text), d.hasText});
+  ++m_rows;
+  m_bytes += d.id.size() + d.title.size() + d.time.size() + d.label.size() + d.text.size() + 64;
+  flushWhenFull();
+}
+
+void StagedCorpusWriter::writeVocabulary(std::span<const VocabularyEntry> vocabulary) {
+  std::int64_t id = 0;
+  for (const auto& v : vocabulary) {
+    if (m_words.empty()) m_firstWord = id;
+    m_words.push_back(v);
+    ++id;
+    ++m_rows;
+    m_bytes += v.word.size() + 32;
+    flushWhenFull();
+  }
+}
+
+void StagedCorpusWriter::writeTokens(std::int64_t document, std::span<const std::int32_t> wordIds,
+                                     std::span<const std::uint32_t> begins, std::span<const std::uint32_t> ends) {
+  m_tokens.push_back(
+      {document, {wordIds.begin(), wordIds.end()}, {begins.begin(), begins.end()}, {ends.begin(), ends.end()}});
+  ++m_rows;
+  m_bytes += wordIds.size_bytes() + begins.size_bytes() + ends.size_bytes() + 32;
+  flushWhenFull();
+}
+
+void StagedCorpusWriter::flushWhenFull() {
+  if (m_rows < kStagingBatchRows && m_bytes < kStagingBatchBytes) return;
+  m_staging.write([this](std::int64_t datasetId) { writePending(datasetId); });
+  m_documents.clear();
+  m_words.clear();
+  m_tokens.clear();
+  m_rows = m_bytes = 0;
+}
+
+void StagedCorpusWriter::writePending(std::int64_t datasetId) {
+  // Documents before the tokens that refer to them; the lists are cleared only once committed,
+  // since a transaction that found the lock busy runs this again.
+  CorpusWriter writer(m_project, datasetId);
+  for (const auto& d : m_documents) {
+    DocumentRecord record;
+    record.index = d.index;
+    record.id = d.id;
+    record.title = d.title;
+    record.time = d.time;
+    record.label = d.label;
+    record.text = d.text;
+    record.hasText = d.hasText;
+    writer.writeDocument(record);
+  }
+  writer.writeWords(m_words, m_firstWord);
+  for (const auto& t : m_tokens) writer.writeTokens(t.document, t.wordIds, t.begins, t.ends);
 }
 
 Corpus loadCorpus(Project& project, std::int64_t datasetId) {

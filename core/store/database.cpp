@@ -4,6 +4,7 @@
 
 #include <sqlite3.h>
 
+#include <cstdlib>
 #include <utility>
 
 namespace latent::core {
@@ -13,10 +14,15 @@ namespace {
   std::string message(what);
   message += ": ";
   message += db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
-  throw StoreError(message);
+  throw StoreError(message, rc);
 }
 
+// The primary result code of an extended one (SQLITE_BUSY_SNAPSHOT is SQLITE_BUSY).
+int primaryCode(int code) noexcept { return code & 0xFF; }
+
 }  // namespace
+
+bool StoreError::busy() const noexcept { return primaryCode(m_code) == SQLITE_BUSY; }
 
 Statement::Statement(sqlite3* db, std::string_view sql) : m_db(db) {
   const int rc = sqlite3_prepare_v2(db, sql.data(), static_cast<int>(sql.size()), &m_stmt, nullptr);
@@ -113,7 +119,7 @@ Database::Database(const std::filesystem::path& path, Mode mode) : m_mode(mode) 
     sqlite3_close(m_db);
     throw StoreError(message);
   }
-  sqlite3_busy_timeout(m_db, 10000);
+  setBusyTimeout(defaultBusyTimeout());
   sqlite3_extended_result_codes(m_db, 1);
   try {
     exec("PRAGMA foreign_keys = ON");
@@ -125,13 +131,27 @@ Database::Database(const std::filesystem::path& path, Mode mode) : m_mode(mode) 
 
 Database::~Database() { sqlite3_close(m_db); }
 
+std::chrono::milliseconds Database::defaultBusyTimeout() {
+  if (const char* text = std::getenv("LATENT_BUSY_TIMEOUT_MS")) {
+    char* end = nullptr;
+    const long value = std::strtol(text, &end, 10);
+    if (end != text && *end == '\0' && value >= 0) return std::chrono::milliseconds(value);
+  }
+  return std::chrono::milliseconds(10000);
+}
+
+void Database::setBusyTimeout(std::chrono::milliseconds timeout) {
+  m_busyTimeout = timeout;
+  sqlite3_busy_timeout(m_db, static_cast<int>(timeout.count()));
+}
+
 void Database::exec(const std::string& sql) {
   char* error = nullptr;
   const int rc = sqlite3_exec(m_db, sql.c_str(), nullptr, nullptr, &error);
   if (rc != SQLITE_OK) {
     std::string message = error ? error : sqlite3_errstr(rc);
     sqlite3_free(error);
-    throw StoreError("database error: " + message);
+    throw StoreError("database error: " + message, sqlite3_extended_errcode(m_db));
   }
 }
 
@@ -142,9 +162,25 @@ std::int64_t Database::queryInteger(const std::string& sql) {
 
 std::int64_t Database::lastInsertId() const { return sqlite3_last_insert_rowid(m_db); }
 
+std::int64_t Database::changes() const { return sqlite3_changes64(m_db); }
+
 bool Database::inTransaction() const noexcept { return sqlite3_get_autocommit(m_db) == 0; }
 
 Transaction::Transaction(Database& db) : m_db(db) { m_db.exec("BEGIN IMMEDIATE"); }
+
+Transaction::Transaction(Database& db, std::chrono::milliseconds wait) : m_db(db) {
+  const auto usual = m_db.busyTimeout();
+  m_db.setBusyTimeout(wait);
+  try {
+    m_db.exec("BEGIN IMMEDIATE");
+  } catch (const StoreError& e) {
+    m_db.setBusyTimeout(usual);
+    if (!e.busy()) throw;
+    m_done = true;  // never began: nothing to roll back
+    return;
+  }
+  m_db.setBusyTimeout(usual);
+}
 
 Transaction::~Transaction() {
   if (!m_done) {

@@ -2,6 +2,7 @@
 // A thin RAII layer over the SQLite C API: connections, prepared statements, transactions.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <span>
@@ -18,6 +19,14 @@ namespace latent::core {
 class StoreError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
+  StoreError(const std::string& what, int code) : std::runtime_error(what), m_code(code) {}
+  // SQLite's extended result code; 0 when the error did not come from SQLite.
+  int code() const noexcept { return m_code; }
+  // Another connection held a lock for longer than this connection would wait.
+  bool busy() const noexcept;
+
+ private:
+  int m_code = 0;
 };
 
 class Statement {
@@ -66,7 +75,8 @@ class Database {
  public:
   enum class Mode { ReadWrite, ReadOnly };
 
-  // Opens (and with ReadWrite, creates) the file; WAL journal, foreign keys on, busy timeout 10 s.
+  // Opens (and with ReadWrite, creates) the file; WAL journal, foreign keys on, busy timeout
+  // defaultBusyTimeout().
   Database(const std::filesystem::path& path, Mode mode);
   ~Database();
   Database(const Database&) = delete;
@@ -77,24 +87,39 @@ class Database {
   void exec(const std::string& sql);
   std::int64_t queryInteger(const std::string& sql);
   std::int64_t lastInsertId() const;
+  // Rows changed by the last INSERT, UPDATE or DELETE.
+  std::int64_t changes() const;
   bool readOnly() const noexcept { return m_mode == Mode::ReadOnly; }
   // True between BEGIN and COMMIT/ROLLBACK on this connection.
   bool inTransaction() const noexcept;
   sqlite3* handle() const noexcept { return m_db; }
 
+  // How long a statement waits for another connection's lock before it fails with a busy
+  // StoreError: 10 s, or the environment's LATENT_BUSY_TIMEOUT_MS (tests shorten it to show that
+  // writers which must not fail outlast it).
+  static std::chrono::milliseconds defaultBusyTimeout();
+  std::chrono::milliseconds busyTimeout() const noexcept { return m_busyTimeout; }
+  void setBusyTimeout(std::chrono::milliseconds timeout);
+
  private:
   sqlite3* m_db = nullptr;
   Mode m_mode;
+  std::chrono::milliseconds m_busyTimeout{0};
 };
 
 // BEGIN IMMEDIATE ... COMMIT; rolls back when destroyed without commit(), so an exception
-// anywhere in an import or checkpoint leaves the file as it was.
+// anywhere in a write leaves the file as it was.
 class Transaction {
  public:
+  // Waits up to the connection's busy timeout for the write lock, then throws a busy StoreError.
   explicit Transaction(Database& db);
+  // Waits at most `wait` for the write lock; when another connection keeps it longer, nothing
+  // is thrown and active() is false (for writers that try again later instead of failing).
+  Transaction(Database& db, std::chrono::milliseconds wait);
   ~Transaction();
   Transaction(const Transaction&) = delete;
   Transaction& operator=(const Transaction&) = delete;
+  bool active() const noexcept { return !m_done; }
   void commit();
 
  private:

@@ -2,29 +2,50 @@
 // Nodes with their attributes as a JSON object; edges as rows; `directed` in the dataset options.
 #include "store/graph_store.hpp"
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 namespace latent::core {
 
-void writeGraph(Project& project, std::int64_t datasetId, const Graph& graph) {
+std::size_t graphRowCount(const Graph& graph) { return graph.nodeCount() + graph.edges.size() + 1; }
+
+void writeGraphRows(Project& project, std::int64_t datasetId, const Graph& graph, std::size_t first,
+                    std::size_t count) {
   auto& db = project.db();
-  auto nodes = db.prepare(
-      "INSERT INTO nodes (dataset_id, node_index, external_id, name, attributes) VALUES (?1, ?2, ?3, ?4, ?5)");
-  for (std::size_t n = 0; n < graph.nodeCount(); ++n) {
-    nlohmann::ordered_json attributes = nlohmann::ordered_json::object();
-    for (std::size_t a = 0; a < graph.attributeNames.size(); ++a)
-      attributes[graph.attributeNames[a]] = graph.attributes[a][n];
-    nodes.bind(1, datasetId).bind(2, static_cast<std::int64_t>(n)).bind(3, graph.nodeIds[n]).bind(4, graph.nodeNames[n]);
-    nodes.bind(5, attributes.dump()).run();
+  const std::size_t end = std::min(first + count, graphRowCount(graph));
+  const std::size_t nodeCount = graph.nodeCount();
+  const std::size_t edgesEnd = nodeCount + graph.edges.size();
+  if (first < nodeCount) {
+    auto nodes = db.prepare(
+        "INSERT INTO nodes (dataset_id, node_index, external_id, name, attributes) VALUES (?1, ?2, ?3, ?4, ?5)");
+    for (std::size_t n = first; n < std::min(end, nodeCount); ++n) {
+      nlohmann::ordered_json attributes = nlohmann::ordered_json::object();
+      for (std::size_t a = 0; a < graph.attributeNames.size(); ++a)
+        attributes[graph.attributeNames[a]] = graph.attributes[a][n];
+      nodes.bind(1, datasetId).bind(2, static_cast<std::int64_t>(n)).bind(3, graph.nodeIds[n]);
+      nodes.bind(4, graph.nodeNames[n]).bind(5, attributes.dump()).run();
+    }
   }
-  auto edges = db.prepare("INSERT INTO edges (dataset_id, source, target, weight) VALUES (?1, ?2, ?3, ?4)");
-  for (const auto& e : graph.edges)
-    edges.bind(1, datasetId).bind(2, e.source).bind(3, e.target).bind(4, e.weight).run();
-  // Graph-level facts the containers need back: direction and the attribute column order.
-  auto facts = db.prepare(
-      "UPDATE datasets SET options = json_set(options, '$.directed', json(?2), '$.attributes', json(?3)) WHERE id = ?1");
-  facts.bind(1, datasetId).bind(2, graph.directed ? "true" : "false");
-  facts.bind(3, nlohmann::json(graph.attributeNames).dump()).run();
+  if (end > nodeCount && first < edgesEnd) {
+    auto edges = db.prepare("INSERT INTO edges (dataset_id, source, target, weight) VALUES (?1, ?2, ?3, ?4)");
+    for (std::size_t i = std::max(first, nodeCount); i < std::min(end, edgesEnd); ++i) {
+      const auto& e = graph.edges[i - nodeCount];
+      edges.bind(1, datasetId).bind(2, e.source).bind(3, e.target).bind(4, e.weight).run();
+    }
+  }
+  if (end > edgesEnd) {
+    // Graph-level facts the containers need back: direction and the attribute column order.
+    auto facts = db.prepare(
+        "UPDATE datasets SET options = json_set(options, '$.directed', json(?2), '$.attributes', json(?3)) "
+        "WHERE id = ?1");
+    facts.bind(1, datasetId).bind(2, graph.directed ? "true" : "false");
+    facts.bind(3, nlohmann::json(graph.attributeNames).dump()).run();
+  }
+}
+
+void writeGraph(Project& project, std::int64_t datasetId, const Graph& graph) {
+  writeGraphRows(project, datasetId, graph, 0, graphRowCount(graph));
 }
 
 Graph loadGraph(Project& project, std::int64_t datasetId) {

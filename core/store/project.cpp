@@ -4,6 +4,7 @@
 
 #include <span>
 
+#include "store/dataset_staging.hpp"
 #include "util/clock.hpp"
 #include "util/embedded_file.hpp"
 #include "util/errors.hpp"
@@ -33,7 +34,10 @@ DatasetInfo readDataset(Statement& s) {
   return info;
 }
 
-constexpr const char* kDatasetColumns = "SELECT id, name, kind, source, format, options, summary, created_at FROM datasets";
+// Every reader sees ready datasets only: a staging one is an import still being written (or one
+// a killed import left, removed on the next opening).
+constexpr const char* kDatasetColumns =
+    "SELECT id, name, kind, source, format, options, summary, created_at FROM datasets WHERE status = 'ready'";
 
 }  // namespace
 
@@ -70,6 +74,7 @@ Project::Project(const std::filesystem::path& file, Access access)
     m_db.exec("PRAGMA journal_mode = WAL");
     m_db.exec("PRAGMA synchronous = NORMAL");
     migrate();
+    removeAbandonedImports(*this);
   } else if (version < latestSchemaVersion()) {
     throw UsageError(file.string() + " uses an older schema; open it for writing once to upgrade it");
   }
@@ -98,14 +103,14 @@ std::vector<DatasetInfo> Project::datasets() {
 }
 
 std::optional<DatasetInfo> Project::findDataset(const std::string& name) {
-  auto s = m_db.prepare(std::string(kDatasetColumns) + " WHERE name = ?1");
+  auto s = m_db.prepare(std::string(kDatasetColumns) + " AND name = ?1");
   s.bind(1, name);
   if (s.step()) return readDataset(s);
   return std::nullopt;
 }
 
 DatasetInfo Project::dataset(std::int64_t id) {
-  auto s = m_db.prepare(std::string(kDatasetColumns) + " WHERE id = ?1");
+  auto s = m_db.prepare(std::string(kDatasetColumns) + " AND id = ?1");
   s.bind(1, id);
   if (!s.step()) throw UsageError("no dataset with id " + std::to_string(id) + " in " + m_path.string());
   return readDataset(s);
@@ -114,7 +119,7 @@ DatasetInfo Project::dataset(std::int64_t id) {
 DatasetInfo Project::resolveDataset(const std::string& nameOrId) {
   if (auto found = findDataset(nameOrId)) return *found;
   if (!nameOrId.empty() && nameOrId.find_first_not_of("0123456789") == std::string::npos) {
-    auto s = m_db.prepare(std::string(kDatasetColumns) + " WHERE id = ?1");
+    auto s = m_db.prepare(std::string(kDatasetColumns) + " AND id = ?1");
     s.bind(1, static_cast<std::int64_t>(std::stoll(nameOrId)));
     if (s.step()) return readDataset(s);
   }
@@ -127,7 +132,7 @@ DatasetInfo Project::resolveDataset(const std::string& nameOrId) {
 std::int64_t Project::createDataset(const std::string& name, DataKind kind, const std::string& source,
                                     const std::string& format, const nlohmann::json& options) {
   if (name.empty()) throw UsageError("a dataset needs a name");
-  if (findDataset(name)) throw UsageError("a dataset named '" + name + "' already exists in " + m_path.string());
+  checkNameFree(name, std::nullopt);
   auto s = m_db.prepare(
       "INSERT INTO datasets (name, kind, source, format, options, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
   s.bind(1, name).bind(2, toString(kind)).bind(3, source).bind(4, format).bind(5, options.dump()).bind(6, utcTimestamp());
@@ -140,10 +145,19 @@ void Project::setDatasetSummary(std::int64_t id, const nlohmann::json& summary) 
   s.bind(1, summary.dump()).bind(2, id).run();
 }
 
+void Project::checkNameFree(const std::string& name, std::optional<std::int64_t> self) {
+  // Staging datasets count: their name is taken as soon as their import began writing.
+  auto s = m_db.prepare("SELECT id, status FROM datasets WHERE name = ?1");
+  s.bind(1, name);
+  if (!s.step() || (self && s.integer(0) == *self)) return;
+  if (s.text(1) == "ready") throw UsageError("a dataset named '" + name + "' already exists in " + m_path.string());
+  throw UsageError("a dataset named '" + name + "' is being imported into " + m_path.string() +
+                   " by another import; choose another name or wait for it to finish");
+}
+
 void Project::renameDataset(std::int64_t id, const std::string& name) {
   if (name.empty()) throw UsageError("a dataset needs a name");
-  if (auto other = findDataset(name); other && other->id != id)
-    throw UsageError("a dataset named '" + name + "' already exists");
+  checkNameFree(name, id);
   Transaction tx(m_db);
   m_db.prepare("UPDATE datasets SET name = ?1 WHERE id = ?2").bind(1, name).bind(2, id).run();
   tx.commit();

@@ -43,15 +43,21 @@ class Project {
   const std::filesystem::path& path() const noexcept { return m_path; }
   int schemaVersion();
 
+  // Ready datasets only: none of these sees a dataset whose import is still writing it
+  // (store/dataset_staging.hpp).
   std::vector<DatasetInfo> datasets();
   std::optional<DatasetInfo> findDataset(const std::string& name);
   DatasetInfo dataset(std::int64_t id);
   // By name or, failing that, by numeric id; throws UsageError listing the datasets there are.
   DatasetInfo resolveDataset(const std::string& nameOrId);
 
-  // Within the caller's transaction. Throws UsageError when the name is taken.
+  // A ready dataset, within the caller's transaction (imports go through StagedDataset instead).
+  // Throws UsageError when the name is taken, by a dataset or by an import in progress.
   std::int64_t createDataset(const std::string& name, DataKind kind, const std::string& source,
                              const std::string& format, const nlohmann::json& options);
+  // Throws UsageError when a dataset other than `self` has the name, or an import in progress
+  // has taken it.
+  void checkNameFree(const std::string& name, std::optional<std::int64_t> self = std::nullopt);
   void setDatasetSummary(std::int64_t id, const nlohmann::json& summary);
   void renameDataset(std::int64_t id, const std::string& name);
   void removeDataset(std::int64_t id);

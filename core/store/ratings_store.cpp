@@ -2,36 +2,62 @@
 // Users, items (with names and attributes) and one row per rating.
 #include "store/ratings_store.hpp"
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 namespace latent::core {
 
-void writeRatings(Project& project, std::int64_t datasetId, const Ratings& ratings) {
+std::size_t ratingsRowCount(const Ratings& ratings) {
+  return ratings.userCount() + ratings.itemCount() + ratings.ratings.size() + 1;
+}
+
+void writeRatingsRows(Project& project, std::int64_t datasetId, const Ratings& ratings, std::size_t first,
+                      std::size_t count) {
   auto& db = project.db();
-  auto users = db.prepare("INSERT INTO users (dataset_id, user_index, external_id) VALUES (?1, ?2, ?3)");
-  for (std::size_t u = 0; u < ratings.userCount(); ++u)
-    users.bind(1, datasetId).bind(2, static_cast<std::int64_t>(u)).bind(3, ratings.userIds[u]).run();
-  auto items = db.prepare(
-      "INSERT INTO items (dataset_id, item_index, external_id, name, attributes) VALUES (?1, ?2, ?3, ?4, ?5)");
-  for (std::size_t i = 0; i < ratings.itemCount(); ++i) {
-    nlohmann::ordered_json attributes = nlohmann::ordered_json::object();
-    for (std::size_t a = 0; a < ratings.itemAttributeNames.size(); ++a)
-      attributes[ratings.itemAttributeNames[a]] = ratings.itemAttributes[a][i];
-    items.bind(1, datasetId).bind(2, static_cast<std::int64_t>(i)).bind(3, ratings.itemIds[i]);
-    items.bind(4, ratings.itemNames[i]).bind(5, attributes.dump()).run();
+  const std::size_t end = std::min(first + count, ratingsRowCount(ratings));
+  const std::size_t usersEnd = ratings.userCount();
+  const std::size_t itemsEnd = usersEnd + ratings.itemCount();
+  const std::size_t ratingsEnd = itemsEnd + ratings.ratings.size();
+  if (first < usersEnd) {
+    auto users = db.prepare("INSERT INTO users (dataset_id, user_index, external_id) VALUES (?1, ?2, ?3)");
+    for (std::size_t u = first; u < std::min(end, usersEnd); ++u)
+      users.bind(1, datasetId).bind(2, static_cast<std::int64_t>(u)).bind(3, ratings.userIds[u]).run();
   }
-  auto rows = db.prepare(
-      "INSERT INTO ratings (dataset_id, seq, user_index, item_index, value, time) VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
-  std::int64_t seq = 0;
-  for (const auto& r : ratings.ratings) {
-    rows.bind(1, datasetId).bind(2, seq++).bind(3, r.user).bind(4, r.item).bind(5, r.value);
-    if (ratings.hasTime) rows.bind(6, r.time); else rows.bindNull(6);
-    rows.run();
+  if (end > usersEnd && first < itemsEnd) {
+    auto items = db.prepare(
+        "INSERT INTO items (dataset_id, item_index, external_id, name, attributes) VALUES (?1, ?2, ?3, ?4, ?5)");
+    for (std::size_t row = std::max(first, usersEnd); row < std::min(end, itemsEnd); ++row) {
+      const std::size_t i = row - usersEnd;
+      nlohmann::ordered_json attributes = nlohmann::ordered_json::object();
+      for (std::size_t a = 0; a < ratings.itemAttributeNames.size(); ++a)
+        attributes[ratings.itemAttributeNames[a]] = ratings.itemAttributes[a][i];
+      items.bind(1, datasetId).bind(2, static_cast<std::int64_t>(i)).bind(3, ratings.itemIds[i]);
+      items.bind(4, ratings.itemNames[i]).bind(5, attributes.dump()).run();
+    }
   }
-  auto facts = db.prepare(
-      "UPDATE datasets SET options = json_set(options, '$.item_attributes', json(?2), '$.has_time', json(?3)) "
-      "WHERE id = ?1");
-  facts.bind(1, datasetId).bind(2, nlohmann::json(ratings.itemAttributeNames).dump()).bind(3, ratings.hasTime ? "true" : "false").run();
+  if (end > itemsEnd && first < ratingsEnd) {
+    auto rows = db.prepare(
+        "INSERT INTO ratings (dataset_id, seq, user_index, item_index, value, time) VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+    for (std::size_t row = std::max(first, itemsEnd); row < std::min(end, ratingsEnd); ++row) {
+      const std::size_t seq = row - itemsEnd;
+      const auto& r = ratings.ratings[seq];
+      rows.bind(1, datasetId).bind(2, static_cast<std::int64_t>(seq)).bind(3, r.user).bind(4, r.item).bind(5, r.value);
+      if (ratings.hasTime) rows.bind(6, r.time); else rows.bindNull(6);
+      rows.run();
+    }
+  }
+  if (end > ratingsEnd) {
+    auto facts = db.prepare(
+        "UPDATE datasets SET options = json_set(options, '$.item_attributes', json(?2), '$.has_time', json(?3)) "
+        "WHERE id = ?1");
+    facts.bind(1, datasetId).bind(2, nlohmann::json(ratings.itemAttributeNames).dump());
+    facts.bind(3, ratings.hasTime ? "true" : "false").run();
+  }
+}
+
+void writeRatings(Project& project, std::int64_t datasetId, const Ratings& ratings) {
+  writeRatingsRows(project, datasetId, ratings, 0, ratingsRowCount(ratings));
 }
 
 Ratings loadRatings(Project& project, std::int64_t datasetId) {

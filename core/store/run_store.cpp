@@ -2,13 +2,10 @@
 // Reading and writing runs.
 #include "store/run_store.hpp"
 
-#include <signal.h>
-#include <unistd.h>
-
-#include <cerrno>
 #include <cmath>
 
 #include "store/blob.hpp"
+#include "store/process_owner.hpp"
 #include "util/clock.hpp"
 #include "util/errors.hpp"
 
@@ -20,18 +17,8 @@ constexpr const char* kRunColumns =
     "r.objective_name, r.heldout_name, r.app_version, r.created_at, r.updated_at, r.finished_at, r.seconds, "
     "r.iterations, r.final_metrics, r.owner_pid, r.owner_host, r.sweep_id FROM runs r JOIN datasets d ON d.id = r.dataset_id";
 
-std::string hostName() {
-  char name[256] = {};
-  if (gethostname(name, sizeof name - 1) != 0) return {};
-  return name;
-}
-
 // A process that is gone: only decidable for processes of this machine.
-bool ownerIsGone(Statement& s) {
-  if (s.isNull(19) || s.text(20) != hostName()) return false;
-  const auto pid = static_cast<pid_t>(s.integer(19));
-  return pid > 0 && kill(pid, 0) != 0 && errno == ESRCH;
-}
+bool runOwnerIsGone(Statement& s) { return !s.isNull(19) && ownerIsGone(s.integer(19), s.text(20)); }
 
 RunRecord readRun(Statement& s) {
   RunRecord r;
@@ -54,7 +41,7 @@ RunRecord readRun(Statement& s) {
   if (!s.isNull(16)) r.seconds = s.real(16);
   if (!s.isNull(17)) r.iterations = s.integer(17);
   r.finalMetrics = nlohmann::json::parse(s.text(18), nullptr, false);
-  if (r.status == RunStatus::Running && ownerIsGone(s)) r.status = RunStatus::Interrupted;
+  if (r.status == RunStatus::Running && runOwnerIsGone(s)) r.status = RunStatus::Interrupted;
   if (!s.isNull(21)) r.sweepId = s.integer(21);
   return r;
 }
@@ -106,7 +93,7 @@ std::int64_t createRun(Project& project, const RunRecord& run) {
     s.bind(1, run.datasetId).bind(2, run.model).bind(3, run.options.dump());
     s.bind(4, static_cast<std::int64_t>(run.seed)).bind(5, run.threads).bind(6, run.heldout);
     s.bind(7, run.objectiveName).bind(8, run.heldoutName).bind(9, run.appVersion).bind(10, utcTimestamp());
-    s.bind(11, static_cast<std::int64_t>(getpid())).bind(12, hostName());
+    s.bind(11, currentProcessId()).bind(12, hostName());
     if (run.sweepId) s.bind(13, *run.sweepId); else s.bindNull(13);
     s.run();
     id = project.db().lastInsertId();

@@ -103,8 +103,10 @@ class TopicLabelStoreTest : public QObject {
       core::Project p(file);
       const auto dataset = test::addCorpus(p, "toy", {"money bank"});
       run = addTopicRun(p, dataset);
-      // What a schema-4 file looks like: no topic_labels table.
+      // What a schema-4 file looks like: no topic_labels table, nor what later versions added.
       p.db().exec("DROP TABLE topic_labels");
+      for (const char* column : {"status", "owner_pid", "owner_host", "owner_import"})  // 006
+        p.db().exec(std::string("ALTER TABLE datasets DROP COLUMN ") + column);
       p.db().exec("PRAGMA user_version = 4");
     }
     QVERIFY(core::Project::latestSchemaVersion() >= 5);

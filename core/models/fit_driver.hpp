@@ -5,7 +5,9 @@
 // chain (its state, one iteration, a snapshot, its results); the driver does everything around it.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <stop_token>
 #include <vector>
@@ -85,5 +87,25 @@ class StartPhase {
   std::vector<double> m_scores;
   std::int64_t m_best = 0;
 };
+
+// Restarts of a chain that is seeded anew for each start (`chain.seed(r)`, r = 0, 1, ...): each
+// start runs up to `sweeps` sweeps (`chain.sweep()`), fewer once its objective changes by less
+// than `tolerance`, and is scored by its objective (`chain.objective()`); `keep()` is called when
+// it is the best so far. A single start is only seeded. False when stopped.
+template <typename Chain, typename Keep>
+bool runSeededStarts(Chain& chain, StartPhase& phase, std::int64_t count, int sweeps, double tolerance, Keep&& keep) {
+  for (std::int64_t r = 0; r < count; ++r) {
+    if (!chain.seed(static_cast<std::uint64_t>(r))) return false;
+    if (count == 1) return true;
+    double previous = std::numeric_limits<double>::quiet_NaN();
+    for (int i = 0; i < sweeps; ++i) {
+      if (!chain.sweep() || !phase.swept(r + 1, i + 1, sweeps)) return false;
+      if (i > 0 && std::abs(chain.objective() - previous) < tolerance) break;
+      previous = chain.objective();
+    }
+    if (phase.scored(r + 1, chain.objective())) keep();
+  }
+  return true;
+}
 
 }  // namespace latent::core

@@ -19,6 +19,7 @@
 #include "eval/heldout.hpp"
 #include "models/option_specs.hpp"
 #include "models/training.hpp"
+#include "results/result_family.hpp"
 
 namespace latent::core {
 
@@ -28,8 +29,11 @@ struct ModelInfo {
   std::string title;        // "Unigram (MAP multinoulli)"
   std::string description;  // two sentences for the run panel
   std::string objectiveName;  // what IterationReport::trainObjective measures
-  std::string heldoutName;    // what IterationReport::heldout measures, protocol included
-  std::string heldoutKey;     // its key in --json lines: "heldout_perplexity", "heldout_rmse"
+  ResultFamily family = ResultFamily::Topics;  // what it stores (results/result_family.hpp)
+  // The family's held-out metric (what IterationReport::heldout measures, protocol included) and
+  // its key in --json lines; filled in from the family.
+  std::string heldoutName;
+  std::string heldoutKey;
   std::vector<OptionSpec> options;
 };
 
@@ -75,13 +79,16 @@ class Model {
                         std::stop_token stop) = 0;
 };
 
+// The entry with what its result family declares (the held-out metric's key and name).
+ModelInfo withFamily(ModelInfo info);
+
 // A model class derives from DescribedModel<&describe>, where `ModelInfo describe()` builds its
 // catalogue entry; the entry is built once, on first use.
 template <ModelInfo (*Describe)()>
 class DescribedModel : public Model {
  public:
   static const ModelInfo& definition() {
-    static const ModelInfo info = Describe();
+    static const ModelInfo info = withFamily(Describe());
     return info;
   }
   const ModelInfo& info() const final { return definition(); }

@@ -39,6 +39,13 @@ std::unique_ptr<Model> createModel(std::string_view name) {
   throw UsageError("unknown model '" + std::string(name) + "' (available: " + names + ")");
 }
 
+ModelInfo withFamily(ModelInfo info) {
+  const auto& family = resultFamily(info.family);
+  info.heldoutKey = family.heldoutKey;
+  info.heldoutName = family.heldoutName;
+  return info;
+}
+
 nlohmann::json resolveOptions(const ModelInfo& model, const nlohmann::json& given) {
   return resolveOptions(model.name, model.options, given);
 }

@@ -28,4 +28,7 @@ inline constexpr const char* kBlockRates = "block_rates";
 inline constexpr const char* kLinkScale = "link_scale";
 inline constexpr const char* kNodeType = "node_type";
 
+// The held-out metric of the family: link perplexity of the held-out pairs (001 eq. 8).
+inline constexpr const char* kHeldoutLinkPerplexity = "heldout_link_perplexity";
+
 }  // namespace latent::core

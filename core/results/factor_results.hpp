@@ -24,4 +24,7 @@ inline constexpr const char* kRatingRange = "rating_range";
 inline constexpr const char* kRegularization = "regularization";
 inline constexpr const char* kItemImplicit = "item_implicit";
 
+// The held-out metric of the family: RMSE of the held-out ratings (000 eq. 27.84).
+inline constexpr const char* kHeldoutRmse = "heldout_rmse";
+
 }  // namespace latent::core

@@ -15,4 +15,7 @@ inline constexpr const char* kInitialTokenTopics = "initial_token_topics";
 // mixture: the mixing weights pi (1 x K), the MAP estimate (EM) or the posterior mean (VB).
 inline constexpr const char* kMixingWeights = "mixing_weights";
 
+// The held-out metric of the family: perplexity by document completion (000 eq. 27.29).
+inline constexpr const char* kHeldoutPerplexity = "heldout_perplexity";
+
 }  // namespace latent::core::topic

@@ -23,15 +23,21 @@ using namespace latent;
 
 namespace {
 
+// The chain's reports in `reports`, the restarts' progress in `startReports`; keepGoing and stopAt
+// act on the chain's reports.
 class CollectingObserver final : public core::TrainingObserver {
  public:
   bool onReport(const core::IterationReport& r) override {
+    if (!r.inChain()) {
+      startReports.push_back(r);
+      return true;
+    }
     reports.push_back(r);
     if (stopAt > 0 && r.iteration == stopAt) source.request_stop();
     return keepGoing;
   }
   void onSnapshot(std::shared_ptr<const core::ModelSnapshot> s) override { snapshots.push_back(s); }
-  std::vector<core::IterationReport> reports;
+  std::vector<core::IterationReport> reports, startReports;
   std::vector<std::shared_ptr<const core::ModelSnapshot>> snapshots;
   bool keepGoing = true;
   std::int64_t stopAt = 0;

@@ -23,9 +23,8 @@ OptionSpec blocksOption();  // "k"
 OptionSpec sweepsOption();  // "iterations": Gibbs sweeps over all nodes
 OptionSpec snapshotEveryOption();
 
-// The held-out metric every block model reports (ModelInfo::heldoutKey and heldoutName).
-inline constexpr const char* kHeldoutLinkKey = "heldout_link_perplexity";
-inline constexpr const char* kHeldoutLinkName = "held-out link perplexity (001 eq. 8)";
+// The held-out metric every block model reports (results/block_results.hpp).
+inline constexpr const char* kHeldoutLinkKey = kHeldoutLinkPerplexity;
 
 // Link perplexity of the held-out pairs under the given matrices; nullopt when none are held out.
 std::optional<double> heldoutLinkPerplexity(const DyadSplit& split, const std::vector<NamedMatrix>& matrices);

@@ -40,6 +40,7 @@ ModelInfo makeInfo() {
   ModelInfo info;
   info.name = "irm";
   info.kind = DataKind::Graph;
+  info.family = ResultFamily::Blocks;
   info.title = "Infinite relational model (collapsed Gibbs, CRP)";
   info.description =
       "Groups nodes into blocks that link to the rest of the graph in the same way, and finds how many blocks "
@@ -49,8 +50,6 @@ ModelInfo makeInfo() {
       "log joint of the partition and the training pairs, log p(links, blocks) = log CRP prior + log Beta-Bernoulli "
       "marginal likelihood with the densities integrated out (000 eq. 27.82): the log posterior of the partition up "
       "to a constant, total nats";
-  info.heldoutName = network::kHeldoutLinkName;
-  info.heldoutKey = network::kHeldoutLinkKey;
   info.options = IrmOptions::table().specs();
   return info;
 }
@@ -243,9 +242,7 @@ class IrmModel final : public DescribedModel<&makeInfo> {
 
     IrmChain chain(graph, split, std::move(chains[kept]), options, settings.seed, stop);
     chains.clear();
-    ChainSchedule schedule;
-    schedule.iterations = options.iterations;
-    schedule.snapshotEvery = options.snapshotEvery;
+    const ChainSchedule schedule{options.iterations, options.snapshotEvery};
     auto result = driveChain(chain, schedule, settings, observer, stop, clock, cancelled);
     result.finalMetrics["restart_log_joints"] = starts.scores();
     result.finalMetrics["restart_kept"] = kept;

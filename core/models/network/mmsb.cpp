@@ -35,6 +35,7 @@ ModelInfo makeInfo() {
   ModelInfo info;
   info.name = "mmsb";
   info.kind = DataKind::Graph;
+  info.family = ResultFamily::Blocks;
   info.title = "Mixed membership stochastic block model (collapsed Gibbs)";
   info.description =
       "Each node has its own mixture of K blocks and, for every pair of nodes, each side picks a block from its "
@@ -43,8 +44,6 @@ ModelInfo makeInfo() {
   info.objectiveName =
       "training log-likelihood per node pair: log P(E_train | posterior-mean theta, B) over the training pairs, "
       "divided by their number (with sampled non-edges their part is estimated from the sweep's sample)";
-  info.heldoutName = network::kHeldoutLinkName;
-  info.heldoutKey = network::kHeldoutLinkKey;
 
   info.options = MmsbOptions::table().specs();
   return info;
@@ -340,9 +339,7 @@ class MmsbModel final : public DescribedModel<&makeInfo> {
     const bool cancelled = restarts.cancelled;
     ContinuingChain chain(graph, split, options, std::move(restarts), restartSweeps, stop);
 
-    ChainSchedule schedule;
-    schedule.iterations = options.iterations;
-    schedule.snapshotEvery = options.snapshotEvery;
+    const ChainSchedule schedule{options.iterations, options.snapshotEvery};
     return driveChain(chain, schedule, settings, observer, stop, clock, cancelled);
   }
 };

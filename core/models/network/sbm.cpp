@@ -36,6 +36,7 @@ ModelInfo makeInfo() {
   ModelInfo info;
   info.name = "sbm";
   info.kind = DataKind::Graph;
+  info.family = ResultFamily::Blocks;
   info.title = "Stochastic block model (collapsed Gibbs sampling)";
   info.description =
       "Puts every node in one of K blocks so that the chance of a link depends only on the blocks of its two ends: "
@@ -44,8 +45,6 @@ ModelInfo makeInfo() {
   info.objectiveName =
       "log posterior log P(A, z) of the blocks, block densities integrated out (nats, whole graph; 000 eq. 27.75); "
       "degree-corrected: block rates integrated out, degree factors at their estimate";
-  info.heldoutName = network::kHeldoutLinkName;
-  info.heldoutKey = network::kHeldoutLinkKey;
   info.options = SbmOptions::table().specs();
   return info;
 }
@@ -219,9 +218,7 @@ class SbmModel final : public DescribedModel<&makeInfo> {
 
     SbmChain chain(full, split, graph, options, priors, settings.seed, searches[chosen].blocks, stop);
     searches.clear();
-    ChainSchedule schedule;
-    schedule.iterations = options.iterations;
-    schedule.snapshotEvery = options.snapshotEvery;
+    const ChainSchedule schedule{options.iterations, options.snapshotEvery};
     auto result = driveChain(chain, schedule, settings, observer, stop, clock, cancelled);
     auto& metrics = result.finalMetrics;
     metrics["start_log_posteriors"] = starts.scores();

@@ -36,14 +36,13 @@ ModelInfo makeInfo() {
   ModelInfo info;
   info.name = "pmf";
   info.kind = DataKind::Ratings;
+  info.family = ResultFamily::Factors;
   info.title = "Probabilistic matrix factorisation (PMF)";
   info.description =
       "Every user and every item gets a few hidden factors, a bias, and the global mean rating: the predicted "
       "rating is the mean plus both biases plus how well the user's factors match the item's. Fitted by "
       "alternating least squares or stochastic gradient descent, and judged by the error on held-out ratings.";
   info.objectiveName = "regularised squared error per training rating (000 eq. 27.92 with biases)";
-  info.heldoutName = "held-out RMSE (000 eq. 27.84)";
-  info.heldoutKey = "heldout_rmse";
   info.options = PmfOptions::table().specs();
   return info;
 }
@@ -121,7 +120,7 @@ class PmfChain final : public FitChain {
     if (m_sgd) metrics["blocks"] = m_sgdSolver->blocks();
     if (result.iterations > 0) metrics["seconds_per_iteration"] = m_solverSeconds / double(result.iterations);
     if (!m_test.empty()) {
-      metrics["heldout_rmse"] = pmf::heldoutRmse(m_test, m_params);
+      metrics[kHeldoutRmse] = pmf::heldoutRmse(m_test, m_params);
       metrics["heldout_ratings"] = static_cast<std::int64_t>(m_test.size());
       // What the factors add: the same held-out ratings predicted by the training mean alone, and
       // by the mean and the biases alone (eq. 27.93 without u . v, same bias penalty).
@@ -164,9 +163,7 @@ class PmfModel final : public DescribedModel<&makeInfo> {
     const auto train = pmf::TrainingRatings::build(split.train, static_cast<std::int32_t>(ratings.userCount()),
                                                    static_cast<std::int32_t>(ratings.itemCount()));
     PmfChain chain(train, split.test, options, settings, stop);
-    ChainSchedule schedule;
-    schedule.iterations = options.iterations;
-    schedule.snapshotEvery = options.snapshotEvery;
+    const ChainSchedule schedule{options.iterations, options.snapshotEvery};
     return driveChain(chain, schedule, settings, observer, stop, clock);
   }
 };

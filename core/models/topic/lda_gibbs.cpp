@@ -48,14 +48,13 @@ ModelInfo makeInfo() {
   ModelInfo info;
   info.name = "lda-gibbs";
   info.kind = DataKind::Corpus;
+  info.family = ResultFamily::Topics;
   info.title = "LDA (collapsed Gibbs sampling)";
   info.description =
       "Each document mixes a few topics and each topic is a distribution over words; the sampler "
       "assigns every word to a topic in turn, given all the others. The per-word topics it ends with "
       "are shown in the document view, and the topics are averaged from them.";
   info.objectiveName = "log joint log P(W, Z | alpha, beta) per token (nats; 001 eq. 3)";
-  info.heldoutName = "held-out perplexity, document completion (000 eq. 27.29)";
-  info.heldoutKey = "heldout_perplexity";
 
   info.options = LdaGibbsOptions::table().specs();
   return info;

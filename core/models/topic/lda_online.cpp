@@ -50,14 +50,13 @@ ModelInfo makeInfo() {
   ModelInfo info;
   info.name = "lda-online";
   info.kind = DataKind::Corpus;
+  info.family = ResultFamily::Topics;
   info.title = "LDA (online variational Bayes)";
   info.description =
       "Latent Dirichlet allocation learnt from small batches of documents at a time: after each batch the "
       "topics take a step towards what that batch suggests. It suits large corpora, where one pass can "
       "already give good topics.";
   info.objectiveName = "ELBO per token, each document scored when its minibatch was visited (nats)";
-  info.heldoutName = "held-out perplexity, document completion (000 eq. 27.29)";
-  info.heldoutKey = "heldout_perplexity";
   info.options = LdaOnlineOptions::table().specs();
   return info;
 }
@@ -187,9 +186,7 @@ class LdaOnlineModel final : public DescribedModel<&makeInfo> {
     const Stopwatch clock;
     const auto options = LdaOnlineOptions::table().parse(settings.options, info().name);
     LdaOnlineChain chain(data, settings, options, stop);
-    ChainSchedule schedule;
-    schedule.iterations = options.iterations;
-    schedule.snapshotEvery = options.snapshotEvery;
+    const ChainSchedule schedule{options.iterations, options.snapshotEvery};
     return driveChain(chain, schedule, settings, observer, stop, clock);
   }
 };

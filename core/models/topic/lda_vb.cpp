@@ -52,14 +52,13 @@ ModelInfo makeInfo() {
   ModelInfo info;
   info.name = "lda-vb";
   info.kind = DataKind::Corpus;
+  info.family = ResultFamily::Topics;
   info.title = "LDA (batch variational Bayes)";
   info.description =
       "Latent Dirichlet allocation: every document mixes a few topics, every topic is a distribution over "
       "words. Batch variational Bayes looks at every document in each pass and climbs a lower bound on the "
       "evidence (ELBO) that never goes down.";
   info.objectiveName = "evidence lower bound (ELBO) per token (nats)";
-  info.heldoutName = "held-out perplexity, document completion (000 eq. 27.29)";
-  info.heldoutKey = "heldout_perplexity";
   info.options = LdaVbOptions::table().specs();
   return info;
 }
@@ -222,9 +221,7 @@ class LdaVbModel final : public DescribedModel<&makeInfo> {
       chain.startMetrics()["restart_bounds_per_token"] = bounds;
     }
 
-    ChainSchedule schedule;
-    schedule.iterations = options.iterations;
-    schedule.snapshotEvery = options.snapshotEvery;
+    const ChainSchedule schedule{options.iterations, options.snapshotEvery};
     return driveChain(chain, schedule, settings, observer, stop, clock, cancelled);
   }
 };
@@ -245,7 +242,7 @@ const OptionTable<LdaVbOptions>& LdaVbOptions::table() {
         .add(topic::estepToleranceOption(), &LdaVbOptions::estepTolerance)
         .add(topic::estepRestartOption(), &LdaVbOptions::estepRestart)
         .add(topic::initOption(), &LdaVbOptions::init)
-        .add(restartsOption("Independent starts, each run for 20 passes; the one with the highest bound continues. "
+        .add(restartsOption("Independent starts, each run for 10 passes; the one with the highest bound continues. "
                             "More starts make it less likely that two real topics end up merged into one while "
                             "another is split in two."),
              &LdaVbOptions::restarts);

@@ -25,6 +25,7 @@ ModelInfo makeInfo() {
   ModelInfo info;
   info.name = "mixture";
   info.kind = DataKind::Corpus;
+  info.family = ResultFamily::Topics;
   info.title = "Mixture of categoricals (EM, variational Bayes)";
   info.description =
       "Each document belongs to exactly one of K components, and all its words are drawn from that "
@@ -34,8 +35,6 @@ ModelInfo makeInfo() {
   info.objectiveName =
       "EM: log p(words | parameters) + log prior (without its constant), per token; VB: variational lower bound "
       "(ELBO) on log p(words), per token (nats)";
-  info.heldoutName = "held-out perplexity, document completion (000 eq. 27.29)";
-  info.heldoutKey = "heldout_perplexity";
 
   info.options = MixtureOptions::table().specs();
   return info;
@@ -159,24 +158,13 @@ class MixtureModel final : public DescribedModel<&makeInfo> {
 
     // Restarts: each seeding runs a few sweeps (fewer once it settles); the best objective continues.
     StartPhase starts(FitPhase::Restarts, settings, observer, stop, clock);
-    bool cancelled = stop.stop_requested();
     RowMatrix best;
-    for (std::int64_t r = 0; !cancelled && r < options.restarts; ++r) {
-      cancelled = !chain.seed(static_cast<std::uint64_t>(r));
-      if (cancelled || options.restarts == 1) break;
-      double previous = std::numeric_limits<double>::quiet_NaN();
-      for (int i = 0; i < kRestartSweeps && !cancelled; ++i) {
-        cancelled = !chain.sweep() || !starts.swept(r + 1, i + 1, kRestartSweeps);
-        if (cancelled || (i > 0 && std::abs(chain.objective() - previous) < options.tolerance)) break;
-        previous = chain.objective();
-      }
-      if (!cancelled && starts.scored(r + 1, chain.objective())) best = chain.responsibilities();
-    }
+    const bool cancelled =
+        stop.stop_requested() || !runSeededStarts(chain, starts, options.restarts, kRestartSweeps, options.tolerance,
+                                                  [&] { best = chain.responsibilities(); });
     chain.continueFrom(best);
 
-    ChainSchedule schedule;
-    schedule.iterations = options.iterations;
-    schedule.snapshotEvery = options.snapshotEvery;
+    const ChainSchedule schedule{options.iterations, options.snapshotEvery};
     return driveChain(chain, schedule, settings, observer, stop, clock, cancelled);
   }
 };

@@ -23,6 +23,7 @@ ModelInfo makeInfo() {
   ModelInfo info;
   info.name = "plsa";
   info.kind = DataKind::Corpus;
+  info.family = ResultFamily::Topics;
   info.title = "PLSA (EM, tempered EM)";
   info.description =
       "Each document has its own mix of K topics, fitted as fixed numbers rather than drawn from a prior as in LDA; "
@@ -32,8 +33,6 @@ ModelInfo makeInfo() {
   info.objectiveName =
       "log p(words | p(z|d), p(w|z)) + log Dirichlet(1 + regularization) prior on p(w|z) (without its constant), "
       "per token (nats)";
-  info.heldoutName = "held-out perplexity, document completion (000 eq. 27.29)";
-  info.heldoutKey = "heldout_perplexity";
 
   info.options = PlsaOptions::table().specs();
   return info;
@@ -63,7 +62,7 @@ class PlsaChain final : public FitChain {
   }
 
   // The seeded start `restart` and its log-likelihood; false when stopped.
-  bool begin(std::uint64_t restart) {
+  bool seed(std::uint64_t restart) {
     if (!topic::initPlsa(m_counts, m_options.topics, m_settings.seed, restart, m_sweep, m_state, m_stop)) return false;
     m_logLik = topic::plsaDocumentStep(m_counts, m_state, m_sweep, m_state, false, m_stop);
     return !std::isnan(m_logLik);
@@ -145,24 +144,13 @@ class PlsaModel final : public DescribedModel<&makeInfo> {
 
     // Restarts: each seeded start runs a few sweeps (fewer once it settles); the best objective continues.
     StartPhase starts(FitPhase::Restarts, settings, observer, stop, clock);
-    bool cancelled = stop.stop_requested();
     topic::PlsaState best;
-    for (std::int64_t r = 0; !cancelled && r < options.restarts; ++r) {
-      cancelled = !chain.begin(static_cast<std::uint64_t>(r));
-      if (cancelled || options.restarts == 1) break;
-      double previous = std::numeric_limits<double>::quiet_NaN();
-      for (int i = 0; i < kRestartSweeps && !cancelled; ++i) {
-        cancelled = !chain.sweep() || !starts.swept(r + 1, i + 1, kRestartSweeps);
-        if (cancelled || (i > 0 && std::abs(chain.objective() - previous) < options.tolerance)) break;
-        previous = chain.objective();
-      }
-      if (!cancelled && starts.scored(r + 1, chain.objective())) chain.keepAsBest(best);
-    }
+    const bool cancelled =
+        stop.stop_requested() || !runSeededStarts(chain, starts, options.restarts, kRestartSweeps, options.tolerance,
+                                                  [&] { chain.keepAsBest(best); });
     chain.continueFrom(best, starts.best() > 0);
 
-    ChainSchedule schedule;
-    schedule.iterations = options.iterations;
-    schedule.snapshotEvery = options.snapshotEvery;
+    const ChainSchedule schedule{options.iterations, options.snapshotEvery};
     return driveChain(chain, schedule, settings, observer, stop, clock, cancelled);
   }
 };

@@ -51,7 +51,7 @@ void addFinalHeldoutMetrics(nlohmann::json& metrics, const FitData& data, const 
   if (!data.heldout || data.heldout->empty()) return;
   const auto completion = scoreHeldout(*data.heldout, topicWord, foldIn, HeldoutProtocol::DocumentCompletion, seed);
   const auto full = scoreHeldout(*data.heldout, topicWord, foldIn, HeldoutProtocol::FullFoldingIn, seed);
-  metrics["heldout_perplexity"] = completion.perplexity;
+  metrics[kHeldoutPerplexity] = completion.perplexity;
   metrics["heldout_perplexity_per_token"] = completion.perplexityPerToken;
   metrics["heldout_protocol"] = toString(HeldoutProtocol::DocumentCompletion);
   metrics["heldout_perplexity_full_folding_in"] = full.perplexity;

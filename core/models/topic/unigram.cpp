@@ -20,13 +20,12 @@ ModelInfo makeInfo() {
   ModelInfo info;
   info.name = "unigram";
   info.kind = DataKind::Corpus;
+  info.family = ResultFamily::Topics;
   info.title = "Unigram (MAP multinoulli)";
   info.description =
       "Every word of every document comes from one shared word distribution. It has no topics, "
       "so it is the baseline any topic model must beat in held-out perplexity.";
   info.objectiveName = "training log-likelihood per token (nats)";
-  info.heldoutName = "held-out perplexity, document completion (000 eq. 27.29)";
-  info.heldoutKey = "heldout_perplexity";
   info.options = UnigramOptions::table().specs();
   return info;
 }
@@ -75,7 +74,7 @@ class UnigramChain final : public FitChain {
       }
       const double perplexity = perplexityPerDocument(logLik, lengths);
       report.heldout = perplexity;
-      m_metrics["heldout_perplexity"] = perplexity;
+      m_metrics[topic::kHeldoutPerplexity] = perplexity;
       m_metrics["heldout_perplexity_per_token"] = perplexityPerToken(logLik, lengths);
       m_metrics["heldout_protocol"] = "document-completion";
       m_metrics["heldout_documents"] = static_cast<std::int64_t>(scored.documentCount());

@@ -5,8 +5,11 @@
 #include <tbb/task_arena.h>
 #include <tbb/task_scheduler_observer.h>
 
+#include <optional>
+
 #include "eval/heldout.hpp"
 #include "jobs/run_recorder.hpp"
+#include "models/fit_data.hpp"
 #include "store/corpus_store.hpp"
 #include "store/graph_store.hpp"
 #include "store/ratings_store.hpp"
@@ -66,32 +69,25 @@ RunOutcome runFit(const std::filesystem::path& projectFile, const RunRequest& re
   const auto& info = model->info();
   const auto dataset = project.resolveDataset(request.dataset);
 
-  // Load what the model fits; corpora get their document-completion split here so that every
-  // topic model is scored on the same held-out words for the same seed.
-  Corpus corpus;
-  CorpusSplit split;
+  // Load what the model fits and split off its held-out part (PreparedData), so that every model
+  // of a data kind is scored on the same held-out documents, pairs or ratings for the same seed.
   Graph graph;
   Ratings ratings;
-  FitData data;
+  std::optional<PreparedData> prepared;
   switch (dataset.kind) {
     case DataKind::Corpus:
-      corpus = loadCorpus(project, dataset.id);
-      split = splitForDocumentCompletion(corpus, request.heldout, request.seed);
-      data.fullDocumentCount = static_cast<std::int64_t>(corpus.documentCount());
-      corpus = {};
-      data.corpus = &split.train;
-      data.heldout = &split.heldout;
-      data.trainDocuments = split.trainDocuments;
+      prepared.emplace(loadCorpus(project, dataset.id), request.heldout, request.seed);
       break;
     case DataKind::Graph:
       graph = loadGraph(project, dataset.id);
-      data.graph = &graph;
+      prepared.emplace(graph, request.heldout, request.seed);
       break;
     case DataKind::Ratings:
       ratings = loadRatings(project, dataset.id);
-      data.ratings = &ratings;
+      prepared.emplace(ratings, request.heldout, request.seed);
       break;
   }
+  const FitData& data = prepared->data();
 
   RunRecord record;
   record.datasetId = dataset.id;
@@ -113,7 +109,6 @@ RunOutcome runFit(const std::filesystem::path& projectFile, const RunRequest& re
   settings.seed = request.seed;
   settings.threads = request.threads;
   settings.evalEvery = request.evalEvery;
-  settings.heldoutFraction = request.heldout;
 
   RunRecorder recorder(project, record.id);
   ObserverList observers;
@@ -142,8 +137,8 @@ RunOutcome runFit(const std::filesystem::path& projectFile, const RunRequest& re
   writeWhenFree(project.db(), wait, [&] {
     recorder.writePending();
     for (const auto& m : result.matrices) saveMatrix(project, record.id, m.name, -1, m.values);
-    for (std::size_t d = 0; d < result.tokenTopics.size() && d < split.trainDocuments.size(); ++d)
-      saveTokenTopics(project, record.id, split.trainDocuments[d], result.tokenTopics[d]);
+    for (std::size_t d = 0; d < result.tokenTopics.size() && d < data.trainDocuments.size(); ++d)
+      saveTokenTopics(project, record.id, data.trainDocuments[d], result.tokenTopics[d]);
     finishRun(project, record.id, toRunStatus(result.status), result.message, result.seconds, result.iterations,
               result.finalMetrics);
   });

@@ -16,7 +16,9 @@
 #include "data/data_kind.hpp"
 #include "data/graph.hpp"
 #include "data/ratings.hpp"
+#include "eval/dyad_split.hpp"
 #include "eval/heldout.hpp"
+#include "eval/rating_split.hpp"
 #include "models/option_specs.hpp"
 #include "models/training.hpp"
 #include "results/result_family.hpp"
@@ -37,8 +39,9 @@ struct ModelInfo {
   std::vector<OptionSpec> options;
 };
 
-// The data a fit sees. For corpora with a held-out fraction the job has already split off the
-// held-out documents: the model trains on `corpus` and scores `heldout`.
+// The data a fit sees, its held-out part already split off (models/fit_data.hpp, PreparedData):
+// a topic model trains on `corpus` and scores `heldout`; a block model trains on the pairs of
+// `dyads` it does not hold out; a factor model on `ratingSplit->train`.
 struct FitData {
   const Corpus* corpus = nullptr;
   const HeldoutDocuments* heldout = nullptr;  // null or empty: no held-out evaluation
@@ -47,7 +50,9 @@ struct FitData {
   std::span<const std::int64_t> trainDocuments;
   std::int64_t fullDocumentCount = 0;  // documents in the full corpus (training + held out)
   const Graph* graph = nullptr;
+  const DyadSplit* dyads = nullptr;  // of `graph`
   const Ratings* ratings = nullptr;
+  const RatingSplit* ratingSplit = nullptr;  // of `ratings`
 };
 
 struct FitSettings {
@@ -55,7 +60,6 @@ struct FitSettings {
   std::uint64_t seed = 1;
   int threads = 1;
   int evalEvery = 10;      // evaluate held-out metrics every this many iterations (and at the end)
-  double heldoutFraction = 0.0;  // for models that split their own data (dyads, ratings)
 };
 
 struct FitResult {

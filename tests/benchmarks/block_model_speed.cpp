@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "data/synthetic_graph.hpp"
+#include "models/fit_data.hpp"
 #include "models/model.hpp"
 #include "util/clock.hpp"
 
@@ -154,8 +155,8 @@ int main(int argc, char** argv) {
     const Stopwatch generation;
     const auto planted = generateAssortativeSbm(n, a.blocks, a.degree, a.inOutRatio, a.directed, a.seed);
     const double generationSeconds = generation.seconds();
-    FitData data;
-    data.graph = &planted.graph;
+    const PreparedData prepared(planted.graph, 0.0, a.seed);
+    const FitData& data = prepared.data();
     FitSettings settings;
     settings.options = resolveOptions(info, a.options);
     settings.seed = a.seed;

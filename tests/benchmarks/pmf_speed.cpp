@@ -31,6 +31,7 @@
 
 #include "eval/rating_split.hpp"
 #include "io/ratings_import.hpp"
+#include "models/fit_data.hpp"
 #include "models/model.hpp"
 #include "models/ratings/pmf.hpp"
 #include "models/ratings/pmf_als.hpp"
@@ -124,14 +125,13 @@ void speed(const Arguments& a) {
 
 nlohmann::json fitInstEval(const Ratings& ratings, const nlohmann::json& options, const Arguments& a) {
   auto model = pmfModel().make();
+  const PreparedData prepared(ratings, a.heldout, a.seed);
+  const FitData& data = prepared.data();
   FitSettings settings;
   settings.options = resolveOptions(model->info(), options);
   settings.seed = a.seed;
   settings.threads = a.threads;
   settings.evalEvery = 1;
-  settings.heldoutFraction = a.heldout;
-  FitData data;
-  data.ratings = &ratings;
   Recorder recorder;
   FitResult result;
   tbb::task_arena arena(a.threads);

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "data/ratings.hpp"
+#include "models/fit_data.hpp"
 #include "models/ratings/pmf.hpp"
 
 namespace latent::test {
@@ -21,14 +22,13 @@ inline core::FitResult fitPmfQuietly(const core::Ratings& ratings, const nlohman
     bool onReport(const core::IterationReport&) override { return true; }
   };
   auto model = core::pmfModel().make();
+  const core::PreparedData prepared(ratings, heldout, seed);
+  const core::FitData& data = prepared.data();
   core::FitSettings settings;
   settings.options = core::resolveOptions(model->info(), options);
   settings.seed = seed;
   settings.threads = threads;
   settings.evalEvery = 1000;
-  settings.heldoutFraction = heldout;
-  core::FitData data;
-  data.ratings = &ratings;
   Quiet quiet;
   core::FitResult result;
   tbb::task_arena arena(threads);

@@ -12,6 +12,7 @@
 #include "eval/link_metrics.hpp"
 #include "jobs/fit_job.hpp"
 #include "jobs/samples.hpp"
+#include "models/fit_data.hpp"
 #include "models/network/block_model_results.hpp"
 #include "models/network/irm.hpp"
 #include "store/graph_store.hpp"
@@ -47,12 +48,11 @@ std::vector<int> blocksOf(const core::FitResult& result) {
 
 core::FitResult fitIrm(const core::Graph& graph, std::uint64_t seed,
                        const nlohmann::json& options = nlohmann::json::object(), double heldout = 0.0) {
-  core::FitData data;
-  data.graph = &graph;
+  const core::PreparedData prepared(graph, heldout, seed);
+  const core::FitData& data = prepared.data();
   core::FitSettings settings;
   settings.options = core::resolveOptions(core::irmModel().info(), options);
   settings.seed = seed;
-  settings.heldoutFraction = heldout;
   Quiet quiet;
   return core::irmModel().make()->fit(data, settings, quiet, {});
 }

@@ -13,6 +13,7 @@
 #include "eval/link_metrics.hpp"
 #include "eval/topic_matching.hpp"
 #include "io/graph_import.hpp"
+#include "models/fit_data.hpp"
 #include "models/network/block_model_results.hpp"
 #include "models/network/block_model_support.hpp"
 #include "models/network/mmsb.hpp"
@@ -29,12 +30,11 @@ class Quiet final : public core::TrainingObserver {
 
 core::FitResult fitMmsb(const core::Graph& graph, const nlohmann::json& options, std::uint64_t seed,
                         double heldout = 0.0) {
-  core::FitData data;
-  data.graph = &graph;
+  const core::PreparedData prepared(graph, heldout, seed);
+  const core::FitData& data = prepared.data();
   core::FitSettings settings;
   settings.options = core::resolveOptions(core::mmsbModel().info(), options);
   settings.seed = seed;
-  settings.heldoutFraction = heldout;
   Quiet quiet;
   return core::mmsbModel().make()->fit(data, settings, quiet, {});
 }

@@ -7,6 +7,7 @@
 #include "data/synthetic_graph.hpp"
 #include "eval/link_metrics.hpp"
 #include "io/graph_import.hpp"
+#include "models/fit_data.hpp"
 #include "models/network/block_model_results.hpp"
 #include "models/network/sbm.hpp"
 #include "test_support.hpp"
@@ -22,8 +23,8 @@ class NullObserver final : public core::TrainingObserver {
 
 std::vector<int> fittedBlocks(const core::Graph& graph, const nlohmann::json& options, std::uint64_t seed,
                               nlohmann::json* metrics = nullptr) {
-  core::FitData data;
-  data.graph = &graph;
+  const core::PreparedData prepared(graph, 0.0, seed);
+  const core::FitData& data = prepared.data();
   core::FitSettings settings;
   settings.options = core::resolveOptions(core::sbmModel().info(), options);
   settings.seed = seed;

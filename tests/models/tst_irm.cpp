@@ -14,6 +14,7 @@
 
 #include "data/synthetic_graph.hpp"
 #include "eval/link_metrics.hpp"
+#include "models/fit_data.hpp"
 #include "models/network/block_model_results.hpp"
 #include "models/network/irm.hpp"
 #include "models/network/irm_partitions.hpp"
@@ -121,12 +122,11 @@ const Eigen::MatrixXd& matrixOf(const std::vector<core::NamedMatrix>& matrices, 
 
 core::FitResult fit(const core::Graph& graph, const nlohmann::json& options, std::uint64_t seed, Collecting& observer,
                     double heldout = 0.0, std::stop_token stop = {}) {
-  core::FitData data;
-  data.graph = &graph;
+  const core::PreparedData prepared(graph, heldout, seed);
+  const core::FitData& data = prepared.data();
   core::FitSettings settings;
   settings.options = core::resolveOptions(core::irmModel().info(), options);
   settings.seed = seed;
-  settings.heldoutFraction = heldout;
   settings.evalEvery = 5;
   return core::irmModel().make()->fit(data, settings, observer, stop);
 }

@@ -14,6 +14,7 @@
 
 #include "data/synthetic_graph.hpp"
 #include "eval/dyad_split.hpp"
+#include "models/fit_data.hpp"
 #include "models/network/block_model_results.hpp"
 #include "models/network/block_model_support.hpp"
 #include "models/network/mmsb.hpp"
@@ -43,12 +44,11 @@ class Recorder final : public core::TrainingObserver {
 core::FitResult fit(const core::Graph& graph, const nlohmann::json& options, std::uint64_t seed = 1,
                     double heldout = 0.0, core::TrainingObserver* observer = nullptr, int evalEvery = 10,
                     std::stop_token stop = {}) {
-  core::FitData data;
-  data.graph = &graph;
+  const core::PreparedData prepared(graph, heldout, seed);
+  const core::FitData& data = prepared.data();
   core::FitSettings settings;
   settings.options = core::resolveOptions(core::mmsbModel().info(), options);
   settings.seed = seed;
-  settings.heldoutFraction = heldout;
   settings.evalEvery = evalEvery;
   Recorder quiet;
   return core::mmsbModel().make()->fit(data, settings, observer ? *observer : quiet, stop);

@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "data/synthetic_graph.hpp"
+#include "models/fit_data.hpp"
 #include "models/network/block_model_results.hpp"
 #include "models/network/mmsb.hpp"
 
@@ -46,12 +47,11 @@ class Recorder final : public core::TrainingObserver {
 
 core::FitResult fit(const core::Graph& graph, const nlohmann::json& options, core::TrainingObserver& observer,
                     double heldout = 0.0, int evalEvery = 10, std::stop_token stop = {}) {
-  core::FitData data;
-  data.graph = &graph;
+  const core::PreparedData prepared(graph, heldout, 3);
+  const core::FitData& data = prepared.data();
   core::FitSettings settings;
   settings.options = core::resolveOptions(core::mmsbModel().info(), options);
   settings.seed = 3;
-  settings.heldoutFraction = heldout;
   settings.evalEvery = evalEvery;
   return core::mmsbModel().make()->fit(data, settings, observer, stop);
 }

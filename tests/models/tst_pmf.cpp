@@ -10,6 +10,7 @@
 
 #include "eval/rating_split.hpp"
 #include "jobs/fit_job.hpp"
+#include "models/fit_data.hpp"
 #include "models/ratings/factor_model_results.hpp"
 #include "models/ratings/pmf.hpp"
 #include "models/ratings/pmf_als.hpp"
@@ -57,14 +58,13 @@ std::unique_ptr<Fit> fitPmf(const core::Ratings& ratings, const nlohmann::json& 
                             int threads = 1, double heldout = 0.1, std::stop_token stop = {}, int stopAfter = 0,
                             int evalEvery = 10) {
   auto model = core::pmfModel().make();
+  const core::PreparedData prepared(ratings, heldout, seed);
+  const core::FitData& data = prepared.data();
   core::FitSettings settings;
   settings.options = core::resolveOptions(model->info(), options);
   settings.seed = seed;
   settings.threads = threads;
   settings.evalEvery = evalEvery;
-  settings.heldoutFraction = heldout;
-  core::FitData data;
-  data.ratings = &ratings;
   auto fit = std::make_unique<Fit>();
   fit->observer.stopAfter = stopAfter;
   tbb::task_arena arena(threads);

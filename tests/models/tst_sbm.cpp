@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "data/synthetic_graph.hpp"
+#include "models/fit_data.hpp"
 #include "models/network/block_model_results.hpp"
 #include "models/network/sbm.hpp"
 #include "models/network/sbm_sampler.hpp"
@@ -135,12 +136,11 @@ std::vector<double> softmax(std::vector<double> v) {
 
 core::FitResult fitSbm(const core::Graph& graph, const nlohmann::json& options, CollectingObserver& observer,
                        std::uint64_t seed = 1, double heldout = 0.0, std::stop_token stop = {}, int evalEvery = 10) {
-  core::FitData data;
-  data.graph = &graph;
+  const core::PreparedData prepared(graph, heldout, seed);
+  const core::FitData& data = prepared.data();
   core::FitSettings settings;
   settings.options = core::resolveOptions(core::sbmModel().info(), options);
   settings.seed = seed;
-  settings.heldoutFraction = heldout;
   settings.evalEvery = evalEvery;
   return core::sbmModel().make()->fit(data, settings, observer, stop);
 }

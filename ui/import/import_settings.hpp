@@ -36,7 +36,7 @@ inline constexpr int kPreviewRecords = 20;
 // Reads at most `maxRecords` records with the real reader into memory (nothing is written).
 ImportPreview computeImportPreview(const ImportSettings& settings, int maxRecords = kPreviewRecords);
 
-// The import: one transaction in `project`, all or nothing.
+// The import into `project`, all or nothing: its rows stay hidden until its last commit.
 core::ImportResult runImport(core::Project& project, const ImportSettings& settings, const core::ImportControl& control);
 
 }  // namespace latent::ui

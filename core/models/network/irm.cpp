@@ -187,7 +187,7 @@ class IrmModel final : public DescribedModel<&makeInfo> {
     const auto options = IrmOptions::table().parse(settings.options, info().name);
     const Graph& graph = *data.graph;
     auto types = network::detectIrmTypes(graph, options.types);
-    const auto split = splitDyads(graph, settings.heldoutFraction, settings.seed);
+    const DyadSplit& split = *data.dyads;
     const auto relation = network::buildIrmRelation(split.train, split.heldout, std::move(types));
     const network::IrmPriors priors{options.concentration, options.a, options.b};
     const auto tables = std::make_shared<const network::IrmLogGammaTables>(priors, relation.nodes);

@@ -301,10 +301,10 @@ class MmsbModel final : public DescribedModel<&makeInfo> {
   FitResult fit(const FitData& data, const FitSettings& settings, TrainingObserver& observer,
                 std::stop_token stop) override {
     const Stopwatch clock;
-    if (!data.graph) throw UsageError("mmsb fits graphs: choose a graph dataset");
+    if (!data.graph || !data.dyads) throw UsageError("mmsb fits graphs: choose a graph dataset");
     const auto options = MmsbOptions::table().parse(settings.options, info().name);
     const Graph& graph = *data.graph;
-    const DyadSplit split = splitDyads(graph, settings.heldoutFraction, settings.seed);
+    const DyadSplit& split = *data.dyads;
     const auto dyads = network::trainingDyadCount(split.train, split);
 
     network::MmsbChainSettings chainSettings;

@@ -173,7 +173,7 @@ class SbmModel final : public DescribedModel<&makeInfo> {
     const Stopwatch clock;
     const auto options = SbmOptions::table().parse(settings.options, info().name);
     const Graph& full = *data.graph;
-    const auto split = splitDyads(full, settings.heldoutFraction, settings.seed);
+    const DyadSplit& split = *data.dyads;
     const SbmGraph graph(split.train, split);
     network::SbmPriors priors;
     priors.alpha = options.alpha;

@@ -159,7 +159,7 @@ class PmfModel final : public DescribedModel<&makeInfo> {
     const Stopwatch clock;
     const auto options = PmfOptions::table().parse(settings.options, info().name);
     const Ratings& ratings = *data.ratings;
-    const auto split = splitRatings(ratings, settings.heldoutFraction, settings.seed);
+    const RatingSplit& split = *data.ratingSplit;
     const auto train = pmf::TrainingRatings::build(split.train, static_cast<std::int32_t>(ratings.userCount()),
                                                    static_cast<std::int32_t>(ratings.itemCount()));
     PmfChain chain(train, split.test, options, settings, stop);

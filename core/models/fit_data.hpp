@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The data a fit sees, with its held-out part split off once, here, for every data kind: documents
+// for corpora (document completion), node pairs for graphs, ratings for ratings tables. Seeded, so
+// that every model of a data kind is scored on the same held-out part for the same seed.
+#pragma once
+
+#include <cstdint>
+
+#include "data/corpus.hpp"
+#include "data/graph.hpp"
+#include "data/ratings.hpp"
+#include "eval/dyad_split.hpp"
+#include "eval/heldout.hpp"
+#include "eval/rating_split.hpp"
+#include "models/model.hpp"
+
+namespace latent::core {
+
+class PreparedData {
+ public:
+  // Holds out `fraction` of the documents (their halves as HeldoutDocuments); keeps a copy of the
+  // training documents, so `corpus` need not outlive it.
+  PreparedData(const Corpus& corpus, double fraction, std::uint64_t seed);
+  // Holds out `fraction` of the node pairs; `graph` must outlive this.
+  PreparedData(const Graph& graph, double fraction, std::uint64_t seed);
+  // Holds out `fraction` of the ratings; `ratings` must outlive this.
+  PreparedData(const Ratings& ratings, double fraction, std::uint64_t seed);
+
+  PreparedData(const PreparedData&) = delete;  // data() points into it
+  PreparedData& operator=(const PreparedData&) = delete;
+
+  const FitData& data() const noexcept { return m_data; }
+
+ private:
+  CorpusSplit m_corpus;
+  DyadSplit m_dyads;
+  RatingSplit m_ratings;
+  FitData m_data;
+};
+
+}  // namespace latent::core

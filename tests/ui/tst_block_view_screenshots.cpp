@@ -19,9 +19,9 @@
 #include "ui/demo/demo_driver.hpp"
 #include "ui/jobs/job_controller.hpp"
 #include "ui/main_window.hpp"
-#include "ui/runs/block_matrix_page.hpp"
-#include "ui/runs/block_run_data.hpp"
-#include "ui/runs/membership_page.hpp"
+#include "ui/runs/blocks/block_matrix_page.hpp"
+#include "ui/runs/blocks/block_run_data.hpp"
+#include "ui/runs/blocks/membership_page.hpp"
 #include "ui/runs/option_form.hpp"
 #include "ui/runs/run_panel.hpp"
 #include "ui/runs/run_view.hpp"
@@ -133,27 +133,27 @@ class TestBlockViewScreenshots : public QObject {
       return settled ? view : nullptr;
     };
     ui::RunView* view = open(sampson);
-    QVERIFY(view && view->blockPage());
-    view->pages()->setCurrentWidget(view->blockPage());
+    QVERIFY(view && view->page<ui::BlockMatrixPage>());
+    view->pages()->setCurrentWidget(view->page<ui::BlockMatrixPage>());
     save(QStringLiteral("sampson-blocks.png"));
 
     view = open(karateSbm);
-    QVERIFY(view && view->blockPage());
+    QVERIFY(view && view->page<ui::BlockMatrixPage>());
     save(QStringLiteral("karate-sbm2-blocks.png"));
-    view->pages()->setCurrentWidget(view->membershipPage());
+    view->pages()->setCurrentWidget(view->page<ui::MembershipPage>());
     save(QStringLiteral("karate-sbm2-memberships.png"));
     view = open(karateSbm4);
-    QVERIFY(view && view->blockPage());
+    QVERIFY(view && view->page<ui::BlockMatrixPage>());
     save(QStringLiteral("karate-sbm4-blocks.png"));
-    view->pages()->setCurrentWidget(view->membershipPage());
+    view->pages()->setCurrentWidget(view->page<ui::MembershipPage>());
     save(QStringLiteral("karate-sbm4-memberships.png"));
     view = open(karateMmsb);
-    QVERIFY(view && view->membershipPage());
+    QVERIFY(view && view->page<ui::MembershipPage>());
     save(QStringLiteral("karate-mmsb5-memberships.png"));
     view = open(largeRun);
-    QVERIFY(view && view->blockPage());
+    QVERIFY(view && view->page<ui::BlockMatrixPage>());
     save(QStringLiteral("large-blocks.png"));
-    view->pages()->setCurrentWidget(view->membershipPage());
+    view->pages()->setCurrentWidget(view->page<ui::MembershipPage>());
     save(QStringLiteral("large-memberships.png"));
 
     // How long the GUI thread spends showing the largest graph drawn pair by pair (both
@@ -198,8 +198,8 @@ class TestBlockViewScreenshots : public QObject {
       QTRY_VERIFY_WITH_TIMEOUT(controller->hasRun(), 20000);
       ui::RunView* live = window.openRun(controller->runId());
       QVERIFY(live);
-      QTRY_VERIFY_WITH_TIMEOUT(live->membershipPage() && live->membershipPage()->shownIteration() > 200, 60000);
-      live->pages()->setCurrentWidget(live->membershipPage());
+      QTRY_VERIFY_WITH_TIMEOUT(live->page<ui::MembershipPage>() && live->page<ui::MembershipPage>()->shownIteration() > 200, 60000);
+      live->pages()->setCurrentWidget(live->page<ui::MembershipPage>());
       save(QStringLiteral("karate-mmsb-live.png"));
       controller->requestStop();
       QTRY_VERIFY_WITH_TIMEOUT(controller->state() == ui::JobController::State::Ended, 30000);
@@ -208,9 +208,9 @@ class TestBlockViewScreenshots : public QObject {
     const QPalette before = QApplication::palette();
     QApplication::setPalette(darkPalette());
     view = open(sampson);
-    view->pages()->setCurrentWidget(view->membershipPage());
+    view->pages()->setCurrentWidget(view->page<ui::MembershipPage>());
     save(QStringLiteral("sampson-memberships-dark.png"));
-    view->pages()->setCurrentWidget(view->blockPage());
+    view->pages()->setCurrentWidget(view->page<ui::BlockMatrixPage>());
     save(QStringLiteral("sampson-blocks-dark.png"));
     QApplication::setPalette(before);
   }

@@ -20,12 +20,12 @@
 #include "ui/demo/demo_driver.hpp"
 #include "ui/jobs/job_controller.hpp"
 #include "ui/main_window.hpp"
-#include "ui/runs/block_density_view.hpp"
-#include "ui/runs/block_matrix_page.hpp"
-#include "ui/runs/block_run_data.hpp"
-#include "ui/runs/membership_bars_view.hpp"
-#include "ui/runs/membership_page.hpp"
-#include "ui/runs/membership_simplex_view.hpp"
+#include "ui/runs/blocks/block_density_view.hpp"
+#include "ui/runs/blocks/block_matrix_page.hpp"
+#include "ui/runs/blocks/block_run_data.hpp"
+#include "ui/runs/blocks/membership_bars_view.hpp"
+#include "ui/runs/blocks/membership_page.hpp"
+#include "ui/runs/blocks/membership_simplex_view.hpp"
 #include "ui/runs/option_form.hpp"
 #include "ui/runs/run_panel.hpp"
 #include "ui/runs/run_view.hpp"
@@ -146,13 +146,17 @@ class TestBlockViews : public QObject {
     view.resize(1300, 800);
     view.show();
     QVERIFY(settle(&view));
-    auto* page = view.blockPage();
+    auto* page = view.page<ui::BlockMatrixPage>();
     QVERIFY(page);
-    QVERIFY(view.membershipPage());
-    // An sbm run opens on its Blocks page; both pages come before Training.
-    QCOMPARE(view.pages()->currentWidget(), static_cast<QWidget*>(page));
+    QVERIFY(view.page<ui::MembershipPage>());
+    // Both pages come before Training. The page a run opens on follows its memberships, not its
+    // model's name: these hand-made ones give no node wholly to one block (each has 0.6 to 0.82
+    // of its own), so they are mixed and the Memberships page, their picture, comes up.
+    QCOMPARE(view.pages()->currentWidget(), static_cast<QWidget*>(view.page<ui::MembershipPage>()));
     QCOMPARE(view.pages()->tabText(0), QStringLiteral("Blocks"));
     QCOMPARE(view.pages()->tabText(1), QStringLiteral("Memberships"));
+    view.pages()->setCurrentWidget(page);  // laid out at its size, for the cells below
+    QTest::qWait(50);
     QVERIFY(!page->isAggregated());
 
     // Left: file order. Middle: the run's node_order, lines where the block changes (4 per block).
@@ -203,12 +207,12 @@ class TestBlockViews : public QObject {
     view.resize(1300, 800);
     view.show();
     QVERIFY(settle(&view));
-    view.pages()->setCurrentWidget(view.membershipPage());
+    view.pages()->setCurrentWidget(view.page<ui::MembershipPage>());
     QTest::qWait(50);
-    auto* simplex = view.membershipPage()->simplex();
+    auto* simplex = view.page<ui::MembershipPage>()->simplex();
     QCOMPARE(simplex->shape(), ui::MembershipSimplexView::Shape::Triangle);
     QCOMPARE(simplex->nodeCount(), 12);
-    QVERIFY(!view.membershipPage()->showsBars());
+    QVERIFY(!view.page<ui::MembershipPage>()->showsBars());
     for (int i = 0; i < 12; ++i) {
       const auto c = simplex->coordinates(i);
       QCOMPARE(static_cast<int>(c.size()), 3);
@@ -229,7 +233,7 @@ class TestBlockViews : public QObject {
     QVERIFY(QLineF(simplex->nodePosition(9), simplex->vertexPosition(0)).length() <
             QLineF(simplex->nodePosition(0), simplex->vertexPosition(0)).length());
     QVERIFY(simplex->namedCount() > 0);
-    QVERIFY(view.membershipPage()->headerText().contains(QStringLiteral("final result")));
+    QVERIFY(view.page<ui::MembershipPage>()->headerText().contains(QStringLiteral("final result")));
   }
 
   void manyBlocksGetBarsSortedByLargestBlock() {
@@ -256,8 +260,8 @@ class TestBlockViews : public QObject {
     view.show();
     QVERIFY(settle(&view));
     // An mmsb run opens on its Memberships page.
-    QCOMPARE(view.pages()->currentWidget(), static_cast<QWidget*>(view.membershipPage()));
-    auto* page = view.membershipPage();
+    QCOMPARE(view.pages()->currentWidget(), static_cast<QWidget*>(view.page<ui::MembershipPage>()));
+    auto* page = view.page<ui::MembershipPage>();
     QCOMPARE(page->simplex()->shape(), ui::MembershipSimplexView::Shape::Polygon);
     QVERIFY(page->showsBars());
     // Expected: by largest block, then by its weight (largest first).
@@ -281,8 +285,8 @@ class TestBlockViews : public QObject {
       QVERIFY(QLineF(simplex->nodePosition(i), p).length() < 1e-6);
     }
     // No stored order: the Blocks page orders by largest membership and says so.
-    QVERIFY(view.blockPage()->captionText().contains(QStringLiteral("by largest membership")));
-    QCOMPARE(view.blockPage()->blockMatrixView()->grid().rowAxis, QStringLiteral("from block"));
+    QVERIFY(view.page<ui::BlockMatrixPage>()->captionText().contains(QStringLiteral("by largest membership")));
+    QCOMPARE(view.page<ui::BlockMatrixPage>()->blockMatrixView()->grid().rowAxis, QStringLiteral("from block"));
   }
 
   void twoBlocksOnALine() {
@@ -296,9 +300,9 @@ class TestBlockViews : public QObject {
     view.resize(1200, 700);
     view.show();
     QVERIFY(settle(&view));
-    view.pages()->setCurrentWidget(view.membershipPage());
+    view.pages()->setCurrentWidget(view.page<ui::MembershipPage>());
     QTest::qWait(50);
-    auto* simplex = view.membershipPage()->simplex();
+    auto* simplex = view.page<ui::MembershipPage>()->simplex();
     QCOMPARE(simplex->shape(), ui::MembershipSimplexView::Shape::Line);
     const double left = simplex->vertexPosition(0).x(), right = simplex->vertexPosition(1).x();
     for (int i = 0; i < 12; ++i) {
@@ -324,9 +328,9 @@ class TestBlockViews : public QObject {
     view.resize(1200, 800);
     view.show();
     QVERIFY(settle(&view));
-    QCOMPARE(view.membershipPage()->shownIteration(), qint64{40});
-    QVERIFY(view.membershipPage()->headerText().contains(QStringLiteral("iteration 40")));
-    QVERIFY(view.blockPage()->captionText().contains(QStringLiteral("iteration 40")));
+    QCOMPARE(view.page<ui::MembershipPage>()->shownIteration(), qint64{40});
+    QVERIFY(view.page<ui::MembershipPage>()->headerText().contains(QStringLiteral("iteration 40")));
+    QVERIFY(view.page<ui::BlockMatrixPage>()->captionText().contains(QStringLiteral("iteration 40")));
   }
 
   void twoTypeRunSaysSo() {
@@ -356,7 +360,9 @@ class TestBlockViews : public QObject {
     view.resize(1200, 800);
     view.show();
     QVERIFY(settle(&view));
-    auto* page = view.blockPage();
+    auto* page = view.page<ui::BlockMatrixPage>();
+    // One block per node: the run opens on the permuted adjacency matrix.
+    QCOMPARE(view.pages()->currentWidget(), static_cast<QWidget*>(page));
     QCOMPARE(page->blockOrderView()->order(), r.order);
     QCOMPARE(page->blockOrderView()->groupStarts(), (std::vector<int>{2, 4, 6}));
     const QString caption = page->captionText();
@@ -394,7 +400,7 @@ class TestBlockViews : public QObject {
     view.resize(1300, 800);
     view.show();
     QVERIFY(settle(&view));
-    auto* page = view.blockPage();
+    auto* page = view.page<ui::BlockMatrixPage>();
     QVERIFY(page->isAggregated());
     QVERIFY(page->captionText().contains(QStringLiteral("too large to draw pair by pair")));
     QCOMPARE(page->fileOrderView()->cells().size(), qsizetype{0});  // no 2,100 x 2,100 grid
@@ -435,12 +441,12 @@ class TestBlockViews : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(controller->hasRun(), 20000);
     ui::RunView* view = window.openRun(controller->runId());
     QVERIFY(view);
-    QTRY_VERIFY_WITH_TIMEOUT(view->membershipPage() && view->membershipPage()->shownIteration() >= 0, 30000);
-    auto* page = view->membershipPage();
+    QTRY_VERIFY_WITH_TIMEOUT(view->page<ui::MembershipPage>() && view->page<ui::MembershipPage>()->shownIteration() >= 0, 30000);
+    auto* page = view->page<ui::MembershipPage>();
     QVERIFY(page->isFollowing());
     // The page appeared with its first snapshot; Blocks waits for the end.
     QVERIFY(view->pages()->indexOf(page) >= 0);
-    QVERIFY(!view->blockPage());
+    QVERIFY(!view->page<ui::BlockMatrixPage>());
     QSignalSpy shown(page, &ui::MembershipPage::snapshotShown);
     QElapsedTimer clock;
     clock.start();
@@ -471,7 +477,7 @@ class TestBlockViews : public QObject {
     QVERIFY(settle(view));
     QVERIFY(!page->isFollowing());
     QCOMPARE(page->shownIteration(), qint64{-1});  // the stopped run's final matrices
-    QVERIFY(view->blockPage());
+    QVERIFY(view->page<ui::BlockMatrixPage>());
   }
 
   void sampsonDemoOpensOnTheMemberships() {
@@ -492,10 +498,12 @@ class TestBlockViews : public QObject {
     QVERIFY(view);
     QCOMPARE(view->run().options["k"].get<int>(), 3);
     QCOMPARE(view->run().heldout, 0.0);
-    auto* page = view->membershipPage();
+    auto* page = view->page<ui::MembershipPage>();
     QVERIFY(page);
     QCOMPARE(view->pages()->currentWidget(), static_cast<QWidget*>(page));
     const auto& d = *page->data();
+    QVERIFY(d.mixed);  // the posterior mean of θ gives no monk wholly to one block
+    QVERIFY(page->headerText().contains(QStringLiteral("mixture of blocks")));
     QCOMPARE(d.nodeCount(), 18);
     QCOMPARE(d.labelAttribute, QStringLiteral("group"));
     QCOMPARE(page->simplex()->shape(), ui::MembershipSimplexView::Shape::Triangle);

@@ -11,12 +11,12 @@
 #include "ui/demo/demo_catalogue.hpp"
 #include "ui/demo/demo_driver.hpp"
 #include "ui/main_window.hpp"
-#include "ui/runs/gibbs_state_view.hpp"
-#include "ui/runs/k_choice_view.hpp"
+#include "ui/runs/gibbs/gibbs_state_view.hpp"
+#include "ui/runs/k_choice/k_choice_view.hpp"
 #include "ui/runs/run_view.hpp"
-#include "ui/runs/topic_document_view.hpp"
-#include "ui/runs/topic_run_data.hpp"
-#include "ui/runs/topic_table_view.hpp"
+#include "ui/runs/topics/topic_document_view.hpp"
+#include "ui/runs/topics/topic_run_data.hpp"
+#include "ui/runs/topics/topic_table_view.hpp"
 #include "ui/util/settings.hpp"
 #include "ui/widgets/project_tree.hpp"
 #include "ui_test_data.hpp"
@@ -83,11 +83,11 @@ class TestDemo : public QObject {
     QCOMPARE(view->run().options["k"].get<int>(), 2);
     QCOMPARE(view->run().iterations.value_or(0), std::int64_t{64});
     QCOMPARE(view->run().heldout, 0.0);
-    QVERIFY(view->showsTopics());
+    QVERIFY(view->page<ui::TopicTableView>());
     // It opens on the textbook's picture (000 Fig. 27.8): every token at the random start and
     // after the 64 sweeps. A word of one sense (money, loan, river, stream) has its tokens split
     // between the topics at the start and nearly all in one topic after; "bank" stays split.
-    auto* gibbs = view->gibbsStateView();
+    auto* gibbs = view->page<ui::GibbsStateView>();
     QVERIFY(gibbs);
     QCOMPARE(view->pages()->currentWidget(), static_cast<QWidget*>(gibbs));
     const auto& state = *gibbs->data();
@@ -117,9 +117,9 @@ class TestDemo : public QObject {
     }
     QVERIFY2(meanBefore < 0.7, qPrintable(QString::number(meanBefore)));
     QVERIFY2(meanAfter > 0.85, qPrintable(QString::number(meanAfter)));
-    QCOMPARE(view->topicTable()->data()->topicCount(), 2);
+    QCOMPARE(view->page<ui::TopicTableView>()->data()->topicCount(), 2);
     // "bank" is shared by both senses; "money" and "river" are not: the two topics split them.
-    const auto* data = view->topicTable()->data();
+    const auto* data = view->page<ui::TopicTableView>()->data();
     auto word = [&](const char* w) {
       return static_cast<int>(std::find(data->words.begin(), data->words.end(), std::string(w)) - data->words.begin());
     };
@@ -148,15 +148,15 @@ class TestDemo : public QObject {
     auto* view = qobject_cast<ui::RunView*>(window.tabs()->currentWidget());
     QVERIFY(view);
     QCOMPARE(view->run().options["k"].get<int>(), 3);
-    QVERIFY(view->kChoiceView());
-    QCOMPARE(view->pages()->currentWidget(), static_cast<QWidget*>(view->kChoiceView()));
-    const auto& points = view->kChoiceView()->data().points;
+    QVERIFY(view->page<ui::KChoiceView>());
+    QCOMPARE(view->pages()->currentWidget(), static_cast<QWidget*>(view->page<ui::KChoiceView>()));
+    const auto& points = view->page<ui::KChoiceView>()->data().points;
     QCOMPARE(points.size(), std::size_t{3});
     for (std::size_t i = 0; i < 3; ++i) {
       QCOMPARE(points[i].k, std::int64_t(i) + 1);
       QVERIFY(points[i].fullFoldingIn.has_value());
     }
-    QVERIFY(view->kChoiceView()->captionText().contains(QLatin1String("full folding-in")));
+    QVERIFY(view->page<ui::KChoiceView>()->captionText().contains(QLatin1String("full folding-in")));
   }
 
   void corpusUnigramEndsOnTheRunView() {
@@ -175,14 +175,14 @@ class TestDemo : public QObject {
     QCOMPARE(view->run().seed, std::uint64_t{1});
     // One topic (the unigram's distribution), its 30 most probable words, in decreasing order,
     // on a "Words" page without a documents page (the unigram has no proportions).
-    QVERIFY(view->showsTopics());
-    QCOMPARE(view->topicTable()->data()->topicCount(), 1);
-    QVERIFY(!view->topicTable()->isRanking() || QTest::qWaitFor([&] { return !view->topicTable()->isRanking(); }, 20000));
-    const auto& words = view->topicTable()->rankedWords(0);
+    QVERIFY(view->page<ui::TopicTableView>());
+    QCOMPARE(view->page<ui::TopicTableView>()->data()->topicCount(), 1);
+    QVERIFY(!view->page<ui::TopicTableView>()->isRanking() || QTest::qWaitFor([&] { return !view->page<ui::TopicTableView>()->isRanking(); }, 20000));
+    const auto& words = view->page<ui::TopicTableView>()->rankedWords(0);
     QCOMPARE(static_cast<int>(words.size()), 30);
     for (std::size_t i = 1; i < words.size(); ++i) QVERIFY(words[i - 1].probability >= words[i].probability);
     QCOMPARE(view->pages()->tabText(0), QStringLiteral("Words"));
-    QCOMPARE(view->pages()->indexOf(view->documentReader()), -1);
+    QCOMPARE(view->pages()->indexOf(view->page<ui::TopicDocumentView>()), -1);
     // The held-out number is shown with its protocol.
     QVERIFY(view->run().heldoutName.find("document completion") != std::string::npos);
     QVERIFY(view->findChild<QLabel*>() != nullptr);

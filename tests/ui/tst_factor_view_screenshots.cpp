@@ -13,9 +13,9 @@
 #include "jobs/samples.hpp"
 #include "test_support.hpp"
 #include "ui/main_window.hpp"
-#include "ui/runs/factor_page.hpp"
-#include "ui/runs/factor_run_data.hpp"
-#include "ui/runs/factor_scatter_view.hpp"
+#include "ui/runs/factors/factor_page.hpp"
+#include "ui/runs/factors/factor_run_data.hpp"
+#include "ui/runs/factors/factor_scatter_view.hpp"
 #include "ui/runs/run_view.hpp"
 #include "ui/util/qt_convert.hpp"
 #include "ui/util/settings.hpp"
@@ -60,8 +60,8 @@ class TestFactorViewScreenshots : public QObject {
     };
     ui::RunView* view = window.openRun(run);
     QVERIFY(
-        test::waitFor([&] { return view->isSettled() && view->factorPage() && !view->factorPage()->isComputing(); }, 60000));
-    auto* page = view->factorPage();
+        test::waitFor([&] { return view->isSettled() && view->page<ui::FactorPage>() && !view->page<ui::FactorPage>()->isComputing(); }, 60000));
+    auto* page = view->page<ui::FactorPage>();
     save(QStringLiteral("insteval-factors.png"));
     qInfo("%d lecturers drawn in %.1f ms", page->data()->itemCount(), page->scatter()->lastRenderMilliseconds());
     page->search(page->data()->itemId(

@@ -31,9 +31,9 @@
 #include "ui/demo/demo_catalogue.hpp"
 #include "ui/demo/demo_driver.hpp"
 #include "ui/main_window.hpp"
-#include "ui/runs/factor_page.hpp"
-#include "ui/runs/factor_run_data.hpp"
-#include "ui/runs/factor_scatter_view.hpp"
+#include "ui/runs/factors/factor_page.hpp"
+#include "ui/runs/factors/factor_run_data.hpp"
+#include "ui/runs/factors/factor_scatter_view.hpp"
 #include "ui/runs/run_view.hpp"
 #include "ui/util/figure_export.hpp"
 #include "ui/util/qt_convert.hpp"
@@ -171,8 +171,8 @@ class TestFactorViews : public QObject {
     [&] {
       QVERIFY(QTest::qWaitForWindowExposed(view.get()));
       QVERIFY(test::waitFor([&] { return view->isSettled(); }));
-      QVERIFY(view->factorPage());
-      QVERIFY(test::waitFor([&] { return !view->factorPage()->isComputing(); }));
+      QVERIFY(view->page<ui::FactorPage>());
+      QVERIFY(test::waitFor([&] { return !view->page<ui::FactorPage>()->isComputing(); }));
     }();
     return view;
   }
@@ -239,7 +239,7 @@ class TestFactorViews : public QObject {
 
   void scatterFollowsTheChosenFactors() {
     auto view = openView(m_handRun);
-    auto* page = view->factorPage();
+    auto* page = view->page<ui::FactorPage>();
     QCOMPARE(view->pages()->currentWidget(), page);  // a finished run opens on its results
     QCOMPARE(view->pages()->tabText(view->pages()->indexOf(page)), QStringLiteral("Factors"));
     auto* scatter = page->scatter();
@@ -280,7 +280,7 @@ class TestFactorViews : public QObject {
 
   void hoverNamesTheItem() {
     auto view = openView(m_handRun);
-    auto* scatter = view->factorPage()->scatter();
+    auto* scatter = view->page<ui::FactorPage>()->scatter();
     for (const int i : {0, 5, 11}) {
       const QPointF at = scatter->toWidget(scatter->itemPoint(i)) + QPointF(2, -1);
       QCOMPARE(scatter->itemAt(at), i);
@@ -308,7 +308,7 @@ class TestFactorViews : public QObject {
 
   void zoomAndPan() {
     auto view = openView(m_handRun);
-    auto* scatter = view->factorPage()->scatter();
+    auto* scatter = view->page<ui::FactorPage>()->scatter();
     const QRectF full = scatter->visibleValues();
     // Every item is inside the full view.
     for (int i = 0; i < kItems; ++i) QVERIFY(full.contains(scatter->itemPoint(i)));
@@ -333,7 +333,7 @@ class TestFactorViews : public QObject {
 
   void searchHighlightsExactlyTheMatches() {
     auto view = openView(m_handRun);
-    auto* page = view->factorPage();
+    auto* page = view->page<ui::FactorPage>();
     auto* scatter = page->scatter();
     page->search(QStringLiteral("alpha"));
     QCOMPARE(sorted(scatter->highlightedItems()), (std::vector<int>{0, 11}));
@@ -363,7 +363,7 @@ class TestFactorViews : public QObject {
 
   void recommendationsAreTheTopUnratedPredictions() {
     auto view = openView(m_handRun);
-    auto* page = view->factorPage();
+    auto* page = view->page<ui::FactorPage>();
     const core::RatingPredictor predictor({{core::kUserFactors, userFactors()},
                                            {core::kItemFactors, itemFactors()},
                                            {core::kUserBias, userBias()},
@@ -433,7 +433,7 @@ class TestFactorViews : public QObject {
 
   void usersAreShownAndClickable() {
     auto view = openView(m_handRun);
-    auto* page = view->factorPage();
+    auto* page = view->page<ui::FactorPage>();
     auto* scatter = page->scatter();
     QVERIFY(!scatter->showsUsers());
     const Eigen::MatrixXd U = userFactors();
@@ -457,7 +457,7 @@ class TestFactorViews : public QObject {
 
   void snapshotRunSaysSo() {
     auto view = openView(m_snapshotRun);
-    auto* page = view->factorPage();
+    auto* page = view->page<ui::FactorPage>();
     QCOMPARE(page->data()->iteration, std::int64_t{5});
     QCOMPARE(page->scatter()->itemPoint(3), QPointF(itemFactors()(3, 2), itemFactors()(3, 0)));
   }
@@ -471,7 +471,7 @@ class TestFactorViews : public QObject {
     m_fitRun = outcome.run.id;
     const core::RatingPredictor predictor(outcome.result.matrices);
     auto view = openView(m_fitRun);
-    auto* page = view->factorPage();
+    auto* page = view->page<ui::FactorPage>();
     const Eigen::MatrixXd* V = core::findMatrix(outcome.result.matrices, core::kItemFactors);
     QVERIFY(V);
     for (int i = 0; i < kItems; ++i)
@@ -489,7 +489,7 @@ class TestFactorViews : public QObject {
 
   void exportsDrawEveryDot() {
     auto view = openView(m_handRun);
-    auto* scatter = view->factorPage()->scatter();
+    auto* scatter = view->page<ui::FactorPage>()->scatter();
     QVERIFY(ui::isExportableFigure(scatter));
     const auto svg = m_scratch->path("factors.svg");
     QString error;
@@ -529,7 +529,7 @@ class TestFactorViews : public QObject {
     QCOMPARE(view->run().model, std::string("pmf"));
     QCOMPARE(view->run().heldout, 0.1);
     // InstEval: 1,128 lecturers and 2,972 students on the Factors page, the first student's list shown.
-    auto* page = view->factorPage();
+    auto* page = view->page<ui::FactorPage>();
     QVERIFY(page);
     QCOMPARE(view->pages()->currentWidget(), page);
     QCOMPARE(page->data()->itemCount(), 1128);

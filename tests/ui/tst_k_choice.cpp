@@ -12,7 +12,7 @@
 #include "jobs/sweep_job.hpp"
 #include "models/model.hpp"
 #include "test_support.hpp"
-#include "ui/runs/k_choice_view.hpp"
+#include "ui/runs/k_choice/k_choice_view.hpp"
 #include "ui/runs/run_view.hpp"
 #include "ui_test_data.hpp"
 
@@ -66,7 +66,7 @@ class TestKChoice : public QObject {
     view.resize(900, 700);
     view.show();
     QVERIFY(settle(&view));
-    ui::KChoiceView* page = view.kChoiceView();
+    ui::KChoiceView* page = view.page<ui::KChoiceView>();
     QVERIFY(page);
     QVERIFY(view.pages()->indexOf(page) >= 0);
     QCOMPARE(view.pages()->tabText(view.pages()->indexOf(page)), QStringLiteral("Choosing K"));
@@ -108,7 +108,7 @@ class TestKChoice : public QObject {
     view.resize(1000, 720);
     view.show();
     QVERIFY(settle(&view));
-    ui::KChoiceView* page = view.kChoiceView();
+    ui::KChoiceView* page = view.page<ui::KChoiceView>();
     QVERIFY(page && view.pages()->indexOf(page) >= 0);
     const auto series = page->chartView()->chart()->series();
     QCOMPARE(series.size(), 4);
@@ -136,7 +136,7 @@ class TestKChoice : public QObject {
     ui::RunView view(file, current);
     view.show();
     QVERIFY(settle(&view));
-    QVERIFY(!view.kChoiceView() || view.pages()->indexOf(view.kChoiceView()) < 0);
+    QVERIFY(!view.page<ui::KChoiceView>() || view.pages()->indexOf(view.page<ui::KChoiceView>()) < 0);
   }
 };
 

@@ -17,8 +17,8 @@
 #include "test_support.hpp"
 #include "ui/main_window.hpp"
 #include "ui/runs/run_view.hpp"
-#include "ui/runs/topic_document_view.hpp"
-#include "ui/runs/topic_table_view.hpp"
+#include "ui/runs/topics/topic_document_view.hpp"
+#include "ui/runs/topics/topic_table_view.hpp"
 #include "ui/util/qt_convert.hpp"
 #include "ui/util/settings.hpp"
 #include "ui_test_data.hpp"
@@ -76,8 +76,8 @@ class TestTopicViewScreenshots : public QObject {
       QVERIFY(window.grab().save(QDir(dir).filePath(name)));
     };
     ui::RunView* view = window.openRun(sotuRun);
-    QVERIFY(test::waitFor([&] { return view->isSettled() && !view->topicTable()->isRanking(); }, 60000));
-    auto* table = view->topicTable();
+    QVERIFY(test::waitFor([&] { return view->isSettled() && !view->page<ui::TopicTableView>()->isRanking(); }, 60000));
+    auto* table = view->page<ui::TopicTableView>();
     save(QStringLiteral("sotu-topics.png"));
     QVERIFY(rank(table, [&] { table->setLambda(0.6); }));
     table->renameTopic(0, QStringLiteral("first topic"));
@@ -85,8 +85,8 @@ class TestTopicViewScreenshots : public QObject {
     QVERIFY(rank(table, [&] { table->search(QStringLiteral("tariff")); }));
     save(QStringLiteral("sotu-search.png"));
 
-    view->pages()->setCurrentWidget(view->documentReader());
-    auto* reader = view->documentReader();
+    view->pages()->setCurrentWidget(view->page<ui::TopicDocumentView>());
+    auto* reader = view->page<ui::TopicDocumentView>();
     core::Project project(file, core::Project::Access::ReadOnly);
     const auto sotu = project.resolveDataset("sotu").id;
     qint64 training = -1, heldOut = -1, longest = -1;
@@ -152,9 +152,9 @@ class TestTopicViewScreenshots : public QObject {
     QApplication::setPalette(before);
 
     ui::RunView* cora = window.openRun(coraRun);
-    QVERIFY(test::waitFor([&] { return cora->isSettled() && !cora->topicTable()->isRanking(); }, 60000));
-    cora->pages()->setCurrentWidget(cora->documentReader());
-    QVERIFY(test::waitFor([&] { return cora->documentReader()->currentDocument() >= 0; }));
+    QVERIFY(test::waitFor([&] { return cora->isSettled() && !cora->page<ui::TopicTableView>()->isRanking(); }, 60000));
+    cora->pages()->setCurrentWidget(cora->page<ui::TopicDocumentView>());
+    QVERIFY(test::waitFor([&] { return cora->page<ui::TopicDocumentView>()->currentDocument() >= 0; }));
     save(QStringLiteral("cora-document.png"));
   }
 };

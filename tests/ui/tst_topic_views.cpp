@@ -23,10 +23,10 @@
 #include "test_support.hpp"
 #include "ui/main_window.hpp"
 #include "ui/runs/run_view.hpp"
-#include "ui/runs/topic_document_view.hpp"
-#include "ui/runs/topic_run_data.hpp"
-#include "ui/runs/topic_table_models.hpp"
-#include "ui/runs/topic_table_view.hpp"
+#include "ui/runs/topics/topic_document_view.hpp"
+#include "ui/runs/topics/topic_run_data.hpp"
+#include "ui/runs/topics/topic_table_models.hpp"
+#include "ui/runs/topics/topic_table_view.hpp"
 #include "ui/util/qt_convert.hpp"
 #include "ui/util/settings.hpp"
 #include "ui/util/table_export.hpp"
@@ -100,8 +100,8 @@ class TestTopicViews : public QObject {
     view->resize(1300, 800);
     [&] {
       QVERIFY(test::waitFor([&] { return view->isSettled(); }));
-      QVERIFY(view->showsTopics());
-      QVERIFY(test::waitFor([&] { return !view->topicTable()->isRanking(); }));
+      QVERIFY(view->page<ui::TopicTableView>());
+      QVERIFY(test::waitFor([&] { return !view->page<ui::TopicTableView>()->isRanking(); }));
     }();
     return view;
   }
@@ -155,11 +155,11 @@ class TestTopicViews : public QObject {
 
   void topicRunShowsTopicsAndDocumentsPages() {
     auto view = openView(m_run);
-    QCOMPARE(view->pages()->currentWidget(), static_cast<QWidget*>(view->topicTable()));
+    QCOMPARE(view->pages()->currentWidget(), static_cast<QWidget*>(view->page<ui::TopicTableView>()));
     QStringList tabs;
     for (int i = 0; i < view->pages()->count(); ++i) tabs << view->pages()->tabText(i);
     QCOMPARE(tabs, (QStringList{QStringLiteral("Topics"), QStringLiteral("Documents"), QStringLiteral("Training")}));
-    QCOMPARE(view->topicTable()->topicModel()->rowCount(), kTopics);
+    QCOMPARE(view->page<ui::TopicTableView>()->topicModel()->rowCount(), kTopics);
   }
 
   void sharesAreDocTopicWeightedByLength() {
@@ -173,7 +173,7 @@ class TestTopicViews : public QObject {
       for (int k = 0; k < kTopics; ++k) expected[static_cast<std::size_t>(k)] += static_cast<double>(docs[d].tokenCount) * m_docTopic(static_cast<Eigen::Index>(d), k);
     }
     double sum = 0;
-    auto* model = view->topicTable()->topicModel();
+    auto* model = view->page<ui::TopicTableView>()->topicModel();
     for (int k = 0; k < kTopics; ++k) {
       const double shown = model->index(k, ui::TopicListModel::ShareColumn).data(ui::kExportRole).toDouble();
       QVERIFY(qFuzzyCompare(shown, expected[static_cast<std::size_t>(k)] / tokens));
@@ -184,7 +184,7 @@ class TestTopicViews : public QObject {
 
   void lambdaOneRanksByProbability() {
     auto view = openView(m_run);
-    auto* table = view->topicTable();
+    auto* table = view->page<ui::TopicTableView>();
     QVERIFY(rank(table, [&] { table->setLambda(0.3); }));
     QVERIFY(rank(table, [&] { table->setLambda(1.0); }));
     const int V = static_cast<int>(m_topicWord.cols());
@@ -210,7 +210,7 @@ class TestTopicViews : public QObject {
 
   void lambdaZeroRanksByLift() {
     auto view = openView(m_run);
-    auto* table = view->topicTable();
+    auto* table = view->page<ui::TopicTableView>();
     QVERIFY(rank(table, [&] { table->setLambda(0.0); }));
     const int V = static_cast<int>(m_topicWord.cols());
     bool differs = false;
@@ -237,7 +237,7 @@ class TestTopicViews : public QObject {
 
   void searchFindsEveryTopicHoldingTheWord() {
     auto view = openView(m_run);
-    auto* table = view->topicTable();
+    auto* table = view->page<ui::TopicTableView>();
     QVERIFY(rank(table, [&] { table->setWordCount(5); }));
     const int V = static_cast<int>(m_topicWord.cols());
     std::map<int, int> holders;  // number of topics holding a word -> how many words
@@ -280,8 +280,8 @@ class TestTopicViews : public QObject {
     QVERIFY(window.openProject(ui::fromPath(m_file)));
     ui::RunView* view = window.openRun(m_run);
     QVERIFY(view);
-    QVERIFY(test::waitFor([&] { return view->isSettled() && !view->topicTable()->isRanking(); }));
-    auto* table = view->topicTable();
+    QVERIFY(test::waitFor([&] { return view->isSettled() && !view->page<ui::TopicTableView>()->isRanking(); }));
+    auto* table = view->page<ui::TopicTableView>();
     auto labelsInProject = [&] {
       core::Project project(m_file, core::Project::Access::ReadOnly);
       return core::loadTopicLabels(project, m_run);
@@ -300,7 +300,7 @@ class TestTopicViews : public QObject {
     QCOMPARE(table->labels().at(1), QStringLiteral("Rivers and banks"));
     QCOMPARE(list->index(row, ui::TopicListModel::LabelColumn).data().toString(), QStringLiteral("Rivers and banks"));
     // The document reader names the topic too.
-    auto* reader = view->documentReader();
+    auto* reader = view->page<ui::TopicDocumentView>();
     QVERIFY(test::waitFor([&] { return reader->proportionsTable()->rowCount() == kTopics; }));
     bool named = false;
     for (int r = 0; r < kTopics; ++r) named = named || reader->proportionsTable()->item(r, 0)->text() == QStringLiteral("2 · Rivers and banks");
@@ -326,7 +326,7 @@ class TestTopicViews : public QObject {
 
     // A fresh view reads the labels back from the project.
     auto again = openView(m_run);
-    QCOMPARE(again->topicTable()->labels().at(1), QStringLiteral("Rivers and banks"));
+    QCOMPARE(again->page<ui::TopicTableView>()->labels().at(1), QStringLiteral("Rivers and banks"));
     // Leave the project as the other tests expect it.
     table->renameTopic(1, QString());
     QVERIFY(saved.wait(10000));
@@ -335,7 +335,7 @@ class TestTopicViews : public QObject {
 
   void csvExportWritesTheRowsShown() {
     auto view = openView(m_run);
-    auto* table = view->topicTable();
+    auto* table = view->page<ui::TopicTableView>();
     QVERIFY(rank(table, [&] { table->setWordCount(5); }));
     QVERIFY(rank(table, [&] { table->search(QStringLiteral("bank")); }));
     table->topicTable()->sortByColumn(ui::TopicListModel::ShareColumn, Qt::DescendingOrder);
@@ -383,7 +383,7 @@ class TestTopicViews : public QObject {
 
   void annotationsEqualStoredSpansAndTopics() {
     auto view = openView(m_run);
-    auto* reader = view->documentReader();
+    auto* reader = view->page<ui::TopicDocumentView>();
     core::Project project(m_file, core::Project::Access::ReadOnly);
     int training = 0;
     for (const auto& header : core::listDocuments(project, m_corpus)) {
@@ -397,6 +397,8 @@ class TestTopicViews : public QObject {
       QCOMPARE(reader->currentDocument(), header.index);
       QVERIFY(!reader->isHeldOut());
       QVERIFY(reader->showsOriginalText());
+      // The model's options choose a sampler: the colours are its last draw, not a most likely topic.
+      QVERIFY2(reader->noteText().contains(QStringLiteral("the sampler assigned")), qPrintable(reader->noteText()));
       const auto annotations = reader->annotations();
       QCOMPARE(annotations.size(), static_cast<qsizetype>(stored.wordIds.size()));
       for (qsizetype i = 0; i < annotations.size(); ++i) {
@@ -426,7 +428,7 @@ class TestTopicViews : public QObject {
 
   void heldOutDocumentSaysSoAndShowsFoldedInProportions() {
     auto view = openView(m_run);
-    auto* reader = view->documentReader();
+    auto* reader = view->page<ui::TopicDocumentView>();
     core::Project project(m_file, core::Project::Access::ReadOnly);
     int heldOut = 0;
     for (const auto& header : core::listDocuments(project, m_corpus)) {
@@ -457,8 +459,8 @@ class TestTopicViews : public QObject {
     auto view = openView(m_run);
     view->show();
     QVERIFY(QTest::qWaitForWindowExposed(view.get()));
-    view->pages()->setCurrentWidget(view->documentReader());
-    auto* reader = view->documentReader();
+    view->pages()->setCurrentWidget(view->page<ui::TopicDocumentView>());
+    auto* reader = view->page<ui::TopicDocumentView>();
     // A training document whose words are in more than one topic.
     {
       core::Project project(m_file, core::Project::Access::ReadOnly);
@@ -502,7 +504,7 @@ class TestTopicViews : public QObject {
 
   void bagOfWordsShowsWordsAndSaysWhy() {
     auto view = openView(m_bagRun);
-    auto* reader = view->documentReader();
+    auto* reader = view->page<ui::TopicDocumentView>();
     core::Project project(m_file, core::Project::Access::ReadOnly);
     const auto vocabulary = core::loadVocabulary(project, m_bag);
     for (const auto& header : core::listDocuments(project, m_bag)) {

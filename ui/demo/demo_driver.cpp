@@ -11,8 +11,8 @@
 #include "ui/jobs/job_controller.hpp"
 #include "ui/main_window.hpp"
 #include "ui/runs/option_form.hpp"
-#include "ui/runs/gibbs_state_view.hpp"
-#include "ui/runs/k_choice_view.hpp"
+#include "ui/runs/gibbs/gibbs_state_view.hpp"
+#include "ui/runs/k_choice/k_choice_view.hpp"
 #include "ui/runs/run_panel.hpp"
 #include "ui/runs/run_view.hpp"
 #include "ui/util/qt_convert.hpp"
@@ -121,10 +121,10 @@ void DemoDriver::runEnded(qint64 runId) {
   // shown all of that (the screenshot is of the results, not of "Loading…").
   auto done = [this, view] {
     const bool ok = view->run().status == core::RunStatus::Finished;
-    if (!m_spec.kValues.isEmpty() && view->kChoiceView()) view->pages()->setCurrentWidget(view->kChoiceView());
+    if (!m_spec.kValues.isEmpty() && view->page<KChoiceView>()) view->pages()->setCurrentWidget(view->page<KChoiceView>());
     // The textbook's Gibbs example is shown as the textbook draws it (000 Fig. 27.8).
-    if (view->gibbsStateView() && view->pages()->indexOf(view->gibbsStateView()) >= 0)
-      view->pages()->setCurrentWidget(view->gibbsStateView());
+    if (view->page<GibbsStateView>() && view->pages()->indexOf(view->page<GibbsStateView>()) >= 0)
+      view->pages()->setCurrentWidget(view->page<GibbsStateView>());
     finish(ok, ok ? QString() : QString::fromStdString(view->run().message));
   };
   if (view->isSettled()) done();

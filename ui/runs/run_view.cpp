@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// RunView: loading the record, metrics and topic results off the GUI thread; live updates.
+// RunView: loading the record and metrics off the GUI thread, handing the run to the families of
+// result pages, live updates.
 #include "ui/runs/run_view.hpp"
 
 #include <QGridLayout>
@@ -20,18 +21,9 @@
 
 #include "ui/jobs/job_controller.hpp"
 #include "ui/runs/curve_controls.hpp"
-#include "ui/runs/block_matrix_page.hpp"
-#include "ui/runs/block_run_data.hpp"
-#include "ui/runs/factor_page.hpp"
-#include "ui/runs/factor_run_data.hpp"
-#include "ui/runs/gibbs_state_view.hpp"
-#include "ui/runs/k_choice_view.hpp"
-#include "ui/runs/membership_page.hpp"
 #include "ui/runs/metrics_chart.hpp"
 #include "ui/runs/option_form.hpp"
-#include "ui/runs/topic_document_view.hpp"
-#include "ui/runs/topic_run_data.hpp"
-#include "ui/runs/topic_table_view.hpp"
+#include "ui/runs/run_pages_registry.hpp"
 #include "ui/util/background.hpp"
 #include "ui/util/format.hpp"
 #include "ui/util/qt_convert.hpp"
@@ -45,10 +37,7 @@ namespace {
 struct Loaded {
   core::RunRecord run;
   std::vector<core::MetricRow> metrics;
-  bool hasTopicWord = false;  // a corpus run with a topic-word result (final or snapshot)
-  bool hasItemFactors = false;  // a ratings run with item factors (final or snapshot)
-  bool isGraph = false;
-  bool hasBlocks = false;  // a graph run with memberships and a block matrix (final or snapshot)
+  RunHoldings holdings;  // what the families of result pages decide from
   QString error;
 };
 
@@ -151,17 +140,18 @@ RunView::RunView(std::filesystem::path projectFile, qint64 runId, QWidget* paren
   training->setStretchFactor(1, 2);
   training->setChildrenCollapsible(false);
 
-  // A topic model's results get pages of their own once the run has them.
-  m_topicTable = new TopicTableView(page);
-  m_documents = new TopicDocumentView(page);
-  m_topicTable->hide();
-  m_documents->hide();
-  connect(m_topicTable, &TopicTableView::labelsChanged, m_documents, &TopicDocumentView::setLabels);
-
   m_pages = new QTabWidget(page);
   m_pages->setDocumentMode(true);
   m_pages->setTabBarAutoHide(true);
   m_pages->addTab(m_training, tr("Training"));
+
+  // The run's results get pages of their own once it has them, each family its own.
+  m_undo = new QUndoStack(this);
+  m_families = makeRunPages({m_projectFile, m_runId, m_pages, m_training, m_undo}, this);
+  for (auto* family : m_families) {
+    connect(family, &RunPages::failed, this, &RunView::appendFactsError);
+    connect(family, &RunPages::settled, this, &RunView::emitIfSettled);
+  }
 
   auto* layout = new QVBoxLayout(page);
   layout->setContentsMargins(10, 8, 10, 8);
@@ -179,16 +169,26 @@ RunView::RunView(std::filesystem::path projectFile, qint64 runId, QWidget* paren
 }
 
 bool RunView::isSettled() const noexcept {
-  return isLoaded() && !m_reloadPending && !m_topicsPending && !m_factorsPending && !m_blocksPending && !m_kPending && !m_gibbsPending &&
-         m_run.status != core::RunStatus::Running;
+  return isLoaded() && !m_reloadPending && m_run.status != core::RunStatus::Running &&
+         std::none_of(m_families.begin(), m_families.end(), [](const RunPages* f) { return f->isPending(); });
 }
 
-QUndoStack* RunView::undoStack() const { return m_topicTable->undoStack(); }
+void RunView::emitIfSettled() {
+  if (isSettled()) Q_EMIT settled();
+}
+
+void RunView::appendFactsError(const QString& message) {
+  m_facts->setText(m_facts->text() +
+                   QStringLiteral("<br><span style=\"color:#d0443a\">%1</span>").arg(message.toHtmlEscaped()));
+}
+
+QUndoStack* RunView::undoStack() const { return m_undo; }
 
 QString RunView::headerText() const { return m_title->text() + QLatin1Char('\n') + m_facts->text() + QLatin1Char('\n') + m_optionsLabel->text(); }
 
 void RunView::attach(JobController* controller) {
   m_controller = controller;
+  for (auto* family : m_families) family->setController(controller);
   if (!controller) return;
   connect(controller, &JobController::report, this, [this](const core::IterationReport& r) {
     if (m_run.status != core::RunStatus::Running) return;  // the stored metrics are shown
@@ -233,16 +233,8 @@ void RunView::reload() {
           core::Project project(file, core::Project::Access::ReadOnly);
           out.run = core::loadRun(project, id);
           out.metrics = core::loadMetrics(project, id);
-          if (project.dataset(out.run.datasetId).kind == core::DataKind::Corpus)
-            for (const auto& [name, iteration] : core::listMatrices(project, id))
-              if (name == "topic_word") out.hasTopicWord = true;
-          if (project.dataset(out.run.datasetId).kind == core::DataKind::Ratings)
-            for (const auto& [name, iteration] : core::listMatrices(project, id))
-              if (name == core::kItemFactors) out.hasItemFactors = true;
-          if (project.dataset(out.run.datasetId).kind == core::DataKind::Graph) {
-            out.isGraph = true;
-            out.hasBlocks = hasBlockResults(project, id);
-          }
+          out.holdings.kind = project.dataset(out.run.datasetId).kind;
+          out.holdings.matrices = core::listMatrices(project, id);
         } catch (const std::exception& e) {
           out.error = qs(e.what());
         }
@@ -336,176 +328,12 @@ void RunView::reload() {
         m_metrics->horizontalHeaderItem(3)->setToolTip(qs(m_run.heldoutName));
         for (const auto& r : loaded.metrics) appendMetricRow(r.iteration, r.seconds, r.trainObjective, r.heldout);
 
-        // The topic pages once the run has ended: during the run the matrices are snapshots
-        // and the assignments are not written yet.
-        m_topicsPending = loaded.hasTopicWord && m_run.status != core::RunStatus::Running;
-        m_factorsPending = loaded.hasItemFactors && m_run.status != core::RunStatus::Running;
-        m_blocksPending = loaded.hasBlocks && m_run.status != core::RunStatus::Running;
         showContent();
+        // Every family says whether it is loading before anyone hears of the reload.
+        for (auto* family : m_families) family->update(m_run, loaded.holdings);
         Q_EMIT reloaded();
-        if (m_topicsPending) loadTopics();
-        if (m_factorsPending) loadFactors();
-        if (m_run.status == core::RunStatus::Finished) loadChoiceOfK();
-        if (m_run.status == core::RunStatus::Finished && m_run.model == "lda-gibbs" && m_run.heldout <= 0) loadGibbsState();
-        if (m_blocksPending) loadBlocks();
-        else if (loaded.isGraph && m_run.status == core::RunStatus::Running) followBlocks();
-        if (isSettled()) Q_EMIT settled();
+        emitIfSettled();
       });
-}
-
-void RunView::loadTopics() {
-  const int generation = ++m_topicGeneration;
-  m_topicsPending = true;
-  runInBackground(
-      this, [file = m_projectFile, id = m_runId] { return loadTopicRun(file, id); },
-      [this, generation](TopicRunLoad loaded) {
-        if (generation != m_topicGeneration) return;
-        m_topicsPending = false;
-        if (!loaded.error.isEmpty()) {
-          m_facts->setText(m_facts->text() + QStringLiteral("<br><span style=\"color:#d0443a\">%1</span>")
-                                                  .arg(tr("The topics could not be read: %1").arg(loaded.error).toHtmlEscaped()));
-        } else if (loaded.data) {
-          const bool several = loaded.data->topicCount() > 1;
-          const bool documents = loaded.data->hasDocTopic() || loaded.data->hasAssignments();
-          m_topicTable->setData(m_projectFile, loaded.data);
-          m_documents->setData(m_projectFile, documents ? loaded.data : nullptr);
-          const bool first = !m_topicsShown;
-          if (m_pages->indexOf(m_topicTable) < 0) m_pages->insertTab(0, m_topicTable, QString());
-          m_pages->setTabText(m_pages->indexOf(m_topicTable), several ? tr("Topics") : tr("Words"));
-          if (documents && m_pages->indexOf(m_documents) < 0) m_pages->insertTab(1, m_documents, tr("Documents"));
-          if (!documents && m_pages->indexOf(m_documents) >= 0) m_pages->removeTab(m_pages->indexOf(m_documents));
-          m_topicsShown = true;
-          // A finished run is read for its results: the topics come first.
-          if (first) m_pages->setCurrentWidget(m_topicTable);
-        }
-        if (isSettled()) Q_EMIT settled();
-      });
-}
-
-// The "Choosing K" page, when other finished runs differ from this one only in K (a sweep, or runs
-// made again with another K): read in the background, shown after the Training page.
-void RunView::loadChoiceOfK() {
-  const auto* info = findModel(m_run.model);
-  const bool hasK = info && std::any_of(info->options.begin(), info->options.end(), [](const auto& o) { return o.name == "k"; });
-  if (!hasK || info->heldoutKey.empty() || m_run.heldout <= 0) return;
-  const int generation = ++m_kGeneration;
-  m_kPending = true;
-  runInBackground(
-      this,
-      [file = m_projectFile, id = m_runId]() -> std::optional<KChoiceData> {
-        try {
-          return loadKChoice(file, id);
-        } catch (const std::exception&) {
-          return std::nullopt;  // the page is an extra: without it the run's own pages still show
-        }
-      },
-      [this, generation](std::optional<KChoiceData> data) {
-        if (generation != m_kGeneration) return;
-        m_kPending = false;
-        if (data && data->distinctK >= 2) {
-          if (!m_kChoice) m_kChoice = new KChoiceView(m_pages);
-          m_kChoice->setData(std::move(*data));
-          if (m_pages->indexOf(m_kChoice) < 0) m_pages->insertTab(m_pages->indexOf(m_training) + 1, m_kChoice, tr("Choosing K"));
-        } else if (m_kChoice && m_pages->indexOf(m_kChoice) >= 0) {
-          m_pages->removeTab(m_pages->indexOf(m_kChoice));
-        }
-        if (isSettled()) Q_EMIT settled();
-      });
-}
-
-// The Gibbs sampler page (000 Fig. 27.8), when the run kept its random start (small corpora).
-void RunView::loadGibbsState() {
-  const int generation = ++m_gibbsGeneration;
-  m_gibbsPending = true;
-  runInBackground(
-      this,
-      [file = m_projectFile, id = m_runId]() -> std::shared_ptr<const GibbsStateData> {
-        try {
-          return latent::ui::loadGibbsState(file, id);
-        } catch (const std::exception&) {
-          return nullptr;  // an extra page: without it the run's other pages still show
-        }
-      },
-      [this, generation](std::shared_ptr<const GibbsStateData> data) {
-        if (generation != m_gibbsGeneration) return;
-        m_gibbsPending = false;
-        if (data) {
-          if (!m_gibbs) {
-            m_gibbs = new GibbsStateView(m_pages);
-            enableFigureExport(m_gibbs, [this] { return tr("run-%1-gibbs-sampler").arg(m_runId); });
-          }
-          m_gibbs->setData(std::move(data));
-          if (m_pages->indexOf(m_gibbs) < 0) m_pages->insertTab(m_pages->indexOf(m_training), m_gibbs, tr("Gibbs sampler"));
-        }
-        if (isSettled()) Q_EMIT settled();
-      });
-}
-
-// The factor page once a pmf run has ended (a stopped or failed run shows its latest snapshot).
-void RunView::loadFactors() {
-  const int generation = ++m_factorGeneration;
-  m_factorsPending = true;
-  runInBackground(
-      this, [file = m_projectFile, id = m_runId] { return loadFactorRun(file, id); },
-      [this, generation](FactorRunLoad loaded) {
-        if (generation != m_factorGeneration) return;
-        m_factorsPending = false;
-        if (!loaded.error.isEmpty()) {
-          m_facts->setText(m_facts->text() + QStringLiteral("<br><span style=\"color:#d0443a\">%1</span>")
-                                                  .arg(tr("The factors could not be read: %1").arg(loaded.error).toHtmlEscaped()));
-        } else if (loaded.data) {
-          const bool first = !m_factors;
-          if (first) m_factors = new FactorPage(m_pages);
-          m_factors->setData(loaded.data);
-          if (m_pages->indexOf(m_factors) < 0) m_pages->insertTab(0, m_factors, tr("Factors"));
-          // A finished run is read for its results: the factors come first.
-          if (first) m_pages->setCurrentWidget(m_factors);
-        }
-        if (isSettled()) Q_EMIT settled();
-      });
-}
-
-// The block-model pages once a graph run has ended (a stopped run shows its final matrices, an
-// interrupted one its latest snapshot): Memberships first for mmsb, Blocks first otherwise.
-void RunView::loadBlocks() {
-  const int generation = ++m_blockGeneration;
-  m_blocksPending = true;
-  runInBackground(
-      this, [file = m_projectFile, id = m_runId] { return loadBlockRun(file, id); },
-      [this, generation](BlockRunLoad loaded) {
-        if (generation != m_blockGeneration) return;
-        m_blocksPending = false;
-        if (!loaded.error.isEmpty()) {
-          m_facts->setText(m_facts->text() + QStringLiteral("<br><span style=\"color:#d0443a\">%1</span>")
-                                                  .arg(tr("The blocks could not be read: %1").arg(loaded.error)
-                                                           .toHtmlEscaped()));
-        } else if (loaded.data) {
-          const bool first = !m_blockPage;
-          if (first) m_blockPage = new BlockMatrixPage(m_pages);
-          if (!m_memberships) m_memberships = new MembershipPage(m_pages);
-          m_blockPage->setData(loaded.data);
-          m_memberships->setData(loaded.data);
-          if (m_pages->indexOf(m_blockPage) < 0) m_pages->insertTab(0, m_blockPage, tr("Blocks"));
-          if (m_pages->indexOf(m_memberships) < 0) m_pages->insertTab(1, m_memberships, tr("Memberships"));
-          QWidget* opening = loaded.data->run.model == "mmsb" ? static_cast<QWidget*>(m_memberships) : m_blockPage;
-          if (first) m_pages->setCurrentWidget(opening);
-        }
-        if (isSettled()) Q_EMIT settled();
-      });
-}
-
-// While a graph run goes, its Memberships page follows the latest snapshot; the page appears
-// with the first one.
-void RunView::followBlocks() {
-  if (!m_controller) return;
-  if (!m_memberships) {
-    m_memberships = new MembershipPage(m_pages);
-    m_memberships->hide();
-    connect(m_memberships, &MembershipPage::snapshotShown, this, [this] {
-      if (m_pages->indexOf(m_memberships) < 0) m_pages->insertTab(0, m_memberships, tr("Memberships"));
-    });
-  }
-  if (!m_memberships->isFollowing()) m_memberships->follow(m_projectFile, m_runId, m_controller);
 }
 
 }  // namespace latent::ui

@@ -1,36 +1,31 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The tab of one run: what was run (model, dataset, options, seed, threads, held-out fraction),
 // how it went (status, time, final metrics with their names), the per-iteration metrics as a
-// table and a chart (live while the run goes), and for a topic model its results: the
-// topic-word table and the annotated document reader, each on a page of its own.
+// table and a chart (live while the run goes), and the pages of its results, each added by the
+// family of results it belongs to (ui/runs/run_pages_registry.cpp).
 #pragma once
 
 #include <QPointer>
+#include <QTabWidget>
 #include <QTimer>
 
 #include <filesystem>
+#include <vector>
 
 #include "store/run_store.hpp"
 #include "ui/widgets/tab_page.hpp"
 
 class QLabel;
 class QPushButton;
-class QTabWidget;
 class QTableWidget;
 class QUndoStack;
 
 namespace latent::ui {
 
-class BlockMatrixPage;
-class FactorPage;
 class JobController;
 class CurveControls;
-class GibbsStateView;
-class KChoiceView;
-class MembershipPage;
 class MetricsChart;
-class TopicDocumentView;
-class TopicTableView;
+class RunPages;
 
 class RunView final : public TabPage {
   Q_OBJECT
@@ -49,24 +44,18 @@ class RunView final : public TabPage {
   CurveControls* curveControls() const noexcept { return m_curveControls; }
   QTableWidget* metricsTable() const noexcept { return m_metrics; }
   QTableWidget* finalMetricsTable() const noexcept { return m_final; }
-  TopicTableView* topicTable() const noexcept { return m_topicTable; }
-  TopicDocumentView* documentReader() const noexcept { return m_documents; }
-  // The "Choosing K" page: shown once two or more finished runs differ from this one only in K.
-  KChoiceView* kChoiceView() const noexcept { return m_kChoice; }
-  // The "Gibbs sampler" page (000 Fig. 27.8): lda-gibbs runs on small corpora with nothing held out.
-  GibbsStateView* gibbsStateView() const noexcept { return m_gibbs; }
   QTabWidget* pages() const noexcept { return m_pages; }
-  // The factor page of a finished pmf run; null until it is loaded.
-  FactorPage* factorPage() const noexcept { return m_factors; }
-  // The block-model pages of a graph run (Blocks once it ended; Memberships also while it runs);
-  // null until they are loaded.
-  BlockMatrixPage* blockPage() const noexcept { return m_blockPage; }
-  MembershipPage* membershipPage() const noexcept { return m_memberships; }
-  // The topic pages show this run's results (a finished topic model on a corpus).
-  bool showsTopics() const noexcept { return m_topicsShown; }
-  // Loaded, not running, and nothing more on its way (the topic results included).
+  // The first page of type Page among the run's pages (a family makes its pages when it first
+  // has something to show, and keeps them when it takes them out of the tabs), or null:
+  // page<TopicTableView>(), page<BlockMatrixPage>(), page<KChoiceView>(), ...
+  template <typename Page>
+  Page* page() const {
+    return m_pages->findChild<Page*>();
+  }
+  // Loaded, not running, and nothing more on its way (no family of result pages loading).
   bool isSettled() const noexcept;
-  // The label edits of the topic table (the main window's Edit menu follows the current tab's).
+  // The edits made on the run's pages, such as topic labels (the main window's Edit menu follows
+  // the current tab's).
   QUndoStack* undoStack() const;
   QString headerText() const;
 
@@ -74,18 +63,14 @@ class RunView final : public TabPage {
   void rerunRequested(qint64 runId);
   // After each (re)load from the project.
   void reloaded();
-  // When isSettled() becomes true: after the reload that follows the run's end, and its topics.
+  // When isSettled() becomes true: after the reload that follows the run's end, and its result pages.
   void settled();
 
  private:
   void appendMetricRow(qint64 iteration, double seconds, std::optional<double> objective, std::optional<double> heldout);
   void flushLive();
-  void loadTopics();
-  void loadFactors();
-  void loadBlocks();
-  void loadChoiceOfK();
-  void loadGibbsState();
-  void followBlocks();
+  void appendFactsError(const QString& message);
+  void emitIfSettled();
 
   std::filesystem::path m_projectFile;
   qint64 m_runId;
@@ -94,18 +79,7 @@ class RunView final : public TabPage {
   QTimer m_frame;
   bool m_dirty = false;
   int m_generation = 0;
-  int m_topicGeneration = 0;
   bool m_reloadPending = false;
-  bool m_topicsPending = false;
-  bool m_topicsShown = false;
-  int m_factorGeneration = 0;
-  bool m_factorsPending = false;
-  int m_blockGeneration = 0;
-  int m_kGeneration = 0;
-  bool m_kPending = false;
-  int m_gibbsGeneration = 0;
-  bool m_gibbsPending = false;
-  bool m_blocksPending = false;
 
   QLabel* m_title = nullptr;
   QLabel* m_facts = nullptr;
@@ -119,13 +93,8 @@ class RunView final : public TabPage {
   CurveControls* m_curveControls = nullptr;
   QTabWidget* m_pages = nullptr;
   QWidget* m_training = nullptr;
-  TopicTableView* m_topicTable = nullptr;
-  TopicDocumentView* m_documents = nullptr;
-  FactorPage* m_factors = nullptr;
-  BlockMatrixPage* m_blockPage = nullptr;
-  MembershipPage* m_memberships = nullptr;
-  KChoiceView* m_kChoice = nullptr;
-  GibbsStateView* m_gibbs = nullptr;
+  QUndoStack* m_undo = nullptr;
+  std::vector<RunPages*> m_families;  // children of this view, in the registry's order
 };
 
 // A person's name for a final-metrics key: the run's held-out name for its held-out key, the

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The registry of result-page families, in display order.
+#include "ui/runs/run_pages_registry.hpp"
+
+#include "ui/runs/blocks/block_pages.hpp"
+#include "ui/runs/factors/factor_pages.hpp"
+#include "ui/runs/gibbs/gibbs_pages.hpp"
+#include "ui/runs/k_choice/k_choice_pages.hpp"
+#include "ui/runs/topics/topic_pages.hpp"
+
+namespace latent::ui {
+namespace {
+
+using Factory = RunPages* (*)(const RunPagesContext&, QObject*);
+
+template <typename Family>
+RunPages* make(const RunPagesContext& context, QObject* parent) {
+  return new Family(context, parent);
+}
+
+// The results of a run's own family come first (each family of them applies to one kind of data,
+// so at most one does), then the Gibbs sampler's picture just before Training, then Choosing K
+// just after it; each family places its tabs so, whichever of their loads ends first.
+constexpr Factory kFamilies[] = {
+    &make<TopicPages>, &make<FactorPages>, &make<BlockPages>, &make<GibbsPages>, &make<KChoicePages>,
+};
+
+}  // namespace
+
+std::vector<RunPages*> makeRunPages(const RunPagesContext& context, QObject* parent) {
+  std::vector<RunPages*> out;
+  for (const auto factory : kFamilies) out.push_back(factory(context, parent));
+  return out;
+}
+
+}  // namespace latent::ui

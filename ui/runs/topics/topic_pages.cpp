@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// TopicPages: when a run's topic pages apply, their loading, and where they go.
+#include "ui/runs/topics/topic_pages.hpp"
+
+#include <QTabWidget>
+
+#include "models/topic/topic_model_support.hpp"
+#include "ui/runs/topics/topic_document_view.hpp"
+#include "ui/runs/topics/topic_run_data.hpp"
+#include "ui/runs/topics/topic_table_view.hpp"
+
+namespace latent::ui {
+
+TopicPages::TopicPages(RunPagesContext context, QObject* parent) : RunPages(std::move(context), parent) {}
+
+void TopicPages::update(const core::RunRecord& run, const RunHoldings& holdings) {
+  // Once the run has ended: during the run the matrices are snapshots and the assignments are not
+  // written yet.
+  if (holdings.kind != core::DataKind::Corpus || !holdings.holds(core::topic::kTopicWord) ||
+      run.status == core::RunStatus::Running) {
+    cancel();
+    return;
+  }
+  load([file = context().projectFile, id = context().runId] { return loadTopicRun(file, id); },
+       [this](TopicRunLoad loaded) {
+         if (!loaded.error.isEmpty()) {
+           Q_EMIT failed(tr("The topics could not be read: %1").arg(loaded.error));
+           return;
+         }
+         if (!loaded.data) return;
+         const bool first = !m_table;
+         if (first) {
+           m_table = new TopicTableView(context().pages, context().undoStack);
+           m_documents = new TopicDocumentView(context().pages);
+           m_table->hide();
+           m_documents->hide();
+           connect(m_table, &TopicTableView::labelsChanged, m_documents, &TopicDocumentView::setLabels);
+         }
+         const bool several = loaded.data->topicCount() > 1;
+         const bool documents = loaded.data->hasDocTopic() || loaded.data->hasAssignments();
+         m_table->setData(context().projectFile, loaded.data);
+         m_documents->setData(context().projectFile, documents ? loaded.data : nullptr);
+         showPage(m_table, several ? tr("Topics") : tr("Words"), 0);
+         if (documents)
+           showPage(m_documents, tr("Documents"), 1);
+         else
+           hidePage(m_documents);
+         // A finished run is read for its results: the topics come first.
+         if (first) context().pages->setCurrentWidget(m_table);
+       });
+}
+
+}  // namespace latent::ui

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Relevance ranking with one partial sort per topic.
+#include "ui/runs/topics/topic_relevance.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+namespace latent::ui {
+namespace {
+
+constexpr double kMinusInfinity = -std::numeric_limits<double>::infinity();
+
+// "a ranks before b": more relevant, or as relevant with the smaller word id.
+struct Before {
+  const double* scores;
+  bool operator()(std::int32_t a, std::int32_t b) const {
+    return scores[a] > scores[b] || (scores[a] == scores[b] && a < b);
+  }
+};
+
+// The relevance of every word in topic `k`. Written as log p(w|k) - (1 - lambda) log p(w), the
+// same value as eq. 1 with one logarithm per word.
+void scoreTopic(const Eigen::MatrixXd& topicWord, std::span<const double> logFrequency, double lambda, Eigen::Index k,
+                std::vector<double>& scores) {
+  const auto V = topicWord.cols();
+  scores.resize(static_cast<std::size_t>(V));
+  for (Eigen::Index w = 0; w < V; ++w) {
+    const double p = topicWord(k, w);
+    scores[static_cast<std::size_t>(w)] = p > 0 ? std::log(p) - (1.0 - lambda) * logFrequency[static_cast<std::size_t>(w)] : kMinusInfinity;
+  }
+}
+
+std::vector<double> logs(std::span<const double> values) {
+  std::vector<double> out(values.size());
+  std::transform(values.begin(), values.end(), out.begin(), [](double v) { return std::log(v); });
+  return out;
+}
+
+}  // namespace
+
+double relevance(double probability, double corpusFrequency, double lambda) {
+  if (probability <= 0) return kMinusInfinity;
+  return lambda * std::log(probability) + (1.0 - lambda) * std::log(probability / corpusFrequency);
+}
+
+std::vector<double> corpusFrequencies(std::span<const std::int64_t> counts) {
+  double total = 0;
+  for (const auto c : counts) total += c > 0 ? static_cast<double>(c) : 0.5;
+  std::vector<double> out(counts.size());
+  for (std::size_t w = 0; w < counts.size(); ++w) out[w] = (counts[w] > 0 ? static_cast<double>(counts[w]) : 0.5) / total;
+  return out;
+}
+
+std::vector<std::vector<RankedWord>> rankTopics(const Eigen::MatrixXd& topicWord, std::span<const double> corpusFrequency,
+                                                double lambda, int count) {
+  const auto K = topicWord.rows();
+  const auto V = topicWord.cols();
+  if (static_cast<std::size_t>(V) != corpusFrequency.size()) return {};
+  const auto logFrequency = logs(corpusFrequency);
+  const auto keep = static_cast<std::ptrdiff_t>(std::clamp<Eigen::Index>(count, 0, V));
+  std::vector<std::vector<RankedWord>> out(static_cast<std::size_t>(K));
+  std::vector<double> scores;
+  std::vector<std::int32_t> order(static_cast<std::size_t>(V));
+  for (Eigen::Index k = 0; k < K; ++k) {
+    scoreTopic(topicWord, logFrequency, lambda, k, scores);
+    std::iota(order.begin(), order.end(), 0);
+    std::partial_sort(order.begin(), order.begin() + keep, order.end(), Before{scores.data()});
+    auto& ranked = out[static_cast<std::size_t>(k)];
+    ranked.reserve(static_cast<std::size_t>(keep));
+    for (std::ptrdiff_t i = 0; i < keep; ++i) {
+      const auto w = order[static_cast<std::size_t>(i)];
+      const double p = topicWord(k, w);
+      const double pw = corpusFrequency[static_cast<std::size_t>(w)];
+      ranked.push_back({w, p, p / pw, relevance(p, pw, lambda)});
+    }
+  }
+  return out;
+}
+
+std::vector<int> ranksOf(const Eigen::MatrixXd& topicWord, std::span<const double> corpusFrequency, double lambda,
+                         std::int32_t word) {
+  if (word < 0 || word >= topicWord.cols() || static_cast<std::size_t>(topicWord.cols()) != corpusFrequency.size()) return {};
+  const auto logFrequency = logs(corpusFrequency);
+  std::vector<int> ranks;
+  std::vector<double> scores;
+  for (Eigen::Index k = 0; k < topicWord.rows(); ++k) {
+    scoreTopic(topicWord, logFrequency, lambda, k, scores);
+    const Before before{scores.data()};
+    int rank = 1;
+    for (std::int32_t v = 0; v < static_cast<std::int32_t>(scores.size()); ++v)
+      if (v != word && before(v, word)) ++rank;
+    ranks.push_back(rank);
+  }
+  return ranks;
+}
+
+std::vector<double> topicShares(const Eigen::MatrixXd& docTopic, std::span<const std::int64_t> documentLengths) {
+  const auto K = docTopic.cols();
+  std::vector<double> shares(static_cast<std::size_t>(K), 0.0);
+  if (static_cast<std::size_t>(docTopic.rows()) != documentLengths.size()) return {};
+  double total = 0;
+  for (Eigen::Index d = 0; d < docTopic.rows(); ++d) {
+    const auto n = static_cast<double>(documentLengths[static_cast<std::size_t>(d)]);
+    total += n;
+    for (Eigen::Index k = 0; k < K; ++k) shares[static_cast<std::size_t>(k)] += n * docTopic(d, k);
+  }
+  if (total > 0)
+    for (auto& s : shares) s /= total;
+  return shares;
+}
+
+}  // namespace latent::ui

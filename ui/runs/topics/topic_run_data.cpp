@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// loadTopicRun: matrices, vocabulary, documents, which documents have assignments, labels.
+#include "ui/runs/topics/topic_run_data.hpp"
+
+#include <QObject>
+
+#include <algorithm>
+#include <numeric>
+#include <optional>
+
+#include "models/topic/mixture.hpp"
+#include "models/topic/topic_model_support.hpp"
+#include "store/run_results.hpp"
+#include "store/topic_label_store.hpp"
+#include "ui/util/format.hpp"
+#include "ui/util/qt_convert.hpp"
+
+namespace latent::ui {
+
+bool TopicRunData::hasAssignments() const noexcept {
+  return std::any_of(assigned.begin(), assigned.end(), [](std::uint8_t a) { return a != 0; });
+}
+
+QString TopicRunData::wordText(std::int32_t word) const {
+  return word >= 0 && static_cast<std::size_t>(word) < words.size() ? qs(words[static_cast<std::size_t>(word)])
+                                                                    : QStringLiteral("#%1").arg(word);
+}
+
+TopicRunLoad loadTopicRun(const std::filesystem::path& projectFile, std::int64_t runId) {
+  TopicRunLoad out;
+  try {
+    core::Project project(projectFile, core::Project::Access::ReadOnly);
+    auto data = std::make_shared<TopicRunData>();
+    data->run = core::loadRun(project, runId);
+    if (project.dataset(data->run.datasetId).kind != core::DataKind::Corpus) return out;
+
+    // The final topic-word matrix, or the latest snapshot of a run that has no final one yet.
+    auto topicWord = core::loadResult(project, runId, {core::topic::kTopicWord});
+    if (!topicWord) return out;
+    if (topicWord->iteration >= 0) data->topicWordIteration = topicWord->iteration;
+    data->topicWord = std::move(topicWord->matrices.front().values);
+
+    for (auto& v : core::loadVocabulary(project, data->run.datasetId)) {
+      data->words.push_back(std::move(v.word));
+      data->wordCounts.push_back(v.count);
+    }
+    if (static_cast<std::size_t>(data->topicWord.cols()) != data->words.size()) {
+      out.error = QObject::tr("the topic-word matrix has %1 columns but the vocabulary has %2 words")
+                      .arg(data->topicWord.cols()).arg(data->words.size());
+      return out;
+    }
+    data->corpusFrequency = corpusFrequencies(data->wordCounts);
+    data->documents = core::listDocuments(project, data->run.datasetId);
+    data->hasText = std::any_of(data->documents.begin(), data->documents.end(), [](const auto& d) { return d.hasText; });
+    if (auto docTopic = core::loadMatrix(project, runId, "doc_topic");
+        docTopic && docTopic->rows() == static_cast<Eigen::Index>(data->documents.size()) && docTopic->cols() == data->topicWord.rows())
+      data->docTopic = std::move(*docTopic);
+
+    // Held-out documents have no per-token topics; the assignments also give the shares when
+    // there are no document proportions.
+    const auto K = data->topicWord.rows();
+    std::vector<double> assignedCounts(static_cast<std::size_t>(K), 0.0);
+    data->assigned.assign(data->documents.size(), 0);
+    for (std::size_t d = 0; d < data->documents.size(); ++d) {
+      const auto topics = core::loadTokenTopics(project, runId, data->documents[d].index);
+      data->assigned[d] = topics.empty() ? 0 : 1;
+      for (const auto t : topics)
+        if (t >= 0 && t < K) assignedCounts[static_cast<std::size_t>(t)] += 1.0;
+    }
+    if (data->hasDocTopic()) {
+      std::vector<std::int64_t> lengths;
+      for (const auto& d : data->documents) lengths.push_back(d.tokenCount);
+      data->shares = topicShares(data->docTopic, lengths);
+      data->sharesSource = QObject::tr("Each document's topic proportions weighted by its number of kept words "
+                                       "(held-out documents included, with their folded-in proportions).");
+    } else if (const double total = std::accumulate(assignedCounts.begin(), assignedCounts.end(), 0.0); total > 0) {
+      for (auto& c : assignedCounts) c /= total;
+      data->shares = std::move(assignedCounts);
+      data->sharesSource = QObject::tr("The fraction of the training words assigned to each topic.");
+    } else if (K == 1) {
+      data->shares = {1.0};
+      data->sharesSource = QObject::tr("The model has a single word distribution.");
+    }
+    data->topWords = rankTopics(data->topicWord, data->corpusFrequency, 1.0, 10);
+    data->labels = core::loadTopicLabels(project, runId);
+    data->clusters = core::hasResultMatrix(project, runId, core::kMixingWeights);
+    out.data = std::move(data);
+  } catch (const std::exception& e) {
+    out.error = qs(e.what());
+  }
+  return out;
+}
+
+QString assignmentMeaning(const TopicRunData& data) {
+  const auto* info = findModel(data.run.model);
+  const bool sampled =
+      info && std::any_of(info->options.begin(), info->options.end(), [](const auto& o) { return o.name == "sampler"; });
+  if (data.clusters)
+    return QObject::tr("A mixture model gives every word of a document the document's one topic (its cluster); the "
+                       "small number is the topic's.");
+  if (sampled)
+    return QObject::tr("Each kept word is coloured by the topic the sampler assigned it in its last sweep; the small "
+                       "number is the topic's.");
+  return QObject::tr("Each kept word is coloured by its most likely topic under the fitted model (the topic that "
+                     "explains it best in this document); the small number is the topic's.");
+}
+
+}  // namespace latent::ui

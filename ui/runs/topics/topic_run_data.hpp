@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// What the topic views of a run read from the project, loaded once off the GUI thread and shared
+// (read-only) by the topic-word table and the annotated document reader.
+#pragma once
+
+#include <QString>
+
+#include <Eigen/Core>
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "store/corpus_store.hpp"
+#include "store/run_store.hpp"
+#include "ui/runs/topics/topic_relevance.hpp"
+
+namespace latent::ui {
+
+struct TopicRunData {
+  core::RunRecord run;
+  Eigen::MatrixXd topicWord;  // K x V, rows sum to one
+  std::int64_t topicWordIteration = -1;  // -1: the final result; else the snapshot shown
+  Eigen::MatrixXd docTopic;   // D x K in corpus order; 0 x 0 when the run has none
+  std::vector<std::string> words;          // index = word id
+  std::vector<std::int64_t> wordCounts;    // occurrences in the whole corpus
+  std::vector<double> corpusFrequency;     // p(w), for relevance
+  std::vector<double> shares;              // each topic's share of the corpus' tokens; empty if unknown
+  QString sharesSource;                    // how the shares were computed, for a tooltip
+  std::vector<core::DocumentHeader> documents;
+  std::vector<std::uint8_t> assigned;      // per document: 1 when it has per-token topics
+  std::vector<std::vector<RankedWord>> topWords;  // the 10 most probable words of each topic
+  std::map<std::int64_t, std::string> labels;
+  bool hasText = false;  // the corpus keeps the original text (not a bag-of-words import)
+  // The run stored mixing weights: a mixture of clusters, whose per-token topics are each
+  // document's one cluster.
+  bool clusters = false;
+
+  int topicCount() const noexcept { return static_cast<int>(topicWord.rows()); }
+  int vocabularySize() const noexcept { return static_cast<int>(topicWord.cols()); }
+  bool hasDocTopic() const noexcept { return docTopic.rows() > 0 && docTopic.rows() == static_cast<Eigen::Index>(documents.size()); }
+  bool hasAssignments() const noexcept;
+  QString wordText(std::int32_t word) const;
+};
+
+struct TopicRunLoad {
+  std::shared_ptr<const TopicRunData> data;  // null on error or when the run has no topic-word result
+  QString error;
+};
+
+// Reads a run's topic results through its own read-only connection: call it off the GUI thread.
+TopicRunLoad loadTopicRun(const std::filesystem::path& projectFile, std::int64_t runId);
+
+// The sentence that says what a word's colour means for this run: the document's cluster (a run
+// that stored mixing weights), a sampler's last draw (a model whose options choose a sampler), or
+// the most likely topic.
+QString assignmentMeaning(const TopicRunData& data);
+
+}  // namespace latent::ui

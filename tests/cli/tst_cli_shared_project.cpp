@@ -15,7 +15,6 @@
 
 #include "cli_runner.hpp"
 #include "jobs/fit_job.hpp"
-#include "models/restart_report.hpp"
 #include "store/project.hpp"
 #include "store/run_store.hpp"
 #include "store/write_wait.hpp"
@@ -55,7 +54,7 @@ class LockAtFirstReport final : public core::TrainingObserver {
       m_holder.exec("BEGIN IMMEDIATE");
       if (m_stop) m_stop->request_stop();
     }
-    if (!core::isRestartReport(report)) ++reports;  // restart progress is not stored
+    if (report.inChain()) ++reports;  // the starts' progress is not stored
     return true;
   }
   std::atomic<int> reports{0};

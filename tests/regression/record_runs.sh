@@ -6,7 +6,8 @@
 #
 #   bash tests/regression/record_runs.sh build/app/cli/latent-cli OUT_DIR
 #   diff -r BEFORE_DIR AFTER_DIR && echo identical
-#   (cd OUT_DIR && sha256sum -c ../tests/regression/runs.sha256)   # against the recorded list
+#   (cd OUT_DIR && sha256sum --quiet -c /path/to/repo/tests/regression/runs.sha256)  # against the list
+#   recorded from dcefd39 (before the model seam), with the optimised build of installer/test.sh
 #
 # Timings are removed (the `seconds` column of metrics exports and every final key that measures
 # time or speed); everything else is written with the shortest exact decimal of each double.

@@ -24,6 +24,8 @@
 #include <QUndoStack>
 #include <QVBoxLayout>
 
+#include <utility>
+
 #include "jobs/samples.hpp"
 #include "store/run_store.hpp"
 #include "ui/browsers/corpus_browser.hpp"
@@ -33,6 +35,7 @@
 #include "ui/demo/demo_driver.hpp"
 #include "ui/import/import_dialog.hpp"
 #include "ui/jobs/import_task.hpp"
+#include "ui/jobs/project_session.hpp"
 #include "ui/jobs/run_manager.hpp"
 #include "ui/runs/run_panel.hpp"
 #include "ui/runs/run_view.hpp"
@@ -153,7 +156,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     updateSelectedRun();
     updateActions();
   });
-  connect(m_tree, &ProjectTree::openDatasetRequested, this, &MainWindow::openDataset);
+  connect(m_tree, &ProjectTree::openDatasetRequested, this, [this](qint64 id) { openDataset(id); });
   connect(m_tree, &ProjectTree::openRunRequested, this, &MainWindow::openRun);
   connect(m_tree, &ProjectTree::newRunRequested, this, &MainWindow::focusRunPanel);
   connect(m_tree, &ProjectTree::rerunRequested, this, &MainWindow::rerun);
@@ -201,6 +204,7 @@ void MainWindow::newProjectDialog() {
   if (file.isEmpty()) return;
   if (!file.endsWith(QLatin1String(".latent"))) file += QStringLiteral(".latent");
   QString error;
+  m_warnOpenFailures = true;
   if (!createProject(file, &error)) QMessageBox::warning(this, tr("New Project"), error);
 }
 
@@ -208,69 +212,83 @@ void MainWindow::openProjectDialog() {
   const QString file = QFileDialog::getOpenFileName(this, tr("Open Project"), QString(), tr("Latent Studio projects (*.latent);;All files (*)"));
   if (file.isEmpty()) return;
   QString error;
+  m_warnOpenFailures = true;
   if (!openProject(file, &error)) QMessageBox::warning(this, tr("Open Project"), error);
 }
 
-bool MainWindow::createProject(const QString& file, QString* error, bool remember) {
+bool MainWindow::createProject(const QString& file, QString* /*error*/, bool remember) {
   // The file dialog has asked about replacing; an existing file is removed so "new" means new.
   if (QFileInfo::exists(file)) {
     for (const QString& suffix : {QString(), QStringLiteral("-wal"), QStringLiteral("-shm")}) QFile::remove(file + suffix);
   }
-  try {
-    core::Project project(toPath(file), core::Project::Access::ReadWrite);
-  } catch (const std::exception& e) {
-    const QString message = tr("Could not create %1: %2").arg(file, qs(e.what()));
-    log(message, LogView::Level::Error);
-    if (error) *error = message;
-    return false;
-  }
-  log(tr("Created project %1").arg(QDir::toNativeSeparators(file)));
-  return useProject(toPath(file), remember);
+  startOpening(file, remember, true);
+  return true;
 }
 
 bool MainWindow::openProject(const QString& file, QString* error, bool remember) {
-  QString message;
   if (!QFileInfo::exists(file)) {
-    message = tr("Cannot open %1: the file does not exist.").arg(QDir::toNativeSeparators(file));
-  } else {
-    try {
-      // A read-write open migrates an older file forward; views then read through their own
-      // read-only connections.
-      core::Project project(toPath(file), core::Project::Access::ReadWrite);
-    } catch (const std::exception& e) {
-      message = tr("Cannot open %1: %2").arg(QDir::toNativeSeparators(file), qs(e.what()));
-    }
-  }
-  if (!message.isEmpty()) {
-    log(message, LogView::Level::Error);
-    statusBar()->showMessage(message, 10000);
-    if (error) *error = message;
-    // A recent entry that no longer opens is dropped.
-    auto settings = appSettings();
-    QStringList recent = settings.value(QStringLiteral("recentProjects")).toStringList();
-    if (recent.removeAll(QFileInfo(file).absoluteFilePath()) > 0) {
-      settings.setValue(QStringLiteral("recentProjects"), recent);
-      updateRecentMenu();
-      m_start->setRecentProjects(recentProjects());
-    }
+    m_warnOpenFailures = false;  // the caller shows `error` itself
+    openFailed(file, tr("Cannot open %1: the file does not exist.").arg(QDir::toNativeSeparators(file)), error);
     return false;
   }
-  log(tr("Opened project %1").arg(QDir::toNativeSeparators(file)));
-  return useProject(toPath(file), remember);
+  startOpening(file, remember, false);
+  return true;
 }
 
-bool MainWindow::useProject(const std::filesystem::path& file, bool remember) {
+void MainWindow::startOpening(const QString& file, bool remember, bool creating) {
+  const bool warn = std::exchange(m_warnOpenFailures, false);
+  delete m_opening;  // a newer open wins over one still under way
+  auto* session = m_opening = new ProjectSession(toPath(file), this);
+  // A read-write connection creates the file or migrates an older one forward; views then read
+  // through their own read-only connections.
+  session->write(
+      this, [](core::Project&) {},
+      [this, session, file, remember, creating, warn](SessionResult<std::monostate> result) {
+        if (session != m_opening) return;
+        m_opening = nullptr;
+        if (!result.ok()) {
+          session->deleteLater();
+          const QString message = creating ? tr("Could not create %1: %2").arg(file, result.error)
+                                           : tr("Cannot open %1: %2").arg(QDir::toNativeSeparators(file), result.error);
+          openFailed(file, message, nullptr);
+          if (warn) QMessageBox::warning(this, creating ? tr("New Project") : tr("Open Project"), message);
+          return;
+        }
+        log(creating ? tr("Created project %1").arg(QDir::toNativeSeparators(file))
+                     : tr("Opened project %1").arg(QDir::toNativeSeparators(file)));
+        useProject(session, remember);
+      });
+}
+
+void MainWindow::openFailed(const QString& file, const QString& message, QString* error) {
+  log(message, LogView::Level::Error);
+  statusBar()->showMessage(message, 10000);
+  if (error) *error = message;
+  // A recent entry that no longer opens is dropped.
+  auto settings = appSettings();
+  QStringList recent = settings.value(QStringLiteral("recentProjects")).toStringList();
+  if (recent.removeAll(QFileInfo(file).absoluteFilePath()) > 0) {
+    settings.setValue(QStringLiteral("recentProjects"), recent);
+    updateRecentMenu();
+    m_start->setRecentProjects(recentProjects());
+  }
+  Q_EMIT projectOpenFailed(message);
+}
+
+void MainWindow::useProject(ProjectSession* session, bool remember) {
   if (hasProject()) closeProject();
-  m_projectFile = file;
-  m_tree->setProject(file);
-  m_runPanel->setProject(file);
-  if (remember) addRecent(fromPath(file));
+  m_session = session;
+  m_projectFile = session->file();
+  // Every write through the session changes what the tree and the run panel show.
+  connect(m_session, &ProjectSession::changed, this, &MainWindow::refreshProject);
+  m_tree->setProject(m_session);
+  m_runPanel->setProject(m_session);
+  if (remember) addRecent(fromPath(m_projectFile));
   updateCentral();
   updateTitle();
   updateActions();
   updateStatus();
-  Q_EMIT projectOpened(fromPath(file));
-  return true;
+  Q_EMIT projectOpened(fromPath(m_projectFile));
 }
 
 void MainWindow::closeProject() {
@@ -283,8 +301,10 @@ void MainWindow::closeProject() {
   }
   while (m_tabs->count() > 0) closeTab(0);
   m_projectFile.clear();
-  m_tree->setProject({});
-  m_runPanel->setProject({});
+  m_tree->setProject(nullptr);
+  m_runPanel->setProject(nullptr);
+  // Its destructor lets queued writes finish: they were promised to the user.
+  delete std::exchange(m_session, nullptr);
   m_runs->removeEnded();
   m_bannerFrame->hide();
   updateCentral();

@@ -8,6 +8,7 @@
 #include <QStringList>
 
 #include <filesystem>
+#include <functional>
 
 #include "data/data_kind.hpp"
 #include "ui/widgets/log_view.hpp"
@@ -30,6 +31,7 @@ namespace latent::ui {
 class ImportDialog;
 class ImportTask;
 class JobController;
+class ProjectSession;
 class ProjectTree;
 class RunManager;
 class RunPanel;
@@ -44,19 +46,28 @@ class MainWindow final : public QMainWindow {
   explicit MainWindow(QWidget* parent = nullptr);
   ~MainWindow() override;
 
-  // Opens an existing project (migrating it forward when needed). On failure the current
-  // project stays open, the error is logged and returned in `error`.
+  // Opens an existing project (migrating it forward when needed) through a new session, off the
+  // GUI thread: projectOpened() or projectOpenFailed() follows. False (with the reason logged and
+  // in `error`) when it cannot even start, as for a missing file; on any failure the current
+  // project stays open.
   bool openProject(const QString& file, QString* error = nullptr, bool remember = true);
-  // Creates a new project file (it must not exist yet) and opens it.
+  // Creates a new project file (an existing one is replaced) and opens it, as openProject.
   bool createProject(const QString& file, QString* error = nullptr, bool remember = true);
   // Stops the project's runs (and waits for them), closes its tabs and shows the start page.
   void closeProject();
   bool hasProject() const noexcept { return !m_projectFile.empty(); }
   const std::filesystem::path& projectPath() const noexcept { return m_projectFile; }
 
-  // The tab of a dataset or a run, opened (and made current) or created.
-  TabPage* openDataset(qint64 datasetId);
+  // The tab of a dataset, made current or created once the dataset's kind has been read;
+  // `then` gets it on the GUI thread (null when the dataset cannot be read).
+  void openDataset(qint64 datasetId, std::function<void(TabPage*)> then = {});
+  // The tab of a run, made current or created; its title follows when the run has been read.
   RunView* openRun(qint64 runId);
+  // Renames or deletes (with its runs) a dataset through the session, without asking;
+  // datasetRenamed() or datasetDeleted() follows, and a failure is logged.
+  void renameDatasetTo(qint64 datasetId, const QString& name);
+  void removeDataset(qint64 datasetId);
+  ProjectSession* session() const noexcept { return m_session; }
   ImportDialog* showImportDialog(core::DataKind kind);
   // Imports a built-in sample in the background (under a free name); null without a project.
   ImportTask* importSample(const QString& sample);
@@ -82,6 +93,9 @@ class MainWindow final : public QMainWindow {
 
  Q_SIGNALS:
   void projectOpened(const QString& file);
+  void projectOpenFailed(const QString& message);
+  void datasetRenamed(qint64 datasetId, const QString& name);
+  void datasetDeleted(qint64 datasetId);
   void projectClosed();
   void datasetImported(qint64 datasetId);
   void runEnded(qint64 runId);
@@ -103,7 +117,9 @@ class MainWindow final : public QMainWindow {
   // main_window.cpp
   void newProjectDialog();
   void openProjectDialog();
-  bool useProject(const std::filesystem::path& file, bool remember);
+  void startOpening(const QString& file, bool remember, bool creating);
+  void openFailed(const QString& file, const QString& message, QString* error);
+  void useProject(ProjectSession* session, bool remember);
   void addRecent(const QString& file);
   void refreshProject();
   void updateTitle();
@@ -120,6 +136,9 @@ class MainWindow final : public QMainWindow {
   void updateSelectedRun();
 
   std::filesystem::path m_projectFile;
+  ProjectSession* m_session = nullptr;
+  ProjectSession* m_opening = nullptr;  // a project being opened, until it has opened or failed
+  bool m_warnOpenFailures = false;      // the user asked (a dialog, a drop): failures get a box
   RunManager* m_runs = nullptr;
   int m_importsRunning = 0;
 

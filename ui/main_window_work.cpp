@@ -27,6 +27,7 @@
 #include "ui/import/dropped_file.hpp"
 #include "ui/import/import_dialog.hpp"
 #include "ui/jobs/import_task.hpp"
+#include "ui/jobs/project_session.hpp"
 #include "ui/jobs/run_manager.hpp"
 #include "ui/main_window.hpp"
 #include "ui/runs/run_panel.hpp"
@@ -53,32 +54,44 @@ void MainWindow::closeTab(int index) {
   updateActions();
 }
 
-TabPage* MainWindow::openDataset(qint64 datasetId) {
-  if (!hasProject()) return nullptr;
+void MainWindow::openDataset(qint64 datasetId, std::function<void(TabPage*)> then) {
+  if (!then) then = [](TabPage*) {};
+  if (!hasProject()) {
+    then(nullptr);
+    return;
+  }
   const QString key = QStringLiteral("dataset:%1").arg(datasetId);
   if (const int index = findTab(key); index >= 0) {
     m_tabs->setCurrentIndex(index);
-    return qobject_cast<TabPage*>(m_tabs->widget(index));
+    then(qobject_cast<TabPage*>(m_tabs->widget(index)));
+    return;
   }
-  core::DatasetInfo info;
-  try {
-    core::Project project(m_projectFile, core::Project::Access::ReadOnly);
-    info = project.dataset(datasetId);
-  } catch (const std::exception& e) {
-    log(tr("Cannot open dataset %1: %2").arg(datasetId).arg(qs(e.what())), LogView::Level::Error);
-    return nullptr;
-  }
-  TabPage* page = nullptr;
-  switch (info.kind) {
-    case core::DataKind::Corpus: page = new CorpusBrowser(m_projectFile, datasetId, m_tabs); break;
-    case core::DataKind::Graph: page = new GraphBrowser(m_projectFile, datasetId, m_tabs); break;
-    case core::DataKind::Ratings: page = new RatingsBrowser(m_projectFile, datasetId, m_tabs); break;
-  }
-  const int index = m_tabs->addTab(page, kindIcon(info.kind), qs(info.name));
-  m_tabs->setTabToolTip(index, datasetSummaryText(info));
-  m_tabs->setCurrentIndex(index);
-  updateActions();
-  return page;
+  // The page's class depends on the dataset's kind, which only the project knows.
+  m_session->read(
+      this, [datasetId](core::Project& project) { return project.dataset(datasetId); },
+      [this, datasetId, key, file = m_projectFile, then = std::move(then)](SessionResult<core::DatasetInfo> result) {
+        if (file != m_projectFile) return then(nullptr);  // the project was closed meanwhile
+        if (!result.ok()) {
+          log(tr("Cannot open dataset %1: %2").arg(datasetId).arg(result.error), LogView::Level::Error);
+          return then(nullptr);
+        }
+        if (const int index = findTab(key); index >= 0) {  // asked for twice while reading
+          m_tabs->setCurrentIndex(index);
+          return then(qobject_cast<TabPage*>(m_tabs->widget(index)));
+        }
+        const core::DatasetInfo& info = *result.value;
+        TabPage* page = nullptr;
+        switch (info.kind) {
+          case core::DataKind::Corpus: page = new CorpusBrowser(m_projectFile, datasetId, m_tabs); break;
+          case core::DataKind::Graph: page = new GraphBrowser(m_projectFile, datasetId, m_tabs); break;
+          case core::DataKind::Ratings: page = new RatingsBrowser(m_projectFile, datasetId, m_tabs); break;
+        }
+        const int index = m_tabs->addTab(page, kindIcon(info.kind), qs(info.name));
+        m_tabs->setTabToolTip(index, datasetSummaryText(info));
+        m_tabs->setCurrentIndex(index);
+        updateActions();
+        then(page);
+      });
 }
 
 RunView* MainWindow::openRun(qint64 runId) {
@@ -88,23 +101,28 @@ RunView* MainWindow::openRun(qint64 runId) {
     m_tabs->setCurrentIndex(index);
     return qobject_cast<RunView*>(m_tabs->widget(index));
   }
-  core::RunRecord run;
-  try {
-    core::Project project(m_projectFile, core::Project::Access::ReadOnly);
-    run = core::loadRun(project, runId);
-  } catch (const std::exception& e) {
-    log(tr("Cannot open run #%1: %2").arg(runId).arg(qs(e.what())), LogView::Level::Error);
-    return nullptr;
-  }
   auto* view = new RunView(m_projectFile, runId, m_tabs);
   m_undoGroup->addStack(view->undoStack());
   if (auto* controller = m_runs->controllerForRun(runId); controller && controller->state() != JobController::State::Ended)
     view->attach(controller);
   connect(view, &RunView::rerunRequested, this, &MainWindow::rerun);
-  const int index = m_tabs->addTab(view, themedIcon("run"), QStringLiteral("#%1 %2").arg(runId).arg(qs(run.model)));
-  m_tabs->setTabToolTip(index, tr("Run #%1: %2 on %3").arg(runId).arg(qs(run.model), qs(run.datasetName)));
+  const int index = m_tabs->addTab(view, themedIcon("run"), QStringLiteral("#%1").arg(runId));
   m_tabs->setCurrentIndex(index);
   updateActions();
+  // The view reads the run itself; the tab's title and tooltip follow from a read of their own.
+  m_session->read(
+      view, [runId](core::Project& project) { return core::loadRun(project, runId); },
+      [this, view, runId](SessionResult<core::RunRecord> result) {
+        const int at = m_tabs->indexOf(view);
+        if (at < 0) return;
+        if (!result.ok()) {
+          log(tr("Cannot open run #%1: %2").arg(runId).arg(result.error), LogView::Level::Error);
+          return;
+        }
+        const auto& run = *result.value;
+        m_tabs->setTabText(at, QStringLiteral("#%1 %2").arg(runId).arg(qs(run.model)));
+        m_tabs->setTabToolTip(at, tr("Run #%1: %2 on %3").arg(runId).arg(qs(run.model), qs(run.datasetName)));
+      });
   return view;
 }
 
@@ -141,16 +159,13 @@ ImportTask* MainWindow::importSample(const QString& sample) {
     statusBar()->showMessage(tr("Open or create a project first."), 5000);
     return nullptr;
   }
-  // The sample's own name, or "name 2", "name 3" ... when the project has it already.
-  QString name = sample;
-  try {
-    core::Project project(m_projectFile, core::Project::Access::ReadOnly);
-    for (int n = 2; project.findDataset(utf8(name)); ++n) name = QStringLiteral("%1 %2").arg(sample).arg(n);
-  } catch (const std::exception&) {
-  }
   auto* task = new ImportTask(
       m_projectFile, tr("Importing sample %1").arg(sample),
-      [sample = utf8(sample), name = utf8(name)](core::Project& project, const core::ImportControl& control) {
+      [sample = utf8(sample)](core::Project& project, const core::ImportControl& control) {
+        // The sample's own name, or "name 2", "name 3" ... when the project has it already;
+        // chosen on the import's own connection, off the GUI thread.
+        std::string name = sample;
+        for (int n = 2; project.findDataset(name); ++n) name = sample + " " + std::to_string(n);
         return core::importSample(project, sample, name, control);
       },
       this);
@@ -187,14 +202,19 @@ void MainWindow::focusRunPanel(qint64 datasetId) {
 }
 
 void MainWindow::rerun(qint64 runId) {
-  try {
-    core::Project project(m_projectFile, core::Project::Access::ReadOnly);
-    m_runPanel->fillFromRun(core::loadRun(project, runId));
-    focusRunPanel();
-    log(tr("The run panel holds the settings of run #%1: change what you like and press Start.").arg(runId));
-  } catch (const std::exception& e) {
-    log(qs(e.what()), LogView::Level::Error);
-  }
+  if (!hasProject()) return;
+  m_session->read(
+      this, [runId](core::Project& project) { return core::loadRun(project, runId); },
+      [this, runId, file = m_projectFile](SessionResult<core::RunRecord> result) {
+        if (file != m_projectFile) return;
+        if (!result.ok()) {
+          log(result.error, LogView::Level::Error);
+          return;
+        }
+        m_runPanel->fillFromRun(*result.value);
+        focusRunPanel();
+        log(tr("The run panel holds the settings of run #%1: change what you like and press Start.").arg(runId));
+      });
 }
 
 void MainWindow::onRunCreated(JobController* controller) {
@@ -233,48 +253,114 @@ void MainWindow::onRunEnded(JobController* controller) {
 // --- Editing datasets -------------------------------------------------------------------------
 
 void MainWindow::renameDataset(qint64 datasetId) {
-  try {
-    core::Project project(m_projectFile, core::Project::Access::ReadWrite);
-    const auto info = project.dataset(datasetId);
-    bool ok = false;
-    const QString name = QInputDialog::getText(this, tr("Rename Dataset"), tr("New name for “%1”:").arg(qs(info.name)),
-                                               QLineEdit::Normal, qs(info.name), &ok).trimmed();
-    if (!ok || name.isEmpty() || name == qs(info.name)) return;
-    project.renameDataset(datasetId, utf8(name));
-    log(tr("Renamed dataset “%1” to “%2”").arg(qs(info.name), name));
-    if (const int index = findTab(QStringLiteral("dataset:%1").arg(datasetId)); index >= 0) m_tabs->setTabText(index, name);
-  } catch (const std::exception& e) {
-    log(tr("Cannot rename: %1").arg(qs(e.what())), LogView::Level::Error);
-    QMessageBox::warning(this, tr("Rename Dataset"), qs(e.what()));
-  }
-  refreshProject();
+  if (!hasProject()) return;
+  m_session->read(
+      this, [datasetId](core::Project& project) { return project.dataset(datasetId); },
+      [this, datasetId, file = m_projectFile](SessionResult<core::DatasetInfo> result) {
+        if (file != m_projectFile) return;
+        if (!result.ok()) {
+          log(tr("Cannot rename: %1").arg(result.error), LogView::Level::Error);
+          return;
+        }
+        const QString old = qs(result.value->name);
+        bool ok = false;
+        const QString name = QInputDialog::getText(this, tr("Rename Dataset"), tr("New name for “%1”:").arg(old),
+                                                   QLineEdit::Normal, old, &ok).trimmed();
+        if (!ok || name.isEmpty() || name == old || file != m_projectFile) return;
+        renameDatasetTo(datasetId, name);
+      });
 }
 
+void MainWindow::renameDatasetTo(qint64 datasetId, const QString& name) {
+  if (!hasProject()) return;
+  m_session->write(
+      this,
+      [datasetId, name = utf8(name)](core::Project& project) {
+        const std::string old = project.dataset(datasetId).name;
+        project.renameDataset(datasetId, name);
+        return old;
+      },
+      [this, datasetId, name, file = m_projectFile](SessionResult<std::string> result) {
+        if (file != m_projectFile) return;
+        if (!result.ok()) {
+          log(tr("Cannot rename: %1").arg(result.error), LogView::Level::Error);
+          statusBar()->showMessage(tr("Cannot rename: %1").arg(result.error), 10000);
+          return;
+        }
+        log(tr("Renamed dataset “%1” to “%2”").arg(qs(*result.value), name));
+        if (const int index = findTab(QStringLiteral("dataset:%1").arg(datasetId)); index >= 0) m_tabs->setTabText(index, name);
+        Q_EMIT datasetRenamed(datasetId, name);
+      });
+}
+
+namespace {
+struct DatasetAndRuns {
+  core::DatasetInfo info;
+  std::vector<core::RunRecord> runs;
+};
+}  // namespace
+
 void MainWindow::deleteDataset(qint64 datasetId) {
+  if (!hasProject()) return;
   for (auto* c : m_runs->controllers())
     if (c->state() != JobController::State::Ended && c->run().datasetId == datasetId) {
       QMessageBox::information(this, tr("Delete Dataset"), tr("A run on this dataset is still going. Stop it first."));
       return;
     }
-  try {
-    core::Project project(m_projectFile, core::Project::Access::ReadWrite);
-    const auto info = project.dataset(datasetId);
-    const auto runs = core::listRuns(project, datasetId);
-    const auto answer = QMessageBox::question(
-        this, tr("Delete Dataset"),
-        tr("Delete “%1” and its %2 from the project? This cannot be undone.")
-            .arg(qs(info.name), countOf(static_cast<std::int64_t>(runs.size()), tr("run"), tr("runs"))),
-        QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
-    if (answer != QMessageBox::Yes) return;
-    for (const auto& r : runs)
-      if (const int index = findTab(QStringLiteral("run:%1").arg(r.id)); index >= 0) closeTab(index);
-    if (const int index = findTab(QStringLiteral("dataset:%1").arg(datasetId)); index >= 0) closeTab(index);
-    project.removeDataset(datasetId);
-    log(tr("Deleted dataset “%1”").arg(qs(info.name)));
-  } catch (const std::exception& e) {
-    log(tr("Cannot delete: %1").arg(qs(e.what())), LogView::Level::Error);
+  m_session->read(
+      this, [datasetId](core::Project& project) { return DatasetAndRuns{project.dataset(datasetId), core::listRuns(project, datasetId)}; },
+      [this, datasetId, file = m_projectFile](SessionResult<DatasetAndRuns> result) {
+        if (file != m_projectFile) return;
+        if (!result.ok()) {
+          log(tr("Cannot delete: %1").arg(result.error), LogView::Level::Error);
+          return;
+        }
+        const auto answer = QMessageBox::question(
+            this, tr("Delete Dataset"),
+            tr("Delete “%1” and its %2 from the project? This cannot be undone.")
+                .arg(qs(result.value->info.name), countOf(static_cast<std::int64_t>(result.value->runs.size()), tr("run"), tr("runs"))),
+            QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
+        if (answer == QMessageBox::Yes && file == m_projectFile) removeDataset(datasetId);
+      });
+}
+
+void MainWindow::removeDataset(qint64 datasetId) {
+  if (!hasProject()) return;
+  for (auto* c : m_runs->controllers())
+    if (c->state() != JobController::State::Ended && c->run().datasetId == datasetId) {
+      log(tr("Cannot delete: a run on this dataset is still going. Stop it first."), LogView::Level::Warning);
+      return;
+    }
+  // The dataset's tabs close first: their views must not read what is being deleted. The tree
+  // stays disabled until the delete, which cascades through every token, has gone through.
+  for (int i = m_tabs->count() - 1; i >= 0; --i) {
+    auto* view = qobject_cast<RunView*>(m_tabs->widget(i));
+    if (view && view->run().datasetId == datasetId) closeTab(i);
   }
-  refreshProject();
+  if (const int index = findTab(QStringLiteral("dataset:%1").arg(datasetId)); index >= 0) closeTab(index);
+  m_tree->setEnabled(false);
+  statusBar()->showMessage(tr("Deleting the dataset…"));
+  m_session->write(
+      this,
+      [datasetId](core::Project& project) {
+        DatasetAndRuns gone{project.dataset(datasetId), core::listRuns(project, datasetId)};
+        project.removeDataset(datasetId);
+        return gone;
+      },
+      [this, datasetId, file = m_projectFile](SessionResult<DatasetAndRuns> result) {
+        m_tree->setEnabled(true);
+        statusBar()->clearMessage();
+        if (file != m_projectFile) return;
+        if (!result.ok()) {
+          log(tr("Cannot delete: %1").arg(result.error), LogView::Level::Error);
+          return;
+        }
+        // Run tabs opened while the delete was queued.
+        for (const auto& r : result.value->runs)
+          if (const int index = findTab(QStringLiteral("run:%1").arg(r.id)); index >= 0) closeTab(index);
+        log(tr("Deleted dataset “%1”").arg(qs(result.value->info.name)));
+        Q_EMIT datasetDeleted(datasetId);
+      });
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
@@ -299,6 +385,7 @@ QMenu* MainWindow::openDroppedFiles(const QStringList& paths, const QPoint& wher
   if (paths.size() > 1) log(tr("Only the first dropped file is imported: %1").arg(QDir::toNativeSeparators(path)), LogView::Level::Warning);
   if (isProjectFile(path)) {
     QString error;
+    m_warnOpenFailures = true;
     if (!openProject(path, &error)) QMessageBox::warning(this, tr("Open Project"), error);
     return nullptr;
   }

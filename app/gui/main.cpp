@@ -64,18 +64,23 @@ int main(int argc, char* argv[]) {
   window.show();
 
   if (parser.isSet(openOption)) {
-    QString error;
-    if (!window.openProject(parser.value(openOption), &error)) {
+    // The project opens off the GUI thread: a failure can come now (a missing file) or later.
+    auto refuse = [&window, screenshot](const QString& error) {
       if (!screenshot.isEmpty()) {
         std::fprintf(stderr, "latent-studio: %s\n", qPrintable(error));
-        return 2;
+        QCoreApplication::exit(2);
+        return;
       }
       // Not modal: the window stays usable, the log keeps the message.
       auto* box = new QMessageBox(QMessageBox::Warning, QStringLiteral("Latent Studio"), error, QMessageBox::Ok, &window);
       box->setAttribute(Qt::WA_DeleteOnClose);
       box->setModal(false);
       box->show();
-    }
+    };
+    const auto failed = QObject::connect(&window, &latent::ui::MainWindow::projectOpenFailed, &window, refuse, Qt::SingleShotConnection);
+    QObject::connect(&window, &latent::ui::MainWindow::projectOpened, &window, [failed] { QObject::disconnect(failed); },
+                     Qt::SingleShotConnection);
+    if (!window.openProject(parser.value(openOption)) && !screenshot.isEmpty()) return 2;  // `refuse` has said why
   }
 
   if (!screenshot.isEmpty()) {

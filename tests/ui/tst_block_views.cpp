@@ -429,7 +429,7 @@ class TestBlockViews : public QObject {
     ui::MainWindow window;
     window.resize(1300, 850);
     window.show();
-    QVERIFY(window.openProject(ui::fromPath(file)));
+    QVERIFY(test::openProject(window, ui::fromPath(file)));
     auto* panel = window.runPanel();
     QVERIFY(panel->selectDataset(dataset));
     QVERIFY(panel->selectModel(QStringLiteral("mmsb")));

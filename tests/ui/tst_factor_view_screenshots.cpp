@@ -53,7 +53,7 @@ class TestFactorViewScreenshots : public QObject {
     ui::MainWindow window;
     window.resize(1400, 900);
     window.show();
-    QVERIFY(window.openProject(ui::fromPath(file)));
+    QVERIFY(test::openProject(window, ui::fromPath(file)));
     auto save = [&](const QString& name) {
       QTest::qWait(300);
       QVERIFY(window.grab().save(QDir(dir).filePath(name)));

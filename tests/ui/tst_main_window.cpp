@@ -49,8 +49,7 @@ class TestMainWindow : public QObject {
     test::Scratch scratch;
     const auto file = makeProject(scratch);
     ui::MainWindow window;
-    QString error;
-    QVERIFY2(window.openProject(ui::fromPath(file), &error), qPrintable(error));
+    QVERIFY(test::openProject(window, ui::fromPath(file)));
     QCOMPARE(window.windowTitle(), QStringLiteral("three.latent — Latent Studio"));
 
     auto* tree = window.projectTree();
@@ -81,18 +80,18 @@ class TestMainWindow : public QObject {
     test::Scratch scratch;
     const auto file = makeProject(scratch);
     ui::MainWindow window;
-    QVERIFY(window.openProject(ui::fromPath(file)));
+    QVERIFY(test::openProject(window, ui::fromPath(file)));
     auto* tree = window.projectTree();
     const qint64 corpusId = tree->groupItem(core::DataKind::Corpus)->child(0)->data(0, ui::ProjectTree::IdRole).toLongLong();
     const qint64 graphId = tree->groupItem(core::DataKind::Graph)->child(0)->data(0, ui::ProjectTree::IdRole).toLongLong();
-    auto* first = window.openDataset(corpusId);
+    auto* first = test::openDataset(window, corpusId);
     QVERIFY(first);
     QVERIFY(test::waitLoaded(first));
     QVERIFY(first->errorText().isEmpty());
     QCOMPARE(window.tabs()->count(), 1);
-    QCOMPARE(window.openDataset(corpusId), first);  // the same tab, not a second one
+    QCOMPARE(test::openDataset(window, corpusId), first);  // the same tab, not a second one
     QCOMPARE(window.tabs()->count(), 1);
-    auto* second = window.openDataset(graphId);
+    auto* second = test::openDataset(window, graphId);
     QVERIFY(test::waitLoaded(second));
     QCOMPARE(window.tabs()->count(), 2);
     QCOMPARE(window.tabs()->tabText(1), QStringLiteral("chain"));
@@ -114,7 +113,10 @@ class TestMainWindow : public QObject {
     QVERIFY(window.logView()->lines().last().contains(QStringLiteral("nowhere.latent")));
     // A file that is not a project is refused with the reason.
     const auto notProject = scratch.write("notes.latent", "just some text\n");
-    QVERIFY(!window.openProject(ui::fromPath(notProject), &error));
+    QSignalSpy failed(&window, &ui::MainWindow::projectOpenFailed);
+    QVERIFY(window.openProject(ui::fromPath(notProject), &error));  // refused off the GUI thread
+    QVERIFY(failed.wait(20000));
+    error = failed.first().first().toString();
     QVERIFY2(error.contains(QStringLiteral("not a Latent Studio project")), qPrintable(error));
     QVERIFY(!window.hasProject());
   }
@@ -125,7 +127,7 @@ class TestMainWindow : public QObject {
     auto* central = qobject_cast<QStackedWidget*>(window.centralWidget());
     QVERIFY(central);
     QCOMPARE(central->currentWidget(), static_cast<QWidget*>(window.startPage()));
-    QVERIFY(window.createProject(ui::fromPath(scratch.path("new.latent"))));
+    QVERIFY(test::openProject(window, ui::fromPath(scratch.path("new.latent")), true));
     QVERIFY(QFile::exists(ui::fromPath(scratch.path("new.latent"))));
     QVERIFY(central->currentWidget() != window.startPage());
     // An empty project: all three groups, each saying it has none yet.
@@ -142,15 +144,15 @@ class TestMainWindow : public QObject {
     const auto a = scratch.path("a.latent"), b = scratch.path("b.latent");
     {
       ui::MainWindow window;
-      QVERIFY(window.createProject(ui::fromPath(a)));
-      QVERIFY(window.createProject(ui::fromPath(b)));
+      QVERIFY(test::openProject(window, ui::fromPath(a), true));
+      QVERIFY(test::openProject(window, ui::fromPath(b), true));
       QCOMPARE(window.recentProjects(), QStringList({ui::fromPath(b), ui::fromPath(a)}));
     }
     std::filesystem::remove(a);
     ui::MainWindow window;
     QCOMPARE(window.recentProjects(), QStringList({ui::fromPath(b)}));  // the missing file is gone
     // At most ten are kept, newest first.
-    for (int i = 0; i < 12; ++i) QVERIFY(window.createProject(ui::fromPath(scratch.path("p" + std::to_string(i) + ".latent"))));
+    for (int i = 0; i < 12; ++i) QVERIFY(test::openProject(window, ui::fromPath(scratch.path("p" + std::to_string(i) + ".latent")), true));
     const QStringList recent = window.recentProjects();
     QCOMPARE(recent.size(), ui::kMaxRecentProjects);
     QCOMPARE(recent.first(), ui::fromPath(scratch.path("p11.latent")));

@@ -75,7 +75,7 @@ class TestRunPanel : public QObject {
 
   void modelsAreFilteredByDatasetKind() {
     ui::MainWindow window;
-    QVERIFY(window.openProject(ui::fromPath(m_file)));
+    QVERIFY(test::openProject(window, ui::fromPath(m_file)));
     auto* panel = window.runPanel();
     QCOMPARE(panel->datasetCombo()->count(), 2);
     QVERIFY(panel->selectDataset(m_corpus));
@@ -95,7 +95,7 @@ class TestRunPanel : public QObject {
 
   void optionFieldsShowTheCatalogueDefaults() {
     ui::MainWindow window;
-    QVERIFY(window.openProject(ui::fromPath(m_file)));
+    QVERIFY(test::openProject(window, ui::fromPath(m_file)));
     auto* panel = window.runPanel();
     QVERIFY(panel->selectDataset(m_corpus));
     for (const auto* info : core::modelCatalogue()) {
@@ -131,7 +131,7 @@ class TestRunPanel : public QObject {
 
   void startRunsUnigramInTheBackground() {
     ui::MainWindow window;
-    QVERIFY(window.openProject(ui::fromPath(m_file)));
+    QVERIFY(test::openProject(window, ui::fromPath(m_file)));
     auto* panel = window.runPanel();
     QVERIFY(panel->selectDataset(m_corpus));
     QVERIFY(panel->selectModel(QStringLiteral("unigram")));
@@ -181,7 +181,7 @@ class TestRunPanel : public QObject {
 
   void stopFromThePanelRecordsAStoppedRun() {
     ui::MainWindow window;
-    QVERIFY(window.openProject(ui::fromPath(m_file)));
+    QVERIFY(test::openProject(window, ui::fromPath(m_file)));
     auto* panel = window.runPanel();
     QVERIFY(panel->selectDataset(m_corpus));
     QVERIFY(panel->selectModel(QStringLiteral("unigram")));
@@ -238,7 +238,7 @@ class TestRunPanel : public QObject {
 
   void rerunFillsTheFormFromARun() {
     ui::MainWindow window;
-    QVERIFY(window.openProject(ui::fromPath(m_file)));
+    QVERIFY(test::openProject(window, ui::fromPath(m_file)));
     auto* panel = window.runPanel();
     core::RunRecord run;
     run.id = 99;

@@ -277,7 +277,7 @@ class TestTopicViews : public QObject {
 
   void labelEditIsStoredAndUndone() {
     ui::MainWindow window;
-    QVERIFY(window.openProject(ui::fromPath(m_file)));
+    QVERIFY(test::openProject(window, ui::fromPath(m_file)));
     ui::RunView* view = window.openRun(m_run);
     QVERIFY(view);
     QVERIFY(test::waitFor([&] { return view->isSettled() && !view->page<ui::TopicTableView>()->isRanking(); }));

@@ -4,6 +4,12 @@
 #pragma once
 
 #include <QSignalSpy>
+
+#include "ui/main_window.hpp"
+#include "ui/runs/run_panel.hpp"
+#include "ui/widgets/project_tree.hpp"
+
+#include <QSignalSpy>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -136,6 +142,28 @@ inline bool waitLoaded(ui::TabPage* page, int ms = 20000) {
   if (page->isLoaded()) return true;
   QSignalSpy spy(page, &ui::TabPage::loaded);
   return spy.wait(ms) || page->isLoaded();
+}
+
+// Opens (or creates) a project in the window and waits until the window, the tree and the run
+// panel have read it: the project opens off the GUI thread.
+inline bool openProject(ui::MainWindow& window, const QString& file, bool create = false) {
+  QSignalSpy opened(&window, &ui::MainWindow::projectOpened);
+  QSignalSpy tree(window.projectTree(), &ui::ProjectTree::refreshed);
+  QSignalSpy panel(window.runPanel(), &ui::RunPanel::datasetsRefreshed);
+  if (!(create ? window.createProject(file) : window.openProject(file))) return false;
+  return waitFor([&] { return opened.count() > 0 && tree.count() > 0 && panel.count() > 0; });
+}
+
+// The dataset's tab, once the window has read which kind of page it needs.
+inline ui::TabPage* openDataset(ui::MainWindow& window, qint64 datasetId) {
+  ui::TabPage* page = nullptr;
+  bool done = false;
+  window.openDataset(datasetId, [&](ui::TabPage* p) {
+    page = p;
+    done = true;
+  });
+  waitFor([&] { return done; });
+  return page;
 }
 
 }  // namespace latent::test

@@ -18,6 +18,7 @@
 #include "store/corpus_store.hpp"
 #include "ui/browsers/document_table_model.hpp"
 #include "ui/browsers/document_viewer.hpp"
+#include "ui/jobs/project_session.hpp"
 #include "ui/util/background.hpp"
 #include "ui/util/format.hpp"
 #include "ui/util/qt_convert.hpp"
@@ -115,7 +116,7 @@ void CorpusBrowser::load() {
       [file = m_projectFile, id = m_datasetId] {
         Loaded out;
         try {
-          core::Project project(file, core::Project::Access::ReadOnly);
+          core::Project project(offGuiThread(file), core::Project::Access::ReadOnly);
           out.dataset = project.dataset(id);
           out.documents = core::listDocuments(project, id);
           for (auto& v : core::loadVocabulary(project, id)) out.words.push_back(std::move(v.word));
@@ -182,7 +183,7 @@ void CorpusBrowser::applySearch() {
         try {
           out.tokens = cached;
           if (!out.tokens) {
-            core::Project project(file, core::Project::Access::ReadOnly);
+            core::Project project(offGuiThread(file), core::Project::Access::ReadOnly);
             out.tokens = std::make_shared<const core::Corpus>(core::loadCorpus(project, id));
           }
           const std::string normalised = core::Tokenizer::normalize(word);
@@ -239,7 +240,7 @@ void CorpusBrowser::showDocument(qint64 index) {
       [file = m_projectFile, id = m_datasetId, index] {
         LoadedDocument out;
         try {
-          core::Project project(file, core::Project::Access::ReadOnly);
+          core::Project project(offGuiThread(file), core::Project::Access::ReadOnly);
           out.document = core::loadDocument(project, id, index);
         } catch (const std::exception& e) {
           out.error = qs(e.what());

@@ -15,6 +15,7 @@
 
 #include "store/graph_store.hpp"
 #include "ui/browsers/adjacency_view.hpp"
+#include "ui/jobs/project_session.hpp"
 #include "ui/util/background.hpp"
 #include "ui/util/format.hpp"
 #include "ui/util/qt_convert.hpp"
@@ -104,7 +105,7 @@ void GraphBrowser::load() {
       [file = m_projectFile, id = m_datasetId] {
         Loaded out;
         try {
-          core::Project project(file, core::Project::Access::ReadOnly);
+          core::Project project(offGuiThread(file), core::Project::Access::ReadOnly);
           out.dataset = project.dataset(id);
           out.graph = std::make_shared<const core::Graph>(core::loadGraph(project, id));
         } catch (const std::exception& e) {

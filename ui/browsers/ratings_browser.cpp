@@ -21,6 +21,7 @@
 #include <algorithm>
 
 #include "store/ratings_store.hpp"
+#include "ui/jobs/project_session.hpp"
 #include "ui/util/background.hpp"
 #include "ui/util/chart_style.hpp"
 #include "ui/util/format.hpp"
@@ -104,7 +105,7 @@ void RatingsBrowser::load() {
       [file = m_projectFile, id = m_datasetId] {
         Loaded out;
         try {
-          core::Project project(file, core::Project::Access::ReadOnly);
+          core::Project project(offGuiThread(file), core::Project::Access::ReadOnly);
           out.dataset = project.dataset(id);
           out.stats = computeRatingsStats(core::loadRatings(project, id));
         } catch (const std::exception& e) {

@@ -33,11 +33,16 @@ void DemoDriver::start() {
   QString base = m_spec.name;
   base.replace(QLatin1Char(':'), QLatin1Char('-'));
   m_projectFile = QDir(m_dir.path()).filePath(base + QStringLiteral(".latent"));
+  // The project opens off the GUI thread; the demo goes on when it has.
+  connect(m_window, &MainWindow::projectOpened, this, &DemoDriver::projectReady, Qt::SingleShotConnection);
+  connect(m_window, &MainWindow::projectOpenFailed, this, [this](const QString& message) { finish(false, message); },
+          Qt::SingleShotConnection);
   QString error;
-  if (!m_window->createProject(m_projectFile, &error, false)) {
-    finish(false, error);
-    return;
-  }
+  if (!m_window->createProject(m_projectFile, &error, false)) finish(false, error);
+}
+
+void DemoDriver::projectReady() {
+  if (!m_window || m_done) return;
   m_window->showBanner(QStringLiteral("<b>%1</b> — %2").arg(m_spec.title.toHtmlEscaped(), m_spec.explanation.toHtmlEscaped()));
   m_window->log(tr("Demo “%1”: %2").arg(m_spec.name, m_spec.explanation));
   ImportTask* task = m_window->importSample(m_spec.sample);
@@ -58,14 +63,24 @@ void DemoDriver::start() {
 
 void DemoDriver::imported(qint64 datasetId) {
   if (!m_window) return;
-  TabPage* page = m_window->openDataset(datasetId);
-  if (!page) {
-    finish(false, tr("the dataset could not be opened"));
-    return;
-  }
+  m_window->openDataset(datasetId, [self = QPointer<DemoDriver>(this), datasetId](TabPage* page) {
+    if (!self) return;
+    if (!page) self->finish(false, tr("the dataset could not be opened"));
+    else self->datasetOpened(datasetId, page);
+  });
+}
+
+void DemoDriver::datasetOpened(qint64 datasetId, TabPage* page) {
+  if (!m_window || m_done) return;
   if (!m_spec.model.isEmpty()) {
     RunPanel* panel = m_window->runPanel();
-    panel->selectDataset(datasetId);
+    if (!panel->selectDataset(datasetId)) {
+      // The run panel re-reads its datasets after the import: go on when it has.
+      connect(panel, &RunPanel::datasetsRefreshed, this, [this, datasetId, page = QPointer<TabPage>(page)] {
+        if (page) datasetOpened(datasetId, page);
+      }, Qt::SingleShotConnection);
+      return;
+    }
     if (!panel->selectModel(m_spec.model)) {
       finish(false, tr("this build has no model %1").arg(m_spec.model));
       return;

@@ -34,7 +34,9 @@ class DemoDriver final : public QObject {
   void finished(bool ok, const QString& message);
 
  private:
+  void projectReady();
   void imported(qint64 datasetId);
+  void datasetOpened(qint64 datasetId, TabPage* page);
   void pageShown(TabPage* page);
   void runEnded(qint64 runId);
   void startFit();

@@ -27,6 +27,7 @@
 #include "ui/import/import_options_form.hpp"
 #include "ui/import/import_settings.hpp"
 #include "ui/jobs/import_task.hpp"
+#include "ui/jobs/project_session.hpp"
 #include "ui/util/background.hpp"
 #include "ui/util/format.hpp"
 #include "ui/util/qt_convert.hpp"
@@ -42,12 +43,24 @@ ImportDialog::ImportDialog(std::filesystem::path projectFile, core::DataKind kin
   setWindowIcon(kindIcon(kind));
   setModal(false);
   resize(1150, 720);
-  try {
-    core::Project project(m_projectFile, core::Project::Access::ReadOnly);
-    for (const auto& d : project.datasets()) m_takenNames.insert(qs(d.name));
-  } catch (const std::exception&) {
-    // The import itself reports an unreadable project.
-  }
+  // The names taken, for the inline check: read in the background, as the import itself
+  // refuses a taken name anyway.
+  runInBackground(
+      this,
+      [file = m_projectFile] {
+        QSet<QString> names;
+        try {
+          core::Project project(offGuiThread(file), core::Project::Access::ReadOnly);
+          for (const auto& d : project.datasets()) names.insert(qs(d.name));
+        } catch (const std::exception&) {
+          // The import itself reports an unreadable project.
+        }
+        return names;
+      },
+      [this](const QSet<QString>& names) {
+        m_takenNames = names;
+        updateState();
+      });
 
   // --- Left: source, name, options.
   auto* sourceBox = new QGroupBox(tr("Source"), this);

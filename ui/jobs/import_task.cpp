@@ -7,6 +7,7 @@
 #include <chrono>
 
 #include "store/project.hpp"
+#include "ui/jobs/project_session.hpp"
 #include "ui/util/qt_convert.hpp"
 #include "util/errors.hpp"
 
@@ -41,7 +42,7 @@ void ImportTask::start() {
     QString error;
     core::ImportResult result;
     try {
-      core::Project project(m_projectFile, core::Project::Access::ReadWrite);
+      core::Project project(offGuiThread(m_projectFile), core::Project::Access::ReadWrite);
       result = m_work(project, control);
       ok = true;
     } catch (const core::Cancelled&) {

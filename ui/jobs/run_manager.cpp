@@ -2,6 +2,7 @@
 // RunManager: one JobRunner thread per fit, reporting through its JobController.
 #include "ui/jobs/run_manager.hpp"
 
+#include "ui/jobs/project_session.hpp"
 #include "ui/util/qt_convert.hpp"
 #include "util/errors.hpp"
 
@@ -35,7 +36,7 @@ JobController* RunManager::start(const std::filesystem::path& projectFile, const
       std::optional<core::RunRecord> stored;
       if (created) {
         try {
-          core::Project project(projectFile, core::Project::Access::ReadOnly);
+          core::Project project(offGuiThread(projectFile), core::Project::Access::ReadOnly);
           stored = core::loadRun(project, created->id);
         } catch (const std::exception&) {
           stored = created;

@@ -10,6 +10,7 @@
 #include <QPushButton>
 
 #include "store/project.hpp"
+#include "ui/jobs/project_session.hpp"
 #include "ui/runs/metrics_chart.hpp"
 #include "ui/util/background.hpp"
 #include "ui/util/format.hpp"
@@ -103,7 +104,7 @@ void CurveControls::setRun(const std::filesystem::path& projectFile, const core:
       this,
       [file = m_projectFile, reference = m_run] {
         try {
-          core::Project project(file, core::Project::Access::ReadOnly);
+          core::Project project(offGuiThread(file), core::Project::Access::ReadOnly);
           return comparableCurves(core::listRuns(project, reference.datasetId), reference);
         } catch (const std::exception&) {
           return std::vector<core::RunRecord>{};  // nothing to offer; the run's own curves still show
@@ -152,7 +153,7 @@ void CurveControls::compareWith(qint64 runId, bool on) {
       this,
       [file = m_projectFile, runId] {
         try {
-          core::Project project(file, core::Project::Access::ReadOnly);
+          core::Project project(offGuiThread(file), core::Project::Access::ReadOnly);
           return core::loadMetrics(project, runId);
         } catch (const std::exception&) {
           return std::vector<core::MetricRow>{};

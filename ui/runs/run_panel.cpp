@@ -20,6 +20,7 @@
 #include "jobs/fit_job.hpp"
 #include "store/project.hpp"
 #include "ui/jobs/job_controller.hpp"
+#include "ui/jobs/project_session.hpp"
 #include "ui/jobs/run_manager.hpp"
 #include "ui/runs/option_form.hpp"
 #include "ui/runs/run_progress_row.hpp"
@@ -152,13 +153,15 @@ RunPanel::RunPanel(RunManager* runs, QWidget* parent) : QWidget(parent), m_runs(
   connect(m_start, &QPushButton::clicked, this, [this] { start(); });
   connect(m_stop, &QPushButton::clicked, this, &RunPanel::stopCurrent);
   connect(m_again, &QPushButton::clicked, this, [this] {
-    if (m_selectedRun == 0 || m_projectFile.empty()) return;
-    try {
-      core::Project project(m_projectFile, core::Project::Access::ReadOnly);
-      fillFromRun(core::loadRun(project, m_selectedRun));
-    } catch (const std::exception& e) {
-      showError(qs(e.what()));
-    }
+    if (m_selectedRun == 0 || !m_session) return;
+    m_again->setEnabled(false);  // until the run's settings are back
+    m_session->read(
+        this, [runId = m_selectedRun](core::Project& project) { return core::loadRun(project, runId); },
+        [this](SessionResult<core::RunRecord> result) {
+          updateButtons();
+          if (result.ok()) fillFromRun(*result.value);
+          else showError(result.error);
+        });
   });
   connect(m_runs, &RunManager::started, this, &RunPanel::addRow);
   m_frame.setInterval(33);
@@ -166,28 +169,36 @@ RunPanel::RunPanel(RunManager* runs, QWidget* parent) : QWidget(parent), m_runs(
   setProject({});
 }
 
-void RunPanel::setProject(const std::filesystem::path& projectFile) {
+void RunPanel::setProject(ProjectSession* session) {
   // The lines of the previous project's runs go (its runs were stopped when it closed).
   for (auto* row : m_rows) delete row;
   m_rows.clear();
   m_noRuns->show();
-  m_projectFile = projectFile;
+  m_session = session;
+  m_projectFile = session ? session->file() : std::filesystem::path();
   m_selectedRun = 0;
   showError({});
   refreshDatasets();
 }
 
 void RunPanel::refreshDatasets() {
-  const qint64 previous = m_dataset->currentData().toLongLong();
-  std::vector<core::DatasetInfo> datasets;
-  if (!m_projectFile.empty()) {
-    try {
-      core::Project project(m_projectFile, core::Project::Access::ReadOnly);
-      datasets = project.datasets();
-    } catch (const std::exception& e) {
-      showError(qs(e.what()));
-    }
+  const int generation = ++m_generation;
+  if (!m_session) {
+    fillDatasets({});
+    return;
   }
+  m_session->read(
+      this, [](core::Project& project) { return project.datasets(); },
+      [this, generation](SessionResult<std::vector<core::DatasetInfo>> result) {
+        if (generation != m_generation) return;  // a later refresh or another project
+        if (!result.ok()) showError(result.error);
+        fillDatasets(result.ok() ? *result.value : std::vector<core::DatasetInfo>{});
+        Q_EMIT datasetsRefreshed();
+      });
+}
+
+void RunPanel::fillDatasets(const std::vector<core::DatasetInfo>& datasets) {
+  const qint64 previous = m_dataset->currentData().toLongLong();
   {
     const QSignalBlocker block(m_dataset);
     m_dataset->clear();
@@ -297,14 +308,12 @@ JobController* RunPanel::start() {
   request.threads = m_threads->value();
   request.heldout = m_heldout->value();
   request.evalEvery = m_evalEvery->value();
-  try {
-    core::Project project(m_projectFile, core::Project::Access::ReadOnly);
-    core::validateRunRequest(project, request);
-  } catch (const std::exception& e) {
-    showError(qs(e.what()));
-    return nullptr;
-  }
-  return m_runs->start(m_projectFile, request);
+  // runFit validates the request against the project on the run's worker.
+  auto* controller = m_runs->start(m_projectFile, request);
+  connect(controller, &JobController::ended, this, [this, controller] {
+    if (!controller->hasRun()) showError(controller->error());
+  });
+  return controller;
 }
 
 void RunPanel::stopCurrent() {

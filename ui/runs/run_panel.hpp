@@ -4,6 +4,7 @@
 #pragma once
 
 #include <QList>
+#include <QPointer>
 #include <QTimer>
 #include <QWidget>
 
@@ -22,6 +23,7 @@ namespace latent::ui {
 
 class JobController;
 class OptionForm;
+class ProjectSession;
 class RunManager;
 class RunProgressRow;
 
@@ -31,9 +33,10 @@ class RunPanel final : public QWidget {
  public:
   RunPanel(RunManager* runs, QWidget* parent = nullptr);
 
-  // An empty path disables the panel.
-  void setProject(const std::filesystem::path& projectFile);
-  // Re-reads the datasets (after imports, renames, deletes), keeping the chosen one.
+  // None disables the panel.
+  void setProject(ProjectSession* session);
+  // Re-reads the datasets (after imports, renames, deletes) through the session, keeping the
+  // chosen one; datasetsRefreshed() follows.
   void refreshDatasets();
   bool selectDataset(qint64 datasetId);
   bool selectModel(const QString& name);
@@ -44,7 +47,9 @@ class RunPanel final : public QWidget {
   // from a run, for running it again with changes.
   void fillFromRun(const core::RunRecord& run);
 
-  // Validates the form (errors shown inline under the buttons) and starts the run.
+  // Checks the form (errors shown inline under the buttons) and starts the run; what only the
+  // project can tell (the dataset gone, an option out of range) comes back from the run's
+  // worker as a run that could not start, shown inline too.
   JobController* start();
   // Stops the selected run when it is running, else the most recently started running one.
   void stopCurrent();
@@ -63,8 +68,10 @@ class RunPanel final : public QWidget {
 
  Q_SIGNALS:
   void openRunRequested(qint64 runId);
+  void datasetsRefreshed();
 
  private:
+  void fillDatasets(const std::vector<core::DatasetInfo>& datasets);
   void onDatasetChanged();
   void onModelChanged();
   void addRow(JobController* controller);
@@ -73,7 +80,9 @@ class RunPanel final : public QWidget {
   void showError(const QString& message);
 
   RunManager* m_runs;
+  QPointer<ProjectSession> m_session;
   std::filesystem::path m_projectFile;
+  int m_generation = 0;
   qint64 m_selectedRun = 0;
 
   QComboBox* m_dataset = nullptr;

@@ -20,6 +20,7 @@
 #include <optional>
 
 #include "ui/jobs/job_controller.hpp"
+#include "ui/jobs/project_session.hpp"
 #include "ui/runs/curve_controls.hpp"
 #include "ui/runs/metrics_chart.hpp"
 #include "ui/runs/option_form.hpp"
@@ -230,7 +231,7 @@ void RunView::reload() {
       [file = m_projectFile, id = m_runId] {
         Loaded out;
         try {
-          core::Project project(file, core::Project::Access::ReadOnly);
+          core::Project project(offGuiThread(file), core::Project::Access::ReadOnly);
           out.run = core::loadRun(project, id);
           out.metrics = core::loadMetrics(project, id);
           out.holdings.kind = project.dataset(out.run.datasetId).kind;

@@ -12,6 +12,7 @@
 
 #include "store/project.hpp"
 #include "store/run_store.hpp"
+#include "ui/jobs/project_session.hpp"
 #include "ui/util/format.hpp"
 #include "ui/util/qt_convert.hpp"
 
@@ -100,25 +101,37 @@ ProjectTree::ProjectTree(QWidget* parent) : QTreeWidget(parent) {
   connect(this, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem* item) { activate(item); });
 }
 
-void ProjectTree::setProject(const std::filesystem::path& projectFile) {
-  m_projectFile = projectFile;
+void ProjectTree::setProject(ProjectSession* session) {
+  m_session = session;
+  ++m_generation;
   clear();
-  if (!m_projectFile.empty()) refresh();
+  if (m_session) refresh();
 }
 
-bool ProjectTree::refresh() {
-  if (m_projectFile.empty()) return false;
+namespace {
+struct TreeContents {
   std::vector<core::DatasetInfo> datasets;
   std::vector<core::RunRecord> runs;
-  try {
-    core::Project project(m_projectFile, core::Project::Access::ReadOnly);
-    datasets = project.datasets();
-    runs = core::listRuns(project);
-  } catch (const std::exception& e) {
-    Q_EMIT readFailed(qs(e.what()));
-    return false;
-  }
+};
+}  // namespace
 
+void ProjectTree::refresh() {
+  if (!m_session) return;
+  const int generation = ++m_generation;
+  m_session->read(
+      this, [](core::Project& project) { return TreeContents{project.datasets(), core::listRuns(project)}; },
+      [this, generation](SessionResult<TreeContents> result) {
+        if (generation != m_generation) return;  // a later refresh or another project
+        if (!result.ok()) {
+          Q_EMIT readFailed(result.error);
+          return;
+        }
+        fill(result.value->datasets, result.value->runs);
+        Q_EMIT refreshed();
+      });
+}
+
+void ProjectTree::fill(const std::vector<core::DatasetInfo>& datasets, const std::vector<core::RunRecord>& runs) {
   // What to restore: collapsed datasets (new ones start expanded) and the selection.
   QSet<QString> collapsed;
   QString selected;
@@ -172,7 +185,6 @@ bool ProjectTree::refresh() {
     (*it)->setExpanded(firstFill || !collapsed.contains(key));
     if (key == selected) (*it)->setSelected(true);
   }
-  return true;
 }
 
 QTreeWidgetItem* ProjectTree::findItem(ItemType type, qint64 id) const {

@@ -2,13 +2,18 @@
 // The project tree: datasets grouped by kind with their summaries, each dataset's runs below it.
 #pragma once
 
+#include <QPointer>
 #include <QTreeWidget>
 
-#include <filesystem>
+#include <vector>
 
 #include "data/data_kind.hpp"
+#include "store/project.hpp"
+#include "store/run_store.hpp"
 
 namespace latent::ui {
+
+class ProjectSession;
 
 class ProjectTree final : public QTreeWidget {
   Q_OBJECT
@@ -19,11 +24,12 @@ class ProjectTree final : public QTreeWidget {
 
   explicit ProjectTree(QWidget* parent = nullptr);
 
-  // An empty path clears the tree.
-  void setProject(const std::filesystem::path& projectFile);
-  // Re-reads datasets and runs through a short read-only connection, keeping what was expanded
-  // and selected. Returns false (and leaves the tree as it was) when the file cannot be read.
-  bool refresh();
+  // None clears the tree.
+  void setProject(ProjectSession* session);
+  // Re-reads datasets and runs through the session, keeping what was expanded and selected;
+  // refreshed() follows, or readFailed() with the tree left as it was. A refresh asked for while
+  // one is under way supersedes it.
+  void refresh();
 
   QTreeWidgetItem* groupItem(core::DataKind kind) const;
   QTreeWidgetItem* datasetItem(qint64 datasetId) const;
@@ -40,15 +46,18 @@ class ProjectTree final : public QTreeWidget {
   void renameDatasetRequested(qint64 datasetId);
   void deleteDatasetRequested(qint64 datasetId);
   void readFailed(const QString& message);
+  void refreshed();
 
  protected:
   void contextMenuEvent(QContextMenuEvent* event) override;
 
  private:
   void activate(QTreeWidgetItem* item);
+  void fill(const std::vector<core::DatasetInfo>& datasets, const std::vector<core::RunRecord>& runs);
   QTreeWidgetItem* findItem(ItemType type, qint64 id) const;
 
-  std::filesystem::path m_projectFile;
+  QPointer<ProjectSession> m_session;
+  int m_generation = 0;
 };
 
 }  // namespace latent::ui

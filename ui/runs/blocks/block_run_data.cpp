@@ -17,6 +17,7 @@
 #include "models/network/block_model_results.hpp"
 #include "store/graph_store.hpp"
 #include "store/run_results.hpp"
+#include "ui/jobs/project_session.hpp"
 #include "ui/util/format.hpp"
 #include "ui/util/qt_convert.hpp"
 
@@ -116,7 +117,7 @@ BlockRunLoad loadBlockRun(const std::filesystem::path& projectFile, std::int64_t
                           std::shared_ptr<const BlockRunData> previous) {
   BlockRunLoad out;
   try {
-    core::Project project(projectFile, core::Project::Access::ReadOnly);
+    core::Project project(offGuiThread(projectFile), core::Project::Access::ReadOnly);
     auto data = std::make_shared<BlockRunData>();
     data->run = core::loadRun(project, runId);
     if (project.dataset(data->run.datasetId).kind != core::DataKind::Graph) return out;

@@ -11,6 +11,7 @@
 
 #include "store/ratings_store.hpp"
 #include "store/run_results.hpp"
+#include "ui/jobs/project_session.hpp"
 #include "ui/util/qt_convert.hpp"
 
 namespace latent::ui {
@@ -56,7 +57,7 @@ int FactorRunData::findUser(const QString& id) const {
 FactorRunLoad loadFactorRun(const std::filesystem::path& projectFile, std::int64_t runId) {
   FactorRunLoad out;
   try {
-    core::Project project(projectFile, core::Project::Access::ReadOnly);
+    core::Project project(offGuiThread(projectFile), core::Project::Access::ReadOnly);
     auto data = std::make_shared<FactorRunData>();
     data->run = core::loadRun(project, runId);
     if (project.dataset(data->run.datasetId).kind != core::DataKind::Ratings) return out;

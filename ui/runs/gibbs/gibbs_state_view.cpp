@@ -11,13 +11,14 @@
 #include "store/corpus_store.hpp"
 #include "store/project.hpp"
 #include "store/run_store.hpp"
+#include "ui/jobs/project_session.hpp"
 #include "ui/util/qt_convert.hpp"
 #include "ui/util/topic_colours.hpp"
 
 namespace latent::ui {
 
 std::shared_ptr<const GibbsStateData> loadGibbsState(const std::filesystem::path& projectFile, std::int64_t runId) {
-  core::Project project(projectFile, core::Project::Access::ReadOnly);
+  core::Project project(offGuiThread(projectFile), core::Project::Access::ReadOnly);
   const auto run = core::loadRun(project, runId);
   if (run.heldout > 0) return nullptr;  // the start is kept for training documents only
   const auto initial = core::loadMatrix(project, runId, core::kInitialTokenTopics);

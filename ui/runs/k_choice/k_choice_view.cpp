@@ -18,6 +18,7 @@
 #include <set>
 
 #include "store/project.hpp"
+#include "ui/jobs/project_session.hpp"
 #include "ui/util/chart_style.hpp"
 #include "ui/util/figure_export.hpp"
 #include "ui/util/format.hpp"
@@ -41,7 +42,7 @@ void fitAxis(QValueAxis* axis, double lo, double hi) {
 }  // namespace
 
 KChoiceData loadKChoice(const std::filesystem::path& projectFile, std::int64_t runId) {
-  core::Project project(projectFile, core::Project::Access::ReadOnly);
+  core::Project project(offGuiThread(projectFile), core::Project::Access::ReadOnly);
   KChoiceData data;
   data.run = core::loadRun(project, runId);
   const auto* info = findModel(data.run.model);

@@ -24,6 +24,7 @@
 #include <numeric>
 
 #include "store/run_store.hpp"
+#include "ui/jobs/project_session.hpp"
 #include "ui/runs/topics/run_document_model.hpp"
 #include "ui/runs/topics/topic_run_data.hpp"
 #include "ui/util/background.hpp"
@@ -240,7 +241,7 @@ void TopicDocumentView::showDocument(qint64 index) {
       [file = m_projectFile, data = m_data, index, style, font = m_text->font(), owner = thread()] {
         LoadedDocument out;
         try {
-          core::Project project(file, core::Project::Access::ReadOnly);
+          core::Project project(offGuiThread(file), core::Project::Access::ReadOnly);
           auto document = core::loadDocument(project, data->run.datasetId, index);
           auto topics = core::loadTokenTopics(project, data->run.id, index);
           // Per-token topics of the wrong length (an older run of a re-imported corpus) are

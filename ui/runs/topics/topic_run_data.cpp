@@ -12,6 +12,7 @@
 #include "models/topic/topic_model_support.hpp"
 #include "store/run_results.hpp"
 #include "store/topic_label_store.hpp"
+#include "ui/jobs/project_session.hpp"
 #include "ui/util/format.hpp"
 #include "ui/util/qt_convert.hpp"
 
@@ -29,7 +30,7 @@ QString TopicRunData::wordText(std::int32_t word) const {
 TopicRunLoad loadTopicRun(const std::filesystem::path& projectFile, std::int64_t runId) {
   TopicRunLoad out;
   try {
-    core::Project project(projectFile, core::Project::Access::ReadOnly);
+    core::Project project(offGuiThread(projectFile), core::Project::Access::ReadOnly);
     auto data = std::make_shared<TopicRunData>();
     data->run = core::loadRun(project, runId);
     if (project.dataset(data->run.datasetId).kind != core::DataKind::Corpus) return out;

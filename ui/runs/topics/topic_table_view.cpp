@@ -29,6 +29,7 @@
 
 #include "data/tokenizer.hpp"
 #include "store/topic_label_store.hpp"
+#include "ui/jobs/project_session.hpp"
 #include "ui/runs/topics/topic_run_data.hpp"
 #include "ui/runs/topics/topic_table_models.hpp"
 #include "ui/util/background.hpp"
@@ -497,18 +498,28 @@ void TopicTableView::applyLabel(int topic, const QString& label) {
   m_topicModel->setLabel(topic, label);
   if (topic == m_topic) showTopic(topic);
   Q_EMIT labelsChanged(m_labels);
-  // The write goes through the one-thread pool: never on the GUI thread (a running fit may hold
-  // the project's write lock for a moment), and in the order the edits were made.
-  auto* watcher = new QFutureWatcher<QString>(this);
-  connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, topic] {
-    const QString error = watcher->result();
-    watcher->deleteLater();
+  // The write goes through the project's session when the window has one (the view alone, as
+  // in tests, has its own one-thread pool): never on the GUI thread, as a running fit may hold the
+  // project's write lock for a moment, and in the order the edits were made.
+  auto saved = [this, topic](const QString& error) {
     if (!error.isEmpty()) m_status->setText(tr("Could not save the label of topic %1: %2").arg(topic + 1).arg(error));
     Q_EMIT labelSaved(topic, error);
+  };
+  if (auto* session = ProjectSession::find(m_projectFile)) {
+    session->write(
+        this, [run = m_data->run.id, topic, text = utf8(label)](core::Project& project) { core::setTopicLabel(project, run, topic, text); },
+        [saved](SessionResult<std::monostate> result) { saved(result.error); });
+    return;
+  }
+  auto* watcher = new QFutureWatcher<QString>(this);
+  connect(watcher, &QFutureWatcherBase::finished, this, [watcher, saved] {
+    const QString error = watcher->result();
+    watcher->deleteLater();
+    saved(error);
   });
   watcher->setFuture(QtConcurrent::run(&m_writer, [file = m_projectFile, run = m_data->run.id, topic, text = utf8(label)] {
     try {
-      core::Project project(file);
+      core::Project project(offGuiThread(file));
       core::setTopicLabel(project, run, topic, text);
       return QString();
     } catch (const std::exception& e) {

@@ -26,8 +26,8 @@
 
 #include <utility>
 
-#include "jobs/samples.hpp"
-#include "store/run_store.hpp"
+#include "core/jobs/samples.hpp"
+#include "core/store/run_store.hpp"
 #include "ui/browsers/corpus_browser.hpp"
 #include "ui/browsers/graph_browser.hpp"
 #include "ui/browsers/ratings_browser.hpp"

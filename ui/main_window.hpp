@@ -10,7 +10,7 @@
 #include <filesystem>
 #include <functional>
 
-#include "data/data_kind.hpp"
+#include "core/data/data_kind.hpp"
 #include "ui/widgets/log_view.hpp"
 
 class QAction;

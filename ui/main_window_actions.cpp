@@ -15,7 +15,7 @@
 #include <QToolBar>
 #include <QUndoGroup>
 
-#include "jobs/samples.hpp"
+#include "core/jobs/samples.hpp"
 #include "ui/demo/demo_catalogue.hpp"
 #include "ui/jobs/run_manager.hpp"
 #include "ui/main_window.hpp"
@@ -26,7 +26,7 @@
 #include "ui/util/settings.hpp"
 #include "ui/util/table_export.hpp"
 #include "ui/widgets/project_tree.hpp"
-#include "util/version.hpp"
+#include "core/util/version.hpp"
 
 namespace latent::ui {
 

@@ -12,8 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "models/model.hpp"
-#include "store/write_wait.hpp"
+#include "core/models/model.hpp"
+#include "core/store/write_wait.hpp"
 
 namespace latent::cli {
 

@@ -4,8 +4,8 @@
 #include <memory>
 
 #include "cli_common.hpp"
-#include "io/run_export.hpp"
-#include "util/errors.hpp"
+#include "core/io/run_export.hpp"
+#include "core/util/errors.hpp"
 
 namespace latent::cli {
 

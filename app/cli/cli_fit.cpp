@@ -7,8 +7,8 @@
 #include <memory>
 
 #include "cli_common.hpp"
-#include "jobs/fit_job.hpp"
-#include "util/errors.hpp"
+#include "core/jobs/fit_job.hpp"
+#include "core/util/errors.hpp"
 
 namespace latent::cli {
 namespace {

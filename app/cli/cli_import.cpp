@@ -5,9 +5,9 @@
 #include <memory>
 
 #include "cli_common.hpp"
-#include "jobs/import_job.hpp"
-#include "jobs/samples.hpp"
-#include "util/errors.hpp"
+#include "core/jobs/import_job.hpp"
+#include "core/jobs/samples.hpp"
+#include "core/util/errors.hpp"
 
 namespace latent::cli {
 namespace {

@@ -9,9 +9,9 @@
 #include <sstream>
 
 #include "cli_common.hpp"
-#include "jobs/samples.hpp"
-#include "models/model.hpp"
-#include "store/run_store.hpp"
+#include "core/jobs/samples.hpp"
+#include "core/models/model.hpp"
+#include "core/store/run_store.hpp"
 
 namespace latent::cli {
 namespace {

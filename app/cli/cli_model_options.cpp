@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "cli_common.hpp"
-#include "util/errors.hpp"
+#include "core/util/errors.hpp"
 
 namespace latent::cli {
 

@@ -8,7 +8,7 @@
 #include <iostream>
 #include <memory>
 
-#include "util/errors.hpp"
+#include "core/util/errors.hpp"
 
 #include "cli_common.hpp"
 

@@ -4,9 +4,9 @@
 #include <memory>
 
 #include "cli_common.hpp"
-#include "io/csv_writer.hpp"
-#include "jobs/run_predictions.hpp"
-#include "util/errors.hpp"
+#include "core/io/csv_writer.hpp"
+#include "core/jobs/run_predictions.hpp"
+#include "core/util/errors.hpp"
 
 namespace latent::cli {
 

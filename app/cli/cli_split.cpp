@@ -4,10 +4,10 @@
 #include <memory>
 
 #include "cli_common.hpp"
-#include "eval/heldout.hpp"
-#include "io/split_export.hpp"
-#include "store/corpus_store.hpp"
-#include "util/errors.hpp"
+#include "core/eval/heldout.hpp"
+#include "core/io/split_export.hpp"
+#include "core/store/corpus_store.hpp"
+#include "core/util/errors.hpp"
 
 namespace latent::cli {
 

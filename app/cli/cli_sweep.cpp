@@ -8,9 +8,9 @@
 #include <sstream>
 
 #include "cli_common.hpp"
-#include "jobs/sweep_job.hpp"
-#include "util/errors.hpp"
-#include "util/parse_number.hpp"
+#include "core/jobs/sweep_job.hpp"
+#include "core/util/errors.hpp"
+#include "core/util/parse_number.hpp"
 
 namespace latent::cli {
 namespace {

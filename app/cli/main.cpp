@@ -7,9 +7,9 @@
 #include <thread>
 
 #include "cli_common.hpp"
-#include "store/database.hpp"
-#include "store/write_wait.hpp"
-#include "util/errors.hpp"
+#include "core/store/database.hpp"
+#include "core/store/write_wait.hpp"
+#include "core/util/errors.hpp"
 
 namespace latent::cli {
 namespace {

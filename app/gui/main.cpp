@@ -12,7 +12,7 @@
 #include "ui/main_window.hpp"
 #include "ui/util/format.hpp"
 #include "ui/util/resources.hpp"
-#include "util/version.hpp"
+#include "core/util/version.hpp"
 
 namespace {
 

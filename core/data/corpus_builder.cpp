@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // CorpusBuilder: two passes, the second over the spill file instead of the source.
-#include "data/corpus_builder.hpp"
+#include "core/data/corpus_builder.hpp"
 
 #include <algorithm>
 #include <cerrno>

@@ -16,10 +16,10 @@
 #include <utility>
 #include <vector>
 
-#include "data/corpus_sink.hpp"
-#include "data/id_map.hpp"
-#include "data/stop_words.hpp"
-#include "data/tokenizer.hpp"
+#include "core/data/corpus_sink.hpp"
+#include "core/data/id_map.hpp"
+#include "core/data/stop_words.hpp"
+#include "core/data/tokenizer.hpp"
 
 namespace latent::core {
 

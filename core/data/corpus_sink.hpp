@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "data/corpus.hpp"
+#include "core/data/corpus.hpp"
 
 namespace latent::core {
 

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Generator of the Gibbs toy corpus; resources/samples/gibbs-toy/gibbs_toy.txt is its output.
-#include "data/gibbs_toy.hpp"
+#include "core/data/gibbs_toy.hpp"
 
 #include <array>
 
-#include "util/random.hpp"
+#include "core/util/random.hpp"
 
 namespace latent::core {
 

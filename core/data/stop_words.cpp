@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Parsing of stop-word lists.
-#include "data/stop_words.hpp"
+#include "core/data/stop_words.hpp"
 
 #include <span>
 
-#include "data/tokenizer.hpp"
-#include "util/embedded_file.hpp"
-#include "util/errors.hpp"
-#include "util/line_reader.hpp"
-#include "util/utf8.hpp"
+#include "core/data/tokenizer.hpp"
+#include "core/util/embedded_file.hpp"
+#include "core/util/errors.hpp"
+#include "core/util/line_reader.hpp"
+#include "core/util/utf8.hpp"
 
 namespace latent::core {
 namespace resources {

@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "data/id_map.hpp"
+#include "core/data/id_map.hpp"
 
 namespace latent::core {
 

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Block-model graph generators with planted structure.
-#include "data/synthetic_graph.hpp"
+#include "core/data/synthetic_graph.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <string>
 
-#include "data/synthetic_lda.hpp"
-#include "util/errors.hpp"
-#include "util/random.hpp"
+#include "core/data/synthetic_lda.hpp"
+#include "core/util/errors.hpp"
+#include "core/util/random.hpp"
 
 namespace latent::core {
 namespace {

@@ -8,7 +8,7 @@
 
 #include <Eigen/Core>
 
-#include "data/graph.hpp"
+#include "core/data/graph.hpp"
 
 namespace latent::core {
 

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The LDA generative process: topics ~ Dir(beta), theta_d ~ Dir(alpha), z ~ theta_d, w ~ phi_z.
-#include "data/synthetic_lda.hpp"
+#include "core/data/synthetic_lda.hpp"
 
 #include <cmath>
 #include <string>
 
-#include "util/random.hpp"
+#include "core/util/random.hpp"
 
 namespace latent::core {
 namespace {

@@ -8,7 +8,7 @@
 
 #include <Eigen/Core>
 
-#include "data/corpus.hpp"
+#include "core/data/corpus.hpp"
 
 namespace latent::core {
 

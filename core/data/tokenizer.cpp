@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Tokenizer over ICU's word BreakIterator reading the UTF-8 text in place (UText), so spans come
 // out as byte offsets without converting the whole document to UTF-16.
-#include "data/tokenizer.hpp"
+#include "core/data/tokenizer.hpp"
 
 #include <unicode/brkiter.h>
 #include <unicode/locid.h>
@@ -14,7 +14,7 @@
 
 #include <stdexcept>
 
-#include "util/utf8.hpp"
+#include "core/util/utf8.hpp"
 
 namespace latent::core {
 namespace {

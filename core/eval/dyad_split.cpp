@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Seeded held-out dyads: a stratified sample of edges and non-edges.
-#include "eval/dyad_split.hpp"
+#include "core/eval/dyad_split.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -8,8 +8,8 @@
 #include <string>
 #include <unordered_set>
 
-#include "util/errors.hpp"
-#include "util/random.hpp"
+#include "core/util/errors.hpp"
+#include "core/util/random.hpp"
 
 namespace latent::core {
 namespace {

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "data/graph.hpp"
+#include "core/data/graph.hpp"
 
 namespace latent::core {
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Harmonic-mean estimator with the log-sum-exp shift of 001 eq. 9.
-#include "eval/harmonic_mean.hpp"
+#include "core/eval/harmonic_mean.hpp"
 
 #include <algorithm>
 #include <cmath>

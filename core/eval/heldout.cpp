@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Seeded document selection and within-document halving.
-#include "eval/heldout.hpp"
+#include "core/eval/heldout.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 
-#include "util/errors.hpp"
-#include "util/random.hpp"
+#include "core/util/errors.hpp"
+#include "core/util/random.hpp"
 
 namespace latent::core {
 namespace {

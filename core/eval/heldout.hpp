@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "data/corpus.hpp"
+#include "core/data/corpus.hpp"
 
 namespace latent::core {
 

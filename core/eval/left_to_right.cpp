@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Left-to-right estimator (Wallach et al. 2009, Algorithm 3), parallel over documents.
-#include "eval/left_to_right.hpp"
+#include "core/eval/left_to_right.hpp"
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>

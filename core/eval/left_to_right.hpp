@@ -10,8 +10,8 @@
 
 #include <Eigen/Core>
 
-#include "eval/heldout.hpp"
-#include "util/random.hpp"
+#include "core/eval/heldout.hpp"
+#include "core/util/random.hpp"
 
 namespace latent::core {
 

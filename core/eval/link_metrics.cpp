@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Held-out link scores and partition agreement.
-#include "eval/link_metrics.hpp"
+#include "core/eval/link_metrics.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "data/graph.hpp"
-#include "eval/dyad_split.hpp"
+#include "core/data/graph.hpp"
+#include "core/eval/dyad_split.hpp"
 
 namespace latent::core {
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The K each criterion prefers among runs that differ only in K.
-#include "eval/model_selection.hpp"
+#include "core/eval/model_selection.hpp"
 
 #include <algorithm>
 #include <map>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Perplexity formulas.
-#include "eval/perplexity.hpp"
+#include "core/eval/perplexity.hpp"
 
 #include <cmath>
 #include <limits>

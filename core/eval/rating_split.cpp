@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Seeded held-out ratings that never leave a user or item without training data.
-#include "eval/rating_split.hpp"
+#include "core/eval/rating_split.hpp"
 
 #include <cmath>
 #include <numeric>
 #include <string>
 
-#include "util/errors.hpp"
-#include "util/random.hpp"
+#include "core/util/errors.hpp"
+#include "core/util/random.hpp"
 
 namespace latent::core {
 namespace {

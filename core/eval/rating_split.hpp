@@ -6,7 +6,7 @@
 #include <span>
 #include <vector>
 
-#include "data/ratings.hpp"
+#include "core/data/ratings.hpp"
 
 namespace latent::core {
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Held-out scoring and the fold-in estimators.
-#include "eval/topic_evaluation.hpp"
+#include "core/eval/topic_evaluation.hpp"
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
@@ -9,10 +9,10 @@
 #include <cmath>
 #include <vector>
 
-#include "eval/perplexity.hpp"
-#include "util/random.hpp"
-#include "util/sparse_counts.hpp"
-#include "util/special_functions.hpp"
+#include "core/eval/perplexity.hpp"
+#include "core/util/random.hpp"
+#include "core/util/sparse_counts.hpp"
+#include "core/util/special_functions.hpp"
 
 namespace latent::core {
 namespace {

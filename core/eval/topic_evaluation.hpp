@@ -11,7 +11,7 @@
 
 #include <Eigen/Core>
 
-#include "eval/heldout.hpp"
+#include "core/eval/heldout.hpp"
 
 namespace latent::core {
 

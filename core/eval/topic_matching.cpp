@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Hungarian method with potentials (the e-maxx formulation) and topic matching on top of it.
-#include "eval/topic_matching.hpp"
+#include "core/eval/topic_matching.hpp"
 
 #include <limits>
 #include <stdexcept>

@@ -3,14 +3,14 @@
 // by the ids of the imported files (DESIGN §6). Block and factor numbers are 0-based, like topics.
 #include <string>
 
-#include "io/csv_writer.hpp"
-#include "io/run_export_detail.hpp"
-#include "results/block_results.hpp"
-#include "results/factor_results.hpp"
-#include "store/graph_store.hpp"
-#include "store/ratings_store.hpp"
-#include "store/run_results.hpp"
-#include "util/errors.hpp"
+#include "core/io/csv_writer.hpp"
+#include "core/io/run_export_detail.hpp"
+#include "core/results/block_results.hpp"
+#include "core/results/factor_results.hpp"
+#include "core/store/graph_store.hpp"
+#include "core/store/ratings_store.hpp"
+#include "core/store/run_results.hpp"
+#include "core/util/errors.hpp"
 
 namespace latent::core::detail {
 namespace {

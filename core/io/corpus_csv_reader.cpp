@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <cctype>
 
-#include "io/corpus_readers.hpp"
-#include "util/csv_reader.hpp"
-#include "util/errors.hpp"
-#include "util/utf8.hpp"
+#include "core/io/corpus_readers.hpp"
+#include "core/util/csv_reader.hpp"
+#include "core/util/errors.hpp"
+#include "core/util/utf8.hpp"
 
 namespace latent::core::corpus_io {
 namespace {

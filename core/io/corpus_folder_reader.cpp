@@ -7,9 +7,9 @@
 #include <cstring>
 #include <memory>
 
-#include "io/corpus_readers.hpp"
-#include "util/errors.hpp"
-#include "util/utf8.hpp"
+#include "core/io/corpus_readers.hpp"
+#include "core/util/errors.hpp"
+#include "core/util/utf8.hpp"
 
 namespace latent::core::corpus_io {
 namespace {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Corpus formats: their command-line names, guessing a file's format, and dispatch to a reader.
-#include "io/corpus_import.hpp"
+#include "core/io/corpus_import.hpp"
 
 #include <algorithm>
 #include <array>
@@ -11,9 +11,9 @@
 #include <memory>
 #include <vector>
 
-#include "io/corpus_readers.hpp"
-#include "util/errors.hpp"
-#include "util/parse_number.hpp"
+#include "core/io/corpus_readers.hpp"
+#include "core/util/errors.hpp"
+#include "core/util/parse_number.hpp"
 
 namespace latent::core {
 namespace {

@@ -7,8 +7,8 @@
 #include <string>
 #include <string_view>
 
-#include "data/corpus_builder.hpp"
-#include "io/import_control.hpp"
+#include "core/data/corpus_builder.hpp"
+#include "core/io/import_control.hpp"
 
 namespace latent::core {
 

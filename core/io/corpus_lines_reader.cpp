@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Line corpora: every non-blank line of a text file is one document.
-#include "io/corpus_readers.hpp"
-#include "util/line_reader.hpp"
-#include "util/utf8.hpp"
+#include "core/io/corpus_readers.hpp"
+#include "core/util/line_reader.hpp"
+#include "core/util/utf8.hpp"
 
 namespace latent::core::corpus_io {
 

@@ -9,9 +9,9 @@
 #include <unordered_map>
 #include <vector>
 
-#include "data/corpus_builder.hpp"
-#include "io/corpus_import.hpp"
-#include "io/import_control.hpp"
+#include "core/data/corpus_builder.hpp"
+#include "core/io/corpus_import.hpp"
+#include "core/io/import_control.hpp"
 
 namespace latent::core::corpus_io {
 

@@ -2,11 +2,11 @@
 // UCI bag-of-words corpora: a docword file (D, W, NNZ, then "docID wordID count") and a vocabulary.
 #include <array>
 
-#include "io/corpus_readers.hpp"
-#include "util/errors.hpp"
-#include "util/line_reader.hpp"
-#include "util/parse_number.hpp"
-#include "util/utf8.hpp"
+#include "core/io/corpus_readers.hpp"
+#include "core/util/errors.hpp"
+#include "core/util/line_reader.hpp"
+#include "core/util/parse_number.hpp"
+#include "core/util/utf8.hpp"
 
 namespace latent::core::corpus_io {
 namespace {

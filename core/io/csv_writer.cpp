@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // CsvWriter.
-#include "io/csv_writer.hpp"
+#include "core/io/csv_writer.hpp"
 
 #include <charconv>
 #include <cmath>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // GraphBuilder: node interning, self-loop dropping and the final sort-and-merge of edges.
-#include "io/graph_builder.hpp"
+#include "core/io/graph_builder.hpp"
 
 #include <algorithm>
 #include <utility>

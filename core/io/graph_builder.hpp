@@ -7,9 +7,9 @@
 #include <string_view>
 #include <vector>
 
-#include "data/graph.hpp"
-#include "data/id_map.hpp"
-#include "io/graph_reading.hpp"
+#include "core/data/graph.hpp"
+#include "core/data/id_map.hpp"
+#include "core/io/graph_reading.hpp"
 
 namespace latent::core::graph_detail {
 

@@ -5,9 +5,9 @@
 #include <cctype>
 #include <charconv>
 
-#include "io/graph_reading.hpp"
-#include "util/parse_number.hpp"
-#include "util/utf8.hpp"
+#include "core/io/graph_reading.hpp"
+#include "core/util/parse_number.hpp"
+#include "core/util/utf8.hpp"
 
 namespace latent::core::graph_detail {
 namespace {

@@ -45,12 +45,12 @@
 #include <mutex>
 #include <new>
 
-#include "io/graph_builder.hpp"
-#include "io/graph_reading.hpp"
-#include "util/errors.hpp"
-#include "util/line_reader.hpp"
-#include "util/parse_number.hpp"
-#include "util/utf8.hpp"
+#include "core/io/graph_builder.hpp"
+#include "core/io/graph_reading.hpp"
+#include "core/util/errors.hpp"
+#include "core/util/line_reader.hpp"
+#include "core/util/parse_number.hpp"
+#include "core/util/utf8.hpp"
 
 namespace latent::core::graph_detail {
 namespace {

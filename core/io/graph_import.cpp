@@ -10,16 +10,16 @@
 //   into one whose weight is the sum, counted in report.duplicatesMerged, with a note.
 // - A graph left with no edge is an InputError ("holds no edges", line 0): an import with no
 //   edges is almost surely the wrong file, and block models have nothing to fit.
-#include "io/graph_import.hpp"
+#include "core/io/graph_import.hpp"
 
 #include <algorithm>
 #include <cctype>
 #include <optional>
 
-#include "io/graph_builder.hpp"
-#include "io/graph_reading.hpp"
-#include "util/errors.hpp"
-#include "util/parse_number.hpp"
+#include "core/io/graph_builder.hpp"
+#include "core/io/graph_reading.hpp"
+#include "core/util/errors.hpp"
+#include "core/util/parse_number.hpp"
 
 namespace latent::core {
 namespace {

@@ -9,8 +9,8 @@
 #include <string_view>
 #include <vector>
 
-#include "data/graph.hpp"
-#include "io/import_control.hpp"
+#include "core/data/graph.hpp"
+#include "core/io/import_control.hpp"
 
 namespace latent::core {
 

@@ -26,10 +26,10 @@
 // ("holds no edges").
 #include <algorithm>
 
-#include "io/graph_builder.hpp"
-#include "io/graph_reading.hpp"
-#include "util/errors.hpp"
-#include "util/parse_number.hpp"
+#include "core/io/graph_builder.hpp"
+#include "core/io/graph_reading.hpp"
+#include "core/util/errors.hpp"
+#include "core/util/parse_number.hpp"
 
 namespace latent::core::graph_detail {
 namespace {

@@ -11,11 +11,11 @@
 // line over 1 MB.
 #include <filesystem>
 
-#include "io/graph_reading.hpp"
-#include "util/csv_reader.hpp"
-#include "util/errors.hpp"
-#include "util/parse_number.hpp"
-#include "util/utf8.hpp"
+#include "core/io/graph_reading.hpp"
+#include "core/util/csv_reader.hpp"
+#include "core/util/errors.hpp"
+#include "core/util/parse_number.hpp"
+#include "core/util/utf8.hpp"
 
 namespace latent::core::graph_detail {
 namespace {

@@ -8,10 +8,10 @@
 #include <string_view>
 #include <vector>
 
-#include "data/id_map.hpp"
-#include "io/graph_import.hpp"
-#include "io/import_control.hpp"
-#include "util/line_reader.hpp"
+#include "core/data/id_map.hpp"
+#include "core/io/graph_import.hpp"
+#include "core/io/import_control.hpp"
+#include "core/util/line_reader.hpp"
 
 namespace latent::core::graph_detail {
 

@@ -6,7 +6,7 @@
 #include <functional>
 #include <stop_token>
 
-#include "util/errors.hpp"
+#include "core/util/errors.hpp"
 
 namespace latent::core {
 

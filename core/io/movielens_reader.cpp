@@ -14,12 +14,12 @@
 // (user, item) pair rated twice (naming both lines).
 #include <cctype>
 
-#include "io/ratings_reading.hpp"
-#include "util/csv_reader.hpp"
-#include "util/errors.hpp"
-#include "util/line_reader.hpp"
-#include "util/parse_number.hpp"
-#include "util/utf8.hpp"
+#include "core/io/ratings_reading.hpp"
+#include "core/util/csv_reader.hpp"
+#include "core/util/errors.hpp"
+#include "core/util/line_reader.hpp"
+#include "core/util/parse_number.hpp"
+#include "core/util/utf8.hpp"
 
 namespace latent::core::ratings_detail {
 namespace {

@@ -5,9 +5,9 @@
 #include <cstdio>
 #include <limits>
 
-#include "io/ratings_reading.hpp"
-#include "util/errors.hpp"
-#include "util/utf8.hpp"
+#include "core/io/ratings_reading.hpp"
+#include "core/util/errors.hpp"
+#include "core/util/utf8.hpp"
 
 namespace latent::core::ratings_detail {
 namespace {

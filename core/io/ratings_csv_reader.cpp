@@ -16,11 +16,11 @@
 // differs from the header's, an empty id, an id that is not UTF-8, a rating that is not a finite
 // number (negative ratings are fine), a time that is not a whole number, a NUL byte, a line over
 // 1 MB, and a (user, item) pair rated twice (naming both lines). Other columns are ignored.
-#include "io/ratings_reading.hpp"
-#include "util/csv_reader.hpp"
-#include "util/errors.hpp"
-#include "util/parse_number.hpp"
-#include "util/utf8.hpp"
+#include "core/io/ratings_reading.hpp"
+#include "core/util/csv_reader.hpp"
+#include "core/util/errors.hpp"
+#include "core/util/parse_number.hpp"
+#include "core/util/utf8.hpp"
 
 namespace latent::core::ratings_detail {
 namespace {

@@ -9,14 +9,14 @@
 // The source may also be a MovieLens folder: its u.data, ratings.dat or ratings.csv is read.
 // Items are those that have ratings: an items file that lists more items adds nothing, and a
 // rated item missing from the items file keeps its id as its name (a note counts them).
-#include "io/ratings_import.hpp"
+#include "core/io/ratings_import.hpp"
 
 #include <system_error>
 
-#include "io/ratings_reading.hpp"
-#include "util/errors.hpp"
-#include "util/line_reader.hpp"
-#include "util/parse_number.hpp"
+#include "core/io/ratings_reading.hpp"
+#include "core/util/errors.hpp"
+#include "core/util/line_reader.hpp"
+#include "core/util/parse_number.hpp"
 
 namespace latent::core {
 namespace {

@@ -8,8 +8,8 @@
 #include <string_view>
 #include <vector>
 
-#include "data/ratings.hpp"
-#include "io/import_control.hpp"
+#include "core/data/ratings.hpp"
+#include "core/io/import_control.hpp"
 
 namespace latent::core {
 

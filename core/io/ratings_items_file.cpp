@@ -19,11 +19,11 @@
 // An empty title keeps the id as the name.
 #include <array>
 
-#include "io/ratings_reading.hpp"
-#include "util/csv_reader.hpp"
-#include "util/errors.hpp"
-#include "util/line_reader.hpp"
-#include "util/parse_number.hpp"
+#include "core/io/ratings_reading.hpp"
+#include "core/util/csv_reader.hpp"
+#include "core/util/errors.hpp"
+#include "core/util/line_reader.hpp"
+#include "core/util/parse_number.hpp"
 
 namespace latent::core::ratings_detail {
 namespace {

@@ -8,10 +8,10 @@
 #include <string_view>
 #include <vector>
 
-#include "data/id_map.hpp"
-#include "data/ratings.hpp"
-#include "io/import_control.hpp"
-#include "io/ratings_import.hpp"
+#include "core/data/id_map.hpp"
+#include "core/data/ratings.hpp"
+#include "core/io/import_control.hpp"
+#include "core/io/ratings_import.hpp"
 
 namespace latent::core::ratings_detail {
 

@@ -1,21 +1,21 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The exporters. Ids are those of the imported files: words by their text, documents by the id
 // they had in the source. Topic numbers are 0-based, as in MALLET, gensim and scikit-learn.
-#include "io/run_export.hpp"
+#include "core/io/run_export.hpp"
 
 #include <algorithm>
 #include <functional>
 #include <optional>
 
-#include "io/csv_writer.hpp"
-#include "io/run_export_detail.hpp"
-#include "results/block_results.hpp"
-#include "results/factor_results.hpp"
-#include "results/topic_results.hpp"
-#include "store/corpus_store.hpp"
-#include "store/run_results.hpp"
-#include "store/run_store.hpp"
-#include "util/errors.hpp"
+#include "core/io/csv_writer.hpp"
+#include "core/io/run_export_detail.hpp"
+#include "core/results/block_results.hpp"
+#include "core/results/factor_results.hpp"
+#include "core/results/topic_results.hpp"
+#include "core/store/corpus_store.hpp"
+#include "core/store/run_results.hpp"
+#include "core/store/run_store.hpp"
+#include "core/util/errors.hpp"
 
 namespace latent::core {
 

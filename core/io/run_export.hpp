@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "store/project.hpp"
+#include "core/store/project.hpp"
 
 namespace latent::core {
 

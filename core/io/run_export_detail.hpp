@@ -9,8 +9,8 @@
 
 #include <Eigen/Core>
 
-#include "store/project.hpp"
-#include "store/run_store.hpp"
+#include "core/store/project.hpp"
+#include "core/store/run_store.hpp"
 
 namespace latent::core::detail {
 

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // LDA-C writing of the three parts of a document-completion split.
-#include "io/split_export.hpp"
+#include "core/io/split_export.hpp"
 
 #include <algorithm>
 #include <fstream>
 #include <map>
 #include <stdexcept>
 
-#include "io/csv_writer.hpp"
+#include "core/io/csv_writer.hpp"
 
 namespace latent::core {
 namespace {

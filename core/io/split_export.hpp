@@ -5,7 +5,7 @@
 
 #include <filesystem>
 
-#include "eval/heldout.hpp"
+#include "core/eval/heldout.hpp"
 
 namespace latent::core {
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // previewLines: a bounded, never-failing look at the start of any file (or the names in a folder).
-#include "io/text_preview.hpp"
+#include "core/io/text_preview.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -9,8 +9,8 @@
 #include <memory>
 #include <system_error>
 
-#include "util/errors.hpp"
-#include "util/utf8.hpp"
+#include "core/util/errors.hpp"
+#include "core/util/utf8.hpp"
 
 namespace latent::core {
 namespace {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Finding the runs that differ from one run only in K.
-#include "jobs/comparable_runs.hpp"
+#include "core/jobs/comparable_runs.hpp"
 
 #include <algorithm>
 #include <utility>

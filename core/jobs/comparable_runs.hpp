@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "eval/model_selection.hpp"
-#include "store/run_store.hpp"
+#include "core/eval/model_selection.hpp"
+#include "core/store/run_store.hpp"
 
 namespace latent::core {
 

@@ -1,21 +1,21 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // runFit: the glue between a model, its data and the project file.
-#include "jobs/fit_job.hpp"
+#include "core/jobs/fit_job.hpp"
 
 #include <tbb/task_arena.h>
 #include <tbb/task_scheduler_observer.h>
 
 #include <optional>
 
-#include "eval/heldout.hpp"
-#include "jobs/run_recorder.hpp"
-#include "models/fit_data.hpp"
-#include "store/corpus_store.hpp"
-#include "store/graph_store.hpp"
-#include "store/ratings_store.hpp"
-#include "util/errors.hpp"
-#include "util/thread_priority.hpp"
-#include "util/version.hpp"
+#include "core/eval/heldout.hpp"
+#include "core/jobs/run_recorder.hpp"
+#include "core/models/fit_data.hpp"
+#include "core/store/corpus_store.hpp"
+#include "core/store/graph_store.hpp"
+#include "core/store/ratings_store.hpp"
+#include "core/util/errors.hpp"
+#include "core/util/thread_priority.hpp"
+#include "core/util/version.hpp"
 
 namespace latent::core {
 namespace {

@@ -12,9 +12,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "models/model.hpp"
-#include "store/run_store.hpp"
-#include "store/write_wait.hpp"
+#include "core/models/model.hpp"
+#include "core/store/run_store.hpp"
+#include "core/store/write_wait.hpp"
 
 namespace latent::core {
 

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The three import orchestrations: read, build, write in short staging transactions, publish.
-#include "jobs/import_job.hpp"
+#include "core/jobs/import_job.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <map>
 
-#include "store/corpus_store.hpp"
-#include "store/dataset_staging.hpp"
-#include "store/graph_store.hpp"
-#include "store/ratings_store.hpp"
+#include "core/store/corpus_store.hpp"
+#include "core/store/dataset_staging.hpp"
+#include "core/store/graph_store.hpp"
+#include "core/store/ratings_store.hpp"
 
 namespace latent::core {
 namespace {

@@ -12,11 +12,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "data/corpus_builder.hpp"
-#include "io/corpus_import.hpp"
-#include "io/graph_import.hpp"
-#include "io/ratings_import.hpp"
-#include "store/project.hpp"
+#include "core/data/corpus_builder.hpp"
+#include "core/io/corpus_import.hpp"
+#include "core/io/graph_import.hpp"
+#include "core/io/ratings_import.hpp"
+#include "core/store/project.hpp"
 
 namespace latent::core {
 

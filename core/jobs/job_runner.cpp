@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // JobRunner: a map of jthreads with done flags.
-#include "jobs/job_runner.hpp"
+#include "core/jobs/job_runner.hpp"
 
-#include "util/thread_priority.hpp"
+#include "core/util/thread_priority.hpp"
 
 #include <atomic>
 #include <vector>

@@ -1,22 +1,22 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Predictions from stored block-model and factor-model matrices: the glue between the store,
 // the CSV files and the predictors of models/network and models/ratings.
-#include "jobs/run_predictions.hpp"
+#include "core/jobs/run_predictions.hpp"
 
 #include <algorithm>
 #include <unordered_map>
 
-#include "io/csv_writer.hpp"
-#include "models/network/block_model_results.hpp"
-#include "models/ratings/factor_model_results.hpp"
-#include "results/result_family.hpp"
-#include "store/graph_store.hpp"
-#include "store/ratings_store.hpp"
-#include "store/run_results.hpp"
-#include "store/run_store.hpp"
-#include "util/csv_reader.hpp"
-#include "util/errors.hpp"
-#include "util/parse_number.hpp"
+#include "core/io/csv_writer.hpp"
+#include "core/models/network/block_model_results.hpp"
+#include "core/models/ratings/factor_model_results.hpp"
+#include "core/results/result_family.hpp"
+#include "core/store/graph_store.hpp"
+#include "core/store/ratings_store.hpp"
+#include "core/store/run_results.hpp"
+#include "core/store/run_store.hpp"
+#include "core/util/csv_reader.hpp"
+#include "core/util/errors.hpp"
+#include "core/util/parse_number.hpp"
 
 namespace latent::core {
 namespace {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // RunRecorder: batching of metric rows and snapshots, and tries at the write lock that never wait.
-#include "jobs/run_recorder.hpp"
+#include "core/jobs/run_recorder.hpp"
 
 #include <chrono>
 #include <cmath>

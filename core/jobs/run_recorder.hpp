@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "models/training.hpp"
-#include "store/run_store.hpp"
-#include "util/clock.hpp"
+#include "core/models/training.hpp"
+#include "core/store/run_store.hpp"
+#include "core/util/clock.hpp"
 
 namespace latent::core {
 

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The sample catalogue: each entry is an ordinary import request over a shipped file.
-#include "jobs/samples.hpp"
+#include "core/jobs/samples.hpp"
 
 #include <cstdlib>
 
-#include "util/errors.hpp"
+#include "core/util/errors.hpp"
 
 #ifndef LATENT_SAMPLES_SOURCE_DIR
 #define LATENT_SAMPLES_SOURCE_DIR ""

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "data/data_kind.hpp"
-#include "jobs/import_job.hpp"
+#include "core/data/data_kind.hpp"
+#include "core/jobs/import_job.hpp"
 
 namespace latent::core {
 

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // runSweep: a sweep record, then one runFit per value.
-#include "jobs/sweep_job.hpp"
+#include "core/jobs/sweep_job.hpp"
 
 #include <algorithm>
 #include <set>
 
-#include "util/errors.hpp"
+#include "core/util/errors.hpp"
 
 namespace latent::core {
 

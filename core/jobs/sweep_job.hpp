@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "jobs/fit_job.hpp"
+#include "core/jobs/fit_job.hpp"
 
 namespace latent::core {
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The held-out splits of the three data kinds, made in one place.
-#include "models/fit_data.hpp"
+#include "core/models/fit_data.hpp"
 
 namespace latent::core {
 

@@ -6,13 +6,13 @@
 
 #include <cstdint>
 
-#include "data/corpus.hpp"
-#include "data/graph.hpp"
-#include "data/ratings.hpp"
-#include "eval/dyad_split.hpp"
-#include "eval/heldout.hpp"
-#include "eval/rating_split.hpp"
-#include "models/model.hpp"
+#include "core/data/corpus.hpp"
+#include "core/data/graph.hpp"
+#include "core/data/ratings.hpp"
+#include "core/eval/dyad_split.hpp"
+#include "core/eval/heldout.hpp"
+#include "core/eval/rating_split.hpp"
+#include "core/models/model.hpp"
 
 namespace latent::core {
 

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The chain loop and the phase of starts shared by every model.
-#include "models/fit_driver.hpp"
+#include "core/models/fit_driver.hpp"
 
 #include <utility>
 
-#include "models/option_specs.hpp"
+#include "core/models/option_specs.hpp"
 
 namespace latent::core {
 

@@ -12,9 +12,9 @@
 #include <stop_token>
 #include <vector>
 
-#include "models/model.hpp"
-#include "models/training.hpp"
-#include "util/clock.hpp"
+#include "core/models/model.hpp"
+#include "core/models/training.hpp"
+#include "core/util/clock.hpp"
 
 namespace latent::core {
 

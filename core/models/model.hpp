@@ -12,16 +12,16 @@
 
 #include <nlohmann/json.hpp>
 
-#include "data/corpus.hpp"
-#include "data/data_kind.hpp"
-#include "data/graph.hpp"
-#include "data/ratings.hpp"
-#include "eval/dyad_split.hpp"
-#include "eval/heldout.hpp"
-#include "eval/rating_split.hpp"
-#include "models/option_specs.hpp"
-#include "models/training.hpp"
-#include "results/result_family.hpp"
+#include "core/data/corpus.hpp"
+#include "core/data/data_kind.hpp"
+#include "core/data/graph.hpp"
+#include "core/data/ratings.hpp"
+#include "core/eval/dyad_split.hpp"
+#include "core/eval/heldout.hpp"
+#include "core/eval/rating_split.hpp"
+#include "core/models/option_specs.hpp"
+#include "core/models/training.hpp"
+#include "core/results/result_family.hpp"
 
 namespace latent::core {
 

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Option builders shared by every model family, and the checking of a run's options against them.
-#include "models/option_specs.hpp"
+#include "core/models/option_specs.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <sstream>
 #include <utility>
 
-#include "models/option_table.hpp"
-#include "util/errors.hpp"
+#include "core/models/option_table.hpp"
+#include "core/util/errors.hpp"
 
 namespace latent::core {
 namespace {

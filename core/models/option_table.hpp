@@ -14,7 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "models/option_specs.hpp"
+#include "core/models/option_specs.hpp"
 
 namespace latent::core {
 

@@ -1,18 +1,18 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The model catalogue and option checking shared by the command line and the run panel.
-#include "models/model.hpp"
-#include "models/network/irm.hpp"
-#include "models/network/mmsb.hpp"
-#include "models/network/sbm.hpp"
-#include "models/ratings/pmf.hpp"
-#include "models/topic/lda_gibbs.hpp"
-#include "models/topic/lda_online.hpp"
-#include "models/topic/lda_vb.hpp"
-#include "models/topic/mixture.hpp"
-#include "models/topic/plsa.hpp"
-#include "models/topic/unigram.hpp"
-#include "util/errors.hpp"
-#include "util/parse_number.hpp"
+#include "core/models/model.hpp"
+#include "core/models/network/irm.hpp"
+#include "core/models/network/mmsb.hpp"
+#include "core/models/network/sbm.hpp"
+#include "core/models/ratings/pmf.hpp"
+#include "core/models/topic/lda_gibbs.hpp"
+#include "core/models/topic/lda_online.hpp"
+#include "core/models/topic/lda_vb.hpp"
+#include "core/models/topic/mixture.hpp"
+#include "core/models/topic/plsa.hpp"
+#include "core/models/topic/unigram.hpp"
+#include "core/util/errors.hpp"
+#include "core/util/parse_number.hpp"
 
 namespace latent::core {
 namespace {

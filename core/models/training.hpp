@@ -13,7 +13,7 @@
 
 #include <Eigen/Core>
 
-#include "data/named_matrix.hpp"
+#include "core/data/named_matrix.hpp"
 
 namespace latent::core {
 

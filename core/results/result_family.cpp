@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The result families' declarations.
-#include "results/result_family.hpp"
+#include "core/results/result_family.hpp"
 
-#include "results/block_results.hpp"
-#include "results/factor_results.hpp"
-#include "results/topic_results.hpp"
+#include "core/results/block_results.hpp"
+#include "core/results/factor_results.hpp"
+#include "core/results/topic_results.hpp"
 
 namespace latent::core {
 

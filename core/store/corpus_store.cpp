@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // CorpusWriter and the corpus readers.
-#include "store/corpus_store.hpp"
+#include "core/store/corpus_store.hpp"
 
-#include "store/blob.hpp"
-#include "util/errors.hpp"
+#include "core/store/blob.hpp"
+#include "core/util/errors.hpp"
 
 namespace latent::core {
 

@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "data/corpus.hpp"
-#include "data/corpus_sink.hpp"
-#include "store/dataset_staging.hpp"
-#include "store/project.hpp"
+#include "core/data/corpus.hpp"
+#include "core/data/corpus_sink.hpp"
+#include "core/store/dataset_staging.hpp"
+#include "core/store/project.hpp"
 
 namespace latent::core {
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SQLite wrapper implementation.
-#include "store/database.hpp"
+#include "core/store/database.hpp"
 
 #include <sqlite3.h>
 

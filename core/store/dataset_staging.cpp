@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // StagedDataset: staging rows, publishing, discarding, and the clean-up of abandoned imports.
-#include "store/dataset_staging.hpp"
+#include "core/store/dataset_staging.hpp"
 
 #include <atomic>
 #include <mutex>
 #include <set>
 #include <vector>
 
-#include "store/process_owner.hpp"
-#include "util/clock.hpp"
-#include "util/errors.hpp"
+#include "core/store/process_owner.hpp"
+#include "core/util/clock.hpp"
+#include "core/util/errors.hpp"
 
 namespace latent::core {
 namespace {

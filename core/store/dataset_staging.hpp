@@ -11,9 +11,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "data/data_kind.hpp"
-#include "store/project.hpp"
-#include "store/write_wait.hpp"
+#include "core/data/data_kind.hpp"
+#include "core/store/project.hpp"
+#include "core/store/write_wait.hpp"
 
 namespace latent::core {
 

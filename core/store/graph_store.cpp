@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Nodes with their attributes as a JSON object; edges as rows; `directed` in the dataset options.
-#include "store/graph_store.hpp"
+#include "core/store/graph_store.hpp"
 
 #include <algorithm>
 

@@ -5,8 +5,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "data/graph.hpp"
-#include "store/project.hpp"
+#include "core/data/graph.hpp"
+#include "core/store/project.hpp"
 
 namespace latent::core {
 

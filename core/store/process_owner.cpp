@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Process ownership checks with gethostname and kill(pid, 0).
-#include "store/process_owner.hpp"
+#include "core/store/process_owner.hpp"
 
 #include <signal.h>
 #include <unistd.h>

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Opening, migrating and cataloguing a project file.
-#include "store/project.hpp"
+#include "core/store/project.hpp"
 
 #include <span>
 
-#include "store/dataset_staging.hpp"
-#include "util/clock.hpp"
-#include "util/embedded_file.hpp"
-#include "util/errors.hpp"
+#include "core/store/dataset_staging.hpp"
+#include "core/util/clock.hpp"
+#include "core/util/embedded_file.hpp"
+#include "core/util/errors.hpp"
 
 namespace latent::core {
 namespace resources {

@@ -10,8 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "data/data_kind.hpp"
-#include "store/database.hpp"
+#include "core/data/data_kind.hpp"
+#include "core/store/database.hpp"
 
 namespace latent::core {
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Users, items (with names and attributes) and one row per rating.
-#include "store/ratings_store.hpp"
+#include "core/store/ratings_store.hpp"
 
 #include <algorithm>
 

@@ -5,8 +5,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "data/ratings.hpp"
-#include "store/project.hpp"
+#include "core/data/ratings.hpp"
+#include "core/store/project.hpp"
 
 namespace latent::core {
 

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The one reader of "final result, else latest snapshot".
-#include "store/run_results.hpp"
+#include "core/store/run_results.hpp"
 
 #include <algorithm>
 #include <map>
 
-#include "store/run_store.hpp"
-#include "util/errors.hpp"
+#include "core/store/run_store.hpp"
+#include "core/util/errors.hpp"
 
 namespace latent::core {
 namespace {

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "data/named_matrix.hpp"
-#include "store/project.hpp"
+#include "core/data/named_matrix.hpp"
+#include "core/store/project.hpp"
 
 namespace latent::core {
 

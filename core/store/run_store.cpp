@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Reading and writing runs.
-#include "store/run_store.hpp"
+#include "core/store/run_store.hpp"
 
 #include <cmath>
 
-#include "store/blob.hpp"
-#include "store/process_owner.hpp"
-#include "util/clock.hpp"
-#include "util/errors.hpp"
+#include "core/store/blob.hpp"
+#include "core/store/process_owner.hpp"
+#include "core/util/clock.hpp"
+#include "core/util/errors.hpp"
 
 namespace latent::core {
 namespace {

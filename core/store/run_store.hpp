@@ -13,7 +13,7 @@
 #include <Eigen/Core>
 #include <nlohmann/json.hpp>
 
-#include "store/project.hpp"
+#include "core/store/project.hpp"
 
 namespace latent::core {
 

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Reading and writing topic labels.
-#include "store/topic_label_store.hpp"
+#include "core/store/topic_label_store.hpp"
 
 #include <optional>
 
-#include "store/run_store.hpp"
-#include "util/errors.hpp"
-#include "util/utf8.hpp"
+#include "core/store/run_store.hpp"
+#include "core/util/errors.hpp"
+#include "core/util/utf8.hpp"
 
 namespace latent::core {
 

@@ -6,7 +6,7 @@
 #include <map>
 #include <string>
 
-#include "store/project.hpp"
+#include "core/store/project.hpp"
 
 namespace latent::core {
 

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // writeWhenFree: short tries at the write lock until one gets it.
-#include "store/write_wait.hpp"
+#include "core/store/write_wait.hpp"
 
 #include <thread>
 
-#include "util/clock.hpp"
+#include "core/util/clock.hpp"
 
 namespace latent::core {
 

@@ -7,7 +7,7 @@
 #include <limits>
 #include <stop_token>
 
-#include "store/database.hpp"
+#include "core/store/database.hpp"
 
 namespace latent::core {
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // UTC time stamps.
-#include "util/clock.hpp"
+#include "core/util/clock.hpp"
 
 #include <ctime>
 

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // CsvReader: a small state machine over LineReader's lines.
-#include "util/csv_reader.hpp"
+#include "core/util/csv_reader.hpp"
 
 #include <algorithm>
 #include <array>
 #include <cctype>
 
-#include "util/errors.hpp"
+#include "core/util/errors.hpp"
 
 namespace latent::core {
 namespace {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "util/line_reader.hpp"
+#include "core/util/line_reader.hpp"
 
 namespace latent::core {
 

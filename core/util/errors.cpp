@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Message formatting for InputError.
-#include "util/errors.hpp"
+#include "core/util/errors.hpp"
 
 #include <utility>
 

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // LineReader: chunked reading with a growing buffer bounded by the longest allowed line.
-#include "util/line_reader.hpp"
+#include "core/util/line_reader.hpp"
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
 
-#include "util/errors.hpp"
+#include "core/util/errors.hpp"
 
 namespace latent::core {
 namespace {

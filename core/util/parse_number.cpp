@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // std::from_chars based parsing with whitespace trimming.
-#include "util/parse_number.hpp"
+#include "core/util/parse_number.hpp"
 
 #include <cmath>
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Seeding and the non-uniform draws of Rng.
-#include "util/random.hpp"
+#include "core/util/random.hpp"
 
 #include <cmath>
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Special functions for Dirichlet posteriors and hyperparameter updates.
-#include "util/special_functions.hpp"
+#include "core/util/special_functions.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Per-thread nice values through setpriority on the thread id (Linux schedules threads, not
 // processes, so this affects the calling thread alone).
-#include "util/thread_priority.hpp"
+#include "core/util/thread_priority.hpp"
 
 #if defined(__linux__)
 #include <sys/resource.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // A table-free UTF-8 validator with an 8-bytes-at-a-time ASCII fast path.
-#include "util/utf8.hpp"
+#include "core/util/utf8.hpp"
 
 #include <cstdint>
 #include <cstdio>

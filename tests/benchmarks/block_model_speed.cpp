@@ -12,10 +12,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "data/synthetic_graph.hpp"
-#include "models/fit_data.hpp"
-#include "models/model.hpp"
-#include "util/clock.hpp"
+#include "core/data/synthetic_graph.hpp"
+#include "core/models/fit_data.hpp"
+#include "core/models/model.hpp"
+#include "core/util/clock.hpp"
 
 using namespace latent::core;
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "util/random.hpp"
+#include "core/util/random.hpp"
 
 int main(int argc, char** argv) {
   if (argc != 3) {

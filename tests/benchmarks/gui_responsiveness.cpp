@@ -21,8 +21,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "jobs/samples.hpp"
-#include "store/project.hpp"
+#include "core/jobs/samples.hpp"
+#include "core/store/project.hpp"
 #include "ui/jobs/job_controller.hpp"
 #include "ui/jobs/run_manager.hpp"
 #include "ui/main_window.hpp"

@@ -13,11 +13,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "eval/heldout.hpp"
-#include "models/topic/alias_table.hpp"
-#include "models/topic/lda_gibbs.hpp"
-#include "util/clock.hpp"
-#include "util/random.hpp"
+#include "core/eval/heldout.hpp"
+#include "core/models/topic/alias_table.hpp"
+#include "core/models/topic/lda_gibbs.hpp"
+#include "core/util/clock.hpp"
+#include "core/util/random.hpp"
 
 using namespace latent::core;
 

@@ -29,15 +29,15 @@
 
 #include <nlohmann/json.hpp>
 
-#include "eval/rating_split.hpp"
-#include "io/ratings_import.hpp"
-#include "models/fit_data.hpp"
-#include "models/model.hpp"
-#include "models/ratings/pmf.hpp"
-#include "models/ratings/pmf_als.hpp"
-#include "models/ratings/pmf_sgd.hpp"
-#include "models/ratings/pmf_synthetic.hpp"
-#include "util/clock.hpp"
+#include "core/eval/rating_split.hpp"
+#include "core/io/ratings_import.hpp"
+#include "core/models/fit_data.hpp"
+#include "core/models/model.hpp"
+#include "core/models/ratings/pmf.hpp"
+#include "core/models/ratings/pmf_als.hpp"
+#include "core/models/ratings/pmf_sgd.hpp"
+#include "core/models/ratings/pmf_synthetic.hpp"
+#include "core/util/clock.hpp"
 
 using namespace latent::core;
 

@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "cli_runner.hpp"
-#include "store/database.hpp"
+#include "core/store/database.hpp"
 #include "test_support.hpp"
 
 using namespace latent;

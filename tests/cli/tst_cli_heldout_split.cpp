@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "cli_runner.hpp"
-#include "eval/perplexity.hpp"
+#include "core/eval/perplexity.hpp"
 #include "test_support.hpp"
 
 using namespace latent;

@@ -6,12 +6,12 @@
 #include <fstream>
 
 #include "cli_runner.hpp"
-#include "models/network/block_model_results.hpp"
-#include "models/ratings/factor_model_results.hpp"
-#include "store/graph_store.hpp"
-#include "store/project.hpp"
-#include "store/ratings_store.hpp"
-#include "store/run_store.hpp"
+#include "core/models/network/block_model_results.hpp"
+#include "core/models/ratings/factor_model_results.hpp"
+#include "core/store/graph_store.hpp"
+#include "core/store/project.hpp"
+#include "core/store/ratings_store.hpp"
+#include "core/store/run_store.hpp"
 #include "test_support.hpp"
 
 using namespace latent;

@@ -14,13 +14,13 @@
 #include <thread>
 
 #include "cli_runner.hpp"
-#include "jobs/fit_job.hpp"
-#include "store/project.hpp"
-#include "store/run_store.hpp"
-#include "store/write_wait.hpp"
+#include "core/jobs/fit_job.hpp"
+#include "core/store/project.hpp"
+#include "core/store/run_store.hpp"
+#include "core/store/write_wait.hpp"
 #include "test_datasets.hpp"
 #include "test_support.hpp"
-#include "util/clock.hpp"
+#include "core/util/clock.hpp"
 
 using namespace latent;
 using test::runCli;

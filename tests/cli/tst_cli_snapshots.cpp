@@ -9,8 +9,8 @@
 #include <thread>
 
 #include "cli_runner.hpp"
-#include "store/project.hpp"
-#include "store/run_store.hpp"
+#include "core/store/project.hpp"
+#include "core/store/run_store.hpp"
 #include "test_support.hpp"
 
 using namespace latent;

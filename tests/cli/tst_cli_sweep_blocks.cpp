@@ -4,8 +4,8 @@
 #include <QtTest>
 
 #include "cli_runner.hpp"
-#include "store/project.hpp"
-#include "store/run_store.hpp"
+#include "core/store/project.hpp"
+#include "core/store/run_store.hpp"
 #include "test_support.hpp"
 
 using namespace latent;

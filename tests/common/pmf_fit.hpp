@@ -9,9 +9,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "data/ratings.hpp"
-#include "models/fit_data.hpp"
-#include "models/ratings/pmf.hpp"
+#include "core/data/ratings.hpp"
+#include "core/models/fit_data.hpp"
+#include "core/models/ratings/pmf.hpp"
 
 namespace latent::test {
 

@@ -9,9 +9,9 @@
 
 #include <Eigen/Core>
 
-#include "data/corpus.hpp"
-#include "data/synthetic_lda.hpp"
-#include "util/random.hpp"
+#include "core/data/corpus.hpp"
+#include "core/data/synthetic_lda.hpp"
+#include "core/util/random.hpp"
 
 namespace latent::test {
 

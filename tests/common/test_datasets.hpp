@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "data/corpus_builder.hpp"
-#include "store/corpus_store.hpp"
-#include "store/project.hpp"
+#include "core/data/corpus_builder.hpp"
+#include "core/store/corpus_store.hpp"
+#include "core/store/project.hpp"
 
 namespace latent::test {
 

@@ -4,8 +4,8 @@
 
 #include <fstream>
 
-#include "data/corpus_builder.hpp"
-#include "data/gibbs_toy.hpp"
+#include "core/data/corpus_builder.hpp"
+#include "core/data/gibbs_toy.hpp"
 #include "test_support.hpp"
 
 using namespace latent;

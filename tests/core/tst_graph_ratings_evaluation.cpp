@@ -7,13 +7,13 @@
 #include <cmath>
 #include <set>
 
-#include "data/synthetic_graph.hpp"
-#include "eval/dyad_split.hpp"
-#include "eval/link_metrics.hpp"
-#include "eval/rating_split.hpp"
-#include "models/network/block_model_results.hpp"
-#include "models/network/block_model_support.hpp"
-#include "models/ratings/factor_model_results.hpp"
+#include "core/data/synthetic_graph.hpp"
+#include "core/eval/dyad_split.hpp"
+#include "core/eval/link_metrics.hpp"
+#include "core/eval/rating_split.hpp"
+#include "core/models/network/block_model_results.hpp"
+#include "core/models/network/block_model_support.hpp"
+#include "core/models/ratings/factor_model_results.hpp"
 
 using namespace latent;
 

@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <cmath>
 
-#include "eval/heldout.hpp"
-#include "eval/perplexity.hpp"
-#include "util/errors.hpp"
+#include "core/eval/heldout.hpp"
+#include "core/eval/perplexity.hpp"
+#include "core/util/errors.hpp"
 
 using namespace latent;
 

@@ -2,7 +2,7 @@
 // Which runs are compared when choosing K, and the K each criterion picks, on hand-made records.
 #include <QtTest>
 
-#include "jobs/comparable_runs.hpp"
+#include "core/jobs/comparable_runs.hpp"
 
 using namespace latent;
 

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <numeric>
 
-#include "util/random.hpp"
+#include "core/util/random.hpp"
 
 using namespace latent;
 

@@ -6,7 +6,7 @@
 #include <numbers>
 #include <vector>
 
-#include "util/special_functions.hpp"
+#include "core/util/special_functions.hpp"
 
 using namespace latent;
 

@@ -3,11 +3,11 @@
 #include <QtTest>
 
 #include "test_support.hpp"
-#include "util/csv_reader.hpp"
-#include "util/errors.hpp"
-#include "util/line_reader.hpp"
-#include "util/parse_number.hpp"
-#include "util/utf8.hpp"
+#include "core/util/csv_reader.hpp"
+#include "core/util/errors.hpp"
+#include "core/util/line_reader.hpp"
+#include "core/util/parse_number.hpp"
+#include "core/util/utf8.hpp"
 
 using namespace latent;
 

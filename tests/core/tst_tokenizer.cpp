@@ -2,10 +2,10 @@
 // The Unicode tokenizer and the stop-word lists.
 #include <QtTest>
 
-#include "data/stop_words.hpp"
-#include "data/tokenizer.hpp"
+#include "core/data/stop_words.hpp"
+#include "core/data/tokenizer.hpp"
 #include "test_support.hpp"
-#include "util/errors.hpp"
+#include "core/util/errors.hpp"
 
 using namespace latent;
 

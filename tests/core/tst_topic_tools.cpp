@@ -7,12 +7,12 @@
 #include <cmath>
 #include <numeric>
 
-#include "data/synthetic_lda.hpp"
-#include "eval/topic_evaluation.hpp"
-#include "eval/topic_matching.hpp"
-#include "models/topic/dirichlet_hyperparameters.hpp"
-#include "util/random.hpp"
-#include "util/special_functions.hpp"
+#include "core/data/synthetic_lda.hpp"
+#include "core/eval/topic_evaluation.hpp"
+#include "core/eval/topic_matching.hpp"
+#include "core/models/topic/dirichlet_hyperparameters.hpp"
+#include "core/util/random.hpp"
+#include "core/util/special_functions.hpp"
 
 using namespace latent;
 

@@ -7,11 +7,11 @@
 #include <string>
 #include <vector>
 
-#include "eval/heldout.hpp"
-#include "jobs/samples.hpp"
-#include "models/topic/plsa.hpp"
-#include "store/corpus_store.hpp"
-#include "store/project.hpp"
+#include "core/eval/heldout.hpp"
+#include "core/jobs/samples.hpp"
+#include "core/models/topic/plsa.hpp"
+#include "core/store/corpus_store.hpp"
+#include "core/store/project.hpp"
 #include "test_support.hpp"
 
 using namespace latent;

@@ -8,17 +8,17 @@
 #include <map>
 #include <set>
 
-#include "data/synthetic_graph.hpp"
-#include "eval/link_metrics.hpp"
-#include "jobs/fit_job.hpp"
-#include "jobs/samples.hpp"
-#include "models/fit_data.hpp"
-#include "models/network/block_model_results.hpp"
-#include "models/network/irm.hpp"
-#include "store/graph_store.hpp"
+#include "core/data/synthetic_graph.hpp"
+#include "core/eval/link_metrics.hpp"
+#include "core/jobs/fit_job.hpp"
+#include "core/jobs/samples.hpp"
+#include "core/models/fit_data.hpp"
+#include "core/models/network/block_model_results.hpp"
+#include "core/models/network/irm.hpp"
+#include "core/store/graph_store.hpp"
 #include "test_support.hpp"
-#include "util/clock.hpp"
-#include "util/random.hpp"
+#include "core/util/clock.hpp"
+#include "core/util/random.hpp"
 
 using namespace latent;
 

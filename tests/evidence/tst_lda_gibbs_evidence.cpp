@@ -7,9 +7,9 @@
 #include <cmath>
 
 #include "../models/lda_gibbs_test_support.hpp"
-#include "data/synthetic_lda.hpp"
-#include "eval/topic_matching.hpp"
-#include "util/random.hpp"
+#include "core/data/synthetic_lda.hpp"
+#include "core/eval/topic_matching.hpp"
+#include "core/util/random.hpp"
 
 using namespace latent;
 

@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "data/synthetic_lda.hpp"
-#include "eval/heldout.hpp"
-#include "eval/topic_matching.hpp"
-#include "models/model.hpp"
+#include "core/data/synthetic_lda.hpp"
+#include "core/eval/heldout.hpp"
+#include "core/eval/topic_matching.hpp"
+#include "core/models/model.hpp"
 
 using namespace latent;
 

@@ -4,10 +4,10 @@
 // and a fresh seed, so the rows together measure how reliable the default run is.
 #include <QtTest>
 
-#include "data/synthetic_lda.hpp"
-#include "eval/topic_matching.hpp"
-#include "models/topic/mixture.hpp"
-#include "models/topic/plsa.hpp"
+#include "core/data/synthetic_lda.hpp"
+#include "core/eval/topic_matching.hpp"
+#include "core/models/topic/mixture.hpp"
+#include "core/models/topic/plsa.hpp"
 #include "synthetic_mixture.hpp"
 
 using namespace latent;

@@ -8,15 +8,15 @@
 #include <cstdio>
 #include <map>
 
-#include "data/synthetic_graph.hpp"
-#include "eval/dyad_split.hpp"
-#include "eval/link_metrics.hpp"
-#include "eval/topic_matching.hpp"
-#include "io/graph_import.hpp"
-#include "models/fit_data.hpp"
-#include "models/network/block_model_results.hpp"
-#include "models/network/block_model_support.hpp"
-#include "models/network/mmsb.hpp"
+#include "core/data/synthetic_graph.hpp"
+#include "core/eval/dyad_split.hpp"
+#include "core/eval/link_metrics.hpp"
+#include "core/eval/topic_matching.hpp"
+#include "core/io/graph_import.hpp"
+#include "core/models/fit_data.hpp"
+#include "core/models/network/block_model_results.hpp"
+#include "core/models/network/block_model_support.hpp"
+#include "core/models/network/mmsb.hpp"
 #include "test_support.hpp"
 
 using namespace latent;

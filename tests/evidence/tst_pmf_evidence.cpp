@@ -11,11 +11,11 @@
 #include <cmath>
 #include <numeric>
 
-#include "eval/rating_split.hpp"
-#include "io/ratings_import.hpp"
-#include "models/ratings/factor_model_results.hpp"
-#include "models/ratings/pmf.hpp"
-#include "models/ratings/pmf_synthetic.hpp"
+#include "core/eval/rating_split.hpp"
+#include "core/io/ratings_import.hpp"
+#include "core/models/ratings/factor_model_results.hpp"
+#include "core/models/ratings/pmf.hpp"
+#include "core/models/ratings/pmf_synthetic.hpp"
 #include "pmf_fit.hpp"
 #include "test_support.hpp"
 

@@ -4,12 +4,12 @@
 // by degree where the degree-corrected one finds the communities.
 #include <QtTest>
 
-#include "data/synthetic_graph.hpp"
-#include "eval/link_metrics.hpp"
-#include "io/graph_import.hpp"
-#include "models/fit_data.hpp"
-#include "models/network/block_model_results.hpp"
-#include "models/network/sbm.hpp"
+#include "core/data/synthetic_graph.hpp"
+#include "core/eval/link_metrics.hpp"
+#include "core/io/graph_import.hpp"
+#include "core/models/fit_data.hpp"
+#include "core/models/network/block_model_results.hpp"
+#include "core/models/network/sbm.hpp"
 #include "test_support.hpp"
 
 using namespace latent;

@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "data/corpus_builder.hpp"
-#include "data/corpus_sink.hpp"
-#include "io/corpus_import.hpp"
+#include "core/data/corpus_builder.hpp"
+#include "core/data/corpus_sink.hpp"
+#include "core/io/corpus_import.hpp"
 
 namespace latent::test {
 

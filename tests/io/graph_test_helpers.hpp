@@ -13,8 +13,8 @@
 #include <utility>
 #include <vector>
 
-#include "data/graph.hpp"
-#include "io/graph_import.hpp"
+#include "core/data/graph.hpp"
+#include "core/io/graph_import.hpp"
 #include "test_support.hpp"
 
 namespace latent::test {

@@ -8,11 +8,11 @@
 #include <random>
 
 #include "corpus_test_helpers.hpp"
-#include "io/corpus_import.hpp"
-#include "jobs/import_job.hpp"
-#include "store/project.hpp"
+#include "core/io/corpus_import.hpp"
+#include "core/jobs/import_job.hpp"
+#include "core/store/project.hpp"
 #include "test_support.hpp"
-#include "util/errors.hpp"
+#include "core/util/errors.hpp"
 
 using namespace latent;
 using core::CorpusFormat;

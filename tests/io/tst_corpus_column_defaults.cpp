@@ -2,8 +2,8 @@
 // Column defaults of the CSV and JSON Lines corpus readers: text, id and title by name.
 #include <QtTest>
 
-#include "data/corpus_builder.hpp"
-#include "io/corpus_import.hpp"
+#include "core/data/corpus_builder.hpp"
+#include "core/io/corpus_import.hpp"
 #include "test_support.hpp"
 
 using namespace latent;

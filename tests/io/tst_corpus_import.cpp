@@ -8,9 +8,9 @@
 #include <sstream>
 
 #include "corpus_test_helpers.hpp"
-#include "io/corpus_import.hpp"
+#include "core/io/corpus_import.hpp"
 #include "test_support.hpp"
-#include "util/errors.hpp"
+#include "core/util/errors.hpp"
 
 using namespace latent;
 using core::CorpusFormat;

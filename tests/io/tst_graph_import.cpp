@@ -6,9 +6,9 @@
 #include <set>
 
 #include "graph_test_helpers.hpp"
-#include "io/graph_import.hpp"
+#include "core/io/graph_import.hpp"
 #include "test_support.hpp"
-#include "util/errors.hpp"
+#include "core/util/errors.hpp"
 
 using namespace latent;
 using core::GraphFormat;

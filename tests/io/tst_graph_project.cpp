@@ -4,12 +4,12 @@
 #include <stop_token>
 
 #include "graph_test_helpers.hpp"
-#include "io/graph_import.hpp"
-#include "jobs/import_job.hpp"
-#include "store/graph_store.hpp"
-#include "store/project.hpp"
+#include "core/io/graph_import.hpp"
+#include "core/jobs/import_job.hpp"
+#include "core/store/graph_store.hpp"
+#include "core/store/project.hpp"
 #include "test_support.hpp"
-#include "util/errors.hpp"
+#include "core/util/errors.hpp"
 
 using namespace latent;
 using core::GraphFormat;

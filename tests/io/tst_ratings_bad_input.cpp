@@ -2,11 +2,11 @@
 // Ratings import from bad files of every format: the error names file, line and reason; projects stay untouched.
 #include <QtTest>
 
-#include "io/ratings_import.hpp"
-#include "jobs/import_job.hpp"
-#include "store/project.hpp"
+#include "core/io/ratings_import.hpp"
+#include "core/jobs/import_job.hpp"
+#include "core/store/project.hpp"
 #include "test_support.hpp"
-#include "util/errors.hpp"
+#include "core/util/errors.hpp"
 
 using namespace latent;
 using core::RatingsFormat;

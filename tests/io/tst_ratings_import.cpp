@@ -7,13 +7,13 @@
 #include <optional>
 #include <stop_token>
 
-#include "io/ratings_import.hpp"
-#include "io/ratings_reading.hpp"
-#include "jobs/import_job.hpp"
-#include "store/project.hpp"
-#include "store/ratings_store.hpp"
+#include "core/io/ratings_import.hpp"
+#include "core/io/ratings_reading.hpp"
+#include "core/jobs/import_job.hpp"
+#include "core/store/project.hpp"
+#include "core/store/ratings_store.hpp"
 #include "test_support.hpp"
-#include "util/errors.hpp"
+#include "core/util/errors.hpp"
 
 using namespace latent;
 using core::RatingsFormat;

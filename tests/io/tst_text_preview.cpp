@@ -2,10 +2,10 @@
 // previewLines: text, Latin-1, binary, long lines, big files and folders, never failing on content.
 #include <QtTest>
 
-#include "io/text_preview.hpp"
+#include "core/io/text_preview.hpp"
 #include "test_support.hpp"
-#include "util/errors.hpp"
-#include "util/utf8.hpp"
+#include "core/util/errors.hpp"
+#include "core/util/utf8.hpp"
 
 using namespace latent;
 

@@ -6,13 +6,13 @@
 #include <chrono>
 #include <thread>
 
-#include "jobs/fit_job.hpp"
-#include "jobs/job_runner.hpp"
-#include "jobs/run_recorder.hpp"
-#include "store/graph_store.hpp"
+#include "core/jobs/fit_job.hpp"
+#include "core/jobs/job_runner.hpp"
+#include "core/jobs/run_recorder.hpp"
+#include "core/store/graph_store.hpp"
 #include "test_datasets.hpp"
 #include "test_support.hpp"
-#include "util/errors.hpp"
+#include "core/util/errors.hpp"
 
 using namespace latent;
 using namespace std::chrono_literals;

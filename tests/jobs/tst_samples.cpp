@@ -2,12 +2,12 @@
 // Every built-in sample imports, with the counts its README states.
 #include <QtTest>
 
-#include "jobs/samples.hpp"
-#include "store/corpus_store.hpp"
-#include "store/graph_store.hpp"
-#include "store/ratings_store.hpp"
+#include "core/jobs/samples.hpp"
+#include "core/store/corpus_store.hpp"
+#include "core/store/graph_store.hpp"
+#include "core/store/ratings_store.hpp"
 #include "test_support.hpp"
-#include "util/errors.hpp"
+#include "core/util/errors.hpp"
 
 using namespace latent;
 

@@ -2,10 +2,10 @@
 // Sweeps: one recorded run per value, linked to the sweep, validated before anything is written.
 #include <QtTest>
 
-#include "jobs/sweep_job.hpp"
+#include "core/jobs/sweep_job.hpp"
 #include "test_datasets.hpp"
 #include "test_support.hpp"
-#include "util/errors.hpp"
+#include "core/util/errors.hpp"
 
 using namespace latent;
 

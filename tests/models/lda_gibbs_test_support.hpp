@@ -13,10 +13,10 @@
 
 #include <Eigen/Core>
 
-#include "data/corpus.hpp"
-#include "eval/heldout.hpp"
-#include "models/model.hpp"
-#include "models/topic/lda_gibbs.hpp"
+#include "core/data/corpus.hpp"
+#include "core/eval/heldout.hpp"
+#include "core/models/model.hpp"
+#include "core/models/topic/lda_gibbs.hpp"
 
 namespace latent::test {
 

@@ -15,10 +15,10 @@
 
 #include <Eigen/Core>
 
-#include "data/corpus.hpp"
-#include "eval/heldout.hpp"
-#include "models/model.hpp"
-#include "models/topic/topic_model_support.hpp"
+#include "core/data/corpus.hpp"
+#include "core/eval/heldout.hpp"
+#include "core/models/model.hpp"
+#include "core/models/topic/topic_model_support.hpp"
 
 namespace latent::test::vb {
 

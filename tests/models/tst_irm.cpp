@@ -12,17 +12,17 @@
 #include <set>
 #include <thread>
 
-#include "data/synthetic_graph.hpp"
-#include "eval/link_metrics.hpp"
-#include "models/fit_data.hpp"
-#include "models/network/block_model_results.hpp"
-#include "models/network/irm.hpp"
-#include "models/network/irm_partitions.hpp"
-#include "models/network/irm_relation.hpp"
-#include "models/network/irm_sampler.hpp"
-#include "util/clock.hpp"
-#include "util/errors.hpp"
-#include "util/random.hpp"
+#include "core/data/synthetic_graph.hpp"
+#include "core/eval/link_metrics.hpp"
+#include "core/models/fit_data.hpp"
+#include "core/models/network/block_model_results.hpp"
+#include "core/models/network/irm.hpp"
+#include "core/models/network/irm_partitions.hpp"
+#include "core/models/network/irm_relation.hpp"
+#include "core/models/network/irm_sampler.hpp"
+#include "core/util/clock.hpp"
+#include "core/util/errors.hpp"
+#include "core/util/random.hpp"
 
 using namespace latent;
 using core::network::IrmSampler;

@@ -14,22 +14,22 @@
 #include <sstream>
 #include <thread>
 
-#include "data/gibbs_toy.hpp"
-#include "data/synthetic_lda.hpp"
-#include "eval/harmonic_mean.hpp"
-#include "eval/left_to_right.hpp"
-#include "io/run_export.hpp"
-#include "jobs/fit_job.hpp"
+#include "core/data/gibbs_toy.hpp"
+#include "core/data/synthetic_lda.hpp"
+#include "core/eval/harmonic_mean.hpp"
+#include "core/eval/left_to_right.hpp"
+#include "core/io/run_export.hpp"
+#include "core/jobs/fit_job.hpp"
 #include "lda_gibbs_test_support.hpp"
-#include "models/topic/lda_gibbs_alias_kernel.hpp"
-#include "models/topic/lda_gibbs_warp_kernel.hpp"
-#include "models/topic/lda_gibbs_sparse_kernel.hpp"
-#include "store/run_store.hpp"
+#include "core/models/topic/lda_gibbs_alias_kernel.hpp"
+#include "core/models/topic/lda_gibbs_warp_kernel.hpp"
+#include "core/models/topic/lda_gibbs_sparse_kernel.hpp"
+#include "core/store/run_store.hpp"
 #include "test_datasets.hpp"
-#include "models/topic/lda_gibbs.hpp"
+#include "core/models/topic/lda_gibbs.hpp"
 #include "test_support.hpp"
-#include "util/errors.hpp"
-#include "util/special_functions.hpp"
+#include "core/util/errors.hpp"
+#include "core/util/special_functions.hpp"
 
 using namespace latent;
 using core::topic::AliasGibbsKernel;

@@ -8,20 +8,20 @@
 #include <limits>
 #include <numeric>
 
-#include "data/gibbs_toy.hpp"
-#include "data/synthetic_lda.hpp"
-#include "eval/topic_matching.hpp"
-#include "io/run_export.hpp"
-#include "jobs/fit_job.hpp"
+#include "core/data/gibbs_toy.hpp"
+#include "core/data/synthetic_lda.hpp"
+#include "core/eval/topic_matching.hpp"
+#include "core/io/run_export.hpp"
+#include "core/jobs/fit_job.hpp"
 #include "lda_vb_test_support.hpp"
-#include "models/topic/lda_vb.hpp"
-#include "models/topic/lda_vb_kernels.hpp"
-#include "store/corpus_store.hpp"
-#include "store/run_store.hpp"
+#include "core/models/topic/lda_vb.hpp"
+#include "core/models/topic/lda_vb_kernels.hpp"
+#include "core/store/corpus_store.hpp"
+#include "core/store/run_store.hpp"
 #include "test_datasets.hpp"
 #include "test_support.hpp"
-#include "util/errors.hpp"
-#include "util/special_functions.hpp"
+#include "core/util/errors.hpp"
+#include "core/util/special_functions.hpp"
 
 using namespace latent;
 namespace topic = latent::core::topic;

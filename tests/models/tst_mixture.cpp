@@ -8,14 +8,14 @@
 #include <cmath>
 #include <sstream>
 
-#include "eval/topic_matching.hpp"
-#include "io/run_export.hpp"
-#include "jobs/fit_job.hpp"
-#include "models/topic/mixture.hpp"
-#include "models/topic/mixture_kernels.hpp"
-#include "store/corpus_store.hpp"
+#include "core/eval/topic_matching.hpp"
+#include "core/io/run_export.hpp"
+#include "core/jobs/fit_job.hpp"
+#include "core/models/topic/mixture.hpp"
+#include "core/models/topic/mixture_kernels.hpp"
+#include "core/store/corpus_store.hpp"
 #include "synthetic_mixture.hpp"
-#include "util/special_functions.hpp"
+#include "core/util/special_functions.hpp"
 #include "test_datasets.hpp"
 #include "test_support.hpp"
 

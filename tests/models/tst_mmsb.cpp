@@ -12,15 +12,15 @@
 #include <set>
 #include <thread>
 
-#include "data/synthetic_graph.hpp"
-#include "eval/dyad_split.hpp"
-#include "models/fit_data.hpp"
-#include "models/network/block_model_results.hpp"
-#include "models/network/block_model_support.hpp"
-#include "models/network/mmsb.hpp"
-#include "models/network/mmsb_sampler.hpp"
-#include "util/errors.hpp"
-#include "util/random.hpp"
+#include "core/data/synthetic_graph.hpp"
+#include "core/eval/dyad_split.hpp"
+#include "core/models/fit_data.hpp"
+#include "core/models/network/block_model_results.hpp"
+#include "core/models/network/block_model_support.hpp"
+#include "core/models/network/mmsb.hpp"
+#include "core/models/network/mmsb_sampler.hpp"
+#include "core/util/errors.hpp"
+#include "core/util/random.hpp"
 
 using namespace latent;
 using core::network::DyadUnit;

@@ -8,10 +8,10 @@
 #include <map>
 #include <vector>
 
-#include "data/graph.hpp"
-#include "eval/dyad_split.hpp"
-#include "models/network/mmsb_counts.hpp"
-#include "models/network/mmsb_sampler.hpp"
+#include "core/data/graph.hpp"
+#include "core/eval/dyad_split.hpp"
+#include "core/models/network/mmsb_counts.hpp"
+#include "core/models/network/mmsb_sampler.hpp"
 
 using namespace latent;
 using core::network::DyadUnit;

@@ -13,10 +13,10 @@
 #include <optional>
 #include <thread>
 
-#include "data/synthetic_graph.hpp"
-#include "models/fit_data.hpp"
-#include "models/network/block_model_results.hpp"
-#include "models/network/mmsb.hpp"
+#include "core/data/synthetic_graph.hpp"
+#include "core/models/fit_data.hpp"
+#include "core/models/network/block_model_results.hpp"
+#include "core/models/network/mmsb.hpp"
 
 using namespace latent;
 

@@ -8,13 +8,13 @@
 #include <cmath>
 #include <sstream>
 
-#include "data/synthetic_lda.hpp"
-#include "eval/topic_matching.hpp"
-#include "io/run_export.hpp"
-#include "jobs/fit_job.hpp"
-#include "models/topic/plsa.hpp"
-#include "models/topic/plsa_kernels.hpp"
-#include "store/corpus_store.hpp"
+#include "core/data/synthetic_lda.hpp"
+#include "core/eval/topic_matching.hpp"
+#include "core/io/run_export.hpp"
+#include "core/jobs/fit_job.hpp"
+#include "core/models/topic/plsa.hpp"
+#include "core/models/topic/plsa_kernels.hpp"
+#include "core/store/corpus_store.hpp"
 #include "test_datasets.hpp"
 #include "test_support.hpp"
 

@@ -8,19 +8,19 @@
 #include <algorithm>
 #include <cmath>
 
-#include "eval/rating_split.hpp"
-#include "jobs/fit_job.hpp"
-#include "models/fit_data.hpp"
-#include "models/ratings/factor_model_results.hpp"
-#include "models/ratings/pmf.hpp"
-#include "models/ratings/pmf_als.hpp"
-#include "models/ratings/pmf_sgd.hpp"
-#include "models/ratings/pmf_synthetic.hpp"
-#include "store/project.hpp"
-#include "store/ratings_store.hpp"
-#include "store/run_store.hpp"
+#include "core/eval/rating_split.hpp"
+#include "core/jobs/fit_job.hpp"
+#include "core/models/fit_data.hpp"
+#include "core/models/ratings/factor_model_results.hpp"
+#include "core/models/ratings/pmf.hpp"
+#include "core/models/ratings/pmf_als.hpp"
+#include "core/models/ratings/pmf_sgd.hpp"
+#include "core/models/ratings/pmf_synthetic.hpp"
+#include "core/store/project.hpp"
+#include "core/store/ratings_store.hpp"
+#include "core/store/run_store.hpp"
 #include "test_support.hpp"
-#include "util/errors.hpp"
+#include "core/util/errors.hpp"
 
 using namespace latent;
 using core::pmf::Parameters;

@@ -11,13 +11,13 @@
 #include <algorithm>
 #include <cmath>
 
-#include "models/ratings/factor_model_results.hpp"
-#include "models/ratings/pmf.hpp"
-#include "models/ratings/pmf_als.hpp"
-#include "models/ratings/pmf_implicit.hpp"
-#include "models/ratings/pmf_synthetic.hpp"
+#include "core/models/ratings/factor_model_results.hpp"
+#include "core/models/ratings/pmf.hpp"
+#include "core/models/ratings/pmf_als.hpp"
+#include "core/models/ratings/pmf_implicit.hpp"
+#include "core/models/ratings/pmf_synthetic.hpp"
 #include "pmf_fit.hpp"
-#include "util/random.hpp"
+#include "core/util/random.hpp"
 
 using namespace latent;
 using core::pmf::Parameters;

@@ -10,13 +10,13 @@
 #include <numeric>
 #include <thread>
 
-#include "data/synthetic_graph.hpp"
-#include "models/fit_data.hpp"
-#include "models/network/block_model_results.hpp"
-#include "models/network/sbm.hpp"
-#include "models/network/sbm_sampler.hpp"
-#include "models/network/sbm_search.hpp"
-#include "util/errors.hpp"
+#include "core/data/synthetic_graph.hpp"
+#include "core/models/fit_data.hpp"
+#include "core/models/network/block_model_results.hpp"
+#include "core/models/network/sbm.hpp"
+#include "core/models/network/sbm_sampler.hpp"
+#include "core/models/network/sbm_search.hpp"
+#include "core/util/errors.hpp"
 
 using namespace latent;
 using core::network::SbmGraph;

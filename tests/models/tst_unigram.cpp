@@ -5,10 +5,10 @@
 #include <cmath>
 #include <map>
 
-#include "eval/perplexity.hpp"
-#include "jobs/fit_job.hpp"
-#include "models/topic/unigram.hpp"
-#include "store/corpus_store.hpp"
+#include "core/eval/perplexity.hpp"
+#include "core/jobs/fit_job.hpp"
+#include "core/models/topic/unigram.hpp"
+#include "core/store/corpus_store.hpp"
 #include "test_datasets.hpp"
 #include "test_support.hpp"
 

@@ -12,14 +12,14 @@
 #include <random>
 #include <stop_token>
 
-#include "jobs/import_job.hpp"
-#include "store/corpus_store.hpp"
-#include "store/dataset_staging.hpp"
-#include "store/process_owner.hpp"
-#include "store/project.hpp"
+#include "core/jobs/import_job.hpp"
+#include "core/store/corpus_store.hpp"
+#include "core/store/dataset_staging.hpp"
+#include "core/store/process_owner.hpp"
+#include "core/store/project.hpp"
 #include "test_datasets.hpp"
 #include "test_support.hpp"
-#include "util/errors.hpp"
+#include "core/util/errors.hpp"
 
 using namespace latent;
 

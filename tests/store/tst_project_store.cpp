@@ -8,14 +8,14 @@
 #include <fstream>
 #include <iterator>
 
-#include "store/corpus_store.hpp"
-#include "store/graph_store.hpp"
-#include "store/project.hpp"
-#include "store/ratings_store.hpp"
-#include "store/run_store.hpp"
+#include "core/store/corpus_store.hpp"
+#include "core/store/graph_store.hpp"
+#include "core/store/project.hpp"
+#include "core/store/ratings_store.hpp"
+#include "core/store/run_store.hpp"
 #include "test_datasets.hpp"
 #include "test_support.hpp"
-#include "util/errors.hpp"
+#include "core/util/errors.hpp"
 
 using namespace latent;
 

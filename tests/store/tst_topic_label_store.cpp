@@ -3,12 +3,12 @@
 // that adds the table to older projects, and labels going with their run.
 #include <QtTest>
 
-#include "store/project.hpp"
-#include "store/run_store.hpp"
-#include "store/topic_label_store.hpp"
+#include "core/store/project.hpp"
+#include "core/store/run_store.hpp"
+#include "core/store/topic_label_store.hpp"
 #include "test_datasets.hpp"
 #include "test_support.hpp"
-#include "util/errors.hpp"
+#include "core/util/errors.hpp"
 
 using namespace latent;
 

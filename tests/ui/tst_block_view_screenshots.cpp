@@ -9,11 +9,11 @@
 #include <QTabWidget>
 #include <QtTest>
 
-#include "data/synthetic_graph.hpp"
-#include "jobs/fit_job.hpp"
-#include "jobs/samples.hpp"
-#include "models/network/block_model_results.hpp"
-#include "store/run_store.hpp"
+#include "core/data/synthetic_graph.hpp"
+#include "core/jobs/fit_job.hpp"
+#include "core/jobs/samples.hpp"
+#include "core/models/network/block_model_results.hpp"
+#include "core/store/run_store.hpp"
 #include "test_support.hpp"
 #include "ui/demo/demo_catalogue.hpp"
 #include "ui/demo/demo_driver.hpp"

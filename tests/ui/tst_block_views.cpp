@@ -11,9 +11,9 @@
 #include <cmath>
 #include <numeric>
 
-#include "data/synthetic_graph.hpp"
-#include "models/network/block_model_results.hpp"
-#include "store/run_store.hpp"
+#include "core/data/synthetic_graph.hpp"
+#include "core/models/network/block_model_results.hpp"
+#include "core/store/run_store.hpp"
 #include "test_support.hpp"
 #include "ui/browsers/adjacency_view.hpp"
 #include "ui/demo/demo_catalogue.hpp"

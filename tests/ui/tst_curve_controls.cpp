@@ -8,7 +8,7 @@
 #include <QPushButton>
 #include <QtTest>
 
-#include "models/model.hpp"
+#include "core/models/model.hpp"
 #include "test_support.hpp"
 #include "ui/runs/curve_controls.hpp"
 #include "ui/runs/metrics_chart.hpp"

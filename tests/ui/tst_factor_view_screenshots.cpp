@@ -9,8 +9,8 @@
 #include <QTabWidget>
 #include <QtTest>
 
-#include "jobs/fit_job.hpp"
-#include "jobs/samples.hpp"
+#include "core/jobs/fit_job.hpp"
+#include "core/jobs/samples.hpp"
 #include "test_support.hpp"
 #include "ui/main_window.hpp"
 #include "ui/runs/factors/factor_page.hpp"

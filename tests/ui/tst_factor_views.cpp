@@ -25,8 +25,8 @@
 #include <cmath>
 #include <set>
 
-#include "jobs/fit_job.hpp"
-#include "models/ratings/factor_model_results.hpp"
+#include "core/jobs/fit_job.hpp"
+#include "core/models/ratings/factor_model_results.hpp"
 #include "test_support.hpp"
 #include "ui/demo/demo_catalogue.hpp"
 #include "ui/demo/demo_driver.hpp"

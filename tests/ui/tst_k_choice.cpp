@@ -8,9 +8,9 @@
 #include <QTabWidget>
 #include <QtTest>
 
-#include "jobs/samples.hpp"
-#include "jobs/sweep_job.hpp"
-#include "models/model.hpp"
+#include "core/jobs/samples.hpp"
+#include "core/jobs/sweep_job.hpp"
+#include "core/models/model.hpp"
 #include "test_support.hpp"
 #include "ui/runs/k_choice/k_choice_view.hpp"
 #include "ui/runs/run_view.hpp"

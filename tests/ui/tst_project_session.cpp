@@ -9,8 +9,8 @@
 
 #include <atomic>
 
-#include "jobs/fit_job.hpp"
-#include "store/run_store.hpp"
+#include "core/jobs/fit_job.hpp"
+#include "core/store/run_store.hpp"
 #include "test_support.hpp"
 #include "ui/jobs/import_task.hpp"
 #include "ui/jobs/job_controller.hpp"

@@ -13,8 +13,8 @@
 
 #include <thread>
 
-#include "jobs/fit_job.hpp"
-#include "models/model.hpp"
+#include "core/jobs/fit_job.hpp"
+#include "core/models/model.hpp"
 #include "test_support.hpp"
 #include "ui/jobs/job_controller.hpp"
 #include "ui/jobs/run_manager.hpp"

@@ -12,8 +12,8 @@
 #include <QTimer>
 #include <QtTest>
 
-#include "jobs/fit_job.hpp"
-#include "jobs/samples.hpp"
+#include "core/jobs/fit_job.hpp"
+#include "core/jobs/samples.hpp"
 #include "test_support.hpp"
 #include "ui/main_window.hpp"
 #include "ui/runs/run_view.hpp"

@@ -18,8 +18,8 @@
 #include <numeric>
 #include <set>
 
-#include "jobs/fit_job.hpp"
-#include "store/topic_label_store.hpp"
+#include "core/jobs/fit_job.hpp"
+#include "core/store/topic_label_store.hpp"
 #include "test_support.hpp"
 #include "ui/main_window.hpp"
 #include "ui/runs/run_view.hpp"
@@ -32,7 +32,7 @@
 #include "ui/util/table_export.hpp"
 #include "ui/util/topic_colours.hpp"
 #include "ui_test_data.hpp"
-#include "util/csv_reader.hpp"
+#include "core/util/csv_reader.hpp"
 
 using namespace latent;
 

@@ -20,12 +20,12 @@
 #include <utility>
 #include <vector>
 
-#include "data/corpus_builder.hpp"
-#include "store/corpus_store.hpp"
-#include "store/database.hpp"
-#include "store/graph_store.hpp"
-#include "store/project.hpp"
-#include "store/ratings_store.hpp"
+#include "core/data/corpus_builder.hpp"
+#include "core/store/corpus_store.hpp"
+#include "core/store/database.hpp"
+#include "core/store/graph_store.hpp"
+#include "core/store/project.hpp"
+#include "core/store/ratings_store.hpp"
 #include "ui/widgets/tab_page.hpp"
 
 namespace latent::test {

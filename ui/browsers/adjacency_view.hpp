@@ -10,7 +10,7 @@
 #include <memory>
 #include <vector>
 
-#include "data/graph.hpp"
+#include "core/data/graph.hpp"
 
 namespace latent::ui {
 

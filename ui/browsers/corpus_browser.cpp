@@ -14,8 +14,8 @@
 
 #include <algorithm>
 
-#include "data/tokenizer.hpp"
-#include "store/corpus_store.hpp"
+#include "core/data/tokenizer.hpp"
+#include "core/store/corpus_store.hpp"
 #include "ui/browsers/document_table_model.hpp"
 #include "ui/browsers/document_viewer.hpp"
 #include "ui/jobs/project_session.hpp"

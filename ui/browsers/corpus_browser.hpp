@@ -8,8 +8,8 @@
 #include <filesystem>
 #include <memory>
 
-#include "data/corpus.hpp"
-#include "store/project.hpp"
+#include "core/data/corpus.hpp"
+#include "core/store/project.hpp"
 #include "ui/widgets/tab_page.hpp"
 
 class QLabel;

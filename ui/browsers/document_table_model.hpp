@@ -9,7 +9,7 @@
 
 #include <vector>
 
-#include "store/corpus_store.hpp"
+#include "core/store/corpus_store.hpp"
 
 namespace latent::ui {
 

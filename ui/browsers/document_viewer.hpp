@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "store/corpus_store.hpp"
+#include "core/store/corpus_store.hpp"
 #include "ui/util/text_spans.hpp"
 
 class QLabel;

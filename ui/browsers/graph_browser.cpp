@@ -13,7 +13,7 @@
 #include <algorithm>
 #include <numeric>
 
-#include "store/graph_store.hpp"
+#include "core/store/graph_store.hpp"
 #include "ui/browsers/adjacency_view.hpp"
 #include "ui/jobs/project_session.hpp"
 #include "ui/util/background.hpp"
@@ -22,7 +22,7 @@
 #include "ui/util/table_style.hpp"
 #include "ui/util/figure_export.hpp"
 #include "ui/util/table_export.hpp"
-#include "util/parse_number.hpp"
+#include "core/util/parse_number.hpp"
 
 namespace latent::ui {
 namespace {

@@ -6,8 +6,8 @@
 #include <filesystem>
 #include <memory>
 
-#include "data/graph.hpp"
-#include "store/project.hpp"
+#include "core/data/graph.hpp"
+#include "core/store/project.hpp"
 #include "ui/widgets/tab_page.hpp"
 
 class QComboBox;

@@ -20,7 +20,7 @@
 
 #include <algorithm>
 
-#include "store/ratings_store.hpp"
+#include "core/store/ratings_store.hpp"
 #include "ui/jobs/project_session.hpp"
 #include "ui/util/background.hpp"
 #include "ui/util/chart_style.hpp"

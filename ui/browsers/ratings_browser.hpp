@@ -5,7 +5,7 @@
 
 #include <filesystem>
 
-#include "store/project.hpp"
+#include "core/store/project.hpp"
 #include "ui/browsers/ratings_stats.hpp"
 #include "ui/widgets/tab_page.hpp"
 

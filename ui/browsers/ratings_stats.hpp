@@ -9,7 +9,7 @@
 
 #include <cstdint>
 
-#include "data/ratings.hpp"
+#include "core/data/ratings.hpp"
 
 namespace latent::ui {
 

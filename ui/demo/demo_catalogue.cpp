@@ -5,7 +5,7 @@
 #include <QObject>
 #include <QStringList>
 
-#include "jobs/samples.hpp"
+#include "core/jobs/samples.hpp"
 #include "ui/util/qt_convert.hpp"
 
 namespace latent::ui {

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "ui/util/qt_convert.hpp"
-#include "util/csv_reader.hpp"
+#include "core/util/csv_reader.hpp"
 
 namespace latent::ui {
 namespace {

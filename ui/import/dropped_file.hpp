@@ -7,7 +7,7 @@
 
 #include <optional>
 
-#include "data/data_kind.hpp"
+#include "core/data/data_kind.hpp"
 
 namespace latent::ui {
 

@@ -11,8 +11,8 @@
 
 #include <filesystem>
 
-#include "data/data_kind.hpp"
-#include "store/project.hpp"
+#include "core/data/data_kind.hpp"
+#include "core/store/project.hpp"
 
 class QDialogButtonBox;
 class QLabel;

@@ -6,7 +6,7 @@
 
 #include <QWidget>
 
-#include "data/data_kind.hpp"
+#include "core/data/data_kind.hpp"
 #include "ui/import/import_settings.hpp"
 
 class QComboBox;

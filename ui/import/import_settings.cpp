@@ -6,12 +6,12 @@
 
 #include <algorithm>
 
-#include "data/corpus_sink.hpp"
-#include "io/corpus_import.hpp"
-#include "io/graph_import.hpp"
-#include "io/ratings_import.hpp"
-#include "io/text_preview.hpp"
-#include "util/errors.hpp"
+#include "core/data/corpus_sink.hpp"
+#include "core/io/corpus_import.hpp"
+#include "core/io/graph_import.hpp"
+#include "core/io/ratings_import.hpp"
+#include "core/io/text_preview.hpp"
+#include "core/util/errors.hpp"
 #include "ui/util/format.hpp"
 #include "ui/util/qt_convert.hpp"
 

@@ -7,8 +7,8 @@
 #include <QStringList>
 #include <QVector>
 
-#include "data/data_kind.hpp"
-#include "jobs/import_job.hpp"
+#include "core/data/data_kind.hpp"
+#include "core/jobs/import_job.hpp"
 
 namespace latent::ui {
 

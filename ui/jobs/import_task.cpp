@@ -6,10 +6,10 @@
 
 #include <chrono>
 
-#include "store/project.hpp"
+#include "core/store/project.hpp"
 #include "ui/jobs/project_session.hpp"
 #include "ui/util/qt_convert.hpp"
-#include "util/errors.hpp"
+#include "core/util/errors.hpp"
 
 namespace latent::ui {
 

@@ -10,8 +10,8 @@
 #include <filesystem>
 #include <functional>
 
-#include "jobs/import_job.hpp"
-#include "jobs/job_runner.hpp"
+#include "core/jobs/import_job.hpp"
+#include "core/jobs/job_runner.hpp"
 
 namespace latent::ui {
 

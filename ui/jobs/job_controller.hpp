@@ -15,9 +15,9 @@
 #include <optional>
 #include <vector>
 
-#include "jobs/fit_job.hpp"
-#include "models/training.hpp"
-#include "store/run_store.hpp"
+#include "core/jobs/fit_job.hpp"
+#include "core/models/training.hpp"
+#include "core/store/run_store.hpp"
 
 namespace latent::ui {
 

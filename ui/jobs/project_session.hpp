@@ -16,7 +16,7 @@
 #include <utility>
 #include <variant>
 
-#include "store/project.hpp"
+#include "core/store/project.hpp"
 
 namespace latent::ui {
 

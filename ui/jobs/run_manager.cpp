@@ -4,7 +4,7 @@
 
 #include "ui/jobs/project_session.hpp"
 #include "ui/util/qt_convert.hpp"
-#include "util/errors.hpp"
+#include "core/util/errors.hpp"
 
 namespace latent::ui {
 

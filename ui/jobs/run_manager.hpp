@@ -7,8 +7,8 @@
 
 #include <filesystem>
 
-#include "jobs/fit_job.hpp"
-#include "jobs/job_runner.hpp"
+#include "core/jobs/fit_job.hpp"
+#include "core/jobs/job_runner.hpp"
 #include "ui/jobs/job_controller.hpp"
 
 namespace latent::ui {

@@ -9,7 +9,7 @@
 #include <QMenu>
 #include <QPushButton>
 
-#include "store/project.hpp"
+#include "core/store/project.hpp"
 #include "ui/jobs/project_session.hpp"
 #include "ui/runs/metrics_chart.hpp"
 #include "ui/util/background.hpp"

@@ -10,7 +10,7 @@
 #include <map>
 #include <vector>
 
-#include "store/run_store.hpp"
+#include "core/store/run_store.hpp"
 
 class QCheckBox;
 class QComboBox;

@@ -10,8 +10,8 @@
 
 #include <vector>
 
-#include "models/training.hpp"
-#include "store/run_store.hpp"
+#include "core/models/training.hpp"
+#include "core/store/run_store.hpp"
 
 class QAbstractAxis;
 class QLineSeries;

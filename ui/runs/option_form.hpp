@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "models/model.hpp"
+#include "core/models/model.hpp"
 
 class QFormLayout;
 

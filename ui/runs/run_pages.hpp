@@ -16,8 +16,8 @@
 #include <utility>
 #include <vector>
 
-#include "data/data_kind.hpp"
-#include "store/run_store.hpp"
+#include "core/data/data_kind.hpp"
+#include "core/store/run_store.hpp"
 #include "ui/util/background.hpp"
 
 class QTabWidget;

@@ -17,8 +17,8 @@
 #include <algorithm>
 #include <climits>
 
-#include "jobs/fit_job.hpp"
-#include "store/project.hpp"
+#include "core/jobs/fit_job.hpp"
+#include "core/store/project.hpp"
 #include "ui/jobs/job_controller.hpp"
 #include "ui/jobs/project_session.hpp"
 #include "ui/jobs/run_manager.hpp"

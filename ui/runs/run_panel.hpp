@@ -10,7 +10,7 @@
 
 #include <filesystem>
 
-#include "store/run_store.hpp"
+#include "core/store/run_store.hpp"
 
 class QComboBox;
 class QDoubleSpinBox;

@@ -12,7 +12,7 @@
 #include <filesystem>
 #include <vector>
 
-#include "store/run_store.hpp"
+#include "core/store/run_store.hpp"
 #include "ui/widgets/tab_page.hpp"
 
 class QLabel;

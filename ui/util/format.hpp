@@ -9,10 +9,10 @@
 #include <cstdint>
 #include <optional>
 
-#include "data/data_kind.hpp"
-#include "models/model.hpp"
-#include "store/project.hpp"
-#include "store/run_store.hpp"
+#include "core/data/data_kind.hpp"
+#include "core/models/model.hpp"
+#include "core/store/project.hpp"
+#include "core/store/run_store.hpp"
 
 namespace latent::ui {
 

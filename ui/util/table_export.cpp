@@ -17,7 +17,7 @@
 #include <set>
 #include <sstream>
 
-#include "io/csv_writer.hpp"
+#include "core/io/csv_writer.hpp"
 #include "ui/util/figure_export.hpp"
 #include "ui/util/qt_convert.hpp"
 

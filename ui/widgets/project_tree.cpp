@@ -10,8 +10,8 @@
 #include <QSet>
 #include <QStyledItemDelegate>
 
-#include "store/project.hpp"
-#include "store/run_store.hpp"
+#include "core/store/project.hpp"
+#include "core/store/run_store.hpp"
 #include "ui/jobs/project_session.hpp"
 #include "ui/util/format.hpp"
 #include "ui/util/qt_convert.hpp"

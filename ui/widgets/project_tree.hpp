@@ -7,9 +7,9 @@
 
 #include <vector>
 
-#include "data/data_kind.hpp"
-#include "store/project.hpp"
-#include "store/run_store.hpp"
+#include "core/data/data_kind.hpp"
+#include "core/store/project.hpp"
+#include "core/store/run_store.hpp"
 
 namespace latent::ui {
 

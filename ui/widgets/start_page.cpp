@@ -10,7 +10,7 @@
 #include <QScrollArea>
 #include <QVBoxLayout>
 
-#include "jobs/samples.hpp"
+#include "core/jobs/samples.hpp"
 #include "ui/util/format.hpp"
 #include "ui/util/qt_convert.hpp"
 

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Link probabilities from a block model's stored matrices.
-#include "models/network/block_model_results.hpp"
+#include "core/models/network/block_model_results.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <string>
 
-#include "util/errors.hpp"
+#include "core/util/errors.hpp"
 
 namespace latent::core {
 LinkPredictor::LinkPredictor(const std::vector<NamedMatrix>& matrices) {

@@ -8,8 +8,8 @@
 
 #include <Eigen/Core>
 
-#include "models/training.hpp"
-#include "results/block_results.hpp"
+#include "core/models/training.hpp"
+#include "core/results/block_results.hpp"
 
 namespace latent::core {
 

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Options, metrics and block bookkeeping shared by the block models.
-#include "models/network/block_model_support.hpp"
+#include "core/models/network/block_model_support.hpp"
 
 #include <algorithm>
 #include <numeric>
 
-#include "eval/link_metrics.hpp"
-#include "eval/topic_matching.hpp"
+#include "core/eval/link_metrics.hpp"
+#include "core/eval/topic_matching.hpp"
 
 namespace latent::core::network {
 

@@ -10,11 +10,11 @@
 #include <Eigen/Core>
 #include <nlohmann/json.hpp>
 
-#include "data/graph.hpp"
-#include "eval/dyad_split.hpp"
-#include "models/model.hpp"
-#include "models/network/block_model_results.hpp"
-#include "models/option_specs.hpp"
+#include "core/data/graph.hpp"
+#include "core/eval/dyad_split.hpp"
+#include "core/models/model.hpp"
+#include "core/models/network/block_model_results.hpp"
+#include "core/models/option_specs.hpp"
 
 namespace latent::core::network {
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // IRM fitting: seeded restarts, the kept chain the fit driver runs (reports, snapshots), and the results.
-#include "models/network/irm.hpp"
+#include "core/models/network/irm.hpp"
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
@@ -10,11 +10,11 @@
 #include <limits>
 #include <utility>
 
-#include "models/fit_driver.hpp"
-#include "models/network/block_model_support.hpp"
-#include "models/network/irm_partitions.hpp"
-#include "models/network/irm_sampler.hpp"
-#include "util/clock.hpp"
+#include "core/models/fit_driver.hpp"
+#include "core/models/network/block_model_support.hpp"
+#include "core/models/network/irm_partitions.hpp"
+#include "core/models/network/irm_sampler.hpp"
+#include "core/util/clock.hpp"
 
 namespace latent::core {
 namespace {

@@ -11,8 +11,8 @@
 #include <memory>
 #include <string>
 
-#include "models/model.hpp"
-#include "models/option_table.hpp"
+#include "core/models/model.hpp"
+#include "core/models/option_table.hpp"
 
 namespace latent::core {
 

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Aligning the IRM's sampled partitions to a reference partition and between snapshots.
-#include "models/network/irm_partitions.hpp"
+#include "core/models/network/irm_partitions.hpp"
 
 #include <algorithm>
 #include <limits>
 #include <numeric>
 #include <tuple>
 
-#include "eval/topic_matching.hpp"
+#include "core/eval/topic_matching.hpp"
 
 namespace latent::core::network {
 

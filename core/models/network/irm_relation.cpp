@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Deciding the types of an IRM relation and laying out its links and missing pairs.
-#include "models/network/irm_relation.hpp"
+#include "core/models/network/irm_relation.hpp"
 
 #include <algorithm>
 
-#include "util/errors.hpp"
+#include "core/util/errors.hpp"
 
 namespace latent::core::network {
 namespace {

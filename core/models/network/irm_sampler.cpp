@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Collapsed Gibbs and split-merge moves for the IRM, with O(degree + K^2) work per node.
-#include "models/network/irm_sampler.hpp"
+#include "core/models/network/irm_sampler.hpp"
 
 #include <math.h>
 
@@ -9,7 +9,7 @@
 #include <limits>
 #include <unordered_map>
 
-#include "util/errors.hpp"
+#include "core/util/errors.hpp"
 
 namespace latent::core::network {
 namespace {

@@ -13,8 +13,8 @@
 
 #include <Eigen/Core>
 
-#include "models/network/irm_relation.hpp"
-#include "util/random.hpp"
+#include "core/models/network/irm_relation.hpp"
+#include "core/util/random.hpp"
 
 namespace latent::core::network {
 

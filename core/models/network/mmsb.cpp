@@ -6,7 +6,7 @@
 // The figures quoted in comments here and in mmsb_sampler.* come from development runs with a
 // uniform Beta(1, 1) prior on B unless they say otherwise; mmsb.hpp says why the default is now
 // Beta(0.5, 0.5).
-#include "models/network/mmsb.hpp"
+#include "core/models/network/mmsb.hpp"
 
 #include <tbb/parallel_for.h>
 
@@ -19,11 +19,11 @@
 #include <tuple>
 #include <utility>
 
-#include "models/fit_driver.hpp"
-#include "models/network/block_model_support.hpp"
-#include "models/network/mmsb_sampler.hpp"
-#include "util/clock.hpp"
-#include "util/errors.hpp"
+#include "core/models/fit_driver.hpp"
+#include "core/models/network/block_model_support.hpp"
+#include "core/models/network/mmsb_sampler.hpp"
+#include "core/util/clock.hpp"
+#include "core/util/errors.hpp"
 
 namespace latent::core {
 namespace {

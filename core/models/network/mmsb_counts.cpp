@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // MMSB collapsed counts: updates, the dyad conditional (001 eq. 3), the log joint (001 eq. 1).
-#include "models/network/mmsb_counts.hpp"
+#include "core/models/network/mmsb_counts.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // MMSB chain: the units it visits (exact or sampled non-edges), Gibbs sweeps, training likelihood.
-#include "models/network/mmsb_sampler.hpp"
+#include "core/models/network/mmsb_sampler.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -10,10 +10,10 @@
 
 #include <Eigen/Core>
 
-#include "data/graph.hpp"
-#include "eval/dyad_split.hpp"
-#include "models/network/mmsb_counts.hpp"
-#include "util/random.hpp"
+#include "core/data/graph.hpp"
+#include "core/eval/dyad_split.hpp"
+#include "core/models/network/mmsb_counts.hpp"
+#include "core/util/random.hpp"
 
 namespace latent::core::network {
 

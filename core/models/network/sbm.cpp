@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SBM: options, the starts, the chain the fit driver runs (reports, held-out scores, snapshots)
 // and the results; the sampler itself is in sbm_sampler.cpp.
-#include "models/network/sbm.hpp"
+#include "core/models/network/sbm.hpp"
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
@@ -12,13 +12,13 @@
 #include <numeric>
 #include <utility>
 
-#include "models/fit_driver.hpp"
-#include "models/network/block_model_support.hpp"
-#include "models/network/sbm_posterior.hpp"
-#include "models/network/sbm_sampler.hpp"
-#include "models/network/sbm_search.hpp"
-#include "util/clock.hpp"
-#include "util/random.hpp"
+#include "core/models/fit_driver.hpp"
+#include "core/models/network/block_model_support.hpp"
+#include "core/models/network/sbm_posterior.hpp"
+#include "core/models/network/sbm_sampler.hpp"
+#include "core/models/network/sbm_search.hpp"
+#include "core/util/clock.hpp"
+#include "core/util/random.hpp"
 
 namespace latent::core {
 namespace {

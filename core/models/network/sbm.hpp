@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <memory>
 
-#include "models/model.hpp"
-#include "models/option_table.hpp"
+#include "core/models/model.hpp"
+#include "core/models/option_table.hpp"
 
 namespace latent::core {
 

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Aligned posterior averages of the SBM chain and the matrices stored from them.
-#include "models/network/sbm_posterior.hpp"
+#include "core/models/network/sbm_posterior.hpp"
 
-#include "eval/topic_matching.hpp"
-#include "models/network/block_model_results.hpp"
-#include "models/network/block_model_support.hpp"
+#include "core/eval/topic_matching.hpp"
+#include "core/models/network/block_model_results.hpp"
+#include "core/models/network/block_model_support.hpp"
 
 namespace latent::core::network {
 

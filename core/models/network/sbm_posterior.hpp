@@ -8,8 +8,8 @@
 
 #include <Eigen/Core>
 
-#include "models/network/sbm_sampler.hpp"
-#include "models/training.hpp"
+#include "core/models/network/sbm_sampler.hpp"
+#include "core/models/training.hpp"
 
 namespace latent::core::network {
 

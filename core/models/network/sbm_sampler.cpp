@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Counts, conditionals and sweeps of the collapsed SBM Gibbs sampler (see sbm_sampler.hpp).
-#include "models/network/sbm_sampler.hpp"
+#include "core/models/network/sbm_sampler.hpp"
 
 #include <algorithm>
 #include <cmath>

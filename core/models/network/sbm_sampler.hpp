@@ -12,9 +12,9 @@
 
 #include <Eigen/Core>
 
-#include "data/graph.hpp"
-#include "eval/dyad_split.hpp"
-#include "util/random.hpp"
+#include "core/data/graph.hpp"
+#include "core/eval/dyad_split.hpp"
+#include "core/util/random.hpp"
 
 namespace latent::core::network {
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // One SBM start: random blocks, annealed Gibbs sweeps and merge-split moves (see sbm_search.hpp).
-#include "models/network/sbm_search.hpp"
+#include "core/models/network/sbm_search.hpp"
 
 #include <algorithm>
 #include <limits>

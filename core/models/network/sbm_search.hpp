@@ -8,8 +8,8 @@
 #include <stop_token>
 #include <vector>
 
-#include "models/network/sbm_sampler.hpp"
-#include "util/random.hpp"
+#include "core/models/network/sbm_sampler.hpp"
+#include "core/util/random.hpp"
 
 namespace latent::core::network {
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Predicted ratings, recommendations and new-user fold-in from a factor model's matrices.
-#include "models/ratings/factor_model_results.hpp"
+#include "core/models/ratings/factor_model_results.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -8,7 +8,7 @@
 
 #include <Eigen/Cholesky>
 
-#include "util/errors.hpp"
+#include "core/util/errors.hpp"
 
 namespace latent::core {
 RatingPredictor::RatingPredictor(const std::vector<NamedMatrix>& matrices) {

@@ -10,8 +10,8 @@
 
 #include <Eigen/Core>
 
-#include "models/training.hpp"
-#include "results/factor_results.hpp"
+#include "core/models/training.hpp"
+#include "core/results/factor_results.hpp"
 
 namespace latent::core {
 

@@ -10,7 +10,7 @@
 // same J, reported per training rating as the training objective. With implicit feedback (ALS
 // only; pmf_implicit.hpp) u_u = p_u + |N(u)|^-1/2 sum_{j in N(u)} y_j, the user penalty falls on
 // p_u and every y_j carries lambda |y_j|^2 with its item's l_i (SVD++ penalises p, q and y alike).
-#include "models/ratings/pmf.hpp"
+#include "core/models/ratings/pmf.hpp"
 
 #include <limits>
 #include <memory>
@@ -18,13 +18,13 @@
 #include <span>
 #include <utility>
 
-#include "eval/rating_split.hpp"
-#include "models/fit_driver.hpp"
-#include "models/option_specs.hpp"
-#include "models/ratings/factor_model_results.hpp"
-#include "models/ratings/pmf_als.hpp"
-#include "models/ratings/pmf_sgd.hpp"
-#include "util/clock.hpp"
+#include "core/eval/rating_split.hpp"
+#include "core/models/fit_driver.hpp"
+#include "core/models/option_specs.hpp"
+#include "core/models/ratings/factor_model_results.hpp"
+#include "core/models/ratings/pmf_als.hpp"
+#include "core/models/ratings/pmf_sgd.hpp"
+#include "core/util/clock.hpp"
 
 namespace latent::core {
 namespace {

@@ -8,9 +8,9 @@
 #include <memory>
 #include <string>
 
-#include "models/model.hpp"
-#include "models/option_table.hpp"
-#include "models/ratings/pmf_state.hpp"
+#include "core/models/model.hpp"
+#include "core/models/option_table.hpp"
+#include "core/models/ratings/pmf_state.hpp"
 
 namespace latent::core {
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Ridge solves per user and per item for pmf's alternating least squares.
-#include "models/ratings/pmf_als.hpp"
+#include "core/models/ratings/pmf_als.hpp"
 
 #include <tbb/blocked_range.h>
 #include <tbb/enumerable_thread_specific.h>
@@ -9,7 +9,7 @@
 #include <algorithm>
 #include <atomic>
 
-#include "models/ratings/pmf_implicit.hpp"
+#include "core/models/ratings/pmf_implicit.hpp"
 
 namespace latent::core::pmf {
 namespace {

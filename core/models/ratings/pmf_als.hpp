@@ -10,7 +10,7 @@
 #include <Eigen/Cholesky>
 #include <Eigen/Core>
 
-#include "models/ratings/pmf_state.hpp"
+#include "core/models/ratings/pmf_state.hpp"
 
 namespace latent::core::pmf {
 

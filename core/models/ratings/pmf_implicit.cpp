@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The implicit-feedback sums and the exact y_j updates of pmf's SVD++ option.
-#include "models/ratings/pmf_implicit.hpp"
+#include "core/models/ratings/pmf_implicit.hpp"
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>

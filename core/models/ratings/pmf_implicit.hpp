@@ -12,7 +12,7 @@
 
 #include <cstdint>
 
-#include "models/ratings/pmf_state.hpp"
+#include "core/models/ratings/pmf_state.hpp"
 
 namespace latent::core::pmf {
 

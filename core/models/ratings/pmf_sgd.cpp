@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Blocked, seeded SGD epochs for pmf.
-#include "models/ratings/pmf_sgd.hpp"
+#include "core/models/ratings/pmf_sgd.hpp"
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
@@ -10,7 +10,7 @@
 #include <numeric>
 #include <span>
 
-#include "util/random.hpp"
+#include "core/util/random.hpp"
 
 namespace latent::core::pmf {
 namespace {

@@ -8,7 +8,7 @@
 #include <stop_token>
 #include <vector>
 
-#include "models/ratings/pmf_state.hpp"
+#include "core/models/ratings/pmf_state.hpp"
 
 namespace latent::core::pmf {
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Layout of the training ratings, the starting parameters, and the fit measures of pmf.
-#include "models/ratings/pmf_state.hpp"
+#include "core/models/ratings/pmf_state.hpp"
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
@@ -9,8 +9,8 @@
 #include <array>
 #include <cmath>
 
-#include "models/ratings/factor_model_results.hpp"
-#include "util/random.hpp"
+#include "core/models/ratings/factor_model_results.hpp"
+#include "core/util/random.hpp"
 
 namespace latent::core::pmf {
 namespace {

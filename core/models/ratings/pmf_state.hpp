@@ -10,8 +10,8 @@
 
 #include <Eigen/Core>
 
-#include "data/ratings.hpp"
-#include "models/training.hpp"
+#include "core/data/ratings.hpp"
+#include "core/models/training.hpp"
 
 namespace latent::core::pmf {
 

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // A seeded low-rank rating generator with biases and Gaussian noise.
-#include "models/ratings/pmf_synthetic.hpp"
+#include "core/models/ratings/pmf_synthetic.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
 
-#include "util/errors.hpp"
-#include "util/random.hpp"
+#include "core/util/errors.hpp"
+#include "core/util/random.hpp"
 
 namespace latent::core::pmf {
 

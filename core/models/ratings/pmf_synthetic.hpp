@@ -7,7 +7,7 @@
 
 #include <Eigen/Core>
 
-#include "data/ratings.hpp"
+#include "core/data/ratings.hpp"
 
 namespace latent::core::pmf {
 

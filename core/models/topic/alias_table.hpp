@@ -6,7 +6,7 @@
 #include <span>
 #include <vector>
 
-#include "util/random.hpp"
+#include "core/util/random.hpp"
 
 namespace latent::core::topic {
 

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Fixed-point and Newton updates of Dirichlet hyperparameters (Minka 2000; Wallach 2008).
-#include "models/topic/dirichlet_hyperparameters.hpp"
+#include "core/models/topic/dirichlet_hyperparameters.hpp"
 
 #include <algorithm>
 #include <cmath>
 
-#include "util/special_functions.hpp"
+#include "core/util/special_functions.hpp"
 
 namespace latent::core {
 namespace {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Building the sparse document-word counts, their word-major index and the document blocks.
-#include "models/topic/doc_word_counts.hpp"
+#include "core/models/topic/doc_word_counts.hpp"
 
 #include <algorithm>
 

@@ -12,7 +12,7 @@
 #include <stop_token>
 #include <vector>
 
-#include "data/corpus.hpp"
+#include "core/data/corpus.hpp"
 
 namespace latent::core::topic {
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // LDA by collapsed Gibbs sampling: options, the restarts, the chain (sweeps, hyperparameters,
 // reports, snapshots, stop) and the results, for either sampler kernel.
-#include "models/topic/lda_gibbs.hpp"
+#include "core/models/topic/lda_gibbs.hpp"
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
@@ -14,18 +14,18 @@
 #include <optional>
 #include <string>
 
-#include "eval/harmonic_mean.hpp"
-#include "eval/left_to_right.hpp"
-#include "eval/topic_evaluation.hpp"
-#include "models/fit_driver.hpp"
-#include "models/topic/dirichlet_hyperparameters.hpp"
-#include "models/topic/lda_gibbs_alias_kernel.hpp"
-#include "models/topic/lda_gibbs_sparse_kernel.hpp"
-#include "models/topic/lda_gibbs_state.hpp"
-#include "models/topic/lda_gibbs_warp_kernel.hpp"
-#include "models/topic/topic_model_support.hpp"
-#include "util/clock.hpp"
-#include "util/random.hpp"
+#include "core/eval/harmonic_mean.hpp"
+#include "core/eval/left_to_right.hpp"
+#include "core/eval/topic_evaluation.hpp"
+#include "core/models/fit_driver.hpp"
+#include "core/models/topic/dirichlet_hyperparameters.hpp"
+#include "core/models/topic/lda_gibbs_alias_kernel.hpp"
+#include "core/models/topic/lda_gibbs_sparse_kernel.hpp"
+#include "core/models/topic/lda_gibbs_state.hpp"
+#include "core/models/topic/lda_gibbs_warp_kernel.hpp"
+#include "core/models/topic/topic_model_support.hpp"
+#include "core/util/clock.hpp"
+#include "core/util/random.hpp"
 
 namespace latent::core {
 namespace {

@@ -12,9 +12,9 @@
 #include <cstdint>
 #include <memory>
 
-#include "models/model.hpp"
-#include "models/option_table.hpp"
-#include "results/topic_results.hpp"
+#include "core/models/model.hpp"
+#include "core/models/option_table.hpp"
+#include "core/results/topic_results.hpp"
 
 namespace latent::core {
 

@@ -15,10 +15,10 @@
 #include <utility>
 #include <vector>
 
-#include "models/topic/alias_table.hpp"
-#include "models/topic/lda_gibbs_state.hpp"
-#include "models/topic/word_major_order.hpp"
-#include "models/topic/word_topic_table.hpp"
+#include "core/models/topic/alias_table.hpp"
+#include "core/models/topic/lda_gibbs_state.hpp"
+#include "core/models/topic/word_major_order.hpp"
+#include "core/models/topic/word_topic_table.hpp"
 
 namespace latent::core::topic {
 

@@ -16,8 +16,8 @@
 #include <stop_token>
 #include <vector>
 
-#include "models/topic/lda_gibbs_state.hpp"
-#include "util/sparse_counts.hpp"
+#include "core/models/topic/lda_gibbs_state.hpp"
+#include "core/util/sparse_counts.hpp"
 
 namespace latent::core::topic {
 

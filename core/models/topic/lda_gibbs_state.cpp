@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // LDA Gibbs state: partitioning, initial assignments, histograms and log probabilities.
-#include "models/topic/lda_gibbs_state.hpp"
+#include "core/models/topic/lda_gibbs_state.hpp"
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>

@@ -9,9 +9,9 @@
 
 #include <Eigen/Core>
 
-#include "data/corpus.hpp"
-#include "models/topic/dirichlet_hyperparameters.hpp"
-#include "util/random.hpp"
+#include "core/data/corpus.hpp"
+#include "core/models/topic/dirichlet_hyperparameters.hpp"
+#include "core/util/random.hpp"
 
 namespace latent::core::topic {
 

@@ -24,7 +24,7 @@
 // document is scored before the model has learnt from it) and the topic terms at the end of the
 // pass. It is not the bound of a single q, which would need a full batch E step per pass; the exact
 // ELBO of the final topics is computed once at the end ("elbo_per_token").
-#include "models/topic/lda_online.hpp"
+#include "core/models/topic/lda_online.hpp"
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
@@ -33,12 +33,12 @@
 #include <cmath>
 #include <numeric>
 
-#include "models/fit_driver.hpp"
-#include "models/topic/lda_vb.hpp"
-#include "models/topic/lda_vb_kernels.hpp"
-#include "models/topic/topic_model_support.hpp"
-#include "util/clock.hpp"
-#include "util/random.hpp"
+#include "core/models/fit_driver.hpp"
+#include "core/models/topic/lda_vb.hpp"
+#include "core/models/topic/lda_vb_kernels.hpp"
+#include "core/models/topic/topic_model_support.hpp"
+#include "core/util/clock.hpp"
+#include "core/util/random.hpp"
 
 namespace latent::core {
 namespace {

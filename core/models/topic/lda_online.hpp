@@ -9,8 +9,8 @@
 
 #include <Eigen/Core>
 
-#include "models/model.hpp"
-#include "models/option_table.hpp"
+#include "core/models/model.hpp"
+#include "core/models/option_table.hpp"
 
 namespace latent::core {
 

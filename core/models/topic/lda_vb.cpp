@@ -21,7 +21,7 @@
 // monotone. The bound needs no extra pass over the data: the documents' word terms are those of
 // the E step's last pass (under the old E[log beta]) plus sum_kw s_kw (E_new - E_old)[log beta_kw],
 // which corrects them to the new lambda (refreshTopics).
-#include "models/topic/lda_vb.hpp"
+#include "core/models/topic/lda_vb.hpp"
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
@@ -32,11 +32,11 @@
 #include <numeric>
 #include <string>
 
-#include "models/fit_driver.hpp"
-#include "models/option_specs.hpp"
-#include "models/topic/dirichlet_hyperparameters.hpp"
-#include "models/topic/topic_model_support.hpp"
-#include "util/clock.hpp"
+#include "core/models/fit_driver.hpp"
+#include "core/models/option_specs.hpp"
+#include "core/models/topic/dirichlet_hyperparameters.hpp"
+#include "core/models/topic/topic_model_support.hpp"
+#include "core/util/clock.hpp"
 
 namespace latent::core {
 namespace {

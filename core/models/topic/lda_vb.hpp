@@ -10,9 +10,9 @@
 
 #include <Eigen/Core>
 
-#include "models/model.hpp"
-#include "models/option_table.hpp"
-#include "models/topic/lda_vb_kernels.hpp"
+#include "core/models/model.hpp"
+#include "core/models/option_table.hpp"
+#include "core/models/topic/lda_vb_kernels.hpp"
 
 namespace latent::core {
 

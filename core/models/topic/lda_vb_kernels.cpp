@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Kernels of variational Bayes for LDA: sparse E steps, word-ordered statistics, ELBO terms.
-#include "models/topic/lda_vb_kernels.hpp"
+#include "core/models/topic/lda_vb_kernels.hpp"
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
@@ -9,8 +9,8 @@
 #include <cmath>
 #include <limits>
 
-#include "util/random.hpp"
-#include "util/special_functions.hpp"
+#include "core/util/random.hpp"
+#include "core/util/special_functions.hpp"
 
 namespace latent::core::topic {
 namespace {

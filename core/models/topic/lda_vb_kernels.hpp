@@ -18,7 +18,7 @@
 
 #include <Eigen/Core>
 
-#include "data/corpus.hpp"
+#include "core/data/corpus.hpp"
 
 namespace latent::core::topic {
 

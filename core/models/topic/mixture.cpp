@@ -2,16 +2,16 @@
 // Mixture of categoricals: options, the EM / VB loop, reports, held-out scoring and results.
 // References: 002 (EM for the mixture: responsibilities r_kd, M step; Bayesian mixture and
 // variational Bayes), 000 §27.2.1 (eq. 27.1-27.2), 000 eq. 27.29 (perplexity).
-#include "models/topic/mixture.hpp"
+#include "core/models/topic/mixture.hpp"
 
 #include <cmath>
 #include <limits>
 #include <utility>
 
-#include "models/fit_driver.hpp"
-#include "models/topic/mixture_kernels.hpp"
-#include "models/topic/topic_model_support.hpp"
-#include "util/clock.hpp"
+#include "core/models/fit_driver.hpp"
+#include "core/models/topic/mixture_kernels.hpp"
+#include "core/models/topic/topic_model_support.hpp"
+#include "core/util/clock.hpp"
 
 namespace latent::core {
 namespace {

@@ -7,9 +7,9 @@
 
 #include <memory>
 
-#include "models/model.hpp"
-#include "models/option_table.hpp"
-#include "results/topic_results.hpp"
+#include "core/models/model.hpp"
+#include "core/models/option_table.hpp"
+#include "core/results/topic_results.hpp"
 
 namespace latent::core {
 

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Mixture of categoricals kernels: k-means++-like seeding, E step, M step (002; 000 §27.2.1).
-#include "models/topic/mixture_kernels.hpp"
+#include "core/models/topic/mixture_kernels.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <vector>
 
-#include "util/random.hpp"
-#include "util/special_functions.hpp"
+#include "core/util/random.hpp"
+#include "core/util/special_functions.hpp"
 
 namespace latent::core::topic {
 namespace {

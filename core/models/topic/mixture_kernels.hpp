@@ -8,7 +8,7 @@
 
 #include <Eigen/Core>
 
-#include "models/topic/doc_word_counts.hpp"
+#include "core/models/topic/doc_word_counts.hpp"
 
 namespace latent::core::topic {
 

@@ -2,16 +2,16 @@
 // PLSA: options, the (tempered) EM loop, reports, held-out scoring under both protocols of 003,
 // and results. References: 003 §3.4 (eq. 3.23 E step, eq. 3.24 M step), 003 §5 (tempered EM,
 // regularisation, folding-in by iterating the E step, eq. 5.37), 000 eq. 27.29 (perplexity).
-#include "models/topic/plsa.hpp"
+#include "core/models/topic/plsa.hpp"
 
 #include <cmath>
 #include <limits>
 #include <utility>
 
-#include "models/fit_driver.hpp"
-#include "models/topic/plsa_kernels.hpp"
-#include "models/topic/topic_model_support.hpp"
-#include "util/clock.hpp"
+#include "core/models/fit_driver.hpp"
+#include "core/models/topic/plsa_kernels.hpp"
+#include "core/models/topic/topic_model_support.hpp"
+#include "core/util/clock.hpp"
 
 namespace latent::core {
 namespace {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // PLSA kernels: random start, the topic (word-major) and document (block) halves of a (tempered)
 // EM sweep, and the tempered folding-in (003 §3.4 eq. 3.23-3.24; Hofmann's tempered EM).
-#include "models/topic/plsa_kernels.hpp"
+#include "core/models/topic/plsa_kernels.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -10,9 +10,9 @@
 
 #include <Eigen/Core>
 
-#include "eval/topic_evaluation.hpp"
-#include "models/topic/doc_word_counts.hpp"
-#include "models/topic/mixture_kernels.hpp"
+#include "core/eval/topic_evaluation.hpp"
+#include "core/models/topic/doc_word_counts.hpp"
+#include "core/models/topic/mixture_kernels.hpp"
 
 namespace latent::core::topic {
 

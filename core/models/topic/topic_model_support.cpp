@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Shared option specs, held-out metrics and result layout of the topic models.
-#include "models/topic/topic_model_support.hpp"
+#include "core/models/topic/topic_model_support.hpp"
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>

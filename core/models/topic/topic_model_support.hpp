@@ -11,10 +11,10 @@
 #include <Eigen/Core>
 #include <nlohmann/json.hpp>
 
-#include "eval/topic_evaluation.hpp"
-#include "models/model.hpp"
-#include "models/option_specs.hpp"
-#include "results/topic_results.hpp"
+#include "core/eval/topic_evaluation.hpp"
+#include "core/models/model.hpp"
+#include "core/models/option_specs.hpp"
+#include "core/results/topic_results.hpp"
 
 namespace latent::core::topic {
 

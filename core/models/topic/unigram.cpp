@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Unigram model: parallel counting, closed-form MAP estimate, held-out perplexity.
-#include "models/topic/unigram.hpp"
+#include "core/models/topic/unigram.hpp"
 
 #include <tbb/blocked_range.h>
 #include <tbb/enumerable_thread_specific.h>
@@ -8,10 +8,10 @@
 
 #include <cmath>
 
-#include "eval/perplexity.hpp"
-#include "models/fit_driver.hpp"
-#include "models/topic/topic_model_support.hpp"
-#include "util/clock.hpp"
+#include "core/eval/perplexity.hpp"
+#include "core/models/fit_driver.hpp"
+#include "core/models/topic/topic_model_support.hpp"
+#include "core/util/clock.hpp"
 
 namespace latent::core {
 namespace {

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "data/corpus.hpp"
+#include "core/data/corpus.hpp"
 
 namespace latent::core::topic {
 

@@ -4,7 +4,7 @@
 
 #include <QTabWidget>
 
-#include "models/network/block_model_results.hpp"
+#include "core/models/network/block_model_results.hpp"
 #include "ui/runs/blocks/block_matrix_page.hpp"
 #include "ui/runs/blocks/block_run_data.hpp"
 #include "ui/runs/blocks/membership_page.hpp"

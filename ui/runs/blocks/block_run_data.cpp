@@ -13,10 +13,10 @@
 #include <optional>
 #include <stdexcept>
 
-#include "eval/link_metrics.hpp"
-#include "models/network/block_model_results.hpp"
-#include "store/graph_store.hpp"
-#include "store/run_results.hpp"
+#include "core/eval/link_metrics.hpp"
+#include "core/models/network/block_model_results.hpp"
+#include "core/store/graph_store.hpp"
+#include "core/store/run_results.hpp"
 #include "ui/jobs/project_session.hpp"
 #include "ui/util/format.hpp"
 #include "ui/util/qt_convert.hpp"

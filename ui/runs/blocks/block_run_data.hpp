@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "data/graph.hpp"
-#include "store/run_store.hpp"
+#include "core/data/graph.hpp"
+#include "core/store/run_store.hpp"
 #include "ui/runs/blocks/block_density_view.hpp"
 
 namespace latent::ui {

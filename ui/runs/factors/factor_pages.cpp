@@ -4,7 +4,7 @@
 
 #include <QTabWidget>
 
-#include "models/ratings/factor_model_results.hpp"
+#include "core/models/ratings/factor_model_results.hpp"
 #include "ui/runs/factors/factor_page.hpp"
 #include "ui/runs/factors/factor_run_data.hpp"
 

@@ -9,8 +9,8 @@
 #include <limits>
 #include <numeric>
 
-#include "store/ratings_store.hpp"
-#include "store/run_results.hpp"
+#include "core/store/ratings_store.hpp"
+#include "core/store/run_results.hpp"
 #include "ui/jobs/project_session.hpp"
 #include "ui/util/qt_convert.hpp"
 

@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "models/ratings/factor_model_results.hpp"
-#include "store/run_store.hpp"
+#include "core/models/ratings/factor_model_results.hpp"
+#include "core/store/run_store.hpp"
 
 namespace latent::ui {
 

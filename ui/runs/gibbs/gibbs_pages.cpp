@@ -7,7 +7,7 @@
 #include <exception>
 #include <memory>
 
-#include "models/topic/lda_gibbs.hpp"
+#include "core/models/topic/lda_gibbs.hpp"
 #include "ui/runs/gibbs/gibbs_state_view.hpp"
 #include "ui/util/figure_export.hpp"
 

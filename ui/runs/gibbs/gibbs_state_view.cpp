@@ -7,10 +7,10 @@
 #include <algorithm>
 #include <map>
 
-#include "models/topic/lda_gibbs.hpp"
-#include "store/corpus_store.hpp"
-#include "store/project.hpp"
-#include "store/run_store.hpp"
+#include "core/models/topic/lda_gibbs.hpp"
+#include "core/store/corpus_store.hpp"
+#include "core/store/project.hpp"
+#include "core/store/run_store.hpp"
 #include "ui/jobs/project_session.hpp"
 #include "ui/util/qt_convert.hpp"
 #include "ui/util/topic_colours.hpp"

@@ -17,7 +17,7 @@
 #include <cmath>
 #include <set>
 
-#include "store/project.hpp"
+#include "core/store/project.hpp"
 #include "ui/jobs/project_session.hpp"
 #include "ui/util/chart_style.hpp"
 #include "ui/util/figure_export.hpp"

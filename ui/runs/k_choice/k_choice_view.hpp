@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <vector>
 
-#include "jobs/comparable_runs.hpp"
+#include "core/jobs/comparable_runs.hpp"
 
 class QChartView;
 class QLabel;

@@ -19,7 +19,7 @@
 #include <span>
 #include <vector>
 
-#include "store/corpus_store.hpp"
+#include "core/store/corpus_store.hpp"
 #include "ui/util/text_spans.hpp"
 
 class QTextDocument;

@@ -23,7 +23,7 @@
 #include <algorithm>
 #include <numeric>
 
-#include "store/run_store.hpp"
+#include "core/store/run_store.hpp"
 #include "ui/jobs/project_session.hpp"
 #include "ui/runs/topics/run_document_model.hpp"
 #include "ui/runs/topics/topic_run_data.hpp"

@@ -11,7 +11,7 @@
 #include <memory>
 #include <vector>
 
-#include "store/corpus_store.hpp"
+#include "core/store/corpus_store.hpp"
 #include "ui/runs/topics/annotated_text.hpp"
 
 class QLabel;

@@ -4,7 +4,7 @@
 
 #include <QTabWidget>
 
-#include "models/topic/topic_model_support.hpp"
+#include "core/models/topic/topic_model_support.hpp"
 #include "ui/runs/topics/topic_document_view.hpp"
 #include "ui/runs/topics/topic_run_data.hpp"
 #include "ui/runs/topics/topic_table_view.hpp"

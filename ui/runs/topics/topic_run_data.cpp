@@ -8,10 +8,10 @@
 #include <numeric>
 #include <optional>
 
-#include "models/topic/mixture.hpp"
-#include "models/topic/topic_model_support.hpp"
-#include "store/run_results.hpp"
-#include "store/topic_label_store.hpp"
+#include "core/models/topic/mixture.hpp"
+#include "core/models/topic/topic_model_support.hpp"
+#include "core/store/run_results.hpp"
+#include "core/store/topic_label_store.hpp"
 #include "ui/jobs/project_session.hpp"
 #include "ui/util/format.hpp"
 #include "ui/util/qt_convert.hpp"

@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "store/corpus_store.hpp"
-#include "store/run_store.hpp"
+#include "core/store/corpus_store.hpp"
+#include "core/store/run_store.hpp"
 #include "ui/runs/topics/topic_relevance.hpp"
 
 namespace latent::ui {

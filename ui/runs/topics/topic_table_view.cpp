@@ -27,8 +27,8 @@
 #include <cmath>
 #include <utility>
 
-#include "data/tokenizer.hpp"
-#include "store/topic_label_store.hpp"
+#include "core/data/tokenizer.hpp"
+#include "core/store/topic_label_store.hpp"
 #include "ui/jobs/project_session.hpp"
 #include "ui/runs/topics/topic_run_data.hpp"
 #include "ui/runs/topics/topic_table_models.hpp"

@@ -8,6 +8,8 @@ set -euo pipefail
 packages=(
   # toolchain
   g++ cmake ninja-build pkg-config
+  # the formatting check (installer/format-check.sh)
+  clang-format
   # Qt 6 widgets, charts (which needs the OpenGL dev package) and SVG
   qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-svg-dev
   # the engine's libraries

@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "cli_runner.hpp"
-#include "core/store/database.hpp"
+#include "test_case.hpp"
 #include "test_support.hpp"
 
 using namespace latent;
@@ -223,5 +223,5 @@ class CliContractTest : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(CliContractTest)
+LATENT_TEST_CASE(CliContractTest)
 #include "tst_cli_contract.moc"

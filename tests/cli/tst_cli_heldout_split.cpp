@@ -10,6 +10,7 @@
 
 #include "cli_runner.hpp"
 #include "core/eval/perplexity.hpp"
+#include "test_case.hpp"
 #include "test_support.hpp"
 
 using namespace latent;
@@ -104,5 +105,5 @@ class CliHeldoutSplitTest : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(CliHeldoutSplitTest)
+LATENT_TEST_CASE(CliHeldoutSplitTest)
 #include "tst_cli_heldout_split.moc"

@@ -12,6 +12,7 @@
 #include "core/store/project.hpp"
 #include "core/store/ratings_store.hpp"
 #include "core/store/run_store.hpp"
+#include "test_case.hpp"
 #include "test_support.hpp"
 
 using namespace latent;
@@ -179,5 +180,5 @@ class CliPredictTest : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(CliPredictTest)
+LATENT_TEST_CASE(CliPredictTest)
 #include "tst_cli_predict.moc"

@@ -7,6 +7,7 @@
 #include "cli_runner.hpp"
 #include "core/store/project.hpp"
 #include "core/store/run_store.hpp"
+#include "test_case.hpp"
 #include "test_support.hpp"
 
 using namespace latent;
@@ -76,5 +77,5 @@ class CliRestartReportsTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(CliRestartReportsTest)
+LATENT_TEST_CASE(CliRestartReportsTest)
 #include "tst_cli_restart_reports.moc"

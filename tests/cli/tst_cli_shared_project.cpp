@@ -21,6 +21,7 @@
 #include "test_datasets.hpp"
 #include "test_support.hpp"
 #include "core/util/clock.hpp"
+#include "test_case.hpp"
 
 using namespace latent;
 using test::runCli;
@@ -288,5 +289,5 @@ class CliSharedProjectTest : public QObject {
   std::filesystem::path m_file;
 };
 
-QTEST_APPLESS_MAIN(CliSharedProjectTest)
+LATENT_TEST_CASE(CliSharedProjectTest)
 #include "tst_cli_shared_project.moc"

@@ -11,6 +11,7 @@
 #include "cli_runner.hpp"
 #include "core/store/project.hpp"
 #include "core/store/run_store.hpp"
+#include "test_case.hpp"
 #include "test_support.hpp"
 
 using namespace latent;
@@ -86,5 +87,5 @@ class CliSnapshotsTest : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(CliSnapshotsTest)
+LATENT_TEST_CASE(CliSnapshotsTest)
 #include "tst_cli_snapshots.moc"

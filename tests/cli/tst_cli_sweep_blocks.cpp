@@ -6,6 +6,7 @@
 #include "cli_runner.hpp"
 #include "core/store/project.hpp"
 #include "core/store/run_store.hpp"
+#include "test_case.hpp"
 #include "test_support.hpp"
 
 using namespace latent;
@@ -53,5 +54,5 @@ class CliSweepBlocksTest : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(CliSweepBlocksTest)
+LATENT_TEST_CASE(CliSweepBlocksTest)
 #include "tst_cli_sweep_blocks.moc"

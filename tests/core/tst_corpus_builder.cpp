@@ -6,6 +6,7 @@
 
 #include "core/data/corpus_builder.hpp"
 #include "core/data/gibbs_toy.hpp"
+#include "test_case.hpp"
 #include "test_support.hpp"
 
 using namespace latent;
@@ -141,5 +142,5 @@ class CorpusBuilderTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(CorpusBuilderTest)
+LATENT_TEST_CASE(CorpusBuilderTest)
 #include "tst_corpus_builder.moc"

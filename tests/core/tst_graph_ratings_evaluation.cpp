@@ -14,6 +14,7 @@
 #include "core/models/network/block_model_results.hpp"
 #include "core/models/network/block_model_support.hpp"
 #include "core/models/ratings/factor_model_results.hpp"
+#include "test_case.hpp"
 
 using namespace latent;
 
@@ -188,5 +189,5 @@ class GraphRatingsEvaluationTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(GraphRatingsEvaluationTest)
+LATENT_TEST_CASE(GraphRatingsEvaluationTest)
 #include "tst_graph_ratings_evaluation.moc"

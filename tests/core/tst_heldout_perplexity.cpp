@@ -7,6 +7,7 @@
 
 #include "core/eval/heldout.hpp"
 #include "core/eval/perplexity.hpp"
+#include "test_case.hpp"
 #include "core/util/errors.hpp"
 
 using namespace latent;
@@ -108,5 +109,5 @@ class HeldoutPerplexityTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(HeldoutPerplexityTest)
+LATENT_TEST_CASE(HeldoutPerplexityTest)
 #include "tst_heldout_perplexity.moc"

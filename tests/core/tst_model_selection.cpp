@@ -2,7 +2,8 @@
 // Which runs are compared when choosing K, and the K each criterion picks, on hand-made records.
 #include <QtTest>
 
-#include "core/jobs/comparable_runs.hpp"
+#include "core/eval/model_selection.hpp"
+#include "test_case.hpp"
 
 using namespace latent;
 
@@ -95,5 +96,5 @@ class ModelSelectionTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(ModelSelectionTest)
+LATENT_TEST_CASE(ModelSelectionTest)
 #include "tst_model_selection.moc"

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "test_case.hpp"
 #include "core/util/random.hpp"
 
 using namespace latent;
@@ -101,5 +102,5 @@ class RandomTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(RandomTest)
+LATENT_TEST_CASE(RandomTest)
 #include "tst_random.moc"

@@ -6,6 +6,7 @@
 #include <numbers>
 #include <vector>
 
+#include "test_case.hpp"
 #include "core/util/special_functions.hpp"
 
 using namespace latent;
@@ -49,5 +50,5 @@ class SpecialFunctionsTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(SpecialFunctionsTest)
+LATENT_TEST_CASE(SpecialFunctionsTest)
 #include "tst_special_functions.moc"

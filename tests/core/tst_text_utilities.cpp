@@ -2,6 +2,7 @@
 // LineReader, CsvReader, UTF-8 validation and strict number parsing.
 #include <QtTest>
 
+#include "test_case.hpp"
 #include "test_support.hpp"
 #include "core/util/csv_reader.hpp"
 #include "core/util/errors.hpp"
@@ -167,5 +168,5 @@ class TextUtilitiesTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TextUtilitiesTest)
+LATENT_TEST_CASE(TextUtilitiesTest)
 #include "tst_text_utilities.moc"

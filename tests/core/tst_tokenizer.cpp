@@ -4,6 +4,7 @@
 
 #include "core/data/stop_words.hpp"
 #include "core/data/tokenizer.hpp"
+#include "test_case.hpp"
 #include "test_support.hpp"
 #include "core/util/errors.hpp"
 
@@ -128,5 +129,5 @@ class TokenizerTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TokenizerTest)
+LATENT_TEST_CASE(TokenizerTest)
 #include "tst_tokenizer.moc"

@@ -11,6 +11,7 @@
 #include "core/eval/topic_evaluation.hpp"
 #include "core/eval/topic_matching.hpp"
 #include "core/models/topic/dirichlet_hyperparameters.hpp"
+#include "test_case.hpp"
 #include "core/util/random.hpp"
 #include "core/util/special_functions.hpp"
 
@@ -268,5 +269,5 @@ class TopicToolsTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TopicToolsTest)
+LATENT_TEST_CASE(TopicToolsTest)
 #include "tst_topic_tools.moc"

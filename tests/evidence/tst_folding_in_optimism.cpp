@@ -12,6 +12,7 @@
 #include "core/models/topic/plsa.hpp"
 #include "core/store/corpus_store.hpp"
 #include "core/store/project.hpp"
+#include "test_case.hpp"
 #include "test_support.hpp"
 
 using namespace latent;
@@ -92,5 +93,5 @@ class FoldingInOptimismTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(FoldingInOptimismTest)
+LATENT_TEST_CASE(FoldingInOptimismTest)
 #include "tst_folding_in_optimism.moc"

@@ -12,10 +12,10 @@
 #include "core/eval/link_metrics.hpp"
 #include "core/jobs/fit_job.hpp"
 #include "core/jobs/samples.hpp"
-#include "core/models/fit_data.hpp"
 #include "core/models/network/block_model_results.hpp"
 #include "core/models/network/irm.hpp"
 #include "core/store/graph_store.hpp"
+#include "test_case.hpp"
 #include "test_support.hpp"
 #include "core/util/clock.hpp"
 #include "core/util/random.hpp"
@@ -274,5 +274,5 @@ class IrmEvidenceTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(IrmEvidenceTest)
+LATENT_TEST_CASE(IrmEvidenceTest)
 #include "tst_irm_evidence.moc"

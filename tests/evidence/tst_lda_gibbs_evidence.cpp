@@ -9,6 +9,7 @@
 #include "../models/lda_gibbs_test_support.hpp"
 #include "core/data/synthetic_lda.hpp"
 #include "core/eval/topic_matching.hpp"
+#include "test_case.hpp"
 #include "core/util/random.hpp"
 
 using namespace latent;
@@ -151,5 +152,5 @@ class LdaGibbsEvidence : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(LdaGibbsEvidence)
+LATENT_TEST_CASE(LdaGibbsEvidence)
 #include "tst_lda_gibbs_evidence.moc"

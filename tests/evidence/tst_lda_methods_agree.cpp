@@ -13,6 +13,7 @@
 #include "core/eval/heldout.hpp"
 #include "core/eval/topic_matching.hpp"
 #include "core/models/model.hpp"
+#include "test_case.hpp"
 
 using namespace latent;
 
@@ -165,5 +166,5 @@ class LdaMethodsAgree : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(LdaMethodsAgree)
+LATENT_TEST_CASE(LdaMethodsAgree)
 #include "tst_lda_methods_agree.moc"

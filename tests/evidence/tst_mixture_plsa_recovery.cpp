@@ -9,6 +9,7 @@
 #include "core/models/topic/mixture.hpp"
 #include "core/models/topic/plsa.hpp"
 #include "synthetic_mixture.hpp"
+#include "test_case.hpp"
 
 using namespace latent;
 
@@ -117,5 +118,5 @@ class MixturePlsaRecoveryTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(MixturePlsaRecoveryTest)
+LATENT_TEST_CASE(MixturePlsaRecoveryTest)
 #include "tst_mixture_plsa_recovery.moc"

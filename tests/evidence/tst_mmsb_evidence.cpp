@@ -13,10 +13,10 @@
 #include "core/eval/link_metrics.hpp"
 #include "core/eval/topic_matching.hpp"
 #include "core/io/graph_import.hpp"
-#include "core/models/fit_data.hpp"
 #include "core/models/network/block_model_results.hpp"
 #include "core/models/network/block_model_support.hpp"
 #include "core/models/network/mmsb.hpp"
+#include "test_case.hpp"
 #include "test_support.hpp"
 
 using namespace latent;
@@ -211,5 +211,5 @@ class MmsbEvidenceTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(MmsbEvidenceTest)
+LATENT_TEST_CASE(MmsbEvidenceTest)
 #include "tst_mmsb_evidence.moc"

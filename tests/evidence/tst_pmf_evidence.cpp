@@ -17,6 +17,7 @@
 #include "core/models/ratings/pmf.hpp"
 #include "core/models/ratings/pmf_synthetic.hpp"
 #include "pmf_fit.hpp"
+#include "test_case.hpp"
 #include "test_support.hpp"
 
 using namespace latent;
@@ -235,5 +236,5 @@ class PmfEvidence : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(PmfEvidence)
+LATENT_TEST_CASE(PmfEvidence)
 #include "tst_pmf_evidence.moc"

@@ -7,9 +7,9 @@
 #include "core/data/synthetic_graph.hpp"
 #include "core/eval/link_metrics.hpp"
 #include "core/io/graph_import.hpp"
-#include "core/models/fit_data.hpp"
 #include "core/models/network/block_model_results.hpp"
 #include "core/models/network/sbm.hpp"
+#include "test_case.hpp"
 #include "test_support.hpp"
 
 using namespace latent;
@@ -136,5 +136,5 @@ class SbmEvidence : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(SbmEvidence)
+LATENT_TEST_CASE(SbmEvidence)
 #include "tst_sbm_evidence.moc"

@@ -11,6 +11,7 @@
 #include "core/io/corpus_import.hpp"
 #include "core/jobs/import_job.hpp"
 #include "core/store/project.hpp"
+#include "test_case.hpp"
 #include "test_support.hpp"
 #include "core/util/errors.hpp"
 
@@ -338,5 +339,5 @@ class CorpusBadInputTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(CorpusBadInputTest)
+LATENT_TEST_CASE(CorpusBadInputTest)
 #include "tst_corpus_bad_input.moc"

@@ -4,6 +4,7 @@
 
 #include "core/data/corpus_builder.hpp"
 #include "core/io/corpus_import.hpp"
+#include "test_case.hpp"
 #include "test_support.hpp"
 
 using namespace latent;
@@ -61,5 +62,5 @@ class CorpusColumnDefaultsTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(CorpusColumnDefaultsTest)
+LATENT_TEST_CASE(CorpusColumnDefaultsTest)
 #include "tst_corpus_column_defaults.moc"

@@ -9,6 +9,7 @@
 
 #include "corpus_test_helpers.hpp"
 #include "core/io/corpus_import.hpp"
+#include "test_case.hpp"
 #include "test_support.hpp"
 #include "core/util/errors.hpp"
 
@@ -550,5 +551,5 @@ class CorpusImportTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(CorpusImportTest)
+LATENT_TEST_CASE(CorpusImportTest)
 #include "tst_corpus_import.moc"

@@ -5,6 +5,7 @@
 
 #include "graph_test_helpers.hpp"
 #include "core/io/graph_import.hpp"
+#include "test_case.hpp"
 #include "test_support.hpp"
 #include "core/util/errors.hpp"
 
@@ -168,5 +169,5 @@ class GraphBadInputTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(GraphBadInputTest)
+LATENT_TEST_CASE(GraphBadInputTest)
 #include "tst_graph_bad_input.moc"

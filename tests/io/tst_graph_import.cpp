@@ -7,6 +7,7 @@
 
 #include "graph_test_helpers.hpp"
 #include "core/io/graph_import.hpp"
+#include "test_case.hpp"
 #include "test_support.hpp"
 #include "core/util/errors.hpp"
 
@@ -447,5 +448,5 @@ class GraphImportTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(GraphImportTest)
+LATENT_TEST_CASE(GraphImportTest)
 #include "tst_graph_import.moc"

@@ -8,6 +8,7 @@
 #include "core/jobs/import_job.hpp"
 #include "core/store/graph_store.hpp"
 #include "core/store/project.hpp"
+#include "test_case.hpp"
 #include "test_support.hpp"
 #include "core/util/errors.hpp"
 
@@ -191,5 +192,5 @@ class GraphProjectTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(GraphProjectTest)
+LATENT_TEST_CASE(GraphProjectTest)
 #include "tst_graph_project.moc"

@@ -5,6 +5,7 @@
 #include "core/io/ratings_import.hpp"
 #include "core/jobs/import_job.hpp"
 #include "core/store/project.hpp"
+#include "test_case.hpp"
 #include "test_support.hpp"
 #include "core/util/errors.hpp"
 
@@ -331,5 +332,5 @@ class RatingsBadInputTest : public QObject {
   std::vector<std::string> m_datasets;
 };
 
-QTEST_APPLESS_MAIN(RatingsBadInputTest)
+LATENT_TEST_CASE(RatingsBadInputTest)
 #include "tst_ratings_bad_input.moc"

@@ -12,6 +12,7 @@
 #include "core/jobs/import_job.hpp"
 #include "core/store/project.hpp"
 #include "core/store/ratings_store.hpp"
+#include "test_case.hpp"
 #include "test_support.hpp"
 #include "core/util/errors.hpp"
 
@@ -454,5 +455,5 @@ class RatingsImportTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(RatingsImportTest)
+LATENT_TEST_CASE(RatingsImportTest)
 #include "tst_ratings_import.moc"

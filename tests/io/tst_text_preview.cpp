@@ -3,6 +3,7 @@
 #include <QtTest>
 
 #include "core/io/text_preview.hpp"
+#include "test_case.hpp"
 #include "test_support.hpp"
 #include "core/util/errors.hpp"
 #include "core/util/utf8.hpp"
@@ -115,5 +116,5 @@ class TextPreviewTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TextPreviewTest)
+LATENT_TEST_CASE(TextPreviewTest)
 #include "tst_text_preview.moc"

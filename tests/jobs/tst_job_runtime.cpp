@@ -10,6 +10,7 @@
 #include "core/jobs/job_runner.hpp"
 #include "core/jobs/run_recorder.hpp"
 #include "core/store/graph_store.hpp"
+#include "test_case.hpp"
 #include "test_datasets.hpp"
 #include "test_support.hpp"
 #include "core/util/errors.hpp"
@@ -199,5 +200,5 @@ class JobRuntimeTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(JobRuntimeTest)
+LATENT_TEST_CASE(JobRuntimeTest)
 #include "tst_job_runtime.moc"

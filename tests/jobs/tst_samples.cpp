@@ -6,6 +6,7 @@
 #include "core/store/corpus_store.hpp"
 #include "core/store/graph_store.hpp"
 #include "core/store/ratings_store.hpp"
+#include "test_case.hpp"
 #include "test_support.hpp"
 #include "core/util/errors.hpp"
 
@@ -80,5 +81,5 @@ class SamplesTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(SamplesTest)
+LATENT_TEST_CASE(SamplesTest)
 #include "tst_samples.moc"

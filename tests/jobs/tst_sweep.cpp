@@ -3,6 +3,7 @@
 #include <QtTest>
 
 #include "core/jobs/sweep_job.hpp"
+#include "test_case.hpp"
 #include "test_datasets.hpp"
 #include "test_support.hpp"
 #include "core/util/errors.hpp"
@@ -96,5 +97,5 @@ class SweepTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(SweepTest)
+LATENT_TEST_CASE(SweepTest)
 #include "tst_sweep.moc"

@@ -14,12 +14,12 @@
 
 #include "core/data/synthetic_graph.hpp"
 #include "core/eval/link_metrics.hpp"
-#include "core/models/fit_data.hpp"
 #include "core/models/network/block_model_results.hpp"
 #include "core/models/network/irm.hpp"
 #include "core/models/network/irm_partitions.hpp"
 #include "core/models/network/irm_relation.hpp"
 #include "core/models/network/irm_sampler.hpp"
+#include "test_case.hpp"
 #include "core/util/clock.hpp"
 #include "core/util/errors.hpp"
 #include "core/util/random.hpp"
@@ -631,5 +631,5 @@ class IrmTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(IrmTest)
+LATENT_TEST_CASE(IrmTest)
 #include "tst_irm.moc"

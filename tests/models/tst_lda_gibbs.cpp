@@ -21,12 +21,14 @@
 #include "core/io/run_export.hpp"
 #include "core/jobs/fit_job.hpp"
 #include "lda_gibbs_test_support.hpp"
-#include "core/models/topic/lda_gibbs_alias_kernel.hpp"
-#include "core/models/topic/lda_gibbs_warp_kernel.hpp"
-#include "core/models/topic/lda_gibbs_sparse_kernel.hpp"
-#include "core/store/run_store.hpp"
-#include "test_datasets.hpp"
+#include "core/models/restart_report.hpp"
 #include "core/models/topic/lda_gibbs.hpp"
+#include "core/models/topic/lda_gibbs_alias_kernel.hpp"
+#include "core/models/topic/lda_gibbs_sparse_kernel.hpp"
+#include "core/models/topic/lda_gibbs_warp_kernel.hpp"
+#include "core/store/run_store.hpp"
+#include "test_case.hpp"
+#include "test_datasets.hpp"
 #include "test_support.hpp"
 #include "core/util/errors.hpp"
 #include "core/util/special_functions.hpp"
@@ -641,5 +643,5 @@ class LdaGibbsTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(LdaGibbsTest)
+LATENT_TEST_CASE(LdaGibbsTest)
 #include "tst_lda_gibbs.moc"

@@ -14,6 +14,7 @@
 #include "core/models/topic/lda_online.hpp"
 #include "core/store/corpus_store.hpp"
 #include "core/store/run_store.hpp"
+#include "test_case.hpp"
 #include "test_datasets.hpp"
 #include "test_support.hpp"
 #include "core/util/errors.hpp"
@@ -227,5 +228,5 @@ class LdaOnlineTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(LdaOnlineTest)
+LATENT_TEST_CASE(LdaOnlineTest)
 #include "tst_lda_online.moc"

@@ -18,6 +18,7 @@
 #include "core/models/topic/lda_vb_kernels.hpp"
 #include "core/store/corpus_store.hpp"
 #include "core/store/run_store.hpp"
+#include "test_case.hpp"
 #include "test_datasets.hpp"
 #include "test_support.hpp"
 #include "core/util/errors.hpp"
@@ -417,5 +418,5 @@ class LdaVbTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(LdaVbTest)
+LATENT_TEST_CASE(LdaVbTest)
 #include "tst_lda_vb.moc"

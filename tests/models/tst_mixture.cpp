@@ -15,9 +15,10 @@
 #include "core/models/topic/mixture_kernels.hpp"
 #include "core/store/corpus_store.hpp"
 #include "synthetic_mixture.hpp"
-#include "core/util/special_functions.hpp"
+#include "test_case.hpp"
 #include "test_datasets.hpp"
 #include "test_support.hpp"
+#include "core/util/special_functions.hpp"
 
 using namespace latent;
 
@@ -375,5 +376,5 @@ class MixtureTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(MixtureTest)
+LATENT_TEST_CASE(MixtureTest)
 #include "tst_mixture.moc"

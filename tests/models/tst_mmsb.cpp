@@ -14,11 +14,11 @@
 
 #include "core/data/synthetic_graph.hpp"
 #include "core/eval/dyad_split.hpp"
-#include "core/models/fit_data.hpp"
 #include "core/models/network/block_model_results.hpp"
 #include "core/models/network/block_model_support.hpp"
 #include "core/models/network/mmsb.hpp"
 #include "core/models/network/mmsb_sampler.hpp"
+#include "test_case.hpp"
 #include "core/util/errors.hpp"
 #include "core/util/random.hpp"
 
@@ -568,5 +568,5 @@ class MmsbTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(MmsbTest)
+LATENT_TEST_CASE(MmsbTest)
 #include "tst_mmsb.moc"

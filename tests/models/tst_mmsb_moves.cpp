@@ -12,6 +12,7 @@
 #include "core/eval/dyad_split.hpp"
 #include "core/models/network/mmsb_counts.hpp"
 #include "core/models/network/mmsb_sampler.hpp"
+#include "test_case.hpp"
 
 using namespace latent;
 using core::network::DyadUnit;
@@ -90,5 +91,5 @@ class MmsbMovesTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(MmsbMovesTest)
+LATENT_TEST_CASE(MmsbMovesTest)
 #include "tst_mmsb_moves.moc"

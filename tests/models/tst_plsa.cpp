@@ -15,6 +15,7 @@
 #include "core/models/topic/plsa.hpp"
 #include "core/models/topic/plsa_kernels.hpp"
 #include "core/store/corpus_store.hpp"
+#include "test_case.hpp"
 #include "test_datasets.hpp"
 #include "test_support.hpp"
 
@@ -324,5 +325,5 @@ class PlsaTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(PlsaTest)
+LATENT_TEST_CASE(PlsaTest)
 #include "tst_plsa.moc"

@@ -10,7 +10,6 @@
 
 #include "core/eval/rating_split.hpp"
 #include "core/jobs/fit_job.hpp"
-#include "core/models/fit_data.hpp"
 #include "core/models/ratings/factor_model_results.hpp"
 #include "core/models/ratings/pmf.hpp"
 #include "core/models/ratings/pmf_als.hpp"
@@ -19,6 +18,7 @@
 #include "core/store/project.hpp"
 #include "core/store/ratings_store.hpp"
 #include "core/store/run_store.hpp"
+#include "test_case.hpp"
 #include "test_support.hpp"
 #include "core/util/errors.hpp"
 
@@ -501,5 +501,5 @@ class PmfTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(PmfTest)
+LATENT_TEST_CASE(PmfTest)
 #include "tst_pmf.moc"

@@ -17,6 +17,7 @@
 #include "core/models/ratings/pmf_implicit.hpp"
 #include "core/models/ratings/pmf_synthetic.hpp"
 #include "pmf_fit.hpp"
+#include "test_case.hpp"
 #include "core/util/random.hpp"
 
 using namespace latent;
@@ -286,5 +287,5 @@ class PmfImplicitTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(PmfImplicitTest)
+LATENT_TEST_CASE(PmfImplicitTest)
 #include "tst_pmf_implicit.moc"

@@ -11,11 +11,11 @@
 #include <thread>
 
 #include "core/data/synthetic_graph.hpp"
-#include "core/models/fit_data.hpp"
 #include "core/models/network/block_model_results.hpp"
 #include "core/models/network/sbm.hpp"
 #include "core/models/network/sbm_sampler.hpp"
 #include "core/models/network/sbm_search.hpp"
+#include "test_case.hpp"
 #include "core/util/errors.hpp"
 
 using namespace latent;
@@ -480,5 +480,5 @@ class SbmTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(SbmTest)
+LATENT_TEST_CASE(SbmTest)
 #include "tst_sbm.moc"

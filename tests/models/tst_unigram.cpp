@@ -9,6 +9,7 @@
 #include "core/jobs/fit_job.hpp"
 #include "core/models/topic/unigram.hpp"
 #include "core/store/corpus_store.hpp"
+#include "test_case.hpp"
 #include "test_datasets.hpp"
 #include "test_support.hpp"
 
@@ -206,5 +207,5 @@ class UnigramTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(UnigramTest)
+LATENT_TEST_CASE(UnigramTest)
 #include "tst_unigram.moc"

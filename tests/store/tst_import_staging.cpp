@@ -20,6 +20,7 @@
 #include "test_datasets.hpp"
 #include "test_support.hpp"
 #include "core/util/errors.hpp"
+#include "test_case.hpp"
 
 using namespace latent;
 
@@ -279,5 +280,5 @@ class ImportStagingTest : public QObject {
   std::int64_t m_toy = 0;
 };
 
-QTEST_APPLESS_MAIN(ImportStagingTest)
+LATENT_TEST_CASE(ImportStagingTest)
 #include "tst_import_staging.moc"

@@ -13,6 +13,7 @@
 #include "core/store/project.hpp"
 #include "core/store/ratings_store.hpp"
 #include "core/store/run_store.hpp"
+#include "test_case.hpp"
 #include "test_datasets.hpp"
 #include "test_support.hpp"
 #include "core/util/errors.hpp"
@@ -329,5 +330,5 @@ class ProjectStoreTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(ProjectStoreTest)
+LATENT_TEST_CASE(ProjectStoreTest)
 #include "tst_project_store.moc"

@@ -6,6 +6,7 @@
 #include "core/store/project.hpp"
 #include "core/store/run_store.hpp"
 #include "core/store/topic_label_store.hpp"
+#include "test_case.hpp"
 #include "test_datasets.hpp"
 #include "test_support.hpp"
 #include "core/util/errors.hpp"
@@ -127,5 +128,5 @@ class TopicLabelStoreTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TopicLabelStoreTest)
+LATENT_TEST_CASE(TopicLabelStoreTest)
 #include "tst_topic_label_store.moc"

@@ -14,6 +14,7 @@
 #include "core/jobs/samples.hpp"
 #include "core/models/network/block_model_results.hpp"
 #include "core/store/run_store.hpp"
+#include "test_case.hpp"
 #include "test_support.hpp"
 #include "ui/demo/demo_catalogue.hpp"
 #include "ui/demo/demo_driver.hpp"
@@ -216,5 +217,5 @@ class TestBlockViewScreenshots : public QObject {
   }
 };
 
-QTEST_MAIN(TestBlockViewScreenshots)
+LATENT_TEST_CASE(TestBlockViewScreenshots)
 #include "tst_block_view_screenshots.moc"

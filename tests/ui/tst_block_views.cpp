@@ -14,6 +14,7 @@
 #include "core/data/synthetic_graph.hpp"
 #include "core/models/network/block_model_results.hpp"
 #include "core/store/run_store.hpp"
+#include "test_case.hpp"
 #include "test_support.hpp"
 #include "ui/browsers/adjacency_view.hpp"
 #include "ui/demo/demo_catalogue.hpp"
@@ -526,5 +527,5 @@ class TestBlockViews : public QObject {
   }
 };
 
-QTEST_MAIN(TestBlockViews)
+LATENT_TEST_CASE(TestBlockViews)
 #include "tst_block_views.moc"

@@ -7,6 +7,7 @@
 #include <QTableWidget>
 #include <QtTest>
 
+#include "test_case.hpp"
 #include "test_support.hpp"
 #include "ui/browsers/corpus_browser.hpp"
 #include "ui/browsers/document_viewer.hpp"
@@ -140,5 +141,5 @@ class TestCorpusBrowser : public QObject {
   }
 };
 
-QTEST_MAIN(TestCorpusBrowser)
+LATENT_TEST_CASE(TestCorpusBrowser)
 #include "tst_corpus_browser.moc"

@@ -9,6 +9,7 @@
 #include <QtTest>
 
 #include "core/models/model.hpp"
+#include "test_case.hpp"
 #include "test_support.hpp"
 #include "ui/runs/curve_controls.hpp"
 #include "ui/runs/metrics_chart.hpp"
@@ -151,5 +152,5 @@ class TestCurveControls : public QObject {
   }
 };
 
-QTEST_MAIN(TestCurveControls)
+LATENT_TEST_CASE(TestCurveControls)
 #include "tst_curve_controls.moc"

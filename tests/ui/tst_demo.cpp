@@ -6,6 +6,7 @@
 #include <QTabWidget>
 #include <QtTest>
 
+#include "test_case.hpp"
 #include "test_support.hpp"
 #include "ui/browsers/corpus_browser.hpp"
 #include "ui/demo/demo_catalogue.hpp"
@@ -189,5 +190,5 @@ class TestDemo : public QObject {
   }
 };
 
-QTEST_MAIN(TestDemo)
+LATENT_TEST_CASE(TestDemo)
 #include "tst_demo.moc"

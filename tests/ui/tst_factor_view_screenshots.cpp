@@ -11,6 +11,7 @@
 
 #include "core/jobs/fit_job.hpp"
 #include "core/jobs/samples.hpp"
+#include "test_case.hpp"
 #include "test_support.hpp"
 #include "ui/main_window.hpp"
 #include "ui/runs/factors/factor_page.hpp"
@@ -92,5 +93,5 @@ class TestFactorViewScreenshots : public QObject {
   }
 };
 
-QTEST_MAIN(TestFactorViewScreenshots)
+LATENT_TEST_CASE(TestFactorViewScreenshots)
 #include "tst_factor_view_screenshots.moc"

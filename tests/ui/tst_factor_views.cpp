@@ -27,6 +27,7 @@
 
 #include "core/jobs/fit_job.hpp"
 #include "core/models/ratings/factor_model_results.hpp"
+#include "test_case.hpp"
 #include "test_support.hpp"
 #include "ui/demo/demo_catalogue.hpp"
 #include "ui/demo/demo_driver.hpp"
@@ -583,5 +584,5 @@ class TestFactorViews : public QObject {
   }
 };
 
-QTEST_MAIN(TestFactorViews)
+LATENT_TEST_CASE(TestFactorViews)
 #include "tst_factor_views.moc"

@@ -11,6 +11,7 @@
 #include <map>
 #include <set>
 
+#include "test_case.hpp"
 #include "test_support.hpp"
 #include "ui/runs/metrics_chart.hpp"
 #include "ui/util/figure_export.hpp"
@@ -144,5 +145,5 @@ class TestFigureExport : public QObject {
   }
 };
 
-QTEST_MAIN(TestFigureExport)
+LATENT_TEST_CASE(TestFigureExport)
 #include "tst_figure_export.moc"

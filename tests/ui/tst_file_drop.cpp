@@ -9,6 +9,7 @@
 
 #include <fstream>
 
+#include "test_case.hpp"
 #include "test_support.hpp"
 #include "ui/import/dropped_file.hpp"
 #include "ui/import/import_dialog.hpp"
@@ -125,5 +126,5 @@ class TestFileDrop : public QObject {
   }
 };
 
-QTEST_MAIN(TestFileDrop)
+LATENT_TEST_CASE(TestFileDrop)
 #include "tst_file_drop.moc"

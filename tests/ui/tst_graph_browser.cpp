@@ -4,6 +4,7 @@
 #include <QTableWidget>
 #include <QtTest>
 
+#include "test_case.hpp"
 #include "test_support.hpp"
 #include "ui/browsers/adjacency_view.hpp"
 #include "ui/browsers/graph_browser.hpp"
@@ -118,5 +119,5 @@ class TestGraphBrowser : public QObject {
   }
 };
 
-QTEST_MAIN(TestGraphBrowser)
+LATENT_TEST_CASE(TestGraphBrowser)
 #include "tst_graph_browser.moc"

@@ -9,6 +9,7 @@
 #include <QTextBlock>
 #include <QtTest>
 
+#include "test_case.hpp"
 #include "test_support.hpp"
 #include "ui/import/import_dialog.hpp"
 #include "ui/import/import_options_form.hpp"
@@ -110,5 +111,5 @@ class TestImportDialog : public QObject {
   }
 };
 
-QTEST_MAIN(TestImportDialog)
+LATENT_TEST_CASE(TestImportDialog)
 #include "tst_import_dialog.moc"

@@ -11,6 +11,7 @@
 #include "core/jobs/samples.hpp"
 #include "core/jobs/sweep_job.hpp"
 #include "core/models/model.hpp"
+#include "test_case.hpp"
 #include "test_support.hpp"
 #include "ui/runs/k_choice/k_choice_view.hpp"
 #include "ui/runs/run_view.hpp"
@@ -140,5 +141,5 @@ class TestKChoice : public QObject {
   }
 };
 
-QTEST_MAIN(TestKChoice)
+LATENT_TEST_CASE(TestKChoice)
 #include "tst_k_choice.moc"

@@ -6,6 +6,7 @@
 #include <QTabWidget>
 #include <QtTest>
 
+#include "test_case.hpp"
 #include "test_support.hpp"
 #include "ui/main_window.hpp"
 #include "ui/util/format.hpp"
@@ -159,5 +160,5 @@ class TestMainWindow : public QObject {
   }
 };
 
-QTEST_MAIN(TestMainWindow)
+LATENT_TEST_CASE(TestMainWindow)
 #include "tst_main_window.moc"

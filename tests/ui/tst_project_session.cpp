@@ -24,6 +24,7 @@
 #include "ui/util/settings.hpp"
 #include "ui/widgets/project_tree.hpp"
 #include "ui_test_data.hpp"
+#include "test_case.hpp"
 
 using namespace latent;
 
@@ -227,5 +228,5 @@ class TestProjectSession : public QObject {
   }
 };
 
-QTEST_MAIN(TestProjectSession)
+LATENT_TEST_CASE(TestProjectSession)
 #include "tst_project_session.moc"

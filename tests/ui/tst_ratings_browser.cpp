@@ -5,6 +5,7 @@
 #include <QTableWidget>
 #include <QtTest>
 
+#include "test_case.hpp"
 #include "test_support.hpp"
 #include "ui/browsers/ratings_browser.hpp"
 #include "ui/browsers/ratings_stats.hpp"
@@ -79,5 +80,5 @@ class TestRatingsBrowser : public QObject {
   }
 };
 
-QTEST_MAIN(TestRatingsBrowser)
+LATENT_TEST_CASE(TestRatingsBrowser)
 #include "tst_ratings_browser.moc"

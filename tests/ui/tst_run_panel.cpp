@@ -15,6 +15,7 @@
 
 #include "core/jobs/fit_job.hpp"
 #include "core/models/model.hpp"
+#include "test_case.hpp"
 #include "test_support.hpp"
 #include "ui/jobs/job_controller.hpp"
 #include "ui/jobs/run_manager.hpp"
@@ -258,5 +259,5 @@ class TestRunPanel : public QObject {
   }
 };
 
-QTEST_MAIN(TestRunPanel)
+LATENT_TEST_CASE(TestRunPanel)
 #include "tst_run_panel.moc"

@@ -14,6 +14,7 @@
 
 #include "core/jobs/fit_job.hpp"
 #include "core/jobs/samples.hpp"
+#include "test_case.hpp"
 #include "test_support.hpp"
 #include "ui/main_window.hpp"
 #include "ui/runs/run_view.hpp"
@@ -159,5 +160,5 @@ class TestTopicViewScreenshots : public QObject {
   }
 };
 
-QTEST_MAIN(TestTopicViewScreenshots)
+LATENT_TEST_CASE(TestTopicViewScreenshots)
 #include "tst_topic_view_screenshots.moc"

@@ -20,6 +20,7 @@
 
 #include "core/jobs/fit_job.hpp"
 #include "core/store/topic_label_store.hpp"
+#include "test_case.hpp"
 #include "test_support.hpp"
 #include "ui/main_window.hpp"
 #include "ui/runs/run_view.hpp"
@@ -551,5 +552,5 @@ class TestTopicViews : public QObject {
   }
 };
 
-QTEST_MAIN(TestTopicViews)
+LATENT_TEST_CASE(TestTopicViews)
 #include "tst_topic_views.moc"

@@ -147,7 +147,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   connect(m_start, &StartPage::newProjectRequested, this, &MainWindow::newProjectDialog);
   connect(m_start, &StartPage::openProjectRequested, this, &MainWindow::openProjectDialog);
   connect(m_start, &StartPage::recentProjectRequested, this, [this](const QString& f) { openProject(f); });
-  connect(m_start, &StartPage::sampleRequested, this, [this](const QString& sample) { startDemo(QStringLiteral("sample:") + sample); });
+  connect(m_start, &StartPage::sampleRequested, this,
+          [this](const QString& sample) { startDemo(QStringLiteral("sample:") + sample); });
   connect(m_tabs, &QTabWidget::tabCloseRequested, this, &MainWindow::closeTab);
   connect(m_tabs, &QTabWidget::currentChanged, this, [this, pages] {
     pages->setCurrentWidget(m_tabs->count() > 0 ? static_cast<QWidget*>(m_tabs) : m_projectHome);
@@ -162,7 +163,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   connect(m_tree, &ProjectTree::rerunRequested, this, &MainWindow::rerun);
   connect(m_tree, &ProjectTree::renameDatasetRequested, this, &MainWindow::renameDataset);
   connect(m_tree, &ProjectTree::deleteDatasetRequested, this, &MainWindow::deleteDataset);
-  connect(m_tree, &ProjectTree::readFailed, this, [this](const QString& m) { log(tr("Could not read the project: %1").arg(m), LogView::Level::Error); });
+  connect(m_tree, &ProjectTree::readFailed, this,
+          [this](const QString& m) { log(tr("Could not read the project: %1").arg(m), LogView::Level::Error); });
   connect(m_tree, &QTreeWidget::itemSelectionChanged, this, &MainWindow::updateSelectedRun);
   connect(m_runPanel, &RunPanel::openRunRequested, this, &MainWindow::openRun);
   connect(m_runs, &RunManager::runCreated, this, &MainWindow::onRunCreated);
@@ -200,7 +202,8 @@ void MainWindow::closeEvent(QCloseEvent* event) {
 // --- Projects ---------------------------------------------------------------------------------
 
 void MainWindow::newProjectDialog() {
-  QString file = QFileDialog::getSaveFileName(this, tr("New Project"), QString(), tr("Latent Studio projects (*.latent)"));
+  QString file =
+      QFileDialog::getSaveFileName(this, tr("New Project"), QString(), tr("Latent Studio projects (*.latent)"));
   if (file.isEmpty()) return;
   if (!file.endsWith(QLatin1String(".latent"))) file += QStringLiteral(".latent");
   QString error;
@@ -209,7 +212,8 @@ void MainWindow::newProjectDialog() {
 }
 
 void MainWindow::openProjectDialog() {
-  const QString file = QFileDialog::getOpenFileName(this, tr("Open Project"), QString(), tr("Latent Studio projects (*.latent);;All files (*)"));
+  const QString file = QFileDialog::getOpenFileName(this, tr("Open Project"), QString(),
+                                                    tr("Latent Studio projects (*.latent);;All files (*)"));
   if (file.isEmpty()) return;
   QString error;
   m_warnOpenFailures = true;
@@ -219,7 +223,8 @@ void MainWindow::openProjectDialog() {
 bool MainWindow::createProject(const QString& file, QString* /*error*/, bool remember) {
   // The file dialog has asked about replacing; an existing file is removed so "new" means new.
   if (QFileInfo::exists(file)) {
-    for (const QString& suffix : {QString(), QStringLiteral("-wal"), QStringLiteral("-shm")}) QFile::remove(file + suffix);
+    for (const QString& suffix : {QString(), QStringLiteral("-wal"), QStringLiteral("-shm")})
+      QFile::remove(file + suffix);
   }
   startOpening(file, remember, true);
   return true;
@@ -338,7 +343,8 @@ void MainWindow::refreshProject() {
 }
 
 void MainWindow::updateTitle() {
-  setWindowTitle(hasProject() ? QStringLiteral("%1 — Latent Studio").arg(fromPath(m_projectFile.filename())) : tr("Latent Studio"));
+  setWindowTitle(hasProject() ? QStringLiteral("%1 — Latent Studio").arg(fromPath(m_projectFile.filename()))
+                              : tr("Latent Studio"));
   setWindowFilePath(hasProject() ? fromPath(m_projectFile) : QString());
 }
 
@@ -366,8 +372,12 @@ void MainWindow::showBanner(const QString& html) {
   m_banner->setText(html);
   QColor background = palette().color(QPalette::Highlight);
   background.setAlphaF(0.14f);
-  m_bannerFrame->setStyleSheet(QStringLiteral("#banner { background: rgba(%1,%2,%3,%4); border-bottom: 1px solid palette(mid); }")
-                                   .arg(background.red()).arg(background.green()).arg(background.blue()).arg(background.alphaF()));
+  m_bannerFrame->setStyleSheet(
+      QStringLiteral("#banner { background: rgba(%1,%2,%3,%4); border-bottom: 1px solid palette(mid); }")
+          .arg(background.red())
+          .arg(background.green())
+          .arg(background.blue())
+          .arg(background.alphaF()));
   m_bannerFrame->show();
 }
 

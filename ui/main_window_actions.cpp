@@ -16,6 +16,7 @@
 #include <QUndoGroup>
 
 #include "core/jobs/samples.hpp"
+#include "core/util/version.hpp"
 #include "ui/demo/demo_catalogue.hpp"
 #include "ui/jobs/run_manager.hpp"
 #include "ui/main_window.hpp"
@@ -26,7 +27,6 @@
 #include "ui/util/settings.hpp"
 #include "ui/util/table_export.hpp"
 #include "ui/widgets/project_tree.hpp"
-#include "core/util/version.hpp"
 
 namespace latent::ui {
 
@@ -86,8 +86,10 @@ void MainWindow::createActions() {
   m_exportFigure->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
   m_exportFigure->setStatusTip(tr("Save the chart or matrix in view as a PNG image or an SVG drawing"));
   connect(m_exportFigure, &QAction::triggered, this, [this] {
-    if (QWidget* figure = currentFigure(m_tabs->currentWidget())) saveFigureInteractively(figure);
-    else statusBar()->showMessage(tr("This tab shows no chart or matrix to export"), 4000);
+    if (QWidget* figure = currentFigure(m_tabs->currentWidget()))
+      saveFigureInteractively(figure);
+    else
+      statusBar()->showMessage(tr("This tab shows no chart or matrix to export"), 4000);
   });
   m_exportTable = new QAction(tr("Export &Table as CSV…"), this);
   m_exportTable->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_T));
@@ -100,9 +102,11 @@ void MainWindow::createActions() {
     }
     QString name = exportName(table);
     if (!name.endsWith(QLatin1String(".csv"), Qt::CaseInsensitive)) name += QStringLiteral(".csv");
-    const QString file = QFileDialog::getSaveFileName(this, tr("Export Table as CSV"), name, tr("CSV files (*.csv);;All files (*)"));
+    const QString file =
+        QFileDialog::getSaveFileName(this, tr("Export Table as CSV"), name, tr("CSV files (*.csv);;All files (*)"));
     QString error;
-    if (!file.isEmpty() && !exportTableCsv(*table, file, &error)) QMessageBox::warning(this, tr("Export Table as CSV"), error);
+    if (!file.isEmpty() && !exportTableCsv(*table, file, &error))
+      QMessageBox::warning(this, tr("Export Table as CSV"), error);
   });
 
   m_closeTab = new QAction(tr("Close &Tab"), this);
@@ -134,7 +138,8 @@ void MainWindow::createMenus() {
   file->addAction(m_importRatings);
   m_sampleMenu = file->addMenu(themedIcon("import"), tr("Import &Sample"));
   for (const auto& sample : core::builtInSamples()) {
-    QAction* a = m_sampleMenu->addAction(kindIcon(sample.kind), QStringLiteral("%1 — %2").arg(qs(sample.name), qs(sample.title)));
+    QAction* a = m_sampleMenu->addAction(kindIcon(sample.kind),
+                                         QStringLiteral("%1 — %2").arg(qs(sample.name), qs(sample.title)));
     a->setStatusTip(qs(sample.description));
     const QString name = qs(sample.name);
     connect(a, &QAction::triggered, this, [this, name] { importSample(name); });
@@ -241,8 +246,7 @@ void MainWindow::updateRecentMenu() {
 
 void MainWindow::updateActions() {
   const bool open = hasProject();
-  for (QAction* a : {m_closeAction, m_importCorpus, m_importGraph, m_importRatings, m_newRun})
-    a->setEnabled(open);
+  for (QAction* a : {m_closeAction, m_importCorpus, m_importGraph, m_importRatings, m_newRun}) a->setEnabled(open);
   m_sampleMenu->setEnabled(open);
   m_stopRun->setEnabled(m_runs->activeCount() > 0);
   m_closeTab->setEnabled(m_tabs->count() > 0);

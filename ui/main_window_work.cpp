@@ -2,9 +2,9 @@
 // MainWindow: the tabs, imports, the end of runs, and editing datasets from the tree.
 #include <QComboBox>
 #include <QDir>
+#include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
-#include <QDockWidget>
 #include <QFileInfo>
 #include <QInputDialog>
 #include <QMenu>
@@ -82,9 +82,15 @@ void MainWindow::openDataset(qint64 datasetId, std::function<void(TabPage*)> the
         const core::DatasetInfo& info = *result.value;
         TabPage* page = nullptr;
         switch (info.kind) {
-          case core::DataKind::Corpus: page = new CorpusBrowser(m_projectFile, datasetId, m_tabs); break;
-          case core::DataKind::Graph: page = new GraphBrowser(m_projectFile, datasetId, m_tabs); break;
-          case core::DataKind::Ratings: page = new RatingsBrowser(m_projectFile, datasetId, m_tabs); break;
+          case core::DataKind::Corpus:
+            page = new CorpusBrowser(m_projectFile, datasetId, m_tabs);
+            break;
+          case core::DataKind::Graph:
+            page = new GraphBrowser(m_projectFile, datasetId, m_tabs);
+            break;
+          case core::DataKind::Ratings:
+            page = new RatingsBrowser(m_projectFile, datasetId, m_tabs);
+            break;
         }
         const int index = m_tabs->addTab(page, kindIcon(info.kind), qs(info.name));
         m_tabs->setTabToolTip(index, datasetSummaryText(info));
@@ -103,7 +109,8 @@ RunView* MainWindow::openRun(qint64 runId) {
   }
   auto* view = new RunView(m_projectFile, runId, m_tabs);
   m_undoGroup->addStack(view->undoStack());
-  if (auto* controller = m_runs->controllerForRun(runId); controller && controller->state() != JobController::State::Ended)
+  if (auto* controller = m_runs->controllerForRun(runId);
+      controller && controller->state() != JobController::State::Ended)
     view->attach(controller);
   connect(view, &RunView::rerunRequested, this, &MainWindow::rerun);
   const int index = m_tabs->addTab(view, themedIcon("run"), QStringLiteral("#%1").arg(runId));
@@ -149,7 +156,8 @@ ImportDialog* MainWindow::showImportDialog(core::DataKind kind) {
     Q_EMIT datasetImported(id);
     openDataset(id);
   });
-  connect(dialog, &ImportDialog::importFailed, this, [this](const QString& message) { log(message, LogView::Level::Warning); });
+  connect(dialog, &ImportDialog::importFailed, this,
+          [this](const QString& message) { log(message, LogView::Level::Warning); });
   dialog->show();
   return dialog;
 }
@@ -183,7 +191,8 @@ ImportTask* MainWindow::importSample(const QString& sample) {
           task->wasCancelled() ? LogView::Level::Warning : LogView::Level::Error);
       return;
     }
-    log(tr("Imported “%1”: %2").arg(qs(task->dataset().name), datasetSummaryText(task->dataset())), LogView::Level::Success);
+    log(tr("Imported “%1”: %2").arg(qs(task->dataset().name), datasetSummaryText(task->dataset())),
+        LogView::Level::Success);
     for (const QString& note : task->notes()) log(QStringLiteral("  %1").arg(note));
     refreshProject();
     Q_EMIT datasetImported(task->dataset().id);
@@ -237,11 +246,12 @@ void MainWindow::onRunEnded(JobController* controller) {
     return;
   }
   const auto& run = controller->run();
-  QString line = tr("Run #%1 %2 on “%3” %4").arg(run.id).arg(qs(run.model), qs(run.datasetName), statusText(run.status));
+  QString line =
+      tr("Run #%1 %2 on “%3” %4").arg(run.id).arg(qs(run.model), qs(run.datasetName), statusText(run.status));
   if (const auto v = heldoutValue(run)) line += QStringLiteral(": %1 = %2").arg(qs(run.heldoutName), formatReal(*v, 6));
   if (run.seconds) line += QStringLiteral(" (%1)").arg(formatSeconds(*run.seconds));
   if (!controller->error().isEmpty()) line += QStringLiteral(" — ") + controller->error();
-  log(line, run.status == core::RunStatus::Failed ? LogView::Level::Error
+  log(line, run.status == core::RunStatus::Failed    ? LogView::Level::Error
             : run.status == core::RunStatus::Stopped ? LogView::Level::Warning
                                                      : LogView::Level::Success);
   if (!hasProject()) return;
@@ -265,7 +275,8 @@ void MainWindow::renameDataset(qint64 datasetId) {
         const QString old = qs(result.value->name);
         bool ok = false;
         const QString name = QInputDialog::getText(this, tr("Rename Dataset"), tr("New name for “%1”:").arg(old),
-                                                   QLineEdit::Normal, old, &ok).trimmed();
+                                                   QLineEdit::Normal, old, &ok)
+                                 .trimmed();
         if (!ok || name.isEmpty() || name == old || file != m_projectFile) return;
         renameDatasetTo(datasetId, name);
       });
@@ -288,7 +299,8 @@ void MainWindow::renameDatasetTo(qint64 datasetId, const QString& name) {
           return;
         }
         log(tr("Renamed dataset “%1” to “%2”").arg(qs(*result.value), name));
-        if (const int index = findTab(QStringLiteral("dataset:%1").arg(datasetId)); index >= 0) m_tabs->setTabText(index, name);
+        if (const int index = findTab(QStringLiteral("dataset:%1").arg(datasetId)); index >= 0)
+          m_tabs->setTabText(index, name);
         Q_EMIT datasetRenamed(datasetId, name);
       });
 }
@@ -308,7 +320,10 @@ void MainWindow::deleteDataset(qint64 datasetId) {
       return;
     }
   m_session->read(
-      this, [datasetId](core::Project& project) { return DatasetAndRuns{project.dataset(datasetId), core::listRuns(project, datasetId)}; },
+      this,
+      [datasetId](core::Project& project) {
+        return DatasetAndRuns{project.dataset(datasetId), core::listRuns(project, datasetId)};
+      },
       [this, datasetId, file = m_projectFile](SessionResult<DatasetAndRuns> result) {
         if (file != m_projectFile) return;
         if (!result.ok()) {
@@ -318,7 +333,8 @@ void MainWindow::deleteDataset(qint64 datasetId) {
         const auto answer = QMessageBox::question(
             this, tr("Delete Dataset"),
             tr("Delete “%1” and its %2 from the project? This cannot be undone.")
-                .arg(qs(result.value->info.name), countOf(static_cast<std::int64_t>(result.value->runs.size()), tr("run"), tr("runs"))),
+                .arg(qs(result.value->info.name),
+                     countOf(static_cast<std::int64_t>(result.value->runs.size()), tr("run"), tr("runs"))),
             QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
         if (answer == QMessageBox::Yes && file == m_projectFile) removeDataset(datasetId);
       });
@@ -376,13 +392,15 @@ void MainWindow::dropEvent(QDropEvent* event) {
   if (paths.isEmpty()) return;
   event->acceptProposedAction();
   // After the drop has finished: a modal dialog inside the drop handler would block the source.
-  QTimer::singleShot(0, this, [this, paths, where = mapToGlobal(event->position().toPoint())] { openDroppedFiles(paths, where); });
+  QTimer::singleShot(
+      0, this, [this, paths, where = mapToGlobal(event->position().toPoint())] { openDroppedFiles(paths, where); });
 }
 
 QMenu* MainWindow::openDroppedFiles(const QStringList& paths, const QPoint& where) {
   if (paths.isEmpty()) return nullptr;
   const QString path = paths.first();
-  if (paths.size() > 1) log(tr("Only the first dropped file is imported: %1").arg(QDir::toNativeSeparators(path)), LogView::Level::Warning);
+  if (paths.size() > 1)
+    log(tr("Only the first dropped file is imported: %1").arg(QDir::toNativeSeparators(path)), LogView::Level::Warning);
   if (isProjectFile(path)) {
     QString error;
     m_warnOpenFailures = true;

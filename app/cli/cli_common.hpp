@@ -19,7 +19,7 @@ namespace latent::cli {
 
 // Exit statuses of DESIGN §6, plus the conventional one for an interrupted command.
 inline constexpr int kExitOk = 0;
-inline constexpr int kExitFailure = 1;  // the machine failed us (disk full, database locked)
+inline constexpr int kExitFailure = 1;   // the machine failed us (disk full, database locked)
 inline constexpr int kExitBadInput = 2;  // bad arguments or bad input files
 inline constexpr int kExitInterrupted = 130;
 

@@ -23,16 +23,19 @@ Command addExportCommand(CLI::App& app) {
   sub->add_option("--what", *what, kinds)->required();
   sub->add_option("--out", *out, "CSV file to write, - for standard output")->required();
   sub->add_option("--iteration", *iteration,
-                  "matrix exports (topic-word, doc-topic, blocks, memberships, block-matrix, factors): the snapshot taken at this iteration instead of the final result")
+                  "matrix exports (topic-word, doc-topic, blocks, memberships, block-matrix, factors): the snapshot "
+                  "taken at this iteration instead of the final result")
       ->check(CLI::NonNegativeNumber);
   return {sub, [=]() -> int {
             core::Project p(*project, core::Project::Access::ReadOnly);
             const auto snapshot = *iteration >= 0 ? std::optional<std::int64_t>(*iteration) : std::nullopt;
             std::int64_t written = -1;
-            writeOutput(*out, [&](std::ostream& stream) { written = core::exportRun(p, *run, *what, stream, snapshot); });
+            writeOutput(*out,
+                        [&](std::ostream& stream) { written = core::exportRun(p, *run, *what, stream, snapshot); });
             // A run killed before its end exports its latest snapshot: say which.
             if (written >= 0 && !snapshot)
-              std::cerr << "run " << *run << " has no final result; wrote its latest snapshot, iteration " << written << "\n";
+              std::cerr << "run " << *run << " has no final result; wrote its latest snapshot, iteration " << written
+                        << "\n";
             return kExitOk;
           }};
 }

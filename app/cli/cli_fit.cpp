@@ -31,7 +31,9 @@ std::string number(double value, int digits = 6, bool fixedPoint = false) {
 }
 
 std::string number(const nlohmann::json& value) {
-  return value.is_number_float() ? number(value.get<double>()) : value.is_string() ? value.get<std::string>() : value.dump();
+  return value.is_number_float() ? number(value.get<double>())
+         : value.is_string()     ? value.get<std::string>()
+                                 : value.dump();
 }
 
 // Prints each report as it arrives, as a JSON line or a readable line.
@@ -46,15 +48,16 @@ class ReportPrinter final : public core::TrainingObserver {
         const bool warp = r.phase == core::FitPhase::WarpStart;
         std::cout << (warp ? "warp start" : "restarts");
         if (r.start > 0) std::cout << " restart " << r.start;  // 0: every start at once
-        std::cout << (warp ? " warp_start_sweep " : " restart_sweep ") << r.iteration << "  " << number(r.seconds, 2, true)
-                  << " s\n"
+        std::cout << (warp ? " warp_start_sweep " : " restart_sweep ") << r.iteration << "  "
+                  << number(r.seconds, 2, true) << " s\n"
                   << std::flush;
       }
       return true;
     }
     if (m_json) {
       nlohmann::json line = {{"iteration", r.iteration}, {"seconds", r.seconds}};
-      line["train_objective"] = std::isfinite(r.trainObjective) ? nlohmann::json(r.trainObjective) : nlohmann::json(nullptr);
+      line["train_objective"] =
+          std::isfinite(r.trainObjective) ? nlohmann::json(r.trainObjective) : nlohmann::json(nullptr);
       if (r.heldout) line[m_model.heldoutKey] = *r.heldout;
       for (const auto& [key, value] : r.extras) line[key] = value;
       printJsonLine(line);
@@ -83,10 +86,13 @@ Command addFitCommand(CLI::App& app) {
   sub->add_option("--dataset", args->dataset, "Dataset name or id")->required();
   sub->add_option("--k", args->k, "Number of topics, blocks or factors (models that have one)");
   sub->add_option("--iterations", args->iterations, "Number of iterations or epochs (iterative models)");
-  sub->add_option("--seed", args->seed, "Random seed; same seed, threads and data give the same numbers")->capture_default_str();
+  sub->add_option("--seed", args->seed, "Random seed; same seed, threads and data give the same numbers")
+      ->capture_default_str();
   sub->add_option("--threads", args->threads, "Worker threads")->capture_default_str();
-  sub->add_option("--heldout", args->heldout, "Fraction of documents, dyads or ratings held out for evaluation")->capture_default_str();
-  sub->add_option("--eval-every", args->evalEvery, "Evaluate held-out metrics every this many iterations")->capture_default_str();
+  sub->add_option("--heldout", args->heldout, "Fraction of documents, dyads or ratings held out for evaluation")
+      ->capture_default_str();
+  sub->add_option("--eval-every", args->evalEvery, "Evaluate held-out metrics every this many iterations")
+      ->capture_default_str();
   sub->add_flag("--json", args->json, "One JSON object per evaluation and a final one, each on a line");
 
   return {sub, [=]() -> int {
@@ -115,10 +121,14 @@ Command addFitCommand(CLI::App& app) {
                                               projectWriteWait(args->project));
             const auto& run = outcome.run;
 
-            nlohmann::json final = {{"run", run.id}, {"model", run.model}, {"dataset", run.datasetName},
+            nlohmann::json final = {{"run", run.id},
+                                    {"model", run.model},
+                                    {"dataset", run.datasetName},
                                     {"k", run.options.value("k", std::int64_t{1})},
-                                    {"seconds", run.seconds.value_or(0.0)}, {"status", core::toString(run.status)},
-                                    {"iterations", run.iterations.value_or(0)}, {"seed", run.seed}};
+                                    {"seconds", run.seconds.value_or(0.0)},
+                                    {"status", core::toString(run.status)},
+                                    {"iterations", run.iterations.value_or(0)},
+                                    {"seed", run.seed}};
             for (const auto& [key, value] : run.finalMetrics.items()) final[key] = value;
             if (args->json) {
               printJsonLine(final);

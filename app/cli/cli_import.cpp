@@ -42,15 +42,19 @@ int runImport(const CommonImportArgs& args, F&& importInto) {
     result = importInto(project, control);
   } catch (...) {
     if (!existed) {
-      for (const char* suffix : {"", "-wal", "-shm", "-journal"})
-        std::filesystem::remove(file.string() + suffix, ec);
+      for (const char* suffix : {"", "-wal", "-shm", "-journal"}) std::filesystem::remove(file.string() + suffix, ec);
     }
     throw;
   }
   const auto& d = result.dataset;
   if (args.json) {
-    printJsonLine({{"dataset", d.name}, {"id", d.id}, {"kind", std::string(core::toString(d.kind))},
-                   {"format", d.format}, {"source", d.source}, {"summary", d.summary}, {"notes", result.notes}});
+    printJsonLine({{"dataset", d.name},
+                   {"id", d.id},
+                   {"kind", std::string(core::toString(d.kind))},
+                   {"format", d.format},
+                   {"source", d.source},
+                   {"summary", d.summary},
+                   {"notes", result.notes}});
     return kExitOk;
   }
   std::cout << "imported " << core::toString(d.kind) << " '" << d.name << "' (id " << d.id << ", " << d.format << "):";
@@ -66,7 +70,8 @@ int runImport(const CommonImportArgs& args, F&& importInto) {
                 << (s.value("directed", false) ? "directed" : "undirected");
       break;
     case core::DataKind::Ratings:
-      std::cout << " " << count("ratings") << " ratings by " << count("users") << " users of " << count("items") << " items";
+      std::cout << " " << count("ratings") << " ratings by " << count("users") << " users of " << count("items")
+                << " items";
       break;
   }
   std::cout << "\n";
@@ -93,7 +98,8 @@ Command addImportCommand(CLI::App& app) {
   auto corpus = std::make_shared<core::CorpusImportRequest>();
   auto vocab = std::make_shared<std::string>();
   auto stopwords = std::make_shared<std::string>();
-  auto* c = import->add_subcommand("corpus", "Import documents (folder of .txt, lines, CSV/TSV, JSON Lines, UCI, LDA-C)");
+  auto* c =
+      import->add_subcommand("corpus", "Import documents (folder of .txt, lines, CSV/TSV, JSON Lines, UCI, LDA-C)");
   addCommon(c, *corpusArgs);
   c->add_option("--format", corpusArgs->format, "auto|dir|lines|csv|jsonl|uci|ldac")->capture_default_str();
   c->add_option("--vocab", *vocab, "Vocabulary file (UCI, LDA-C); found next to the data when omitted");
@@ -101,12 +107,18 @@ Command addImportCommand(CLI::App& app) {
   c->add_option("--title-column", corpus->read.titleColumn, "Field holding the title");
   c->add_option("--time-column", corpus->read.timeColumn, "Field holding a time stamp or year");
   c->add_option("--label-column", corpus->read.labelColumn, "Field holding a known label");
-  c->add_option("--id-column", corpus->read.idColumn, "Field holding the document id (default: id, else the record number)");
+  c->add_option("--id-column", corpus->read.idColumn,
+                "Field holding the document id (default: id, else the record number)");
   c->add_option("--stopwords", *stopwords, "en|none|FILE (default: en for text, none for bag-of-words formats)");
-  c->add_option("--min-df", corpus->prune.minDocumentFrequency, "Drop words found in fewer documents")->capture_default_str();
-  c->add_option("--max-df", corpus->prune.maxDocumentFraction, "Drop words found in more than this fraction of documents")->capture_default_str();
-  c->add_option("--max-vocab", corpus->prune.maxVocabulary, "Keep only the N most frequent words (0: all)")->capture_default_str();
-  c->add_option("--min-length", corpus->tokenizer.minLength, "Shortest word kept, in characters")->capture_default_str();
+  c->add_option("--min-df", corpus->prune.minDocumentFrequency, "Drop words found in fewer documents")
+      ->capture_default_str();
+  c->add_option("--max-df", corpus->prune.maxDocumentFraction,
+                "Drop words found in more than this fraction of documents")
+      ->capture_default_str();
+  c->add_option("--max-vocab", corpus->prune.maxVocabulary, "Keep only the N most frequent words (0: all)")
+      ->capture_default_str();
+  c->add_option("--min-length", corpus->tokenizer.minLength, "Shortest word kept, in characters")
+      ->capture_default_str();
   c->add_flag("--keep-numbers", corpus->tokenizer.keepNumbers, "Keep numbers as words");
 
   // import graph
@@ -152,7 +164,9 @@ Command addImportCommand(CLI::App& app) {
                                                              "auto, dir, lines, csv, jsonl, uci, ldac");
       corpus->read.vocabulary = *vocab;
       if (!stopwords->empty()) corpus->stopWords = *stopwords;
-      return runImport(*corpusArgs, [&](core::Project& p, const core::ImportControl& ctl) { return core::importCorpus(p, *corpus, ctl); });
+      return runImport(*corpusArgs, [&](core::Project& p, const core::ImportControl& ctl) {
+        return core::importCorpus(p, *corpus, ctl);
+      });
     }
     if (g->parsed()) {
       graph->name = graphArgs->name;
@@ -162,7 +176,9 @@ Command addImportCommand(CLI::App& app) {
       graph->read.nodes = *nodes;
       if (*directed) graph->read.directed = true;
       if (*undirected) graph->read.directed = false;
-      return runImport(*graphArgs, [&](core::Project& p, const core::ImportControl& ctl) { return core::importGraph(p, *graph, ctl); });
+      return runImport(*graphArgs, [&](core::Project& p, const core::ImportControl& ctl) {
+        return core::importGraph(p, *graph, ctl);
+      });
     }
     if (r->parsed()) {
       ratings->name = ratingsArgs->name;
@@ -170,7 +186,9 @@ Command addImportCommand(CLI::App& app) {
       ratings->read.format = *parseFormat<core::RatingsFormat>(ratingsArgs->format, &core::ratingsFormatFromString,
                                                                "auto, movielens, csv");
       ratings->read.items = *items;
-      return runImport(*ratingsArgs, [&](core::Project& p, const core::ImportControl& ctl) { return core::importRatings(p, *ratings, ctl); });
+      return runImport(*ratingsArgs, [&](core::Project& p, const core::ImportControl& ctl) {
+        return core::importRatings(p, *ratings, ctl);
+      });
     }
     if (sampleArgs->name.empty()) sampleArgs->name = *sample;
     return runImport(*sampleArgs, [&](core::Project& p, const core::ImportControl& ctl) {

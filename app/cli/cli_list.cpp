@@ -57,8 +57,12 @@ Command addDatasetsCommand(CLI::App& app) {
             const auto datasets = p.datasets();
             if (*json) {
               for (const auto& d : datasets)
-                printJsonLine({{"id", d.id}, {"name", d.name}, {"kind", std::string(core::toString(d.kind))},
-                               {"format", d.format}, {"source", d.source}, {"created_at", d.createdAt},
+                printJsonLine({{"id", d.id},
+                               {"name", d.name},
+                               {"kind", std::string(core::toString(d.kind))},
+                               {"format", d.format},
+                               {"source", d.source},
+                               {"created_at", d.createdAt},
                                {"summary", d.summary}});
               return kExitOk;
             }
@@ -67,7 +71,8 @@ Command addDatasetsCommand(CLI::App& app) {
               return kExitOk;
             }
             std::cout << std::left << std::setw(5) << "id" << std::setw(24) << "name" << std::setw(9) << "kind"
-                      << std::setw(11) << "format" << "contents\n";
+                      << std::setw(11) << "format"
+                      << "contents\n";
             for (const auto& d : datasets)
               std::cout << std::setw(5) << d.id << std::setw(24) << d.name << std::setw(9) << core::toString(d.kind)
                         << std::setw(11) << d.format << summaryText(d) << "\n";
@@ -90,9 +95,15 @@ Command addRunsCommand(CLI::App& app) {
             const auto runs = core::listRuns(p, only);
             if (*json) {
               for (const auto& r : runs) {
-                nlohmann::json line = {{"run", r.id}, {"dataset", r.datasetName}, {"model", r.model},
-                                       {"status", core::toString(r.status)}, {"seed", r.seed}, {"threads", r.threads},
-                                       {"heldout", r.heldout}, {"options", r.options}, {"created_at", r.createdAt},
+                nlohmann::json line = {{"run", r.id},
+                                       {"dataset", r.datasetName},
+                                       {"model", r.model},
+                                       {"status", core::toString(r.status)},
+                                       {"seed", r.seed},
+                                       {"threads", r.threads},
+                                       {"heldout", r.heldout},
+                                       {"options", r.options},
+                                       {"created_at", r.createdAt},
                                        {"final", r.finalMetrics}};
                 line["seconds"] = r.seconds ? nlohmann::json(*r.seconds) : nlohmann::json(nullptr);
                 line["iterations"] = r.iterations ? nlohmann::json(*r.iterations) : nlohmann::json(nullptr);
@@ -106,7 +117,8 @@ Command addRunsCommand(CLI::App& app) {
               return kExitOk;
             }
             std::cout << std::left << std::setw(6) << "run" << std::setw(20) << "dataset" << std::setw(12) << "model"
-                      << std::setw(10) << "status" << std::setw(8) << "seed" << std::setw(9) << "seconds" << "result\n";
+                      << std::setw(10) << "status" << std::setw(8) << "seed" << std::setw(9) << "seconds"
+                      << "result\n";
             for (const auto& r : runs)
               std::cout << std::setw(6) << r.id << std::setw(20) << r.datasetName << std::setw(12) << r.model
                         << std::setw(10) << core::toString(r.status) << std::setw(8) << r.seed << std::setw(9)
@@ -122,10 +134,14 @@ Command addSamplesCommand(CLI::App& app) {
   return {sub, [=]() -> int {
             for (const auto& s : core::builtInSamples()) {
               if (*json) {
-                printJsonLine({{"name", s.name}, {"kind", std::string(core::toString(s.kind))}, {"title", s.title},
-                               {"description", s.description}, {"file", (core::samplesDirectory() / s.file).string()}});
+                printJsonLine({{"name", s.name},
+                               {"kind", std::string(core::toString(s.kind))},
+                               {"title", s.title},
+                               {"description", s.description},
+                               {"file", (core::samplesDirectory() / s.file).string()}});
               } else {
-                std::cout << std::left << std::setw(12) << s.name << std::setw(9) << core::toString(s.kind) << s.title << "\n";
+                std::cout << std::left << std::setw(12) << s.name << std::setw(9) << core::toString(s.kind) << s.title
+                          << "\n";
               }
             }
             return kExitOk;
@@ -142,11 +158,16 @@ Command addModelsCommand(CLI::App& app) {
                 nlohmann::json options = nlohmann::json::array();
                 for (const auto& o : m->options)
                   options.push_back({{"name", o.name}, {"default", o.defaultValue}, {"help", o.help}});
-                printJsonLine({{"name", m->name}, {"kind", std::string(core::toString(m->kind))}, {"title", m->title},
-                               {"objective", m->objectiveName}, {"heldout", m->heldoutName}, {"options", options}});
+                printJsonLine({{"name", m->name},
+                               {"kind", std::string(core::toString(m->kind))},
+                               {"title", m->title},
+                               {"objective", m->objectiveName},
+                               {"heldout", m->heldoutName},
+                               {"options", options}});
                 continue;
               }
-              std::cout << m->name << " (" << core::toString(m->kind) << "): " << m->title << "\n  " << m->description << "\n";
+              std::cout << m->name << " (" << core::toString(m->kind) << "): " << m->title << "\n  " << m->description
+                        << "\n";
               // Columns as wide as this model's longest name and default; names with dashes, as
               // typed on the command line (underscores are accepted too).
               std::size_t nameWidth = 0, defaultWidth = 0;

@@ -23,12 +23,14 @@ Command addHeldoutSplitCommand(CLI::App& app) {
   sub->add_option("--dataset", *dataset, "Corpus name or id")->required();
   sub->add_option("--heldout", *heldout, "Fraction of documents held out")->capture_default_str();
   sub->add_option("--seed", *seed, "Seed of the split")->capture_default_str();
-  sub->add_option("--out", *out, "Folder to write train.ldac, observed.ldac, scored.ldac, vocab.txt, documents.csv")->required();
+  sub->add_option("--out", *out, "Folder to write train.ldac, observed.ldac, scored.ldac, vocab.txt, documents.csv")
+      ->required();
   return {sub, [=]() -> int {
             core::Project p(*project, core::Project::Access::ReadOnly);
             const auto info = p.resolveDataset(*dataset);
             if (info.kind != core::DataKind::Corpus)
-              throw core::UsageError("dataset '" + info.name + "' is a " + std::string(core::toString(info.kind)) + ", not a corpus");
+              throw core::UsageError("dataset '" + info.name + "' is a " + std::string(core::toString(info.kind)) +
+                                     ", not a corpus");
             const auto split = core::splitForDocumentCompletion(core::loadCorpus(p, info.id), *heldout, *seed);
             core::writeHeldoutSplit(split, *out);
             std::cout << "wrote " << split.train.documentCount() << " training and " << split.heldout.size()

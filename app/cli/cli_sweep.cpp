@@ -20,7 +20,9 @@ std::vector<std::int64_t> parseValues(const std::string& list, const std::string
   std::stringstream in(list);
   for (std::string item; std::getline(in, item, ',');) {
     const auto v = core::parseInteger(item);
-    if (!v) throw core::UsageError("--" + name + " takes whole numbers separated by commas, such as 5,10,20 (got '" + item + "')");
+    if (!v)
+      throw core::UsageError("--" + name + " takes whole numbers separated by commas, such as 5,10,20 (got '" + item +
+                             "')");
     values.push_back(*v);
   }
   return values;
@@ -40,7 +42,8 @@ Command addSweepCommand(CLI::App& app) {
     bool json = false;
   };
   auto args = std::make_shared<Args>();
-  auto* sub = app.add_subcommand("sweep", "Fit a model for several numbers of topics or blocks and compare held-out metrics");
+  auto* sub =
+      app.add_subcommand("sweep", "Fit a model for several numbers of topics or blocks and compare held-out metrics");
   sub->allow_extras();
   sub->add_option("model", args->model, "Model name (see latent-cli models)")->required();
   sub->add_option("--project", args->project, "Project file (.latent)")->required();
@@ -50,7 +53,8 @@ Command addSweepCommand(CLI::App& app) {
   sub->add_option("--seed", args->seed, "Seed of every run (and of the held-out split)")->capture_default_str();
   sub->add_option("--threads", args->threads, "Worker threads")->capture_default_str();
   sub->add_option("--heldout", args->heldout, "Fraction held out for evaluation")->capture_default_str();
-  sub->add_option("--eval-every", args->evalEvery, "Evaluate held-out metrics every this many iterations")->capture_default_str();
+  sub->add_option("--eval-every", args->evalEvery, "Evaluate held-out metrics every this many iterations")
+      ->capture_default_str();
   sub->add_flag("--json", args->json, "One JSON object per value and a final one, each on a line");
   return {sub, [=]() -> int {
             auto model = core::createModel(args->model);
@@ -79,37 +83,41 @@ Command addSweepCommand(CLI::App& app) {
             const bool criterion = info.kind == core::DataKind::Graph;
             const int keyWidth = static_cast<int>(std::max<std::size_t>(22, key.size() + 2));
             if (!args->json) {
-              std::cout << std::left << std::setw(8) << args->parameter << std::setw(7) << "run" << std::setw(10) << "status"
-                        << std::setw(keyWidth) << key;
+              std::cout << std::left << std::setw(8) << args->parameter << std::setw(7) << "run" << std::setw(10)
+                        << "status" << std::setw(keyWidth) << key;
               if (criterion) std::cout << std::setw(14) << "icl";
               std::cout << "seconds\n";
             }
-            auto outcome = core::runSweep(args->project, request, nullptr, interruptToken(),
-                                          [&](std::int64_t value, const core::RunRecord& run) {
-                                            if (args->json) {
-                                              nlohmann::json line = {{args->parameter, value},
-                                                                     {"run", run.id},
-                                                                     {"status", core::toString(run.status)},
-                                                                     {"seconds", run.seconds.value_or(0.0)}};
-                                              for (const auto& [k, v] : run.finalMetrics.items())
-                                                if (k.rfind("heldout", 0) == 0 || k == "icl") line[k] = v;
-                                              printJsonLine(line);
-                                            } else {
-                                              auto text = [&](const std::string& name) {
-                                                const auto m = metric(run, name);
-                                                std::ostringstream number;
-                                                if (m.is_number()) number << m.get<double>(); else number << "-";
-                                                return number.str();
-                                              };
-                                              std::ostringstream seconds;
-                                              seconds << std::fixed << std::setprecision(2) << run.seconds.value_or(0.0);
-                                              std::cout << std::setw(8) << value << std::setw(7) << run.id << std::setw(10)
-                                                        << core::toString(run.status) << std::setw(keyWidth) << text(key);
-                                              if (criterion) std::cout << std::setw(14) << text("icl");
-                                              std::cout << seconds.str() << "\n" << std::flush;
-                                            }
-                                          },
-                                          projectWriteWait(args->project));
+            auto outcome = core::runSweep(
+                args->project, request, nullptr, interruptToken(),
+                [&](std::int64_t value, const core::RunRecord& run) {
+                  if (args->json) {
+                    nlohmann::json line = {{args->parameter, value},
+                                           {"run", run.id},
+                                           {"status", core::toString(run.status)},
+                                           {"seconds", run.seconds.value_or(0.0)}};
+                    for (const auto& [k, v] : run.finalMetrics.items())
+                      if (k.rfind("heldout", 0) == 0 || k == "icl") line[k] = v;
+                    printJsonLine(line);
+                  } else {
+                    auto text = [&](const std::string& name) {
+                      const auto m = metric(run, name);
+                      std::ostringstream number;
+                      if (m.is_number())
+                        number << m.get<double>();
+                      else
+                        number << "-";
+                      return number.str();
+                    };
+                    std::ostringstream seconds;
+                    seconds << std::fixed << std::setprecision(2) << run.seconds.value_or(0.0);
+                    std::cout << std::setw(8) << value << std::setw(7) << run.id << std::setw(10)
+                              << core::toString(run.status) << std::setw(keyWidth) << text(key);
+                    if (criterion) std::cout << std::setw(14) << text("icl");
+                    std::cout << seconds.str() << "\n" << std::flush;
+                  }
+                },
+                projectWriteWait(args->project));
             // The best value by the held-out metric (lower is better for perplexities and RMSE).
             std::optional<std::int64_t> best;
             double bestValue = 0;
@@ -131,9 +139,9 @@ Command addSweepCommand(CLI::App& app) {
               }
             }
             if (args->json) {
-              nlohmann::json final = {{"sweep", outcome.sweepId}, {"model", info.name}, {"dataset", args->dataset},
-                                      {"parameter", args->parameter}, {"points", outcome.runs.size()},
-                                      {"stopped", outcome.stopped}};
+              nlohmann::json final = {{"sweep", outcome.sweepId},      {"model", info.name},
+                                      {"dataset", args->dataset},      {"parameter", args->parameter},
+                                      {"points", outcome.runs.size()}, {"stopped", outcome.stopped}};
               final["best_" + args->parameter] = best ? nlohmann::json(*best) : nlohmann::json(nullptr);
               final["best_" + key] = best ? nlohmann::json(bestValue) : nlohmann::json(nullptr);
               if (bestIcl) final["best_icl_" + args->parameter] = *bestIcl;

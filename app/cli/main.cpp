@@ -54,12 +54,11 @@ int main(int argc, char** argv) {
   CLI::App app{"Latent Studio command line: import data, fit latent variable models, export results.", "latent-cli"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("latent-cli ") + "0.1.0");
-  std::vector<cli::Command> commands = {cli::addImportCommand(app),  cli::addDatasetsCommand(app),
-                                        cli::addRunsCommand(app),    cli::addSamplesCommand(app),
-                                        cli::addModelsCommand(app),  cli::addFitCommand(app),
-                                        cli::addExportCommand(app),  cli::addHeldoutSplitCommand(app),
-                                        cli::addSweepCommand(app),   cli::addPredictCommand(app),
-                                        cli::addRecommendCommand(app)};
+  std::vector<cli::Command> commands = {
+      cli::addImportCommand(app),  cli::addDatasetsCommand(app),     cli::addRunsCommand(app),
+      cli::addSamplesCommand(app), cli::addModelsCommand(app),       cli::addFitCommand(app),
+      cli::addExportCommand(app),  cli::addHeldoutSplitCommand(app), cli::addSweepCommand(app),
+      cli::addPredictCommand(app), cli::addRecommendCommand(app)};
   // CLI11 would say only that a subcommand is required; name the word it did not know.
   std::string names;
   bool known = false;

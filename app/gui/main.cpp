@@ -7,12 +7,12 @@
 
 #include <cstdio>
 
+#include "core/util/version.hpp"
 #include "ui/demo/demo_catalogue.hpp"
 #include "ui/demo/demo_driver.hpp"
 #include "ui/main_window.hpp"
 #include "ui/util/format.hpp"
 #include "ui/util/resources.hpp"
-#include "core/util/version.hpp"
 
 namespace {
 
@@ -35,16 +35,19 @@ int main(int argc, char* argv[]) {
   QApplication::setWindowIcon(latent::ui::appIcon());
 
   QCommandLineParser parser;
-  parser.setApplicationDescription(QStringLiteral("Latent Studio: latent variable models for text, networks and ratings."));
+  parser.setApplicationDescription(
+      QStringLiteral("Latent Studio: latent variable models for text, networks and ratings."));
   parser.addHelpOption();
   parser.addVersionOption();
-  const QCommandLineOption openOption(QStringLiteral("open"), QStringLiteral("Open the project FILE.latent."), QStringLiteral("FILE"));
+  const QCommandLineOption openOption(QStringLiteral("open"), QStringLiteral("Open the project FILE.latent."),
+                                      QStringLiteral("FILE"));
   const QCommandLineOption demoOption(QStringLiteral("demo"),
                                       QStringLiteral("Start a built-in demo (%1).").arg(latent::ui::demoNames()),
                                       QStringLiteral("NAME"));
   const QCommandLineOption screenshotOption(
       QStringLiteral("screenshot"),
-      QStringLiteral("When the demo has shown its result, save the window as PNG to FILE and exit."), QStringLiteral("FILE"));
+      QStringLiteral("When the demo has shown its result, save the window as PNG to FILE and exit."),
+      QStringLiteral("FILE"));
   parser.addOptions({openOption, demoOption, screenshotOption});
   parser.process(app);
 
@@ -72,14 +75,17 @@ int main(int argc, char* argv[]) {
         return;
       }
       // Not modal: the window stays usable, the log keeps the message.
-      auto* box = new QMessageBox(QMessageBox::Warning, QStringLiteral("Latent Studio"), error, QMessageBox::Ok, &window);
+      auto* box =
+          new QMessageBox(QMessageBox::Warning, QStringLiteral("Latent Studio"), error, QMessageBox::Ok, &window);
       box->setAttribute(Qt::WA_DeleteOnClose);
       box->setModal(false);
       box->show();
     };
-    const auto failed = QObject::connect(&window, &latent::ui::MainWindow::projectOpenFailed, &window, refuse, Qt::SingleShotConnection);
-    QObject::connect(&window, &latent::ui::MainWindow::projectOpened, &window, [failed] { QObject::disconnect(failed); },
-                     Qt::SingleShotConnection);
+    const auto failed = QObject::connect(&window, &latent::ui::MainWindow::projectOpenFailed, &window, refuse,
+                                         Qt::SingleShotConnection);
+    QObject::connect(
+        &window, &latent::ui::MainWindow::projectOpened, &window, [failed] { QObject::disconnect(failed); },
+        Qt::SingleShotConnection);
     if (!window.openProject(parser.value(openOption)) && !screenshot.isEmpty()) return 2;  // `refuse` has said why
   }
 
@@ -100,7 +106,8 @@ int main(int argc, char* argv[]) {
     driver->start();
   } else if (!screenshot.isEmpty()) {
     // No demo: the window as opened, once it has been laid out and painted.
-    QTimer::singleShot(800, &app, [&window, screenshot] { QCoreApplication::exit(saveScreenshot(&window, screenshot) ? 0 : 1); });
+    QTimer::singleShot(800, &app,
+                       [&window, screenshot] { QCoreApplication::exit(saveScreenshot(&window, screenshot) ? 0 : 1); });
   }
   return app.exec();
 }

@@ -196,7 +196,8 @@ void CorpusBuilder::addBag(const DocumentRecord& document,
   if (m_finished) throw std::logic_error("CorpusBuilder::addBag after finish");
   std::int64_t total = 0;
   for (const auto& [id, count] : wordCounts) {
-    if (id < 0 || static_cast<std::size_t>(id) >= m_sourceVocabulary) throw std::out_of_range("word id outside the vocabulary");
+    if (id < 0 || static_cast<std::size_t>(id) >= m_sourceVocabulary)
+      throw std::out_of_range("word id outside the vocabulary");
     if (count < 0) throw std::out_of_range("negative word count");
     total += count;
     if (total > kMaxDocumentTokens) throw std::length_error("a document has more than 2^30 tokens");
@@ -218,7 +219,8 @@ CorpusSummary CorpusBuilder::finish() {
   m_finished = true;
   stopWorker();
   const std::size_t seen = m_words.size();
-  m_summary.distinctWords = static_cast<std::int64_t>(std::count_if(m_df.begin(), m_df.end(), [](auto df) { return df > 0; }));
+  m_summary.distinctWords =
+      static_cast<std::int64_t>(std::count_if(m_df.begin(), m_df.end(), [](auto df) { return df > 0; }));
 
   // Which words survive: document frequency in [minDf, maxFraction * D], then the cap by count.
   const auto& prune = m_options.prune;
@@ -232,8 +234,9 @@ CorpusSummary CorpusBuilder::finish() {
   }
   if (prune.maxVocabulary > 0 && static_cast<std::int64_t>(candidates.size()) > prune.maxVocabulary) {
     // The most frequent words; ties go to the word seen first, so the result is deterministic.
-    std::stable_sort(candidates.begin(), candidates.end(),
-                     [&](std::int32_t a, std::int32_t b) { return m_count[static_cast<std::size_t>(a)] > m_count[static_cast<std::size_t>(b)]; });
+    std::stable_sort(candidates.begin(), candidates.end(), [&](std::int32_t a, std::int32_t b) {
+      return m_count[static_cast<std::size_t>(a)] > m_count[static_cast<std::size_t>(b)];
+    });
     candidates.resize(static_cast<std::size_t>(prune.maxVocabulary));
     std::sort(candidates.begin(), candidates.end());
   }
@@ -244,7 +247,8 @@ CorpusSummary CorpusBuilder::finish() {
   vocabulary.reserve(candidates.size());
   for (const auto w : candidates) {
     remap[static_cast<std::size_t>(w)] = static_cast<std::int32_t>(vocabulary.size());
-    vocabulary.push_back({m_words.ids()[static_cast<std::size_t>(w)], m_df[static_cast<std::size_t>(w)], m_count[static_cast<std::size_t>(w)]});
+    vocabulary.push_back({m_words.ids()[static_cast<std::size_t>(w)], m_df[static_cast<std::size_t>(w)],
+                          m_count[static_cast<std::size_t>(w)]});
   }
   m_summary.vocabulary = static_cast<std::int64_t>(vocabulary.size());
   m_sink.writeVocabulary(vocabulary);

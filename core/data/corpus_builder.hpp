@@ -37,13 +37,13 @@ struct CorpusBuildOptions {
 
 struct CorpusSummary {
   std::int64_t documents = 0;
-  std::int64_t emptyDocuments = 0;      // documents with no kept token
-  std::int64_t tokensSeen = 0;          // words the tokenizer found (or counts summed)
-  std::int64_t stopWordTokens = 0;      // dropped as stop words
-  std::int64_t prunedTokens = 0;        // dropped by document-frequency pruning or the cap
-  std::int64_t tokens = 0;              // kept
-  std::int64_t distinctWords = 0;       // before pruning
-  std::int64_t vocabulary = 0;          // after pruning
+  std::int64_t emptyDocuments = 0;  // documents with no kept token
+  std::int64_t tokensSeen = 0;      // words the tokenizer found (or counts summed)
+  std::int64_t stopWordTokens = 0;  // dropped as stop words
+  std::int64_t prunedTokens = 0;    // dropped by document-frequency pruning or the cap
+  std::int64_t tokens = 0;          // kept
+  std::int64_t distinctWords = 0;   // before pruning
+  std::int64_t vocabulary = 0;      // after pruning
 };
 
 // Documents go to the sink as they arrive; token ids are provisional until finish(), so tokens

@@ -16,9 +16,9 @@ struct DocumentRecord {
   std::int64_t index = 0;  // 0-based position in the corpus
   std::string_view id;     // id in the imported file
   std::string_view title;
-  std::string_view time;   // as written in the file ("1790", "2020-02-04"); may be empty
+  std::string_view time;  // as written in the file ("1790", "2020-02-04"); may be empty
   std::string_view label;
-  std::string_view text;   // original text; empty for bag-of-words formats
+  std::string_view text;  // original text; empty for bag-of-words formats
   bool hasText = false;
 };
 
@@ -51,8 +51,15 @@ class MemoryCorpusSink final : public CorpusSink {
   };
 
   void writeDocument(const DocumentRecord& d) override {
-    documents.push_back({std::string(d.id), std::string(d.title), std::string(d.time), std::string(d.label),
-                         std::string(d.text), d.hasText, {}, {}, {}});
+    documents.push_back({std::string(d.id),
+                         std::string(d.title),
+                         std::string(d.time),
+                         std::string(d.label),
+                         std::string(d.text),
+                         d.hasText,
+                         {},
+                         {},
+                         {}});
   }
   void writeVocabulary(std::span<const VocabularyEntry> v) override { vocabulary.assign(v.begin(), v.end()); }
   void writeTokens(std::int64_t d, std::span<const std::int32_t> ids, std::span<const std::uint32_t> b,

@@ -11,9 +11,12 @@ enum class DataKind { Corpus, Graph, Ratings };
 
 constexpr std::string_view toString(DataKind kind) noexcept {
   switch (kind) {
-    case DataKind::Corpus: return "corpus";
-    case DataKind::Graph: return "graph";
-    case DataKind::Ratings: return "ratings";
+    case DataKind::Corpus:
+      return "corpus";
+    case DataKind::Graph:
+      return "graph";
+    case DataKind::Ratings:
+      return "ratings";
   }
   return "corpus";
 }

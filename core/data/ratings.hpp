@@ -23,7 +23,7 @@ struct Ratings {
   // Further item columns (MovieLens genres): itemAttributes[a][item].
   std::vector<std::string> itemAttributeNames;
   std::vector<std::vector<std::string>> itemAttributes;
-  std::vector<Rating> ratings;         // in file order, at most one per (user, item)
+  std::vector<Rating> ratings;  // in file order, at most one per (user, item)
   bool hasTime = false;
 
   std::size_t userCount() const noexcept { return userIds.size(); }

@@ -24,8 +24,9 @@ Graph namedNodes(int nodes, bool directed) {
 }
 
 void sortEdges(Graph& g) {
-  std::sort(g.edges.begin(), g.edges.end(),
-            [](const Edge& a, const Edge& b) { return a.source != b.source ? a.source < b.source : a.target < b.target; });
+  std::sort(g.edges.begin(), g.edges.end(), [](const Edge& a, const Edge& b) {
+    return a.source != b.source ? a.source < b.source : a.target < b.target;
+  });
 }
 
 // Number of failures before the next success of a Bernoulli(p) sequence.
@@ -37,8 +38,8 @@ std::int64_t geometricSkip(Rng& rng, double p) {
 
 }  // namespace
 
-PlantedGraph generateSbmGraph(const std::vector<int>& blockSizes, const Eigen::MatrixXd& blockMatrix,
-                              bool directed, std::uint64_t seed) {
+PlantedGraph generateSbmGraph(const std::vector<int>& blockSizes, const Eigen::MatrixXd& blockMatrix, bool directed,
+                              std::uint64_t seed) {
   const auto K = static_cast<int>(blockSizes.size());
   if (blockMatrix.rows() != K || blockMatrix.cols() != K)
     throw UsageError("the block matrix must be K x K for K block sizes");

@@ -23,8 +23,8 @@ struct PlantedGraph {
 // block k to one of block l with probability blockMatrix(k, l). Pairs are visited by geometric
 // skipping, so the cost is O(N + E + K^2), not N^2: graphs of 100k nodes are cheap.
 // Undirected graphs use the upper triangle of blockMatrix.
-PlantedGraph generateSbmGraph(const std::vector<int>& blockSizes, const Eigen::MatrixXd& blockMatrix,
-                              bool directed, std::uint64_t seed);
+PlantedGraph generateSbmGraph(const std::vector<int>& blockSizes, const Eigen::MatrixXd& blockMatrix, bool directed,
+                              std::uint64_t seed);
 
 // A K-block assortative SBM of n nodes (sizes as equal as possible) with the given mean degree,
 // `inOutRatio` times as likely to link inside a block as across.

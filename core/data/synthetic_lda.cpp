@@ -46,7 +46,8 @@ SyntheticLda generateLdaCorpus(const SyntheticLdaSpec& spec) {
   Rng rng(spec.seed);
   SyntheticLda out;
   out.topicWord.resize(spec.topics, spec.vocabulary);
-  for (int k = 0; k < spec.topics; ++k) out.topicWord.row(k) = sampleSymmetricDirichlet(rng, spec.vocabulary, spec.beta).transpose();
+  for (int k = 0; k < spec.topics; ++k)
+    out.topicWord.row(k) = sampleSymmetricDirichlet(rng, spec.vocabulary, spec.beta).transpose();
   out.docTopic.resize(spec.documents, spec.topics);
   for (int v = 0; v < spec.vocabulary; ++v) out.corpus.words.push_back("w" + std::to_string(v));
 

@@ -7,8 +7,8 @@
 #include <unicode/locid.h>
 #include <unicode/normalizer2.h>
 #include <unicode/ubrk.h>
-#include <unicode/unistr.h>
 #include <unicode/uchar.h>
+#include <unicode/unistr.h>
 #include <unicode/utext.h>
 #include <unicode/utf8.h>
 
@@ -45,7 +45,8 @@ void appendNormalized(std::string_view word, bool lowercase, std::string& out) {
     for (const char c : word) out.push_back(lowercase && c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c);
     return;
   }
-  icu::UnicodeString text = icu::UnicodeString::fromUTF8(icu::StringPiece(word.data(), static_cast<int32_t>(word.size())));
+  icu::UnicodeString text =
+      icu::UnicodeString::fromUTF8(icu::StringPiece(word.data(), static_cast<int32_t>(word.size())));
   if (lowercase) text.toLower(icu::Locale::getRoot());
   UErrorCode status = U_ZERO_ERROR;
   const icu::Normalizer2* nfc = icu::Normalizer2::getNFCInstance(status);

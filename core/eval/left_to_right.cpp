@@ -45,7 +45,8 @@ double leftToRightLogLikelihood(std::span<const std::int32_t> words, const Eigen
   auto drawFor = [&](std::int32_t word, const double* particleCounts) {
     double total = 0.0;
     for (std::size_t t = 0; t < K; ++t) {
-      weights[t] = topicWord(static_cast<Eigen::Index>(t), word) * (particleCounts[t] + alpha[static_cast<Eigen::Index>(t)]);
+      weights[t] =
+          topicWord(static_cast<Eigen::Index>(t), word) * (particleCounts[t] + alpha[static_cast<Eigen::Index>(t)]);
       total += weights[t];
     }
     return std::pair{drawTopic(weights, total, rng), total};

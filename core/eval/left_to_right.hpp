@@ -31,7 +31,7 @@ struct LeftToRightScore {
   double perplexity = 0.0;     // per token: exp(-logLikelihood / tokens)
   std::int64_t documents = 0;
   std::int64_t tokens = 0;
-  bool complete = true;        // false when stopped before every document was scored
+  bool complete = true;  // false when stopped before every document was scored
 };
 
 // Scores the first `maxDocuments` held-out documents whole (observed and scored halves together:

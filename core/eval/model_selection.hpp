@@ -10,15 +10,14 @@
 #include <utility>
 #include <vector>
 
-
 namespace latent::core {
 
 struct KPoint {
   std::int64_t runId = 0;
   std::int64_t k = 0;
   std::uint64_t seed = 0;
-  double heldout = 0.0;            // the model's held-out metric (lower is better)
-  std::optional<double> icl;       // higher is better; block models only
+  double heldout = 0.0;       // the model's held-out metric (lower is better)
+  std::optional<double> icl;  // higher is better; block models only
   // Topic models: the same held-out documents scored by full folding-in, the optimistic protocol
   // (003: the mixture is fitted to the very words then scored), kept to show the optimism.
   std::optional<double> fullFoldingIn;

@@ -115,7 +115,7 @@ FoldIn variationalFoldIn(const Eigen::MatrixXd& topicWord, Eigen::VectorXd alpha
 // conditional, so the same chain in distribution as the dense draw it replaced.
 FoldIn gibbsFoldIn(const Eigen::MatrixXd& topicWord, Eigen::VectorXd alpha, int sweeps, int burnIn) {
   return [&topicWord, alpha = std::move(alpha), sweeps, burnIn](std::span<const std::int32_t> words, std::uint64_t seed,
-                                                               Eigen::Ref<Eigen::VectorXd> theta) {
+                                                                Eigen::Ref<Eigen::VectorXd> theta) {
     const auto K = static_cast<std::size_t>(topicWord.rows());
     thread_local GibbsFoldInScratch s;  // reused across documents: nothing is allocated per token
     Rng rng(seed);
@@ -192,7 +192,8 @@ FoldIn gibbsFoldIn(const Eigen::MatrixXd& topicWord, Eigen::VectorXd alpha, int 
     const double denominator = static_cast<double>(n) + alpha0;
     if (kept == 0)
       for (const auto k : s.doc.nonzero()) theta[k] = s.doc[static_cast<std::size_t>(k)];
-    else theta /= kept;
+    else
+      theta /= kept;
     theta = (theta + alpha) / denominator;
   };
 }

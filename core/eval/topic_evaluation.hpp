@@ -23,13 +23,14 @@ const char* toString(HeldoutProtocol protocol) noexcept;
 // Estimates a held-out document's topic proportions (written to `theta`, length K, summing to
 // one) from `words`, with the topics fixed. `seed` is the document's own seed, so stochastic
 // fold-ins are reproducible whatever thread runs them. Must be safe to call concurrently.
-using FoldIn = std::function<void(std::span<const std::int32_t> words, std::uint64_t seed, Eigen::Ref<Eigen::VectorXd> theta)>;
+using FoldIn =
+    std::function<void(std::span<const std::int32_t> words, std::uint64_t seed, Eigen::Ref<Eigen::VectorXd> theta)>;
 
 struct TopicHeldoutScore {
   double perplexity = 0.0;          // 000 eq. 27.29 (documents weighted equally)
   double perplexityPerToken = 0.0;  // token-weighted (Blei et al. 2003; 003 eq. 5.37)
   std::int64_t documents = 0;
-  std::int64_t tokens = 0;          // scored tokens
+  std::int64_t tokens = 0;  // scored tokens
 };
 
 // Scores `heldout` with the predictive p(w | d) = sum_k theta_dk phi_kw, phi = `topicWord`

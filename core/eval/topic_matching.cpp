@@ -54,7 +54,8 @@ std::vector<int> minimumCostAssignment(const Eigen::MatrixXd& cost) {
   }
   std::vector<int> result(static_cast<std::size_t>(n), -1);
   for (int j = 1; j <= m; ++j)
-    if (p[static_cast<std::size_t>(j)] != 0) result[static_cast<std::size_t>(p[static_cast<std::size_t>(j)] - 1)] = j - 1;
+    if (p[static_cast<std::size_t>(j)] != 0)
+      result[static_cast<std::size_t>(p[static_cast<std::size_t>(j)] - 1)] = j - 1;
   return result;
 }
 

@@ -30,14 +30,17 @@ ChosenMatrix nodeMatrix(Project& project, const RunRecord& run, const Graph& gra
 
 }  // namespace
 
-std::int64_t exportBlocks(Project& project, const RunRecord& run, std::ostream& out, std::optional<std::int64_t> iteration) {
+std::int64_t exportBlocks(Project& project, const RunRecord& run, std::ostream& out,
+                          std::optional<std::int64_t> iteration) {
   const auto graph = loadGraph(project, run.datasetId);
   const auto blocks = nodeMatrix(project, run, graph, kBlocks, "block assignments", iteration);
   CsvWriter csv(out);
   csv.field("node").field("name").field("block").endRow();
   for (std::size_t v = 0; v < graph.nodeCount(); ++v)
-    csv.field(graph.nodeIds[v]).field(graph.nodeNames[v])
-        .field(static_cast<std::int64_t>(blocks.values(static_cast<Eigen::Index>(v), 0))).endRow();
+    csv.field(graph.nodeIds[v])
+        .field(graph.nodeNames[v])
+        .field(static_cast<std::int64_t>(blocks.values(static_cast<Eigen::Index>(v), 0)))
+        .endRow();
   return blocks.iteration;
 }
 
@@ -49,15 +52,19 @@ std::int64_t exportMemberships(Project& project, const RunRecord& run, std::ostr
   csv.field("node").field("name").field("block").field("weight").endRow();
   for (std::size_t v = 0; v < graph.nodeCount(); ++v)
     for (Eigen::Index k = 0; k < m.values.cols(); ++k)
-      csv.field(graph.nodeIds[v]).field(graph.nodeNames[v]).field(static_cast<std::int64_t>(k))
-          .field(m.values(static_cast<Eigen::Index>(v), k)).endRow();
+      csv.field(graph.nodeIds[v])
+          .field(graph.nodeNames[v])
+          .field(static_cast<std::int64_t>(k))
+          .field(m.values(static_cast<Eigen::Index>(v), k))
+          .endRow();
   return m.iteration;
 }
 
 std::int64_t exportBlockMatrix(Project& project, const RunRecord& run, std::ostream& out,
                                std::optional<std::int64_t> iteration) {
   const auto chosen = chooseMatrix(project, run, kBlockMatrix, iteration);
-  if (!chosen || chosen->values.rows() != chosen->values.cols()) throw UsageError(runName(run) + " has no block matrix");
+  if (!chosen || chosen->values.rows() != chosen->values.cols())
+    throw UsageError(runName(run) + " has no block matrix");
   CsvWriter csv(out);
   csv.field("from_block").field("to_block").field("probability").endRow();
   for (Eigen::Index k = 0; k < chosen->values.rows(); ++k)
@@ -66,11 +73,12 @@ std::int64_t exportBlockMatrix(Project& project, const RunRecord& run, std::ostr
   return chosen->iteration;
 }
 
-std::int64_t exportFactors(Project& project, const RunRecord& run, std::ostream& out, std::optional<std::int64_t> iteration) {
+std::int64_t exportFactors(Project& project, const RunRecord& run, std::ostream& out,
+                           std::optional<std::int64_t> iteration) {
   const auto ratings = loadRatings(project, run.datasetId);
   // One iteration for all of them: the final result, else the latest snapshot holding both factors.
-  const auto result = loadResult(project, run.id, {kUserFactors, kItemFactors}, {kUserBias, kItemBias, kGlobalMean},
-                                 iteration);
+  const auto result =
+      loadResult(project, run.id, {kUserFactors, kItemFactors}, {kUserBias, kItemBias, kGlobalMean}, iteration);
   if (!result) throw UsageError(runName(run) + " has no " + std::string(kUserFactors));
   const Eigen::MatrixXd& users = *result->find(kUserFactors);
   const Eigen::MatrixXd& items = *result->find(kItemFactors);

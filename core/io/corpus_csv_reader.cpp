@@ -15,7 +15,8 @@ namespace fs = std::filesystem;
 
 bool isTsv(const fs::path& source) {
   std::string ext = source.extension().string();
-  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::transform(ext.begin(), ext.end(), ext.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return ext == ".tsv";
 }
 
@@ -47,11 +48,13 @@ void readCsv(const fs::path& source, const CorpusReadOptions& options, CorpusBui
 
   std::vector<std::string> header;
   if (!reader.next(header))
-    throw InputError(name, 0, "is empty: a CSV corpus needs a header row naming its columns, then one row per document");
+    throw InputError(name, 0,
+                     "is empty: a CSV corpus needs a header row naming its columns, then one row per document");
   checkFields(reader, header, nullptr);
   const auto column = [&](const std::string& wanted) {
     const int index = findColumn(header, wanted);
-    if (index < 0) reader.fail("no column named " + quoteInput(wanted) + " (columns: " + clip(joinColumns(header), 400) + ")");
+    if (index < 0)
+      reader.fail("no column named " + quoteInput(wanted) + " (columns: " + clip(joinColumns(header), 400) + ")");
     return index;
   };
   const int text = column(options.textColumn.empty() ? "text" : options.textColumn);

@@ -53,7 +53,8 @@ std::vector<TextFile> listTextFiles(const fs::path& folder) {
 }
 
 std::int64_t lineAt(std::string_view text, std::size_t offset) {
-  return 1 + static_cast<std::int64_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n'));
+  return 1 +
+         static_cast<std::int64_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n'));
 }
 
 // The whole file into `text` (reusing its capacity), refusing files too large to be one document.

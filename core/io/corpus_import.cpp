@@ -143,13 +143,26 @@ CorpusFormat readCorpus(const fs::path& source, const CorpusReadOptions& options
 
   const std::int64_t before = builder.documentCount();
   switch (format) {
-    case CorpusFormat::Folder: corpus_io::readFolder(source, options, builder, control); break;
-    case CorpusFormat::Lines: corpus_io::readLines(source, options, builder, control); break;
-    case CorpusFormat::Csv: corpus_io::readCsv(source, options, builder, control); break;
-    case CorpusFormat::JsonLines: corpus_io::readJsonLines(source, options, builder, control); break;
-    case CorpusFormat::Uci: corpus_io::readUci(source, options, builder, control); break;
-    case CorpusFormat::Ldac: corpus_io::readLdac(source, options, builder, control); break;
-    case CorpusFormat::Auto: break;  // resolved above
+    case CorpusFormat::Folder:
+      corpus_io::readFolder(source, options, builder, control);
+      break;
+    case CorpusFormat::Lines:
+      corpus_io::readLines(source, options, builder, control);
+      break;
+    case CorpusFormat::Csv:
+      corpus_io::readCsv(source, options, builder, control);
+      break;
+    case CorpusFormat::JsonLines:
+      corpus_io::readJsonLines(source, options, builder, control);
+      break;
+    case CorpusFormat::Uci:
+      corpus_io::readUci(source, options, builder, control);
+      break;
+    case CorpusFormat::Ldac:
+      corpus_io::readLdac(source, options, builder, control);
+      break;
+    case CorpusFormat::Auto:
+      break;  // resolved above
   }
   // An import that would create an empty corpus is refused: it is always the wrong file.
   if (builder.documentCount() == before && control.maxRecords != 0)

@@ -44,7 +44,7 @@ CorpusFormat detectCorpusFormat(const std::filesystem::path& source);
 
 // Streams the documents of `source` into `builder` and returns the format used (Auto resolved).
 // Errors name the file, line and reason (InputError); the builder is then to be discarded.
-CorpusFormat readCorpus(const std::filesystem::path& source, const CorpusReadOptions& options,
-                        CorpusBuilder& builder, const ImportControl& control);
+CorpusFormat readCorpus(const std::filesystem::path& source, const CorpusReadOptions& options, CorpusBuilder& builder,
+                        const ImportControl& control);
 
 }  // namespace latent::core

@@ -69,8 +69,7 @@ void readJsonLines(const std::filesystem::path& source, const CorpusReadOptions&
 
   // Text of a field: strings as they are, numbers as written in JSON (1790 -> "1790"), null as
   // empty; `required` fields must be present (a misspelt --title-column should not pass silently).
-  const auto value = [&](const json& object, const std::string& field, bool required,
-                         std::string& out) -> bool {
+  const auto value = [&](const json& object, const std::string& field, bool required, std::string& out) -> bool {
     const json* v = member(object, field);
     if (!v) {
       if (required) reader.fail("has no field " + quoteInput(field) + " (fields: " + fieldNames(object) + ")");

@@ -46,7 +46,8 @@ void readLdac(const fs::path& source, const CorpusReadOptions& options, CorpusBu
     splitWhitespace(line, fields);
     const auto declared = parseInteger(fields[0]);
     if (!declared || *declared < 0)
-      reader.fail("a line must start with the number of distinct words in the document, found " + quoteInput(fields[0]));
+      reader.fail("a line must start with the number of distinct words in the document, found " +
+                  quoteInput(fields[0]));
 
     bag.clear();
     std::int64_t tokens = 0;
@@ -64,7 +65,8 @@ void readLdac(const fs::path& source, const CorpusReadOptions& options, CorpusBu
       if (*word < 0 || *word >= vocabularySize)
         reader.fail("word id " + std::to_string(*word) + where() + " is outside the vocabulary (0-" +
                     std::to_string(vocabularySize - 1) + ")");
-      if (*count < 1) reader.fail("count " + std::to_string(*count) + where() + " is not positive; a count is at least 1");
+      if (*count < 1)
+        reader.fail("count " + std::to_string(*count) + where() + " is not positive; a count is at least 1");
       if (*count > kMaxWordCount)
         reader.fail("count " + std::to_string(*count) + where() + " is implausibly large (more than " +
                     withCommas(kMaxWordCount) + " of one word in one document)");

@@ -28,9 +28,7 @@ std::string hexByte(char c) {
 
 }  // namespace
 
-bool isBlank(std::string_view line) noexcept {
-  return line.find_first_not_of(" \t\r") == std::string_view::npos;
-}
+bool isBlank(std::string_view line) noexcept { return line.find_first_not_of(" \t\r") == std::string_view::npos; }
 
 void splitWhitespace(std::string_view line, std::vector<std::string_view>& fields) {
   fields.clear();
@@ -122,8 +120,7 @@ std::vector<std::string> readVocabularyFile(const fs::path& file, const ImportCo
   std::string_view line;
   while (reader.next(line)) {
     if ((reader.lineNumber() & 0xFFFF) == 0) control.checkStop();
-    if (const auto bad = utf8::firstInvalid(line); bad != utf8::npos)
-      reader.fail(utf8::invalidMessage(line, bad));
+    if (const auto bad = utf8::firstInvalid(line); bad != utf8::npos) reader.fail(utf8::invalidMessage(line, bad));
     const std::string_view word = trimSpaces(line);
     if (word.empty()) {
       if (blankLine == 0) blankLine = reader.lineNumber();

@@ -31,7 +31,7 @@ struct Header {
 
 Header readHeader(LineReader& reader) {
   static constexpr std::array<const char*, 3> kWhat{"D (the number of documents)", "W (the number of words)",
-                                                     "NNZ (the number of document-word entries)"};
+                                                    "NNZ (the number of document-word entries)"};
   std::array<std::int64_t, 3> values{};
   Header header;
   std::vector<std::string_view> fields;
@@ -135,8 +135,8 @@ void readUci(const fs::path& source, const CorpusReadOptions& options, CorpusBui
       reader.fail("document id " + std::to_string(*doc) + " is outside 1-" + std::to_string(header.documents) +
                   " (D, line " + std::to_string(header.lines[0]) + ")");
     if (*word < 1 || *word > header.words)
-      reader.fail("word id " + std::to_string(*word) + " is outside the vocabulary (1-" +
-                  std::to_string(header.words) + ")");
+      reader.fail("word id " + std::to_string(*word) + " is outside the vocabulary (1-" + std::to_string(header.words) +
+                  ")");
     if (*count < 1) reader.fail("count " + std::to_string(*count) + " is not positive; a count is at least 1");
     if (*count > kMaxWordCount)
       reader.fail("count " + std::to_string(*count) + " is implausibly large (more than " + withCommas(kMaxWordCount) +
@@ -146,8 +146,8 @@ void readUci(const fs::path& source, const CorpusReadOptions& options, CorpusBui
                   std::to_string(header.lines[2]) + " declares (NNZ)");
 
     if (*doc < current)
-      reader.fail("document " + std::to_string(*doc) + " comes after document " + std::to_string(current) +
-                  " (line " + std::to_string(currentLine) + "); the entries must be sorted by document id");
+      reader.fail("document " + std::to_string(*doc) + " comes after document " + std::to_string(current) + " (line " +
+                  std::to_string(currentLine) + "); the entries must be sorted by document id");
     if (*doc > current) {
       writeUpTo(*doc - 1);
       if (reachedLimit(control, written)) break;

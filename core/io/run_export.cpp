@@ -34,8 +34,8 @@ namespace {
 
 using detail::chooseMatrix;
 
-
-std::int64_t exportTopicWord(Project& project, const RunRecord& run, std::ostream& out, std::optional<std::int64_t> iteration) {
+std::int64_t exportTopicWord(Project& project, const RunRecord& run, std::ostream& out,
+                             std::optional<std::int64_t> iteration) {
   const auto matrix = chooseMatrix(project, run, topic::kTopicWord, iteration);
   const auto vocabulary = loadVocabulary(project, run.datasetId);
   if (!matrix || static_cast<std::size_t>(matrix->values.cols()) != vocabulary.size())
@@ -45,12 +45,16 @@ std::int64_t exportTopicWord(Project& project, const RunRecord& run, std::ostrea
   csv.field("topic").field("word").field("probability").endRow();
   for (Eigen::Index k = 0; k < values.rows(); ++k)
     for (Eigen::Index v = 0; v < values.cols(); ++v)
-      csv.field(static_cast<std::int64_t>(k)).field(vocabulary[static_cast<std::size_t>(v)].word).field(values(k, v)).endRow();
+      csv.field(static_cast<std::int64_t>(k))
+          .field(vocabulary[static_cast<std::size_t>(v)].word)
+          .field(values(k, v))
+          .endRow();
   return matrix->iteration;
 }
 
 // doc_topic holds one row per corpus document, in corpus order.
-std::int64_t exportDocTopic(Project& project, const RunRecord& run, std::ostream& out, std::optional<std::int64_t> iteration) {
+std::int64_t exportDocTopic(Project& project, const RunRecord& run, std::ostream& out,
+                            std::optional<std::int64_t> iteration) {
   const auto chosen = chooseMatrix(project, run, topic::kDocTopic, iteration);
   const auto documents = listDocuments(project, run.datasetId);
   if (!chosen || static_cast<std::size_t>(chosen->values.rows()) != documents.size())
@@ -60,7 +64,10 @@ std::int64_t exportDocTopic(Project& project, const RunRecord& run, std::ostream
   csv.field("document").field("topic").field("proportion").endRow();
   for (Eigen::Index d = 0; d < matrix->rows(); ++d)
     for (Eigen::Index k = 0; k < matrix->cols(); ++k)
-      csv.field(documents[static_cast<std::size_t>(d)].id).field(static_cast<std::int64_t>(k)).field((*matrix)(d, k)).endRow();
+      csv.field(documents[static_cast<std::size_t>(d)].id)
+          .field(static_cast<std::int64_t>(k))
+          .field((*matrix)(d, k))
+          .endRow();
   return chosen->iteration;
 }
 
@@ -76,7 +83,9 @@ std::int64_t exportAssignments(Project& project, const RunRecord& run, std::ostr
     if (topics.empty()) continue;
     const auto doc = loadDocument(project, run.datasetId, header.index);
     for (std::size_t i = 0; i < topics.size() && i < doc.wordIds.size(); ++i) {
-      csv.field(header.id).field(static_cast<std::int64_t>(i)).field(vocabulary[static_cast<std::size_t>(doc.wordIds[i])].word);
+      csv.field(header.id)
+          .field(static_cast<std::int64_t>(i))
+          .field(vocabulary[static_cast<std::size_t>(doc.wordIds[i])].word);
       csv.field(static_cast<std::int64_t>(topics[i]));
       if (i < doc.begins.size()) {
         csv.field(static_cast<std::int64_t>(doc.begins[i])).field(static_cast<std::int64_t>(doc.ends[i]));
@@ -105,8 +114,10 @@ std::int64_t exportMetrics(Project& project, const RunRecord& run, std::ostream&
     csv.field(row.trainObjective.value_or(std::numeric_limits<double>::quiet_NaN()));
     csv.field(row.heldout.value_or(std::numeric_limits<double>::quiet_NaN()));
     for (const auto& e : extras) {
-      if (row.extras.contains(e) && row.extras[e].is_number()) csv.field(row.extras[e].get<double>());
-      else csv.field("");
+      if (row.extras.contains(e) && row.extras[e].is_number())
+        csv.field(row.extras[e].get<double>());
+      else
+        csv.field("");
     }
     csv.endRow();
   }
@@ -124,22 +135,38 @@ struct Exporter {
 const std::vector<Exporter>& exporters() {
   static const std::vector<Exporter> list = {
       {{"topic-word", "topic,word,probability", "every word's probability under every topic"},
-       exportTopicWord, [](Project& p, const RunRecord& r) { return hasResultMatrix(p, r.id, topic::kTopicWord); }, true},
+       exportTopicWord,
+       [](Project& p, const RunRecord& r) { return hasResultMatrix(p, r.id, topic::kTopicWord); },
+       true},
       {{"doc-topic", "document,topic,proportion", "each document's topic proportions"},
-       exportDocTopic, [](Project& p, const RunRecord& r) { return hasResultMatrix(p, r.id, topic::kDocTopic); }, true},
-      {{"assignments", "document,position,word,topic,begin,end", "the topic of every kept token (begin/end: byte span in the text)"},
+       exportDocTopic,
+       [](Project& p, const RunRecord& r) { return hasResultMatrix(p, r.id, topic::kDocTopic); },
+       true},
+      {{"assignments", "document,position,word,topic,begin,end",
+        "the topic of every kept token (begin/end: byte span in the text)"},
        exportAssignments,
        [](Project& p, const RunRecord& r) { return hasTokenTopics(p, r.id); }},
       {{"blocks", "node,name,block", "each node's block (the most probable one)"},
-       detail::exportBlocks, [](Project& p, const RunRecord& r) { return hasResultMatrix(p, r.id, kBlocks); }, true},
+       detail::exportBlocks,
+       [](Project& p, const RunRecord& r) { return hasResultMatrix(p, r.id, kBlocks); },
+       true},
       {{"memberships", "node,name,block,weight", "each node's weight in every block (rows sum to one)"},
-       detail::exportMemberships, [](Project& p, const RunRecord& r) { return hasResultMatrix(p, r.id, kMemberships); }, true},
-      {{"block-matrix", "from_block,to_block,probability", "the probability of a link from a node of one block to one of another"},
-       detail::exportBlockMatrix, [](Project& p, const RunRecord& r) { return hasResultMatrix(p, r.id, kBlockMatrix); }, true},
-      {{"factors", "side,id,name,factor,value", "user and item factors and biases (factor 'bias'), and the global mean (side 'global')"},
-       detail::exportFactors, [](Project& p, const RunRecord& r) { return hasResultMatrix(p, r.id, kItemFactors); }, true},
+       detail::exportMemberships,
+       [](Project& p, const RunRecord& r) { return hasResultMatrix(p, r.id, kMemberships); },
+       true},
+      {{"block-matrix", "from_block,to_block,probability",
+        "the probability of a link from a node of one block to one of another"},
+       detail::exportBlockMatrix,
+       [](Project& p, const RunRecord& r) { return hasResultMatrix(p, r.id, kBlockMatrix); },
+       true},
+      {{"factors", "side,id,name,factor,value",
+        "user and item factors and biases (factor 'bias'), and the global mean (side 'global')"},
+       detail::exportFactors,
+       [](Project& p, const RunRecord& r) { return hasResultMatrix(p, r.id, kItemFactors); },
+       true},
       {{"metrics", "iteration,seconds,train_objective,heldout_metric,...", "the per-iteration series"},
-       exportMetrics, [](Project&, const RunRecord&) { return true; }},
+       exportMetrics,
+       [](Project&, const RunRecord&) { return true; }},
   };
   return list;
 }
@@ -171,7 +198,8 @@ std::int64_t exportRun(Project& project, std::int64_t runId, const std::string& 
     if (!e.available(project, run)) {
       std::string have;
       for (const auto& name : availableExports(project, runId)) have += (have.empty() ? "" : ", ") + name;
-      throw UsageError("run " + std::to_string(runId) + " (" + run.model + ") has no " + what + " to export (it has: " + have + ")");
+      throw UsageError("run " + std::to_string(runId) + " (" + run.model + ") has no " + what +
+                       " to export (it has: " + have + ")");
     }
     if (iteration && !e.hasSnapshots) throw UsageError("--iteration applies to the exports of matrices, not " + what);
     return e.write(project, run, out, iteration);

@@ -26,11 +26,13 @@ std::optional<ChosenMatrix> chooseMatrix(Project& project, const RunRecord& run,
 
 // Block models and factor models (block_model_export.cpp). Each returns the snapshot iteration
 // written, -1 for the final result.
-std::int64_t exportBlocks(Project& project, const RunRecord& run, std::ostream& out, std::optional<std::int64_t> iteration);
+std::int64_t exportBlocks(Project& project, const RunRecord& run, std::ostream& out,
+                          std::optional<std::int64_t> iteration);
 std::int64_t exportMemberships(Project& project, const RunRecord& run, std::ostream& out,
                                std::optional<std::int64_t> iteration);
 std::int64_t exportBlockMatrix(Project& project, const RunRecord& run, std::ostream& out,
                                std::optional<std::int64_t> iteration);
-std::int64_t exportFactors(Project& project, const RunRecord& run, std::ostream& out, std::optional<std::int64_t> iteration);
+std::int64_t exportFactors(Project& project, const RunRecord& run, std::ostream& out,
+                           std::optional<std::int64_t> iteration);
 
 }  // namespace latent::core::detail

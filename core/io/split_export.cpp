@@ -43,7 +43,11 @@ void writeHeldoutSplit(const CorpusSplit& split, const std::filesystem::path& fo
   for (std::size_t d = 0; d < split.train.documentCount(); ++d)
     csv.field("train").field(d).field(split.train.documentIds[d]).field(split.trainDocuments[d]).endRow();
   for (std::size_t d = 0; d < split.heldout.size(); ++d)
-    csv.field("heldout").field(d).field(split.heldout.observed.documentIds[d]).field(split.heldout.documents[d]).endRow();
+    csv.field("heldout")
+        .field(d)
+        .field(split.heldout.observed.documentIds[d])
+        .field(split.heldout.documents[d])
+        .endRow();
 }
 
 }  // namespace latent::core

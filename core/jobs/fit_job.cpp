@@ -37,9 +37,12 @@ constexpr int kMaxThreads = 1024;
 RunStatus toRunStatus(FitStatus status) {
   switch (status) {
     case FitStatus::Converged:
-    case FitStatus::MaxIterations: return RunStatus::Finished;
-    case FitStatus::Cancelled: return RunStatus::Stopped;
-    case FitStatus::Failed: return RunStatus::Failed;
+    case FitStatus::MaxIterations:
+      return RunStatus::Finished;
+    case FitStatus::Cancelled:
+      return RunStatus::Stopped;
+    case FitStatus::Failed:
+      return RunStatus::Failed;
   }
   return RunStatus::Failed;
 }

@@ -20,7 +20,7 @@ namespace latent::core {
 
 struct RunRequest {
   std::string model;
-  std::string dataset;  // name, or numeric id
+  std::string dataset;                                // name, or numeric id
   nlohmann::json options = nlohmann::json::object();  // model options; defaults fill the rest
   std::uint64_t seed = 1;
   int threads = 1;

@@ -60,32 +60,42 @@ ImportResult importCorpus(Project& project, const CorpusImportRequest& request, 
   build.stopWords = StopWords::fromSpec(stopSpec);
   build.prune = request.prune;
 
-  nlohmann::json options = {{"stopwords", stopSpec}, {"prune", pruneJson(request.prune)},
-                            {"text_column", read.textColumn}, {"title_column", read.titleColumn},
-                            {"time_column", read.timeColumn}, {"label_column", read.labelColumn},
-                            {"id_column", read.idColumn}, {"vocabulary", read.vocabulary.string()},
-                            {"min_length", request.tokenizer.minLength}, {"keep_numbers", request.tokenizer.keepNumbers}};
+  nlohmann::json options = {{"stopwords", stopSpec},
+                            {"prune", pruneJson(request.prune)},
+                            {"text_column", read.textColumn},
+                            {"title_column", read.titleColumn},
+                            {"time_column", read.timeColumn},
+                            {"label_column", read.labelColumn},
+                            {"id_column", read.idColumn},
+                            {"vocabulary", read.vocabulary.string()},
+                            {"min_length", request.tokenizer.minLength},
+                            {"keep_numbers", request.tokenizer.keepNumbers}};
 
-  StagedDataset staging(project,
-                        {request.name, DataKind::Corpus, absoluteSource(request.source),
-                         std::string(toString(read.format)), options},
-                        control.stop);
+  StagedDataset staging(
+      project,
+      {request.name, DataKind::Corpus, absoluteSource(request.source), std::string(toString(read.format)), options},
+      control.stop);
   StagedCorpusWriter writer(project, staging);
   CorpusBuilder builder(std::move(build), writer);
   readCorpus(request.source, read, builder, control);
   control.checkStop();
   const CorpusSummary s = builder.finish();
-  nlohmann::json summary = {{"documents", s.documents},      {"tokens", s.tokens},
-                            {"vocabulary", s.vocabulary},    {"distinct_words", s.distinctWords},
-                            {"tokens_seen", s.tokensSeen},   {"stopword_tokens", s.stopWordTokens},
-                            {"pruned_tokens", s.prunedTokens}, {"empty_documents", s.emptyDocuments},
+  nlohmann::json summary = {{"documents", s.documents},
+                            {"tokens", s.tokens},
+                            {"vocabulary", s.vocabulary},
+                            {"distinct_words", s.distinctWords},
+                            {"tokens_seen", s.tokensSeen},
+                            {"stopword_tokens", s.stopWordTokens},
+                            {"pruned_tokens", s.prunedTokens},
+                            {"empty_documents", s.emptyDocuments},
                             {"has_text", !isBagOfWords(read.format)}};
   control.checkStop();
   const auto id = staging.publish(summary, [&](std::int64_t datasetId) { writer.writePending(datasetId); });
 
   ImportResult result{project.dataset(id), {}};
   if (s.emptyDocuments > 0)
-    result.notes.push_back(std::to_string(s.emptyDocuments) + " documents have no words left after stop words and pruning");
+    result.notes.push_back(std::to_string(s.emptyDocuments) +
+                           " documents have no words left after stop words and pruning");
   return result;
 }
 
@@ -103,10 +113,10 @@ ImportResult importGraph(Project& project, const GraphImportRequest& request, co
                             {"attributes", graph.attributeNames},
                             {"self_loops_dropped", report.selfLoopsDropped},
                             {"duplicates_merged", report.duplicatesMerged}};
-  StagedDataset staging(project,
-                        {request.name, DataKind::Graph, absoluteSource(request.source),
-                         std::string(toString(report.format)), options},
-                        control.stop);
+  StagedDataset staging(
+      project,
+      {request.name, DataKind::Graph, absoluteSource(request.source), std::string(toString(report.format)), options},
+      control.stop);
   const auto write = [&](std::int64_t datasetId, std::size_t first, std::size_t count) {
     writeGraphRows(project, datasetId, graph, first, count);
   };
@@ -130,17 +140,18 @@ ImportResult importRatings(Project& project, const RatingsImportRequest& request
     if (histogram.size() <= 100) ++histogram[v];
   }
   const auto n = static_cast<double>(ratings.ratings.size());
-  nlohmann::json summary = {{"users", ratings.userCount()},
-                            {"items", ratings.itemCount()},
-                            {"ratings", ratings.ratings.size()},
-                            {"min", minimum},
-                            {"max", maximum},
-                            {"mean", n > 0 ? sum / n : 0.0},
-                            {"density", ratings.userCount() && ratings.itemCount()
-                                            ? n / (static_cast<double>(ratings.userCount()) * static_cast<double>(ratings.itemCount()))
-                                            : 0.0},
-                            {"has_time", ratings.hasTime},
-                            {"variant", report.variant}};
+  nlohmann::json summary = {
+      {"users", ratings.userCount()},
+      {"items", ratings.itemCount()},
+      {"ratings", ratings.ratings.size()},
+      {"min", minimum},
+      {"max", maximum},
+      {"mean", n > 0 ? sum / n : 0.0},
+      {"density", ratings.userCount() && ratings.itemCount()
+                      ? n / (static_cast<double>(ratings.userCount()) * static_cast<double>(ratings.itemCount()))
+                      : 0.0},
+      {"has_time", ratings.hasTime},
+      {"variant", report.variant}};
   // A histogram of values when they are few and discrete (stars); else the GUI bins them.
   if (histogram.size() <= 100) {
     nlohmann::json bins = nlohmann::json::array();
@@ -148,13 +159,15 @@ ImportResult importRatings(Project& project, const RatingsImportRequest& request
     summary["histogram"] = bins;
   }
 
-  nlohmann::json options = {{"items_file", request.read.items.string()}, {"user_column", request.read.userColumn},
-                            {"item_column", request.read.itemColumn}, {"rating_column", request.read.ratingColumn},
+  nlohmann::json options = {{"items_file", request.read.items.string()},
+                            {"user_column", request.read.userColumn},
+                            {"item_column", request.read.itemColumn},
+                            {"rating_column", request.read.ratingColumn},
                             {"time_column", request.read.timeColumn}};
-  StagedDataset staging(project,
-                        {request.name, DataKind::Ratings, absoluteSource(request.source),
-                         std::string(toString(report.format)), options},
-                        control.stop);
+  StagedDataset staging(
+      project,
+      {request.name, DataKind::Ratings, absoluteSource(request.source), std::string(toString(report.format)), options},
+      control.stop);
   const auto write = [&](std::int64_t datasetId, std::size_t first, std::size_t count) {
     writeRatingsRows(project, datasetId, ratings, first, count);
   };

@@ -44,8 +44,8 @@ struct RatingsImportRequest {
 };
 
 struct ImportResult {
-  DatasetInfo dataset;               // as stored, summary included
-  std::vector<std::string> notes;    // choices the importer made, for the user
+  DatasetInfo dataset;             // as stored, summary included
+  std::vector<std::string> notes;  // choices the importer made, for the user
 };
 
 // Each throws InputError (bad file), UsageError (bad request, such as a taken name) or Cancelled,

@@ -26,8 +26,7 @@ namespace {
 StoredResult predictionMatrices(Project& project, const RunRecord& run, DataKind kind) {
   const auto& family = resultFamily(kind == DataKind::Graph ? ResultFamily::Blocks : ResultFamily::Factors);
   auto result = loadResult(project, run.id, family.required, family.optional);
-  if (!result)
-    throw UsageError("run " + std::to_string(run.id) + " (" + run.model + ") has no result to predict with");
+  if (!result) throw UsageError("run " + std::to_string(run.id) + " (" + run.model + ") has no result to predict with");
   return std::move(*result);
 }
 
@@ -104,13 +103,15 @@ std::vector<Recommendation> recommendForUser(Project& project, std::int64_t runI
   const auto ratings = loadRatings(project, run.datasetId);
   const auto users = indexOf(ratings.userIds);
   const auto user = users.find(userId);
-  if (user == users.end()) throw UsageError("user '" + userId + "' is not in the dataset of run " + std::to_string(runId));
+  if (user == users.end())
+    throw UsageError("user '" + userId + "' is not in the dataset of run " + std::to_string(runId));
   std::vector<std::int32_t> rated;
   for (const auto& r : ratings.ratings)
     if (r.user == user->second) rated.push_back(r.item);
   std::vector<Recommendation> out;
   for (const auto& [item, prediction] : predictor.recommend(user->second, rated, n))
-    out.push_back({ratings.itemIds[static_cast<std::size_t>(item)], ratings.itemNames[static_cast<std::size_t>(item)], prediction});
+    out.push_back({ratings.itemIds[static_cast<std::size_t>(item)], ratings.itemNames[static_cast<std::size_t>(item)],
+                   prediction});
   return out;
 }
 

@@ -5,7 +5,6 @@
 #include <chrono>
 #include <cmath>
 
-
 namespace latent::core {
 namespace {
 

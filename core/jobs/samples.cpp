@@ -77,7 +77,8 @@ ImportResult importSample(Project& project, const std::string& sample, const std
   const auto source = dir / info->file;
   std::error_code ec;
   if (!std::filesystem::exists(source, ec))
-    throw UsageError("the sample file " + source.string() + " is missing; set LATENT_SAMPLES_DIR to the samples folder");
+    throw UsageError("the sample file " + source.string() +
+                     " is missing; set LATENT_SAMPLES_DIR to the samples folder");
   const std::string datasetName = name.empty() ? info->name : name;
 
   if (info->name == "sotu") {

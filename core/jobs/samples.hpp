@@ -12,10 +12,10 @@
 namespace latent::core {
 
 struct SampleInfo {
-  std::string name;         // "sotu", "sampson", ...
+  std::string name;  // "sotu", "sampson", ...
   DataKind kind = DataKind::Corpus;
-  std::string title;        // one line
-  std::string description;  // two sentences: what it is, what to look at
+  std::string title;           // one line
+  std::string description;     // two sentences: what it is, what to look at
   std::filesystem::path file;  // relative to the samples folder
 };
 

@@ -17,9 +17,11 @@ void validateSweepRequest(Project& project, const SweepRequest& request) {
     throw UsageError("a sweep compares held-out metrics: give --heldout a fraction above 0");
   const auto model = createModel(request.base.model);
   const auto& options = model->info().options;
-  const auto spec = std::find_if(options.begin(), options.end(), [&](const auto& o) { return o.name == request.parameter; });
+  const auto spec =
+      std::find_if(options.begin(), options.end(), [&](const auto& o) { return o.name == request.parameter; });
   if (spec == options.end() || spec->type != OptionSpec::Type::Integer)
-    throw UsageError("model " + request.base.model + " has no whole-number option --" + request.parameter + " to sweep");
+    throw UsageError("model " + request.base.model + " has no whole-number option --" + request.parameter +
+                     " to sweep");
   // Each point must be a valid run on its own.
   for (const auto value : request.values) {
     RunRequest point = request.base;

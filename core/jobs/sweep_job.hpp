@@ -15,8 +15,8 @@
 namespace latent::core {
 
 struct SweepRequest {
-  RunRequest base;                  // everything but the varying option
-  std::string parameter = "k";      // the option that varies (an Integer option of the model)
+  RunRequest base;                   // everything but the varying option
+  std::string parameter = "k";       // the option that varies (an Integer option of the model)
   std::vector<std::int64_t> values;  // at least two, all different
 };
 

@@ -46,8 +46,8 @@ class FitChain {
 
 struct ChainSchedule {
   std::int64_t iterations = 1;
-  std::int64_t snapshotEvery = 0;     // 0: no snapshots while running
-  bool reportEveryIteration = true;   // false: only iterations due for evaluation (a costly objective)
+  std::int64_t snapshotEvery = 0;    // 0: no snapshots while running
+  bool reportEveryIteration = true;  // false: only iterations due for evaluation (a costly objective)
 };
 
 // Runs `chain` for schedule.iterations (fewer when it converges or is stopped) and returns its

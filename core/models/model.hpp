@@ -26,11 +26,11 @@
 namespace latent::core {
 
 struct ModelInfo {
-  std::string name;         // command-line name: "unigram", "lda-gibbs", ...
+  std::string name;  // command-line name: "unigram", "lda-gibbs", ...
   DataKind kind = DataKind::Corpus;
-  std::string title;        // "Unigram (MAP multinoulli)"
-  std::string description;  // two sentences for the run panel
-  std::string objectiveName;  // what IterationReport::trainObjective measures
+  std::string title;                           // "Unigram (MAP multinoulli)"
+  std::string description;                     // two sentences for the run panel
+  std::string objectiveName;                   // what IterationReport::trainObjective measures
   ResultFamily family = ResultFamily::Topics;  // what it stores (results/result_family.hpp)
   // The family's held-out metric (what IterationReport::heldout measures, protocol included) and
   // its key in --json lines; filled in from the family.
@@ -59,7 +59,7 @@ struct FitSettings {
   nlohmann::json options;  // complete and validated (resolveOptions)
   std::uint64_t seed = 1;
   int threads = 1;
-  int evalEvery = 10;      // evaluate held-out metrics every this many iterations (and at the end)
+  int evalEvery = 10;  // evaluate held-out metrics every this many iterations (and at the end)
 };
 
 struct FitResult {
@@ -68,7 +68,7 @@ struct FitResult {
   std::int64_t iterations = 0;
   double seconds = 0.0;
   nlohmann::json finalMetrics = nlohmann::json::object();  // "heldout_perplexity", ...
-  std::vector<NamedMatrix> matrices;                        // final parameters
+  std::vector<NamedMatrix> matrices;                       // final parameters
   // Per-token assignments, one vector per training document (topic models), else empty.
   std::vector<std::vector<std::int32_t>> tokenTopics;
 };

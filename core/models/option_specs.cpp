@@ -119,8 +119,8 @@ nlohmann::json resolveOptions(std::string_view model, const std::vector<OptionSp
   if (!given.is_null() && !given.is_object()) throw UsageError("model options must be a JSON object");
   nlohmann::json resolved = nlohmann::json::object();
   for (const auto& spec : specs)
-    resolved[spec.name] = given.is_object() && given.contains(spec.name) ? checkValue(model, spec, given[spec.name])
-                                                                         : spec.defaultValue;
+    resolved[spec.name] =
+        given.is_object() && given.contains(spec.name) ? checkValue(model, spec, given[spec.name]) : spec.defaultValue;
   if (given.is_object()) {
     for (const auto& [key, value] : given.items()) {
       const bool known = std::any_of(specs.begin(), specs.end(), [&](const auto& s) { return s.name == key; });

@@ -20,7 +20,8 @@ namespace latent::core {
 
 // Fills in defaults and checks types, ranges and choices of `given` against `specs`; an unknown
 // key is an error too. Throws UsageError naming the flag, the model and what it expects.
-nlohmann::json resolveOptions(std::string_view model, const std::vector<OptionSpec>& specs, const nlohmann::json& given);
+nlohmann::json resolveOptions(std::string_view model, const std::vector<OptionSpec>& specs,
+                              const nlohmann::json& given);
 
 // `Options` is a struct whose default-constructed value holds every default. A field is an
 // integer (std::int64_t or int), a double, a bool, a std::string choosing among the spec's
@@ -47,8 +48,8 @@ class OptionTable {
 
   // A choice stored as an enum: the name of each value, in the order the help lists them.
   template <typename Enum>
-    requires std::is_enum_v<Enum>
-  OptionTable& add(OptionSpec spec, Enum Options::*field, std::vector<std::pair<std::string, Enum>> names) {
+  requires std::is_enum_v<Enum> OptionTable& add(OptionSpec spec, Enum Options::*field,
+                                                 std::vector<std::pair<std::string, Enum>> names) {
     spec.type = OptionSpec::Type::Choice;
     spec.choices.clear();
     for (const auto& [name, value] : names) {

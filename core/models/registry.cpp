@@ -19,8 +19,8 @@ namespace {
 
 // One row per model, in the order of DESIGN §3.
 const ModelDefinition kModels[] = {
-    unigramModel(), mixtureModel(), plsaModel(), ldaGibbsModel(), ldaVbModel(),
-    ldaOnlineModel(), sbmModel(), mmsbModel(), irmModel(), pmfModel(),
+    unigramModel(),   mixtureModel(), plsaModel(), ldaGibbsModel(), ldaVbModel(),
+    ldaOnlineModel(), sbmModel(),     mmsbModel(), irmModel(),      pmfModel(),
 };
 
 }  // namespace

@@ -26,10 +26,14 @@ enum class FitStatus {
 
 constexpr const char* toString(FitStatus s) noexcept {
   switch (s) {
-    case FitStatus::Converged: return "converged";
-    case FitStatus::MaxIterations: return "max-iterations";
-    case FitStatus::Cancelled: return "cancelled";
-    case FitStatus::Failed: return "failed";
+    case FitStatus::Converged:
+      return "converged";
+    case FitStatus::MaxIterations:
+      return "max-iterations";
+    case FitStatus::Cancelled:
+      return "cancelled";
+    case FitStatus::Failed:
+      return "failed";
   }
   return "failed";
 }
@@ -50,7 +54,7 @@ struct IterationReport {
   std::int64_t iteration = 0;  // Chain: the iteration, 1-based; Restarts and WarpStart: the start's sweep
   double seconds = 0.0;        // since the fit started
   double trainObjective = std::numeric_limits<double>::quiet_NaN();
-  std::optional<double> heldout;  // the held-out metric, when evaluated at this iteration
+  std::optional<double> heldout;                       // the held-out metric, when evaluated at this iteration
   std::vector<std::pair<std::string, double>> extras;  // model-specific (alpha, K, ...)
 
   // The extra called `name`; nothing when the model did not add it.

@@ -9,20 +9,30 @@ namespace latent::core {
 
 CorpusWriter::CorpusWriter(Project& project, std::int64_t datasetId)
     : m_dataset(datasetId),
-      m_insertDocument(project.db().prepare(
-          "INSERT INTO documents (dataset_id, doc_index, external_id, title, time, label, text) "
-          "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")),
+      m_insertDocument(
+          project.db().prepare("INSERT INTO documents (dataset_id, doc_index, external_id, title, time, label, text) "
+                               "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")),
       m_insertWord(project.db().prepare(
           "INSERT INTO vocabulary (dataset_id, word_id, word, doc_freq, count) VALUES (?1, ?2, ?3, ?4, ?5)")),
       m_insertTokens(project.db().prepare(
-          "INSERT INTO tokens (dataset_id, doc_index, word_ids, span_begins, span_ends) VALUES (?1, ?2, ?3, ?4, ?5)")) {}
+          "INSERT INTO tokens (dataset_id, doc_index, word_ids, span_begins, span_ends) VALUES (?1, ?2, ?3, ?4, ?5)")) {
+}
 
 void CorpusWriter::writeDocument(const DocumentRecord& d) {
   auto& s = m_insertDocument;
   s.bind(1, m_dataset).bind(2, d.index).bind(3, d.id).bind(4, d.title);
-  if (d.time.empty()) s.bindNull(5); else s.bind(5, d.time);
-  if (d.label.empty()) s.bindNull(6); else s.bind(6, d.label);
-  if (d.hasText) s.bind(7, d.text); else s.bindNull(7);
+  if (d.time.empty())
+    s.bindNull(5);
+  else
+    s.bind(5, d.time);
+  if (d.label.empty())
+    s.bindNull(6);
+  else
+    s.bind(6, d.label);
+  if (d.hasText)
+    s.bind(7, d.text);
+  else
+    s.bindNull(7);
   s.run();
 }
 
@@ -122,7 +132,8 @@ Corpus loadCorpus(Project& project, std::int64_t datasetId) {
 std::vector<DocumentHeader> listDocuments(Project& project, std::int64_t datasetId) {
   auto s = project.db().prepare(
       "SELECT d.doc_index, d.external_id, d.title, d.time, d.label, coalesce(length(t.word_ids), 0) / 4, "
-      "d.text IS NOT NULL FROM documents d LEFT JOIN tokens t ON t.dataset_id = d.dataset_id AND t.doc_index = d.doc_index "
+      "d.text IS NOT NULL FROM documents d LEFT JOIN tokens t ON t.dataset_id = d.dataset_id AND t.doc_index = "
+      "d.doc_index "
       "WHERE d.dataset_id = ?1 ORDER BY d.doc_index");
   s.bind(1, datasetId);
   std::vector<DocumentHeader> out;
@@ -149,8 +160,7 @@ StoredDocument loadDocument(Project& project, std::int64_t datasetId, std::int64
 }
 
 std::vector<VocabularyEntry> loadVocabulary(Project& project, std::int64_t datasetId) {
-  auto s = project.db().prepare(
-      "SELECT word, doc_freq, count FROM vocabulary WHERE dataset_id = ?1 ORDER BY word_id");
+  auto s = project.db().prepare("SELECT word, doc_freq, count FROM vocabulary WHERE dataset_id = ?1 ORDER BY word_id");
   s.bind(1, datasetId);
   std::vector<VocabularyEntry> out;
   while (s.step()) out.push_back({s.text(0), s.integer(1), s.integer(2)});

@@ -19,8 +19,8 @@ class CorpusWriter final : public CorpusSink {
   CorpusWriter(Project& project, std::int64_t datasetId);
   void writeDocument(const DocumentRecord& document) override;
   void writeVocabulary(std::span<const VocabularyEntry> vocabulary) override;
-  void writeTokens(std::int64_t document, std::span<const std::int32_t> wordIds,
-                   std::span<const std::uint32_t> begins, std::span<const std::uint32_t> ends) override;
+  void writeTokens(std::int64_t document, std::span<const std::int32_t> wordIds, std::span<const std::uint32_t> begins,
+                   std::span<const std::uint32_t> ends) override;
   // Part of the vocabulary: `words` get the ids firstId, firstId + 1, ...
   void writeWords(std::span<const VocabularyEntry> words, std::int64_t firstId);
 
@@ -38,8 +38,8 @@ class StagedCorpusWriter final : public CorpusSink {
   StagedCorpusWriter(Project& project, StagedDataset& staging) : m_project(project), m_staging(staging) {}
   void writeDocument(const DocumentRecord& document) override;
   void writeVocabulary(std::span<const VocabularyEntry> vocabulary) override;
-  void writeTokens(std::int64_t document, std::span<const std::int32_t> wordIds,
-                   std::span<const std::uint32_t> begins, std::span<const std::uint32_t> ends) override;
+  void writeTokens(std::int64_t document, std::span<const std::int32_t> wordIds, std::span<const std::uint32_t> begins,
+                   std::span<const std::uint32_t> ends) override;
   // Writes the waiting rows within the caller's transaction.
   void writePending(std::int64_t datasetId);
 

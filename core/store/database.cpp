@@ -111,8 +111,7 @@ std::span<const std::byte> Statement::blob(int column) const {
 }
 
 Database::Database(const std::filesystem::path& path, Mode mode) : m_mode(mode) {
-  const int flags = mode == Mode::ReadOnly ? SQLITE_OPEN_READONLY
-                                           : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+  const int flags = mode == Mode::ReadOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
   const int rc = sqlite3_open_v2(path.c_str(), &m_db, flags | SQLITE_OPEN_NOMUTEX, nullptr);
   if (rc != SQLITE_OK) {
     std::string message = "cannot open " + path.string() + ": " + (m_db ? sqlite3_errmsg(m_db) : sqlite3_errstr(rc));

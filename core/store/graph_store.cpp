@@ -55,8 +55,8 @@ Graph loadGraph(Project& project, std::int64_t datasetId) {
   if (info.options.contains("attributes"))
     graph.attributeNames = info.options["attributes"].get<std::vector<std::string>>();
   graph.attributes.assign(graph.attributeNames.size(), {});
-  auto nodes = project.db().prepare(
-      "SELECT external_id, name, attributes FROM nodes WHERE dataset_id = ?1 ORDER BY node_index");
+  auto nodes =
+      project.db().prepare("SELECT external_id, name, attributes FROM nodes WHERE dataset_id = ?1 ORDER BY node_index");
   nodes.bind(1, datasetId);
   while (nodes.step()) {
     graph.nodeIds.push_back(nodes.text(0));
@@ -65,11 +65,12 @@ Graph loadGraph(Project& project, std::int64_t datasetId) {
     for (std::size_t a = 0; a < graph.attributeNames.size(); ++a)
       graph.attributes[a].push_back(attributes.is_object() ? attributes.value(graph.attributeNames[a], "") : "");
   }
-  auto edges = project.db().prepare(
-      "SELECT source, target, weight FROM edges WHERE dataset_id = ?1 ORDER BY source, target");
+  auto edges =
+      project.db().prepare("SELECT source, target, weight FROM edges WHERE dataset_id = ?1 ORDER BY source, target");
   edges.bind(1, datasetId);
   while (edges.step())
-    graph.edges.push_back({static_cast<std::int32_t>(edges.integer(0)), static_cast<std::int32_t>(edges.integer(1)), edges.real(2)});
+    graph.edges.push_back(
+        {static_cast<std::int32_t>(edges.integer(0)), static_cast<std::int32_t>(edges.integer(1)), edges.real(2)});
   return graph;
 }
 

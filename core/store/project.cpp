@@ -48,8 +48,7 @@ int Project::latestSchemaVersion() {
 }
 
 Project::Project(const std::filesystem::path& file, Access access)
-    : m_path(file),
-      m_db([&]() -> Database {
+    : m_path(file), m_db([&]() -> Database {
         std::error_code ec;
         if (access == Access::ReadOnly && !std::filesystem::exists(file, ec))
           throw UsageError("project " + file.string() + " does not exist");
@@ -135,7 +134,12 @@ std::int64_t Project::createDataset(const std::string& name, DataKind kind, cons
   checkNameFree(name, std::nullopt);
   auto s = m_db.prepare(
       "INSERT INTO datasets (name, kind, source, format, options, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
-  s.bind(1, name).bind(2, toString(kind)).bind(3, source).bind(4, format).bind(5, options.dump()).bind(6, utcTimestamp());
+  s.bind(1, name)
+      .bind(2, toString(kind))
+      .bind(3, source)
+      .bind(4, format)
+      .bind(5, options.dump())
+      .bind(6, utcTimestamp());
   s.run();
   return m_db.lastInsertId();
 }

@@ -43,7 +43,10 @@ void writeRatingsRows(Project& project, std::int64_t datasetId, const Ratings& r
       const std::size_t seq = row - itemsEnd;
       const auto& r = ratings.ratings[seq];
       rows.bind(1, datasetId).bind(2, static_cast<std::int64_t>(seq)).bind(3, r.user).bind(4, r.item).bind(5, r.value);
-      if (ratings.hasTime) rows.bind(6, r.time); else rows.bindNull(6);
+      if (ratings.hasTime)
+        rows.bind(6, r.time);
+      else
+        rows.bindNull(6);
       rows.run();
     }
   }
@@ -70,15 +73,16 @@ Ratings loadRatings(Project& project, std::int64_t datasetId) {
   auto users = project.db().prepare("SELECT external_id FROM users WHERE dataset_id = ?1 ORDER BY user_index");
   users.bind(1, datasetId);
   while (users.step()) ratings.userIds.push_back(users.text(0));
-  auto items = project.db().prepare(
-      "SELECT external_id, name, attributes FROM items WHERE dataset_id = ?1 ORDER BY item_index");
+  auto items =
+      project.db().prepare("SELECT external_id, name, attributes FROM items WHERE dataset_id = ?1 ORDER BY item_index");
   items.bind(1, datasetId);
   while (items.step()) {
     ratings.itemIds.push_back(items.text(0));
     ratings.itemNames.push_back(items.text(1));
     const auto attributes = nlohmann::json::parse(items.text(2), nullptr, false);
     for (std::size_t a = 0; a < ratings.itemAttributeNames.size(); ++a)
-      ratings.itemAttributes[a].push_back(attributes.is_object() ? attributes.value(ratings.itemAttributeNames[a], "") : "");
+      ratings.itemAttributes[a].push_back(attributes.is_object() ? attributes.value(ratings.itemAttributeNames[a], "")
+                                                                 : "");
   }
   auto rows = project.db().prepare(
       "SELECT user_index, item_index, value, time FROM ratings WHERE dataset_id = ?1 ORDER BY seq");

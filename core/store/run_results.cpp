@@ -38,7 +38,8 @@ std::optional<std::int64_t> latestResultIteration(Project& project, std::int64_t
 }
 
 std::optional<StoredResult> loadResult(Project& project, std::int64_t runId, const std::vector<std::string>& required,
-                                       const std::vector<std::string>& optional, std::optional<std::int64_t> iteration) {
+                                       const std::vector<std::string>& optional,
+                                       std::optional<std::int64_t> iteration) {
   StoredResult result;
   if (iteration) {
     result.iteration = *iteration;

@@ -15,7 +15,8 @@ namespace {
 constexpr const char* kRunColumns =
     "SELECT r.id, r.dataset_id, d.name, r.model, r.options, r.seed, r.threads, r.heldout, r.status, r.message, "
     "r.objective_name, r.heldout_name, r.app_version, r.created_at, r.updated_at, r.finished_at, r.seconds, "
-    "r.iterations, r.final_metrics, r.owner_pid, r.owner_host, r.sweep_id FROM runs r JOIN datasets d ON d.id = r.dataset_id";
+    "r.iterations, r.final_metrics, r.owner_pid, r.owner_host, r.sweep_id FROM runs r JOIN datasets d ON d.id = "
+    "r.dataset_id";
 
 // A process that is gone: only decidable for processes of this machine.
 bool runOwnerIsGone(Statement& s) { return !s.isNull(19) && ownerIsGone(s.integer(19), s.text(20)); }
@@ -47,7 +48,10 @@ RunRecord readRun(Statement& s) {
 }
 
 void bindOptional(Statement& s, int index, const std::optional<double>& value) {
-  if (value && std::isfinite(*value)) s.bind(index, *value); else s.bindNull(index);
+  if (value && std::isfinite(*value))
+    s.bind(index, *value);
+  else
+    s.bindNull(index);
 }
 
 // Runs `body` in a transaction of its own unless the caller already holds one.
@@ -66,11 +70,16 @@ void inTransaction(Project& project, F&& body) {
 
 const char* toString(RunStatus status) noexcept {
   switch (status) {
-    case RunStatus::Running: return "running";
-    case RunStatus::Finished: return "finished";
-    case RunStatus::Stopped: return "stopped";
-    case RunStatus::Failed: return "failed";
-    case RunStatus::Interrupted: return "interrupted";
+    case RunStatus::Running:
+      return "running";
+    case RunStatus::Finished:
+      return "finished";
+    case RunStatus::Stopped:
+      return "stopped";
+    case RunStatus::Failed:
+      return "failed";
+    case RunStatus::Interrupted:
+      return "interrupted";
   }
   return "failed";
 }
@@ -94,7 +103,10 @@ std::int64_t createRun(Project& project, const RunRecord& run) {
     s.bind(4, static_cast<std::int64_t>(run.seed)).bind(5, run.threads).bind(6, run.heldout);
     s.bind(7, run.objectiveName).bind(8, run.heldoutName).bind(9, run.appVersion).bind(10, utcTimestamp());
     s.bind(11, currentProcessId()).bind(12, hostName());
-    if (run.sweepId) s.bind(13, *run.sweepId); else s.bindNull(13);
+    if (run.sweepId)
+      s.bind(13, *run.sweepId);
+    else
+      s.bindNull(13);
     s.run();
     id = project.db().lastInsertId();
   });
@@ -113,8 +125,12 @@ void appendMetrics(Project& project, std::int64_t runId, std::span<const MetricR
       bindOptional(s, 5, row.heldout);
       s.bind(6, row.extras.dump()).run();
     }
-    project.db().prepare("UPDATE runs SET updated_at = ?2, iterations = ?3 WHERE id = ?1")
-        .bind(1, runId).bind(2, utcTimestamp()).bind(3, rows.back().iteration).run();
+    project.db()
+        .prepare("UPDATE runs SET updated_at = ?2, iterations = ?3 WHERE id = ?1")
+        .bind(1, runId)
+        .bind(2, utcTimestamp())
+        .bind(3, rows.back().iteration)
+        .run();
   });
 }
 
@@ -122,16 +138,19 @@ void saveMatrix(Project& project, std::int64_t runId, const std::string& name, s
                 const Eigen::MatrixXd& values) {
   inTransaction(project, [&] {
     auto s = project.db().prepare(
-        "INSERT OR REPLACE INTO run_matrices (run_id, name, iteration, rows, cols, data) VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+        "INSERT OR REPLACE INTO run_matrices (run_id, name, iteration, rows, cols, data) VALUES (?1, ?2, ?3, ?4, ?5, "
+        "?6)");
     s.bind(1, runId).bind(2, name).bind(3, iteration).bind(4, static_cast<std::int64_t>(values.rows()));
     s.bind(5, static_cast<std::int64_t>(values.cols()));
     s.bindBlob(6, values.data(), static_cast<std::size_t>(values.size()) * sizeof(double)).run();
   });
 }
 
-void saveTokenTopics(Project& project, std::int64_t runId, std::int64_t document, std::span<const std::int32_t> topics) {
+void saveTokenTopics(Project& project, std::int64_t runId, std::int64_t document,
+                     std::span<const std::int32_t> topics) {
   inTransaction(project, [&] {
-    auto s = project.db().prepare("INSERT OR REPLACE INTO token_topics (run_id, doc_index, topics) VALUES (?1, ?2, ?3)");
+    auto s =
+        project.db().prepare("INSERT OR REPLACE INTO token_topics (run_id, doc_index, topics) VALUES (?1, ?2, ?3)");
     s.bind(1, runId).bind(2, document).bindBlob(3, topics).run();
   });
 }
@@ -148,17 +167,20 @@ void finishRun(Project& project, std::int64_t runId, RunStatus status, const std
 }
 
 std::vector<RunRecord> listRuns(Project& project, std::optional<std::int64_t> datasetId) {
-  auto s = project.db().prepare(std::string(kRunColumns) + (datasetId ? " WHERE r.dataset_id = ?1" : "") + " ORDER BY r.id");
+  auto s =
+      project.db().prepare(std::string(kRunColumns) + (datasetId ? " WHERE r.dataset_id = ?1" : "") + " ORDER BY r.id");
   if (datasetId) s.bind(1, *datasetId);
   std::vector<RunRecord> out;
   while (s.step()) out.push_back(readRun(s));
   return out;
 }
 
-std::int64_t createSweep(Project& project, std::int64_t datasetId, const std::string& model, const std::string& parameter) {
+std::int64_t createSweep(Project& project, std::int64_t datasetId, const std::string& model,
+                         const std::string& parameter) {
   std::int64_t id = 0;
   inTransaction(project, [&] {
-    auto s = project.db().prepare("INSERT INTO sweeps (dataset_id, model, parameter, created_at) VALUES (?1, ?2, ?3, ?4)");
+    auto s =
+        project.db().prepare("INSERT INTO sweeps (dataset_id, model, parameter, created_at) VALUES (?1, ?2, ?3, ?4)");
     s.bind(1, datasetId).bind(2, model).bind(3, parameter).bind(4, utcTimestamp()).run();
     id = project.db().lastInsertId();
   });
@@ -215,7 +237,8 @@ std::optional<Eigen::MatrixXd> loadMatrix(Project& project, std::int64_t runId, 
   if (!s.step()) return std::nullopt;
   const auto rows = s.integer(0), cols = s.integer(1);
   const auto values = blobToVector<double>(s.blob(2));
-  if (static_cast<std::int64_t>(values.size()) != rows * cols) throw StoreError("corrupt matrix '" + name + "' in run " + std::to_string(runId));
+  if (static_cast<std::int64_t>(values.size()) != rows * cols)
+    throw StoreError("corrupt matrix '" + name + "' in run " + std::to_string(runId));
   return Eigen::Map<const Eigen::MatrixXd>(values.data(), rows, cols);
 }
 

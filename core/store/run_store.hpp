@@ -70,7 +70,8 @@ void finishRun(Project& project, std::int64_t runId, RunStatus status, const std
                std::int64_t iterations, const nlohmann::json& finalMetrics);
 
 std::vector<RunRecord> listRuns(Project& project, std::optional<std::int64_t> datasetId = std::nullopt);
-std::int64_t createSweep(Project& project, std::int64_t datasetId, const std::string& model, const std::string& parameter);
+std::int64_t createSweep(Project& project, std::int64_t datasetId, const std::string& model,
+                         const std::string& parameter);
 std::vector<SweepRecord> listSweeps(Project& project, std::optional<std::int64_t> datasetId = std::nullopt);
 std::vector<RunRecord> sweepRuns(Project& project, std::int64_t sweepId);
 RunRecord loadRun(Project& project, std::int64_t runId);  // throws UsageError when missing

@@ -18,7 +18,8 @@ void setTopicLabel(Project& project, std::int64_t runId, std::int64_t topic, con
   loadRun(project, runId);  // throws UsageError when the run is missing
   if (topic < 0) throw UsageError("topic numbers start at 0, not " + std::to_string(topic));
   // When the run has its final topic-word matrix, the topic must be one of its rows.
-  auto rows = project.db().prepare("SELECT rows FROM run_matrices WHERE run_id = ?1 AND name = 'topic_word' AND iteration = -1");
+  auto rows = project.db().prepare(
+      "SELECT rows FROM run_matrices WHERE run_id = ?1 AND name = 'topic_word' AND iteration = -1");
   rows.bind(1, runId);
   if (rows.step() && topic >= rows.integer(0))
     throw UsageError("run " + std::to_string(runId) + " has " + std::to_string(rows.integer(0)) + " topics (0 to " +
@@ -28,7 +29,11 @@ void setTopicLabel(Project& project, std::int64_t runId, std::int64_t topic, con
   std::optional<Transaction> tx;
   if (ownTransaction) tx.emplace(project.db());
   if (label.empty()) {
-    project.db().prepare("DELETE FROM topic_labels WHERE run_id = ?1 AND topic = ?2").bind(1, runId).bind(2, topic).run();
+    project.db()
+        .prepare("DELETE FROM topic_labels WHERE run_id = ?1 AND topic = ?2")
+        .bind(1, runId)
+        .bind(2, topic)
+        .run();
   } else {
     auto s = project.db().prepare(
         "INSERT INTO topic_labels (run_id, topic, label) VALUES (?1, ?2, ?3) "

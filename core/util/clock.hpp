@@ -13,9 +13,7 @@ std::string utcTimestamp();
 class Stopwatch {
  public:
   Stopwatch() : m_start(std::chrono::steady_clock::now()) {}
-  double seconds() const {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start).count();
-  }
+  double seconds() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start).count(); }
   void restart() { m_start = std::chrono::steady_clock::now(); }
 
  private:

@@ -48,9 +48,7 @@ CsvReader::CsvReader(const std::filesystem::path& path, Options options)
   }
 }
 
-void CsvReader::fail(const std::string& reason) const {
-  throw InputError(m_lines.displayName(), m_recordLine, reason);
-}
+void CsvReader::fail(const std::string& reason) const { throw InputError(m_lines.displayName(), m_recordLine, reason); }
 
 bool CsvReader::nextLine(std::string_view& line) {
   if (m_havePending) {
@@ -71,8 +69,8 @@ bool CsvReader::next(std::vector<std::string>& fields) {
 
   std::string field;
   std::size_t recordBytes = 0;
-  bool quoted = false;      // inside a quoted field
-  bool wasQuoted = false;   // the current field was quoted (and its quote closed)
+  bool quoted = false;     // inside a quoted field
+  bool wasQuoted = false;  // the current field was quoted (and its quote closed)
   for (;;) {
     recordBytes += line.size() + 1;
     if (recordBytes > m_options.maxRecordBytes)

@@ -13,17 +13,13 @@ namespace {
 
 constexpr std::size_t kChunk = std::size_t{1} << 20;
 
-std::string megabytes(std::size_t bytes) {
-  return std::to_string((bytes + (1 << 20) - 1) >> 20) + " MB";
-}
+std::string megabytes(std::size_t bytes) { return std::to_string((bytes + (1 << 20) - 1) >> 20) + " MB"; }
 
 }  // namespace
 
-LineReader::LineReader(const std::filesystem::path& path, Options options)
-    : m_name(path.string()), m_options(options) {
+LineReader::LineReader(const std::filesystem::path& path, Options options) : m_name(path.string()), m_options(options) {
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
-    throw InputError(m_name, 0, "is a folder, not a file");
+  if (std::filesystem::is_directory(path, ec)) throw InputError(m_name, 0, "is a folder, not a file");
   m_file = std::fopen(path.c_str(), "rb");
   if (!m_file) throw InputError(m_name, 0, std::string("cannot open: ") + std::strerror(errno));
   const auto size = std::filesystem::file_size(path, ec);
@@ -47,15 +43,14 @@ bool LineReader::fill() {
   }
   if (m_end == m_buffer.size()) {
     if (m_buffer.size() > m_options.maxLineBytes)
-      throw InputError(m_name, m_line + 1,
-                       "line is longer than " + megabytes(m_options.maxLineBytes) +
-                           " (is this the right file and format?)");
+      throw InputError(
+          m_name, m_line + 1,
+          "line is longer than " + megabytes(m_options.maxLineBytes) + " (is this the right file and format?)");
     m_buffer.resize(std::min(m_buffer.size() * 2, m_options.maxLineBytes + kChunk));
   }
   const std::size_t got = std::fread(m_buffer.data() + m_end, 1, m_buffer.size() - m_end, m_file);
   if (got == 0) {
-    if (std::ferror(m_file))
-      throw InputError(m_name, m_line + 1, std::string("read error: ") + std::strerror(errno));
+    if (std::ferror(m_file)) throw InputError(m_name, m_line + 1, std::string("read error: ") + std::strerror(errno));
     m_eof = true;
     return false;
   }
@@ -91,8 +86,7 @@ bool LineReader::next(std::string_view& line) {
     m_scanned = 0;
     ++m_line;
     if (length > m_options.maxLineBytes)
-      fail("line is longer than " + megabytes(m_options.maxLineBytes) +
-           " (is this the right file and format?)");
+      fail("line is longer than " + megabytes(m_options.maxLineBytes) + " (is this the right file and format?)");
     if (m_options.rejectNul && std::memchr(base, '\0', length))
       fail("contains a NUL byte: this looks like a binary file, not text");
     line = std::string_view(base, length);

@@ -49,8 +49,8 @@ class LineReader {
   Options m_options;
   std::FILE* m_file = nullptr;
   std::vector<char> m_buffer;
-  std::size_t m_begin = 0;  // first unconsumed byte in m_buffer
-  std::size_t m_end = 0;    // one past the last valid byte in m_buffer
+  std::size_t m_begin = 0;    // first unconsumed byte in m_buffer
+  std::size_t m_end = 0;      // one past the last valid byte in m_buffer
   std::size_t m_scanned = 0;  // bytes after m_begin already searched for '\n'
   bool m_eof = false;
   bool m_started = false;

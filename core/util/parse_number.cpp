@@ -26,8 +26,7 @@ std::optional<double> parseReal(std::string_view s) noexcept {
   if (!s.empty() && s.front() == '+') s.remove_prefix(1);
   double value = 0;
   const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
-  if (s.empty() || ec != std::errc{} || end != s.data() + s.size() || !std::isfinite(value))
-    return std::nullopt;
+  if (s.empty() || ec != std::errc{} || end != s.data() + s.size() || !std::isfinite(value)) return std::nullopt;
   return value;
 }
 

@@ -34,7 +34,9 @@ double trigamma(double x) noexcept {
   const double f = 1.0 / (x * x);
   // psi'(x) ~ 1/x + 1/(2x^2) + sum_n B_2n / x^(2n+1), seven terms.
   result += 1.0 / x + f / 2.0 +
-            f / x * (1.0 / 6 - f * (1.0 / 30 - f * (1.0 / 42 - f * (1.0 / 30 - f * (5.0 / 66 - f * (691.0 / 2730 - f * 7.0 / 6))))));
+            f / x *
+                (1.0 / 6 -
+                 f * (1.0 / 30 - f * (1.0 / 42 - f * (1.0 / 30 - f * (5.0 / 66 - f * (691.0 / 2730 - f * 7.0 / 6))))));
   return result;
 }
 

@@ -74,7 +74,9 @@ class SweepClock final : public TrainingObserver {
   double startSeconds() const { return m_firstSeconds; }
 
  private:
-  double perIteration(double span) const { return m_last > m_first ? span / static_cast<double>(m_last - m_first) : 0.0; }
+  double perIteration(double span) const {
+    return m_last > m_first ? span / static_cast<double>(m_last - m_first) : 0.0;
+  }
   std::int64_t m_first = -1, m_last = -1;
   double m_firstSeconds = 0.0, m_lastSeconds = 0.0, m_firstCpu = 0.0, m_lastCpu = 0.0;
 };
@@ -115,14 +117,22 @@ int main(int argc, char** argv) {
       return 2;
     }
     const std::string value = argv[++i];
-    if (key == "--model") a.model = value;
-    else if (key == "--nodes") a.nodes = parseList(value);
-    else if (key == "--degree") a.degree = std::stod(value);
-    else if (key == "--ratio") a.inOutRatio = std::stod(value);
-    else if (key == "--k") a.blocks = std::stoi(value);
-    else if (key == "--threads") a.threads = std::stoi(value);
-    else if (key == "--seed") a.seed = std::stoull(value);
-    else if (key.rfind("--", 0) == 0) modelOptions.emplace_back(key.substr(2), value);  // --iterations 20 ...
+    if (key == "--model")
+      a.model = value;
+    else if (key == "--nodes")
+      a.nodes = parseList(value);
+    else if (key == "--degree")
+      a.degree = std::stod(value);
+    else if (key == "--ratio")
+      a.inOutRatio = std::stod(value);
+    else if (key == "--k")
+      a.blocks = std::stoi(value);
+    else if (key == "--threads")
+      a.threads = std::stoi(value);
+    else if (key == "--seed")
+      a.seed = std::stoull(value);
+    else if (key.rfind("--", 0) == 0)
+      modelOptions.emplace_back(key.substr(2), value);  // --iterations 20 ...
     else {
       std::cerr << "unknown argument " << key << "\n";
       return 2;

@@ -37,7 +37,8 @@ int main(int argc, char** argv) {
   // Zipf's law with exponent 1.07, as measured on English text.
   std::vector<double> cumulative(words.size());
   double total = 0;
-  for (std::size_t r = 0; r < words.size(); ++r) cumulative[r] = total += 1.0 / std::pow(static_cast<double>(r + 1), 1.07);
+  for (std::size_t r = 0; r < words.size(); ++r)
+    cumulative[r] = total += 1.0 / std::pow(static_cast<double>(r + 1), 1.07);
 
   const auto target = static_cast<std::uint64_t>(megabytes * 1024 * 1024);
   std::uint64_t written = 0, tokens = 0, documents = 0;
@@ -47,7 +48,8 @@ int main(int argc, char** argv) {
     const auto length = 50 + rng.below(400);
     for (std::uint64_t i = 0; i < length; ++i) {
       const double u = rng.uniform() * total;
-      const auto r = static_cast<std::size_t>(std::lower_bound(cumulative.begin(), cumulative.end(), u) - cumulative.begin());
+      const auto r =
+          static_cast<std::size_t>(std::lower_bound(cumulative.begin(), cumulative.end(), u) - cumulative.begin());
       std::string word = words[std::min(r, words.size() - 1)];
       if (i == 0 || rng.below(20) == 0) word[0] = static_cast<char>(word[0] - 32);
       line += word;

@@ -36,9 +36,12 @@ int main(int argc, char** argv) {
   int probeMs = 5, threads = 1;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string key = argv[i];
-    if (key == "--seconds") seconds = std::stod(argv[i + 1]);
-    else if (key == "--probe-ms") probeMs = std::stoi(argv[i + 1]);
-    else if (key == "--threads") threads = std::stoi(argv[i + 1]);
+    if (key == "--seconds")
+      seconds = std::stod(argv[i + 1]);
+    else if (key == "--probe-ms")
+      probeMs = std::stoi(argv[i + 1]);
+    else if (key == "--threads")
+      threads = std::stoi(argv[i + 1]);
     else {
       std::fprintf(stderr, "unknown option %s\n", argv[i]);
       return 2;
@@ -58,8 +61,9 @@ int main(int argc, char** argv) {
   if (!window.openProject(QString::fromStdString(file.string()), nullptr, false)) return 1;
 
   std::vector<ui::JobController*> fits;
-  for (auto request : {core::RunRequest{"lda-gibbs", "sotu", {{"k", 20}, {"iterations", 100000}}, 1, threads, 0.1, 10, {}},
-                       core::RunRequest{"pmf", "insteval", {{"solver", "sgd"}, {"iterations", 100000}}, 1, threads, 0.1, 1, {}}}) {
+  for (auto request :
+       {core::RunRequest{"lda-gibbs", "sotu", {{"k", 20}, {"iterations", 100000}}, 1, threads, 0.1, 10, {}},
+        core::RunRequest{"pmf", "insteval", {{"solver", "sgd"}, {"iterations", 100000}}, 1, threads, 0.1, 1, {}}}) {
     auto* fit = window.runManager()->start(file, request);
     QObject::connect(fit, &ui::JobController::created, &window, [&window](qint64 runId) { window.openRun(runId); });
     // A fit that ends before the measurement is over makes the measurement meaningless.
@@ -112,8 +116,7 @@ int main(int argc, char** argv) {
                         {"p99_gap_ms", quantile(0.99)},
                         {"median_gap_ms", quantile(0.5)},
                         {"gaps_over_50ms", std::count_if(gaps.begin(), gaps.end(), [](double g) { return g > 50.0; })}};
-  for (auto* f : fits)
-    out["reports"][f->request().model] = f->reports().size();
+  for (auto* f : fits) out["reports"][f->request().model] = f->reports().size();
   std::printf("%s\n", out.dump().c_str());
   return 0;
 }

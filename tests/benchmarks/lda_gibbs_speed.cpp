@@ -48,11 +48,13 @@ Corpus generateCorpus(const Arguments& a) {
   std::vector<double> base(static_cast<std::size_t>(a.vocabulary));
   double harmonic = 0.0;
   for (int v = 0; v < a.vocabulary; ++v) harmonic += 1.0 / (v + 10);
-  for (int v = 0; v < a.vocabulary; ++v) base[static_cast<std::size_t>(v)] = a.topicConcentration / ((v + 10) * harmonic);
+  for (int v = 0; v < a.vocabulary; ++v)
+    base[static_cast<std::size_t>(v)] = a.topicConcentration / ((v + 10) * harmonic);
   std::vector<topic::AliasTable> topics(static_cast<std::size_t>(a.trueTopics));
   std::vector<double> weights(static_cast<std::size_t>(a.vocabulary));
   for (auto& t : topics) {
-    for (int v = 0; v < a.vocabulary; ++v) weights[static_cast<std::size_t>(v)] = rng.gamma(base[static_cast<std::size_t>(v)]) + 1e-300;
+    for (int v = 0; v < a.vocabulary; ++v)
+      weights[static_cast<std::size_t>(v)] = rng.gamma(base[static_cast<std::size_t>(v)]) + 1e-300;
     t.build(weights);
   }
   Corpus corpus;
@@ -62,7 +64,8 @@ Corpus generateCorpus(const Arguments& a) {
   for (int d = 0; d < a.documents; ++d) {
     for (auto& x : theta) x = rng.gamma(a.trueAlpha) + 1e-300;
     const topic::AliasTable mix(theta);
-    const int length = std::max(1, static_cast<int>(std::lround(a.meanLength + std::sqrt(a.meanLength) * rng.normal())));
+    const int length =
+        std::max(1, static_cast<int>(std::lround(a.meanLength + std::sqrt(a.meanLength) * rng.normal())));
     doc.clear();
     for (int i = 0; i < length; ++i) doc.push_back(topics[static_cast<std::size_t>(mix.draw(rng))].draw(rng));
     corpus.addDocument(std::to_string(d + 1), "", doc);
@@ -72,11 +75,14 @@ Corpus generateCorpus(const Arguments& a) {
 
 void writeBinary(const Corpus& c, const std::string& path) {
   std::ofstream out(path, std::ios::binary);
-  const std::int64_t V = static_cast<std::int64_t>(c.vocabularySize()), D = static_cast<std::int64_t>(c.documentCount());
+  const std::int64_t V = static_cast<std::int64_t>(c.vocabularySize()),
+                     D = static_cast<std::int64_t>(c.documentCount());
   out.write(reinterpret_cast<const char*>(&V), sizeof V);
   out.write(reinterpret_cast<const char*>(&D), sizeof D);
-  out.write(reinterpret_cast<const char*>(c.offsets.data()), static_cast<std::streamsize>(c.offsets.size() * sizeof(std::int64_t)));
-  out.write(reinterpret_cast<const char*>(c.tokens.data()), static_cast<std::streamsize>(c.tokens.size() * sizeof(std::int32_t)));
+  out.write(reinterpret_cast<const char*>(c.offsets.data()),
+            static_cast<std::streamsize>(c.offsets.size() * sizeof(std::int64_t)));
+  out.write(reinterpret_cast<const char*>(c.tokens.data()),
+            static_cast<std::streamsize>(c.tokens.size() * sizeof(std::int32_t)));
 }
 
 Corpus readBinary(const std::string& path) {
@@ -87,9 +93,11 @@ Corpus readBinary(const std::string& path) {
   Corpus c;
   for (std::int64_t v = 0; v < V; ++v) c.words.push_back("w" + std::to_string(v));
   c.offsets.resize(static_cast<std::size_t>(D) + 1);
-  in.read(reinterpret_cast<char*>(c.offsets.data()), static_cast<std::streamsize>(c.offsets.size() * sizeof(std::int64_t)));
+  in.read(reinterpret_cast<char*>(c.offsets.data()),
+          static_cast<std::streamsize>(c.offsets.size() * sizeof(std::int64_t)));
   c.tokens.resize(static_cast<std::size_t>(c.offsets.back()));
-  in.read(reinterpret_cast<char*>(c.tokens.data()), static_cast<std::streamsize>(c.tokens.size() * sizeof(std::int32_t)));
+  in.read(reinterpret_cast<char*>(c.tokens.data()),
+          static_cast<std::streamsize>(c.tokens.size() * sizeof(std::int32_t)));
   c.documentIds.resize(static_cast<std::size_t>(D));
   c.titles.resize(static_cast<std::size_t>(D));
   if (!in) throw std::runtime_error("cannot read corpus " + path);
@@ -119,16 +127,26 @@ int main(int argc, char** argv) {
   Arguments a;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string key = argv[i], value = argv[i + 1];
-    if (key == "--vocabulary") a.vocabulary = std::stoi(value);
-    else if (key == "--documents") a.documents = std::stoi(value);
-    else if (key == "--mean-length") a.meanLength = std::stoi(value);
-    else if (key == "--true-topics") a.trueTopics = std::stoi(value);
-    else if (key == "--write-corpus") a.writeCorpus = value;
-    else if (key == "--corpus") a.readCorpus = value;
-    else if (key == "--threads") a.threads = std::stoi(value);
-    else if (key == "--seed") a.seed = std::stoull(value);
-    else if (key == "--heldout") a.heldout = std::stod(value);
-    else if (key == "--eval-every") a.evalEvery = std::stoi(value);
+    if (key == "--vocabulary")
+      a.vocabulary = std::stoi(value);
+    else if (key == "--documents")
+      a.documents = std::stoi(value);
+    else if (key == "--mean-length")
+      a.meanLength = std::stoi(value);
+    else if (key == "--true-topics")
+      a.trueTopics = std::stoi(value);
+    else if (key == "--write-corpus")
+      a.writeCorpus = value;
+    else if (key == "--corpus")
+      a.readCorpus = value;
+    else if (key == "--threads")
+      a.threads = std::stoi(value);
+    else if (key == "--seed")
+      a.seed = std::stoull(value);
+    else if (key == "--heldout")
+      a.heldout = std::stod(value);
+    else if (key == "--eval-every")
+      a.evalEvery = std::stoi(value);
     else if (key.rfind("--", 0) == 0) {  // a model option: --k 100 --sampler alias ...
       const auto name = key.substr(2);
       const auto* spec = [&]() -> const OptionSpec* {
@@ -146,7 +164,11 @@ int main(int argc, char** argv) {
   if (!a.writeCorpus.empty()) {
     const auto corpus = generateCorpus(a);
     writeBinary(corpus, a.writeCorpus);
-    std::cout << nlohmann::json{{"documents", corpus.documentCount()}, {"tokens", corpus.tokenCount()}, {"vocabulary", corpus.vocabularySize()}}.dump() << "\n";
+    std::cout << nlohmann::json{{"documents", corpus.documentCount()},
+                                {"tokens", corpus.tokenCount()},
+                                {"vocabulary", corpus.vocabularySize()}}
+                     .dump()
+              << "\n";
     return 0;
   }
   const Corpus corpus = a.readCorpus.empty() ? generateCorpus(a) : readBinary(a.readCorpus);
@@ -171,20 +193,27 @@ int main(int argc, char** argv) {
   const double total = clock.seconds();
   const auto& m = result.finalMetrics;
   const double tokens = static_cast<double>(split.train.tokenCount());
-  nlohmann::json out = {{"k", settings.options["k"]}, {"sampler", settings.options["sampler"]},
-                        {"mh_steps", settings.options["mh_steps"]}, {"threads", a.threads},
-                        {"iterations", result.iterations}, {"train_tokens", split.train.tokenCount()},
+  nlohmann::json out = {{"k", settings.options["k"]},
+                        {"sampler", settings.options["sampler"]},
+                        {"mh_steps", settings.options["mh_steps"]},
+                        {"threads", a.threads},
+                        {"iterations", result.iterations},
+                        {"train_tokens", split.train.tokenCount()},
                         {"tokens_per_second", m.value("tokens_per_second", 0.0)},
                         {"tokens_per_cpu_second", m.value("tokens_per_cpu_second", 0.0)},
                         {"sampling_cpu_seconds", m.value("sampling_cpu_seconds", 0.0)},
-                        {"sampling_seconds", m.value("sampling_seconds", 0.0)}, {"fit_seconds", total},
+                        {"sampling_seconds", m.value("sampling_seconds", 0.0)},
+                        {"fit_seconds", total},
                         {"warp_start_seconds", m.value("warp_start_seconds", 0.0)},
                         {"heldout_perplexity", m.value("heldout_perplexity", 0.0)},
                         {"train_objective", m.value("train_objective", 0.0)},
-                        {"alpha_sum", m.value("alpha_sum", 0.0)}, {"beta", m.value("beta", 0.0)},
+                        {"alpha_sum", m.value("alpha_sum", 0.0)},
+                        {"beta", m.value("beta", 0.0)},
                         {"sampler_memory_bytes_per_token", m.value("sampler_memory_bytes", std::int64_t{0}) / tokens},
-                        {"rss_before_fit_kb", rssBefore}, {"peak_rss_kb", statusKb("VmHWM:")},
-                        {"topic_word_bytes", 8.0 * static_cast<double>(settings.options["k"].get<std::int64_t>()) * static_cast<double>(corpus.vocabularySize())}};
+                        {"rss_before_fit_kb", rssBefore},
+                        {"peak_rss_kb", statusKb("VmHWM:")},
+                        {"topic_word_bytes", 8.0 * static_cast<double>(settings.options["k"].get<std::int64_t>()) *
+                                                 static_cast<double>(corpus.vocabularySize())}};
   std::cout << out.dump() << "\n";
   return 0;
 }

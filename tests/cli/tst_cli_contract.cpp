@@ -30,7 +30,8 @@ class CliContractTest : public QObject {
     const auto project = scratch.path("tiny.latent");
     auto r = runCli({"import", "corpus", "--project", str(project), "--name", "tiny", "--source", str(source)});
     QCOMPARE(r.exitCode, 0);
-    r = runCli({"fit", "unigram", "--project", str(project), "--dataset", "tiny", "--heldout", "0.25", "--beta", "0.5", "--json"});
+    r = runCli({"fit", "unigram", "--project", str(project), "--dataset", "tiny", "--heldout", "0.25", "--beta", "0.5",
+                "--json"});
     QCOMPARE(r.exitCode, 0);
     const auto lines = r.jsonLines();
     QCOMPARE(lines.size(), std::size_t{2});
@@ -38,7 +39,8 @@ class CliContractTest : public QObject {
     QCOMPARE(lines[0]["iteration"].get<int>(), 1);
     QVERIFY(lines[0].contains("seconds"));
     // (2 ln(2.5/4.5) + ln(1.5/4.5)) / 3
-    QVERIFY(std::abs(lines[0]["train_objective"].get<double>() - (2 * std::log(2.5 / 4.5) + std::log(1.5 / 4.5)) / 3) < 1e-12);
+    QVERIFY(std::abs(lines[0]["train_objective"].get<double>() - (2 * std::log(2.5 / 4.5) + std::log(1.5 / 4.5)) / 3) <
+            1e-12);
     const auto& final = lines[1];
     QCOMPARE(final["run"].get<int>(), 1);
     QCOMPARE(final["model"].get<std::string>(), std::string("unigram"));
@@ -52,7 +54,8 @@ class CliContractTest : public QObject {
     const auto rows = r.out.split('\n', Qt::SkipEmptyParts);
     QCOMPARE(rows.size(), 4);
     QCOMPARE(rows[0], QString("topic,word,probability"));
-    const std::vector<std::pair<QString, double>> expected{{"river", 0.5 / 4.5}, {"money", 2.5 / 4.5}, {"bank", 1.5 / 4.5}};
+    const std::vector<std::pair<QString, double>> expected{
+        {"river", 0.5 / 4.5}, {"money", 2.5 / 4.5}, {"bank", 1.5 / 4.5}};
     for (std::size_t i = 0; i < expected.size(); ++i) {
       const auto fields = rows[static_cast<int>(i) + 1].split(',');
       QCOMPARE(fields[0], QString("0"));
@@ -74,14 +77,16 @@ class CliContractTest : public QObject {
     QCOMPARE(lines.size(), std::size_t{2});
     const double perplexity = lines[1]["heldout_perplexity"].get<double>();
     // A unigram model of English prose: in the thousands, far below the vocabulary size.
-    QVERIFY2(perplexity > 500 && perplexity < imported["summary"]["vocabulary"].get<double>(), qPrintable(QString::number(perplexity)));
+    QVERIFY2(perplexity > 500 && perplexity < imported["summary"]["vocabulary"].get<double>(),
+             qPrintable(QString::number(perplexity)));
     QCOMPARE(lines[1]["heldout_documents"].get<int>(), 24);
     QCOMPARE(lines[1]["heldout_protocol"].get<std::string>(), std::string("document-completion"));
 
     // Same seed, same number.
     r = runCli({"fit", "unigram", "--project", str(project), "--dataset", "sotu", "--heldout", "0.1", "--json"});
     QCOMPARE(r.jsonLines().at(1)["heldout_perplexity"].get<double>(), perplexity);
-    r = runCli({"fit", "unigram", "--project", str(project), "--dataset", "sotu", "--heldout", "0.1", "--seed", "2", "--json"});
+    r = runCli({"fit", "unigram", "--project", str(project), "--dataset", "sotu", "--heldout", "0.1", "--seed", "2",
+                "--json"});
     QVERIFY(r.jsonLines().at(1)["heldout_perplexity"].get<double>() != perplexity);
 
     r = runCli({"runs", "--project", str(project), "--json"});
@@ -95,7 +100,9 @@ class CliContractTest : public QObject {
 
     // Exports: topic-word has every word once and sums to one; metrics has the one iteration.
     const auto words = scratch.path("words.csv");
-    QCOMPARE(runCli({"export", "--project", str(project), "--run", "1", "--what", "topic-word", "--out", str(words)}).exitCode, 0);
+    QCOMPARE(runCli({"export", "--project", str(project), "--run", "1", "--what", "topic-word", "--out", str(words)})
+                 .exitCode,
+             0);
     std::ifstream in(words);
     std::string line;
     std::getline(in, line);
@@ -117,22 +124,46 @@ class CliContractTest : public QObject {
     QTest::addColumn<QString>("message");
     QTest::newRow("nothing") << QStringList{} << "subcommand";
     QTest::newRow("unknown command") << QStringList{"frobnicate"} << "frobnicate";
-    QTest::newRow("unknown model") << QStringList{"fit", "lda-magic", "--project", "@", "--dataset", "tiny"} << "unknown model 'lda-magic'";
+    QTest::newRow("unknown model") << QStringList{"fit", "lda-magic", "--project", "@", "--dataset", "tiny"}
+                                   << "unknown model 'lda-magic'";
     QTest::newRow("missing dataset") << QStringList{"fit", "unigram", "--project", "@"} << "--dataset";
-    QTest::newRow("no such dataset") << QStringList{"fit", "unigram", "--project", "@", "--dataset", "nope"} << "no dataset named 'nope'";
-    QTest::newRow("option of another model") << QStringList{"fit", "unigram", "--project", "@", "--dataset", "tiny", "--k", "5"} << "no option --k";
-    QTest::newRow("bad option value") << QStringList{"fit", "unigram", "--project", "@", "--dataset", "tiny", "--beta", "lots"} << "--beta";
-    QTest::newRow("held-out out of range") << QStringList{"fit", "unigram", "--project", "@", "--dataset", "tiny", "--heldout", "1.5"} << "--heldout";
-    QTest::newRow("bad threads") << QStringList{"fit", "unigram", "--project", "@", "--dataset", "tiny", "--threads", "0"} << "--threads";
-    QTest::newRow("non-numeric seed") << QStringList{"fit", "unigram", "--project", "@", "--dataset", "tiny", "--seed", "x"} << "--seed";
-    QTest::newRow("unknown export") << QStringList{"export", "--project", "@", "--run", "1", "--what", "nothing", "--out", "-"} << "unknown export 'nothing'";
-    QTest::newRow("export a result the run lacks") << QStringList{"export", "--project", "@", "--run", "1", "--what", "doc-topic", "--out", "-"} << "has no doc-topic";
-    QTest::newRow("no such run") << QStringList{"export", "--project", "@", "--run", "99", "--what", "metrics", "--out", "-"} << "no run 99";
-    QTest::newRow("no such project") << QStringList{"datasets", "--project", "/nonexistent/p.latent"} << "does not exist";
-    QTest::newRow("bad format name") << QStringList{"import", "corpus", "--project", "@", "--name", "x", "--source", "@", "--format", "docx"} << "unknown --format 'docx'";
-    QTest::newRow("taken name") << QStringList{"import", "corpus", "--project", "@", "--name", "tiny", "--source", "@"} << "already exists";
-    QTest::newRow("directed and undirected") << QStringList{"import", "graph", "--project", "@", "--name", "g", "--source", "@", "--directed", "--undirected"} << "excludes";
-    QTest::newRow("unknown sample") << QStringList{"import", "sample", "--project", "@", "--sample", "nope"} << "unknown sample 'nope'";
+    QTest::newRow("no such dataset") << QStringList{"fit", "unigram", "--project", "@", "--dataset", "nope"}
+                                     << "no dataset named 'nope'";
+    QTest::newRow("option of another model")
+        << QStringList{"fit", "unigram", "--project", "@", "--dataset", "tiny", "--k", "5"} << "no option --k";
+    QTest::newRow("bad option value") << QStringList{"fit",       "unigram", "--project", "@",
+                                                     "--dataset", "tiny",    "--beta",    "lots"}
+                                      << "--beta";
+    QTest::newRow("held-out out of range")
+        << QStringList{"fit", "unigram", "--project", "@", "--dataset", "tiny", "--heldout", "1.5"} << "--heldout";
+    QTest::newRow("bad threads") << QStringList{"fit",       "unigram", "--project", "@",
+                                                "--dataset", "tiny",    "--threads", "0"}
+                                 << "--threads";
+    QTest::newRow("non-numeric seed") << QStringList{"fit",       "unigram", "--project", "@",
+                                                     "--dataset", "tiny",    "--seed",    "x"}
+                                      << "--seed";
+    QTest::newRow("unknown export") << QStringList{"export", "--project", "@",     "--run", "1",
+                                                   "--what", "nothing",   "--out", "-"}
+                                    << "unknown export 'nothing'";
+    QTest::newRow("export a result the run lacks")
+        << QStringList{"export", "--project", "@", "--run", "1", "--what", "doc-topic", "--out", "-"}
+        << "has no doc-topic";
+    QTest::newRow("no such run") << QStringList{"export", "--project", "@",     "--run", "99",
+                                                "--what", "metrics",   "--out", "-"}
+                                 << "no run 99";
+    QTest::newRow("no such project") << QStringList{"datasets", "--project", "/nonexistent/p.latent"}
+                                     << "does not exist";
+    QTest::newRow("bad format name") << QStringList{"import", "corpus",   "--project", "@",        "--name",
+                                                    "x",      "--source", "@",         "--format", "docx"}
+                                     << "unknown --format 'docx'";
+    QTest::newRow("taken name") << QStringList{"import", "corpus", "--project", "@", "--name", "tiny", "--source", "@"}
+                                << "already exists";
+    QTest::newRow("directed and undirected")
+        << QStringList{"import", "graph",    "--project", "@",          "--name",
+                       "g",      "--source", "@",         "--directed", "--undirected"}
+        << "excludes";
+    QTest::newRow("unknown sample") << QStringList{"import", "sample", "--project", "@", "--sample", "nope"}
+                                    << "unknown sample 'nope'";
   }
 
   void badArgumentsExitTwoWithOneMessage() {
@@ -141,7 +172,8 @@ class CliContractTest : public QObject {
     test::Scratch scratch;
     const auto source = scratch.write("tiny.txt", "river river\nmoney\nbank\n");
     const auto project = scratch.path("p.latent");
-    QCOMPARE(runCli({"import", "corpus", "--project", str(project), "--name", "tiny", "--source", str(source)}).exitCode, 0);
+    QCOMPARE(
+        runCli({"import", "corpus", "--project", str(project), "--name", "tiny", "--source", str(source)}).exitCode, 0);
     QCOMPARE(runCli({"fit", "unigram", "--project", str(project), "--dataset", "tiny"}).exitCode, 0);
     const auto before = test::fileDigest(project);
     // "@" after --project is the project, anywhere else the source file.
@@ -166,7 +198,8 @@ class CliContractTest : public QObject {
     const auto good = scratch.write("good.txt", "alpha beta\ngamma\n");
     const auto bad = scratch.write("bad.txt", "fine line\nbad \xff byte\n");
     const auto project = scratch.path("p.latent");
-    QCOMPARE(runCli({"import", "corpus", "--project", str(project), "--name", "good", "--source", str(good)}).exitCode, 0);
+    QCOMPARE(runCli({"import", "corpus", "--project", str(project), "--name", "good", "--source", str(good)}).exitCode,
+             0);
     const auto before = test::fileDigest(project);
     const auto r = runCli({"import", "corpus", "--project", str(project), "--name", "bad", "--source", str(bad)});
     QCOMPARE(r.exitCode, 2);
@@ -217,8 +250,8 @@ class CliContractTest : public QObject {
     QString contents = runCli({"datasets", "--project", str(project), "--json"}).out;
     core::Database raw(project, core::Database::Mode::ReadOnly);
     for (const char* table : {"datasets", "documents", "tokens", "vocabulary"})
-      contents += QStringLiteral("\n%1 %2").arg(table).arg(raw.queryInteger(std::string("SELECT count(*) FROM ") +
-                                                                               table));
+      contents +=
+          QStringLiteral("\n%1 %2").arg(table).arg(raw.queryInteger(std::string("SELECT count(*) FROM ") + table));
     return contents;
   }
 };

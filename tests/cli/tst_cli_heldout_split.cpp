@@ -28,7 +28,8 @@ std::vector<std::map<int, int>> readLdac(const std::filesystem::path& file) {
     int n = 0;
     fields >> n;
     std::map<int, int> doc;
-    for (std::string pair; fields >> pair;) doc[std::stoi(pair.substr(0, pair.find(':')))] += std::stoi(pair.substr(pair.find(':') + 1));
+    for (std::string pair; fields >> pair;)
+      doc[std::stoi(pair.substr(0, pair.find(':')))] += std::stoi(pair.substr(pair.find(':') + 1));
     docs.push_back(doc);
   }
   return docs;
@@ -45,8 +46,8 @@ class CliHeldoutSplitTest : public QObject {
     const auto project = scratch.path("p.latent");
     QCOMPARE(runCli({"import", "sample", "--project", str(project), "--sample", "gibbs-toy"}).exitCode, 0);
     const auto folder = scratch.path("split");
-    auto r = runCli({"heldout-split", "--project", str(project), "--dataset", "gibbs-toy", "--heldout", "0.25", "--seed", "7",
-                     "--out", str(folder)});
+    auto r = runCli({"heldout-split", "--project", str(project), "--dataset", "gibbs-toy", "--heldout", "0.25",
+                     "--seed", "7", "--out", str(folder)});
     QCOMPARE(r.exitCode, 0);
     const auto train = readLdac(folder / "train.ldac");
     const auto observed = readLdac(folder / "observed.ldac");
@@ -83,8 +84,8 @@ class CliHeldoutSplitTest : public QObject {
       ll.push_back(sum);
       lengths.push_back(n);
     }
-    r = runCli({"fit", "unigram", "--project", str(project), "--dataset", "gibbs-toy", "--heldout", "0.25", "--seed", "7",
-                "--beta", "0.3", "--json"});
+    r = runCli({"fit", "unigram", "--project", str(project), "--dataset", "gibbs-toy", "--heldout", "0.25", "--seed",
+                "7", "--beta", "0.3", "--json"});
     QCOMPARE(r.exitCode, 0);
     const double fitted = r.jsonLines().at(1)["heldout_perplexity"].get<double>();
     QVERIFY(std::abs(fitted - core::perplexityPerDocument(ll, lengths)) < 1e-9);
@@ -99,7 +100,8 @@ class CliHeldoutSplitTest : public QObject {
     test::Scratch scratch;
     const auto project = scratch.path("p.latent");
     QCOMPARE(runCli({"import", "sample", "--project", str(project), "--sample", "karate"}).exitCode, 0);
-    const auto r = runCli({"heldout-split", "--project", str(project), "--dataset", "karate", "--out", str(scratch.path("x"))});
+    const auto r =
+        runCli({"heldout-split", "--project", str(project), "--dataset", "karate", "--out", str(scratch.path("x"))});
     QCOMPARE(r.exitCode, 2);
     QVERIFY(r.err.contains("not a corpus"));
   }

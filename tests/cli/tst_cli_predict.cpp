@@ -24,7 +24,8 @@ namespace {
 void writeFile(const std::filesystem::path& path, const std::string& text) { std::ofstream(path) << text; }
 
 std::int64_t finishedRun(core::Project& project, std::int64_t dataset, const std::string& model,
-                         const std::vector<core::NamedMatrix>& matrices, nlohmann::json options = nlohmann::json::object()) {
+                         const std::vector<core::NamedMatrix>& matrices,
+                         nlohmann::json options = nlohmann::json::object()) {
   core::RunRecord run;
   run.datasetId = dataset;
   run.model = model;
@@ -81,7 +82,8 @@ class CliPredictTest : public QObject {
       m << 1, 0, 0.5, 0.5, 0, 1;
       B << 0.8, 0.1, 0.1, 0.6;
       blocks << 0, 0, 1;
-      run = finishedRun(project, dataset, "sbm", {{core::kMemberships, m}, {core::kBlockMatrix, B}, {core::kBlocks, blocks}});
+      run = finishedRun(project, dataset, "sbm",
+                        {{core::kMemberships, m}, {core::kBlockMatrix, B}, {core::kBlocks, blocks}});
     }
     const auto r = QString::number(run);
     auto out = runCli({"export", "--project", str(file), "--run", r, "--what", "blocks", "--out", "-"});
@@ -92,12 +94,14 @@ class CliPredictTest : public QObject {
     QCOMPARE(rows(out.out)[0], QString("node,name,block,weight"));
     QCOMPARE(rows(out.out)[3], QString("b,Bob,0,0.5"));
     out = runCli({"export", "--project", str(file), "--run", r, "--what", "block-matrix", "--out", "-"});
-    QCOMPARE(rows(out.out), (QStringList{"from_block,to_block,probability", "0,0,0.8", "0,1,0.1", "1,0,0.1", "1,1,0.6"}));
+    QCOMPARE(rows(out.out),
+             (QStringList{"from_block,to_block,probability", "0,0,0.8", "0,1,0.1", "1,0,0.1", "1,1,0.6"}));
 
     // P(a -> b) = 0.5 * 0.8 + 0.5 * 0.1 = 0.45; P(a -> c) = 0.1.
     writeFile(scratch.path("pairs.csv"), "source,target\na,b\na,c\n");
     const auto predictions = scratch.path("out.csv");
-    out = runCli({"predict", "--project", str(file), "--run", r, "--pairs", str(scratch.path("pairs.csv")), "--out", str(predictions)});
+    out = runCli({"predict", "--project", str(file), "--run", r, "--pairs", str(scratch.path("pairs.csv")), "--out",
+                  str(predictions)});
     QCOMPARE(out.exitCode, 0);
     std::ifstream in(predictions);
     std::string header, first, second;
@@ -110,9 +114,11 @@ class CliPredictTest : public QObject {
 
     // An unknown node names its file and line; a graph run has no factors.
     writeFile(scratch.path("bad.csv"), "source,target\na,b\na,zz\n");
-    out = runCli({"predict", "--project", str(file), "--run", r, "--pairs", str(scratch.path("bad.csv")), "--out", "-"});
+    out =
+        runCli({"predict", "--project", str(file), "--run", r, "--pairs", str(scratch.path("bad.csv")), "--out", "-"});
     QCOMPARE(out.exitCode, 2);
-    QVERIFY2(out.err.contains("bad.csv:3:") && out.err.contains("node 'zz' is not in the dataset"), qPrintable(out.err));
+    QVERIFY2(out.err.contains("bad.csv:3:") && out.err.contains("node 'zz' is not in the dataset"),
+             qPrintable(out.err));
     QVERIFY(!std::filesystem::exists(scratch.path("bad.csv.partial")));
     out = runCli({"export", "--project", str(file), "--run", r, "--what", "factors", "--out", "-"});
     QCOMPARE(out.exitCode, 2);
@@ -134,8 +140,12 @@ class CliPredictTest : public QObject {
       mean << 3.5;
       range << 1.0, 5.0;
       run = finishedRun(project, dataset, "pmf",
-                        {{core::kUserFactors, users}, {core::kItemFactors, items}, {core::kUserBias, userBias},
-                         {core::kItemBias, itemBias}, {core::kGlobalMean, mean}, {core::kRatingRange, range}},
+                        {{core::kUserFactors, users},
+                         {core::kItemFactors, items},
+                         {core::kUserBias, userBias},
+                         {core::kItemBias, itemBias},
+                         {core::kGlobalMean, mean},
+                         {core::kRatingRange, range}},
                         {{"lambda", 0.1}});
     }
     const auto r = QString::number(run);
@@ -150,7 +160,8 @@ class CliPredictTest : public QObject {
 
     // u1,i2: 3.5 + 0.2 + 0.3 + 1 * 1 = 5 (at the top of the range); u2,i1: 3.5 - 0.1 + 0 - 0.5 = 2.9.
     writeFile(scratch.path("pairs.csv"), "user,item\nu1,i2\nu2,i1\n");
-    out = runCli({"predict", "--project", str(file), "--run", r, "--pairs", str(scratch.path("pairs.csv")), "--out", "-"});
+    out = runCli(
+        {"predict", "--project", str(file), "--run", r, "--pairs", str(scratch.path("pairs.csv")), "--out", "-"});
     QCOMPARE(out.exitCode, 0);
     QCOMPARE(rows(out.out), (QStringList{"user,item,prediction", "u1,i2,5", "u2,i1,2.9"}));
 
@@ -161,7 +172,8 @@ class CliPredictTest : public QObject {
     QCOMPARE(top.size(), 3);
     QCOMPARE(top[0], QString("rank,item,name,prediction"));
     QCOMPARE(top[1], QString("1,i2,i2,5"));
-    QVERIFY2(top[2].startsWith("2,i3,Third,") && std::abs(top[2].section(',', 3).toDouble() - 3.55) < 1e-12, qPrintable(top[2]));
+    QVERIFY2(top[2].startsWith("2,i3,Third,") && std::abs(top[2].section(',', 3).toDouble() - 3.55) < 1e-12,
+             qPrintable(top[2]));
     out = runCli({"recommend", "--project", str(file), "--run", r, "--user", "nobody"});
     QCOMPARE(out.exitCode, 2);
     QVERIFY2(out.err.contains("user 'nobody' is not in the dataset"), qPrintable(out.err));

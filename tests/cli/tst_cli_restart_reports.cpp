@@ -22,8 +22,9 @@ class CliRestartReportsTest : public QObject {
     test::Scratch scratch;
     const auto project = scratch.path("p.latent");
     QCOMPARE(runCli({"import", "sample", "--project", str(project), "--sample", "gibbs-toy"}).exitCode, 0);
-    const QStringList fit = {"fit", "lda-gibbs", "--project", str(project), "--dataset", "gibbs-toy", "--k", "2",
-                             "--iterations", "20", "--restarts", "3", "--restart-sweeps", "10", "--eval-every", "5"};
+    const QStringList fit = {
+        "fit",          "lda-gibbs", "--project",  str(project), "--dataset",        "gibbs-toy", "--k",          "2",
+        "--iterations", "20",        "--restarts", "3",          "--restart-sweeps", "10",        "--eval-every", "5"};
 
     const auto json = runCli(fit + QStringList{"--json"});
     QCOMPARE(json.exitCode, 0);
@@ -61,8 +62,9 @@ class CliRestartReportsTest : public QObject {
     test::Scratch scratch;
     const auto project = scratch.path("p.latent");
     QCOMPARE(runCli({"import", "sample", "--project", str(project), "--sample", "gibbs-toy"}).exitCode, 0);
-    const QStringList fit = {"fit", "lda-gibbs", "--project", str(project), "--dataset", "gibbs-toy", "--k", "2",
-                             "--iterations", "10", "--restarts", "1", "--warp-start", "10", "--eval-every", "5"};
+    const QStringList fit = {"fit",          "lda-gibbs", "--project",    str(project), "--dataset",  "gibbs-toy",
+                             "--k",          "2",         "--iterations", "10",         "--restarts", "1",
+                             "--warp-start", "10",        "--eval-every", "5"};
     const auto json = runCli(fit + QStringList{"--json"});
     QCOMPARE(json.exitCode, 0);
     const auto lines = json.jsonLines();

@@ -18,10 +18,10 @@
 #include "core/store/project.hpp"
 #include "core/store/run_store.hpp"
 #include "core/store/write_wait.hpp"
-#include "test_datasets.hpp"
-#include "test_support.hpp"
 #include "core/util/clock.hpp"
 #include "test_case.hpp"
+#include "test_datasets.hpp"
+#include "test_support.hpp"
 
 using namespace latent;
 using test::runCli;

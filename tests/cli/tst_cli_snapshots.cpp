@@ -46,9 +46,9 @@ class CliSnapshotsTest : public QObject {
     QCOMPARE(runCli({"import", "sample", "--project", str(project), "--sample", "sotu"}).exitCode, 0);
     QProcess fit;
     // Far more iterations than the test waits for; tolerance 0 so it never stops by itself.
-    fit.start(QStringLiteral(LATENT_CLI_PATH), {"fit", "plsa", "--project", str(project), "--dataset", "sotu", "--k", "5",
-                                                "--iterations", "100000", "--tolerance", "0", "--restarts", "1",
-                                                "--snapshot-every", "1", "--eval-every", "100000"});
+    fit.start(QStringLiteral(LATENT_CLI_PATH),
+              {"fit", "plsa", "--project", str(project), "--dataset", "sotu", "--k", "5", "--iterations", "100000",
+               "--tolerance", "0", "--restarts", "1", "--snapshot-every", "1", "--eval-every", "100000"});
     QVERIFY(fit.waitForStarted());
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
     while (latestSnapshot(project) < 2 && std::chrono::steady_clock::now() < deadline)
@@ -74,14 +74,17 @@ class CliSnapshotsTest : public QObject {
     QVERIFY(std::abs(topicZero - 1.0) < 1e-9);
 
     // An earlier snapshot by its iteration; one that was never taken is a clear error.
-    r = runCli({"export", "--project", str(project), "--run", "1", "--what", "topic-word", "--iteration", "1", "--out", "-"});
+    r = runCli(
+        {"export", "--project", str(project), "--run", "1", "--what", "topic-word", "--iteration", "1", "--out", "-"});
     QCOMPARE(r.exitCode, 0);
     QVERIFY(r.err.isEmpty());
     QCOMPARE(r.out.split('\n', Qt::SkipEmptyParts).size(), 1 + 5 * 13739);
-    r = runCli({"export", "--project", str(project), "--run", "1", "--what", "topic-word", "--iteration", "99999", "--out", "-"});
+    r = runCli({"export", "--project", str(project), "--run", "1", "--what", "topic-word", "--iteration", "99999",
+                "--out", "-"});
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains("no topic_word snapshot at iteration 99999 (it has: 1, 2"), qPrintable(r.err));
-    r = runCli({"export", "--project", str(project), "--run", "1", "--what", "metrics", "--iteration", "1", "--out", "-"});
+    r = runCli(
+        {"export", "--project", str(project), "--run", "1", "--what", "metrics", "--iteration", "1", "--out", "-"});
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains("--iteration applies to the exports of matrices"), qPrintable(r.err));
   }

@@ -21,8 +21,8 @@ class CliSweepBlocksTest : public QObject {
     test::Scratch scratch;
     const auto file = scratch.path("karate.latent");
     QCOMPARE(runCli({"import", "sample", "--sample", "karate", "--project", str(file)}).exitCode, 0);
-    const QStringList sweep = {"sweep", "sbm", "--project", str(file), "--dataset", "karate", "--k", "1,2,3,4",
-                               "--heldout", "0.1", "--degree-corrected", "true"};
+    const QStringList sweep = {"sweep", "sbm",     "--project", str(file), "--dataset",          "karate",
+                               "--k",   "1,2,3,4", "--heldout", "0.1",     "--degree-corrected", "true"};
 
     auto out = runCli(sweep + QStringList{"--json"});
     QCOMPARE(out.exitCode, 0);

@@ -17,8 +17,8 @@ namespace latent::test {
 
 struct SyntheticMixture {
   core::Corpus corpus;
-  Eigen::MatrixXd topicWord;       // K x V, the true components
-  std::vector<int> component;      // the true component of every document
+  Eigen::MatrixXd topicWord;   // K x V, the true components
+  std::vector<int> component;  // the true component of every document
 };
 
 inline SyntheticMixture generateMixtureCorpus(int K, int V, int documents, int minLength, int maxLength, double beta,

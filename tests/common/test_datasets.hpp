@@ -29,7 +29,8 @@ inline std::int64_t addCorpus(core::Project& project, const std::string& name, c
     builder.addText(record);
   }
   const auto summary = builder.finish();
-  project.setDatasetSummary(id, {{"documents", summary.documents}, {"tokens", summary.tokens}, {"vocabulary", summary.vocabulary}});
+  project.setDatasetSummary(
+      id, {{"documents", summary.documents}, {"tokens", summary.tokens}, {"vocabulary", summary.vocabulary}});
   tx.commit();
   return id;
 }

@@ -68,7 +68,8 @@ class CorpusBuilderTest : public QObject {
     for (const auto& doc : sink.documents)
       for (std::size_t i = 0; i < doc.wordIds.size(); ++i) {
         const auto original = doc.text.substr(doc.begins[i], doc.ends[i] - doc.begins[i]);
-        QCOMPARE(QString::fromStdString(original).toLower().toStdString(), sink.vocabulary[static_cast<std::size_t>(doc.wordIds[i])].word);
+        QCOMPARE(QString::fromStdString(original).toLower().toStdString(),
+                 sink.vocabulary[static_cast<std::size_t>(doc.wordIds[i])].word);
       }
   }
 

@@ -68,9 +68,8 @@ class GraphRatingsEvaluationTest : public QObject {
     QVERIFY(std::abs(half.perplexity - 2.0) < 1e-12);
     QCOMPARE(half.auc, 0.5);
     // A perfect ranking: edges at 0.8, non-edges at 0.2: log-lik = 4 log 0.8, AUC 1.
-    auto good = core::scoreHeldoutLinks(pairs, [](std::int32_t i, std::int32_t j) {
-      return (i == 0 && j == 1) || (i == 2 && j == 3) ? 0.8 : 0.2;
-    });
+    auto good = core::scoreHeldoutLinks(
+        pairs, [](std::int32_t i, std::int32_t j) { return (i == 0 && j == 1) || (i == 2 && j == 3) ? 0.8 : 0.2; });
     QVERIFY(std::abs(good.logLikelihood - 4 * std::log(0.8)) < 1e-12);
     QVERIFY(std::abs(good.perplexity - 1.25) < 1e-12);
     QCOMPARE(good.auc, 1.0);
@@ -83,7 +82,8 @@ class GraphRatingsEvaluationTest : public QObject {
     const double pairs = 300.0 * 299.0 / 2.0;
     const auto E = static_cast<std::int64_t>(g.edges.size());
     QCOMPARE(split.heldoutEdges, std::llround(0.2 * double(E)));
-    QCOMPARE(static_cast<std::int64_t>(split.heldout.size()), split.heldoutEdges + std::llround(0.2 * (pairs - double(E))));
+    QCOMPARE(static_cast<std::int64_t>(split.heldout.size()),
+             split.heldoutEdges + std::llround(0.2 * (pairs - double(E))));
     QCOMPARE(static_cast<std::int64_t>(split.train.edges.size()), E - split.heldoutEdges);
     // Every held-out pair is recognised in either order, held-out edges are gone from training,
     // and non-edges really are non-edges.
@@ -115,7 +115,9 @@ class GraphRatingsEvaluationTest : public QObject {
     for (int i = 0; i < 30; ++i)
       for (int j = 0; j < 30; ++j)
         if (i != j) QCOMPARE(split.isHeldout(i, j), held.count({i, j}) == 1);
-    QVERIFY(std::any_of(split.heldout.begin(), split.heldout.end(), [&](const auto& d) { return !held.count({d.target, d.source}); }));
+    QVERIFY(std::any_of(split.heldout.begin(), split.heldout.end(), [&](const auto& d) {
+      return !held.count({d.target, d.source});
+    }));
     QVERIFY(core::splitDyads(g, 0.0, 3).heldout.empty());
     QVERIFY_THROWS_EXCEPTION(std::exception, core::splitDyads(g, 1.0, 3));
   }
@@ -185,7 +187,8 @@ class GraphRatingsEvaluationTest : public QObject {
     const std::vector<double> predictions(split.test.size(), 3.0);
     double sum = 0;
     for (const auto& x : split.test) sum += (x.value - 3.0) * (x.value - 3.0);
-    QVERIFY(std::abs(core::rootMeanSquaredError(split.test, predictions) - std::sqrt(sum / double(split.test.size()))) < 1e-12);
+    QVERIFY(std::abs(core::rootMeanSquaredError(split.test, predictions) - std::sqrt(sum / double(split.test.size()))) <
+            1e-12);
   }
 };
 

@@ -7,8 +7,8 @@
 
 #include "core/eval/heldout.hpp"
 #include "core/eval/perplexity.hpp"
-#include "test_case.hpp"
 #include "core/util/errors.hpp"
+#include "test_case.hpp"
 
 using namespace latent;
 

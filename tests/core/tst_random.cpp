@@ -5,8 +5,8 @@
 #include <cmath>
 #include <numeric>
 
-#include "test_case.hpp"
 #include "core/util/random.hpp"
+#include "test_case.hpp"
 
 using namespace latent;
 

@@ -6,8 +6,8 @@
 #include <numbers>
 #include <vector>
 
-#include "test_case.hpp"
 #include "core/util/special_functions.hpp"
+#include "test_case.hpp"
 
 using namespace latent;
 

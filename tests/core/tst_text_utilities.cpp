@@ -2,13 +2,13 @@
 // LineReader, CsvReader, UTF-8 validation and strict number parsing.
 #include <QtTest>
 
-#include "test_case.hpp"
-#include "test_support.hpp"
 #include "core/util/csv_reader.hpp"
 #include "core/util/errors.hpp"
 #include "core/util/line_reader.hpp"
 #include "core/util/parse_number.hpp"
 #include "core/util/utf8.hpp"
+#include "test_case.hpp"
+#include "test_support.hpp"
 
 using namespace latent;
 
@@ -18,7 +18,9 @@ class TextUtilitiesTest : public QObject {
  private Q_SLOTS:
   void linesWithMixedTerminators() {
     test::Scratch scratch;
-    const auto file = scratch.write("a.txt", "\xEF\xBB\xBF" "first\r\nsecond\n\nlast");
+    const auto file = scratch.write("a.txt",
+                                    "\xEF\xBB\xBF"
+                                    "first\r\nsecond\n\nlast");
     core::LineReader reader(file);
     std::string_view line;
     QStringList got;
@@ -145,7 +147,8 @@ class TextUtilitiesTest : public QObject {
   void utf8Validation() {
     QFETCH(QByteArray, bytes);
     QFETCH(int, firstInvalid);
-    const auto got = core::utf8::firstInvalid(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
+    const auto got =
+        core::utf8::firstInvalid(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
     QCOMPARE(got == core::utf8::npos ? -1 : static_cast<int>(got), firstInvalid);
   }
 

@@ -4,9 +4,9 @@
 
 #include "core/data/stop_words.hpp"
 #include "core/data/tokenizer.hpp"
+#include "core/util/errors.hpp"
 #include "test_case.hpp"
 #include "test_support.hpp"
-#include "core/util/errors.hpp"
 
 using namespace latent;
 
@@ -37,7 +37,8 @@ class TokenizerTest : public QObject {
  private Q_SLOTS:
   void englishWithPunctuation() {
     const auto f = tokenize("The Bank's loan, to the river-bank: 1,000 dollars (e.g. money).");
-    const std::vector<std::string> expected{"the", "bank's", "loan", "to", "the", "river", "bank", "dollars", "e.g", "money"};
+    const std::vector<std::string> expected{"the",   "bank's", "loan",    "to",  "the",
+                                            "river", "bank",   "dollars", "e.g", "money"};
     QCOMPARE(f.words, expected);
     QCOMPARE(f.originals[1], std::string("Bank's"));
   }

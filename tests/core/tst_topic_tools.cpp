@@ -11,9 +11,9 @@
 #include "core/eval/topic_evaluation.hpp"
 #include "core/eval/topic_matching.hpp"
 #include "core/models/topic/dirichlet_hyperparameters.hpp"
-#include "test_case.hpp"
 #include "core/util/random.hpp"
 #include "core/util/special_functions.hpp"
+#include "test_case.hpp"
 
 using namespace latent;
 
@@ -134,13 +134,14 @@ class TopicToolsTest : public QObject {
       words.push_back(w);
     }
     Eigen::VectorXd alpha = Eigen::VectorXd::Constant(3, 0.1), theta(3);
-    for (const auto& [name, foldIn] : std::vector<std::pair<const char*, core::FoldIn>>{
-             {"variational", core::variationalFoldIn(phi, alpha)},
-             {"gibbs", core::gibbsFoldIn(phi, alpha)},
-             {"em", core::emFoldIn(phi)}}) {
+    for (const auto& [name, foldIn] :
+         std::vector<std::pair<const char*, core::FoldIn>>{{"variational", core::variationalFoldIn(phi, alpha)},
+                                                           {"gibbs", core::gibbsFoldIn(phi, alpha)},
+                                                           {"em", core::emFoldIn(phi)}}) {
       foldIn(words, 5, theta);
       QVERIFY2(std::abs(theta.sum() - 1.0) < 1e-9, name);
-      QVERIFY2(core::totalVariation(theta, truth) < 0.03, qPrintable(QString("%1: %2").arg(name).arg(core::totalVariation(theta, truth))));
+      QVERIFY2(core::totalVariation(theta, truth) < 0.03,
+               qPrintable(QString("%1: %2").arg(name).arg(core::totalVariation(theta, truth))));
     }
   }
 
@@ -174,10 +175,12 @@ class TopicToolsTest : public QObject {
           logWeight += std::log(phi(z[i], c.words[i]));
           ++counts[static_cast<std::size_t>(z[i])];
         }
-        for (int k = 0; k < K; ++k) logWeight += std::lgamma(counts[static_cast<std::size_t>(k)] + alpha[k]) - std::lgamma(alpha[k]);
+        for (int k = 0; k < K; ++k)
+          logWeight += std::lgamma(counts[static_cast<std::size_t>(k)] + alpha[k]) - std::lgamma(alpha[k]);
         const double weight = std::exp(logWeight);
         normaliser += weight;
-        for (int k = 0; k < K; ++k) exact[k] += weight * (counts[static_cast<std::size_t>(k)] + alpha[k]) / (static_cast<double>(n) + alpha0);
+        for (int k = 0; k < K; ++k)
+          exact[k] += weight * (counts[static_cast<std::size_t>(k)] + alpha[k]) / (static_cast<double>(n) + alpha0);
         std::size_t i = 0;  // next assignment, as an odometer
         while (i < n && ++z[i] == K) z[i++] = 0;
         more = i < n;
@@ -214,12 +217,14 @@ class TopicToolsTest : public QObject {
       }
       ++h.length[50];
       for (int k = 0; k < 4; ++k)
-        if (counts[static_cast<std::size_t>(k)] > 0) ++h.topic[static_cast<std::size_t>(k)][static_cast<std::size_t>(counts[static_cast<std::size_t>(k)])];
+        if (counts[static_cast<std::size_t>(k)] > 0)
+          ++h.topic[static_cast<std::size_t>(k)][static_cast<std::size_t>(counts[static_cast<std::size_t>(k)])];
     }
     Eigen::VectorXd alpha = Eigen::VectorXd::Constant(4, 0.5);
     core::optimizeAsymmetricAlpha(alpha, h);
     for (int k = 0; k < 4; ++k)
-      QVERIFY2(std::abs(alpha[k] - truth[k]) < 0.1 * truth[k], qPrintable(QString("%1 vs %2").arg(alpha[k]).arg(truth[k])));
+      QVERIFY2(std::abs(alpha[k] - truth[k]) < 0.1 * truth[k],
+               qPrintable(QString("%1 vs %2").arg(alpha[k]).arg(truth[k])));
   }
 
   void alphaFromMeanLogRecoversAKnownPrior() {
@@ -236,7 +241,8 @@ class TopicToolsTest : public QObject {
     meanLog /= n;
     Eigen::VectorXd alpha = Eigen::VectorXd::Ones(3);
     core::optimizeAlphaFromMeanLog(alpha, meanLog);
-    for (int k = 0; k < 3; ++k) QVERIFY2(std::abs(alpha[k] - truth[k]) < 0.05 * truth[k], qPrintable(QString::number(alpha[k])));
+    for (int k = 0; k < 3; ++k)
+      QVERIFY2(std::abs(alpha[k] - truth[k]) < 0.05 * truth[k], qPrintable(QString::number(alpha[k])));
   }
 
   void symmetricPriorsFromCountsAndLogs() {

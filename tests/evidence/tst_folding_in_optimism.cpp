@@ -67,7 +67,8 @@ class FoldingInOptimismTest : public QObject {
     qInfo("%6s %22s %22s %6s %8s", "K", "document completion", "full folding-in", "iters", "seconds");
     for (const int K : topics) {
       core::FitSettings settings;
-      settings.options = core::resolveOptions(core::plsaModel().info(), {{"k", K}, {"regularization", kRegularization}});
+      settings.options =
+          core::resolveOptions(core::plsaModel().info(), {{"k", K}, {"regularization", kRegularization}});
       settings.seed = 3;
       settings.evalEvery = 1000000;
       Quiet quiet;
@@ -80,14 +81,16 @@ class FoldingInOptimismTest : public QObject {
     }
     // Full folding-in: better at every step up in K, "never showing any sign of overfitting".
     for (std::size_t i = 1; i < topics.size(); ++i)
-      QVERIFY2(folding[i] < folding[i - 1], qPrintable(QString("full folding-in rose from K=%1 to K=%2").arg(topics[i - 1]).arg(topics[i])));
+      QVERIFY2(folding[i] < folding[i - 1],
+               qPrintable(QString("full folding-in rose from K=%1 to K=%2").arg(topics[i - 1]).arg(topics[i])));
     // Document completion: not monotonically falling; here its minimum is at an interior K.
     bool rises = false;
     for (std::size_t i = 1; i < topics.size(); ++i) rises = rises || completion[i] > completion[i - 1];
     QVERIFY2(rises, "document completion fell at every K, as full folding-in does");
     const auto best = std::min_element(completion.begin(), completion.end()) - completion.begin();
     QVERIFY2(best > 0 && best + 1 < static_cast<std::ptrdiff_t>(topics.size()),
-             qPrintable(QString("document completion is best at K=%1, an end of the range").arg(topics[static_cast<std::size_t>(best)])));
+             qPrintable(QString("document completion is best at K=%1, an end of the range")
+                            .arg(topics[static_cast<std::size_t>(best)])));
     // And the optimism is large at large K: full folding-in claims a far better model.
     QVERIFY(completion.back() > 1.3 * folding.back());
   }

@@ -15,10 +15,10 @@
 #include "core/models/network/block_model_results.hpp"
 #include "core/models/network/irm.hpp"
 #include "core/store/graph_store.hpp"
-#include "test_case.hpp"
-#include "test_support.hpp"
 #include "core/util/clock.hpp"
 #include "core/util/random.hpp"
+#include "test_case.hpp"
+#include "test_support.hpp"
 
 using namespace latent;
 

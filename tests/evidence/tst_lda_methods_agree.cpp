@@ -86,18 +86,25 @@ class LdaMethodsAgree : public QObject {
       Fit fit;
       double tolerance;
     };
-    const std::vector<Variational> variational = {{"lda-vb", fit("lda-vb", split, documents, {{"k", 10}}), 0.03},
-                                                  {"lda-online", fit("lda-online", split, documents, {{"k", 10}}), 0.05}};
+    const std::vector<Variational> variational = {
+        {"lda-vb", fit("lda-vb", split, documents, {{"k", 10}}), 0.03},
+        {"lda-online", fit("lda-online", split, documents, {{"k", 10}}), 0.05}};
     qInfo("held-out perplexity (document completion): lda-gibbs %.2f", gibbs.heldoutPerplexity);
-    qInfo("lda-gibbs against the truth: mean TV %.4f", core::matchTopics(gibbs.topicWord, truth.topicWord).meanTotalVariation);
+    qInfo("lda-gibbs against the truth: mean TV %.4f",
+          core::matchTopics(gibbs.topicWord, truth.topicWord).meanTotalVariation);
     for (const auto& [name, other, tolerance] : variational) {
-      qInfo("%s against the truth: mean TV %.4f", name.c_str(), core::matchTopics(other.topicWord, truth.topicWord).meanTotalVariation);
+      qInfo("%s against the truth: mean TV %.4f", name.c_str(),
+            core::matchTopics(other.topicWord, truth.topicWord).meanTotalVariation);
       const auto match = core::matchTopics(other.topicWord, gibbs.topicWord);
       qInfo("%s: held-out perplexity %.2f; topics against lda-gibbs: mean TV %.4f, max TV %.4f", name.c_str(),
             other.heldoutPerplexity, match.meanTotalVariation, match.maxTotalVariation);
-      QVERIFY2(match.meanTotalVariation < 0.1, qPrintable(QString("%1: mean TV %2").arg(name.c_str()).arg(match.meanTotalVariation)));
+      QVERIFY2(match.meanTotalVariation < 0.1,
+               qPrintable(QString("%1: mean TV %2").arg(name.c_str()).arg(match.meanTotalVariation)));
       QVERIFY2(std::abs(other.heldoutPerplexity - gibbs.heldoutPerplexity) < tolerance * gibbs.heldoutPerplexity,
-               qPrintable(QString("%1 %2 against lda-gibbs %3").arg(name.c_str()).arg(other.heldoutPerplexity).arg(gibbs.heldoutPerplexity)));
+               qPrintable(QString("%1 %2 against lda-gibbs %3")
+                              .arg(name.c_str())
+                              .arg(other.heldoutPerplexity)
+                              .arg(gibbs.heldoutPerplexity)));
     }
   }
 

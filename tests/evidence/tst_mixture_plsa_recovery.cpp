@@ -20,8 +20,8 @@ class Quiet final : public core::TrainingObserver {
   bool onReport(const core::IterationReport&) override { return true; }
 };
 
-core::FitResult fit(core::Model& model, const core::ModelInfo& info, const core::Corpus& corpus, const nlohmann::json& options,
-                    std::uint64_t seed) {
+core::FitResult fit(core::Model& model, const core::ModelInfo& info, const core::Corpus& corpus,
+                    const nlohmann::json& options, std::uint64_t seed) {
   core::FitData data;
   data.corpus = &corpus;
   data.fullDocumentCount = static_cast<std::int64_t>(corpus.documentCount());
@@ -61,15 +61,16 @@ class MixturePlsaRecoveryTest : public QObject {
     QFETCH(int, corpusSeed);
     const auto truth = test::generateMixtureCorpus(K, V, D, 50, 200, 0.1, static_cast<std::uint64_t>(corpusSeed));
     auto model = core::mixtureModel().make();
-    const auto result = fit(*model, core::mixtureModel().info(), truth.corpus, {{"k", K}, {"method", method.toStdString()}},
-                            static_cast<std::uint64_t>(corpusSeed));
+    const auto result = fit(*model, core::mixtureModel().info(), truth.corpus,
+                            {{"k", K}, {"method", method.toStdString()}}, static_cast<std::uint64_t>(corpusSeed));
     const auto match = core::matchTopics(result.matrices[0].values, truth.topicWord);
     const auto& R = result.matrices[1].values;
     int correct = 0;
     for (int d = 0; d < D; ++d) {
       Eigen::Index best = 0;
       R.row(d).maxCoeff(&best);
-      if (match.truthForEstimate[static_cast<std::size_t>(best)] == truth.component[static_cast<std::size_t>(d)]) ++correct;
+      if (match.truthForEstimate[static_cast<std::size_t>(best)] == truth.component[static_cast<std::size_t>(d)])
+        ++correct;
     }
     const double accuracy = static_cast<double>(correct) / D;
     qInfo("mean TV %.4f, max TV %.4f, accuracy %.4f", match.meanTotalVariation, match.maxTotalVariation, accuracy);
@@ -84,7 +85,8 @@ class MixturePlsaRecoveryTest : public QObject {
     QTest::addColumn<int>("D");
     QTest::addColumn<int>("length");
     QTest::addColumn<int>("corpusSeed");
-    for (int seed = 1; seed <= 3; ++seed) QTest::addRow("em K5 V300 D500 L150 #%d", seed) << "em" << 5 << 300 << 500 << 150 << seed;
+    for (int seed = 1; seed <= 3; ++seed)
+      QTest::addRow("em K5 V300 D500 L150 #%d", seed) << "em" << 5 << 300 << 500 << 150 << seed;
     for (int seed = 1; seed <= 2; ++seed) {
       QTest::addRow("em K8 V500 D1000 L150 #%d", seed) << "em" << 8 << 500 << 1000 << 150 << seed + 10;
       QTest::addRow("em K10 V1000 D2000 L100 #%d", seed) << "em" << 10 << 1000 << 2000 << 100 << seed + 20;
@@ -109,8 +111,8 @@ class MixturePlsaRecoveryTest : public QObject {
     spec.seed = static_cast<std::uint64_t>(corpusSeed);
     const auto truth = core::generateLdaCorpus(spec);
     auto model = core::plsaModel().make();
-    const auto result = fit(*model, core::plsaModel().info(), truth.corpus, {{"k", K}, {"method", method.toStdString()}},
-                            static_cast<std::uint64_t>(corpusSeed));
+    const auto result = fit(*model, core::plsaModel().info(), truth.corpus,
+                            {{"k", K}, {"method", method.toStdString()}}, static_cast<std::uint64_t>(corpusSeed));
     const auto match = core::matchTopics(result.matrices[0].values, truth.topicWord);
     qInfo("mean TV %.4f, max TV %.4f, %lld iterations", match.meanTotalVariation, match.maxTotalVariation,
           static_cast<long long>(result.iterations));

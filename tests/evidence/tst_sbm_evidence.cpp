@@ -67,7 +67,8 @@ class SbmEvidence : public QObject {
         const auto blocks = fittedBlocks(planted.graph, {{"k", 5}}, seed);
         const double nmi = core::normalizedMutualInformation(blocks, planted.blocks);
         QVERIFY2(nmi >= 0.95, ("graph " + std::to_string(graphSeed) + " seed " + std::to_string(seed) + ": NMI " +
-                               std::to_string(nmi)).c_str());
+                               std::to_string(nmi))
+                                  .c_str());
       }
     }
   }
@@ -103,7 +104,8 @@ class SbmEvidence : public QObject {
       QCOMPARE(metrics["label_attribute"].get<std::string>(), std::string("faction"));
       const auto plain = fittedBlocks(graph, {{"k", 2}}, seed);
       const int plainWrong = misplaced(plain, factions);
-      QVERIFY2(plainWrong >= 8, ("seed " + std::to_string(seed) + ": plain SBM only " + std::to_string(plainWrong)).c_str());
+      QVERIFY2(plainWrong >= 8,
+               ("seed " + std::to_string(seed) + ": plain SBM only " + std::to_string(plainWrong)).c_str());
     }
   }
 

@@ -44,7 +44,8 @@ class CorpusColumnDefaultsTest : public QObject {
 
   void jsonLinesTakesTitleByName() {
     test::Scratch scratch;
-    const auto file = scratch.write("d.jsonl", "{\"title\": \"Rivers\", \"text\": \"river stream\"}\n{\"text\": \"money\"}\n");
+    const auto file =
+        scratch.write("d.jsonl", "{\"title\": \"Rivers\", \"text\": \"river stream\"}\n{\"text\": \"money\"}\n");
     const auto sink = read(file);
     QCOMPARE(sink.documents[0].title, std::string("Rivers"));
     QCOMPARE(sink.documents[1].title, std::string("2"));  // no title: the id, here the line number

@@ -7,11 +7,11 @@
 #include <set>
 #include <sstream>
 
-#include "corpus_test_helpers.hpp"
 #include "core/io/corpus_import.hpp"
+#include "core/util/errors.hpp"
+#include "corpus_test_helpers.hpp"
 #include "test_case.hpp"
 #include "test_support.hpp"
-#include "core/util/errors.hpp"
 
 using namespace latent;
 using core::CorpusFormat;
@@ -38,16 +38,27 @@ Source sourceFor(CorpusFormat format) {
   Source s;
   s.options.format = format;
   switch (format) {
-    case CorpusFormat::Folder: s.path = test::fixture("corpus/sotu_dir"); break;
-    case CorpusFormat::Lines: s.path = test::sample("gibbs-toy/gibbs_toy.txt"); break;
-    case CorpusFormat::Csv: s.path = test::fixture("corpus/sotu_rows.csv"); break;
+    case CorpusFormat::Folder:
+      s.path = test::fixture("corpus/sotu_dir");
+      break;
+    case CorpusFormat::Lines:
+      s.path = test::sample("gibbs-toy/gibbs_toy.txt");
+      break;
+    case CorpusFormat::Csv:
+      s.path = test::fixture("corpus/sotu_rows.csv");
+      break;
     case CorpusFormat::JsonLines:
       s.path = test::sample("sotu/sotu.jsonl");
       s.options.idColumn = "id";
       break;
-    case CorpusFormat::Uci: s.path = test::sample("cora/docword.cora.txt"); break;
-    case CorpusFormat::Ldac: s.path = test::fixture("corpus/cora200.ldac"); break;
-    case CorpusFormat::Auto: break;
+    case CorpusFormat::Uci:
+      s.path = test::sample("cora/docword.cora.txt");
+      break;
+    case CorpusFormat::Ldac:
+      s.path = test::fixture("corpus/cora200.ldac");
+      break;
+    case CorpusFormat::Auto:
+      break;
   }
   return s;
 }
@@ -115,7 +126,9 @@ class CorpusImportTest : public QObject {
   void folderSelectsSortsAndStripsBom() {
     test::Scratch scratch;
     scratch.write("docs/b.txt", "second document");
-    scratch.write("docs/a.txt", "\xEF\xBB\xBF" "first document");
+    scratch.write("docs/a.txt",
+                  "\xEF\xBB\xBF"
+                  "first document");
     scratch.write("docs/C.TXT", "upper case extension");
     scratch.write("docs/.hidden.txt", std::string("\0\x01garbage", 9));
     scratch.write("docs/notes.md", "not a document");
@@ -186,9 +199,15 @@ class CorpusImportTest : public QObject {
     const std::int64_t repeats = static_cast<std::int64_t>(text.size() / 23);
     std::filesystem::path path;
     switch (CorpusFormat(format)) {
-      case CorpusFormat::Lines: path = scratch.write("long.txt", "short one\n" + text + "\n"); break;
-      case CorpusFormat::Csv: path = scratch.write("long.csv", "text\nshort one\n\"" + text + "\"\n"); break;
-      default: path = scratch.write("long.jsonl", "{\"text\": \"short one\"}\n{\"text\": \"" + text + "\"}\n"); break;
+      case CorpusFormat::Lines:
+        path = scratch.write("long.txt", "short one\n" + text + "\n");
+        break;
+      case CorpusFormat::Csv:
+        path = scratch.write("long.csv", "text\nshort one\n\"" + text + "\"\n");
+        break;
+      default:
+        path = scratch.write("long.jsonl", "{\"text\": \"short one\"}\n{\"text\": \"" + text + "\"}\n");
+        break;
     }
     core::CorpusReadOptions options;
     options.format = CorpusFormat(format);
@@ -284,8 +303,10 @@ class CorpusImportTest : public QObject {
     QCOMPARE(c->doc(239).title, std::string("Donald Trump, 2020"));
     QCOMPARE(c->doc(239).label, std::string("Republican"));
     // The texts are the address files unchanged (sotu README).
-    for (const auto& [d, file] : {std::pair<std::size_t, std::string>{0, kSotuFiles[0]}, {11, kSotuFiles[1]},
-                                  {168, kSotuFiles[2]}, {236, kSotuFiles[3]}})
+    for (const auto& [d, file] : {std::pair<std::size_t, std::string>{0, kSotuFiles[0]},
+                                  {11, kSotuFiles[1]},
+                                  {168, kSotuFiles[2]},
+                                  {236, kSotuFiles[3]}})
       QCOMPARE(c->doc(d).text, test::readFileBytes(test::fixture("corpus/sotu_dir/" + file)));
     // Party counts from the sotu README.
     std::map<std::string, int> parties;
@@ -320,7 +341,7 @@ class CorpusImportTest : public QObject {
     QCOMPARE(c->doc(0).time, std::string("1790"));
     QCOMPARE(c->doc(0).title, std::string("7"));
     QCOMPARE(c->doc(0).text, std::string("river bank"));  // "Text" matched ignoring case
-    QCOMPARE(c->doc(1).id, std::string("3"));  // no id field: the line number
+    QCOMPARE(c->doc(1).id, std::string("3"));             // no id field: the line number
     QCOMPARE(c->doc(1).time, std::string("17.5"));
     QCOMPARE(c->doc(2).id, std::string("4"));
     QCOMPARE(c->doc(2).time, std::string("MDCC"));
@@ -444,12 +465,14 @@ class CorpusImportTest : public QObject {
 
   void detectByContent() {
     test::Scratch scratch;
-    QCOMPARE(int(core::detectCorpusFormat(scratch.write("counts.bow", "\n3\n 5 \n7\n1 1 1\n"))), int(CorpusFormat::Uci));
+    QCOMPARE(int(core::detectCorpusFormat(scratch.write("counts.bow", "\n3\n 5 \n7\n1 1 1\n"))),
+             int(CorpusFormat::Uci));
     QCOMPARE(int(core::detectCorpusFormat(scratch.write("docword.x", "whatever"))), int(CorpusFormat::Uci));
     QCOMPARE(int(core::detectCorpusFormat(scratch.write("ap.dat", "2 0:1 4:2\n0\n1 3:1\n"))), int(CorpusFormat::Ldac));
     // Numbers that do not add up as LDA-C, and prose, are lines.
     QCOMPARE(int(core::detectCorpusFormat(scratch.write("bad.dat", "3 0:1 4:2\n"))), int(CorpusFormat::Lines));
-    QCOMPARE(int(core::detectCorpusFormat(scratch.write("years.txt", "1990\n1991\nthe end\n"))), int(CorpusFormat::Lines));
+    QCOMPARE(int(core::detectCorpusFormat(scratch.write("years.txt", "1990\n1991\nthe end\n"))),
+             int(CorpusFormat::Lines));
     QCOMPARE(int(core::detectCorpusFormat(scratch.write("NOTES.JSONL", "{}"))), int(CorpusFormat::JsonLines));
     QCOMPARE(int(core::detectCorpusFormat(scratch.write("x.ndjson", "{}"))), int(CorpusFormat::JsonLines));
     QCOMPARE(int(core::detectCorpusFormat(scratch.write("empty.txt", ""))), int(CorpusFormat::Lines));

@@ -3,11 +3,11 @@
 #include <QtTest>
 #include <algorithm>
 
-#include "graph_test_helpers.hpp"
 #include "core/io/graph_import.hpp"
+#include "core/util/errors.hpp"
+#include "graph_test_helpers.hpp"
 #include "test_case.hpp"
 #include "test_support.hpp"
-#include "core/util/errors.hpp"
 
 using namespace latent;
 using core::GraphFormat;

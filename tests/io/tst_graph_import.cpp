@@ -5,11 +5,11 @@
 #include <map>
 #include <set>
 
-#include "graph_test_helpers.hpp"
 #include "core/io/graph_import.hpp"
+#include "core/util/errors.hpp"
+#include "graph_test_helpers.hpp"
 #include "test_case.hpp"
 #include "test_support.hpp"
-#include "core/util/errors.hpp"
 
 using namespace latent;
 using core::GraphFormat;

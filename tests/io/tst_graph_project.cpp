@@ -3,14 +3,14 @@
 #include <QtTest>
 #include <stop_token>
 
-#include "graph_test_helpers.hpp"
 #include "core/io/graph_import.hpp"
 #include "core/jobs/import_job.hpp"
 #include "core/store/graph_store.hpp"
 #include "core/store/project.hpp"
+#include "core/util/errors.hpp"
+#include "graph_test_helpers.hpp"
 #include "test_case.hpp"
 #include "test_support.hpp"
-#include "core/util/errors.hpp"
 
 using namespace latent;
 using core::GraphFormat;

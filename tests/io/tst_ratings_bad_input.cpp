@@ -5,9 +5,9 @@
 #include "core/io/ratings_import.hpp"
 #include "core/jobs/import_job.hpp"
 #include "core/store/project.hpp"
+#include "core/util/errors.hpp"
 #include "test_case.hpp"
 #include "test_support.hpp"
-#include "core/util/errors.hpp"
 
 using namespace latent;
 using core::RatingsFormat;

@@ -3,10 +3,10 @@
 #include <QtTest>
 
 #include "core/io/text_preview.hpp"
-#include "test_case.hpp"
-#include "test_support.hpp"
 #include "core/util/errors.hpp"
 #include "core/util/utf8.hpp"
+#include "test_case.hpp"
+#include "test_support.hpp"
 
 using namespace latent;
 

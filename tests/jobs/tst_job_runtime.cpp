@@ -10,10 +10,10 @@
 #include "core/jobs/job_runner.hpp"
 #include "core/jobs/run_recorder.hpp"
 #include "core/store/graph_store.hpp"
+#include "core/util/errors.hpp"
 #include "test_case.hpp"
 #include "test_datasets.hpp"
 #include "test_support.hpp"
-#include "core/util/errors.hpp"
 
 using namespace latent;
 using namespace std::chrono_literals;
@@ -95,7 +95,8 @@ class JobRuntimeTest : public QObject {
     std::stop_source stop;
     stop.request_stop();
     std::int64_t createdId = 0;
-    const auto outcome = core::runFit(file, r, nullptr, stop.get_token(), [&](const core::RunRecord& run) { createdId = run.id; });
+    const auto outcome =
+        core::runFit(file, r, nullptr, stop.get_token(), [&](const core::RunRecord& run) { createdId = run.id; });
     QCOMPARE(outcome.run.id, createdId);
     QVERIFY(outcome.run.status == core::RunStatus::Stopped);
     core::Project p(file, core::Project::Access::ReadOnly);

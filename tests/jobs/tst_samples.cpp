@@ -6,9 +6,9 @@
 #include "core/store/corpus_store.hpp"
 #include "core/store/graph_store.hpp"
 #include "core/store/ratings_store.hpp"
+#include "core/util/errors.hpp"
 #include "test_case.hpp"
 #include "test_support.hpp"
-#include "core/util/errors.hpp"
 
 using namespace latent;
 

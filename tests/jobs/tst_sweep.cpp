@@ -3,10 +3,10 @@
 #include <QtTest>
 
 #include "core/jobs/sweep_job.hpp"
+#include "core/util/errors.hpp"
 #include "test_case.hpp"
 #include "test_datasets.hpp"
 #include "test_support.hpp"
-#include "core/util/errors.hpp"
 
 using namespace latent;
 
@@ -16,7 +16,8 @@ std::filesystem::path makeProject(const test::Scratch& scratch) {
   const auto file = scratch.path("sweep.latent");
   core::Project p(file);
   std::vector<std::string> texts;
-  for (int d = 0; d < 40; ++d) texts.push_back(d % 2 ? "money loan bank money loan bank credit" : "river stream bank water river stream fish");
+  for (int d = 0; d < 40; ++d)
+    texts.push_back(d % 2 ? "money loan bank money loan bank credit" : "river stream bank water river stream fish");
   test::addCorpus(p, "toy", texts);
   return file;
 }
@@ -68,12 +69,12 @@ class SweepTest : public QObject {
     auto unigram = request({1, 2});
     unigram.base.model = "unigram";
     unigram.base.options = nlohmann::json::object();
-    for (const auto& [bad, phrase] : std::vector<std::pair<core::SweepRequest, std::string>>{
-             {request({3}), "at least two"},
-             {request({2, 2}), "all be different"},
-             {request({0, 2}), "--k"},
-             {noHeldout, "--heldout"},
-             {unigram, "no whole-number option --k"}}) {
+    for (const auto& [bad, phrase] :
+         std::vector<std::pair<core::SweepRequest, std::string>>{{request({3}), "at least two"},
+                                                                 {request({2, 2}), "all be different"},
+                                                                 {request({0, 2}), "--k"},
+                                                                 {noHeldout, "--heldout"},
+                                                                 {unigram, "no whole-number option --k"}}) {
       try {
         core::runSweep(file, bad, nullptr, {});
         QFAIL("expected a UsageError");

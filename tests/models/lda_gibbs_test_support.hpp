@@ -83,7 +83,9 @@ inline Fitted fitLdaGibbs(const core::CorpusSplit& split, std::int64_t fullDocum
   return out;
 }
 
-inline core::CorpusSplit wholeCorpus(const core::Corpus& corpus) { return core::splitForDocumentCompletion(corpus, 0.0, 1); }
+inline core::CorpusSplit wholeCorpus(const core::Corpus& corpus) {
+  return core::splitForDocumentCompletion(corpus, 0.0, 1);
+}
 
 // Counts recomputed from the assignments.
 struct BruteCounts {
@@ -109,7 +111,8 @@ inline BruteCounts bruteCounts(const core::Corpus& corpus, std::span<const std::
 
 // 000 eq. 27.37 with an asymmetric alpha, from the counts with token i removed; sums to one.
 inline Eigen::VectorXd exactConditional(const core::Corpus& corpus, std::span<const std::int32_t> z, int K,
-                                        const Eigen::VectorXd& alpha, double beta, std::size_t document, std::size_t i) {
+                                        const Eigen::VectorXd& alpha, double beta, std::size_t document,
+                                        std::size_t i) {
   auto c = bruteCounts(corpus, z, K);
   const int w = corpus.tokens[i], s = z[i];
   --c.wordTopic(w, s);
@@ -118,7 +121,8 @@ inline Eigen::VectorXd exactConditional(const core::Corpus& corpus, std::span<co
   const double V = static_cast<double>(corpus.vocabularySize());
   Eigen::VectorXd p(K);
   for (int k = 0; k < K; ++k)
-    p[k] = (c.docTopic(static_cast<int>(document), k) + alpha[k]) * (c.wordTopic(w, k) + beta) / (c.topic[k] + V * beta);
+    p[k] =
+        (c.docTopic(static_cast<int>(document), k) + alpha[k]) * (c.wordTopic(w, k) + beta) / (c.topic[k] + V * beta);
   return p / p.sum();
 }
 

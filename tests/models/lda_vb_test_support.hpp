@@ -39,9 +39,9 @@ class Observer final : public core::TrainingObserver {
 
   std::vector<core::IterationReport> reports, startReports;
   std::vector<std::shared_ptr<const core::ModelSnapshot>> snapshots;
-  std::int64_t stopAfter = 0;         // answer false at this report (0: never)
+  std::int64_t stopAfter = 0;  // answer false at this report (0: never)
   std::stop_source* stopSource = nullptr;
-  std::int64_t requestStopAt = 0;     // request a stop through stopSource at this report
+  std::int64_t requestStopAt = 0;  // request a stop through stopSource at this report
 };
 
 // Words split on spaces; the vocabulary in order of first appearance.

@@ -19,10 +19,10 @@
 #include "core/models/network/irm_partitions.hpp"
 #include "core/models/network/irm_relation.hpp"
 #include "core/models/network/irm_sampler.hpp"
-#include "test_case.hpp"
 #include "core/util/clock.hpp"
 #include "core/util/errors.hpp"
 #include "core/util/random.hpp"
+#include "test_case.hpp"
 
 using namespace latent;
 using core::network::IrmSampler;

@@ -6,10 +6,10 @@
 #include <QtTest>
 
 #include <algorithm>
-#include <numeric>
 #include <atomic>
 #include <chrono>
 #include <limits>
+#include <numeric>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -20,24 +20,24 @@
 #include "core/eval/left_to_right.hpp"
 #include "core/io/run_export.hpp"
 #include "core/jobs/fit_job.hpp"
-#include "lda_gibbs_test_support.hpp"
 #include "core/models/restart_report.hpp"
 #include "core/models/topic/lda_gibbs.hpp"
 #include "core/models/topic/lda_gibbs_alias_kernel.hpp"
 #include "core/models/topic/lda_gibbs_sparse_kernel.hpp"
 #include "core/models/topic/lda_gibbs_warp_kernel.hpp"
 #include "core/store/run_store.hpp"
+#include "core/util/errors.hpp"
+#include "core/util/special_functions.hpp"
+#include "lda_gibbs_test_support.hpp"
 #include "test_case.hpp"
 #include "test_datasets.hpp"
 #include "test_support.hpp"
-#include "core/util/errors.hpp"
-#include "core/util/special_functions.hpp"
 
 using namespace latent;
 using core::topic::AliasGibbsKernel;
-using core::topic::WarpGibbsKernel;
 using core::topic::LdaGibbsState;
 using core::topic::SparseGibbsKernel;
+using core::topic::WarpGibbsKernel;
 
 namespace {
 
@@ -86,8 +86,15 @@ void checkConditional(int partitions, std::size_t d, std::size_t i, int thin, Ex
   for (int k = 0; k < K; ++k) chi2 += std::pow(tally[k] - samples * exact[k], 2) / (samples * exact[k]);
   // 3 degrees of freedom: P(chi2 > 27.9) = 4e-6.
   QVERIFY2(chi2 < 27.9, qPrintable(QString("chi2 %1; exact %2 %3 %4 %5; empirical %6 %7 %8 %9")
-                                       .arg(chi2).arg(exact[0]).arg(exact[1]).arg(exact[2]).arg(exact[3])
-                                       .arg(tally[0] / samples).arg(tally[1] / samples).arg(tally[2] / samples).arg(tally[3] / samples)));
+                                       .arg(chi2)
+                                       .arg(exact[0])
+                                       .arg(exact[1])
+                                       .arg(exact[2])
+                                       .arg(exact[3])
+                                       .arg(tally[0] / samples)
+                                       .arg(tally[1] / samples)
+                                       .arg(tally[2] / samples)
+                                       .arg(tally[3] / samples)));
   // Every topic has real mass here, so a sampler that ignored a bucket would fail.
   QVERIFY(exact.minCoeff() > 0.02);
 }
@@ -152,7 +159,8 @@ void checkCountsAfterSweeps(int partitions, Extra... extra) {
   const auto brute = test::bruteCounts(synthetic.corpus, state.assignments(), K);
   Eigen::MatrixXi counted = Eigen::MatrixXi::Zero(spec.vocabulary, K);
   for (int w = 0; w < spec.vocabulary; ++w)
-    kernel.forEachTopicOfWord(static_cast<std::size_t>(w), [&](std::int32_t k, std::int64_t c) { counted(w, k) += static_cast<int>(c); });
+    kernel.forEachTopicOfWord(static_cast<std::size_t>(w),
+                              [&](std::int32_t k, std::int64_t c) { counted(w, k) += static_cast<int>(c); });
   QVERIFY(counted == brute.wordTopic);
   for (int k = 0; k < K; ++k) QCOMPARE(kernel.topicTotals()[static_cast<std::size_t>(k)], std::int64_t{brute.topic[k]});
   // The sweep's log P(Z), summed in partition order, equals the recount's.
@@ -236,9 +244,11 @@ class LdaGibbsTest : public QObject {
   void warpChainIsNearThePosterior() {
     for (const int steps : {1, 2, 3, 4}) {  // 3: the steps read at run time, the others compiled in
       const double a = distanceFromPosterior<WarpGibbsKernel>(posteriorCorpus(), steps);
-      const double b = distanceFromPosterior<WarpGibbsKernel>(test::corpusFromIds(4, {{0, 1, 0, 2}, {3}, {2, 2, 1, 0}}), steps);
+      const double b =
+          distanceFromPosterior<WarpGibbsKernel>(test::corpusFromIds(4, {{0, 1, 0, 2}, {3}, {2, 2, 1, 0}}), steps);
       qInfo("mh_steps %d: total variation %.4f and %.4f", steps, a, b);
-      QVERIFY2(a < 0.15 && b < 0.15, qPrintable(QString("mh_steps %1: total variation %2 and %3").arg(steps).arg(a).arg(b)));
+      QVERIFY2(a < 0.15 && b < 0.15,
+               qPrintable(QString("mh_steps %1: total variation %2 and %3").arg(steps).arg(a).arg(b)));
     }
   }
 
@@ -273,7 +283,9 @@ class LdaGibbsTest : public QObject {
     const std::set<std::string> finance{"money", "loan", "bank"}, rivers{"river", "stream", "bank"};
     double mean[6] = {0, 0, 0, 0, 0, 0};
     for (std::uint64_t seed = 1; seed <= 10; ++seed) {
-      const auto fit = test::fitLdaGibbs(split, 16, {{"k", 2}, {"iterations", 64}, {"sampler", sampler.toStdString()}, {"optimize_every", 0}}, seed, 1);
+      const auto fit = test::fitLdaGibbs(
+          split, 16, {{"k", 2}, {"iterations", 64}, {"sampler", sampler.toStdString()}, {"optimize_every", 0}}, seed,
+          1);
       const auto phi = topicWordOf(fit.result);
       // The random start is kept for a corpus this small (000 Fig. 27.8 draws it): one topic per
       // token, in range, not the final state.
@@ -301,20 +313,24 @@ class LdaGibbsTest : public QObject {
       auto p = [&](int k, const char* word) {
         return phi(k, std::find(corpus.words.begin(), corpus.words.end(), word) - corpus.words.begin());
       };
-      const double values[6] = {p(f, "money"), p(f, "loan"), p(f, "bank"), p(1 - f, "river"), p(1 - f, "stream"), p(1 - f, "bank")};
+      const double values[6] = {p(f, "money"),     p(f, "loan"),       p(f, "bank"),
+                                p(1 - f, "river"), p(1 - f, "stream"), p(1 - f, "bank")};
       for (int j = 0; j < 6; ++j) {
-        QVERIFY2(values[j] > 0.15 && values[j] < 0.5, qPrintable(QString("seed %1, value %2: %3").arg(seed).arg(j).arg(values[j])));
+        QVERIFY2(values[j] > 0.15 && values[j] < 0.5,
+                 qPrintable(QString("seed %1, value %2: %3").arg(seed).arg(j).arg(values[j])));
         mean[j] += values[j] / 10;
       }
     }
-    for (int j = 0; j < 6; ++j) QVERIFY2(mean[j] > 0.22 && mean[j] < 0.42, qPrintable(QString("value %1: mean %2").arg(j).arg(mean[j])));
+    for (int j = 0; j < 6; ++j)
+      QVERIFY2(mean[j] > 0.22 && mean[j] < 0.42, qPrintable(QString("value %1: mean %2").arg(j).arg(mean[j])));
   }
 
   void sameSeedSameNumbers() {
     const auto corpus = smallSynthetic();
     const auto split = test::wholeCorpus(corpus);
     for (const char* sampler : {"sparse", "alias", "warp"}) {
-      const nlohmann::json options = {{"k", 5}, {"iterations", 30}, {"sampler", sampler}, {"optimize_every", 10}, {"optimize_burn_in", 5}};
+      const nlohmann::json options = {
+          {"k", 5}, {"iterations", 30}, {"sampler", sampler}, {"optimize_every", 10}, {"optimize_burn_in", 5}};
       const auto a = test::fitLdaGibbs(split, 120, options, 9, 2);
       const auto b = test::fitLdaGibbs(split, 120, options, 9, 2);
       QVERIFY(a.result.tokenTopics == b.result.tokenTopics);
@@ -342,8 +358,9 @@ class LdaGibbsTest : public QObject {
     const auto corpus = smallSynthetic();
     const auto split = core::splitForDocumentCompletion(corpus, 0.2, 3);
     for (const char* sampler : {"sparse", "alias", "warp"}) {
-      const nlohmann::json options = {{"k", 4}, {"iterations", 25}, {"sampler", sampler}, {"optimize_every", 0},
-                                      {"snapshot_every", 10}, {"alpha", 0.3}, {"beta", 0.05}, {"restarts", 1}};
+      const nlohmann::json options = {
+          {"k", 4},       {"iterations", 25}, {"sampler", sampler}, {"optimize_every", 0}, {"snapshot_every", 10},
+          {"alpha", 0.3}, {"beta", 0.05},     {"restarts", 1}};
       const auto fit = test::fitLdaGibbs(split, 120, options, 2, 2, 10);
       const auto& reports = fit.observer.reports;
       QCOMPARE(reports.size(), std::size_t{3});
@@ -374,7 +391,8 @@ class LdaGibbsTest : public QObject {
       QVERIFY((fit.result.matrices[1].values.rowwise().sum().array() - 1.0).abs().maxCoeff() < 1e-9);
       QCOMPARE(fit.result.matrices[2].name, std::string("alpha"));
       QVERIFY(fit.result.finalMetrics.contains("harmonic_mean_log_evidence"));
-      QCOMPARE(fit.result.finalMetrics["harmonic_mean_samples"].get<std::int64_t>(), std::int64_t{2});  // iterations 15 and 25
+      QCOMPARE(fit.result.finalMetrics["harmonic_mean_samples"].get<std::int64_t>(),
+               std::int64_t{2});  // iterations 15 and 25
     }
   }
 
@@ -514,7 +532,9 @@ class LdaGibbsTest : public QObject {
       requestedAt = seconds();
       source.request_stop();
     });
-    const auto fit = test::fitLdaGibbs(split, spec.documents, {{"k", 50}, {"iterations", 100000}, {"sampler", sampler.toStdString()}}, 1, 2, 1000000, source.get_token());
+    const auto fit = test::fitLdaGibbs(split, spec.documents,
+                                       {{"k", 50}, {"iterations", 100000}, {"sampler", sampler.toStdString()}}, 1, 2,
+                                       1000000, source.get_token());
     const double returnedAt = seconds();
     stopper.join();
     QVERIFY(fit.result.status == core::FitStatus::Cancelled);
@@ -555,7 +575,8 @@ class LdaGibbsTest : public QObject {
     std::ostringstream csv;
     core::exportRun(p, outcome.run.id, "assignments", csv);
     const auto text = csv.str();
-    QCOMPARE(static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')), split.train.tokenCount() + 1);  // + header
+    QCOMPARE(static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')),
+             split.train.tokenCount() + 1);  // + header
     QVERIFY(core::loadMatrix(p, outcome.run.id, "topic_word").has_value());
     QVERIFY(core::loadMatrix(p, outcome.run.id, "alpha").has_value());
   }
@@ -565,7 +586,8 @@ class LdaGibbsTest : public QObject {
       core::resolveOptions(core::ldaGibbsModel().info(), {{"sampler", "gibbs"}});
       QFAIL("accepted an unknown sampler");
     } catch (const core::UsageError& e) {
-      QVERIFY(std::string(e.what()).find("--sampler of lda-gibbs must be one of: sparse, alias, warp") != std::string::npos);
+      QVERIFY(std::string(e.what()).find("--sampler of lda-gibbs must be one of: sparse, alias, warp") !=
+              std::string::npos);
     }
     try {
       core::resolveOptions(core::ldaGibbsModel().info(), {{"mh_steps", 0}});
@@ -599,7 +621,7 @@ class LdaGibbsTest : public QObject {
     for (std::size_t d = 0; d < docs.size(); ++d) {
       const auto& w = docs[d];
       const auto N = static_cast<int>(w.size());
-      std::vector<double> logJoint;  // log p(w, z) for every z
+      std::vector<double> logJoint;       // log p(w, z) for every z
       std::vector<double> logLikelihood;  // log p(w | z)
       for (int mask = 0; mask < (1 << N); ++mask) {
         double n[2] = {0, 0}, ll = 0;
@@ -617,7 +639,8 @@ class LdaGibbsTest : public QObject {
 
       core::Rng rng(17, d);
       const double estimate = core::leftToRightLogLikelihood(w, phi, alpha, 3000, rng);
-      QVERIFY2(std::abs(estimate - exact) < 0.03, qPrintable(QString("doc %1: %2 vs exact %3").arg(d).arg(estimate).arg(exact)));
+      QVERIFY2(std::abs(estimate - exact) < 0.03,
+               qPrintable(QString("doc %1: %2 vs exact %3").arg(d).arg(estimate).arg(exact)));
 
       // Harmonic mean of 20 exact posterior draws, repeated 400 times.
       std::vector<double> posterior(logJoint.size());
@@ -638,7 +661,11 @@ class LdaGibbsTest : public QObject {
       }
       const double standardError = std::sqrt((meanSquare - meanEstimate * meanEstimate) / repeats);
       QVERIFY2(meanEstimate - exact > 3 * standardError,
-               qPrintable(QString("doc %1: harmonic mean %2 +- %3 vs exact %4").arg(d).arg(meanEstimate).arg(standardError).arg(exact)));
+               qPrintable(QString("doc %1: harmonic mean %2 +- %3 vs exact %4")
+                              .arg(d)
+                              .arg(meanEstimate)
+                              .arg(standardError)
+                              .arg(exact)));
     }
   }
 };

@@ -10,14 +10,14 @@
 #include "core/eval/topic_matching.hpp"
 #include "core/io/run_export.hpp"
 #include "core/jobs/fit_job.hpp"
-#include "lda_vb_test_support.hpp"
 #include "core/models/topic/lda_online.hpp"
 #include "core/store/corpus_store.hpp"
 #include "core/store/run_store.hpp"
+#include "core/util/errors.hpp"
+#include "lda_vb_test_support.hpp"
 #include "test_case.hpp"
 #include "test_datasets.hpp"
 #include "test_support.hpp"
-#include "core/util/errors.hpp"
 
 using namespace latent;
 
@@ -63,8 +63,8 @@ class LdaOnlineTest : public QObject {
   // mixture start (the default, 000 Alg. 27.1 line 2) finds the textbook's topics for every seed.
   void gibbsToyTopics() {
     const auto corpus = test::vb::corpusFromTexts(core::generateGibbsToyCorpus());
-    const auto fit =
-        test::vb::fitModel("lda-online", test::vb::dataOf(corpus), {{"k", 2}, {"iterations", 64}, {"batch_size", 4}}, 1);
+    const auto fit = test::vb::fitModel("lda-online", test::vb::dataOf(corpus),
+                                        {{"k", 2}, {"iterations", 64}, {"batch_size", 4}}, 1);
     const auto& phi = fit.topicWord();
     const std::set<std::string> money = {"money", "loan", "bank"}, river = {"river", "stream", "bank"};
     const auto a = test::vb::topWords(phi, 0, corpus, 3), b = test::vb::topWords(phi, 1, corpus, 3);
@@ -79,8 +79,9 @@ class LdaOnlineTest : public QObject {
   void recoversSmallSyntheticTopics() {
     const auto synthetic = smallSynthetic();
     for (const std::uint64_t seed : {1, 2, 3, 4}) {
-      const auto fit = test::vb::fitModel("lda-online", test::vb::dataOf(synthetic.corpus),
-                                          {{"k", 3}, {"iterations", 30}, {"batch_size", 50}, {"optimize_every", 0}}, seed);
+      const auto fit =
+          test::vb::fitModel("lda-online", test::vb::dataOf(synthetic.corpus),
+                             {{"k", 3}, {"iterations", 30}, {"batch_size", 50}, {"optimize_every", 0}}, seed);
       const auto match = core::matchTopics(fit.topicWord(), synthetic.topicWord);
       QVERIFY2(match.meanTotalVariation < 0.1,
                qPrintable(QString("seed %1: %2").arg(seed).arg(match.meanTotalVariation)));
@@ -140,7 +141,8 @@ class LdaOnlineTest : public QObject {
     test::vb::Observer byToken;
     byToken.stopSource = &stop;
     byToken.requestStopAt = 3;
-    const auto b = test::vb::fitModel("lda-online", data, {{"k", 3}, {"batch_size", 64}}, 1, 2, stop.get_token(), 10, byToken);
+    const auto b =
+        test::vb::fitModel("lda-online", data, {{"k", 3}, {"batch_size", 64}}, 1, 2, stop.get_token(), 10, byToken);
     QVERIFY(b.result.status == core::FitStatus::Cancelled);
     QCOMPARE(b.result.iterations, std::int64_t{3});
   }
@@ -181,7 +183,8 @@ class LdaOnlineTest : public QObject {
       }
       return std::string();
     };
-    QVERIFY(rejection({{"kappa", 0.5}}).find("--kappa of lda-online must be greater than 0.5 and at most 1") != std::string::npos);
+    QVERIFY(rejection({{"kappa", 0.5}}).find("--kappa of lda-online must be greater than 0.5 and at most 1") !=
+            std::string::npos);
     QVERIFY(rejection({{"kappa", 1.0}}).empty());
     QVERIFY(rejection({{"batch_size", 0}}).find("--batch-size") != std::string::npos);
     QVERIFY(rejection({{"tau0", -1.0}}).find("--tau0") != std::string::npos);

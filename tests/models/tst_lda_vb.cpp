@@ -13,16 +13,16 @@
 #include "core/eval/topic_matching.hpp"
 #include "core/io/run_export.hpp"
 #include "core/jobs/fit_job.hpp"
-#include "lda_vb_test_support.hpp"
 #include "core/models/topic/lda_vb.hpp"
 #include "core/models/topic/lda_vb_kernels.hpp"
 #include "core/store/corpus_store.hpp"
 #include "core/store/run_store.hpp"
+#include "core/util/errors.hpp"
+#include "core/util/special_functions.hpp"
+#include "lda_vb_test_support.hpp"
 #include "test_case.hpp"
 #include "test_datasets.hpp"
 #include "test_support.hpp"
-#include "core/util/errors.hpp"
-#include "core/util/special_functions.hpp"
 
 using namespace latent;
 namespace topic = latent::core::topic;
@@ -94,14 +94,15 @@ class LdaVbTest : public QObject {
     std::iota(all.begin(), all.end(), 0);
     topic::EStepState state;
     state.reset(docs, alpha, all.size());
-    QVERIFY(topic::corpusEStep(docs, all, topics.expElogBeta, alpha, topic::EStepControl{3, 0.0}, topic::EStepStart::Warm,
-                               -std::numeric_limits<double>::infinity(), state, {}));
+    QVERIFY(topic::corpusEStep(docs, all, topics.expElogBeta, alpha, topic::EStepControl{3, 0.0},
+                               topic::EStepStart::Warm, -std::numeric_limits<double>::infinity(), state, {}));
     topic::WordPostings postings;
     std::vector<std::int64_t> scratch(V, -1);
     postings.build(docs, all, scratch);
     QCOMPARE(postings.words.size(), std::size_t{5});
     Eigen::MatrixXd compact;
-    QVERIFY(topic::expectedWordTopicCounts(postings, state.expElogTheta, state.scaledCounts, topics.expElogBeta, compact, {}));
+    QVERIFY(topic::expectedWordTopicCounts(postings, state.expElogTheta, state.scaledCounts, topics.expElogBeta,
+                                           compact, {}));
 
     // phi from its definition (eq. 27.48) with the exp(E[log theta]) the last pass used.
     Eigen::MatrixXd statistics = Eigen::MatrixXd::Zero(K, V);
@@ -173,16 +174,19 @@ class LdaVbTest : public QObject {
     const auto data = test::vb::dataOf(synthetic.corpus);
     // From random topics the bound has far to climb; from the mixture start (the default) less so,
     // but it must not go down either.
-    for (const auto& extra : {nlohmann::json::object(), nlohmann::json{{"estep_restart", false}, {"estep_iterations", 1}},
-                              nlohmann::json{{"init", "mixture"}}}) {
+    for (const auto& extra :
+         {nlohmann::json::object(), nlohmann::json{{"estep_restart", false}, {"estep_iterations", 1}},
+          nlohmann::json{{"init", "mixture"}}}) {
       // One start: restarts would hand over a chain that has already climbed for 10 passes.
-      nlohmann::json options = {{"k", 4}, {"iterations", 40}, {"optimize_every", 0}, {"init", "random"}, {"restarts", 1}};
+      nlohmann::json options = {
+          {"k", 4}, {"iterations", 40}, {"optimize_every", 0}, {"init", "random"}, {"restarts", 1}};
       options.update(extra);
       const auto fit = test::vb::fitModel("lda-vb", data, options, 3);
       const auto& reports = fit.observer.reports;
       QCOMPARE(reports.size(), std::size_t{40});
       for (std::size_t i = 1; i < reports.size(); ++i)
-        QVERIFY2(reports[i].trainObjective >= reports[i - 1].trainObjective - 1e-12 * std::abs(reports[i - 1].trainObjective),
+        QVERIFY2(reports[i].trainObjective >=
+                     reports[i - 1].trainObjective - 1e-12 * std::abs(reports[i - 1].trainObjective),
                  qPrintable(QString("iteration %1: %2 after %3 (%4)")
                                 .arg(i + 1)
                                 .arg(reports[i].trainObjective, 0, 'g', 17)
@@ -216,11 +220,13 @@ class LdaVbTest : public QObject {
       QCOMPARE(four.observer.startReports[i].iteration, std::int64_t{10});
     }
     QVERIFY(four.observer.reports.front().trainObjective >= bounds[std::size_t(best)] - 1e-9);
-    const auto one = test::vb::fitModel("lda-vb", data, {{"k", 4}, {"iterations", 5}, {"init", "random"}, {"restarts", 1}}, 3);
+    const auto one =
+        test::vb::fitModel("lda-vb", data, {{"k", 4}, {"iterations", 5}, {"init", "random"}, {"restarts", 1}}, 3);
     QVERIFY(!one.result.finalMetrics.contains("restart_bounds_per_token"));
     // The first start is the single start's chain: its bound after 10 passes is the one-start
     // run's 10th report.
-    const auto ten = test::vb::fitModel("lda-vb", data, {{"k", 4}, {"iterations", 10}, {"init", "random"}, {"restarts", 1}}, 3);
+    const auto ten =
+        test::vb::fitModel("lda-vb", data, {{"k", 4}, {"iterations", 10}, {"init", "random"}, {"restarts", 1}}, 3);
     QVERIFY(std::abs(ten.observer.reports.back().trainObjective - bounds[0]) < 1e-12);
   }
 
@@ -268,7 +274,8 @@ class LdaVbTest : public QObject {
     const auto synthetic = smallSynthetic();
     std::stop_source stop;
     stop.request_stop();
-    const auto fit = test::vb::fitModel("lda-vb", test::vb::dataOf(synthetic.corpus), {{"k", 3}}, 1, 1, stop.get_token());
+    const auto fit =
+        test::vb::fitModel("lda-vb", test::vb::dataOf(synthetic.corpus), {{"k", 3}}, 1, 1, stop.get_token());
     QVERIFY(fit.result.status == core::FitStatus::Cancelled);
     QCOMPARE(fit.result.iterations, std::int64_t{0});
     QVERIFY(fit.observer.reports.empty());
@@ -308,7 +315,8 @@ class LdaVbTest : public QObject {
     const auto synthetic = smallSynthetic();
     const auto split = core::splitForDocumentCompletion(synthetic.corpus, 0.2, 3);
     const auto data = test::vb::dataOf(split, 300);
-    const auto fit = test::vb::fitModel("lda-vb", data, {{"k", 3}, {"iterations", 12}, {"snapshot_every", 5}}, 1, 1, {}, 4);
+    const auto fit =
+        test::vb::fitModel("lda-vb", data, {{"k", 3}, {"iterations", 12}, {"snapshot_every", 5}}, 1, 1, {}, 4);
     const auto& reports = fit.observer.reports;
     QCOMPARE(reports.size(), std::size_t{12});
     for (std::size_t i = 0; i < reports.size(); ++i) {
@@ -394,7 +402,8 @@ class LdaVbTest : public QObject {
     request.options = nlohmann::json::object();
     const auto unigram = core::runFit(file, request, nullptr, {});
     const double lda = outcome.run.finalMetrics["heldout_perplexity"].get<double>();
-    QVERIFY2(lda < 0.9 * unigram.run.finalMetrics["heldout_perplexity"].get<double>(), qPrintable(QString::number(lda)));
+    QVERIFY2(lda < 0.9 * unigram.run.finalMetrics["heldout_perplexity"].get<double>(),
+             qPrintable(QString::number(lda)));
 
     core::Project p(file, core::Project::Access::ReadOnly);
     const auto stored = core::loadCorpus(p, p.resolveDataset("synthetic").id);

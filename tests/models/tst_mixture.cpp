@@ -14,11 +14,11 @@
 #include "core/models/topic/mixture.hpp"
 #include "core/models/topic/mixture_kernels.hpp"
 #include "core/store/corpus_store.hpp"
+#include "core/util/special_functions.hpp"
 #include "synthetic_mixture.hpp"
 #include "test_case.hpp"
 #include "test_datasets.hpp"
 #include "test_support.hpp"
-#include "core/util/special_functions.hpp"
 
 using namespace latent;
 
@@ -69,7 +69,10 @@ void verifyNeverDecreases(const std::vector<core::IterationReport>& reports) {
   for (std::size_t i = 1; i < reports.size(); ++i) {
     const double before = reports[i - 1].trainObjective, after = reports[i].trainObjective;
     QVERIFY2(after >= before - 1e-12 * std::abs(before),
-             qPrintable(QString("objective fell from %1 to %2 at iteration %3").arg(before, 0, 'g', 17).arg(after, 0, 'g', 17).arg(i + 1)));
+             qPrintable(QString("objective fell from %1 to %2 at iteration %3")
+                            .arg(before, 0, 'g', 17)
+                            .arg(after, 0, 'g', 17)
+                            .arg(i + 1)));
   }
   // And it did climb: a flat series would pass the loop above without testing anything.
   QVERIFY(reports.back().trainObjective > reports.front().trainObjective + 1e-4);
@@ -99,7 +102,9 @@ class MixtureTest : public QObject {
     const auto truth = softCorpus();
     CollectingObserver observer;
     const double alpha = 0.7, beta = 0.3;
-    const auto result = fitMixture(truth.corpus, {{"k", 3}, {"iterations", 5000}, {"tolerance", 1e-15}, {"alpha", alpha}, {"beta", beta}}, observer);
+    const auto result =
+        fitMixture(truth.corpus,
+                   {{"k", 3}, {"iterations", 5000}, {"tolerance", 1e-15}, {"alpha", alpha}, {"beta", beta}}, observer);
     QVERIFY(result.status == core::FitStatus::Converged);
     const auto& phi = matrix(result, "topic_word");
     const auto& pi = matrix(result, "mixing_weights");
@@ -174,7 +179,10 @@ class MixtureTest : public QObject {
     const double logEvidence = top + std::log(sum);
 
     CollectingObserver observer;
-    const auto result = fitMixture(corpus, {{"k", K}, {"iterations", 5000}, {"tolerance", 1e-15}, {"method", "vb"}, {"alpha", alpha}, {"beta", beta}}, observer);
+    const auto result = fitMixture(
+        corpus,
+        {{"k", K}, {"iterations", 5000}, {"tolerance", 1e-15}, {"method", "vb"}, {"alpha", alpha}, {"beta", beta}},
+        observer);
     QVERIFY(result.status == core::FitStatus::Converged);
     const double elbo = observer.reports.back().trainObjective * 13.0;  // 13 tokens
     qInfo("ELBO %.6f, exact log evidence %.6f", elbo, logEvidence);
@@ -210,11 +218,13 @@ class MixtureTest : public QObject {
         const double r = R(d, k);
         if (r <= 0) continue;
         double inner = core::digamma(a[k]) - core::digamma(a.sum()) - std::log(r);
-        for (const auto w : docs[static_cast<std::size_t>(d)]) inner += core::digamma(b(k, w)) - core::digamma(b.row(k).sum());
+        for (const auto w : docs[static_cast<std::size_t>(d)])
+          inner += core::digamma(b(k, w)) - core::digamma(b.row(k).sum());
         bound += r * inner;
       }
     }
-    QVERIFY2(std::abs(bound - elbo) < 1e-7, qPrintable(QString("reported %1, written out %2").arg(elbo, 0, 'g', 12).arg(bound, 0, 'g', 12)));
+    QVERIFY2(std::abs(bound - elbo) < 1e-7,
+             qPrintable(QString("reported %1, written out %2").arg(elbo, 0, 'g', 12).arg(bound, 0, 'g', 12)));
   }
 
   void recoversComponentsAndAssignments_data() {
@@ -240,7 +250,8 @@ class MixtureTest : public QObject {
     for (int d = 0; d < D; ++d) {
       Eigen::Index best = 0;
       R.row(d).maxCoeff(&best);
-      if (match.truthForEstimate[static_cast<std::size_t>(best)] == truth.component[static_cast<std::size_t>(d)]) ++correct;
+      if (match.truthForEstimate[static_cast<std::size_t>(best)] == truth.component[static_cast<std::size_t>(d)])
+        ++correct;
     }
     const double accuracy = static_cast<double>(correct) / D;
     qInfo("mean TV %.4f, max TV %.4f, assignment accuracy %.4f, %lld iterations", match.meanTotalVariation,
@@ -258,7 +269,9 @@ class MixtureTest : public QObject {
         tbb::task_arena arena(threads);
         CollectingObserver observer;
         core::FitResult result;
-        arena.execute([&] { result = fitMixture(truth.corpus, {{"k", 4}, {"iterations", 15}, {"method", method}}, observer, 9); });
+        arena.execute([&] {
+          result = fitMixture(truth.corpus, {{"k", 4}, {"iterations", 15}, {"method", method}}, observer, 9);
+        });
         std::vector<double> objectives;
         for (const auto& r : observer.reports) objectives.push_back(r.trainObjective);
         if (first.size() == 0) {
@@ -303,7 +316,8 @@ class MixtureTest : public QObject {
     {
       CollectingObserver observer;
       observer.stopAt = 3;
-      const auto result = fitMixture(truth.corpus, {{"k", 3}, {"tolerance", 0.0}}, observer, 1, observer.source.get_token());
+      const auto result =
+          fitMixture(truth.corpus, {{"k", 3}, {"tolerance", 0.0}}, observer, 1, observer.source.get_token());
       QVERIFY(result.status == core::FitStatus::Cancelled);
       QCOMPARE(observer.reports.size(), std::size_t{3});
     }
@@ -311,7 +325,8 @@ class MixtureTest : public QObject {
 
   void snapshotsCarryTheTopics() {
     CollectingObserver observer;
-    fitMixture(softCorpus().corpus, {{"k", 3}, {"iterations", 10}, {"tolerance", 0.0}, {"snapshot_every", 4}}, observer);
+    fitMixture(softCorpus().corpus, {{"k", 3}, {"iterations", 10}, {"tolerance", 0.0}, {"snapshot_every", 4}},
+               observer);
     QCOMPARE(observer.snapshots.size(), std::size_t{2});
     QCOMPARE(observer.snapshots[1]->iteration, std::int64_t{8});
     QCOMPARE(observer.snapshots[1]->matrices[0].name, std::string("topic_word"));

@@ -18,9 +18,9 @@
 #include "core/models/network/block_model_support.hpp"
 #include "core/models/network/mmsb.hpp"
 #include "core/models/network/mmsb_sampler.hpp"
-#include "test_case.hpp"
 #include "core/util/errors.hpp"
 #include "core/util/random.hpp"
+#include "test_case.hpp"
 
 using namespace latent;
 using core::network::DyadUnit;

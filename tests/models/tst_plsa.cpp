@@ -100,7 +100,8 @@ class PlsaTest : public QObject {
     const auto truth = smallLda();
     CollectingObserver observer;
     const double reg = 0.3;
-    const auto result = fitPlsa(truth.corpus, {{"k", 3}, {"iterations", 25}, {"tolerance", 0.0}, {"regularization", reg}}, observer);
+    const auto result =
+        fitPlsa(truth.corpus, {{"k", 3}, {"iterations", 25}, {"tolerance", 0.0}, {"regularization", reg}}, observer);
     QVERIFY(result.status == core::FitStatus::MaxIterations);
     const auto& phi = matrix(result, "topic_word");
     const auto& theta = matrix(result, "doc_topic");
@@ -109,7 +110,8 @@ class PlsaTest : public QObject {
     QCOMPARE(theta.rows(), Eigen::Index{60});
     double logLik = 0;
     for (std::size_t d = 0; d < truth.corpus.documentCount(); ++d)
-      for (const auto w : truth.corpus.document(d)) logLik += std::log(theta.row(static_cast<Eigen::Index>(d)).dot(phi.col(w)));
+      for (const auto w : truth.corpus.document(d))
+        logLik += std::log(theta.row(static_cast<Eigen::Index>(d)).dot(phi.col(w)));
     const double N = static_cast<double>(truth.corpus.tokenCount());
     const auto& last = observer.reports.back();
     QVERIFY(std::abs(extra(last, "log_likelihood_per_token") - logLik / N) < 1e-10);
@@ -162,12 +164,14 @@ class PlsaTest : public QObject {
     const auto truth = smallLda();
     CollectingObserver plain, tempered;
     const auto em = fitPlsa(truth.corpus, {{"k", 3}, {"iterations", 40}}, plain);
-    const auto tem = fitPlsa(truth.corpus, {{"k", 3}, {"iterations", 40}, {"method", "tem"}, {"temperature", 0.6}}, tempered);
+    const auto tem =
+        fitPlsa(truth.corpus, {{"k", 3}, {"iterations", 40}, {"method", "tem"}, {"temperature", 0.6}}, tempered);
     QVERIFY(tem.status != core::FitStatus::Cancelled && tem.status != core::FitStatus::Failed);
     for (const auto& r : tempered.reports) QVERIFY(std::isfinite(r.trainObjective));
     QVERIFY(meanRowEntropy(matrix(tem, "doc_topic")) > meanRowEntropy(matrix(em, "doc_topic")) + 0.05);
     // Plain EM fits the training words better than the tempered fit does.
-    QVERIFY(extra(plain.reports.back(), "log_likelihood_per_token") > extra(tempered.reports.back(), "log_likelihood_per_token"));
+    QVERIFY(extra(plain.reports.back(), "log_likelihood_per_token") >
+            extra(tempered.reports.back(), "log_likelihood_per_token"));
   }
 
   void temperedFoldInAtTemperatureOneIsPlainFoldIn() {
@@ -212,7 +216,9 @@ class PlsaTest : public QObject {
         tbb::task_arena arena(threads);
         CollectingObserver observer;
         core::FitResult result;
-        arena.execute([&] { result = fitPlsa(truth.corpus, {{"k", 3}, {"iterations", 15}, {"method", method}}, observer, 9); });
+        arena.execute([&] {
+          result = fitPlsa(truth.corpus, {{"k", 3}, {"iterations", 15}, {"method", method}}, observer, 9);
+        });
         if (first.size() == 0) {
           first = matrix(result, "topic_word");
           firstTheta = matrix(result, "doc_topic");
@@ -252,7 +258,8 @@ class PlsaTest : public QObject {
     {
       CollectingObserver observer;
       observer.stopAt = 3;
-      const auto result = fitPlsa(truth.corpus, {{"k", 3}, {"tolerance", 0.0}}, observer, 1, observer.source.get_token());
+      const auto result =
+          fitPlsa(truth.corpus, {{"k", 3}, {"tolerance", 0.0}}, observer, 1, observer.source.get_token());
       QVERIFY(result.status == core::FitStatus::Cancelled);
       QCOMPARE(observer.reports.size(), std::size_t{3});
       QCOMPARE(result.iterations, std::int64_t{3});

@@ -18,9 +18,9 @@
 #include "core/store/project.hpp"
 #include "core/store/ratings_store.hpp"
 #include "core/store/run_store.hpp"
+#include "core/util/errors.hpp"
 #include "test_case.hpp"
 #include "test_support.hpp"
-#include "core/util/errors.hpp"
 
 using namespace latent;
 using core::pmf::Parameters;

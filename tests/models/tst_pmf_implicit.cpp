@@ -16,9 +16,9 @@
 #include "core/models/ratings/pmf_als.hpp"
 #include "core/models/ratings/pmf_implicit.hpp"
 #include "core/models/ratings/pmf_synthetic.hpp"
+#include "core/util/random.hpp"
 #include "pmf_fit.hpp"
 #include "test_case.hpp"
-#include "core/util/random.hpp"
 
 using namespace latent;
 using core::pmf::Parameters;

@@ -15,8 +15,8 @@
 #include "core/models/network/sbm.hpp"
 #include "core/models/network/sbm_sampler.hpp"
 #include "core/models/network/sbm_search.hpp"
-#include "test_case.hpp"
 #include "core/util/errors.hpp"
+#include "test_case.hpp"
 
 using namespace latent;
 using core::network::SbmGraph;
@@ -52,7 +52,8 @@ core::Graph tinyGraph(bool directed) {
     g.nodeNames.push_back(g.nodeIds.back());
   }
   const std::vector<std::pair<int, int>> undirected = {{0, 1}, {0, 2}, {1, 2}, {1, 4}, {2, 3}, {3, 4}, {3, 5}, {4, 5}};
-  const std::vector<std::pair<int, int>> arcs = {{0, 1}, {0, 2}, {1, 4}, {2, 1}, {2, 3}, {3, 4}, {4, 3}, {4, 5}, {5, 3}};
+  const std::vector<std::pair<int, int>> arcs = {{0, 1}, {0, 2}, {1, 4}, {2, 1}, {2, 3},
+                                                 {3, 4}, {4, 3}, {4, 5}, {5, 3}};
   for (const auto& [s, t] : directed ? arcs : undirected) g.edges.push_back({s, t, 1.0});
   std::sort(g.edges.begin(), g.edges.end(), [](const core::Edge& a, const core::Edge& b) {
     return std::make_pair(a.source, a.target) < std::make_pair(b.source, b.target);
@@ -67,7 +68,8 @@ core::DyadSplit handSplit(const core::Graph& full, bool withHeldout) {
   split.nodeCount = full.nodeCount();
   split.train = full;
   if (!withHeldout) return split;
-  split.heldout = {{0, 2, true}, {1, 5, false}, full.directed ? core::HeldoutDyad{5, 0, false} : core::HeldoutDyad{0, 5, false}};
+  split.heldout = {
+      {0, 2, true}, {1, 5, false}, full.directed ? core::HeldoutDyad{5, 0, false} : core::HeldoutDyad{0, 5, false}};
   split.heldoutEdges = 1;
   std::erase_if(split.train.edges, [](const core::Edge& e) { return e.source == 0 && e.target == 2; });
   return split;
@@ -212,8 +214,9 @@ class SbmTest : public QObject {
     for (const bool directed : {false, true})
       for (const bool dc : {false, true})
         for (const bool held : {false, true})
-          QTest::newRow((std::string(directed ? "directed" : "undirected") + (dc ? " dc" : " plain") + (held ? " held-out" : ""))
-                            .c_str())
+          QTest::newRow(
+              (std::string(directed ? "directed" : "undirected") + (dc ? " dc" : " plain") + (held ? " held-out" : ""))
+                  .c_str())
               << directed << dc << held;
   }
 
@@ -256,7 +259,8 @@ class SbmTest : public QObject {
         auto merged = z;
         for (auto& x : merged)
           if (x == b) x = a;
-        QVERIFY(std::abs(sampler.mergeDelta(a, b) - (bruteLogJoint(split.train, split, merged, K, priors) - here)) < 1e-9);
+        QVERIFY(std::abs(sampler.mergeDelta(a, b) - (bruteLogJoint(split.train, split, merged, K, priors) - here)) <
+                1e-9);
       }
     // Moving nodes one by one keeps the counts what a rebuild gives.
     core::Rng rng(5);
@@ -295,7 +299,8 @@ class SbmTest : public QObject {
     const auto heldEdges = result.finalMetrics["heldout_edges"].get<std::int64_t>();
     const auto heldPairs = result.finalMetrics["heldout_pairs"].get<std::int64_t>();
     QCOMPARE(heldEdges, static_cast<std::int64_t>(std::llround(0.2 * static_cast<double>(planted.graph.edgeCount()))));
-    QCOMPARE(result.finalMetrics["train_edges"].get<std::int64_t>(), static_cast<std::int64_t>(planted.graph.edgeCount()) - heldEdges);
+    QCOMPARE(result.finalMetrics["train_edges"].get<std::int64_t>(),
+             static_cast<std::int64_t>(planted.graph.edgeCount()) - heldEdges);
     QCOMPARE(result.finalMetrics["observed_pairs"].get<double>(), 60.0 * 59.0 / 2.0 - static_cast<double>(heldPairs));
   }
 
@@ -306,7 +311,8 @@ class SbmTest : public QObject {
     const SbmGraph graph(split.train, split);
     SbmSampler sampler(graph, 3, SbmPriors{});
     std::vector<std::int32_t> z(90);
-    for (int i = 0; i < 90; ++i) z[static_cast<std::size_t>(i)] = planted.blocks[static_cast<std::size_t>(i)] < 2 ? 0 : 1 + (i % 2);
+    for (int i = 0; i < 90; ++i)
+      z[static_cast<std::size_t>(i)] = planted.blocks[static_cast<std::size_t>(i)] < 2 ? 0 : 1 + (i % 2);
     sampler.assign(z);
     const double before = sampler.logPosterior();
     core::Rng rng(1);
@@ -347,9 +353,10 @@ class SbmTest : public QObject {
     QFETCH(bool, degreeCorrected);
     const auto planted = core::generateAssortativeSbm(80, 3, 8, 10, directed, 2);
     CollectingObserver observer;
-    const auto result = fitSbm(planted.graph,
-                               {{"k", 3}, {"iterations", 20}, {"restarts", 2}, {"snapshot_every", 5}, {"degree_corrected", degreeCorrected}},
-                               observer, 3, 0.1, {}, 10);
+    const auto result = fitSbm(
+        planted.graph,
+        {{"k", 3}, {"iterations", 20}, {"restarts", 2}, {"snapshot_every", 5}, {"degree_corrected", degreeCorrected}},
+        observer, 3, 0.1, {}, 10);
     QVERIFY(result.status == core::FitStatus::MaxIterations);
     QCOMPARE(result.iterations, std::int64_t{20});
     const auto& memberships = matrix(result, core::kMemberships);
@@ -401,8 +408,9 @@ class SbmTest : public QObject {
     }
     const auto chosen = m["chosen_start"].get<std::size_t>();
     for (std::size_t s = 0; s < 2; ++s)
-      QVERIFY(s < chosen ? m["start_log_posteriors"][s].get<double>() < m["start_log_posteriors"][chosen].get<double>()
-                         : m["start_log_posteriors"][s].get<double>() <= m["start_log_posteriors"][chosen].get<double>());
+      QVERIFY(s < chosen
+                  ? m["start_log_posteriors"][s].get<double>() < m["start_log_posteriors"][chosen].get<double>()
+                  : m["start_log_posteriors"][s].get<double>() <= m["start_log_posteriors"][chosen].get<double>());
     QCOMPARE(m["train_objective"].get<double>(), observer.reports.back().trainObjective);
     QCOMPARE(m["heldout_link_perplexity"].get<double>(), *observer.reports.back().heldout);
     QVERIFY(m["heldout_auc"].get<double>() > 0.6);

@@ -179,7 +179,8 @@ class UnigramTest : public QObject {
     test::Scratch scratch;
     const auto file = scratch.path("t.latent");
     std::vector<std::string> texts;
-    for (int d = 0; d < 3000; ++d) texts.push_back("w" + std::to_string(d % 50) + " w" + std::to_string(d % 13) + " w" + std::to_string(d % 7));
+    for (int d = 0; d < 3000; ++d)
+      texts.push_back("w" + std::to_string(d % 50) + " w" + std::to_string(d % 13) + " w" + std::to_string(d % 7));
     {
       core::Project p(file);
       test::addCorpus(p, "many", texts);

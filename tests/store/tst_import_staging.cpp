@@ -17,10 +17,10 @@
 #include "core/store/dataset_staging.hpp"
 #include "core/store/process_owner.hpp"
 #include "core/store/project.hpp"
-#include "test_datasets.hpp"
-#include "test_support.hpp"
 #include "core/util/errors.hpp"
 #include "test_case.hpp"
+#include "test_datasets.hpp"
+#include "test_support.hpp"
 
 using namespace latent;
 

@@ -13,10 +13,10 @@
 #include "core/store/project.hpp"
 #include "core/store/ratings_store.hpp"
 #include "core/store/run_store.hpp"
+#include "core/util/errors.hpp"
 #include "test_case.hpp"
 #include "test_datasets.hpp"
 #include "test_support.hpp"
-#include "core/util/errors.hpp"
 
 using namespace latent;
 
@@ -68,13 +68,15 @@ class ProjectStoreTest : public QObject {
     } catch (const core::UsageError& e) {
       QVERIFY(std::string(e.what()).find("newer") != std::string::npos);
     }
-    QVERIFY_THROWS_EXCEPTION(core::UsageError, (core::Project{scratch.path("missing.latent"), core::Project::Access::ReadOnly}));
+    QVERIFY_THROWS_EXCEPTION(core::UsageError,
+                             (core::Project{scratch.path("missing.latent"), core::Project::Access::ReadOnly}));
   }
 
   void corpusRoundTrip() {
     test::Scratch scratch;
     core::Project p(scratch.path("c.latent"));
-    const std::vector<std::string> texts{"Rivers and streams meet the bank.", "Money, loans: the bank's business.", "..."};
+    const std::vector<std::string> texts{"Rivers and streams meet the bank.", "Money, loans: the bank's business.",
+                                         "..."};
     core::MemoryCorpusSink expected;
     {
       core::CorpusBuilder builder({}, expected);
@@ -223,7 +225,10 @@ class ProjectStoreTest : public QObject {
   void rollbackLeavesFileUnchanged() {
     test::Scratch scratch;
     const auto file = scratch.path("keep.latent");
-    { core::Project p(file); test::addCorpus(p, "first", {"alpha beta"}); }
+    {
+      core::Project p(file);
+      test::addCorpus(p, "first", {"alpha beta"});
+    }
     const auto before = test::fileDigest(file);
     {
       core::Project p(file);
@@ -271,9 +276,11 @@ class ProjectStoreTest : public QObject {
       core::Database db(file, core::Database::Mode::ReadWrite);
       db.exec(schema);
       db.exec("PRAGMA application_id = 1279349838; PRAGMA user_version = 1");
-      db.exec("INSERT INTO datasets (name, kind, source, format, created_at) VALUES ('old', 'corpus', 's', 'lines', 't')");
-      db.exec("INSERT INTO runs (dataset_id, model, options, seed, threads, status, app_version, created_at, updated_at) "
-              "VALUES (1, 'unigram', '{}', 7, 1, 'finished', '0.0', 't', 't')");
+      db.exec(
+          "INSERT INTO datasets (name, kind, source, format, created_at) VALUES ('old', 'corpus', 's', 'lines', 't')");
+      db.exec(
+          "INSERT INTO runs (dataset_id, model, options, seed, threads, status, app_version, created_at, updated_at) "
+          "VALUES (1, 'unigram', '{}', 7, 1, 'finished', '0.0', 't', 't')");
     }
     try {
       core::Project readOnly(file, core::Project::Access::ReadOnly);
@@ -306,7 +313,11 @@ class ProjectStoreTest : public QObject {
     if (child == 0) _exit(0);
     QVERIFY(child > 0);
     waitpid(child, nullptr, 0);
-    p.db().prepare("UPDATE runs SET owner_pid = ?1 WHERE id = ?2").bind(1, static_cast<std::int64_t>(child)).bind(2, other).run();
+    p.db()
+        .prepare("UPDATE runs SET owner_pid = ?1 WHERE id = ?2")
+        .bind(1, static_cast<std::int64_t>(child))
+        .bind(2, other)
+        .run();
     QVERIFY(core::loadRun(p, other).status == core::RunStatus::Interrupted);
     QCOMPARE(std::string(core::toString(core::loadRun(p, other).status)), std::string("interrupted"));
     // A run owned by another machine cannot be judged and stays running.

@@ -6,10 +6,10 @@
 #include "core/store/project.hpp"
 #include "core/store/run_store.hpp"
 #include "core/store/topic_label_store.hpp"
+#include "core/util/errors.hpp"
 #include "test_case.hpp"
 #include "test_datasets.hpp"
 #include "test_support.hpp"
-#include "core/util/errors.hpp"
 
 using namespace latent;
 
@@ -82,8 +82,10 @@ class TopicLabelStoreTest : public QObject {
     QVERIFY(usageError([&] { core::setTopicLabel(p, 999, 0, "x"); }).startsWith(QStringLiteral("no run 999 in ")));
     QCOMPARE(usageError([&] { core::setTopicLabel(p, run, 3, "x"); }),
              QStringLiteral("run %1 has 3 topics (0 to 2), not topic 3").arg(run));
-    QCOMPARE(usageError([&] { core::setTopicLabel(p, run, -1, "x"); }), QStringLiteral("topic numbers start at 0, not -1"));
-    QCOMPARE(usageError([&] { core::setTopicLabel(p, run, 0, "two\nlines"); }), QStringLiteral("a topic label must fit on one line"));
+    QCOMPARE(usageError([&] { core::setTopicLabel(p, run, -1, "x"); }),
+             QStringLiteral("topic numbers start at 0, not -1"));
+    QCOMPARE(usageError([&] { core::setTopicLabel(p, run, 0, "two\nlines"); }),
+             QStringLiteral("a topic label must fit on one line"));
     QCOMPARE(usageError([&] { core::setTopicLabel(p, run, 0, std::string("bad \xff byte")); }),
              QStringLiteral("a topic label must be valid UTF-8 text"));
     // The limit counts characters, not bytes: 120 two-byte characters pass, 121 do not.

@@ -199,7 +199,8 @@ class TestBlockViewScreenshots : public QObject {
       QTRY_VERIFY_WITH_TIMEOUT(controller->hasRun(), 20000);
       ui::RunView* live = window.openRun(controller->runId());
       QVERIFY(live);
-      QTRY_VERIFY_WITH_TIMEOUT(live->page<ui::MembershipPage>() && live->page<ui::MembershipPage>()->shownIteration() > 200, 60000);
+      QTRY_VERIFY_WITH_TIMEOUT(
+          live->page<ui::MembershipPage>() && live->page<ui::MembershipPage>()->shownIteration() > 200, 60000);
       live->pages()->setCurrentWidget(live->page<ui::MembershipPage>());
       save(QStringLiteral("karate-mmsb-live.png"));
       controller->requestStop();

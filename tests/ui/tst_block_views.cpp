@@ -442,7 +442,8 @@ class TestBlockViews : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(controller->hasRun(), 20000);
     ui::RunView* view = window.openRun(controller->runId());
     QVERIFY(view);
-    QTRY_VERIFY_WITH_TIMEOUT(view->page<ui::MembershipPage>() && view->page<ui::MembershipPage>()->shownIteration() >= 0, 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        view->page<ui::MembershipPage>() && view->page<ui::MembershipPage>()->shownIteration() >= 0, 30000);
     auto* page = view->page<ui::MembershipPage>();
     QVERIFY(page->isFollowing());
     // The page appeared with its first snapshot; Blocks waits for the end.

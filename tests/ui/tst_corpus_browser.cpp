@@ -121,9 +121,11 @@ class TestCorpusBrowser : public QObject {
     // kept; "the", "was", "and", "but" are English stop words and the emoji is no word: grey.
     QVERIFY(show(browser, 0));
     QStringList marked;
-    for (const auto& r : browser.viewer()->highlightedRanges()) marked << browser.viewer()->shownText().mid(r.start, r.length);
+    for (const auto& r : browser.viewer()->highlightedRanges())
+      marked << browser.viewer()->shownText().mid(r.start, r.length);
     QCOMPARE(marked, QStringList({QStringLiteral("café"), QStringLiteral("très"), QStringLiteral("bon"),
-                                  QStringLiteral("croissant"), QStringLiteral("naïve"), QStringLiteral("bank"), QStringLiteral("closed")}));
+                                  QStringLiteral("croissant"), QStringLiteral("naïve"), QStringLiteral("bank"),
+                                  QStringLiteral("closed")}));
   }
 
   void bagOfWordsShowsWordsWithCounts() {

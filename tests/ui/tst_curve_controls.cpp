@@ -4,8 +4,8 @@
 // the points drawn are the stored ones).
 #include <QCheckBox>
 #include <QComboBox>
-#include <QSignalSpy>
 #include <QPushButton>
+#include <QSignalSpy>
 #include <QtTest>
 
 #include "core/models/model.hpp"
@@ -72,7 +72,8 @@ class TestCurveControls : public QObject {
     QVERIFY(chart.showsLogHeldout());
     QVERIFY(chart.captionHtml().contains(QLatin1String("log scale")));
 
-    chart.setOverlays({{7, QStringLiteral("#7 lda-vb · k 20"), ui::MetricsChart::heldoutSamples(curve(2000.0, 50.0, 6, 2.0))}});
+    chart.setOverlays(
+        {{7, QStringLiteral("#7 lda-vb · k 20"), ui::MetricsChart::heldoutSamples(curve(2000.0, 50.0, 6, 2.0))}});
     QCOMPARE(chart.overlays().size(), 1);
     QCOMPARE(chart.overlayPoints(0), (QVector<QPointF>{{4.0, 1900.0}, {8.0, 1800.0}, {12.0, 1700.0}}));
     QVERIFY(chart.captionHtml().contains(QStringLiteral("#7 lda-vb · k 20")));
@@ -124,7 +125,8 @@ class TestCurveControls : public QObject {
         *id = core::createRun(project, r);
         const auto rows = curve(id == &first ? 3000.0 : 2500.0, 100.0, 10, 0.25);
         core::appendMetrics(project, *id, rows);
-        core::finishRun(project, *id, core::RunStatus::Finished, "", 2.5, 10, {{"heldout_perplexity", rows.back().heldout.value()}});
+        core::finishRun(project, *id, core::RunStatus::Finished, "", 2.5, 10,
+                        {{"heldout_perplexity", rows.back().heldout.value()}});
       }
     }
     ui::RunView view(file, first);

@@ -34,8 +34,8 @@ class TestDemo : public QObject {
   }
 
   void catalogueKnowsItsDemos() {
-    for (const char* name : {"corpus-unigram", "corpus-lda", "gibbs-toy", "sampson", "sampson-mmsb", "karate", "insteval",
-                             "ratings-pmf", "folding-in"})
+    for (const char* name : {"corpus-unigram", "corpus-lda", "gibbs-toy", "sampson", "sampson-mmsb", "karate",
+                             "insteval", "ratings-pmf", "folding-in"})
       QVERIFY2(ui::findDemo(QString::fromLatin1(name)).has_value(), name);
     QVERIFY(!ui::findDemo(QStringLiteral("no-such-demo")));
     // folding-in fits PLSA for six K on Cora, 10% held out.
@@ -139,8 +139,15 @@ class TestDemo : public QObject {
     ui::MainWindow window;
     window.resize(1200, 800);
     window.show();
-    ui::DemoSpec spec{QStringLiteral("toy-k"), QStringLiteral("toy"), QStringLiteral("toy"), QStringLiteral("gibbs-toy"),
-                      QStringLiteral("plsa"), QString(), QVariantMap{{QStringLiteral("iterations"), 20}}, 0.25, {1, 2, 3}};
+    ui::DemoSpec spec{QStringLiteral("toy-k"),
+                      QStringLiteral("toy"),
+                      QStringLiteral("toy"),
+                      QStringLiteral("gibbs-toy"),
+                      QStringLiteral("plsa"),
+                      QString(),
+                      QVariantMap{{QStringLiteral("iterations"), 20}},
+                      0.25,
+                      {1, 2, 3}};
     auto* driver = new ui::DemoDriver(&window, spec);
     QSignalSpy finished(driver, &ui::DemoDriver::finished);
     driver->start();
@@ -178,7 +185,8 @@ class TestDemo : public QObject {
     // on a "Words" page without a documents page (the unigram has no proportions).
     QVERIFY(view->page<ui::TopicTableView>());
     QCOMPARE(view->page<ui::TopicTableView>()->data()->topicCount(), 1);
-    QVERIFY(!view->page<ui::TopicTableView>()->isRanking() || QTest::qWaitFor([&] { return !view->page<ui::TopicTableView>()->isRanking(); }, 20000));
+    QVERIFY(!view->page<ui::TopicTableView>()->isRanking() ||
+            QTest::qWaitFor([&] { return !view->page<ui::TopicTableView>()->isRanking(); }, 20000));
     const auto& words = view->page<ui::TopicTableView>()->rankedWords(0);
     QCOMPARE(static_cast<int>(words.size()), 30);
     for (std::size_t i = 1; i < words.size(); ++i) QVERIFY(words[i - 1].probability >= words[i].probability);

@@ -60,8 +60,11 @@ class TestFactorViewScreenshots : public QObject {
       QVERIFY(window.grab().save(QDir(dir).filePath(name)));
     };
     ui::RunView* view = window.openRun(run);
-    QVERIFY(
-        test::waitFor([&] { return view->isSettled() && view->page<ui::FactorPage>() && !view->page<ui::FactorPage>()->isComputing(); }, 60000));
+    QVERIFY(test::waitFor(
+        [&] {
+          return view->isSettled() && view->page<ui::FactorPage>() && !view->page<ui::FactorPage>()->isComputing();
+        },
+        60000));
     auto* page = view->page<ui::FactorPage>();
     save(QStringLiteral("insteval-factors.png"));
     qInfo("%d lecturers drawn in %.1f ms", page->data()->itemCount(), page->scatter()->lastRenderMilliseconds());

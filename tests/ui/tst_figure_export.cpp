@@ -97,7 +97,8 @@ class TestFigureExport : public QObject {
     chart.resize(200, 100);
     QString error;
     QVERIFY(!ui::saveFigure(&chart, QStringLiteral("/nonexistent-folder/x.png"), &error));
-    QVERIFY2(error.contains(QLatin1String("cannot write")) && error.contains(QLatin1String("x.png")), qPrintable(error));
+    QVERIFY2(error.contains(QLatin1String("cannot write")) && error.contains(QLatin1String("x.png")),
+             qPrintable(error));
   }
 
   void exportPicksTheFocusedElseTheLargest() {

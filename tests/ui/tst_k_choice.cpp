@@ -54,10 +54,11 @@ class TestKChoice : public QObject {
     std::int64_t current = 0;
     {
       core::Project project(file);
-      const auto corpus = test::addTextCorpus(project, "texts", {{"a", "A", "apple banana"}, {"b", "B", "cherry apple"}});
+      const auto corpus =
+          test::addTextCorpus(project, "texts", {{"a", "A", "apple banana"}, {"b", "B", "cherry apple"}});
       finishedLda(project, corpus, 2, 900.0, 1);
       current = finishedLda(project, corpus, 5, 700.0, 1);
-      finishedLda(project, corpus, 5, 760.0, 2);   // another seed of K = 5: mean 730
+      finishedLda(project, corpus, 5, 760.0, 2);  // another seed of K = 5: mean 730
       finishedLda(project, corpus, 10, 720.0, 1);
       finishedLda(project, corpus, 3, 100.0, 1, 0.5);  // another alpha: not comparable
       finishedLda(project, corpus, 4, 100.0, 1, 0.1, core::RunStatus::Failed);
@@ -116,7 +117,8 @@ class TestKChoice : public QObject {
     auto* icl = qobject_cast<QLineSeries*>(series[3]);
     QVERIFY(icl);
     QCOMPARE(icl->points().size(), 5);
-    for (int i = 0; i < 5; ++i) QCOMPARE(icl->points()[i].y(), outcome.runs[std::size_t(i)].finalMetrics["icl"].get<double>());
+    for (int i = 0; i < 5; ++i)
+      QCOMPARE(icl->points()[i].y(), outcome.runs[std::size_t(i)].finalMetrics["icl"].get<double>());
     QVERIFY2(page->captionText().contains(QLatin1String("highest at <b>K = 2</b>")), qPrintable(page->captionText()));
     if (const QString dir = qEnvironmentVariable("LATENT_UI_SHOTS"); !dir.isEmpty()) {
       view.pages()->setCurrentWidget(page);

@@ -30,13 +30,16 @@ class TestMainWindow : public QObject {
     const auto file = scratch.path("three.latent");
     core::Project project(file);
     test::addTextCorpus(project, "words",
-                        {{"d1", "First", "apple banana apple"}, {"d2", "Second", "banana cherry"}, {"d3", "Third", "cherry cherry date"}});
+                        {{"d1", "First", "apple banana apple"},
+                         {"d2", "Second", "banana cherry"},
+                         {"d3", "Third", "cherry cherry date"}});
     core::Graph g;
     g.nodeIds = {"a", "b", "c", "d"};
     g.nodeNames = g.nodeIds;
     g.edges = {{0, 1, 1.0}, {1, 2, 1.0}, {2, 3, 1.0}};
     test::addGraph(project, "chain", g);
-    test::addRatings(project, "stars", test::makeRatings({{"u1", "i1", 5}, {"u2", "i1", 3}, {"u3", "i2", 4}, {"u1", "i2", 1}}));
+    test::addRatings(project, "stars",
+                     test::makeRatings({{"u1", "i1", 5}, {"u2", "i1", 3}, {"u3", "i2", 4}, {"u1", "i2", 1}}));
     return file;
   }
 
@@ -83,8 +86,10 @@ class TestMainWindow : public QObject {
     ui::MainWindow window;
     QVERIFY(test::openProject(window, ui::fromPath(file)));
     auto* tree = window.projectTree();
-    const qint64 corpusId = tree->groupItem(core::DataKind::Corpus)->child(0)->data(0, ui::ProjectTree::IdRole).toLongLong();
-    const qint64 graphId = tree->groupItem(core::DataKind::Graph)->child(0)->data(0, ui::ProjectTree::IdRole).toLongLong();
+    const qint64 corpusId =
+        tree->groupItem(core::DataKind::Corpus)->child(0)->data(0, ui::ProjectTree::IdRole).toLongLong();
+    const qint64 graphId =
+        tree->groupItem(core::DataKind::Graph)->child(0)->data(0, ui::ProjectTree::IdRole).toLongLong();
     auto* first = test::openDataset(window, corpusId);
     QVERIFY(first);
     QVERIFY(test::waitLoaded(first));
@@ -153,7 +158,8 @@ class TestMainWindow : public QObject {
     ui::MainWindow window;
     QCOMPARE(window.recentProjects(), QStringList({ui::fromPath(b)}));  // the missing file is gone
     // At most ten are kept, newest first.
-    for (int i = 0; i < 12; ++i) QVERIFY(test::openProject(window, ui::fromPath(scratch.path("p" + std::to_string(i) + ".latent")), true));
+    for (int i = 0; i < 12; ++i)
+      QVERIFY(test::openProject(window, ui::fromPath(scratch.path("p" + std::to_string(i) + ".latent")), true));
     const QStringList recent = window.recentProjects();
     QCOMPARE(recent.size(), ui::kMaxRecentProjects);
     QCOMPARE(recent.first(), ui::fromPath(scratch.path("p11.latent")));

@@ -11,6 +11,7 @@
 
 #include "core/jobs/fit_job.hpp"
 #include "core/store/run_store.hpp"
+#include "test_case.hpp"
 #include "test_support.hpp"
 #include "ui/jobs/import_task.hpp"
 #include "ui/jobs/job_controller.hpp"
@@ -24,7 +25,6 @@
 #include "ui/util/settings.hpp"
 #include "ui/widgets/project_tree.hpp"
 #include "ui_test_data.hpp"
-#include "test_case.hpp"
 
 using namespace latent;
 
@@ -35,7 +35,8 @@ class TestProjectSession : public QObject {
   std::filesystem::path makeProject(const test::Scratch& scratch, std::int64_t* corpusId = nullptr) {
     const auto file = scratch.path("session.latent");
     core::Project project(file);
-    const auto id = test::addTextCorpus(project, "words", {{"d1", "First", "apple banana apple"}, {"d2", "Second", "banana cherry"}});
+    const auto id = test::addTextCorpus(project, "words",
+                                        {{"d1", "First", "apple banana apple"}, {"d2", "Second", "banana cherry"}});
     if (corpusId) *corpusId = id;
     return file;
   }
@@ -82,7 +83,8 @@ class TestProjectSession : public QObject {
     // A read sees the last write.
     QString name;
     session.read(
-        this, [id, &workOnGui](core::Project& project) {
+        this,
+        [id, &workOnGui](core::Project& project) {
           if (onGuiThread()) ++workOnGui;
           return project.dataset(id).name;
         },
@@ -124,8 +126,9 @@ class TestProjectSession : public QObject {
     const auto notProject = scratch.write("notes.latent", "just some text\n");
     ui::ProjectSession bad(notProject);
     QString error;
-    bad.read(this, [](core::Project& project) { return project.datasets().size(); },
-             [&](ui::SessionResult<std::size_t> result) { error = result.ok() ? QStringLiteral("opened") : result.error; });
+    bad.read(
+        this, [](core::Project& project) { return project.datasets().size(); },
+        [&](ui::SessionResult<std::size_t> result) { error = result.ok() ? QStringLiteral("opened") : result.error; });
     QTRY_VERIFY_WITH_TIMEOUT(!error.isEmpty(), 20000);
     QVERIFY2(error.contains(QStringLiteral("not a Latent Studio project")), qPrintable(error));
   }
@@ -138,8 +141,9 @@ class TestProjectSession : public QObject {
     QSignalSpy changed(&session, &ui::ProjectSession::changed);
     bool called = false;
     auto* asker = new QObject;
-    session.write(asker, [id](core::Project& project) { project.renameDataset(id, "renamed"); },
-                  [&](ui::SessionResult<std::monostate>) { called = true; });
+    session.write(
+        asker, [id](core::Project& project) { project.renameDataset(id, "renamed"); },
+        [&](ui::SessionResult<std::monostate>) { called = true; });
     delete asker;
     QVERIFY(changed.wait(20000));
     QVERIFY(!called);
@@ -205,7 +209,8 @@ class TestProjectSession : public QObject {
     const qint64 runId = controller->runId();
     ui::RunView* view = window.openRun(runId);
     QVERIFY(view);
-    QVERIFY(test::waitFor([&] { return window.tabs()->tabText(window.tabs()->indexOf(view)).contains(QStringLiteral("unigram")); }));
+    QVERIFY(test::waitFor(
+        [&] { return window.tabs()->tabText(window.tabs()->indexOf(view)).contains(QStringLiteral("unigram")); }));
     panel->seedBox()->setValue(99);
     Q_EMIT window.projectTree()->rerunRequested(runId);
     QVERIFY(test::waitFor([&] { return panel->seedBox()->value() == 5; }));

@@ -28,8 +28,14 @@ class TestRatingsBrowser : public QObject {
     core::Project project(m_file);
     // Values: 1 ×2, 2 ×0, 3 ×3, 4 ×1, 5 ×2 = 8 ratings; item "m2" rated 4 times.
     m_stars = test::addRatings(project, "stars",
-                               test::makeRatings({{"u1", "m1", 1}, {"u2", "m1", 1}, {"u1", "m2", 3}, {"u2", "m2", 3},
-                                                  {"u3", "m2", 3}, {"u4", "m2", 4}, {"u3", "m3", 5}, {"u4", "m1", 5}}));
+                               test::makeRatings({{"u1", "m1", 1},
+                                                  {"u2", "m1", 1},
+                                                  {"u1", "m2", 3},
+                                                  {"u2", "m2", 3},
+                                                  {"u3", "m2", 3},
+                                                  {"u4", "m2", 4},
+                                                  {"u3", "m3", 5},
+                                                  {"u4", "m1", 5}}));
   }
 
   void histogramCountsEachValue() {
@@ -73,7 +79,8 @@ class TestRatingsBrowser : public QObject {
     QCOMPARE(total, 30);
     // By hand: bin b holds the values v with floor(v / 0.145) == b (2.9 in the last bin).
     QVector<qint64> byHand(ui::kBins, 0);
-    for (int i = 0; i < 30; ++i) ++byHand[std::min(ui::kBins - 1, static_cast<int>(std::floor((i / 10.0) / (2.9 / ui::kBins))))];
+    for (int i = 0; i < 30; ++i)
+      ++byHand[std::min(ui::kBins - 1, static_cast<int>(std::floor((i / 10.0) / (2.9 / ui::kBins))))];
     QCOMPARE(stats.counts, byHand);
     QCOMPARE(stats.counts[0], 2);  // 0.0 and 0.1
     QCOMPARE(stats.counts[1], 1);  // 0.2

@@ -117,12 +117,14 @@ class TestRunPanel : public QObject {
             QCOMPARE(qobject_cast<QCheckBox*>(field)->isChecked(), spec.defaultValue.get<bool>());
             break;
           case core::OptionSpec::Type::Choice:
-            QCOMPARE(qobject_cast<QComboBox*>(field)->currentData().toString(), ui::qs(spec.defaultValue.get<std::string>()));
+            QCOMPARE(qobject_cast<QComboBox*>(field)->currentData().toString(),
+                     ui::qs(spec.defaultValue.get<std::string>()));
             break;
         }
       }
       // The form's JSON is what resolveOptions accepts and equals the defaults.
-      QCOMPARE(core::resolveOptions(*info, panel->optionForm()->values()), core::resolveOptions(*info, nlohmann::json::object()));
+      QCOMPARE(core::resolveOptions(*info, panel->optionForm()->values()),
+               core::resolveOptions(*info, nlohmann::json::object()));
     }
     // Run settings defaults.
     QCOMPARE(panel->seedBox()->value(), 1);

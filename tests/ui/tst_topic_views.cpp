@@ -20,6 +20,7 @@
 
 #include "core/jobs/fit_job.hpp"
 #include "core/store/topic_label_store.hpp"
+#include "core/util/csv_reader.hpp"
 #include "test_case.hpp"
 #include "test_support.hpp"
 #include "ui/main_window.hpp"
@@ -33,7 +34,6 @@
 #include "ui/util/table_export.hpp"
 #include "ui/util/topic_colours.hpp"
 #include "ui_test_data.hpp"
-#include "core/util/csv_reader.hpp"
 
 using namespace latent;
 
@@ -171,7 +171,9 @@ class TestTopicViews : public QObject {
     double tokens = 0;
     for (std::size_t d = 0; d < docs.size(); ++d) {
       tokens += static_cast<double>(docs[d].tokenCount);
-      for (int k = 0; k < kTopics; ++k) expected[static_cast<std::size_t>(k)] += static_cast<double>(docs[d].tokenCount) * m_docTopic(static_cast<Eigen::Index>(d), k);
+      for (int k = 0; k < kTopics; ++k)
+        expected[static_cast<std::size_t>(k)] +=
+            static_cast<double>(docs[d].tokenCount) * m_docTopic(static_cast<Eigen::Index>(d), k);
     }
     double sum = 0;
     auto* model = view->page<ui::TopicTableView>()->topicModel();
@@ -204,8 +206,10 @@ class TestTopicViews : public QObject {
     auto* words = table->wordTable()->model();
     QCOMPARE(words->rowCount(), std::min(V, table->wordCount()));
     for (int r = 0; r < words->rowCount(); ++r) {
-      QCOMPARE(words->index(r, 1).data().toString(), ui::qs(m_vocabulary[static_cast<std::size_t>(expected[static_cast<std::size_t>(r)])].word));
-      QCOMPARE(words->index(r, 2).data(ui::kExportRole).toDouble(), m_topicWord(1, expected[static_cast<std::size_t>(r)]));
+      QCOMPARE(words->index(r, 1).data().toString(),
+               ui::qs(m_vocabulary[static_cast<std::size_t>(expected[static_cast<std::size_t>(r)])].word));
+      QCOMPARE(words->index(r, 2).data(ui::kExportRole).toDouble(),
+               m_topicWord(1, expected[static_cast<std::size_t>(r)]));
     }
   }
 
@@ -260,13 +264,17 @@ class TestTopicViews : public QObject {
       auto* list = table->topicTable()->model();
       for (int row = 0; row < list->rowCount(); ++row) {
         const int k = list->index(row, 0).data(ui::kTopicRole).toInt();
-        QCOMPARE(list->index(row, ui::TopicListModel::RankColumn).data(ui::kExportRole).toInt(), ranks[static_cast<std::size_t>(k)]);
-        QCOMPARE(list->index(row, ui::TopicListModel::ProbabilityColumn).data(ui::kExportRole).toDouble(), m_topicWord(k, w));
+        QCOMPARE(list->index(row, ui::TopicListModel::RankColumn).data(ui::kExportRole).toInt(),
+                 ranks[static_cast<std::size_t>(k)]);
+        QCOMPARE(list->index(row, ui::TopicListModel::ProbabilityColumn).data(ui::kExportRole).toDouble(),
+                 m_topicWord(k, w));
       }
       QVERIFY(!table->topicTable()->isColumnHidden(ui::TopicListModel::RankColumn));
-      if (expected.isEmpty()) QVERIFY2(table->statusText().contains(QStringLiteral("not among the top 5")), qPrintable(table->statusText()));
+      if (expected.isEmpty())
+        QVERIFY2(table->statusText().contains(QStringLiteral("not among the top 5")), qPrintable(table->statusText()));
     }
-    QVERIFY2(holders[0] > 0 && holders[1] > 0 && (holders[2] + holders[3]) > 0, "the corpus should have words in none, one and several topics");
+    QVERIFY2(holders[0] > 0 && holders[1] > 0 && (holders[2] + holders[3]) > 0,
+             "the corpus should have words in none, one and several topics");
     // A word outside the vocabulary keeps every topic and says so.
     QVERIFY(rank(table, [&] { table->search(QStringLiteral("zeppelin")); }));
     QCOMPARE(table->shownTopics().size(), kTopics);
@@ -294,7 +302,8 @@ class TestTopicViews : public QObject {
     QAbstractItemModel* list = table->topicTable()->model();
     int row = 0;
     while (list->index(row, 0).data(ui::kTopicRole).toInt() != 1) ++row;
-    QVERIFY(list->setData(list->index(row, ui::TopicListModel::LabelColumn), QStringLiteral("  Rivers   and banks "), Qt::EditRole));
+    QVERIFY(list->setData(list->index(row, ui::TopicListModel::LabelColumn), QStringLiteral("  Rivers   and banks "),
+                          Qt::EditRole));
     QVERIFY(saved.wait(10000));
     QCOMPARE(saved.last().at(1).toString(), QString());
     QCOMPARE(labelsInProject(), (std::map<std::int64_t, std::string>{{1, "Rivers and banks"}}));
@@ -304,7 +313,8 @@ class TestTopicViews : public QObject {
     auto* reader = view->page<ui::TopicDocumentView>();
     QVERIFY(test::waitFor([&] { return reader->proportionsTable()->rowCount() == kTopics; }));
     bool named = false;
-    for (int r = 0; r < kTopics; ++r) named = named || reader->proportionsTable()->item(r, 0)->text() == QStringLiteral("2 · Rivers and banks");
+    for (int r = 0; r < kTopics; ++r)
+      named = named || reader->proportionsTable()->item(r, 0)->text() == QStringLiteral("2 · Rivers and banks");
     QVERIFY(named);
 
     table->renameTopic(0, QStringLiteral("Finance"));
@@ -345,12 +355,14 @@ class TestTopicViews : public QObject {
     QVERIFY2(ui::exportTableCsv(*table->topicTable(), ui::fromPath(file), &error), qPrintable(error));
     const auto rows = readCsv(file);
     const auto* data = table->data();
-    QCOMPARE(rows.front(), (std::vector<std::string>{"Topic", "Label", "Share", "Rank of “bank”", "P(bank | topic)", "Top words"}));
+    QCOMPARE(rows.front(),
+             (std::vector<std::string>{"Topic", "Label", "Share", "Rank of “bank”", "P(bank | topic)", "Top words"}));
     const QList<int> shown = table->shownTopics();
     QCOMPARE(rows.size(), static_cast<std::size_t>(shown.size()) + 1);
     QVERIFY(!shown.isEmpty());
-    const int bank = static_cast<int>(std::find_if(m_vocabulary.begin(), m_vocabulary.end(), [](const auto& v) { return v.word == "bank"; }) -
-                                      m_vocabulary.begin());
+    const int bank = static_cast<int>(
+        std::find_if(m_vocabulary.begin(), m_vocabulary.end(), [](const auto& v) { return v.word == "bank"; }) -
+        m_vocabulary.begin());
     double previous = 2.0;
     for (int i = 0; i < shown.size(); ++i) {
       const auto& row = rows[static_cast<std::size_t>(i) + 1];
@@ -446,7 +458,8 @@ class TestTopicViews : public QObject {
       for (const auto& a : annotations) QCOMPARE(a.topic, -1);
       std::vector<std::pair<int, double>> expected;
       for (int k = 0; k < kTopics; ++k) expected.emplace_back(k, m_docTopic(header.index, k));
-      std::stable_sort(expected.begin(), expected.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+      std::stable_sort(expected.begin(), expected.end(),
+                       [](const auto& a, const auto& b) { return a.second > b.second; });
       const auto proportions = reader->shownProportions();
       for (int r = 0; r < kTopics; ++r) {
         QCOMPARE(proportions[r].first, expected[static_cast<std::size_t>(r)].first);
@@ -486,7 +499,8 @@ class TestTopicViews : public QObject {
         if (reader->shownProportions().at(r).first == k) return r;
       return -1;
     };
-    QTest::mouseClick(proportions->viewport(), Qt::LeftButton, {}, proportions->visualRect(proportions->model()->index(rowOf(topic), 0)).center());
+    QTest::mouseClick(proportions->viewport(), Qt::LeftButton, {},
+                      proportions->visualRect(proportions->model()->index(rowOf(topic), 0)).center());
     QCOMPARE(reader->highlightedTopic(), topic);
     QVERIFY(test::waitFor([&] { return reader->isIdle(); }));  // the text is redrawn off the GUI thread
     int emphasised = 0;
@@ -497,7 +511,8 @@ class TestTopicViews : public QObject {
     QVERIFY(emphasised > 0);
     QVERIFY(emphasised < reader->annotations().size());  // some words fade: the document mixes topics
     // Clicking it again shows every topic alike.
-    QTest::mouseClick(proportions->viewport(), Qt::LeftButton, {}, proportions->visualRect(proportions->model()->index(rowOf(topic), 0)).center());
+    QTest::mouseClick(proportions->viewport(), Qt::LeftButton, {},
+                      proportions->visualRect(proportions->model()->index(rowOf(topic), 0)).center());
     QCOMPARE(reader->highlightedTopic(), -1);
     QVERIFY(test::waitFor([&] { return reader->isIdle(); }));
     for (const auto& a : reader->annotations()) QVERIFY(a.emphasised);

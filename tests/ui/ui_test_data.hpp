@@ -9,8 +9,8 @@
 #include "ui/runs/run_panel.hpp"
 #include "ui/widgets/project_tree.hpp"
 
-#include <QSignalSpy>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -32,13 +32,17 @@ namespace latent::test {
 
 struct TextDocument {
   TextDocument(std::string id_, std::string title_, std::string text_, std::string time_ = {}, std::string label_ = {})
-      : id(std::move(id_)), title(std::move(title_)), text(std::move(text_)), time(std::move(time_)), label(std::move(label_)) {}
+      : id(std::move(id_)),
+        title(std::move(title_)),
+        text(std::move(text_)),
+        time(std::move(time_)),
+        label(std::move(label_)) {}
   std::string id, title, text, time, label;
 };
 
 // A corpus of text documents; stop words: English when `english`, none otherwise.
-inline std::int64_t addTextCorpus(core::Project& project, const std::string& name, const std::vector<TextDocument>& docs,
-                                  bool english = false) {
+inline std::int64_t addTextCorpus(core::Project& project, const std::string& name,
+                                  const std::vector<TextDocument>& docs, bool english = false) {
   core::Transaction tx(project.db());
   const auto id = project.createDataset(name, core::DataKind::Corpus, "test", "lines", nlohmann::json::object());
   core::CorpusWriter writer(project, id);
@@ -57,7 +61,8 @@ inline std::int64_t addTextCorpus(core::Project& project, const std::string& nam
     builder.addText(r);
   }
   const auto s = builder.finish();
-  project.setDatasetSummary(id, {{"documents", s.documents}, {"tokens", s.tokens}, {"vocabulary", s.vocabulary}, {"has_text", true}});
+  project.setDatasetSummary(
+      id, {{"documents", s.documents}, {"tokens", s.tokens}, {"vocabulary", s.vocabulary}, {"has_text", true}});
   tx.commit();
   return id;
 }
@@ -80,7 +85,8 @@ inline std::int64_t addBagCorpus(core::Project& project, const std::string& name
     builder.addBag(r, docs[d]);
   }
   const auto s = builder.finish();
-  project.setDatasetSummary(id, {{"documents", s.documents}, {"tokens", s.tokens}, {"vocabulary", s.vocabulary}, {"has_text", false}});
+  project.setDatasetSummary(
+      id, {{"documents", s.documents}, {"tokens", s.tokens}, {"vocabulary", s.vocabulary}, {"has_text", false}});
   tx.commit();
   return id;
 }
@@ -89,7 +95,9 @@ inline std::int64_t addGraph(core::Project& project, const std::string& name, co
   core::Transaction tx(project.db());
   const auto id = project.createDataset(name, core::DataKind::Graph, "test", "edges", nlohmann::json::object());
   core::writeGraph(project, id, graph);
-  project.setDatasetSummary(id, {{"nodes", graph.nodeCount()}, {"edges", graph.edgeCount()}, {"directed", graph.directed},
+  project.setDatasetSummary(id, {{"nodes", graph.nodeCount()},
+                                 {"edges", graph.edgeCount()},
+                                 {"directed", graph.directed},
                                  {"attributes", graph.attributeNames}});
   tx.commit();
   return id;
@@ -99,7 +107,8 @@ inline std::int64_t addRatings(core::Project& project, const std::string& name, 
   core::Transaction tx(project.db());
   const auto id = project.createDataset(name, core::DataKind::Ratings, "test", "csv", nlohmann::json::object());
   core::writeRatings(project, id, ratings);
-  project.setDatasetSummary(id, {{"users", ratings.userCount()}, {"items", ratings.itemCount()}, {"ratings", ratings.ratings.size()}});
+  project.setDatasetSummary(
+      id, {{"users", ratings.userCount()}, {"items", ratings.itemCount()}, {"ratings", ratings.ratings.size()}});
   tx.commit();
   return id;
 }

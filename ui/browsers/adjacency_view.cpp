@@ -98,7 +98,8 @@ void AdjacencyView::layoutGrid() {
     m_labels = true;
     m_cell = std::floor(withLabels);
     const double side = m_cell * n + labelWidth;
-    m_origin = QPointF(area.left() + (area.width() - side) / 2 + labelWidth, area.top() + (area.height() - side) / 2 + labelWidth);
+    m_origin = QPointF(area.left() + (area.width() - side) / 2 + labelWidth,
+                       area.top() + (area.height() - side) / 2 + labelWidth);
   } else {
     // Below one pixel per node each edge is drawn as one pixel, so the whole matrix still fits.
     m_cell = std::min(area.width(), area.height()) / n;
@@ -153,8 +154,8 @@ void AdjacencyView::paintEvent(QPaintEvent*) {
       QColor colour = ink;
       colour.setAlphaF(static_cast<float>(0.35 + 0.65 * std::min(1.0, std::abs(w) / m_maxWeight)));
       const QPointF at(m_origin.x() + c * m_cell, m_origin.y() + r * m_cell);
-      const QRectF cell = m_cell >= 1.0 ? QRectF(at, QSizeF(m_cell, m_cell))
-                                        : QRectF(std::floor(at.x()), std::floor(at.y()), 1, 1);
+      const QRectF cell =
+          m_cell >= 1.0 ? QRectF(at, QSizeF(m_cell, m_cell)) : QRectF(std::floor(at.x()), std::floor(at.y()), 1, 1);
       painter.fillRect(cell, colour);
     }
 
@@ -172,8 +173,10 @@ void AdjacencyView::paintEvent(QPaintEvent*) {
   painter.setPen(QPen(pal.color(QPalette::Text), 1.6));
   for (const int start : m_groupStarts) {
     if (start <= 0 || start >= n) continue;
-    painter.drawLine(QPointF(grid.left(), grid.top() + start * m_cell), QPointF(grid.right(), grid.top() + start * m_cell));
-    painter.drawLine(QPointF(grid.left() + start * m_cell, grid.top()), QPointF(grid.left() + start * m_cell, grid.bottom()));
+    painter.drawLine(QPointF(grid.left(), grid.top() + start * m_cell),
+                     QPointF(grid.right(), grid.top() + start * m_cell));
+    painter.drawLine(QPointF(grid.left() + start * m_cell, grid.top()),
+                     QPointF(grid.left() + start * m_cell, grid.bottom()));
   }
   painter.setPen(QPen(pal.color(QPalette::Mid), 1));
   painter.drawRect(grid);

@@ -22,8 +22,8 @@
 #include "ui/util/background.hpp"
 #include "ui/util/format.hpp"
 #include "ui/util/qt_convert.hpp"
-#include "ui/util/table_style.hpp"
 #include "ui/util/table_export.hpp"
+#include "ui/util/table_style.hpp"
 
 namespace latent::ui {
 namespace {
@@ -138,12 +138,14 @@ void CorpusBrowser::load() {
         auto all = [&docs](auto predicate) { return std::all_of(docs.begin(), docs.end(), predicate); };
         m_table->setColumnHidden(DocumentTableModel::TimeColumn, all([](const auto& d) { return d.time.empty(); }));
         m_table->setColumnHidden(DocumentTableModel::LabelColumn, all([](const auto& d) { return d.label.empty(); }));
-        m_table->setColumnHidden(DocumentTableModel::IdColumn,
-                                 all([](const auto& d) { return d.id.empty() || d.id == std::to_string(d.index + 1); }));
+        m_table->setColumnHidden(DocumentTableModel::IdColumn, all([](const auto& d) {
+                                   return d.id.empty() || d.id == std::to_string(d.index + 1);
+                                 }));
         m_model->setDocuments(std::move(loaded.documents));
         m_table->resizeColumnsToContents();
         // Long ids (file names) must not push the titles out of sight.
-        m_table->setColumnWidth(DocumentTableModel::IdColumn, std::min(m_table->columnWidth(DocumentTableModel::IdColumn), 130));
+        m_table->setColumnWidth(DocumentTableModel::IdColumn,
+                                std::min(m_table->columnWidth(DocumentTableModel::IdColumn), 130));
         m_table->horizontalHeader()->setSectionResizeMode(DocumentTableModel::TitleColumn, QHeaderView::Stretch);
         m_summary->setText(QStringLiteral("<b>%1</b> &nbsp;<span style=\"color:gray\">%2 · %3</span>")
                                .arg(qs(m_dataset.name).toHtmlEscaped(), datasetSummaryText(m_dataset),
@@ -211,7 +213,8 @@ void CorpusBrowser::applySearch() {
         } else if (!result.known) {
           m_wordStatus = tr("“%1” is not in the vocabulary").arg(result.word);
         } else {
-          m_wordStatus = tr("“%1” occurs in %2").arg(result.word, countOf(result.documents.size(), tr("document"), tr("documents")));
+          m_wordStatus = tr("“%1” occurs in %2")
+                             .arg(result.word, countOf(result.documents.size(), tr("document"), tr("documents")));
           m_filter->setWordMatches(result.documents);
         }
         updateStatus();
@@ -220,7 +223,8 @@ void CorpusBrowser::applySearch() {
 }
 
 void CorpusBrowser::updateStatus() {
-  QString text = tr("Showing %1 of %2 documents").arg(formatCount(m_filter->rowCount()), formatCount(m_model->rowCount()));
+  QString text =
+      tr("Showing %1 of %2 documents").arg(formatCount(m_filter->rowCount()), formatCount(m_model->rowCount()));
   if (!m_wordStatus.isEmpty()) text += QStringLiteral(" · ") + m_wordStatus;
   m_status->setText(text);
 }

@@ -27,31 +27,46 @@ QVariant DocumentTableModel::data(const QModelIndex& index, int role) const {
   if (role == DocumentIndexRole) return static_cast<qlonglong>(d.index);
   if (role == Qt::TextAlignmentRole)
     return index.column() == IndexColumn || index.column() == TokensColumn ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
-                                                                          : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
+                                                                           : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
   if (role == Qt::ToolTipRole && index.column() == TitleColumn) return qs(d.title);
   if (role != Qt::DisplayRole && role != Qt::EditRole) return {};
   const bool sortValue = role == Qt::EditRole;  // numbers sort as numbers
   switch (index.column()) {
-    case IndexColumn: return sortValue ? QVariant(static_cast<qlonglong>(d.index + 1)) : QVariant(QString::number(d.index + 1));
-    case IdColumn: return qs(d.id);
-    case TitleColumn: return qs(d.title);
-    case TimeColumn: return qs(d.time);
-    case LabelColumn: return qs(d.label);
-    case TokensColumn: return sortValue ? QVariant(static_cast<qlonglong>(d.tokenCount)) : QVariant(formatCount(d.tokenCount));
-    default: return {};
+    case IndexColumn:
+      return sortValue ? QVariant(static_cast<qlonglong>(d.index + 1)) : QVariant(QString::number(d.index + 1));
+    case IdColumn:
+      return qs(d.id);
+    case TitleColumn:
+      return qs(d.title);
+    case TimeColumn:
+      return qs(d.time);
+    case LabelColumn:
+      return qs(d.label);
+    case TokensColumn:
+      return sortValue ? QVariant(static_cast<qlonglong>(d.tokenCount)) : QVariant(formatCount(d.tokenCount));
+    default:
+      return {};
   }
 }
 
 QVariant DocumentTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
-  if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return QAbstractTableModel::headerData(section, orientation, role);
+  if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+    return QAbstractTableModel::headerData(section, orientation, role);
   switch (section) {
-    case IndexColumn: return tr("#");
-    case IdColumn: return tr("Id");
-    case TitleColumn: return tr("Title");
-    case TimeColumn: return tr("Time");
-    case LabelColumn: return tr("Label");
-    case TokensColumn: return tr("Tokens");
-    default: return {};
+    case IndexColumn:
+      return tr("#");
+    case IdColumn:
+      return tr("Id");
+    case TitleColumn:
+      return tr("Title");
+    case TimeColumn:
+      return tr("Time");
+    case LabelColumn:
+      return tr("Label");
+    case TokensColumn:
+      return tr("Tokens");
+    default:
+      return {};
   }
 }
 

@@ -121,7 +121,8 @@ void DocumentViewer::render() {
     for (int row = 0; row < static_cast<int>(sorted.size()); ++row) {
       const auto [word, count] = sorted[static_cast<std::size_t>(row)];
       const bool known = word >= 0 && static_cast<std::size_t>(word) < m_words.size();
-      m_bag->setItem(row, 0, new QTableWidgetItem(known ? qs(m_words[static_cast<std::size_t>(word)]) : QStringLiteral("?")));
+      m_bag->setItem(row, 0,
+                     new QTableWidgetItem(known ? qs(m_words[static_cast<std::size_t>(word)]) : QStringLiteral("?")));
       auto* countItem = new QTableWidgetItem(formatCount(count));
       countItem->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
       m_bag->setItem(row, 1, countItem);

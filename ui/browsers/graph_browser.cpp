@@ -14,15 +14,15 @@
 #include <numeric>
 
 #include "core/store/graph_store.hpp"
+#include "core/util/parse_number.hpp"
 #include "ui/browsers/adjacency_view.hpp"
 #include "ui/jobs/project_session.hpp"
 #include "ui/util/background.hpp"
+#include "ui/util/figure_export.hpp"
 #include "ui/util/format.hpp"
 #include "ui/util/qt_convert.hpp"
-#include "ui/util/table_style.hpp"
-#include "ui/util/figure_export.hpp"
 #include "ui/util/table_export.hpp"
-#include "core/util/parse_number.hpp"
+#include "ui/util/table_style.hpp"
 
 namespace latent::ui {
 namespace {
@@ -69,7 +69,8 @@ GraphBrowser::GraphBrowser(std::filesystem::path projectFile, qint64 datasetId, 
   orderRow->addWidget(m_order);
   orderRow->addStretch(1);
   auto* hint = new QLabel(tr("Adjacency matrix: a filled cell is an edge from the row's node to the column's "
-                             "(stronger colour: heavier). Hover a cell for the two nodes."), page);
+                             "(stronger colour: heavier). Hover a cell for the two nodes."),
+                          page);
   hint->setWordWrap(true);
   hint->setForegroundRole(QPalette::PlaceholderText);
 
@@ -135,14 +136,15 @@ void GraphBrowser::fill() {
   }
   QStringList attributes;
   for (const auto& a : g.attributeNames) attributes << qs(a);
-  const QString density = n > 1 ? formatReal(static_cast<double>(g.edgeCount()) /
-                                                 (static_cast<double>(n) * (n - 1) / (g.directed ? 1.0 : 2.0)), 3)
-                                : QStringLiteral("–");
-  m_summary->setText(QStringLiteral("<b>%1</b> &nbsp;<span style=\"color:gray\">%2 · %3 · %4</span>")
-                         .arg(qs(m_dataset.name).toHtmlEscaped(), datasetSummaryText(m_dataset),
-                              tr("density %1").arg(density),
-                              attributes.isEmpty() ? tr("no node attributes")
-                                                   : tr("attributes: %1").arg(attributes.join(QStringLiteral(", ")).toHtmlEscaped())));
+  const QString density =
+      n > 1 ? formatReal(
+                  static_cast<double>(g.edgeCount()) / (static_cast<double>(n) * (n - 1) / (g.directed ? 1.0 : 2.0)), 3)
+            : QStringLiteral("–");
+  m_summary->setText(
+      QStringLiteral("<b>%1</b> &nbsp;<span style=\"color:gray\">%2 · %3 · %4</span>")
+          .arg(qs(m_dataset.name).toHtmlEscaped(), datasetSummaryText(m_dataset), tr("density %1").arg(density),
+               attributes.isEmpty() ? tr("no node attributes")
+                                    : tr("attributes: %1").arg(attributes.join(QStringLiteral(", ")).toHtmlEscaped())));
 
   QStringList headers{tr("#"), tr("Id"), tr("Name")};
   headers << attributes << (g.directed ? tr("Degree (in + out)") : tr("Degree"));
@@ -158,8 +160,10 @@ void GraphBrowser::fill() {
     m_nodes->setItem(i, column++, new QTableWidgetItem(qs(g.nodeIds[node])));
     m_nodes->setItem(i, column++, new QTableWidgetItem(qs(g.nodeNames[node])));
     for (std::size_t a = 0; a < g.attributeNames.size(); ++a)
-      m_nodes->setItem(i, column++, new QTableWidgetItem(a < g.attributes.size() && node < g.attributes[a].size()
-                                                             ? qs(g.attributes[a][node]) : QString()));
+      m_nodes->setItem(
+          i, column++,
+          new QTableWidgetItem(a < g.attributes.size() && node < g.attributes[a].size() ? qs(g.attributes[a][node])
+                                                                                        : QString()));
     m_nodes->setItem(i, column, numberItem(m_degree[node]));
   }
   m_nodes->setSortingEnabled(true);
@@ -174,13 +178,17 @@ void GraphBrowser::fill() {
   m_order->clear();
   m_order->addItem(tr("File order"), QString());
   for (const auto& a : attributes) m_order->addItem(a, a);
-  m_order->addItem(tr("Degree"), QStringLiteral("\x01" "degree"));
+  m_order->addItem(tr("Degree"), QStringLiteral("\x01"
+                                                "degree"));
   m_adjacency->setGraph(m_graph);
 }
 
 bool GraphBrowser::setOrderBy(const QString& attribute) {
   const QString key = attribute == QLatin1String("degree") && (!m_graph || !m_graph->attributeIndex("degree"))
-                          ? QStringLiteral("\x01" "degree") : attribute;
+                          ? QStringLiteral(
+                                "\x01"
+                                "degree")
+                          : attribute;
   const int index = m_order->findData(key);
   if (index < 0) return false;
   m_order->setCurrentIndex(index);
@@ -195,7 +203,8 @@ void GraphBrowser::applyOrder() {
   std::vector<int> order(n);
   std::iota(order.begin(), order.end(), 0);
   std::vector<int> starts;
-  if (key == QLatin1String("\x01" "degree")) {
+  if (key == QLatin1String("\x01"
+                           "degree")) {
     std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
       return m_degree[static_cast<std::size_t>(a)] > m_degree[static_cast<std::size_t>(b)];
     });
@@ -204,8 +213,9 @@ void GraphBrowser::applyOrder() {
     if (a && *a < m_graph->attributes.size() && m_graph->attributes[*a].size() == n) {
       const auto& values = m_graph->attributes[*a];
       // Numbers sort as numbers when every value is one; otherwise as text. Missing values last.
-      const bool numeric = std::all_of(values.begin(), values.end(),
-                                       [](const std::string& v) { return v.empty() || core::parseReal(v).has_value(); });
+      const bool numeric = std::all_of(values.begin(), values.end(), [](const std::string& v) {
+        return v.empty() || core::parseReal(v).has_value();
+      });
       auto less = [&](int x, int y) {
         const auto& vx = values[static_cast<std::size_t>(x)];
         const auto& vy = values[static_cast<std::size_t>(y)];

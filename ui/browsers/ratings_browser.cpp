@@ -15,8 +15,8 @@
 #include <QLabel>
 #include <QSplitter>
 #include <QTableWidget>
-#include <QValueAxis>
 #include <QVBoxLayout>
+#include <QValueAxis>
 
 #include <algorithm>
 
@@ -24,11 +24,11 @@
 #include "ui/jobs/project_session.hpp"
 #include "ui/util/background.hpp"
 #include "ui/util/chart_style.hpp"
+#include "ui/util/figure_export.hpp"
 #include "ui/util/format.hpp"
 #include "ui/util/qt_convert.hpp"
-#include "ui/util/table_style.hpp"
-#include "ui/util/figure_export.hpp"
 #include "ui/util/table_export.hpp"
+#include "ui/util/table_style.hpp"
 
 namespace latent::ui {
 namespace {
@@ -145,8 +145,12 @@ void RatingsBrowser::fill() {
   addRow(tr("Mean rating"), formatReal(s.mean, 4));
   addRow(tr("Lowest"), formatCompact(s.minimum, 6));
   addRow(tr("Highest"), formatCompact(s.maximum, 6));
-  addRow(tr("Per user (mean)"), s.users > 0 ? formatReal(static_cast<double>(s.ratings) / static_cast<double>(s.users), 3) : QStringLiteral("–"));
-  addRow(tr("Per item (mean)"), s.items > 0 ? formatReal(static_cast<double>(s.ratings) / static_cast<double>(s.items), 3) : QStringLiteral("–"));
+  addRow(tr("Per user (mean)"), s.users > 0
+                                    ? formatReal(static_cast<double>(s.ratings) / static_cast<double>(s.users), 3)
+                                    : QStringLiteral("–"));
+  addRow(tr("Per item (mean)"), s.items > 0
+                                    ? formatReal(static_cast<double>(s.ratings) / static_cast<double>(s.items), 3)
+                                    : QStringLiteral("–"));
 
   buildChart();
 

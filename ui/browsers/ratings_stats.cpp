@@ -19,7 +19,8 @@ RatingsStats computeRatingsStats(const core::Ratings& table, int topItems) {
   s.users = static_cast<std::int64_t>(table.userCount());
   s.items = static_cast<std::int64_t>(table.itemCount());
   s.ratings = static_cast<std::int64_t>(table.ratings.size());
-  if (s.users > 0 && s.items > 0) s.density = static_cast<double>(s.ratings) / (static_cast<double>(s.users) * static_cast<double>(s.items));
+  if (s.users > 0 && s.items > 0)
+    s.density = static_cast<double>(s.ratings) / (static_cast<double>(s.users) * static_cast<double>(s.items));
 
   std::map<double, qint64> distinct;
   std::vector<qint64> itemCount(table.itemCount(), 0);
@@ -39,7 +40,8 @@ RatingsStats computeRatingsStats(const core::Ratings& table, int topItems) {
   s.mean = s.ratings > 0 ? sum / static_cast<double>(s.ratings) : 0.0;
 
   s.discrete = distinct.size() <= static_cast<std::size_t>(kMaxDiscreteValues);
-  const bool integers = std::all_of(distinct.begin(), distinct.end(), [](const auto& e) { return e.first == std::floor(e.first); });
+  const bool integers =
+      std::all_of(distinct.begin(), distinct.end(), [](const auto& e) { return e.first == std::floor(e.first); });
   if (s.discrete && integers && s.ratings > 0 && s.maximum - s.minimum <= kMaxDiscreteValues) {
     // Whole-number scales (stars) get a bar for every step, so a value nobody gave shows as 0.
     for (double v = s.minimum; v <= s.maximum; v += 1.0) {
@@ -60,7 +62,8 @@ RatingsStats computeRatingsStats(const core::Ratings& table, int topItems) {
       ++s.counts[std::clamp(bin, 0, kBins - 1)];  // the maximum falls in the last bin
     }
     for (int b = 0; b < kBins; ++b)
-      s.labels << formatCompact(s.minimum + b * width, 3) + QStringLiteral("–") + formatCompact(s.minimum + (b + 1) * width, 3);
+      s.labels << formatCompact(s.minimum + b * width, 3) + QStringLiteral("–") +
+                      formatCompact(s.minimum + (b + 1) * width, 3);
   }
 
   std::vector<int> items(table.itemCount());

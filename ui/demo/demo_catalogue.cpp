@@ -12,59 +12,109 @@ namespace latent::ui {
 
 QVector<DemoSpec> demoCatalogue() {
   return {
-      {QStringLiteral("corpus-unigram"), QObject::tr("State of the Union: the unigram baseline"),
+      {QStringLiteral("corpus-unigram"),
+       QObject::tr("State of the Union: the unigram baseline"),
        QObject::tr("240 State of the Union addresses are imported and the unigram model is fitted with 10% of the "
                    "addresses held out. The run view lists the most probable words and the held-out perplexity by "
                    "document completion: the number every topic model has to beat."),
-       QStringLiteral("sotu"), QStringLiteral("unigram"), QString(), {}, 0.1, {}},
-      {QStringLiteral("corpus-lda"), QObject::tr("State of the Union: ten topics"),
+       QStringLiteral("sotu"),
+       QStringLiteral("unigram"),
+       QString(),
+       {},
+       0.1,
+       {}},
+      {QStringLiteral("corpus-lda"),
+       QObject::tr("State of the Union: ten topics"),
        QObject::tr("LDA with 10 topics is fitted to 240 State of the Union addresses by collapsed Gibbs sampling, with "
                    "10% of the addresses held out. Name the topics in the Topics page and move the relevance slider; "
                    "the Documents page shows every word of an address coloured by its topic."),
-       QStringLiteral("sotu"), QStringLiteral("lda-gibbs"), QString(),
-       QVariantMap{{QStringLiteral("k"), 10}, {QStringLiteral("iterations"), 200}}, 0.1, {}},
-      {QStringLiteral("folding-in"), QObject::tr("Held-out perplexity: document completion against full folding-in"),
+       QStringLiteral("sotu"),
+       QStringLiteral("lda-gibbs"),
+       QString(),
+       QVariantMap{{QStringLiteral("k"), 10}, {QStringLiteral("iterations"), 200}},
+       0.1,
+       {}},
+      {QStringLiteral("folding-in"),
+       QObject::tr("Held-out perplexity: document completion against full folding-in"),
        QObject::tr("PLSA is fitted to the Cora abstracts for K = 5 to 160 with 10% held out, and each fit scores the "
                    "held-out abstracts twice: by document completion (the mixture fitted to half of each abstract's "
                    "words, the other half scored) and by full folding-in (fitted to all the words, the same words "
                    "scored). Full folding-in keeps improving as K grows because it grades its own homework, while "
                    "document completion turns up once PLSA overfits: that is why it is the number we report."),
-       QStringLiteral("cora"), QStringLiteral("plsa"), QString(), {}, 0.1, {5, 10, 20, 40, 80, 160}},
-      {QStringLiteral("gibbs-toy"), QObject::tr("The Gibbs sampling toy corpus"),
+       QStringLiteral("cora"),
+       QStringLiteral("plsa"),
+       QString(),
+       {},
+       0.1,
+       {5, 10, 20, 40, 80, 160}},
+      {QStringLiteral("gibbs-toy"),
+       QObject::tr("The Gibbs sampling toy corpus"),
        QObject::tr("16 documents drawn from two topics, money/loan/bank and river/stream/bank, as in the textbook's "
                    "Gibbs sampling example, and LDA with 2 topics after 64 Gibbs sweeps. Every word is a dot, white "
                    "or black by its topic: mixed at the random start, split by sense after the sweeps, with "
                    "“bank” taking the topic of the words around it."),
-       QStringLiteral("gibbs-toy"), QStringLiteral("lda-gibbs"), QString(),
+       QStringLiteral("gibbs-toy"),
+       QStringLiteral("lda-gibbs"),
+       QString(),
        // One start, so that the picture's "after" is exactly 64 sweeps from the random start it draws.
        QVariantMap{{QStringLiteral("k"), 2}, {QStringLiteral("iterations"), 64}, {QStringLiteral("restarts"), 1}},
-       0.0, {}},
-      {QStringLiteral("sampson"), QObject::tr("Sampson's monks"),
+       0.0,
+       {}},
+      {QStringLiteral("sampson"),
+       QObject::tr("Sampson's monks"),
        QObject::tr("Who liked whom among 18 novices just before their monastery split, ordered by Sampson's own "
                    "four groups. The dense blocks on the diagonal are the groups a block model should find."),
-       QStringLiteral("sampson"), QString(), QStringLiteral("group"), {}, 0.1, {}},
-      {QStringLiteral("sampson-mmsb"), QObject::tr("Sampson's monks: mixed memberships"),
+       QStringLiteral("sampson"),
+       QString(),
+       QStringLiteral("group"),
+       {},
+       0.1,
+       {}},
+      {QStringLiteral("sampson-mmsb"),
+       QObject::tr("Sampson's monks: mixed memberships"),
        QObject::tr("The mixed membership stochastic block model with three blocks is fitted to who liked whom among "
                    "Sampson's 18 novices, nothing held out. On the Memberships page the Young Turks, the Loyal "
                    "Opposition and the Outcasts gather in three corners of the triangle; of the three waverers, Victor "
                    "and Romauld side with the Loyal Opposition while Amand sits half-way between it and the Outcasts."),
-       QStringLiteral("sampson"), QStringLiteral("mmsb"), QString(), QVariantMap{{QStringLiteral("k"), 3}}, 0.0, {}},
-      {QStringLiteral("karate"), QObject::tr("Zachary's karate club"),
+       QStringLiteral("sampson"),
+       QStringLiteral("mmsb"),
+       QString(),
+       QVariantMap{{QStringLiteral("k"), 3}},
+       0.0,
+       {}},
+      {QStringLiteral("karate"),
+       QObject::tr("Zachary's karate club"),
        QObject::tr("Friendships among 34 members of a karate club, ordered by the side each member took when the "
                    "club split. Most edges stay within a side: the community structure a block model recovers."),
-       QStringLiteral("karate"), QString(), QStringLiteral("club_after_split"), {}, 0.1, {}},
-      {QStringLiteral("insteval"), QObject::tr("InstEval: students rating lecturers"),
+       QStringLiteral("karate"),
+       QString(),
+       QStringLiteral("club_after_split"),
+       {},
+       0.1,
+       {}},
+      {QStringLiteral("insteval"),
+       QObject::tr("InstEval: students rating lecturers"),
        QObject::tr("73,421 ratings of ETH Zurich lecturers by their students, on a scale of 1 to 5. The histogram "
                    "shows how the values spread and the table which lecturers were rated most."),
-       QStringLiteral("insteval"), QString(), QString(), {}, 0.1, {}},
-      {QStringLiteral("ratings-pmf"), QObject::tr("InstEval: lecturers on latent factors"),
+       QStringLiteral("insteval"),
+       QString(),
+       QString(),
+       {},
+       0.1,
+       {}},
+      {QStringLiteral("ratings-pmf"),
+       QObject::tr("InstEval: lecturers on latent factors"),
        QObject::tr("Probabilistic matrix factorisation (30 factors, 15 sweeps of alternating least squares) is fitted "
                    "to 73,421 student ratings of lecturers, with 10% of the ratings held out. Compare the held-out "
                    "RMSE in the final metrics with the bias-only baseline (the factors gain only a little over how "
                    "strict each student and how liked each lecturer is), and in the Factors page see the lecturers "
                    "on two factors and one student's recommendations."),
-       QStringLiteral("insteval"), QStringLiteral("pmf"), QString(),
-       QVariantMap{{QStringLiteral("k"), 30}, {QStringLiteral("iterations"), 15}}, 0.1, {}},
+       QStringLiteral("insteval"),
+       QStringLiteral("pmf"),
+       QString(),
+       QVariantMap{{QStringLiteral("k"), 30}, {QStringLiteral("iterations"), 15}},
+       0.1,
+       {}},
   };
 }
 
@@ -75,11 +125,17 @@ std::optional<DemoSpec> findDemo(const QString& name) {
     const QString sample = name.mid(7);
     for (const auto& s : core::builtInSamples())
       if (qs(s.name) == sample)
-        return DemoSpec{name, qs(s.title),
+        return DemoSpec{name,
+                        qs(s.title),
                         qs(s.description) + QLatin1Char(' ') +
                             QObject::tr("This is a temporary project, removed when the window closes; to keep your "
                                         "work, create a project and use File ▸ Import Sample."),
-                        sample, QString(), QString(), {}, 0.1, {}};
+                        sample,
+                        QString(),
+                        QString(),
+                        {},
+                        0.1,
+                        {}};
   }
   return std::nullopt;
 }

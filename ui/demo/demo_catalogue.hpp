@@ -12,15 +12,15 @@
 namespace latent::ui {
 
 struct DemoSpec {
-  QString name;         // --demo NAME
-  QString title;        // one line
-  QString explanation;  // two sentences: what is shown, what to look at
-  QString sample;       // the built-in sample to import
-  QString model;        // a model to fit afterwards (seed 1), or empty
-  QString orderBy;      // graphs: the node attribute to order the adjacency matrix by, or empty
-  QVariantMap options;  // the model's options that differ from its defaults
-  double heldout = 0.1; // the fraction of the data held out of the fit
-  QList<int> kValues;   // when set: one fit per K, one after another, then the Choosing K page
+  QString name;          // --demo NAME
+  QString title;         // one line
+  QString explanation;   // two sentences: what is shown, what to look at
+  QString sample;        // the built-in sample to import
+  QString model;         // a model to fit afterwards (seed 1), or empty
+  QString orderBy;       // graphs: the node attribute to order the adjacency matrix by, or empty
+  QVariantMap options;   // the model's options that differ from its defaults
+  double heldout = 0.1;  // the fraction of the data held out of the fit
+  QList<int> kValues;    // when set: one fit per K, one after another, then the Choosing K page
 };
 
 QVector<DemoSpec> demoCatalogue();

@@ -10,9 +10,9 @@
 #include "ui/jobs/import_task.hpp"
 #include "ui/jobs/job_controller.hpp"
 #include "ui/main_window.hpp"
-#include "ui/runs/option_form.hpp"
 #include "ui/runs/gibbs/gibbs_state_view.hpp"
 #include "ui/runs/k_choice/k_choice_view.hpp"
+#include "ui/runs/option_form.hpp"
 #include "ui/runs/run_panel.hpp"
 #include "ui/runs/run_view.hpp"
 #include "ui/util/qt_convert.hpp"
@@ -35,15 +35,17 @@ void DemoDriver::start() {
   m_projectFile = QDir(m_dir.path()).filePath(base + QStringLiteral(".latent"));
   // The project opens off the GUI thread; the demo goes on when it has.
   connect(m_window, &MainWindow::projectOpened, this, &DemoDriver::projectReady, Qt::SingleShotConnection);
-  connect(m_window, &MainWindow::projectOpenFailed, this, [this](const QString& message) { finish(false, message); },
-          Qt::SingleShotConnection);
+  connect(
+      m_window, &MainWindow::projectOpenFailed, this, [this](const QString& message) { finish(false, message); },
+      Qt::SingleShotConnection);
   QString error;
   if (!m_window->createProject(m_projectFile, &error, false)) finish(false, error);
 }
 
 void DemoDriver::projectReady() {
   if (!m_window || m_done) return;
-  m_window->showBanner(QStringLiteral("<b>%1</b> — %2").arg(m_spec.title.toHtmlEscaped(), m_spec.explanation.toHtmlEscaped()));
+  m_window->showBanner(
+      QStringLiteral("<b>%1</b> — %2").arg(m_spec.title.toHtmlEscaped(), m_spec.explanation.toHtmlEscaped()));
   m_window->log(tr("Demo “%1”: %2").arg(m_spec.name, m_spec.explanation));
   ImportTask* task = m_window->importSample(m_spec.sample);
   if (!task) {
@@ -65,8 +67,10 @@ void DemoDriver::imported(qint64 datasetId) {
   if (!m_window) return;
   m_window->openDataset(datasetId, [self = QPointer<DemoDriver>(this), datasetId](TabPage* page) {
     if (!self) return;
-    if (!page) self->finish(false, tr("the dataset could not be opened"));
-    else self->datasetOpened(datasetId, page);
+    if (!page)
+      self->finish(false, tr("the dataset could not be opened"));
+    else
+      self->datasetOpened(datasetId, page);
   });
 }
 
@@ -76,9 +80,12 @@ void DemoDriver::datasetOpened(qint64 datasetId, TabPage* page) {
     RunPanel* panel = m_window->runPanel();
     if (!panel->selectDataset(datasetId)) {
       // The run panel re-reads its datasets after the import: go on when it has.
-      connect(panel, &RunPanel::datasetsRefreshed, this, [this, datasetId, page = QPointer<TabPage>(page)] {
-        if (page) datasetOpened(datasetId, page);
-      }, Qt::SingleShotConnection);
+      connect(
+          panel, &RunPanel::datasetsRefreshed, this,
+          [this, datasetId, page = QPointer<TabPage>(page)] {
+            if (page) datasetOpened(datasetId, page);
+          },
+          Qt::SingleShotConnection);
       return;
     }
     if (!panel->selectModel(m_spec.model)) {
@@ -88,10 +95,14 @@ void DemoDriver::datasetOpened(qint64 datasetId, TabPage* page) {
     nlohmann::json options = nlohmann::json::object();
     for (auto it = m_spec.options.constBegin(); it != m_spec.options.constEnd(); ++it) {
       const QVariant& v = it.value();
-      if (v.typeId() == QMetaType::Double) options[utf8(it.key())] = v.toDouble();
-      else if (v.typeId() == QMetaType::Bool) options[utf8(it.key())] = v.toBool();
-      else if (v.typeId() == QMetaType::QString) options[utf8(it.key())] = utf8(v.toString());
-      else options[utf8(it.key())] = v.toLongLong();
+      if (v.typeId() == QMetaType::Double)
+        options[utf8(it.key())] = v.toDouble();
+      else if (v.typeId() == QMetaType::Bool)
+        options[utf8(it.key())] = v.toBool();
+      else if (v.typeId() == QMetaType::QString)
+        options[utf8(it.key())] = utf8(v.toString());
+      else
+        options[utf8(it.key())] = v.toLongLong();
     }
     m_options = options;
     panel->seedBox()->setValue(1);
@@ -100,8 +111,10 @@ void DemoDriver::datasetOpened(qint64 datasetId, TabPage* page) {
     startFit();
     return;
   }
-  if (page->isLoaded()) pageShown(page);
-  else connect(page, &TabPage::loaded, this, [this, page] { pageShown(page); });
+  if (page->isLoaded())
+    pageShown(page);
+  else
+    connect(page, &TabPage::loaded, this, [this, page] { pageShown(page); });
 }
 
 // The next fit: the only one, or the next K of a demo that compares several.
@@ -110,14 +123,16 @@ void DemoDriver::startFit() {
   auto options = m_options;
   if (!m_spec.kValues.isEmpty()) {
     options["k"] = m_spec.kValues.at(m_nextK++);
-    m_window->log(tr("Demo: fit %1 of %2, K = %3").arg(m_nextK).arg(m_spec.kValues.size()).arg(options["k"].get<int>()));
+    m_window->log(
+        tr("Demo: fit %1 of %2, K = %3").arg(m_nextK).arg(m_spec.kValues.size()).arg(options["k"].get<int>()));
   }
   panel->optionForm()->setValues(options);
   if (!panel->start()) finish(false, panel->errorText());
 }
 
 void DemoDriver::pageShown(TabPage* page) {
-  if (auto* graph = qobject_cast<GraphBrowser*>(page); graph && !m_spec.orderBy.isEmpty()) graph->setOrderBy(m_spec.orderBy);
+  if (auto* graph = qobject_cast<GraphBrowser*>(page); graph && !m_spec.orderBy.isEmpty())
+    graph->setOrderBy(m_spec.orderBy);
   finish(page->errorText().isEmpty(), page->errorText());
 }
 
@@ -136,14 +151,17 @@ void DemoDriver::runEnded(qint64 runId) {
   // shown all of that (the screenshot is of the results, not of "Loading…").
   auto done = [this, view] {
     const bool ok = view->run().status == core::RunStatus::Finished;
-    if (!m_spec.kValues.isEmpty() && view->page<KChoiceView>()) view->pages()->setCurrentWidget(view->page<KChoiceView>());
+    if (!m_spec.kValues.isEmpty() && view->page<KChoiceView>())
+      view->pages()->setCurrentWidget(view->page<KChoiceView>());
     // The textbook's Gibbs example is shown as the textbook draws it (000 Fig. 27.8).
     if (view->page<GibbsStateView>() && view->pages()->indexOf(view->page<GibbsStateView>()) >= 0)
       view->pages()->setCurrentWidget(view->page<GibbsStateView>());
     finish(ok, ok ? QString() : QString::fromStdString(view->run().message));
   };
-  if (view->isSettled()) done();
-  else connect(view, &RunView::settled, this, done);
+  if (view->isSettled())
+    done();
+  else
+    connect(view, &RunView::settled, this, done);
 }
 
 void DemoDriver::finish(bool ok, const QString& message) {

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "ui/util/qt_convert.hpp"
 #include "core/util/csv_reader.hpp"
+#include "ui/util/qt_convert.hpp"
 
 namespace latent::ui {
 namespace {
@@ -37,16 +37,19 @@ bool anyOf(const QSet<QString>& columns, std::initializer_list<const char*> name
 
 }  // namespace
 
-bool isProjectFile(const QString& path) { return QFileInfo(path).suffix().compare(QLatin1String("latent"), Qt::CaseInsensitive) == 0; }
+bool isProjectFile(const QString& path) {
+  return QFileInfo(path).suffix().compare(QLatin1String("latent"), Qt::CaseInsensitive) == 0;
+}
 
 std::optional<core::DataKind> guessDataKind(const QString& path) {
   const QFileInfo info(path);
   if (info.isDir()) return core::DataKind::Corpus;
   const QString suffix = info.suffix().toLower();
   const QString name = info.fileName().toLower();
-  static const QSet<QString> graphSuffixes = {QStringLiteral("gml"),  QStringLiteral("graphml"), QStringLiteral("net"),
-                                              QStringLiteral("paj"),  QStringLiteral("pajek"),   QStringLiteral("ncol"),
-                                              QStringLiteral("lgl"),  QStringLiteral("edges"),   QStringLiteral("edgelist")};
+  static const QSet<QString> graphSuffixes = {
+      QStringLiteral("gml"), QStringLiteral("graphml"), QStringLiteral("net"),
+      QStringLiteral("paj"), QStringLiteral("pajek"),   QStringLiteral("ncol"),
+      QStringLiteral("lgl"), QStringLiteral("edges"),   QStringLiteral("edgelist")};
   if (graphSuffixes.contains(suffix)) return core::DataKind::Graph;
   if (suffix == QLatin1String("jsonl") || suffix == QLatin1String("ldac") || suffix == QLatin1String("txt") ||
       name.startsWith(QLatin1String("docword")))

@@ -185,8 +185,10 @@ ImportDialog::ImportDialog(std::filesystem::path projectFile, core::DataKind kin
   connect(m_options, &ImportOptionsForm::changed, this, [this] { m_previewDelay.start(); });
   connect(m_import, &QPushButton::clicked, this, &ImportDialog::startImport);
   connect(m_cancel, &QPushButton::clicked, this, [this] {
-    if (isImporting()) m_task->cancel();
-    else close();
+    if (isImporting())
+      m_task->cancel();
+    else
+      close();
   });
   updateState();
 }
@@ -265,7 +267,8 @@ void ImportDialog::updatePreview() {
         }
         m_raw->setExtraSelections(marks);
         if (!preview.error.isEmpty()) {
-          m_previewErrorLabel->setText(tr("This file cannot be imported with these settings:\n\n%1").arg(preview.error));
+          m_previewErrorLabel->setText(
+              tr("This file cannot be imported with these settings:\n\n%1").arg(preview.error));
           m_parsed->setCurrentWidget(m_previewErrorLabel);
           m_previewNote->clear();
         } else {
@@ -274,7 +277,8 @@ void ImportDialog::updatePreview() {
           m_table->setHorizontalHeaderLabels(preview.headers);
           m_table->setRowCount(static_cast<int>(preview.rows.size()));
           for (int r = 0; r < preview.rows.size(); ++r)
-            for (int c = 0; c < preview.rows[r].size(); ++c) m_table->setItem(r, c, new QTableWidgetItem(preview.rows[r][c]));
+            for (int c = 0; c < preview.rows[r].size(); ++c)
+              m_table->setItem(r, c, new QTableWidgetItem(preview.rows[r][c]));
           m_table->resizeColumnsToContents();
           for (int c = 0; c < m_table->columnCount(); ++c) {
             m_table->setColumnWidth(c, std::min(m_table->columnWidth(c), 320));
@@ -313,8 +317,9 @@ void ImportDialog::startImport() {
     if (total > 0) {
       m_progress->setRange(0, 1000);
       m_progress->setValue(static_cast<int>(1000.0 * static_cast<double>(done) / static_cast<double>(total)));
-      m_status->setText(tr("Importing… %1 of %2 MB").arg(formatReal(static_cast<double>(done) / 1e6, 3),
-                                                          formatReal(static_cast<double>(total) / 1e6, 3)));
+      m_status->setText(
+          tr("Importing… %1 of %2 MB")
+              .arg(formatReal(static_cast<double>(done) / 1e6, 3), formatReal(static_cast<double>(total) / 1e6, 3)));
     }
   });
   connect(m_task, &ImportTask::ended, this, &ImportDialog::finishImport);

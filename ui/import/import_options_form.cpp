@@ -27,26 +27,37 @@ struct FormatEntry {
 };
 
 const FormatEntry kCorpusFormats[] = {
-    {"auto", QT_TRANSLATE_NOOP("ImportOptionsForm", "Detect from the file"), static_cast<int>(core::CorpusFormat::Auto)},
-    {"dir", QT_TRANSLATE_NOOP("ImportOptionsForm", "Folder of .txt files"), static_cast<int>(core::CorpusFormat::Folder)},
-    {"lines", QT_TRANSLATE_NOOP("ImportOptionsForm", "One document per line"), static_cast<int>(core::CorpusFormat::Lines)},
-    {"csv", QT_TRANSLATE_NOOP("ImportOptionsForm", "CSV / TSV with a text column"), static_cast<int>(core::CorpusFormat::Csv)},
+    {"auto", QT_TRANSLATE_NOOP("ImportOptionsForm", "Detect from the file"),
+     static_cast<int>(core::CorpusFormat::Auto)},
+    {"dir", QT_TRANSLATE_NOOP("ImportOptionsForm", "Folder of .txt files"),
+     static_cast<int>(core::CorpusFormat::Folder)},
+    {"lines", QT_TRANSLATE_NOOP("ImportOptionsForm", "One document per line"),
+     static_cast<int>(core::CorpusFormat::Lines)},
+    {"csv", QT_TRANSLATE_NOOP("ImportOptionsForm", "CSV / TSV with a text column"),
+     static_cast<int>(core::CorpusFormat::Csv)},
     {"jsonl", QT_TRANSLATE_NOOP("ImportOptionsForm", "JSON Lines"), static_cast<int>(core::CorpusFormat::JsonLines)},
-    {"uci", QT_TRANSLATE_NOOP("ImportOptionsForm", "UCI bag of words (docword + vocab)"), static_cast<int>(core::CorpusFormat::Uci)},
-    {"ldac", QT_TRANSLATE_NOOP("ImportOptionsForm", "LDA-C (N id:count … + vocab)"), static_cast<int>(core::CorpusFormat::Ldac)},
+    {"uci", QT_TRANSLATE_NOOP("ImportOptionsForm", "UCI bag of words (docword + vocab)"),
+     static_cast<int>(core::CorpusFormat::Uci)},
+    {"ldac", QT_TRANSLATE_NOOP("ImportOptionsForm", "LDA-C (N id:count … + vocab)"),
+     static_cast<int>(core::CorpusFormat::Ldac)},
 };
 const FormatEntry kGraphFormats[] = {
     {"auto", QT_TRANSLATE_NOOP("ImportOptionsForm", "Detect from the file"), static_cast<int>(core::GraphFormat::Auto)},
-    {"edges", QT_TRANSLATE_NOOP("ImportOptionsForm", "Edge list (CSV/TSV)"), static_cast<int>(core::GraphFormat::EdgeList)},
-    {"matrix", QT_TRANSLATE_NOOP("ImportOptionsForm", "Adjacency matrix (CSV)"), static_cast<int>(core::GraphFormat::Matrix)},
+    {"edges", QT_TRANSLATE_NOOP("ImportOptionsForm", "Edge list (CSV/TSV)"),
+     static_cast<int>(core::GraphFormat::EdgeList)},
+    {"matrix", QT_TRANSLATE_NOOP("ImportOptionsForm", "Adjacency matrix (CSV)"),
+     static_cast<int>(core::GraphFormat::Matrix)},
     {"gml", QT_TRANSLATE_NOOP("ImportOptionsForm", "GML"), static_cast<int>(core::GraphFormat::Gml)},
     {"graphml", QT_TRANSLATE_NOOP("ImportOptionsForm", "GraphML"), static_cast<int>(core::GraphFormat::GraphMl)},
     {"pajek", QT_TRANSLATE_NOOP("ImportOptionsForm", "Pajek .net"), static_cast<int>(core::GraphFormat::Pajek)},
 };
 const FormatEntry kRatingsFormats[] = {
-    {"auto", QT_TRANSLATE_NOOP("ImportOptionsForm", "Detect from the file"), static_cast<int>(core::RatingsFormat::Auto)},
-    {"movielens", QT_TRANSLATE_NOOP("ImportOptionsForm", "MovieLens (100K, 1M, latest)"), static_cast<int>(core::RatingsFormat::MovieLens)},
-    {"csv", QT_TRANSLATE_NOOP("ImportOptionsForm", "CSV with user, item, rating columns"), static_cast<int>(core::RatingsFormat::Csv)},
+    {"auto", QT_TRANSLATE_NOOP("ImportOptionsForm", "Detect from the file"),
+     static_cast<int>(core::RatingsFormat::Auto)},
+    {"movielens", QT_TRANSLATE_NOOP("ImportOptionsForm", "MovieLens (100K, 1M, latest)"),
+     static_cast<int>(core::RatingsFormat::MovieLens)},
+    {"csv", QT_TRANSLATE_NOOP("ImportOptionsForm", "CSV with user, item, rating columns"),
+     static_cast<int>(core::RatingsFormat::Csv)},
 };
 
 std::string trimmed(const QLineEdit* edit) { return edit ? utf8(edit->text().trimmed()) : std::string(); }
@@ -65,9 +76,15 @@ ImportOptionsForm::ImportOptionsForm(core::DataKind kind, QWidget* parent) : QWi
     }
   };
   switch (kind) {
-    case core::DataKind::Corpus: addFormats(kCorpusFormats); break;
-    case core::DataKind::Graph: addFormats(kGraphFormats); break;
-    case core::DataKind::Ratings: addFormats(kRatingsFormats); break;
+    case core::DataKind::Corpus:
+      addFormats(kCorpusFormats);
+      break;
+    case core::DataKind::Graph:
+      addFormats(kGraphFormats);
+      break;
+    case core::DataKind::Ratings:
+      addFormats(kRatingsFormats);
+      break;
   }
   form->addRow(tr("Format"), m_format);
   connect(m_format, &QComboBox::currentIndexChanged, this, [this] {
@@ -76,13 +93,16 @@ ImportOptionsForm::ImportOptionsForm(core::DataKind kind, QWidget* parent) : QWi
   });
 
   if (kind == core::DataKind::Corpus) {
-    m_textColumn = addText(form, tr("Text column"), QStringLiteral("text"), tr("CSV and JSON Lines: the column (field) holding the text."));
+    m_textColumn = addText(form, tr("Text column"), QStringLiteral("text"),
+                           tr("CSV and JSON Lines: the column (field) holding the text."));
     m_titleColumn = addText(form, tr("Title column"), tr("none"), tr("Optional: a column with document titles."));
     m_timeColumn = addText(form, tr("Time column"), tr("none"), tr("Optional: a year or date per document."));
     m_labelColumn = addText(form, tr("Label column"), tr("none"), tr("Optional: a known category per document."));
-    m_idColumn = addText(form, tr("Id column"), QStringLiteral("id"), tr("Optional: document ids; else the record number."));
-    m_vocabulary = addFile(form, tr("Vocabulary file"), tr("UCI and LDA-C: one word per line; found next to the data when empty."),
-                           tr("Vocabulary (*.txt *.vocab);;All files (*)"));
+    m_idColumn =
+        addText(form, tr("Id column"), QStringLiteral("id"), tr("Optional: document ids; else the record number."));
+    m_vocabulary =
+        addFile(form, tr("Vocabulary file"), tr("UCI and LDA-C: one word per line; found next to the data when empty."),
+                tr("Vocabulary (*.txt *.vocab);;All files (*)"));
     m_stopWords = new QComboBox(this);
     m_stopWords->addItem(tr("Default (English for text, none for bag of words)"), QString());
     m_stopWords->addItem(tr("English (built in)"), QStringLiteral("en"));
@@ -90,7 +110,8 @@ ImportOptionsForm::ImportOptionsForm(core::DataKind kind, QWidget* parent) : QWi
     m_stopWords->addItem(tr("From a file…"), QStringLiteral("file"));
     m_stopWords->setToolTip(tr("Words dropped before counting: very common words that carry no topic."));
     form->addRow(tr("Stop words"), m_stopWords);
-    m_stopFile = addFile(form, tr("Stop-word file"), tr("One word per line; # starts a comment."), tr("Text files (*.txt);;All files (*)"));
+    m_stopFile = addFile(form, tr("Stop-word file"), tr("One word per line; # starts a comment."),
+                         tr("Text files (*.txt);;All files (*)"));
     m_minDf = new QSpinBox(this);
     m_minDf->setRange(1, INT_MAX);
     m_minDf->setToolTip(tr("Drop words found in fewer documents than this."));
@@ -114,27 +135,32 @@ ImportOptionsForm::ImportOptionsForm(core::DataKind kind, QWidget* parent) : QWi
     for (auto* box : {m_minDf, m_maxVocab}) connect(box, &QSpinBox::valueChanged, this, &ImportOptionsForm::changed);
     connect(m_maxDf, &QDoubleSpinBox::valueChanged, this, &ImportOptionsForm::changed);
   } else if (kind == core::DataKind::Graph) {
-    m_nodes = addFile(form, tr("Nodes file"), tr("Optional CSV: an id column, a name column, other columns become node attributes."),
+    m_nodes = addFile(form, tr("Nodes file"),
+                      tr("Optional CSV: an id column, a name column, other columns become node attributes."),
                       tr("CSV files (*.csv *.tsv *.txt);;All files (*)"));
     m_direction = new QComboBox(this);
     m_direction->addItem(tr("As the file declares"), 0);
     m_direction->addItem(tr("Directed"), 1);
     m_direction->addItem(tr("Undirected"), 2);
-    m_direction->setToolTip(tr("Edge lists are undirected unless you say so; GML, GraphML and Pajek say it themselves."));
+    m_direction->setToolTip(
+        tr("Edge lists are undirected unless you say so; GML, GraphML and Pajek say it themselves."));
     form->addRow(tr("Edges are"), m_direction);
     connect(m_direction, &QComboBox::currentIndexChanged, this, &ImportOptionsForm::changed);
   } else {
-    m_items = addFile(form, tr("Items file"), tr("Item names: u.item, movies.dat, movies.csv, or a CSV with id and name columns."),
+    m_items = addFile(form, tr("Items file"),
+                      tr("Item names: u.item, movies.dat, movies.csv, or a CSV with id and name columns."),
                       tr("Item files (*.item *.dat *.csv *.tsv);;All files (*)"));
     m_userColumn = addText(form, tr("User column"), QStringLiteral("user"), tr("Generic CSV: the column of user ids."));
     m_itemColumn = addText(form, tr("Item column"), QStringLiteral("item"), tr("Generic CSV: the column of item ids."));
-    m_ratingColumn = addText(form, tr("Rating column"), QStringLiteral("rating"), tr("Generic CSV: the column of values."));
+    m_ratingColumn =
+        addText(form, tr("Rating column"), QStringLiteral("rating"), tr("Generic CSV: the column of values."));
     m_ratingTimeColumn = addText(form, tr("Time column"), tr("none"), tr("Optional: a time stamp per rating."));
   }
   updateEnabled();
 }
 
-QLineEdit* ImportOptionsForm::addText(QFormLayout* form, const QString& label, const QString& placeholder, const QString& help) {
+QLineEdit* ImportOptionsForm::addText(QFormLayout* form, const QString& label, const QString& placeholder,
+                                      const QString& help) {
   auto* edit = new QLineEdit(this);
   edit->setPlaceholderText(placeholder);
   edit->setToolTip(help);
@@ -143,7 +169,8 @@ QLineEdit* ImportOptionsForm::addText(QFormLayout* form, const QString& label, c
   return edit;
 }
 
-QLineEdit* ImportOptionsForm::addFile(QFormLayout* form, const QString& label, const QString& help, const QString& filter) {
+QLineEdit* ImportOptionsForm::addFile(QFormLayout* form, const QString& label, const QString& help,
+                                      const QString& filter) {
   auto* edit = new QLineEdit(this);
   edit->setToolTip(help);
   edit->setPlaceholderText(tr("none"));
@@ -173,8 +200,10 @@ bool ImportOptionsForm::setFormat(const QString& name) {
 void ImportOptionsForm::updateEnabled() {
   if (m_kind != core::DataKind::Corpus) return;
   const auto format = static_cast<core::CorpusFormat>(m_format->currentData().toInt());
-  const bool columns = format == core::CorpusFormat::Auto || format == core::CorpusFormat::Csv || format == core::CorpusFormat::JsonLines;
-  const bool bag = format == core::CorpusFormat::Auto || format == core::CorpusFormat::Uci || format == core::CorpusFormat::Ldac;
+  const bool columns = format == core::CorpusFormat::Auto || format == core::CorpusFormat::Csv ||
+                       format == core::CorpusFormat::JsonLines;
+  const bool bag =
+      format == core::CorpusFormat::Auto || format == core::CorpusFormat::Uci || format == core::CorpusFormat::Ldac;
   for (auto* edit : {m_textColumn, m_titleColumn, m_timeColumn, m_labelColumn, m_idColumn}) edit->setEnabled(columns);
   m_vocabulary->setEnabled(bag);
   m_stopFile->setEnabled(m_stopWords->currentData().toString() == QLatin1String("file"));
@@ -192,9 +221,12 @@ void ImportOptionsForm::apply(ImportSettings& s) const {
       r.read.idColumn = trimmed(m_idColumn);
       r.read.vocabulary = toPath(m_vocabulary->text().trimmed());
       const QString stop = m_stopWords->currentData().toString();
-      if (stop.isEmpty()) r.stopWords.reset();
-      else if (stop == QLatin1String("file")) r.stopWords = trimmed(m_stopFile);
-      else r.stopWords = utf8(stop);
+      if (stop.isEmpty())
+        r.stopWords.reset();
+      else if (stop == QLatin1String("file"))
+        r.stopWords = trimmed(m_stopFile);
+      else
+        r.stopWords = utf8(stop);
       r.prune.minDocumentFrequency = m_minDf->value();
       r.prune.maxDocumentFraction = m_maxDf->value();
       r.prune.maxVocabulary = m_maxVocab->value();
@@ -205,8 +237,10 @@ void ImportOptionsForm::apply(ImportSettings& s) const {
       r.read.format = static_cast<core::GraphFormat>(m_format->currentData().toInt());
       r.read.nodes = toPath(m_nodes->text().trimmed());
       const int direction = m_direction->currentData().toInt();
-      if (direction == 0) r.read.directed.reset();
-      else r.read.directed = direction == 1;
+      if (direction == 0)
+        r.read.directed.reset();
+      else
+        r.read.directed = direction == 1;
       break;
     }
     case core::DataKind::Ratings: {

@@ -47,8 +47,8 @@ void previewCorpus(const ImportSettings& s, int maxRecords, ImportPreview& out) 
   control.maxRecords = maxRecords;
   core::readCorpus(r.source, read, builder, control);
   builder.finish();
-  out.headers = {QObject::tr("#"), QObject::tr("Id"), QObject::tr("Title"), QObject::tr("Time"), QObject::tr("Label"),
-                 QObject::tr("Tokens"), QObject::tr("First kept words")};
+  out.headers = {QObject::tr("#"),     QObject::tr("Id"),     QObject::tr("Title"),           QObject::tr("Time"),
+                 QObject::tr("Label"), QObject::tr("Tokens"), QObject::tr("First kept words")};
   for (std::size_t d = 0; d < sink.documents.size(); ++d) {
     const auto& doc = sink.documents[d];
     QStringList words;
@@ -60,8 +60,9 @@ void previewCorpus(const ImportSettings& s, int maxRecords, ImportPreview& out) 
     out.rows.push_back({QString::number(d + 1), qs(doc.id), qs(doc.title), qs(doc.time), qs(doc.label),
                         formatCount(static_cast<std::int64_t>(doc.wordIds.size())), words.join(QLatin1Char(' '))});
   }
-  out.note = QObject::tr("The first %1 as they would be imported (format: %2; before vocabulary pruning).")
-                 .arg(countOf(out.rows.size(), QObject::tr("document"), QObject::tr("documents")), qs(core::toString(format)));
+  out.note =
+      QObject::tr("The first %1 as they would be imported (format: %2; before vocabulary pruning).")
+          .arg(countOf(out.rows.size(), QObject::tr("document"), QObject::tr("documents")), qs(core::toString(format)));
 }
 
 void previewGraph(const ImportSettings& s, int maxRecords, ImportPreview& out) {
@@ -80,9 +81,10 @@ void previewGraph(const ImportSettings& s, int maxRecords, ImportPreview& out) {
     if (out.rows.size() >= maxRecords) break;
     out.rows.push_back({name(e.source), name(e.target), formatCompact(e.weight)});
   }
-  out.note = QObject::tr("The first %1 edges read (format: %2, %3).")
-                 .arg(out.rows.size())
-                 .arg(qs(core::toString(report.format)), graph.directed ? QObject::tr("directed") : QObject::tr("undirected"));
+  out.note =
+      QObject::tr("The first %1 edges read (format: %2, %3).")
+          .arg(out.rows.size())
+          .arg(qs(core::toString(report.format)), graph.directed ? QObject::tr("directed") : QObject::tr("undirected"));
   appendNotes(out, report.notes);
 }
 
@@ -99,7 +101,8 @@ void previewRatings(const ImportSettings& s, int maxRecords, ImportPreview& out)
     QString item = i < ratings.itemIds.size() ? qs(ratings.itemIds[i]) : QString::number(r.item);
     if (i < ratings.itemNames.size() && ratings.itemNames[i] != ratings.itemIds[i])
       item += QStringLiteral(" (%1)").arg(qs(ratings.itemNames[i]));
-    QStringList row{u < ratings.userIds.size() ? qs(ratings.userIds[u]) : QString::number(r.user), item, formatReal(r.value, 6)};
+    QStringList row{u < ratings.userIds.size() ? qs(ratings.userIds[u]) : QString::number(r.user), item,
+                    formatReal(r.value, 6)};
     if (ratings.hasTime) row << QString::number(r.time);
     out.rows.push_back(row);
   }
@@ -113,9 +116,12 @@ void previewRatings(const ImportSettings& s, int maxRecords, ImportPreview& out)
 
 const std::filesystem::path& ImportSettings::source() const {
   switch (kind) {
-    case core::DataKind::Corpus: return corpus.source;
-    case core::DataKind::Graph: return graph.source;
-    case core::DataKind::Ratings: return ratings.source;
+    case core::DataKind::Corpus:
+      return corpus.source;
+    case core::DataKind::Graph:
+      return graph.source;
+    case core::DataKind::Ratings:
+      return ratings.source;
   }
   return corpus.source;
 }
@@ -129,9 +135,15 @@ ImportPreview computeImportPreview(const ImportSettings& settings, int maxRecord
   }
   try {
     switch (settings.kind) {
-      case core::DataKind::Corpus: previewCorpus(settings, maxRecords, out); break;
-      case core::DataKind::Graph: previewGraph(settings, maxRecords, out); break;
-      case core::DataKind::Ratings: previewRatings(settings, maxRecords, out); break;
+      case core::DataKind::Corpus:
+        previewCorpus(settings, maxRecords, out);
+        break;
+      case core::DataKind::Graph:
+        previewGraph(settings, maxRecords, out);
+        break;
+      case core::DataKind::Ratings:
+        previewRatings(settings, maxRecords, out);
+        break;
     }
   } catch (const core::InputError& e) {
     out.rows.clear();
@@ -147,11 +159,15 @@ ImportPreview computeImportPreview(const ImportSettings& settings, int maxRecord
   return out;
 }
 
-core::ImportResult runImport(core::Project& project, const ImportSettings& settings, const core::ImportControl& control) {
+core::ImportResult runImport(core::Project& project, const ImportSettings& settings,
+                             const core::ImportControl& control) {
   switch (settings.kind) {
-    case core::DataKind::Corpus: return core::importCorpus(project, settings.corpus, control);
-    case core::DataKind::Graph: return core::importGraph(project, settings.graph, control);
-    case core::DataKind::Ratings: return core::importRatings(project, settings.ratings, control);
+    case core::DataKind::Corpus:
+      return core::importCorpus(project, settings.corpus, control);
+    case core::DataKind::Graph:
+      return core::importGraph(project, settings.graph, control);
+    case core::DataKind::Ratings:
+      return core::importRatings(project, settings.ratings, control);
   }
   throw std::logic_error("unknown data kind");
 }

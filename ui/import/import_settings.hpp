@@ -23,12 +23,12 @@ struct ImportSettings {
 };
 
 struct ImportPreview {
-  QStringList rawLines;          // the file's first lines as text (previewLines)
-  QStringList headers;           // of the parsed table
-  QVector<QStringList> rows;     // the first records as the importer reads them
-  QString note;                  // what the rows are ("the first 20 documents, format lines")
-  QString error;                 // why the file cannot be read ("FILE:LINE: reason"); rows empty then
-  int errorLine = 0;             // the line of the source the error names (1-based), 0 when none
+  QStringList rawLines;       // the file's first lines as text (previewLines)
+  QStringList headers;        // of the parsed table
+  QVector<QStringList> rows;  // the first records as the importer reads them
+  QString note;               // what the rows are ("the first 20 documents, format lines")
+  QString error;              // why the file cannot be read ("FILE:LINE: reason"); rows empty then
+  int errorLine = 0;          // the line of the source the error names (1-based), 0 when none
 };
 
 inline constexpr int kPreviewRecords = 20;
@@ -37,6 +37,7 @@ inline constexpr int kPreviewRecords = 20;
 ImportPreview computeImportPreview(const ImportSettings& settings, int maxRecords = kPreviewRecords);
 
 // The import into `project`, all or nothing: its rows stay hidden until its last commit.
-core::ImportResult runImport(core::Project& project, const ImportSettings& settings, const core::ImportControl& control);
+core::ImportResult runImport(core::Project& project, const ImportSettings& settings,
+                             const core::ImportControl& control);
 
 }  // namespace latent::ui

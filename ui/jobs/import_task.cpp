@@ -7,9 +7,9 @@
 #include <chrono>
 
 #include "core/store/project.hpp"
+#include "core/util/errors.hpp"
 #include "ui/jobs/project_session.hpp"
 #include "ui/util/qt_convert.hpp"
-#include "core/util/errors.hpp"
 
 namespace latent::ui {
 

@@ -2,9 +2,9 @@
 // RunManager: one JobRunner thread per fit, reporting through its JobController.
 #include "ui/jobs/run_manager.hpp"
 
+#include "core/util/errors.hpp"
 #include "ui/jobs/project_session.hpp"
 #include "ui/util/qt_convert.hpp"
-#include "core/util/errors.hpp"
 
 namespace latent::ui {
 

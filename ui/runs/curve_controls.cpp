@@ -32,13 +32,15 @@ QString comparisonLabel(const core::RunRecord& run, const core::RunRecord& refer
   QStringList differences;
   if (run.options.is_object())
     for (const auto& [key, value] : run.options.items()) {
-      const bool same = run.model == reference.model && reference.options.contains(key) && reference.options[key] == value;
+      const bool same =
+          run.model == reference.model && reference.options.contains(key) && reference.options[key] == value;
       if (same) continue;
       if (differences.size() == 3) {
         differences << QStringLiteral("…");
         break;
       }
-      differences << QStringLiteral("%1 %2").arg(qs(key), qs(value.is_string() ? value.get<std::string>() : value.dump()));
+      differences << QStringLiteral("%1 %2").arg(qs(key),
+                                                 qs(value.is_string() ? value.get<std::string>() : value.dump()));
     }
   if (run.model == reference.model && run.seed != reference.seed && differences.size() < 3)
     differences << QStringLiteral("seed %1").arg(run.seed);
@@ -47,7 +49,8 @@ QString comparisonLabel(const core::RunRecord& run, const core::RunRecord& refer
   return label;
 }
 
-std::vector<core::RunRecord> comparableCurves(const std::vector<core::RunRecord>& runs, const core::RunRecord& reference) {
+std::vector<core::RunRecord> comparableCurves(const std::vector<core::RunRecord>& runs,
+                                              const core::RunRecord& reference) {
   const std::string key = heldoutKeyOf(reference.model);
   std::vector<core::RunRecord> out;
   if (key.empty() || reference.heldout <= 0) return out;
@@ -62,12 +65,15 @@ CurveControls::CurveControls(MetricsChart* chart, QWidget* parent) : QWidget(par
   m_xAxis = new QComboBox(this);
   m_xAxis->addItem(tr("Iteration"));
   m_xAxis->addItem(tr("Seconds"));
-  m_xAxis->setToolTip(tr("Draw the curves against the iteration or against wall-clock time since the start "
-                         "(time compares fast and slow models fairly)"));
+  m_xAxis->setToolTip(
+      tr("Draw the curves against the iteration or against wall-clock time since the start "
+         "(time compares fast and slow models fairly)"));
   m_log = new QCheckBox(tr("Log scale"), this);
-  m_log->setToolTip(tr("A logarithmic scale for the held-out metric: early perplexities can be many times the final ones"));
+  m_log->setToolTip(
+      tr("A logarithmic scale for the held-out metric: early perplexities can be many times the final ones"));
   m_compare = new QPushButton(tr("Compare with"), this);
-  m_compare->setToolTip(tr("Overlay the held-out curves of other runs on this dataset (same held-out metric and fraction)"));
+  m_compare->setToolTip(
+      tr("Overlay the held-out curves of other runs on this dataset (same held-out metric and fraction)"));
   m_menu = new QMenu(m_compare);
   m_compare->setMenu(m_menu);
   m_compare->setEnabled(false);
@@ -167,7 +173,8 @@ void CurveControls::compareWith(qint64 runId, bool on) {
 
 void CurveControls::applyOverlays() {
   QVector<MetricsChart::Overlay> overlays;
-  for (const auto& [id, entry] : m_compared) overlays.push_back({id, entry.first, MetricsChart::heldoutSamples(entry.second)});
+  for (const auto& [id, entry] : m_compared)
+    overlays.push_back({id, entry.first, MetricsChart::heldoutSamples(entry.second)});
   m_chart->setOverlays(std::move(overlays));
   m_compare->setText(m_compared.empty() ? tr("Compare with") : tr("Compare with (%1)").arg(m_compared.size()));
   Q_EMIT overlaysChanged();

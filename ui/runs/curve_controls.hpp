@@ -27,7 +27,8 @@ QString comparisonLabel(const core::RunRecord& run, const core::RunRecord& refer
 
 // Runs whose held-out curves can share an axis with `reference`'s: same dataset and held-out
 // fraction, a model with the same held-out metric, not `reference` itself, with a held-out value.
-std::vector<core::RunRecord> comparableCurves(const std::vector<core::RunRecord>& runs, const core::RunRecord& reference);
+std::vector<core::RunRecord> comparableCurves(const std::vector<core::RunRecord>& runs,
+                                              const core::RunRecord& reference);
 
 class CurveControls final : public QWidget {
   Q_OBJECT

@@ -76,7 +76,8 @@ bool MetricsChart::showsLogHeldout() const {
   auto positive = [](const QVector<Sample>& samples) {
     return std::all_of(samples.begin(), samples.end(), [](const Sample& s) { return s.value > 0.0; });
   };
-  return positive(m_heldout) && std::all_of(m_overlays.begin(), m_overlays.end(), [&](const Overlay& o) { return positive(o.heldout); });
+  return positive(m_heldout) &&
+         std::all_of(m_overlays.begin(), m_overlays.end(), [&](const Overlay& o) { return positive(o.heldout); });
 }
 
 void MetricsChart::build() {
@@ -145,10 +146,14 @@ QString MetricsChart::captionHtml() const {
     return QStringLiteral("<span style=\"color:%1\">&#9632;</span>&nbsp;%2 <span style=\"color:gray\">(%3)</span>")
         .arg(colour.name(), name.toHtmlEscaped(), axis);
   };
-  QString html = entry(m_objectiveColour, m_objectiveName.isEmpty() ? tr("training objective") : m_objectiveName, tr("left axis"));
+  QString html =
+      entry(m_objectiveColour, m_objectiveName.isEmpty() ? tr("training objective") : m_objectiveName, tr("left axis"));
   const QString heldoutAxis = showsLogHeldout() ? tr("right axis, log scale") : tr("right axis");
-  if (!m_heldoutName.isEmpty()) html += QStringLiteral("<br>") + entry(m_heldoutColour, m_heldoutName, heldoutAxis);
-  else html += QStringLiteral("<br><span style=\"color:gray\">%1</span>").arg(tr("No held-out metric: this run held no data out."));
+  if (!m_heldoutName.isEmpty())
+    html += QStringLiteral("<br>") + entry(m_heldoutColour, m_heldoutName, heldoutAxis);
+  else
+    html += QStringLiteral("<br><span style=\"color:gray\">%1</span>")
+                .arg(tr("No held-out metric: this run held no data out."));
   for (int i = 0; i < m_overlays.size(); ++i)
     html += QStringLiteral("<br>") + entry(overlayColour(i), m_overlays[i].label, heldoutAxis);
   return html;
@@ -167,8 +172,10 @@ void MetricsChart::setRows(const std::vector<core::MetricRow>& rows) {
     if (r.trainObjective) m_objective.push_back({static_cast<double>(r.iteration), r.seconds, *r.trainObjective});
   const bool wasLog = showsLogHeldout();
   m_heldout = heldoutSamples(rows);
-  if (wasLog != showsLogHeldout()) build();  // a stored value the log scale cannot show, or the reverse
-  else redraw();
+  if (wasLog != showsLogHeldout())
+    build();  // a stored value the log scale cannot show, or the reverse
+  else
+    redraw();
 }
 
 void MetricsChart::append(const core::IterationReport& report) {
@@ -234,7 +241,8 @@ void MetricsChart::redraw() {
   const auto [hl, hh] = showsLogHeldout() ? heldoutRange.logPadded() : heldoutRange.padded();
   // A log axis ticks at powers of its base: over less than a factor of ten, base 10 would leave
   // it without a single label, so the base becomes the fourth root of the range (about four ticks).
-  if (auto* log = qobject_cast<QLogValueAxis*>(m_yHeldout)) log->setBase(hh / hl >= 10.0 ? 10.0 : std::pow(hh / hl, 0.25));
+  if (auto* log = qobject_cast<QLogValueAxis*>(m_yHeldout))
+    log->setBase(hh / hl >= 10.0 ? 10.0 : std::pow(hh / hl, 0.25));
   m_yHeldout->setRange(hl, hh);
   const bool anyHeldout = !heldoutRange.empty();
   m_yHeldout->setVisible(anyHeldout);

@@ -79,7 +79,9 @@ void OptionForm::setModel(const core::ModelInfo* model) {
         field = box;
         break;
       }
-      case core::OptionSpec::Type::Boolean: field = new QCheckBox(tr("on"), this); break;
+      case core::OptionSpec::Type::Boolean:
+        field = new QCheckBox(tr("on"), this);
+        break;
       case core::OptionSpec::Type::Choice: {
         auto* box = new QComboBox(this);
         for (const auto& c : spec.choices) box->addItem(qs(c), qs(c));
@@ -138,10 +140,14 @@ nlohmann::json OptionForm::values() const {
   if (!m_model) return out;
   for (const auto& spec : m_model->options) {
     QWidget* w = field(qs(spec.name));
-    if (auto* box = qobject_cast<QSpinBox*>(w)) out[spec.name] = static_cast<std::int64_t>(box->value());
-    else if (auto* box = qobject_cast<QDoubleSpinBox*>(w)) out[spec.name] = box->value();
-    else if (auto* box = qobject_cast<QCheckBox*>(w)) out[spec.name] = box->isChecked();
-    else if (auto* box = qobject_cast<QComboBox*>(w)) out[spec.name] = utf8(box->currentData().toString());
+    if (auto* box = qobject_cast<QSpinBox*>(w))
+      out[spec.name] = static_cast<std::int64_t>(box->value());
+    else if (auto* box = qobject_cast<QDoubleSpinBox*>(w))
+      out[spec.name] = box->value();
+    else if (auto* box = qobject_cast<QCheckBox*>(w))
+      out[spec.name] = box->isChecked();
+    else if (auto* box = qobject_cast<QComboBox*>(w))
+      out[spec.name] = utf8(box->currentData().toString());
   }
   return out;
 }

@@ -90,8 +90,9 @@ RunPanel::RunPanel(RunManager* runs, QWidget* parent) : QWidget(parent), m_runs(
   m_heldout->setDecimals(2);
   m_heldout->setSingleStep(0.05);
   m_heldout->setValue(0.1);
-  m_heldout->setToolTip(tr("Fraction of documents (or dyads, or ratings) kept aside, chosen with the seed, to "
-                           "score the model on data it did not see."));
+  m_heldout->setToolTip(
+      tr("Fraction of documents (or dyads, or ratings) kept aside, chosen with the seed, to "
+         "score the model on data it did not see."));
   m_evalEvery = new QSpinBox(settings);
   m_evalEvery->setRange(1, 1000000);
   m_evalEvery->setValue(10);
@@ -125,7 +126,8 @@ RunPanel::RunPanel(RunManager* runs, QWidget* parent) : QWidget(parent), m_runs(
   auto* runsBox = new QGroupBox(tr("Runs"), content);
   m_rowLayout = new QVBoxLayout(runsBox);
   m_rowLayout->setSpacing(6);
-  m_noRuns = greyNote(tr("No runs in this session yet. Runs go on in the background; several can run at once."), runsBox);
+  m_noRuns =
+      greyNote(tr("No runs in this session yet. Runs go on in the background; several can run at once."), runsBox);
   m_rowLayout->addWidget(m_noRuns);
 
   auto* layout = new QVBoxLayout(content);
@@ -159,8 +161,10 @@ RunPanel::RunPanel(RunManager* runs, QWidget* parent) : QWidget(parent), m_runs(
         this, [runId = m_selectedRun](core::Project& project) { return core::loadRun(project, runId); },
         [this](SessionResult<core::RunRecord> result) {
           updateButtons();
-          if (result.ok()) fillFromRun(*result.value);
-          else showError(result.error);
+          if (result.ok())
+            fillFromRun(*result.value);
+          else
+            showError(result.error);
         });
   });
   connect(m_runs, &RunManager::started, this, &RunPanel::addRow);
@@ -208,7 +212,8 @@ void RunPanel::fillDatasets(const std::vector<core::DatasetInfo>& datasets) {
       m_dataset->setItemData(m_dataset->count() - 1, qs(d.name), kNameRole);
       m_dataset->setItemData(m_dataset->count() - 1, datasetSummaryText(d), Qt::ToolTipRole);
     }
-    if (datasets.empty()) m_dataset->setPlaceholderText(m_projectFile.empty() ? tr("open a project first") : tr("import a dataset first"));
+    if (datasets.empty())
+      m_dataset->setPlaceholderText(m_projectFile.empty() ? tr("open a project first") : tr("import a dataset first"));
     int index = m_dataset->findData(static_cast<qlonglong>(previous));
     // Otherwise the first dataset some model of the catalogue can fit.
     for (int i = 0; index < 0 && i < m_dataset->count(); ++i) {
@@ -265,7 +270,8 @@ void RunPanel::onModelChanged() {
   } else if (m_dataset->currentIndex() >= 0) {
     const auto kind = static_cast<core::DataKind>(m_dataset->currentData(kKindRole).toInt());
     m_description->setText(tr("This build has no model for %1 data yet; the models of the catalogue that fit it will "
-                              "appear here.").arg(kindNoun(kind)));
+                              "appear here.")
+                               .arg(kindNoun(kind)));
   } else {
     m_description->setText(m_projectFile.empty() ? tr("Open or create a project to fit models.")
                                                  : tr("Import a dataset to fit models to it."));

@@ -23,7 +23,8 @@ RunProgressRow::RunProgressRow(JobController* controller, QWidget* parent) : QFr
 
   const auto& request = controller->request();
   const auto* info = findModel(request.model);
-  if (request.options.is_object() && request.options.contains("iterations") && request.options["iterations"].is_number())
+  if (request.options.is_object() && request.options.contains("iterations") &&
+      request.options["iterations"].is_number())
     m_iterations = request.options["iterations"].get<qint64>();
   else if (info)
     for (const auto& spec : info->options)
@@ -31,7 +32,8 @@ RunProgressRow::RunProgressRow(JobController* controller, QWidget* parent) : QFr
 
   m_title = new QLabel(this);
   m_title->setTextFormat(Qt::RichText);
-  m_title->setText(QStringLiteral("<b>%1</b> on %2").arg(qs(request.model).toHtmlEscaped(), qs(request.dataset).toHtmlEscaped()));
+  m_title->setText(
+      QStringLiteral("<b>%1</b> on %2").arg(qs(request.model).toHtmlEscaped(), qs(request.dataset).toHtmlEscaped()));
   m_status = new QLabel(this);
   QFont small = m_status->font();
   small.setPointSizeF(small.pointSizeF() * 0.92);
@@ -83,7 +85,8 @@ void RunProgressRow::refresh() {
   if (m_controller->hasRun())
     m_title->setText(QStringLiteral("<b>#%1 %2</b> on %3")
                          .arg(m_controller->runId())
-                         .arg(qs(m_controller->request().model).toHtmlEscaped(), qs(m_controller->request().dataset).toHtmlEscaped()));
+                         .arg(qs(m_controller->request().model).toHtmlEscaped(),
+                              qs(m_controller->request().dataset).toHtmlEscaped()));
 
   QStringList parts;
   if (ended) {
@@ -93,7 +96,8 @@ void RunProgressRow::refresh() {
     parts << formatSeconds(run.seconds.value_or(m_controller->elapsedSeconds()));
     if (!m_controller->error().isEmpty()) parts << m_controller->error();
   } else {
-    parts << (m_controller->stopRequested() ? tr("stopping…") : (m_controller->hasRun() ? tr("running") : tr("starting…")));
+    parts << (m_controller->stopRequested() ? tr("stopping…")
+                                            : (m_controller->hasRun() ? tr("running") : tr("starting…")));
     if (!reports.isEmpty() && !reports.back().inChain()) {
       // Before the chain it keeps, a model with restarts reports its starts (FitPhase); the bar
       // cannot say how far the run is then.

@@ -26,11 +26,11 @@
 #include "ui/runs/option_form.hpp"
 #include "ui/runs/run_pages_registry.hpp"
 #include "ui/util/background.hpp"
+#include "ui/util/figure_export.hpp"
 #include "ui/util/format.hpp"
 #include "ui/util/qt_convert.hpp"
-#include "ui/util/table_style.hpp"
-#include "ui/util/figure_export.hpp"
 #include "ui/util/table_export.hpp"
+#include "ui/util/table_style.hpp"
 
 namespace latent::ui {
 namespace {
@@ -185,7 +185,9 @@ void RunView::appendFactsError(const QString& message) {
 
 QUndoStack* RunView::undoStack() const { return m_undo; }
 
-QString RunView::headerText() const { return m_title->text() + QLatin1Char('\n') + m_facts->text() + QLatin1Char('\n') + m_optionsLabel->text(); }
+QString RunView::headerText() const {
+  return m_title->text() + QLatin1Char('\n') + m_facts->text() + QLatin1Char('\n') + m_optionsLabel->text();
+}
 
 void RunView::attach(JobController* controller) {
   m_controller = controller;
@@ -193,9 +195,10 @@ void RunView::attach(JobController* controller) {
   if (!controller) return;
   connect(controller, &JobController::report, this, [this](const core::IterationReport& r) {
     if (m_run.status != core::RunStatus::Running) return;  // the stored metrics are shown
-    if (!r.inChain()) return;  // the progress row shows those; they are not in the series
+    if (!r.inChain()) return;                              // the progress row shows those; they are not in the series
     m_chart->append(r);
-    appendMetricRow(r.iteration, r.seconds, std::isfinite(r.trainObjective) ? std::optional<double>(r.trainObjective) : std::nullopt,
+    appendMetricRow(r.iteration, r.seconds,
+                    std::isfinite(r.trainObjective) ? std::optional<double>(r.trainObjective) : std::nullopt,
                     r.heldout);
     m_dirty = true;
   });
@@ -213,7 +216,8 @@ void RunView::flushLive() {
   m_metrics->scrollToBottom();
 }
 
-void RunView::appendMetricRow(qint64 iteration, double seconds, std::optional<double> objective, std::optional<double> heldout) {
+void RunView::appendMetricRow(qint64 iteration, double seconds, std::optional<double> objective,
+                              std::optional<double> heldout) {
   const int row = m_metrics->rowCount();
   m_metrics->insertRow(row);
   m_metrics->setItem(row, 0, cell(QString::number(iteration), true));
@@ -254,7 +258,8 @@ void RunView::reload() {
 
         QStringList facts;
         auto fact = [&facts](const QString& name, const QString& value) {
-          facts << QStringLiteral("<span style=\"color:gray\">%1</span>&nbsp;%2").arg(name.toHtmlEscaped(), value.toHtmlEscaped());
+          facts << QStringLiteral("<span style=\"color:gray\">%1</span>&nbsp;%2")
+                       .arg(name.toHtmlEscaped(), value.toHtmlEscaped());
         };
         fact(tr("dataset"), qs(m_run.datasetName));
         fact(tr("status"), statusText(m_run.status));
@@ -266,14 +271,17 @@ void RunView::reload() {
         fact(tr("started"), qs(m_run.createdAt));
         QString factsHtml = facts.join(QStringLiteral(" &nbsp;·&nbsp; "));
         if (!m_run.message.empty())
-          factsHtml += QStringLiteral("<br><span style=\"color:%1\">%2</span>")
-                           .arg(m_run.status == core::RunStatus::Failed ? QStringLiteral("#d0443a") : QStringLiteral("gray"),
-                                qs(m_run.message).toHtmlEscaped());
+          factsHtml +=
+              QStringLiteral("<br><span style=\"color:%1\">%2</span>")
+                  .arg(m_run.status == core::RunStatus::Failed ? QStringLiteral("#d0443a") : QStringLiteral("gray"),
+                       qs(m_run.message).toHtmlEscaped());
         m_facts->setText(factsHtml);
 
         QStringList options;
-        for (const auto& [key, value] : m_run.options.items()) options << QStringLiteral("%1 = %2").arg(optionLabel(key), jsonValueText(value));
-        m_optionsLabel->setText(tr("Options: %1").arg(options.isEmpty() ? tr("none") : options.join(QStringLiteral(", "))));
+        for (const auto& [key, value] : m_run.options.items())
+          options << QStringLiteral("%1 = %2").arg(optionLabel(key), jsonValueText(value));
+        m_optionsLabel->setText(
+            tr("Options: %1").arg(options.isEmpty() ? tr("none") : options.join(QStringLiteral(", "))));
         m_again->setEnabled(m_run.status != core::RunStatus::Running);
 
         // Final metrics, the held-out protocol named wherever the held-out number appears.
@@ -296,7 +304,9 @@ void RunView::reload() {
         }
         if (m_final->rowCount() == 0) {
           m_final->insertRow(0);
-          m_final->setItem(0, 0, cell(m_run.status == core::RunStatus::Running ? tr("(the run is still going)") : tr("(none recorded)")));
+          m_final->setItem(
+              0, 0,
+              cell(m_run.status == core::RunStatus::Running ? tr("(the run is still going)") : tr("(none recorded)")));
         }
         m_final->resizeColumnToContents(1);
 

@@ -67,7 +67,8 @@ class RunView final : public TabPage {
   void settled();
 
  private:
-  void appendMetricRow(qint64 iteration, double seconds, std::optional<double> objective, std::optional<double> heldout);
+  void appendMetricRow(qint64 iteration, double seconds, std::optional<double> objective,
+                       std::optional<double> heldout);
   void flushLive();
   void appendFactsError(const QString& message);
   void emitIfSettled();

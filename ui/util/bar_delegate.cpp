@@ -9,7 +9,8 @@
 
 namespace latent::ui {
 
-BarDelegate::BarDelegate(QString widestText, QObject* parent) : QStyledItemDelegate(parent), m_widest(std::move(widestText)) {}
+BarDelegate::BarDelegate(QString widestText, QObject* parent)
+    : QStyledItemDelegate(parent), m_widest(std::move(widestText)) {}
 
 void BarDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option, const QModelIndex& index) const {
   QStyleOptionViewItem opt = option;
@@ -25,7 +26,8 @@ void BarDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option, c
   const QRect cell = opt.rect.adjusted(pad, 0, -pad, 0);
   const QRect textRect(cell.right() - textWidth, cell.top(), textWidth, cell.height());
   const int barHeight = std::max(4, std::min(cell.height() - 8, opt.fontMetrics.height() - 4));
-  const QRect track(cell.left(), cell.center().y() - barHeight / 2 + 1, std::max(0, textRect.left() - pad - cell.left()), barHeight);
+  const QRect track(cell.left(), cell.center().y() - barHeight / 2 + 1,
+                    std::max(0, textRect.left() - pad - cell.left()), barHeight);
   const double fraction = std::clamp(index.data(kBarFractionRole).toDouble(), 0.0, 1.0);
 
   painter->save();

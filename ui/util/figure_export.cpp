@@ -48,7 +48,8 @@ Widget* pick(QWidget* root, Marked marked) {
   if (!root) return nullptr;
   for (QWidget* w = QApplication::focusWidget(); w; w = w->parentWidget()) {
     if (w == root) break;
-    if (auto* candidate = qobject_cast<Widget*>(w); candidate && marked(candidate) && root->isAncestorOf(w)) return candidate;
+    if (auto* candidate = qobject_cast<Widget*>(w); candidate && marked(candidate) && root->isAncestorOf(w))
+      return candidate;
   }
   Widget* best = nullptr;
   qint64 bestArea = 0;
@@ -85,7 +86,8 @@ void enableFigureExport(QWidget* figure, std::function<QString()> suggestedName)
   figure->setContextMenuPolicy(Qt::CustomContextMenu);
   QObject::connect(figure, &QWidget::customContextMenuRequested, figure, [figure](const QPoint& at) {
     QMenu menu(figure);
-    QAction* png = menu.addAction(QIcon::fromTheme(QStringLiteral("document-export")), QObject::tr("Save Image as &PNG…"));
+    QAction* png =
+        menu.addAction(QIcon::fromTheme(QStringLiteral("document-export")), QObject::tr("Save Image as &PNG…"));
     QAction* svg = menu.addAction(QObject::tr("Save Image as &SVG…"));
     QAction* chosen = menu.exec(figure->mapToGlobal(at));
     if (chosen == png) saveFigureInteractively(figure, QStringLiteral("png"));
@@ -149,15 +151,18 @@ void saveFigureInteractively(QWidget* figure, const QString& suffix) {
   const QString png = QObject::tr("PNG images (*.png)"), svg = QObject::tr("SVG drawings (*.svg)");
   const bool wantsSvg = suffix == QLatin1String("svg");
   QString filter = wantsSvg ? svg : png;
-  QString file = QFileDialog::getSaveFileName(figure, QObject::tr("Save Image"), exportName(figure) + QLatin1Char('.') + suffix,
-                                              wantsSvg ? svg + QStringLiteral(";;") + png : png + QStringLiteral(";;") + svg, &filter);
+  QString file = QFileDialog::getSaveFileName(
+      figure, QObject::tr("Save Image"), exportName(figure) + QLatin1Char('.') + suffix,
+      wantsSvg ? svg + QStringLiteral(";;") + png : png + QStringLiteral(";;") + svg, &filter);
   if (file.isEmpty()) return;
   if (QFileInfo(file).suffix().isEmpty()) file += filter == svg ? QStringLiteral(".svg") : QStringLiteral(".png");
   QString error;
   if (!saveFigure(figure, file, &error)) QMessageBox::warning(figure, QObject::tr("Save Image"), error);
 }
 
-QWidget* currentFigure(QWidget* root) { return pick<QWidget>(root, [](const QWidget* w) { return isExportableFigure(w); }); }
+QWidget* currentFigure(QWidget* root) {
+  return pick<QWidget>(root, [](const QWidget* w) { return isExportableFigure(w); });
+}
 
 QTableView* currentTable(QWidget* root) {
   return pick<QTableView>(root, [](const QTableView* t) { return t->model() && t->model()->rowCount() > 0; });

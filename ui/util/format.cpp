@@ -56,18 +56,24 @@ QString formatSeconds(double seconds) {
 
 QString kindTitle(core::DataKind kind) {
   switch (kind) {
-    case core::DataKind::Corpus: return QObject::tr("Corpora");
-    case core::DataKind::Graph: return QObject::tr("Graphs");
-    case core::DataKind::Ratings: return QObject::tr("Ratings");
+    case core::DataKind::Corpus:
+      return QObject::tr("Corpora");
+    case core::DataKind::Graph:
+      return QObject::tr("Graphs");
+    case core::DataKind::Ratings:
+      return QObject::tr("Ratings");
   }
   return {};
 }
 
 QString kindNoun(core::DataKind kind) {
   switch (kind) {
-    case core::DataKind::Corpus: return QObject::tr("corpus");
-    case core::DataKind::Graph: return QObject::tr("graph");
-    case core::DataKind::Ratings: return QObject::tr("ratings table");
+    case core::DataKind::Corpus:
+      return QObject::tr("corpus");
+    case core::DataKind::Graph:
+      return QObject::tr("graph");
+    case core::DataKind::Ratings:
+      return QObject::tr("ratings table");
   }
   return {};
 }
@@ -76,9 +82,12 @@ QIcon themedIcon(const char* name) { return QIcon(QStringLiteral(":/icons/%1.svg
 
 QIcon kindIcon(core::DataKind kind) {
   switch (kind) {
-    case core::DataKind::Corpus: return themedIcon("corpus");
-    case core::DataKind::Graph: return themedIcon("graph");
-    case core::DataKind::Ratings: return themedIcon("ratings");
+    case core::DataKind::Corpus:
+      return themedIcon("corpus");
+    case core::DataKind::Graph:
+      return themedIcon("graph");
+    case core::DataKind::Ratings:
+      return themedIcon("ratings");
   }
   return {};
 }
@@ -127,11 +136,16 @@ std::optional<double> heldoutValue(const core::RunRecord& run) {
 
 QString statusText(core::RunStatus status) {
   switch (status) {
-    case core::RunStatus::Running: return QObject::tr("running");
-    case core::RunStatus::Finished: return QObject::tr("finished");
-    case core::RunStatus::Stopped: return QObject::tr("stopped");
-    case core::RunStatus::Failed: return QObject::tr("failed");
-    case core::RunStatus::Interrupted: return QObject::tr("interrupted");  // its program ended mid-run
+    case core::RunStatus::Running:
+      return QObject::tr("running");
+    case core::RunStatus::Finished:
+      return QObject::tr("finished");
+    case core::RunStatus::Stopped:
+      return QObject::tr("stopped");
+    case core::RunStatus::Failed:
+      return QObject::tr("failed");
+    case core::RunStatus::Interrupted:
+      return QObject::tr("interrupted");  // its program ended mid-run
   }
   return {};
 }

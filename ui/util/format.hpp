@@ -16,19 +16,19 @@
 
 namespace latent::ui {
 
-QString formatCount(std::int64_t n);           // "852,000" in the user's locale
+QString formatCount(std::int64_t n);  // "852,000" in the user's locale
 // "1 run", "3 runs" (English until translations exist; Qt's %n needs a translator for plurals).
 QString countOf(std::int64_t n, const QString& singular, const QString& plural);
 QString formatReal(double x, int digits = 4);  // significant digits, no exponent for everyday sizes
 // formatReal without trailing zeros: "1", "0.01", "4,352.37" (for values, not table columns).
 QString formatCompact(double x, int digits = 6);
-QString formatSeconds(double seconds);         // "3 ms", "0.42 s", "12 s", "3 min 20 s"
+QString formatSeconds(double seconds);  // "3 ms", "0.42 s", "12 s", "3 min 20 s"
 
-QString kindTitle(core::DataKind kind);        // "Corpora", "Graphs", "Ratings" (tree groups)
-QString kindNoun(core::DataKind kind);         // "corpus", "graph", "ratings table"
+QString kindTitle(core::DataKind kind);  // "Corpora", "Graphs", "Ratings" (tree groups)
+QString kindNoun(core::DataKind kind);   // "corpus", "graph", "ratings table"
 QIcon kindIcon(core::DataKind kind);
 QIcon appIcon();
-QIcon themedIcon(const char* name);            // one of resources/icons/*.svg, by base name
+QIcon themedIcon(const char* name);  // one of resources/icons/*.svg, by base name
 
 // "240 documents · 852,000 tokens · 9,812 words"
 QString datasetSummaryText(const core::DatasetInfo& dataset);

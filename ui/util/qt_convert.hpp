@@ -15,8 +15,8 @@ inline std::string utf8(const QString& text) { return text.toStdString(); }
 // Paths travel as UTF-8 on Linux; std::filesystem::path::u8string keeps that explicit.
 inline std::filesystem::path toPath(const QString& file) {
   const QByteArray bytes = file.toUtf8();
-  return std::filesystem::path(std::u8string(reinterpret_cast<const char8_t*>(bytes.constData()),
-                                             static_cast<std::size_t>(bytes.size())));
+  return std::filesystem::path(
+      std::u8string(reinterpret_cast<const char8_t*>(bytes.constData()), static_cast<std::size_t>(bytes.size())));
 }
 inline QString fromPath(const std::filesystem::path& path) {
   const auto bytes = path.u8string();

@@ -29,12 +29,18 @@ void writeCell(core::CsvWriter& csv, const QModelIndex& index) {
   if (exported.isValid()) {
     switch (exported.typeId()) {
       case QMetaType::Double:
-      case QMetaType::Float: csv.field(exported.toDouble()); return;
+      case QMetaType::Float:
+        csv.field(exported.toDouble());
+        return;
       case QMetaType::Int:
       case QMetaType::LongLong:
       case QMetaType::UInt:
-      case QMetaType::ULongLong: csv.field(static_cast<std::int64_t>(exported.toLongLong())); return;
-      default: csv.field(utf8(exported.toString())); return;
+      case QMetaType::ULongLong:
+        csv.field(static_cast<std::int64_t>(exported.toLongLong()));
+        return;
+      default:
+        csv.field(utf8(exported.toString()));
+        return;
     }
   }
   csv.field(utf8(index.data(Qt::DisplayRole).toString()));
@@ -107,7 +113,8 @@ void enableTableExport(QTableView* view, std::function<QString()> suggestedName)
     QMenu menu(view);
     QAction* copy = menu.addAction(QIcon::fromTheme(QStringLiteral("edit-copy")), QObject::tr("&Copy Rows"));
     copy->setEnabled(view->selectionModel() && view->selectionModel()->hasSelection());
-    QAction* exportCsv = menu.addAction(QIcon::fromTheme(QStringLiteral("document-export")), QObject::tr("&Export Table as CSV…"));
+    QAction* exportCsv =
+        menu.addAction(QIcon::fromTheme(QStringLiteral("document-export")), QObject::tr("&Export Table as CSV…"));
     QAction* chosen = menu.exec(view->viewport()->mapToGlobal(at));
     if (chosen == copy) {
       // The selected rows as tab-separated text, in view order, for pasting into a spreadsheet.

@@ -46,14 +46,17 @@ QColor topicColour(int topic, const QPalette& palette) {
   // Start bright enough to be colourful, then darken (light mode) or lighten (dark mode) until the
   // colour reads as text on Base and on the strongest tint drawn under an emphasised word.
   auto readable = [&](const QColor& c) {
-    return contrastRatio(c, base) >= kMinTopicContrast && contrastRatio(c, mixColours(base, c, kMaxTintStrength)) >= kMinTopicContrast;
+    return contrastRatio(c, base) >= kMinTopicContrast &&
+           contrastRatio(c, mixColours(base, c, kMaxTintStrength)) >= kMinTopicContrast;
   };
   double lightness = dark ? 0.60 : 0.46;
-  QColor colour = QColor::fromHslF(static_cast<float>(hue / 360.0), static_cast<float>(saturation), static_cast<float>(lightness));
+  QColor colour =
+      QColor::fromHslF(static_cast<float>(hue / 360.0), static_cast<float>(saturation), static_cast<float>(lightness));
   for (int step = 0; step < 60 && !readable(colour); ++step) {
     lightness += dark ? 0.01 : -0.01;
     if (lightness <= 0.0 || lightness >= 1.0) break;
-    colour = QColor::fromHslF(static_cast<float>(hue / 360.0), static_cast<float>(saturation), static_cast<float>(lightness));
+    colour = QColor::fromHslF(static_cast<float>(hue / 360.0), static_cast<float>(saturation),
+                              static_cast<float>(lightness));
   }
   return colour;
 }

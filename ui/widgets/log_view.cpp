@@ -20,14 +20,22 @@ void LogView::append(const QString& message, Level level) {
   m_lines << stamp + QLatin1Char(' ') + message;
   QString colour;
   switch (level) {
-    case Level::Info: break;
-    case Level::Success: colour = QStringLiteral("#3a9a5b"); break;
-    case Level::Warning: colour = QStringLiteral("#c98a12"); break;
-    case Level::Error: colour = QStringLiteral("#d0443a"); break;
+    case Level::Info:
+      break;
+    case Level::Success:
+      colour = QStringLiteral("#3a9a5b");
+      break;
+    case Level::Warning:
+      colour = QStringLiteral("#c98a12");
+      break;
+    case Level::Error:
+      colour = QStringLiteral("#d0443a");
+      break;
   }
   const QString body = message.toHtmlEscaped();
   const QString stampHtml = QStringLiteral("<span style=\"color:gray\">%1</span>&nbsp;&nbsp;").arg(stamp);
-  appendHtml(stampHtml + (colour.isEmpty() ? body : QStringLiteral("<span style=\"color:%1\">%2</span>").arg(colour, body)));
+  appendHtml(stampHtml +
+             (colour.isEmpty() ? body : QStringLiteral("<span style=\"color:%1\">%2</span>").arg(colour, body)));
   verticalScrollBar()->setValue(verticalScrollBar()->maximum());
 }
 

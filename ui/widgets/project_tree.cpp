@@ -77,13 +77,14 @@ class TwoLineDelegate final : public QStyledItemDelegate {
 QString runTooltip(const core::RunRecord& run) {
   const auto* info = findModel(run.model);
   QStringList lines;
-  lines << QObject::tr("Run #%1: %2 on %3").arg(run.id).arg(info ? qs(info->title) : qs(run.model), qs(run.datasetName));
+  lines
+      << QObject::tr("Run #%1: %2 on %3").arg(run.id).arg(info ? qs(info->title) : qs(run.model), qs(run.datasetName));
   lines << QObject::tr("Status: %1").arg(statusText(run.status));
   if (!run.message.empty()) lines << qs(run.message);
   if (const auto v = heldoutValue(run)) lines << QStringLiteral("%1: %2").arg(qs(run.heldoutName), formatReal(*v, 6));
   if (run.seconds) lines << QObject::tr("Time: %1").arg(formatSeconds(*run.seconds));
   lines << (run.threads == 1 ? QObject::tr("Seed %1, 1 thread").arg(run.seed)
-                              : QObject::tr("Seed %1, %2 threads").arg(run.seed).arg(run.threads));
+                             : QObject::tr("Seed %1, %2 threads").arg(run.seed).arg(run.threads));
   return lines.join(QLatin1Char('\n'));
 }
 
@@ -119,7 +120,10 @@ void ProjectTree::refresh() {
   if (!m_session) return;
   const int generation = ++m_generation;
   m_session->read(
-      this, [](core::Project& project) { return TreeContents{project.datasets(), core::listRuns(project)}; },
+      this,
+      [](core::Project& project) {
+        return TreeContents{project.datasets(), core::listRuns(project)};
+      },
       [this, generation](SessionResult<TreeContents> result) {
         if (generation != m_generation) return;  // a later refresh or another project
         if (!result.ok()) {
@@ -178,7 +182,8 @@ void ProjectTree::fill(const std::vector<core::DatasetInfo>& datasets, const std
         runItem->setToolTip(0, runTooltip(r));
       }
     }
-    group->setData(0, SummaryRole, count == 0 ? tr("none yet") : (count == 1 ? tr("1 dataset") : tr("%1 datasets").arg(count)));
+    group->setData(0, SummaryRole,
+                   count == 0 ? tr("none yet") : (count == 1 ? tr("1 dataset") : tr("%1 datasets").arg(count)));
   }
   for (QTreeWidgetItemIterator it(this); *it; ++it) {
     const QString key = keyOf(*it);
@@ -193,7 +198,9 @@ QTreeWidgetItem* ProjectTree::findItem(ItemType type, qint64 id) const {
   return nullptr;
 }
 
-QTreeWidgetItem* ProjectTree::groupItem(core::DataKind kind) const { return findItem(GroupItem, static_cast<int>(kind)); }
+QTreeWidgetItem* ProjectTree::groupItem(core::DataKind kind) const {
+  return findItem(GroupItem, static_cast<int>(kind));
+}
 QTreeWidgetItem* ProjectTree::datasetItem(qint64 datasetId) const { return findItem(DatasetItem, datasetId); }
 QTreeWidgetItem* ProjectTree::runItem(qint64 runId) const { return findItem(RunItem, runId); }
 
@@ -215,9 +222,15 @@ void ProjectTree::activate(QTreeWidgetItem* item) {
   if (!item) return;
   const qint64 id = item->data(0, IdRole).toLongLong();
   switch (item->data(0, ItemTypeRole).toInt()) {
-    case DatasetItem: Q_EMIT openDatasetRequested(id); break;
-    case RunItem: Q_EMIT openRunRequested(id); break;
-    default: item->setExpanded(!item->isExpanded()); break;
+    case DatasetItem:
+      Q_EMIT openDatasetRequested(id);
+      break;
+    case RunItem:
+      Q_EMIT openRunRequested(id);
+      break;
+    default:
+      item->setExpanded(!item->isExpanded());
+      break;
   }
 }
 
@@ -229,7 +242,8 @@ void ProjectTree::contextMenuEvent(QContextMenuEvent* event) {
   switch (item->data(0, ItemTypeRole).toInt()) {
     case DatasetItem:
       menu.addAction(tr("Open"), this, [this, id] { Q_EMIT openDatasetRequested(id); });
-      menu.addAction(themedIcon("start"), tr("New Run on This Dataset…"), this, [this, id] { Q_EMIT newRunRequested(id); });
+      menu.addAction(themedIcon("start"), tr("New Run on This Dataset…"), this,
+                     [this, id] { Q_EMIT newRunRequested(id); });
       menu.addSeparator();
       menu.addAction(tr("Rename…"), this, [this, id] { Q_EMIT renameDatasetRequested(id); });
       menu.addAction(tr("Delete…"), this, [this, id] { Q_EMIT deleteDatasetRequested(id); });
@@ -238,7 +252,8 @@ void ProjectTree::contextMenuEvent(QContextMenuEvent* event) {
       menu.addAction(tr("Open"), this, [this, id] { Q_EMIT openRunRequested(id); });
       menu.addAction(tr("Run Again with Changes…"), this, [this, id] { Q_EMIT rerunRequested(id); });
       break;
-    default: return;
+    default:
+      return;
   }
   menu.exec(event->globalPos());
 }

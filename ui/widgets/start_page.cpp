@@ -48,8 +48,9 @@ StartPage::StartPage(QWidget* parent) : QWidget(parent) {
   tf.setPointSizeF(tf.pointSizeF() * 2.2);
   tf.setBold(true);
   title->setFont(tf);
-  auto* tagline = new QLabel(tr("Latent variable models for text, networks and ratings: import your data, fit a "
-                                "model in the background, read what it found."));
+  auto* tagline =
+      new QLabel(tr("Latent variable models for text, networks and ratings: import your data, fit a "
+                    "model in the background, read what it found."));
   tagline->setWordWrap(true);
   auto* titleText = new QVBoxLayout;
   titleText->addWidget(title);

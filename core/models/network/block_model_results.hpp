@@ -13,7 +13,6 @@
 
 namespace latent::core {
 
-
 // Predictive link probabilities from stored block-model matrices.
 class LinkPredictor {
  public:

@@ -21,9 +21,10 @@ OptionSpec sweepsOption() {
 }
 
 OptionSpec snapshotEveryOption() {
-  return integerOption("snapshot_every", 0, 1e7,
-                       "Save the memberships and block matrix to the project every N sweeps, so a stopped run keeps them "
-                       "and live views can draw them; 0 saves only at the end.");
+  return integerOption(
+      "snapshot_every", 0, 1e7,
+      "Save the memberships and block matrix to the project every N sweeps, so a stopped run keeps them "
+      "and live views can draw them; 0 saves only at the end.");
 }
 
 std::optional<double> heldoutLinkPerplexity(const DyadSplit& split, const std::vector<NamedMatrix>& matrices) {
@@ -91,7 +92,8 @@ std::vector<int> alignBlocks(const Eigen::MatrixXd& previous, const Eigen::Matri
 
 Eigen::MatrixXd relabelColumns(const Eigen::MatrixXd& memberships, const std::vector<int>& relabel) {
   Eigen::MatrixXd out(memberships.rows(), memberships.cols());
-  for (Eigen::Index k = 0; k < memberships.cols(); ++k) out.col(relabel[static_cast<std::size_t>(k)]) = memberships.col(k);
+  for (Eigen::Index k = 0; k < memberships.cols(); ++k)
+    out.col(relabel[static_cast<std::size_t>(k)]) = memberships.col(k);
   return out;
 }
 

@@ -259,19 +259,33 @@ const OptionTable<IrmOptions>& IrmOptions::table() {
     OptionTable<IrmOptions> t;
     t.add(sweeps, &IrmOptions::iterations)
         .add(realOption("concentration", 0.0, 1e6, true,
-          "How readily a new block opens (Chinese restaurant process): larger values favour more, smaller blocks."), &IrmOptions::concentration)
-        .add(realOption("density_a", 0.0, 1e6, true,
-                 "Beta(a, b) prior on each block pair's link density: a acts as a number of links seen in advance."), &IrmOptions::a)
-        .add(realOption("density_b", 0.0, 1e6, true,
-          "Beta(a, b) prior on each block pair's link density: b acts as a number of non-links seen in advance."), &IrmOptions::b)
-        .add(choiceOption("types", {"auto", "one", "two"},
-          "two: co-cluster a two-mode network whose node attribute 'type' has two values (each side gets its own "
-          "blocks); one: one kind of node; auto: two when every link joins nodes of different types."), &IrmOptions::types)
-        .add(restartsOption("Independent starts, each run for a few sweeps; the one with the highest posterior continues. More "
-          "starts make a chain stuck with two true blocks merged less likely."), &IrmOptions::restarts)
-        .add(integerOption("split_merge", 0, 1000,
-                    "Split-merge moves per sweep: proposals to split a block in two or merge two, which single-node "
-                    "moves rarely achieve; 0 uses single-node moves only."), &IrmOptions::splitMerge)
+                        "How readily a new block opens (Chinese restaurant process): larger values favour more, "
+                        "smaller blocks."),
+             &IrmOptions::concentration)
+        .add(realOption(
+                 "density_a", 0.0, 1e6, true,
+                 "Beta(a, b) prior on each block pair's link density: a acts as a number of links seen in advance."),
+             &IrmOptions::a)
+        .add(
+            realOption(
+                "density_b", 0.0, 1e6, true,
+                "Beta(a, b) prior on each block pair's link density: b acts as a number of non-links seen in advance."),
+            &IrmOptions::b)
+        .add(
+            choiceOption(
+                "types", {"auto", "one", "two"},
+                "two: co-cluster a two-mode network whose node attribute 'type' has two values (each side gets its own "
+                "blocks); one: one kind of node; auto: two when every link joins nodes of different types."),
+            &IrmOptions::types)
+        .add(restartsOption(
+                 "Independent starts, each run for a few sweeps; the one with the highest posterior continues. More "
+                 "starts make a chain stuck with two true blocks merged less likely."),
+             &IrmOptions::restarts)
+        .add(integerOption(
+                 "split_merge", 0, 1000,
+                 "Split-merge moves per sweep: proposals to split a block in two or merge two, which single-node "
+                 "moves rarely achieve; 0 uses single-node moves only."),
+             &IrmOptions::splitMerge)
         .add(network::snapshotEveryOption(), &IrmOptions::snapshotEvery);
     return t;
   }();

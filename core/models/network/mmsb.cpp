@@ -355,30 +355,43 @@ const OptionTable<MmsbOptions>& MmsbOptions::table() {
     OptionTable<MmsbOptions> t;
     t.add(network::blocksOption(), &MmsbOptions::blocks)
         .add(sweeps, &MmsbOptions::iterations)
-        .add(restartsOption("Independent random starts, each run for a few dozen sweeps; the one whose memberships fit the "
-                     "links best continues. More starts make it less likely that two real groups end up merged in one "
-                     "block."), &MmsbOptions::restarts)
-        .add(realOption("alpha", 0.0, 1e6, true,
+        .add(restartsOption(
+                 "Independent random starts, each run for a few dozen sweeps; the one whose memberships fit the "
+                 "links best continues. More starts make it less likely that two real groups end up merged in one "
+                 "block."),
+             &MmsbOptions::restarts)
+        .add(realOption(
+                 "alpha", 0.0, 1e6, true,
                  "How mixed a node's memberships may be: small values (0.1) favour nodes that mostly belong to one "
-                 "block, 1 makes every mixture equally likely a priori."), &MmsbOptions::alpha)
-        .add(realOption("density_a", 0.0, 1e6, true,
+                 "block, 1 makes every mixture equally likely a priori."),
+             &MmsbOptions::alpha)
+        .add(realOption(
+                 "density_a", 0.0, 1e6, true,
                  "Prior pseudo-count of links for every pair of blocks (Beta(a, b) prior on the link probability; "
-                 "0.5 and 0.5 is Jeffreys' prior)."), &MmsbOptions::densityA)
+                 "0.5 and 0.5 is Jeffreys' prior)."),
+             &MmsbOptions::densityA)
         .add(realOption("density_b", 0.0, 1e6, true,
-                 "Prior pseudo-count of non-links for every pair of blocks (Beta(a, b) prior on the link "
-                 "probability)."), &MmsbOptions::densityB)
-        .add(realOption("rho", 0.0, 0.99, false,
+                        "Prior pseudo-count of non-links for every pair of blocks (Beta(a, b) prior on the link "
+                        "probability)."),
+             &MmsbOptions::densityB)
+        .add(realOption(
+                 "rho", 0.0, 0.99, false,
                  "Robust variant: the share of absent links that says nothing about the blocks (two people who "
                  "never had the chance to meet); 0 is the plain model. Predicted link probabilities are scaled by 1 "
-                 "- rho."), &MmsbOptions::rho)
-        .add(choiceOption("non_edges", {"auto", "exact", "sampled"},
-                   "Which unlinked pairs each sweep uses. exact: all of them (time grows with nodes squared). sampled: "
-                   "a fresh random sample, non_edge_ratio per link, each standing for the unlinked pairs not drawn, "
-                   "so link probabilities keep the scale of the whole graph while a sweep takes time in proportion to "
-                   "the links; memberships then rest on each node's links and its sampled non-links. auto: exact up "
-                   "to a million node pairs, sampled above."), &MmsbOptions::nonEdges, {{"auto", NonEdges::Auto}, {"exact", NonEdges::Exact}, {"sampled", NonEdges::Sampled}})
+                 "- rho."),
+             &MmsbOptions::rho)
+        .add(choiceOption(
+                 "non_edges", {"auto", "exact", "sampled"},
+                 "Which unlinked pairs each sweep uses. exact: all of them (time grows with nodes squared). sampled: "
+                 "a fresh random sample, non_edge_ratio per link, each standing for the unlinked pairs not drawn, "
+                 "so link probabilities keep the scale of the whole graph while a sweep takes time in proportion to "
+                 "the links; memberships then rest on each node's links and its sampled non-links. auto: exact up "
+                 "to a million node pairs, sampled above."),
+             &MmsbOptions::nonEdges,
+             {{"auto", NonEdges::Auto}, {"exact", NonEdges::Exact}, {"sampled", NonEdges::Sampled}})
         .add(realOption("non_edge_ratio", 0.0, 1e6, true,
-                 "With sampled non-edges: how many unlinked pairs to draw per sweep for every link."), &MmsbOptions::nonEdgeRatio)
+                        "With sampled non-edges: how many unlinked pairs to draw per sweep for every link."),
+             &MmsbOptions::nonEdgeRatio)
         .add(network::snapshotEveryOption(), &MmsbOptions::snapshotEvery);
     return t;
   }();

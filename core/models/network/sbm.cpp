@@ -105,7 +105,8 @@ class SbmChain final : public FitChain {
 
   // The estimate of the step, its blocks numbered as in the previous snapshot where they match.
   std::vector<NamedMatrix> snapshot(const StepPlan&) override {
-    if (m_previousSnapshot.size() > 0) m_estimate.relabel(network::alignBlocks(m_previousSnapshot, m_estimate.memberships));
+    if (m_previousSnapshot.size() > 0)
+      m_estimate.relabel(network::alignBlocks(m_previousSnapshot, m_estimate.memberships));
     m_previousSnapshot = m_estimate.memberships;
     return m_estimate.snapshotMatrices();
   }
@@ -140,7 +141,8 @@ class SbmChain final : public FitChain {
     metrics["train_edges"] = m_graph.edgeCount();
     metrics["observed_pairs"] = m_graph.observedPairs();
     if (result.iterations > 0) metrics["seconds_per_sweep"] = m_sweepSeconds / static_cast<double>(result.iterations);
-    if (result.status != FitStatus::Cancelled) network::addFinalGraphMetrics(metrics, m_full, m_split, result.matrices, blocks);
+    if (result.status != FitStatus::Cancelled)
+      network::addFinalGraphMetrics(metrics, m_full, m_split, result.matrices, blocks);
   }
 
  private:
@@ -236,16 +238,25 @@ const OptionTable<SbmOptions>& SbmOptions::table() {
     OptionTable<SbmOptions> t;
     t.add(network::blocksOption(), &SbmOptions::blocks)
         .add(network::sweepsOption(), &SbmOptions::iterations)
-        .add(restartsOption("Independent starts; the one with the highest posterior continues. A single start can get stuck "
-                     "with two real groups merged into one block and another split in two."), &SbmOptions::restarts)
-        .add(integerOption("anneal_sweeps", 1, 1e6,
-                    "Sweeps at the beginning of each start at a raised temperature that falls to normal, so that a "
-                    "start can still leave a poor grouping."), &SbmOptions::annealSweeps)
-        .add(integerOption("start_sweeps", 1, 1e7,
-                    "Most sweeps each start may spend (warm-up, sweeps until the fit stops improving, and moves that "
-                    "merge two blocks while splitting another) before the starts are compared."), &SbmOptions::startSweeps)
-        .add(booleanOption("degree_corrected", "Allow nodes of the same block to have very different numbers of links (Karrer & Newman 2011). "
-                    "Use it for real networks with hubs, where the plain model groups nodes by how many links they have."), &SbmOptions::degreeCorrected)
+        .add(restartsOption(
+                 "Independent starts; the one with the highest posterior continues. A single start can get stuck "
+                 "with two real groups merged into one block and another split in two."),
+             &SbmOptions::restarts)
+        .add(integerOption(
+                 "anneal_sweeps", 1, 1e6,
+                 "Sweeps at the beginning of each start at a raised temperature that falls to normal, so that a "
+                 "start can still leave a poor grouping."),
+             &SbmOptions::annealSweeps)
+        .add(integerOption(
+                 "start_sweeps", 1, 1e7,
+                 "Most sweeps each start may spend (warm-up, sweeps until the fit stops improving, and moves that "
+                 "merge two blocks while splitting another) before the starts are compared."),
+             &SbmOptions::startSweeps)
+        .add(booleanOption(
+                 "degree_corrected",
+                 "Allow nodes of the same block to have very different numbers of links (Karrer & Newman 2011). "
+                 "Use it for real networks with hubs, where the plain model groups nodes by how many links they have."),
+             &SbmOptions::degreeCorrected)
         // alpha = 5 rather than the uniform 1: the Dirichlet-multinomial charges about N H(block
         // shares) nats for the labels at alpha = 1, which on a small graph is as much as a real split
         // gains. On the karate club (34 nodes) two degree-corrected blocks gain about 23 nats over
@@ -253,11 +264,18 @@ const OptionTable<SbmOptions>& SbmOptions::table() {
         // near-empty blocks in 7 of 200 seeds (0 of 200 at alpha = 3 and 5). Larger alpha keeps the
         // user's K blocks in use; on graphs of thousands of nodes it makes no visible difference.
         .add(realOption("alpha", 0.0, 1e6, true,
-                 "Prior on the block sizes: larger values favour blocks of equal size, smaller ones let blocks empty out."), &SbmOptions::alpha)
-        .add(realOption("density_a", 0.0, 1e6, true,
-                 "Beta(a, b) prior on each block pair's link density: a acts as a number of links seen in advance."), &SbmOptions::densityA)
-        .add(realOption("density_b", 0.0, 1e6, true,
-                 "Beta(a, b) prior on each block pair's link density: b acts as a number of non-links seen in advance."), &SbmOptions::densityB)
+                        "Prior on the block sizes: larger values favour blocks of equal size, smaller ones let blocks "
+                        "empty out."),
+             &SbmOptions::alpha)
+        .add(realOption(
+                 "density_a", 0.0, 1e6, true,
+                 "Beta(a, b) prior on each block pair's link density: a acts as a number of links seen in advance."),
+             &SbmOptions::densityA)
+        .add(
+            realOption(
+                "density_b", 0.0, 1e6, true,
+                "Beta(a, b) prior on each block pair's link density: b acts as a number of non-links seen in advance."),
+            &SbmOptions::densityB)
         .add(network::snapshotEveryOption(), &SbmOptions::snapshotEvery);
     return t;
   }();

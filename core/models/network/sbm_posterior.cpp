@@ -31,7 +31,8 @@ void SbmPosteriorAverage::add(const SbmSampler& sampler) {
     relabel = minimumCostAssignment(-overlap);
   }
   for (Eigen::Index i = 0; i < N; ++i)
-    if (const int k = z[static_cast<std::size_t>(i)]; k >= 0) m_memberships(i, relabel[static_cast<std::size_t>(k)]) += 1.0;
+    if (const int k = z[static_cast<std::size_t>(i)]; k >= 0)
+      m_memberships(i, relabel[static_cast<std::size_t>(k)]) += 1.0;
   m_blockMatrix += relabelBlockMatrix(sampler.densities(), relabel);
   if (m_degreeCorrected) {
     m_blockRates += relabelBlockMatrix(sampler.rates(), relabel);
@@ -44,15 +45,23 @@ Eigen::MatrixXd SbmPosteriorAverage::memberships() const {
   Eigen::MatrixXd out = m_memberships;
   for (Eigen::Index i = 0; i < out.rows(); ++i) {
     const double total = out.row(i).sum();
-    if (total > 0) out.row(i) /= total;
-    else out.row(i).setConstant(1.0 / static_cast<double>(m_K));
+    if (total > 0)
+      out.row(i) /= total;
+    else
+      out.row(i).setConstant(1.0 / static_cast<double>(m_K));
   }
   return out;
 }
 
-Eigen::MatrixXd SbmPosteriorAverage::blockMatrix() const { return m_blockMatrix / static_cast<double>(std::max<std::int64_t>(1, m_samples)); }
-Eigen::MatrixXd SbmPosteriorAverage::blockRates() const { return m_blockRates / static_cast<double>(std::max<std::int64_t>(1, m_samples)); }
-Eigen::VectorXd SbmPosteriorAverage::degreeFactor() const { return m_degreeFactor / static_cast<double>(std::max<std::int64_t>(1, m_samples)); }
+Eigen::MatrixXd SbmPosteriorAverage::blockMatrix() const {
+  return m_blockMatrix / static_cast<double>(std::max<std::int64_t>(1, m_samples));
+}
+Eigen::MatrixXd SbmPosteriorAverage::blockRates() const {
+  return m_blockRates / static_cast<double>(std::max<std::int64_t>(1, m_samples));
+}
+Eigen::VectorXd SbmPosteriorAverage::degreeFactor() const {
+  return m_degreeFactor / static_cast<double>(std::max<std::int64_t>(1, m_samples));
+}
 
 SbmEstimate SbmEstimate::fromAverage(const SbmPosteriorAverage& average) {
   SbmEstimate e;
@@ -69,8 +78,10 @@ SbmEstimate SbmEstimate::fromState(const SbmSampler& sampler) {
   const int K = sampler.blockCount();
   e.memberships = Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(z.size()), K);
   for (std::size_t i = 0; i < z.size(); ++i) {
-    if (z[i] >= 0) e.memberships(static_cast<Eigen::Index>(i), z[i]) = 1.0;
-    else e.memberships.row(static_cast<Eigen::Index>(i)).setConstant(1.0 / K);
+    if (z[i] >= 0)
+      e.memberships(static_cast<Eigen::Index>(i), z[i]) = 1.0;
+    else
+      e.memberships.row(static_cast<Eigen::Index>(i)).setConstant(1.0 / K);
   }
   e.blockMatrix = sampler.densities();
   if (sampler.priors().degreeCorrected) {

@@ -40,10 +40,10 @@ class SbmPosteriorAverage {
 
 // What a block-model result holds, in the names of block_model_results.hpp.
 struct SbmEstimate {
-  Eigen::MatrixXd memberships;  // N x K
-  Eigen::MatrixXd blockMatrix;  // K x K
-  Eigen::MatrixXd blockRates;   // K x K, degree-corrected only (else empty)
-  Eigen::VectorXd degreeFactor; // N, degree-corrected only (else empty)
+  Eigen::MatrixXd memberships;   // N x K
+  Eigen::MatrixXd blockMatrix;   // K x K
+  Eigen::MatrixXd blockRates;    // K x K, degree-corrected only (else empty)
+  Eigen::VectorXd degreeFactor;  // N, degree-corrected only (else empty)
 
   // The averages, or the sampler's current state (one-hot memberships) when there are none.
   static SbmEstimate fromAverage(const SbmPosteriorAverage& average);

@@ -17,7 +17,8 @@ void buildLists(std::int32_t n, const std::vector<std::pair<std::int32_t, std::i
   for (std::size_t i = 1; i < start.size(); ++i) start[i] += start[i - 1];
   list.assign(pairs.size(), 0);
   std::vector<std::int64_t> next(start.begin(), start.end() - 1);
-  for (const auto& [owner, member] : pairs) list[static_cast<std::size_t>(next[static_cast<std::size_t>(owner)]++)] = member;
+  for (const auto& [owner, member] : pairs)
+    list[static_cast<std::size_t>(next[static_cast<std::size_t>(owner)]++)] = member;
 }
 
 double xLogX(double x) noexcept { return x > 0 ? x * std::log(x) : 0.0; }
@@ -46,15 +47,19 @@ SbmGraph::SbmGraph(const Graph& train, const DyadSplit& split)
   m_degree.assign(static_cast<std::size_t>(m_nodes), 0.0);
   for (const auto& e : train.edges) {
     out.emplace_back(e.source, e.target);
-    if (m_directed) in.emplace_back(e.target, e.source);
-    else out.emplace_back(e.target, e.source);
+    if (m_directed)
+      in.emplace_back(e.target, e.source);
+    else
+      out.emplace_back(e.target, e.source);
     m_degree[static_cast<std::size_t>(e.source)] += 1.0;
     m_degree[static_cast<std::size_t>(e.target)] += 1.0;
   }
   for (const auto& d : split.heldout) {
     heldOut.emplace_back(d.source, d.target);
-    if (m_directed) heldIn.emplace_back(d.target, d.source);
-    else heldOut.emplace_back(d.target, d.source);
+    if (m_directed)
+      heldIn.emplace_back(d.target, d.source);
+    else
+      heldOut.emplace_back(d.target, d.source);
   }
   buildLists(m_nodes, out, m_outStart, m_out);
   buildLists(m_nodes, heldOut, m_heldOutStart, m_heldOutList);
@@ -72,7 +77,8 @@ double SbmGraph::observedPairs() const noexcept {
 SbmSampler::SbmSampler(const SbmGraph& graph, int blocks, const SbmPriors& priors)
     : m_graph(graph), m_K(blocks), m_priors(priors) {
   const auto K = static_cast<std::size_t>(m_K);
-  m_logBetaPrior = sbmLogGamma(priors.densityA) + sbmLogGamma(priors.densityB) - sbmLogGamma(priors.densityA + priors.densityB);
+  m_logBetaPrior =
+      sbmLogGamma(priors.densityA) + sbmLogGamma(priors.densityB) - sbmLogGamma(priors.densityA + priors.densityB);
   m_rateConstant = priors.rateShape * std::log(priors.rateRate) - sbmLogGamma(priors.rateShape);
   m_n.assign(K, 0);
   m_e.assign(K * K, 0);
@@ -272,14 +278,14 @@ double SbmSampler::candidateWeight(std::int32_t i, int k) const {
       const auto links = m_dOut[sk] + (directed ? m_dIn[sk] : 0);
       const auto held = m_hOut[sk] + (directed ? m_hIn[sk] : 0);
       const double heldWeight = d * (m_wOut[sk] + (directed ? m_wIn[sk] : 0.0));
-      w += termOf(true, nk, nk, static_cast<double>(m_e[kl] + links), static_cast<double>(m_h[kl] + held), kappaK, kappaK,
-                  m_s[sk] + d * d, m_w[kl] + heldWeight, cached(kl, links)) -
+      w += termOf(true, nk, nk, static_cast<double>(m_e[kl] + links), static_cast<double>(m_h[kl] + held), kappaK,
+                  kappaK, m_s[sk] + d * d, m_w[kl] + heldWeight, cached(kl, links)) -
            m_term[kl];
       continue;
     }
     const double nl = static_cast<double>(m_n[sl]);
-    w += termOf(false, nk, nl, static_cast<double>(m_e[kl] + m_dOut[sl]), static_cast<double>(m_h[kl] + m_hOut[sl]), kappaK,
-                m_kappa[sl], 0.0, m_w[kl] + d * m_wOut[sl], cached(kl, m_dOut[sl])) -
+    w += termOf(false, nk, nl, static_cast<double>(m_e[kl] + m_dOut[sl]), static_cast<double>(m_h[kl] + m_hOut[sl]),
+                kappaK, m_kappa[sl], 0.0, m_w[kl] + d * m_wOut[sl], cached(kl, m_dOut[sl])) -
          m_term[kl];
     if (!directed) continue;
     const auto lk = index(l, k);
@@ -342,8 +348,8 @@ void SbmSampler::resampleAmong(std::int32_t i, std::span<const int> candidates, 
   apply(i, draw(candidates, inverseTemperature, rng), +1);
 }
 
-double SbmSampler::termOf(bool diagonal, double nk, double nl, double e, double h, double kappaK, double kappaL, double sK,
-                          double w, double edgeLogGamma) const noexcept {
+double SbmSampler::termOf(bool diagonal, double nk, double nl, double e, double h, double kappaK, double kappaL,
+                          double sK, double w, double edgeLogGamma) const noexcept {
   if (m_priors.degreeCorrected) return rateTerm(e, exposure(diagonal, kappaK, kappaL, sK, w), edgeLogGamma);
   const double all = diagonal ? (m_graph.directed() ? nk * (nk - 1) : nk * (nk - 1) / 2) : nk * nl;
   return densityTerm(e, all - e - h, edgeLogGamma);
@@ -397,7 +403,8 @@ double SbmSampler::mergeDelta(int a, int b) const {
   return delta;
 }
 
-bool SbmSampler::sweep(std::span<const std::int32_t> order, double inverseTemperature, Rng& rng, const std::stop_token& stop) {
+bool SbmSampler::sweep(std::span<const std::int32_t> order, double inverseTemperature, Rng& rng,
+                       const std::stop_token& stop) {
   for (std::size_t t = 0; t < order.size(); ++t) {
     if (t % 256 == 0 && stop.stop_requested()) return false;
     resample(order[t], inverseTemperature, rng);
@@ -412,7 +419,8 @@ bool SbmSampler::sequentialStart(std::span<const std::int32_t> order, Rng& rng, 
 }
 
 double SbmSampler::logPrior() const {
-  // Dirichlet-categorical: log Gamma(K alpha) - log Gamma(n + K alpha) + sum_k [log Gamma(n_k + alpha) - log Gamma(alpha)].
+  // Dirichlet-categorical: log Gamma(K alpha) - log Gamma(n + K alpha) + sum_k [log Gamma(n_k + alpha) - log
+  // Gamma(alpha)].
   const double alpha = m_priors.alpha;
   double value = sbmLogGamma(m_K * alpha) - sbmLogGamma(static_cast<double>(m_assigned) + m_K * alpha);
   const double logGammaAlpha = sbmLogGamma(alpha);

@@ -29,21 +29,23 @@ class SbmGraph {
 
   std::int32_t nodeCount() const noexcept { return m_nodes; }
   bool directed() const noexcept { return m_directed; }
-  std::int64_t edgeCount() const noexcept { return m_edges; }        // training edges
-  std::int64_t heldoutPairs() const noexcept { return m_heldout; }   // pairs treated as missing
+  std::int64_t edgeCount() const noexcept { return m_edges; }       // training edges
+  std::int64_t heldoutPairs() const noexcept { return m_heldout; }  // pairs treated as missing
   // Node pairs that count as observed: all pairs (ordered when directed) minus the held out.
   double observedPairs() const noexcept;
 
   std::span<const std::int32_t> out(std::int32_t i) const noexcept { return slice(m_outStart, m_out, i); }
   std::span<const std::int32_t> in(std::int32_t i) const noexcept { return slice(m_inStart, m_in, i); }
-  std::span<const std::int32_t> heldOut(std::int32_t i) const noexcept { return slice(m_heldOutStart, m_heldOutList, i); }
+  std::span<const std::int32_t> heldOut(std::int32_t i) const noexcept {
+    return slice(m_heldOutStart, m_heldOutList, i);
+  }
   std::span<const std::int32_t> heldIn(std::int32_t i) const noexcept { return slice(m_heldInStart, m_heldInList, i); }
   // k_i: training links of node i (out + in for a directed graph).
   double degree(std::int32_t i) const noexcept { return m_degree[static_cast<std::size_t>(i)]; }
 
  private:
-  static std::span<const std::int32_t> slice(const std::vector<std::int64_t>& start, const std::vector<std::int32_t>& list,
-                                             std::int32_t i) noexcept {
+  static std::span<const std::int32_t> slice(const std::vector<std::int64_t>& start,
+                                             const std::vector<std::int32_t>& list, std::int32_t i) noexcept {
     if (start.empty()) return {};
     const auto b = static_cast<std::size_t>(start[static_cast<std::size_t>(i)]);
     const auto e = static_cast<std::size_t>(start[static_cast<std::size_t>(i) + 1]);
@@ -60,7 +62,7 @@ class SbmGraph {
 };
 
 struct SbmPriors {
-  double alpha = 1.0;  // symmetric Dirichlet on the block proportions (Dirichlet-categorical)
+  double alpha = 1.0;                     // symmetric Dirichlet on the block proportions (Dirichlet-categorical)
   double densityA = 1.0, densityB = 1.0;  // Beta(a, b) on each block-pair density (plain SBM)
   bool degreeCorrected = false;
   // Gamma(shape, rate) on each block-pair rate omega_kl (degree-corrected). omega is the expected
@@ -159,7 +161,9 @@ class SbmSampler {
   Eigen::VectorXd degreeFactors() const;
 
  private:
-  std::size_t index(int k, int l) const noexcept { return static_cast<std::size_t>(k) * static_cast<std::size_t>(m_K) + static_cast<std::size_t>(l); }
+  std::size_t index(int k, int l) const noexcept {
+    return static_cast<std::size_t>(k) * static_cast<std::size_t>(m_K) + static_cast<std::size_t>(l);
+  }
   // Counts of node i's neighbours and held-out partners per block, into the scratch vectors.
   void gather(std::int32_t i);
   // Adds (sign +1) or removes (-1) node i, whose gathered counts are in the scratch, to block k.
@@ -187,13 +191,13 @@ class SbmSampler {
   double m_rateConstant = 0.0;  // shape log rate - log Gamma(shape)
   std::vector<std::int32_t> m_z;
   std::int64_t m_assigned = 0;
-  double m_degreeTerm = 0.0;          // sum of k_i log k_i over the assigned nodes
-  std::vector<std::int64_t> m_n;      // K block sizes
-  std::vector<std::int64_t> m_e, m_h; // K x K edges and held-out pairs (row k: from block k)
-  std::vector<double> m_kappa, m_s;   // K: sum of k_i and of k_i^2 (degree-corrected)
-  std::vector<double> m_w;            // K x K: sum of k_i k_j over held-out pairs (degree-corrected)
-  std::vector<double> m_term;         // K x K cached pairTerm(k, l)
-  std::vector<double> m_edgeLogGamma; // K x K cached log Gamma(e_kl + a) (plain) or (e_kl + shape) (corrected)
+  double m_degreeTerm = 0.0;           // sum of k_i log k_i over the assigned nodes
+  std::vector<std::int64_t> m_n;       // K block sizes
+  std::vector<std::int64_t> m_e, m_h;  // K x K edges and held-out pairs (row k: from block k)
+  std::vector<double> m_kappa, m_s;    // K: sum of k_i and of k_i^2 (degree-corrected)
+  std::vector<double> m_w;             // K x K: sum of k_i k_j over held-out pairs (degree-corrected)
+  std::vector<double> m_term;          // K x K cached pairTerm(k, l)
+  std::vector<double> m_edgeLogGamma;  // K x K cached log Gamma(e_kl + a) (plain) or (e_kl + shape) (corrected)
   // Scratch of gather(): node i's links and held-out partners per block, out and in.
   std::vector<std::int64_t> m_dOut, m_dIn, m_hOut, m_hIn;
   std::vector<double> m_wOut, m_wIn;  // sum of the partners' k_j per block (degree-corrected)

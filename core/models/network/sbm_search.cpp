@@ -20,7 +20,8 @@ constexpr std::size_t kMaxSplitTries = 8;
 // from a random half it would first have to break the symmetry, which takes many sweeps on a
 // large graph. A disconnected block restarts the search from another random member.
 void launchSplit(const SbmGraph& graph, std::span<const std::int32_t> members, int c, int b,
-                 std::vector<std::int32_t>& blocks, std::vector<std::int32_t>& queue, std::vector<char>& visited, Rng& rng) {
+                 std::vector<std::int32_t>& blocks, std::vector<std::int32_t>& queue, std::vector<char>& visited,
+                 Rng& rng) {
   visited.assign(blocks.size(), 0);
   const std::size_t half = members.size() / 2;
   std::size_t moved = 0;
@@ -83,7 +84,8 @@ bool tryMergeSplit(SbmSampler& sampler, std::int64_t splitSweeps, Rng& rng, cons
   std::vector<int> splitOrder;
   for (int c = 0; c < K; ++c)
     if (c != a && c != b && sampler.blockSize(c) >= 2) splitOrder.push_back(c);
-  std::stable_sort(splitOrder.begin(), splitOrder.end(), [&](int x, int y) { return sampler.blockSize(x) > sampler.blockSize(y); });
+  std::stable_sort(splitOrder.begin(), splitOrder.end(),
+                   [&](int x, int y) { return sampler.blockSize(x) > sampler.blockSize(y); });
   if (splitOrder.size() > kMaxSplitTries) splitOrder.resize(kMaxSplitTries);
 
   std::vector<std::int32_t> blocks, members, queue;
@@ -92,8 +94,10 @@ bool tryMergeSplit(SbmSampler& sampler, std::int64_t splitSweeps, Rng& rng, cons
     blocks = original;
     members.clear();
     for (std::size_t i = 0; i < blocks.size(); ++i) {
-      if (blocks[i] == b) blocks[i] = a;
-      else if (blocks[i] == c) members.push_back(static_cast<std::int32_t>(i));
+      if (blocks[i] == b)
+        blocks[i] = a;
+      else if (blocks[i] == c)
+        members.push_back(static_cast<std::int32_t>(i));
     }
     launchSplit(sampler.graph(), members, c, b, blocks, queue, visited, rng);
     sampler.assign(blocks);

@@ -15,7 +15,6 @@
 
 namespace latent::core {
 
-
 class RatingPredictor {
  public:
   // Throws UsageError when the matrices are not a factor model's.

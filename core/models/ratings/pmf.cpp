@@ -173,34 +173,52 @@ class PmfModel final : public DescribedModel<&makeInfo> {
 const OptionTable<PmfOptions>& PmfOptions::table() {
   static const auto table = [] {
     OptionTable<PmfOptions> t;
-    t.add(integerOption("k", 0, 1000, "Number of hidden factors per user and item; 0 fits the biases only."), &PmfOptions::factors)
+    t.add(integerOption("k", 0, 1000, "Number of hidden factors per user and item; 0 fits the biases only."),
+          &PmfOptions::factors)
         .add(integerOption("iterations", 1, 100000,
-                    "Passes over all ratings: ALS sweeps (every user, then every item) or SGD epochs."), &PmfOptions::iterations)
-        .add(choiceOption("solver", {"als", "sgd"},
-                   "als: exact least-squares updates, no step size to tune (default); sgd: one rating at a time, "
-                   "the method of the Netflix prize."), &PmfOptions::solver)
+                           "Passes over all ratings: ALS sweeps (every user, then every item) or SGD epochs."),
+             &PmfOptions::iterations)
+        .add(
+            choiceOption("solver", {"als", "sgd"},
+                         "als: exact least-squares updates, no step size to tune (default); sgd: one rating at a time, "
+                         "the method of the Netflix prize."),
+            &PmfOptions::solver)
         .add(realOption("learning_rate", 0.0, 1.0, true,
-                 "SGD only: step size in the first epoch; too large and the error grows instead of shrinking."), &PmfOptions::learningRate)
+                        "SGD only: step size in the first epoch; too large and the error grows instead of shrinking."),
+             &PmfOptions::learningRate)
         .add(realOption("decay", 0.0, 1.0, true,
-                 "SGD only: the step size is multiplied by this after every epoch (1 keeps it fixed)."), &PmfOptions::decay)
+                        "SGD only: the step size is multiplied by this after every epoch (1 keeps it fixed)."),
+             &PmfOptions::decay)
         .add(realOption("lambda", 0.0, 100000, false,
-                 "How strongly the factors are pulled towards zero; larger values guard against over-fitting."), &PmfOptions::lambda)
+                        "How strongly the factors are pulled towards zero; larger values guard against over-fitting."),
+             &PmfOptions::lambda)
         .add(realOption("lambda_bias", 0.0, 100000, false,
-                 "How strongly the user and item biases are pulled towards zero."), &PmfOptions::lambdaBias)
-        .add(choiceOption("regularization", {"prior", "per-rating"},
-                   "prior: the same penalty for every user and item (a Gaussian prior); per-rating: a penalty for "
-                   "every rating, so users with many ratings are pulled harder (Funk's SGD, scikit-surprise)."), &PmfOptions::regularization)
-        .add(realOption("init_scale", 0.0, 10.0, true,
-                 "Standard deviation of the random starting factors (above 0: factors that start at zero stay there)."), &PmfOptions::initScale)
-        .add(integerOption("blocks", 0, 4096,
-                    "SGD only: split the rating matrix into B x B blocks updated in parallel; 0 picks 1 on one "
-                    "thread and 2 x threads otherwise. The result depends on the seed and B, so it is the same on "
-                    "every run with the same seed, B and threads."), &PmfOptions::blocks)
+                        "How strongly the user and item biases are pulled towards zero."),
+             &PmfOptions::lambdaBias)
+        .add(choiceOption(
+                 "regularization", {"prior", "per-rating"},
+                 "prior: the same penalty for every user and item (a Gaussian prior); per-rating: a penalty for "
+                 "every rating, so users with many ratings are pulled harder (Funk's SGD, scikit-surprise)."),
+             &PmfOptions::regularization)
+        .add(realOption(
+                 "init_scale", 0.0, 10.0, true,
+                 "Standard deviation of the random starting factors (above 0: factors that start at zero stay there)."),
+             &PmfOptions::initScale)
+        .add(integerOption(
+                 "blocks", 0, 4096,
+                 "SGD only: split the rating matrix into B x B blocks updated in parallel; 0 picks 1 on one "
+                 "thread and 2 x threads otherwise. The result depends on the seed and B, so it is the same on "
+                 "every run with the same seed, B and threads."),
+             &PmfOptions::blocks)
         .add(integerOption("snapshot_every", 0, 100000,
-                    "Save the factors and biases to the project every N passes; 0 saves only at the end."), &PmfOptions::snapshotEvery)
-        .add(booleanOption("implicit", "ALS only: also learn from which items each user rated, not only how (SVD++): a user's "
-                    "factors gain a share of a second factor vector of every item they rated. Clearly better on "
-                    "sparse real ratings such as InstEval; with it off, k 30 and lambda 16 suit ALS best there."), &PmfOptions::implicit);
+                           "Save the factors and biases to the project every N passes; 0 saves only at the end."),
+             &PmfOptions::snapshotEvery)
+        .add(
+            booleanOption("implicit",
+                          "ALS only: also learn from which items each user rated, not only how (SVD++): a user's "
+                          "factors gain a share of a second factor vector of every item they rated. Clearly better on "
+                          "sparse real ratings such as InstEval; with it off, k 30 and lambda 16 suit ALS best there."),
+            &PmfOptions::implicit);
     return t;
   }();
   return table;

@@ -22,8 +22,8 @@ struct AliasSlot {
 // (Vose 1991). `small` and `large` are scratch of at least n entries, passed in so that building
 // thousands of per-word tables allocates nothing. The table is exact up to rounding: outcome
 // topics[j] comes out with probability weights[j] / sum(weights). Returns sum(weights).
-inline double buildAliasSlots(std::span<const double> weights, std::span<const std::int32_t> topics,
-                              AliasSlot* slots, std::int32_t* small, std::int32_t* large) {
+inline double buildAliasSlots(std::span<const double> weights, std::span<const std::int32_t> topics, AliasSlot* slots,
+                              std::int32_t* small, std::int32_t* large) {
   const auto n = static_cast<std::int32_t>(weights.size());
   double total = 0.0;
   for (const double w : weights) total += w;

@@ -64,7 +64,8 @@ DocWordCounts buildDocWordCounts(const Corpus& corpus, std::int64_t entriesPerBl
   std::vector<std::int64_t> next(out.wordStart.begin(), out.wordStart.end() - 1);
   for (std::size_t d = 0; d < D; ++d) {
     for (auto e = out.docStart[d]; e < out.docStart[d + 1]; ++e) {
-      const auto slot = static_cast<std::size_t>(next[static_cast<std::size_t>(out.words[static_cast<std::size_t>(e)])]++);
+      const auto slot =
+          static_cast<std::size_t>(next[static_cast<std::size_t>(out.words[static_cast<std::size_t>(e)])]++);
       out.wordDoc[slot] = static_cast<std::int32_t>(d);
       out.wordEntry[slot] = e;
     }

@@ -69,13 +69,14 @@ double sumOverBlocks(std::size_t blocks, std::stop_token stop, bool& stopped, Fn
 template <typename Fn>
 void forEachWordRange(std::int64_t vocabulary, std::stop_token stop, bool& stopped, Fn&& fn) {
   std::atomic<bool> halted{false};
-  tbb::parallel_for(tbb::blocked_range<std::int64_t>(0, vocabulary, 256), [&](const tbb::blocked_range<std::int64_t>& range) {
-    if (halted.load(std::memory_order_relaxed) || stop.stop_requested()) {
-      halted.store(true, std::memory_order_relaxed);
-      return;
-    }
-    fn(range.begin(), range.end());
-  });
+  tbb::parallel_for(tbb::blocked_range<std::int64_t>(0, vocabulary, 256),
+                    [&](const tbb::blocked_range<std::int64_t>& range) {
+                      if (halted.load(std::memory_order_relaxed) || stop.stop_requested()) {
+                        halted.store(true, std::memory_order_relaxed);
+                        return;
+                      }
+                      fn(range.begin(), range.end());
+                    });
   stopped = halted.load();
 }
 

@@ -66,7 +66,8 @@ void fillTopicWord(const Kernel& kernel, const LdaGibbsState& state, Eigen::Matr
   const int K = state.topics(), V = state.vocabularySize();
   const double beta = state.beta();
   Eigen::VectorXd inverse(K);
-  for (int k = 0; k < K; ++k) inverse[k] = 1.0 / (static_cast<double>(kernel.topicTotals()[static_cast<std::size_t>(k)]) + V * beta);
+  for (int k = 0; k < K; ++k)
+    inverse[k] = 1.0 / (static_cast<double>(kernel.topicTotals()[static_cast<std::size_t>(k)]) + V * beta);
   phi.resize(K, V);
   tbb::parallel_for(tbb::blocked_range<int>(0, V, 256), [&](const auto& r) {
     for (int w = r.begin(); w != r.end(); ++w) {
@@ -82,7 +83,8 @@ void fillTopicWord(const Kernel& kernel, const LdaGibbsState& state, Eigen::Matr
 // part of every word per topic (added to the whole row by averagedTopicWord, so that a sample
 // costs the nonzero counts rather than K x V).
 template <typename Kernel>
-void accumulateTopicWord(const Kernel& kernel, const LdaGibbsState& state, Eigen::MatrixXd& sum, Eigen::VectorXd& smoothing) {
+void accumulateTopicWord(const Kernel& kernel, const LdaGibbsState& state, Eigen::MatrixXd& sum,
+                         Eigen::VectorXd& smoothing) {
   const int K = state.topics(), V = state.vocabularySize();
   const double beta = state.beta();
   if (sum.size() == 0) {
@@ -90,7 +92,8 @@ void accumulateTopicWord(const Kernel& kernel, const LdaGibbsState& state, Eigen
     smoothing = Eigen::VectorXd::Zero(K);
   }
   Eigen::VectorXd inverse(K);
-  for (int k = 0; k < K; ++k) inverse[k] = 1.0 / (static_cast<double>(kernel.topicTotals()[static_cast<std::size_t>(k)]) + V * beta);
+  for (int k = 0; k < K; ++k)
+    inverse[k] = 1.0 / (static_cast<double>(kernel.topicTotals()[static_cast<std::size_t>(k)]) + V * beta);
   smoothing += beta * inverse;
   tbb::parallel_for(tbb::blocked_range<int>(0, V, 256), [&](const auto& r) {
     for (int w = r.begin(); w != r.end(); ++w)
@@ -115,7 +118,8 @@ template <typename Kernel>
 std::vector<std::int64_t> countHistogram(const Kernel& kernel, const LdaGibbsState& state) {
   std::vector<std::int64_t> histogram(static_cast<std::size_t>(state.maxWordFrequency()) + 1, 0);
   for (int w = 0; w < state.vocabularySize(); ++w)
-    kernel.forEachTopicOfWord(static_cast<std::size_t>(w), [&](std::int32_t, std::int64_t c) { ++histogram[static_cast<std::size_t>(c)]; });
+    kernel.forEachTopicOfWord(static_cast<std::size_t>(w),
+                              [&](std::int32_t, std::int64_t c) { ++histogram[static_cast<std::size_t>(c)]; });
   while (histogram.size() > 1 && histogram.back() == 0) histogram.pop_back();
   return histogram;
 }
@@ -174,8 +178,10 @@ class GibbsChain final : public FitChain {
       // Within the averaging stretch the report scores the running average: the topics the run
       // would return if it stopped here (so the last report equals the final metric).
       Eigen::MatrixXd phi;
-      if (m_phiSamples > 0) phi = averagedTopicWord(m_phiSum, m_phiSmoothing, m_phiSamples);
-      else fillTopicWord(m_kernel, m_state, phi);
+      if (m_phiSamples > 0)
+        phi = averagedTopicWord(m_phiSum, m_phiSmoothing, m_phiSamples);
+      else
+        fillTopicWord(m_kernel, m_state, phi);
       report.heldout = topic::heldoutPerplexity(m_data, phi, gibbsFoldIn(phi, m_state.alphaVector()), m_settings.seed);
     }
 
@@ -187,7 +193,8 @@ class GibbsChain final : public FitChain {
       optimizeAsymmetricAlpha(alpha, m_state.documentTopicHistograms());
       m_state.setAlpha(alpha);
       if (histogram.empty()) histogram = countHistogram(m_kernel, m_state);
-      m_state.setBeta(optimizeSymmetricBeta(m_state.beta(), V, topic::topicWordHistograms(histogram, m_kernel.topicTotals())));
+      m_state.setBeta(
+          optimizeSymmetricBeta(m_state.beta(), V, topic::topicWordHistograms(histogram, m_kernel.topicTotals())));
     }
     report.extras.emplace_back("alpha_sum", m_state.alphaSum());
     report.extras.emplace_back("beta", m_state.beta());
@@ -206,8 +213,10 @@ class GibbsChain final : public FitChain {
     const bool cancelled = result.status == FitStatus::Cancelled;
     const double N = m_tokens;
     Eigen::MatrixXd phi;
-    if (m_phiSamples > 0) phi = averagedTopicWord(m_phiSum, m_phiSmoothing, m_phiSamples);
-    else fillTopicWord(m_kernel, m_state, phi);
+    if (m_phiSamples > 0)
+      phi = averagedTopicWord(m_phiSum, m_phiSmoothing, m_phiSamples);
+    else
+      fillTopicWord(m_kernel, m_state, phi);
     const Eigen::VectorXd alpha = m_state.alphaVector();
     const FoldIn foldIn = gibbsFoldIn(phi, alpha);
     result.matrices.push_back(
@@ -247,9 +256,9 @@ class GibbsChain final : public FitChain {
     if (!cancelled) {
       topic::addFinalHeldoutMetrics(metrics, m_data, phi, foldIn, m_settings.seed);
       if (m_options.leftToRightParticles > 0 && m_data.heldout && !m_data.heldout->empty()) {
-        const auto score = leftToRightHeldout(*m_data.heldout, phi, alpha, static_cast<int>(m_options.leftToRightParticles),
-                                              static_cast<std::size_t>(m_options.leftToRightDocuments), m_settings.seed,
-                                              m_stop);
+        const auto score =
+            leftToRightHeldout(*m_data.heldout, phi, alpha, static_cast<int>(m_options.leftToRightParticles),
+                               static_cast<std::size_t>(m_options.leftToRightDocuments), m_settings.seed, m_stop);
         if (score.complete) {
           metrics["heldout_perplexity_left_to_right"] = score.perplexity;
           metrics["left_to_right_log_likelihood"] = score.logLikelihood;
@@ -439,10 +448,9 @@ template <typename Kernel, typename MakeKernel, typename MakeState>
 FitResult fitWith(std::unique_ptr<LdaGibbsState> first, const MakeKernel& makeKernel, const MakeState& makeState,
                   const LdaGibbsOptions& options, const FitData& data, const FitSettings& settings,
                   TrainingObserver& observer, const std::stop_token& stop, const Stopwatch& clock) {
-  ChosenStart start =
-      chooseStart<Kernel>(std::move(first), makeKernel, makeState, options.starts(), options.restartSweeps,
-                          options.sampler == LdaGibbsOptions::Sampler::Warp ? 0 : options.warpStart, settings,
-                          observer, stop, clock);
+  ChosenStart start = chooseStart<Kernel>(
+      std::move(first), makeKernel, makeState, options.starts(), options.restartSweeps,
+      options.sampler == LdaGibbsOptions::Sampler::Warp ? 0 : options.warpStart, settings, observer, stop, clock);
   Start& kept = start.start;
   FitResult result = [&] {
     Kernel kernel = makeKernel(*kept.state);
@@ -473,7 +481,8 @@ class LdaGibbsModel final : public DescribedModel<&makeInfo> {
                 std::stop_token stop) override {
     const Stopwatch clock;
     const auto options = LdaGibbsOptions::table().parse(settings.options, info().name);
-    const int partitions = static_cast<int>(options.partitions > 0 ? options.partitions : std::max(1, settings.threads));
+    const int partitions =
+        static_cast<int>(options.partitions > 0 ? options.partitions : std::max(1, settings.threads));
     const auto makeState = [&](std::uint64_t seed) {
       return std::make_unique<LdaGibbsState>(*data.corpus, static_cast<int>(options.topics), options.alpha,
                                              options.beta, partitions, seed);
@@ -487,7 +496,9 @@ class LdaGibbsModel final : public DescribedModel<&makeInfo> {
                                               observer, stop, clock);
     }
     if (options.sampler == LdaGibbsOptions::Sampler::Warp) {
-      const auto makeKernel = [&](LdaGibbsState& s) { return topic::WarpGibbsKernel(s, static_cast<int>(options.mhSteps)); };
+      const auto makeKernel = [&](LdaGibbsState& s) {
+        return topic::WarpGibbsKernel(s, static_cast<int>(options.mhSteps));
+      };
       return fitWith<topic::WarpGibbsKernel>(std::move(first), makeKernel, makeState, options, data, settings, observer,
                                              stop, clock);
     }
@@ -545,27 +556,31 @@ const OptionTable<LdaGibbsOptions>& LdaGibbsOptions::table() {
                            "Sweeps before alpha and beta are first re-estimated, so the topics have formed."),
              &LdaGibbsOptions::optimizeBurnIn)
         .add(topic::snapshotEveryOption(), &LdaGibbsOptions::snapshotEvery)
-        .add(integerOption("left_to_right_particles", 0, 10000,
-                           "Particles of the left-to-right estimate of held-out likelihood (accurate but slow); 0 = off."),
+        .add(integerOption(
+                 "left_to_right_particles", 0, 10000,
+                 "Particles of the left-to-right estimate of held-out likelihood (accurate but slow); 0 = off."),
              &LdaGibbsOptions::leftToRightParticles)
         .add(integerOption("left_to_right_documents", 1, 1e7,
                            "Held-out documents the left-to-right estimate scores at most (its cost grows with length "
                            "squared)."),
              &LdaGibbsOptions::leftToRightDocuments)
-        .add(integerOption("restarts", 0, 1000,
-                           "Independent random starts, each sampled for restart_sweeps sweeps; the two with the highest "
-                           "log joint get as many again, and the better continues for all the iterations. More starts "
-                           "make it less likely that two real topics stay merged into one while another is split in "
-                           "two; 1 = a single chain; 0 = 6 with the sparse sampler, 1 with the others."),
-             &LdaGibbsOptions::restarts)
-        .add(integerOption("restart_sweeps", 1, 1e6, "Sweeps of each start per round of the restarts (with restarts above 1)."),
+        .add(
+            integerOption("restarts", 0, 1000,
+                          "Independent random starts, each sampled for restart_sweeps sweeps; the two with the highest "
+                          "log joint get as many again, and the better continues for all the iterations. More starts "
+                          "make it less likely that two real topics stay merged into one while another is split in "
+                          "two; 1 = a single chain; 0 = 6 with the sparse sampler, 1 with the others."),
+            &LdaGibbsOptions::restarts)
+        .add(integerOption("restart_sweeps", 1, 1e6,
+                           "Sweeps of each start per round of the restarts (with restarts above 1)."),
              &LdaGibbsOptions::restartSweeps)
-        .add(integerOption("warp_start", 0, 1e6,
-                           "Sweeps of the fast, approximate warp sampler (mh_steps 1) from each random start before the "
-                           "chosen sampler takes over; its chain is then exact from there. It saves the exact "
-                           "sampler's dearest sweeps, most with many topics: at 1000 topics, 200 sweeps before 100 "
-                           "sparse ones gave a better perplexity in 60% of the time of 200 sparse sweeps. 0 = none."),
-             &LdaGibbsOptions::warpStart);
+        .add(
+            integerOption("warp_start", 0, 1e6,
+                          "Sweeps of the fast, approximate warp sampler (mh_steps 1) from each random start before the "
+                          "chosen sampler takes over; its chain is then exact from there. It saves the exact "
+                          "sampler's dearest sweeps, most with many topics: at 1000 topics, 200 sweeps before 100 "
+                          "sparse ones gave a better perplexity in 60% of the time of 200 sparse sweeps. 0 = none."),
+            &LdaGibbsOptions::warpStart);
     return t;
   }();
   return table;

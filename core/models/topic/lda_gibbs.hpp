@@ -24,7 +24,7 @@ struct LdaGibbsOptions {
   std::int64_t topics = 20;
   // Sweeps over every token. LdaGibbsOptions::table() in lda_gibbs.cpp says why each default.
   std::int64_t iterations = 500;
-  double alpha = 0.1;   // symmetric start value of the asymmetric alpha (per topic)
+  double alpha = 0.1;  // symmetric start value of the asymmetric alpha (per topic)
   double beta = 0.01;
   Sampler sampler = Sampler::Sparse;
   std::int64_t mhSteps = 4;          // alias and warp samplers: word+document proposal cycles per token (see makeInfo)
@@ -32,11 +32,11 @@ struct LdaGibbsOptions {
   std::int64_t optimizeEvery = 20;   // 0: alpha and beta stay fixed
   std::int64_t optimizeBurnIn = 50;  // no optimisation before this iteration
   std::int64_t snapshotEvery = 50;
-  std::int64_t leftToRightParticles = 0;   // 0: no left-to-right estimate
-  std::int64_t leftToRightDocuments = 100; // held-out documents it scores at most
-  std::int64_t restarts = 0;               // short chains from distinct starts, the best continues; 0: starts()
-  std::int64_t restartSweeps = 25;         // sweeps of each start per round of the restarts
-  std::int64_t warpStart = 0;              // sweeps of the warp sampler from each random start; 0: none
+  std::int64_t leftToRightParticles = 0;    // 0: no left-to-right estimate
+  std::int64_t leftToRightDocuments = 100;  // held-out documents it scores at most
+  std::int64_t restarts = 0;                // short chains from distinct starts, the best continues; 0: starts()
+  std::int64_t restartSweeps = 25;          // sweeps of each start per round of the restarts
+  std::int64_t warpStart = 0;               // sweeps of the warp sampler from each random start; 0: none
 
   // The number of starts: `restarts`, or for 0 six with the sparse sampler and one with the others
   // (see table() in lda_gibbs.cpp for why).

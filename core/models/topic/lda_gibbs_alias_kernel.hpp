@@ -55,7 +55,7 @@ namespace latent::core::topic {
 // documents and words, which keeps every n_wk current; this kernel has not been moved yet.)
 class AliasGibbsKernel {
  public:
-  static constexpr int kMaxSteps = 64;             // mh_steps at most (the option's range)
+  static constexpr int kMaxSteps = 64;                 // mh_steps at most (the option's range)
   static constexpr std::size_t kPrefetchDistance = 4;  // tokens ahead whose proposals are fetched
 
   // Aligned to a cache line: a partition writes its own members (masses, totals' caches) for
@@ -82,7 +82,8 @@ class AliasGibbsKernel {
       m_beta = m_state.beta();
       m_betaV = m_beta * m_state.vocabularySize();
       m_rng = &m_state.rng(m_index);
-      for (std::size_t k = 0; k < m_invDenominator.size(); ++k) m_invDenominator[k] = 1.0 / (m_betaV + static_cast<double>(m_totals[k]));
+      for (std::size_t k = 0; k < m_invDenominator.size(); ++k)
+        m_invDenominator[k] = 1.0 / (m_betaV + static_cast<double>(m_totals[k]));
     }
 
     void beginDocument(std::size_t d) {
@@ -270,7 +271,8 @@ class AliasGibbsKernel {
     logPrior.assign(P, 0.0);
     std::vector<char> finished(P, 0);
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, P, 1), [&](const auto& r) {
-      for (std::size_t p = r.begin(); p != r.end(); ++p) finished[p] = m_partitions[p].run(stop, wantLogPrior, logPrior[p]);
+      for (std::size_t p = r.begin(); p != r.end(); ++p)
+        finished[p] = m_partitions[p].run(stop, wantLogPrior, logPrior[p]);
     });
     mergePartitions();
     return std::all_of(finished.begin(), finished.end(), [](char f) { return f != 0; });
@@ -313,7 +315,8 @@ class AliasGibbsKernel {
             if (slot == 0) s.topics.push_back(k);
             slot += count;
           });
-        global.forEach(w, [&](std::int32_t k, std::int32_t count) { s.counts[static_cast<std::size_t>(k)] -= others * count; });
+        global.forEach(
+            w, [&](std::int32_t k, std::int32_t count) { s.counts[static_cast<std::size_t>(k)] -= others * count; });
         std::sort(s.topics.begin(), s.topics.end());
         global.clearWord(w);
         for (const auto k : s.topics) {
@@ -380,12 +383,12 @@ class AliasGibbsKernel {
   int m_K;
   int m_mhSteps;
   std::shared_ptr<const WordTopicLayout> m_layout;
-  std::vector<WordTopicTable> m_tables;        // one per partition, then the global one if P > 1
-  std::vector<std::int64_t> m_totals;          // n_k, global
-  std::vector<std::int64_t> m_wordStart;       // word w's occurrences: [start[w], start[w + 1]) word-major
-  std::vector<std::uint32_t> m_wordPosition;   // token i's place in word-major order
+  std::vector<WordTopicTable> m_tables;             // one per partition, then the global one if P > 1
+  std::vector<std::int64_t> m_totals;               // n_k, global
+  std::vector<std::int64_t> m_wordStart;            // word w's occurrences: [start[w], start[w + 1]) word-major
+  std::vector<std::uint32_t> m_wordPosition;        // token i's place in word-major order
   std::vector<std::vector<std::int32_t>> m_byWord;  // per partition: its view of the assignments, word-major
-  AliasTable m_alphaTable;                     // alpha_k
+  AliasTable m_alphaTable;                          // alpha_k
   std::vector<Partition> m_partitions;
 };
 

@@ -215,7 +215,8 @@ class SparseGibbsKernel {
     double endDocument(bool wantLogPrior) {
       double logPrior = 0.0;
       if (wantLogPrior && m_docEnd > m_docBegin)
-        logPrior = std::lgamma(m_state.alphaSum()) - std::lgamma(static_cast<double>(m_docEnd - m_docBegin) + m_state.alphaSum());
+        logPrior = std::lgamma(m_state.alphaSum()) -
+                   std::lgamma(static_cast<double>(m_docEnd - m_docBegin) + m_state.alphaSum());
       for (const auto topic : m_doc.nonzero()) {
         const auto k = static_cast<std::size_t>(topic);
         if (wantLogPrior) logPrior += logGammaRatio(m_doc[k], m_alpha[k]);
@@ -295,10 +296,12 @@ class SparseGibbsKernel {
       for (std::size_t g = 0; g < groups; ++g) {
         m_groupStart[g] = m_order.size();
         for (std::size_t d = range.begin; d < range.end; ++d) {
-          const auto first = static_cast<std::size_t>(corpus.offsets[d]), last = static_cast<std::size_t>(corpus.offsets[d + 1]);
+          const auto first = static_cast<std::size_t>(corpus.offsets[d]),
+                     last = static_cast<std::size_t>(corpus.offsets[d + 1]);
           const std::size_t before = m_order.size();
           for (std::size_t i = first; i < last; ++i)
-            if (groupOf[static_cast<std::size_t>(corpus.tokens[i])] == g) m_order.push_back(static_cast<std::uint32_t>(i - first));
+            if (groupOf[static_cast<std::size_t>(corpus.tokens[i])] == g)
+              m_order.push_back(static_cast<std::uint32_t>(i - first));
           if (m_order.size() > before) m_visits[g].push_back(Visit{d, m_order.size()});
         }
       }
@@ -359,10 +362,10 @@ class SparseGibbsKernel {
     double m_beta = 0.0, m_betaV = 0.0;
     std::vector<std::int64_t> m_totals;
     std::vector<double> m_invDenominator, m_coefficient, m_alphaBeta, m_wordScore;
-    SparseCounts m_doc;  // n_dk of the current document, with its list of topics
-    std::vector<std::uint32_t> m_order;            // with several partitions: see groupTokens
-    std::vector<std::vector<Visit>> m_visits;      // per word group
-    std::vector<std::size_t> m_groupStart;         // per word group: its first place in m_order
+    SparseCounts m_doc;                        // n_dk of the current document, with its list of topics
+    std::vector<std::uint32_t> m_order;        // with several partitions: see groupTokens
+    std::vector<std::vector<Visit>> m_visits;  // per word group
+    std::vector<std::size_t> m_groupStart;     // per word group: its first place in m_order
     std::size_t m_docBegin = 0, m_docEnd = 0, m_sinceSmoothingRecompute = 0;
     double m_smoothingMass = 0.0, m_docMass = 0.0;
   };
@@ -449,7 +452,8 @@ class SparseGibbsKernel {
   // The global count n_wk of every nonzero (topic, count) of word w.
   template <typename F>
   void forEachTopicOfWord(std::size_t w, F&& f) const {
-    for (auto j = static_cast<std::size_t>(m_offsets[w]); j < static_cast<std::size_t>(m_offsets[w + 1]) && m_global[j] != 0; ++j)
+    for (auto j = static_cast<std::size_t>(m_offsets[w]);
+         j < static_cast<std::size_t>(m_offsets[w + 1]) && m_global[j] != 0; ++j)
       f(static_cast<std::int32_t>(m_global[j] & m_mask), static_cast<std::int64_t>(m_global[j] >> m_bits));
   }
   const std::vector<std::int64_t>& topicTotals() const noexcept { return m_totals; }
@@ -484,7 +488,8 @@ class SparseGibbsKernel {
       std::vector<Packed> merged;
       for (std::size_t w = r.begin(); w != r.end(); ++w) {
         merged.clear();
-        for (auto j = start[w]; j < start[w + 1]; ++j) ++counts[static_cast<std::size_t>(topicsByWord[static_cast<std::size_t>(j)])];
+        for (auto j = start[w]; j < start[w + 1]; ++j)
+          ++counts[static_cast<std::size_t>(topicsByWord[static_cast<std::size_t>(j)])];
         for (auto j = start[w]; j < start[w + 1]; ++j) {
           const auto k = static_cast<std::size_t>(topicsByWord[static_cast<std::size_t>(j)]);
           if (counts[k] != 0) merged.push_back((static_cast<Packed>(counts[k]) << m_bits) | static_cast<Packed>(k));
@@ -502,8 +507,8 @@ class SparseGibbsKernel {
   int m_bits;
   Packed m_mask, m_one;
   std::vector<std::int64_t> m_offsets;  // word w's entries: [m_offsets[w], m_offsets[w + 1])
-  std::vector<Packed> m_global;              // every partition samples from these counts
-  std::vector<std::int64_t> m_totals;        // n_k, global
+  std::vector<Packed> m_global;         // every partition samples from these counts
+  std::vector<std::int64_t> m_totals;   // n_k, global
   std::vector<Partition> m_partitions;
   tbb::affinity_partitioner m_affinity;  // which thread swept which partition, replayed each sweep
 };

@@ -25,7 +25,8 @@ LdaGibbsState::LdaGibbsState(const Corpus& corpus, int topics, double alpha, dou
 
   // Never more partitions than documents.
   const std::size_t D = corpus.documentCount();
-  const std::size_t P = std::max<std::size_t>(1, std::min<std::size_t>(static_cast<std::size_t>(std::max(partitions, 1)), std::max<std::size_t>(D, 1)));
+  const std::size_t P = std::max<std::size_t>(
+      1, std::min<std::size_t>(static_cast<std::size_t>(std::max(partitions, 1)), std::max<std::size_t>(D, 1)));
   m_partitions = balancedRanges(corpus.offsets, P);
   for (std::size_t p = 0; p < P; ++p) m_rngs.push_back({Rng(seed, p)});
 
@@ -35,7 +36,8 @@ LdaGibbsState::LdaGibbsState(const Corpus& corpus, int topics, double alpha, dou
       auto& rng = m_rngs[p].rng;
       const auto first = static_cast<std::size_t>(corpus.offsets[m_partitions[p].begin]);
       const auto last = static_cast<std::size_t>(corpus.offsets[m_partitions[p].end]);
-      for (std::size_t i = first; i < last; ++i) m_z[i] = static_cast<std::int32_t>(rng.below(static_cast<std::uint64_t>(topics)));
+      for (std::size_t i = first; i < last; ++i)
+        m_z[i] = static_cast<std::int32_t>(rng.below(static_cast<std::uint64_t>(topics)));
     }
   });
 }
@@ -66,7 +68,8 @@ DocumentTopicHistograms LdaGibbsState::documentTopicHistograms() const {
     std::vector<std::int32_t> counts(K, 0);
     for (std::size_t b = r.begin(); b != r.end(); ++b) {
       for (std::size_t d = b * kBlock; d < std::min(D, (b + 1) * kBlock); ++d) {
-        const auto first = static_cast<std::size_t>(m_corpus.offsets[d]), last = static_cast<std::size_t>(m_corpus.offsets[d + 1]);
+        const auto first = static_cast<std::size_t>(m_corpus.offsets[d]),
+                   last = static_cast<std::size_t>(m_corpus.offsets[d + 1]);
         for (std::size_t i = first; i < last; ++i) ++counts[static_cast<std::size_t>(m_z[i])];
         for (std::size_t i = first; i < last; ++i) {
           auto& c = counts[static_cast<std::size_t>(m_z[i])];
@@ -100,7 +103,8 @@ double LdaGibbsState::logPriorOfAssignments() const {
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, D, 64), [&](const auto& r) {
     std::vector<std::int32_t> counts(K, 0);
     for (std::size_t d = r.begin(); d != r.end(); ++d) {
-      const auto first = static_cast<std::size_t>(m_corpus.offsets[d]), last = static_cast<std::size_t>(m_corpus.offsets[d + 1]);
+      const auto first = static_cast<std::size_t>(m_corpus.offsets[d]),
+                 last = static_cast<std::size_t>(m_corpus.offsets[d + 1]);
       for (std::size_t i = first; i < last; ++i) ++counts[static_cast<std::size_t>(m_z[i])];
       double sum = std::lgamma(m_alphaSum) - std::lgamma(static_cast<double>(last - first) + m_alphaSum);
       for (std::size_t i = first; i < last; ++i) {
@@ -140,7 +144,8 @@ void LdaGibbsState::topicsByWord(std::vector<std::int64_t>& start, std::vector<s
   topics.resize(m_z.size());
   std::vector<std::int64_t> next(start.begin(), start.end() - 1);
   const auto& tokens = m_corpus.tokens;
-  for (std::size_t i = 0; i < tokens.size(); ++i) topics[static_cast<std::size_t>(next[static_cast<std::size_t>(tokens[i])]++)] = m_z[i];
+  for (std::size_t i = 0; i < tokens.size(); ++i)
+    topics[static_cast<std::size_t>(next[static_cast<std::size_t>(tokens[i])]++)] = m_z[i];
 }
 
 std::vector<std::vector<std::int32_t>> LdaGibbsState::tokenTopics() const {
@@ -160,12 +165,14 @@ std::vector<DocumentRange> balancedRanges(std::span<const std::int64_t> offsets,
   for (std::size_t p = 0; p < parts; ++p) {
     std::size_t end = D;
     if (p + 1 < parts) {
-      const double target = static_cast<double>(offsets.front()) + N * static_cast<double>(p + 1) / static_cast<double>(parts);
+      const double target =
+          static_cast<double>(offsets.front()) + N * static_cast<double>(p + 1) / static_cast<double>(parts);
       const std::size_t lastAllowed = D - (parts - 1 - p);  // leaves an item for each later range
       end = begin + 1;
       while (end < lastAllowed && static_cast<double>(offsets[end]) < target) ++end;
       // Cut on whichever side of the item that crosses the target lands closer to it.
-      if (end > begin + 1 && target - static_cast<double>(offsets[end - 1]) < static_cast<double>(offsets[end]) - target)
+      if (end > begin + 1 &&
+          target - static_cast<double>(offsets[end - 1]) < static_cast<double>(offsets[end]) - target)
         --end;
     }
     ranges.push_back({begin, end});
@@ -200,7 +207,8 @@ double logLikelihoodOfWords(const TopicWordHistograms& histograms, std::span<con
                             double beta, int vocabularySize) {
   double sum = 0.0;
   for (std::size_t c = 1; c < histograms.count.size(); ++c)
-    if (histograms.count[c] != 0) sum += static_cast<double>(histograms.count[c]) * logGammaRatio(static_cast<std::int64_t>(c), beta);
+    if (histograms.count[c] != 0)
+      sum += static_cast<double>(histograms.count[c]) * logGammaRatio(static_cast<std::int64_t>(c), beta);
   const double betaV = beta * vocabularySize;
   for (const auto n : topicTotals) sum -= logGammaRatio(n, betaV);
   return sum;

@@ -105,8 +105,10 @@ TopicWordHistograms topicWordHistograms(std::span<const std::int64_t> countHisto
                                         std::span<const std::int64_t> topicTotals);
 
 // 001 eq. 8 with a symmetric beta over V words, from the histograms:
-// log P(W | Z) = K [log Gamma(V beta) - V log Gamma(beta)] + sum_{k,w} log Gamma(n_kw + beta) - sum_k log Gamma(n_k + V beta)
-//             = sum_c hist[c] (log Gamma(c + beta) - log Gamma(beta)) - sum_k (log Gamma(n_k + V beta) - log Gamma(V beta)),
+// log P(W | Z) = K [log Gamma(V beta) - V log Gamma(beta)] + sum_{k,w} log Gamma(n_kw + beta) - sum_k log Gamma(n_k + V
+// beta)
+//             = sum_c hist[c] (log Gamma(c + beta) - log Gamma(beta)) - sum_k (log Gamma(n_k + V beta) - log Gamma(V
+//             beta)),
 // the zero counts contributing nothing.
 double logLikelihoodOfWords(const TopicWordHistograms& histograms, std::span<const std::int64_t> topicTotals,
                             double beta, int vocabularySize);

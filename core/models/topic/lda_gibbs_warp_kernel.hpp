@@ -72,7 +72,8 @@ class WarpGibbsKernel {
     m_wordStart = std::move(order.start);
     m_wordPosition = std::move(order.position);
     m_documentPosition.assign(tokens.size() + kPrefetchDistance, 0);
-    for (std::size_t i = 0; i < tokens.size(); ++i) m_documentPosition[m_wordPosition[i]] = static_cast<std::uint32_t>(i);
+    for (std::size_t i = 0; i < tokens.size(); ++i)
+      m_documentPosition[m_wordPosition[i]] = static_cast<std::uint32_t>(i);
     const auto z = state.assignments();
     m_byDocument.assign(tokens.size() * m_stride, 0);
     m_byWord.assign(tokens.size() * m_stride, 0);
@@ -95,7 +96,11 @@ class WarpGibbsKernel {
     prepareSweep();
     std::vector<double> unused(P, 0.0);
     withSteps([&](auto steps) {
-      return runPhase([&](std::size_t p, const std::stop_token& stop) { return documentPhase<decltype(steps)::value>(p, stop, false, false, unused[p]); }, {});
+      return runPhase(
+          [&](std::size_t p, const std::stop_token& stop) {
+            return documentPhase<decltype(steps)::value>(p, stop, false, false, unused[p]);
+          },
+          {});
     });
   }
   WarpGibbsKernel(const WarpGibbsKernel&) = delete;
@@ -108,8 +113,13 @@ class WarpGibbsKernel {
     const std::size_t P = m_workers.size();
     logPrior.assign(P, 0.0);
     const bool complete = withSteps([&](auto steps) {
-      return runPhase([&](std::size_t p, const std::stop_token& s) { return wordPhase<decltype(steps)::value>(p, s); }, stop) &&
-             runPhase([&](std::size_t p, const std::stop_token& s) { return documentPhase<decltype(steps)::value>(p, s, true, wantLogPrior, logPrior[p]); }, stop);
+      return runPhase([&](std::size_t p, const std::stop_token& s) { return wordPhase<decltype(steps)::value>(p, s); },
+                      stop) &&
+             runPhase(
+                 [&](std::size_t p, const std::stop_token& s) {
+                   return documentPhase<decltype(steps)::value>(p, s, true, wantLogPrior, logPrior[p]);
+                 },
+                 stop);
     });
     if (!complete) synchroniseAfterStop();
     return complete;
@@ -138,10 +148,14 @@ class WarpGibbsKernel {
   template <typename F>
   bool withSteps(F&& f) {
     switch (m_steps) {
-      case 1: return f(std::integral_constant<int, 1>{});
-      case 2: return f(std::integral_constant<int, 2>{});
-      case 4: return f(std::integral_constant<int, 4>{});
-      default: return f(std::integral_constant<int, 0>{});
+      case 1:
+        return f(std::integral_constant<int, 1>{});
+      case 2:
+        return f(std::integral_constant<int, 2>{});
+      case 4:
+        return f(std::integral_constant<int, 4>{});
+      default:
+        return f(std::integral_constant<int, 0>{});
     }
   }
 
@@ -271,7 +285,8 @@ class WarpGibbsKernel {
 
   // With `judgeProposals` false it only draws the document proposals (the kernel's start).
   template <int kSteps>
-  bool documentPhase(std::size_t p, const std::stop_token& stop, bool judgeProposals, bool wantLogPrior, double& logPrior) {
+  bool documentPhase(std::size_t p, const std::stop_token& stop, bool judgeProposals, bool wantLogPrior,
+                     double& logPrior) {
     Worker& worker = m_workers[p];
     Rng rng = m_state.rng(p);
     std::int32_t* counts = worker.counts.data();
@@ -298,7 +313,8 @@ class WarpGibbsKernel {
       for (std::size_t i = 0; i < length; ++i) ++counts[records[i * S]];
       if (judgeProposals) {
         for (std::size_t i = 0; i < length; ++i)
-          z[a + i] = judge(records + i * S, steps, counts, delta, rng, [&](std::int32_t k) { return counts[k] + alpha[k]; });
+          z[a + i] =
+              judge(records + i * S, steps, counts, delta, rng, [&](std::int32_t k) { return counts[k] + alpha[k]; });
       }
       if (wantLogPrior) {
         logPrior += std::lgamma(alphaSum) - std::lgamma(static_cast<double>(length) + alphaSum);
@@ -320,7 +336,8 @@ class WarpGibbsKernel {
         counts[records[i * S]] = 0;
         for (int m = 1; m <= steps; ++m) {
           const double v = rng.uniform() * mass;
-          target[m] = v < tokens ? records[std::min(static_cast<std::size_t>(v), length - 1) * S] : alphaTable.draw(rng);
+          target[m] =
+              v < tokens ? records[std::min(static_cast<std::size_t>(v), length - 1) * S] : alphaTable.draw(rng);
         }
       }
     }
@@ -349,14 +366,14 @@ class WarpGibbsKernel {
   LdaGibbsState& m_state;
   int m_K;
   int m_steps;
-  std::size_t m_stride;                         // M + 1: a record is the topic, then M proposals
-  std::vector<std::int64_t> m_totals;           // n_k
-  std::vector<std::int64_t> m_wordStart;        // word w's tokens: [start[w], start[w + 1]) word-major
-  std::vector<std::uint32_t> m_wordPosition;    // document-major token i's word-major place
+  std::size_t m_stride;                           // M + 1: a record is the topic, then M proposals
+  std::vector<std::int64_t> m_totals;             // n_k
+  std::vector<std::int64_t> m_wordStart;          // word w's tokens: [start[w], start[w + 1]) word-major
+  std::vector<std::uint32_t> m_wordPosition;      // document-major token i's word-major place
   std::vector<std::uint32_t> m_documentPosition;  // and back
-  std::vector<std::int32_t> m_byWord;           // records word-major: topic, document proposals
-  std::vector<std::int32_t> m_byDocument;       // records document-major: topic, word proposals
-  std::vector<DocumentRange> m_wordRanges;      // partition p's words in the word phase
+  std::vector<std::int32_t> m_byWord;             // records word-major: topic, document proposals
+  std::vector<std::int32_t> m_byDocument;         // records document-major: topic, word proposals
+  std::vector<DocumentRange> m_wordRanges;        // partition p's words in the word phase
   std::vector<Worker> m_workers;
   std::vector<double> m_inverse, m_inverseWithout;
   AliasTable m_alphaTable;

@@ -198,19 +198,23 @@ const OptionTable<LdaOnlineOptions>& LdaOnlineOptions::table() {
     // Online VB never keeps two E steps of a document (there is no bound to protect), so its
     // restart means only where each visit starts.
     OptionSpec restart = topic::estepRestartOption();
-    restart.help = "Start each document's topic mix afresh (even) at every visit; false: from where its last visit ended.";
+    restart.help =
+        "Start each document's topic mix afresh (even) at every visit; false: from where its last visit ended.";
     OptionTable<LdaOnlineOptions> t;
     t.add(topic::topicsOption(), &LdaOnlineOptions::topics)
         .add(topic::iterationsOption("Passes over all documents, each in shuffled minibatches."),
              &LdaOnlineOptions::iterations)
         .add(topic::variationalAlphaOption(), &LdaOnlineOptions::alpha)
         .add(topic::betaOption(), &LdaOnlineOptions::eta)
-        .add(integerOption("batch_size", 1, 1e9, "Documents per minibatch: the topics are updated after each minibatch."),
+        .add(integerOption("batch_size", 1, 1e9,
+                           "Documents per minibatch: the topics are updated after each minibatch."),
              &LdaOnlineOptions::batchSize)
-        .add(realOption("tau0", 0.0, kNoMaximum, false,
-                        "Delay of the step sizes (tau0 + t)^-kappa: larger values make the first minibatches count less."),
+        .add(realOption(
+                 "tau0", 0.0, kNoMaximum, false,
+                 "Delay of the step sizes (tau0 + t)^-kappa: larger values make the first minibatches count less."),
              &LdaOnlineOptions::tau0)
-        .add(realOption("kappa", 0.5, 1.0, true, "Forgetting rate, above 0.5 and at most 1: larger values shrink the steps faster."),
+        .add(realOption("kappa", 0.5, 1.0, true,
+                        "Forgetting rate, above 0.5 and at most 1: larger values shrink the steps faster."),
              &LdaOnlineOptions::kappa)
         .add(topic::optimizeEveryOption(), &LdaOnlineOptions::optimizeEvery)
         .add(topic::snapshotEveryOption(), &LdaOnlineOptions::snapshotEvery)

@@ -28,8 +28,8 @@
 
 #include <cmath>
 #include <limits>
-#include <optional>
 #include <numeric>
+#include <optional>
 #include <string>
 
 #include "core/models/fit_driver.hpp"
@@ -292,7 +292,8 @@ VariationalTopics initialTopics(const std::string& init, const DocumentWordCount
                                 std::uint64_t stream, std::stop_token stop) {
   auto start = randomTopics(topics, vocabulary, seed, stream);
   if (init != "mixture" || stop.stop_requested()) return start;
-  Eigen::MatrixXd lambda = mixtureInitialLambda(docs, postings, topics, vocabulary, eta, kMixtureIterations, seed, stream, stop);
+  Eigen::MatrixXd lambda =
+      mixtureInitialLambda(docs, postings, topics, vocabulary, eta, kMixtureIterations, seed, stream, stop);
   // A stop during the EM leaves it unfinished: the run keeps the random start it reports as its topics.
   if (stop.stop_requested()) return start;
   start.lambda = std::move(lambda);
@@ -329,8 +330,8 @@ double reestimateHyperparameters(const Eigen::MatrixXd& gammas, const Variationa
   return change;
 }
 
-std::optional<double> variationalHeldout(const FitData& data, const FitSettings& settings, const VariationalTopics& topics,
-                                         const Eigen::VectorXd& alpha) {
+std::optional<double> variationalHeldout(const FitData& data, const FitSettings& settings,
+                                         const VariationalTopics& topics, const Eigen::VectorXd& alpha) {
   if (!data.heldout || data.heldout->empty()) return std::nullopt;
   const Eigen::MatrixXd topicWord = topics.posteriorMean();
   return heldoutPerplexity(data, topicWord, variationalFoldIn(topicWord, alpha), settings.seed);

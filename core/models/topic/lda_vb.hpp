@@ -22,10 +22,10 @@ struct LdaVbOptions {
   // Symmetric start of the document-topic prior; 1/K (the default of scikit-learn and gensim) is
   // used when the option is left at its default (0 stands for "1/K").
   double alpha = 0.0;
-  double eta = 0.01;  // the "beta" option: symmetric topic-word prior
+  double eta = 0.01;                // the "beta" option: symmetric topic-word prior
   std::int64_t optimizeEvery = 10;  // re-estimate alpha (asymmetric) and eta every N passes; 0 = never
   std::int64_t snapshotEvery = 10;
-  int estepIterations = 100;   // gamma updates per document and pass, at most
+  int estepIterations = 100;     // gamma updates per document and pass, at most
   double estepTolerance = 1e-3;  // mean absolute change of gamma_d that ends a document's E step
   bool estepRestart = true;      // also run each E step from the symmetric start, keep the better one
   std::string init = "mixture";  // how lambda starts: "random" or "mixture" (see topic::initOption)
@@ -71,8 +71,8 @@ double reestimateHyperparameters(const Eigen::MatrixXd& gammas, const Variationa
                                  double& eta);
 
 // The held-out perplexity by document completion with the variational fold-in.
-std::optional<double> variationalHeldout(const FitData& data, const FitSettings& settings, const VariationalTopics& topics,
-                                         const Eigen::VectorXd& alpha);
+std::optional<double> variationalHeldout(const FitData& data, const FitSettings& settings,
+                                         const VariationalTopics& topics, const Eigen::VectorXd& alpha);
 
 }  // namespace topic
 }  // namespace latent::core

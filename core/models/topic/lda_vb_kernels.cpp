@@ -22,7 +22,6 @@ constexpr double kTinyNormalizer = 1e-300;
 constexpr std::size_t kWordBlock = 256;
 constexpr std::size_t kDocumentBlock = 64;
 
-
 }  // namespace
 
 DocumentWordCounts countDocumentWords(const Corpus& corpus) {
@@ -200,7 +199,8 @@ bool corpusEStep(const DocumentWordCounts& docs, std::span<const std::int32_t> d
         if (!warm && start != EStepStart::Warm) gamma = alpha.array() + docs.lengths[d] / static_cast<double>(K);
         const auto e = documentEStep(std::span(docs.words).subspan(begin, n), std::span(docs.counts).subspan(begin, n),
                                      expElogBeta, alpha, gamma, theta, scaled, control, workspace);
-        const double bound = documentBound(e.logNormalizer, gamma, theta, alpha, alpha, terms.logGammaSum, terms.sumLogGamma);
+        const double bound =
+            documentBound(e.logNormalizer, gamma, theta, alpha, alpha, terms.logGammaSum, terms.sumLogGamma);
         if (warm) {
           state.warmLogNormalizers[slot] = e.logNormalizer;
           state.warmBounds[slot] = bound;
@@ -234,7 +234,8 @@ bool corpusEStep(const DocumentWordCounts& docs, std::span<const std::int32_t> d
     const auto s = static_cast<Eigen::Index>(slot);
     state.gammas.col(static_cast<Eigen::Index>(d)) = state.warmGammas.col(s);
     state.expElogTheta.col(s) = state.warmExpElogTheta.col(s);
-    const auto begin = static_cast<std::ptrdiff_t>(docs.offsets[d]), end = static_cast<std::ptrdiff_t>(docs.offsets[d + 1]);
+    const auto begin = static_cast<std::ptrdiff_t>(docs.offsets[d]),
+               end = static_cast<std::ptrdiff_t>(docs.offsets[d + 1]);
     std::copy(state.warmScaledCounts.begin() + begin, state.warmScaledCounts.begin() + end,
               state.scaledCounts.begin() + begin);
     state.logNormalizers[d] = state.warmLogNormalizers[slot];
@@ -345,7 +346,8 @@ TopicBound refreshTopics(VariationalTopics& topics, double eta, const Eigen::Mat
     blockCorrections[b] = correction;
   });
   TopicBound bound;
-  bound.prior = static_cast<double>(K) * (logGamma(static_cast<double>(V) * eta) - static_cast<double>(V) * logGamma(eta));
+  bound.prior =
+      static_cast<double>(K) * (logGamma(static_cast<double>(V) * eta) - static_cast<double>(V) * logGamma(eta));
   for (Eigen::Index k = 0; k < K; ++k) bound.prior -= logGamma(rowSums[k]);
   for (std::size_t b = 0; b < blocks; ++b) {
     bound.prior += blockTerms[b];
@@ -387,7 +389,8 @@ Eigen::MatrixXd mixtureInitialLambda(const DocumentWordCounts& docs, const WordP
   Rng rng(seed, stream);
   std::vector<double> norms(D, 0.0), distance(D, 1.0);
   for (std::size_t d = 0; d < D; ++d) {
-    for (auto e = docs.offsets[d]; e < docs.offsets[d + 1]; ++e) norms[d] += docs.counts[static_cast<std::size_t>(e)] * docs.counts[static_cast<std::size_t>(e)];
+    for (auto e = docs.offsets[d]; e < docs.offsets[d + 1]; ++e)
+      norms[d] += docs.counts[static_cast<std::size_t>(e)] * docs.counts[static_cast<std::size_t>(e)];
     norms[d] = std::sqrt(norms[d]);
   }
   Eigen::VectorXd corpusFrequency = Eigen::VectorXd::Zero(V), center = Eigen::VectorXd::Zero(V);
@@ -452,7 +455,8 @@ Eigen::MatrixXd mixtureInitialLambda(const DocumentWordCounts& docs, const WordP
     for (std::size_t e = 0; e < ones.size(); ++e) ones[e] = docs.counts[e];
     if (!expectedWordTopicCounts(postings, responsibilities, ones, unit, counts, stop)) break;
     full.setZero();
-    for (std::size_t i = 0; i < postings.words.size(); ++i) full.col(postings.words[i]) = counts.col(static_cast<Eigen::Index>(i));
+    for (std::size_t i = 0; i < postings.words.size(); ++i)
+      full.col(postings.words[i]) = counts.col(static_cast<Eigen::Index>(i));
     Eigen::VectorXd sizes = responsibilities.rowwise().sum();
     logPi = ((sizes.array() + 1.0) / (static_cast<double>(D) + static_cast<double>(K))).log();
     for (Eigen::Index k = 0; k < K; ++k) {

@@ -47,12 +47,13 @@ struct WordPostings {
 
   // Rebuilds the postings of `documents` (each a document index; slot i = documents[i]).
   // `scratch` (length V, all -1 on entry and on return) keeps this O(entries) per call.
-  void build(const DocumentWordCounts& docs, std::span<const std::int32_t> documents, std::vector<std::int64_t>& scratch);
+  void build(const DocumentWordCounts& docs, std::span<const std::int32_t> documents,
+             std::vector<std::int64_t>& scratch);
 };
 
 struct EStepControl {
-  int maxIterations = 100;   // gamma updates per document at most
-  double tolerance = 1e-3;   // stop when the mean absolute change of gamma_d falls below this
+  int maxIterations = 100;  // gamma updates per document at most
+  double tolerance = 1e-3;  // stop when the mean absolute change of gamma_d falls below this
 };
 
 // What the E step leaves for the statistics and the bound.
@@ -103,12 +104,12 @@ enum class EStepStart {
 // The per-document state of E steps over a corpus (gamma, bound) and over the documents of the
 // current E step (slots: exp(E[log theta]) and the fallback's buffers).
 struct EStepState {
-  Eigen::MatrixXd gammas;             // K x D, by document
-  Eigen::MatrixXd expElogTheta;       // K x slots: what the last pass used, for the statistics
-  std::vector<double> scaledCounts;   // per entry: n_dw / Z_dw of the last pass
-  std::vector<double> logNormalizers;  // per document: sum_w n_dw log Z_dw
-  std::vector<double> bounds;          // per document: its part of the ELBO at the topics of its E step
-  std::vector<int> passes;             // per document: E-step passes made
+  Eigen::MatrixXd gammas;                        // K x D, by document
+  Eigen::MatrixXd expElogTheta;                  // K x slots: what the last pass used, for the statistics
+  std::vector<double> scaledCounts;              // per entry: n_dw / Z_dw of the last pass
+  std::vector<double> logNormalizers;            // per document: sum_w n_dw log Z_dw
+  std::vector<double> bounds;                    // per document: its part of the ELBO at the topics of its E step
+  std::vector<int> passes;                       // per document: E-step passes made
   Eigen::MatrixXd warmGammas, warmExpElogTheta;  // K x slots
   std::vector<double> warmScaledCounts, warmLogNormalizers, warmBounds;
 

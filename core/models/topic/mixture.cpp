@@ -95,7 +95,8 @@ class MixtureChain final : public FitChain {
     report.extras.emplace_back("components_used", componentsUsed(m_R));
     if (plan.evaluate || m_converged) {
       const Eigen::MatrixXd topicWord = topicWordOf(m_params);
-      report.heldout = topic::heldoutPerplexity(m_data, topicWord, mixtureFoldIn(topicWord, m_params.pi), m_settings.seed);
+      report.heldout =
+          topic::heldoutPerplexity(m_data, topicWord, mixtureFoldIn(topicWord, m_params.pi), m_settings.seed);
     }
     return true;
   }
@@ -175,9 +176,11 @@ const OptionTable<MixtureOptions>& MixtureOptions::table() {
   static const auto table = [] {
     OptionTable<MixtureOptions> t;
     auto alpha = topic::alphaOption();
-    alpha.help = "Pseudo-count added to every component's number of documents: larger values keep small components alive.";
+    alpha.help =
+        "Pseudo-count added to every component's number of documents: larger values keep small components alive.";
     auto beta = topic::betaOption();
-    beta.help = "Pseudo-count added to every word of every component: larger values smooth the components towards uniform.";
+    beta.help =
+        "Pseudo-count added to every word of every component: larger values smooth the components towards uniform.";
     t.add(topic::topicsOption(), &MixtureOptions::topics)
         .add(topic::iterationsOption("EM or VB iterations at most; the mixture usually settles within a few dozen."),
              &MixtureOptions::iterations)
@@ -188,9 +191,10 @@ const OptionTable<MixtureOptions>& MixtureOptions::table() {
                           "held-out words better: about 3% lower perplexity on the Cora sample, the same within 1% on "
                           "SOTU (K = 20)."),
              &MixtureOptions::method, {{"em", Method::Em}, {"vb", Method::Vb}})
-        .add(restartsOption("Independent random starts, each run for a few iterations; the best one is kept. More "
-                            "starts make a poor local optimum (two true groups merged into one component) less likely."),
-             &MixtureOptions::restarts)
+        .add(
+            restartsOption("Independent random starts, each run for a few iterations; the best one is kept. More "
+                           "starts make a poor local optimum (two true groups merged into one component) less likely."),
+            &MixtureOptions::restarts)
         .add(topic::toleranceOption(), &MixtureOptions::tolerance)
         .add(topic::snapshotEveryOption(), &MixtureOptions::snapshotEvery);
     return t;

@@ -152,7 +152,8 @@ bool mixtureMStep(const DocWordCounts& counts, const RowMatrix& R, const Mixture
     for (auto w = begin; w < end; ++w) {
       auto row = out.phi.row(w);
       row.setZero();
-      for (auto i = counts.wordStart[static_cast<std::size_t>(w)]; i < counts.wordStart[static_cast<std::size_t>(w) + 1]; ++i) {
+      for (auto i = counts.wordStart[static_cast<std::size_t>(w)];
+           i < counts.wordStart[static_cast<std::size_t>(w) + 1]; ++i) {
         const auto e = static_cast<std::size_t>(counts.wordEntry[static_cast<std::size_t>(i)]);
         row.noalias() += counts.counts[e] * R.row(counts.wordDoc[static_cast<std::size_t>(i)]);
       }
@@ -191,7 +192,8 @@ bool mixtureMStep(const DocWordCounts& counts, const RowMatrix& R, const Mixture
   const double Kd = static_cast<double>(K), Vd = static_cast<double>(V);
   if (priors.variational) {
     double klPhi = wordTerms;
-    for (Eigen::Index k = 0; k < K; ++k) klPhi += std::lgamma(total[k]) - std::lgamma(Vd * beta) + Vd * std::lgamma(beta);
+    for (Eigen::Index k = 0; k < K; ++k)
+      klPhi += std::lgamma(total[k]) - std::lgamma(Vd * beta) + Vd * std::lgamma(beta);
     const Eigen::VectorXd a = documents.array() + alpha;
     out.pi = a / a.sum();
     const double psiSum = digamma(a.sum());
@@ -208,7 +210,8 @@ bool mixtureMStep(const DocWordCounts& counts, const RowMatrix& R, const Mixture
   return true;
 }
 
-double mixtureEStep(const DocWordCounts& counts, const MixtureParameters& params, RowMatrix& out, std::stop_token stop) {
+double mixtureEStep(const DocWordCounts& counts, const MixtureParameters& params, RowMatrix& out,
+                    std::stop_token stop) {
   const auto K = params.logPi.size();
   bool stopped = false;
   const double total = sumOverBlocks(counts.blocks(), stop, stopped, [&](std::size_t b) {
@@ -216,8 +219,10 @@ double mixtureEStep(const DocWordCounts& counts, const MixtureParameters& params
     double sum = 0.0;
     for (auto d = counts.blockStart[b]; d < counts.blockStart[b + 1]; ++d) {
       s = params.logPi;
-      for (auto e = counts.docStart[static_cast<std::size_t>(d)]; e < counts.docStart[static_cast<std::size_t>(d) + 1]; ++e)
-        s.noalias() += counts.counts[static_cast<std::size_t>(e)] * params.logPhi.row(counts.words[static_cast<std::size_t>(e)]).transpose();
+      for (auto e = counts.docStart[static_cast<std::size_t>(d)]; e < counts.docStart[static_cast<std::size_t>(d) + 1];
+           ++e)
+        s.noalias() += counts.counts[static_cast<std::size_t>(e)] *
+                       params.logPhi.row(counts.words[static_cast<std::size_t>(e)]).transpose();
       const double top = s.maxCoeff();
       const double lse = top + std::log((s.array() - top).exp().sum());
       out.row(d) = (s.array() - lse).exp().matrix().transpose();

@@ -17,8 +17,8 @@ using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::R
 // The parameters one M step produces, word-major so that a document's E step reads one
 // contiguous row of K numbers per distinct word.
 struct MixtureParameters {
-  RowMatrix phi;        // V x K: MAP estimate (EM) or posterior mean (VB) of each component's words
-  RowMatrix logPhi;     // V x K: log phi (EM) or E_q[log phi] = psi(b_kw) - psi(sum_w b_kw) (VB)
+  RowMatrix phi;          // V x K: MAP estimate (EM) or posterior mean (VB) of each component's words
+  RowMatrix logPhi;       // V x K: log phi (EM) or E_q[log phi] = psi(b_kw) - psi(sum_w b_kw) (VB)
   Eigen::VectorXd pi;     // K: mixing weights, MAP (EM) or posterior mean (VB)
   Eigen::VectorXd logPi;  // K: log pi (EM) or E_q[log pi] (VB)
   // The part of the objective that does not come from the documents' likelihood terms:

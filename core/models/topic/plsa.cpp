@@ -161,7 +161,8 @@ const OptionTable<PlsaOptions>& PlsaOptions::table() {
   static const auto table = [] {
     OptionTable<PlsaOptions> t;
     t.add(topic::topicsOption(), &PlsaOptions::topics)
-        .add(topic::iterationsOption("EM iterations at most; each one updates every document's topic mix and every topic."),
+        .add(topic::iterationsOption(
+                 "EM iterations at most; each one updates every document's topic mix and every topic."),
              &PlsaOptions::iterations)
         .add(choiceOption("method", {},
                           "em: plain EM; tem: tempered EM, which softens each word's topic responsibilities by the "
@@ -171,8 +172,9 @@ const OptionTable<PlsaOptions>& PlsaOptions::table() {
                         "Tempered EM only: the power (0 to 1] applied in the E step; lower values fit the training "
                         "documents less closely (003 searched 0.5 to 1)."),
              &PlsaOptions::temperature)
-        .add(realOption("regularization", 0.0, kNoMaximum, true,
-                        "Pseudo-count added to every word of every topic: larger values smooth the topics towards uniform."),
+        .add(realOption(
+                 "regularization", 0.0, kNoMaximum, true,
+                 "Pseudo-count added to every word of every topic: larger values smooth the topics towards uniform."),
              &PlsaOptions::regularization)
         .add(restartsOption("Independent seeded starts, each run for 10 iterations; the best one is continued. More "
                             "starts make a poor local optimum (one theme split in two while two others share a topic) "

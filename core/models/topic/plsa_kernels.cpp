@@ -7,7 +7,6 @@
 #include <cmath>
 #include <limits>
 
-
 namespace latent::core::topic {
 namespace {
 
@@ -23,8 +22,9 @@ bool initPlsa(const DocWordCounts& counts, std::int64_t K, std::uint64_t seed, s
   // apart: one M step of the mixture on the responsibilities the seeds give.
   RowMatrix responsibilities = RowMatrix::Constant(D, K, 1.0 / static_cast<double>(K));
   MixtureParameters seeded;
-  const bool complete = seedMixture(counts, K, seed, restart, responsibilities, stop) &&
-                        mixtureMStep(counts, responsibilities, MixturePriors{1.0, settings.regularization, false}, seeded, stop);
+  const bool complete =
+      seedMixture(counts, K, seed, restart, responsibilities, stop) &&
+      mixtureMStep(counts, responsibilities, MixturePriors{1.0, settings.regularization, false}, seeded, stop);
   if (complete) {
     state.phi = std::move(seeded.phi);
   } else {
@@ -57,7 +57,8 @@ bool plsaTopicStep(const DocWordCounts& counts, const PlsaState& current, const 
     Eigen::RowVectorXd acc(K);
     for (auto w = begin; w < end; ++w) {
       acc.setZero();
-      for (auto i = counts.wordStart[static_cast<std::size_t>(w)]; i < counts.wordStart[static_cast<std::size_t>(w) + 1]; ++i) {
+      for (auto i = counts.wordStart[static_cast<std::size_t>(w)];
+           i < counts.wordStart[static_cast<std::size_t>(w) + 1]; ++i) {
         const auto e = static_cast<std::size_t>(counts.wordEntry[static_cast<std::size_t>(i)]);
         acc.noalias() += current.ratio[e] * thetaE.row(counts.wordDoc[static_cast<std::size_t>(i)]);
       }
@@ -109,8 +110,10 @@ double plsaDocumentStep(const DocWordCounts& counts, const PlsaState& current, c
         for (auto e = first; e < last; ++e) acc.noalias() += current.ratio[e] * oldPhiE.row(counts.words[e]);
         acc.array() *= oldThetaE.row(d).array();
         const double total = acc.sum();
-        if (total > 0.0) next.theta.row(d) = acc / total;
-        else next.theta.row(d) = current.theta.row(d);
+        if (total > 0.0)
+          next.theta.row(d) = acc / total;
+        else
+          next.theta.row(d) = current.theta.row(d);
         if (tempered) next.thetaPow.row(d) = next.theta.row(d).array().pow(settings.temperature).matrix();
       }
       const auto thetaE = next.thetaE(settings.temperature).row(d);

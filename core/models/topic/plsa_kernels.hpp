@@ -22,10 +22,10 @@ namespace latent::core::topic {
 // ratio_dw thetaPow_dz phiPow_wz with ratio_dw = n_dw / Z_dw: storing ratio (one double per
 // entry) is enough to run the M step for p(z|d) document by document and for p(w|z) word by word.
 struct PlsaState {
-  RowMatrix theta;     // D x K, p(z | d)
-  RowMatrix phi;       // V x K, p(w | z) (word-major)
-  RowMatrix thetaPow;  // theta^b, only when tempered (b < 1)
-  RowMatrix phiPow;    // phi^b, only when tempered
+  RowMatrix theta;            // D x K, p(z | d)
+  RowMatrix phi;              // V x K, p(w | z) (word-major)
+  RowMatrix thetaPow;         // theta^b, only when tempered (b < 1)
+  RowMatrix phiPow;           // phi^b, only when tempered
   std::vector<double> ratio;  // per entry of DocWordCounts: n_dw / sum_z (theta_dz phi_wz)^b
   // sum_z log Dir(phi_z | 1 + regularization) up to its constant: regularization sum_wz log phi_wz.
   double logPrior = 0.0;

@@ -26,18 +26,21 @@ OptionSpec betaOption() {
 }
 
 OptionSpec optimizeEveryOption() {
-  return integerOption("optimize_every", 0, 1e7,
-                       "Re-estimate alpha (one value per topic) and beta from the data every N iterations; 0 keeps them fixed.");
+  return integerOption(
+      "optimize_every", 0, 1e7,
+      "Re-estimate alpha (one value per topic) and beta from the data every N iterations; 0 keeps them fixed.");
 }
 
 OptionSpec snapshotEveryOption() {
-  return integerOption("snapshot_every", 0, 1e7,
-                       "Save the topics to the project every N iterations, so a stopped run keeps them; 0 saves only at the end.");
+  return integerOption(
+      "snapshot_every", 0, 1e7,
+      "Save the topics to the project every N iterations, so a stopped run keeps them; 0 saves only at the end.");
 }
 
 OptionSpec toleranceOption() {
-  return realOption("tolerance", 0.0, kNoMaximum, false,
-                    "Stop early once the objective per token changes by less than this between iterations; 0 never stops early.");
+  return realOption(
+      "tolerance", 0.0, kNoMaximum, false,
+      "Stop early once the objective per token changes by less than this between iterations; 0 never stops early.");
 }
 
 std::optional<double> heldoutPerplexity(const FitData& data, const Eigen::MatrixXd& topicWord, const FoldIn& foldIn,
@@ -65,7 +68,8 @@ Eigen::MatrixXd assembleDocTopic(const FitData& data, const Eigen::MatrixXd& tra
   const auto K = trainTheta.cols();
   if (data.trainDocuments.empty()) return trainTheta;  // the corpus is the full one
   Eigen::MatrixXd full = Eigen::MatrixXd::Zero(data.fullDocumentCount, K);
-  for (std::size_t d = 0; d < data.trainDocuments.size(); ++d) full.row(data.trainDocuments[d]) = trainTheta.row(static_cast<Eigen::Index>(d));
+  for (std::size_t d = 0; d < data.trainDocuments.size(); ++d)
+    full.row(data.trainDocuments[d]) = trainTheta.row(static_cast<Eigen::Index>(d));
   if (!data.heldout) return full;
   const auto& h = *data.heldout;
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, h.size(), 8), [&](const auto& range) {
@@ -92,7 +96,8 @@ std::vector<std::vector<std::int32_t>> mostLikelyTopics(const Corpus& corpus, co
       topics.resize(words.size());
       for (std::size_t i = 0; i < words.size(); ++i) {
         Eigen::Index best = 0;
-        (topicWord.col(words[i]).array() * docTopic.row(static_cast<Eigen::Index>(d)).transpose().array()).maxCoeff(&best);
+        (topicWord.col(words[i]).array() * docTopic.row(static_cast<Eigen::Index>(d)).transpose().array())
+            .maxCoeff(&best);
         topics[i] = static_cast<std::int32_t>(best);
       }
     }

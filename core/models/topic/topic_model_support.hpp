@@ -21,8 +21,8 @@ namespace latent::core::topic {
 // Options with the same name, meaning and help text in every topic model.
 OptionSpec topicsOption();                             // "k"
 OptionSpec iterationsOption(const std::string& help);  // "iterations"
-OptionSpec alphaOption();  // symmetric document-topic prior (the start value when optimised)
-OptionSpec betaOption();   // symmetric topic-word prior
+OptionSpec alphaOption();          // symmetric document-topic prior (the start value when optimised)
+OptionSpec betaOption();           // symmetric topic-word prior
 OptionSpec optimizeEveryOption();  // re-estimate alpha and beta every N iterations; 0 = never
 OptionSpec snapshotEveryOption();  // write topic_word to the project every N iterations
 // Stop once the objective per token changes by less than this; 0 never stops early.

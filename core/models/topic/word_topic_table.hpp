@@ -15,7 +15,7 @@ namespace latent::core::topic {
 // Where each word's cells live and how they are organised. Copies of a table share it.
 struct WordTopicLayout {
   int topics = 0;
-  std::vector<std::int64_t> offset;  // word w: cells [offset[w], offset[w + 1])
+  std::vector<std::int64_t> offset;        // word w: cells [offset[w], offset[w + 1])
   std::vector<std::uint8_t> log2Capacity;  // 0: a dense row of K counts; else hash slots = 2^this
 
   // A word with f tokens holds at most m = min(f, K) nonzero counts. It gets a hash table of

@@ -63,7 +63,8 @@ BlockMatrixPage::BlockMatrixPage(QWidget* parent) : QWidget(parent) {
   m_blockDensity = new BlockDensityView(this);
   m_blockMatrix = new BlockDensityView(this);
   auto name = [this](const char* what) {
-    return [this, what] { return QStringLiteral("run-%1-%2").arg(m_data ? m_data->run.id : 0).arg(QLatin1String(what)); };
+    return
+        [this, what] { return QStringLiteral("run-%1-%2").arg(m_data ? m_data->run.id : 0).arg(QLatin1String(what)); };
   };
   enableFigureExport(m_fileOrder, name("adjacency-file-order"));
   enableFigureExport(m_blockOrder, name("adjacency-by-block"));

@@ -31,8 +31,10 @@ MembershipPage::MembershipPage(QWidget* parent) : QWidget(parent) {
   m_hint->setForegroundRole(QPalette::PlaceholderText);
   m_simplex = new MembershipSimplexView(this);
   m_bars = new MembershipBarsView(this);
-  enableFigureExport(m_simplex, [this] { return QStringLiteral("run-%1-memberships").arg(m_data ? m_data->run.id : 0); });
-  enableFigureExport(m_bars, [this] { return QStringLiteral("run-%1-membership-bars").arg(m_data ? m_data->run.id : 0); });
+  enableFigureExport(m_simplex,
+                     [this] { return QStringLiteral("run-%1-memberships").arg(m_data ? m_data->run.id : 0); });
+  enableFigureExport(m_bars,
+                     [this] { return QStringLiteral("run-%1-membership-bars").arg(m_data ? m_data->run.id : 0); });
   m_bars->hide();
   m_split = new QSplitter(Qt::Vertical, this);
   m_split->addWidget(m_simplex);
@@ -75,7 +77,7 @@ void MembershipPage::show(std::shared_ptr<const BlockRunData> data, bool live) {
   }
   const auto& d = *m_data;
   QString what = d.mixed ? tr("each node's mixture of blocks (posterior mean of its memberships θ)")
-                      : tr("each node's posterior probability of belonging to each block");
+                         : tr("each node's posterior probability of belonging to each block");
   if (live && d.iteration >= 0)
     m_header->setText(tr("<b>Memberships at iteration %1</b> — the latest snapshot of the running fit; the picture "
                          "follows the run.")

@@ -46,8 +46,9 @@ std::shared_ptr<const GibbsStateData> loadGibbsState(const std::filesystem::path
 
 GibbsStateView::GibbsStateView(QWidget* parent) : QWidget(parent) {
   setMinimumSize(480, 300);
-  setToolTip(tr("Each row is a document and each column a word; every dot is one occurrence of the word in the "
-                "document, coloured by the topic the sampler assigned it (000 Fig. 27.8)."));
+  setToolTip(
+      tr("Each row is a document and each column a word; every dot is one occurrence of the word in the "
+         "document, coloured by the topic the sampler assigned it (000 Fig. 27.8)."));
 }
 
 void GibbsStateView::setData(std::shared_ptr<const GibbsStateData> data) {
@@ -125,7 +126,8 @@ void GibbsStateView::paintEvent(QPaintEvent*) {
     p.setBrush(Qt::NoBrush);
     p.drawRect(QRectF(left, header, panelWidth, rowHeight * rows));
     for (std::size_t c = 1; c < columns.size(); ++c)
-      p.drawLine(QPointF(left + double(c) * columnWidth, header), QPointF(left + double(c) * columnWidth, header + rowHeight * rows));
+      p.drawLine(QPointF(left + double(c) * columnWidth, header),
+                 QPointF(left + double(c) * columnWidth, header + rowHeight * rows));
     for (int d = 0; d < rows; ++d) {
       std::vector<int> filled(columns.size(), 0);
       const double y = header + (d + 0.5) * rowHeight;
@@ -135,8 +137,9 @@ void GibbsStateView::paintEvent(QPaintEvent*) {
         const double x = left + double(c) * columnWidth + (slot + 1) * columnWidth / double(maxPerCell + 1);
         const int topic = assigned[std::size_t(d)][i];
         // Two topics: the textbook's white and black dots; more: the topic colours.
-        const QColor fill = data.topics == 2 ? (topic == 0 ? palette().color(QPalette::Base) : palette().color(QPalette::Text))
-                                             : topicColour(topic, palette());
+        const QColor fill = data.topics == 2
+                                ? (topic == 0 ? palette().color(QPalette::Base) : palette().color(QPalette::Text))
+                                : topicColour(topic, palette());
         p.setPen(QPen(palette().color(QPalette::Text), 1));
         p.setBrush(fill);
         p.drawEllipse(QPointF(x, y), dot / 2, dot / 2);

@@ -14,9 +14,9 @@
 namespace latent::ui {
 
 struct GibbsStateData {
-  QStringList words;                                  // by word id
-  QStringList documents;                              // titles, by document
-  std::vector<std::vector<std::int32_t>> wordIds;     // per document, token order
+  QStringList words;                                     // by word id
+  QStringList documents;                                 // titles, by document
+  std::vector<std::vector<std::int32_t>> wordIds;        // per document, token order
   std::vector<std::vector<std::int32_t>> before, after;  // topic per token, same order
   int topics = 0;
   std::int64_t sweeps = 0;

@@ -10,8 +10,8 @@
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QScatterSeries>
-#include <QValueAxis>
 #include <QVBoxLayout>
+#include <QValueAxis>
 
 #include <algorithm>
 #include <cmath>
@@ -85,10 +85,16 @@ QString KChoiceView::captionText() const {
   parts << tr("Each dot is a finished run of %1 on this dataset with the same options as this run except K "
               "(several seeds of one K give several dots; the line joins their means); the ringed dot is this run.")
                .arg(qs(m_data.run.model));
-  if (choice.byHeldout) parts << tr("Lower %1 is better: lowest at <b>K = %2</b>.").arg(m_data.heldoutName.toHtmlEscaped()).arg(*choice.byHeldout);
-  if (choice.byIcl) parts << tr("ICL (integrated completed likelihood) is higher for better models: highest at <b>K = %1</b>.").arg(*choice.byIcl);
+  if (choice.byHeldout)
+    parts << tr("Lower %1 is better: lowest at <b>K = %2</b>.")
+                 .arg(m_data.heldoutName.toHtmlEscaped())
+                 .arg(*choice.byHeldout);
+  if (choice.byIcl)
+    parts << tr("ICL (integrated completed likelihood) is higher for better models: highest at <b>K = %1</b>.")
+                 .arg(*choice.byIcl);
   // The optimism of full folding-in (003): how far below the fair number it reads at the largest K.
-  const auto last = std::find_if(m_data.points.rbegin(), m_data.points.rend(), [](const auto& p) { return p.fullFoldingIn.has_value(); });
+  const auto last = std::find_if(m_data.points.rbegin(), m_data.points.rend(),
+                                 [](const auto& p) { return p.fullFoldingIn.has_value(); });
   if (last != m_data.points.rend())
     parts << tr("The dashed curve scores the same held-out documents by full folding-in, which fits each document's "
                 "mixture to the very words it then scores (003): it reads %1% lower at K = %2 and keeps falling as K "
@@ -177,7 +183,8 @@ void KChoiceView::rebuild() {
   if (std::isfinite(lo)) fitAxis(y, lo, hi);
   chart->addAxis(x, Qt::AlignBottom);
   chart->addAxis(y, Qt::AlignLeft);
-  for (auto* s : {static_cast<QAbstractSeries*>(mean), static_cast<QAbstractSeries*>(runs), static_cast<QAbstractSeries*>(current)}) {
+  for (auto* s : {static_cast<QAbstractSeries*>(mean), static_cast<QAbstractSeries*>(runs),
+                  static_cast<QAbstractSeries*>(current)}) {
     s->attachAxis(x);
     s->attachAxis(y);
   }

@@ -16,7 +16,7 @@ class QLabel;
 namespace latent::ui {
 
 struct KChoiceData {
-  core::RunRecord run;             // the run whose tab this is
+  core::RunRecord run;               // the run whose tab this is
   std::vector<core::KPoint> points;  // comparable runs, this one included
   QString heldoutName;
   int distinctK = 0;

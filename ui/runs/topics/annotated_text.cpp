@@ -4,10 +4,10 @@
 #include "ui/runs/topics/annotated_text.hpp"
 
 #include <QPlainTextDocumentLayout>
-#include <QThread>
 #include <QTextBlock>
 #include <QTextCursor>
 #include <QTextDocument>
+#include <QThread>
 
 #include <algorithm>
 #include <numeric>
@@ -59,8 +59,8 @@ AnnotationInput annotationInput(const core::StoredDocument& document, std::vecto
   return in;
 }
 
-std::unique_ptr<QTextDocument> annotatedDocument(const AnnotationInput& input, const AnnotationStyle& style, const QFont& font,
-                                                 QThread* owner) {
+std::unique_ptr<QTextDocument> annotatedDocument(const AnnotationInput& input, const AnnotationStyle& style,
+                                                 const QFont& font, QThread* owner) {
   auto document = std::make_unique<QTextDocument>();
   // The layout QPlainTextEdit needs: it lays out only the blocks in sight.
   document->setDocumentLayout(new QPlainTextDocumentLayout(document.get()));
@@ -109,8 +109,10 @@ void renderAnnotations(QTextDocument* document, const QString& text, const QVect
       emphasised = style.emphasised < 0 || style.emphasised == topic;
       const QColor colour = style.colours[topic];
       word.setForeground(emphasised ? colour : faded);
-      if (emphasised) word.setBackground(topicTint(colour, pal, style.emphasised == topic ? kMaxTintStrength : 0.12));
-      else word.clearBackground();
+      if (emphasised)
+        word.setBackground(topicTint(colour, pal, style.emphasised == topic ? kMaxTintStrength : 0.12));
+      else
+        word.clearBackground();
       if (style.emphasised == topic) word.setFontWeight(QFont::DemiBold);
     }
     word.setProperty(kTokenProperty, i + 1);

@@ -34,11 +34,11 @@ struct AnnotationStyle {
 };
 
 struct Annotation {
-  int token = -1;           // index into the token arrays given to renderAnnotations
-  TextRange range;          // in the text given to renderAnnotations (superscripts not counted)
-  QString text;             // the word as shown
-  int topic = -1;           // -1: the word has no topic (a held-out document)
-  bool emphasised = true;   // false when another topic is emphasised
+  int token = -1;          // index into the token arrays given to renderAnnotations
+  TextRange range;         // in the text given to renderAnnotations (superscripts not counted)
+  QString text;            // the word as shown
+  int topic = -1;          // -1: the word has no topic (a held-out document)
+  bool emphasised = true;  // false when another topic is emphasised
 };
 
 // What to annotate: the text, each token's place in it, and each token's topic (empty: none).
@@ -58,8 +58,8 @@ AnnotationInput annotationInput(const core::StoredDocument& document, std::vecto
 // A new document holding the annotated text in `font`, with the layout a QPlainTextEdit shows,
 // moved to `owner` (the thread that will show it). Safe to call off the GUI thread: it neither
 // lays out nor paints.
-std::unique_ptr<QTextDocument> annotatedDocument(const AnnotationInput& input, const AnnotationStyle& style, const QFont& font,
-                                                 QThread* owner);
+std::unique_ptr<QTextDocument> annotatedDocument(const AnnotationInput& input, const AnnotationStyle& style,
+                                                 const QFont& font, QThread* owner);
 
 // Replaces `document`'s contents. `ranges[i]` is token i's place in `text`; `topics` is empty or
 // holds token i's topic at i. Tokens that overlap an earlier one or are empty are skipped.

@@ -39,7 +39,8 @@ void RunDocumentModel::setLabels(QStringList labels) {
 }
 
 int RunDocumentModel::mainTopic(int row) const {
-  return row >= 0 && static_cast<std::size_t>(row) < m_mainTopic.size() ? m_mainTopic[static_cast<std::size_t>(row)] : -1;
+  return row >= 0 && static_cast<std::size_t>(row) < m_mainTopic.size() ? m_mainTopic[static_cast<std::size_t>(row)]
+                                                                        : -1;
 }
 
 int RunDocumentModel::rowCount(const QModelIndex& parent) const {
@@ -57,7 +58,8 @@ QVariant RunDocumentModel::data(const QModelIndex& index, int role) const {
   const bool heldOut = row < m_data->assigned.size() && !m_data->assigned[row];
   switch (index.column()) {
     case IndexColumn:
-      if (role == Qt::DisplayRole || role == kSortRole || role == kExportRole) return static_cast<qint64>(doc.index + 1);
+      if (role == Qt::DisplayRole || role == kSortRole || role == kExportRole)
+        return static_cast<qint64>(doc.index + 1);
       if (role == Qt::TextAlignmentRole) return int(Qt::AlignRight | Qt::AlignVCenter);
       break;
     case TitleColumn:
@@ -98,7 +100,8 @@ QVariant RunDocumentModel::data(const QModelIndex& index, int role) const {
       if (role == Qt::DisplayRole) return heldOut ? tr("held out") : QString();
       if (role == kSortRole || role == kExportRole) return heldOut ? tr("held out") : tr("training");
       break;
-    default: break;
+    default:
+      break;
   }
   return {};
 }
@@ -107,18 +110,25 @@ QVariant RunDocumentModel::headerData(int section, Qt::Orientation orientation, 
   if (orientation != Qt::Horizontal) return {};
   if (role == Qt::DisplayRole) {
     switch (section) {
-      case IndexColumn: return tr("#");
-      case TitleColumn: return tr("Title");
-      case WordsColumn: return tr("Words");
-      case TopicColumn: return tr("Topic");
-      case SetColumn: return tr("Set");
-      default: return {};
+      case IndexColumn:
+        return tr("#");
+      case TitleColumn:
+        return tr("Title");
+      case WordsColumn:
+        return tr("Words");
+      case TopicColumn:
+        return tr("Topic");
+      case SetColumn:
+        return tr("Set");
+      default:
+        return {};
     }
   }
   if (role == Qt::ToolTipRole && section == TopicColumn) return tr("The topic with the largest share of the document");
   if (role == Qt::ToolTipRole && section == SetColumn)
-    return tr("Training documents have a topic for every word; held-out documents were kept aside to measure "
-              "the held-out perplexity.");
+    return tr(
+        "Training documents have a topic for every word; held-out documents were kept aside to measure "
+        "the held-out perplexity.");
   return {};
 }
 

@@ -10,13 +10,13 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
+#include <QPlainTextDocumentLayout>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QScrollBar>
 #include <QSplitter>
 #include <QTableView>
 #include <QTableWidget>
-#include <QPlainTextDocumentLayout>
-#include <QPlainTextEdit>
 #include <QTextDocument>
 #include <QVBoxLayout>
 
@@ -155,11 +155,12 @@ TopicDocumentView::TopicDocumentView(QWidget* parent) : QWidget(parent) {
   layout->addWidget(m_splitter, 1);
 
   connect(m_filterBox, &QLineEdit::textChanged, m_filter, &RunDocumentFilter::setText);
-  connect(m_documents->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
-    if (!current.isValid()) return;
-    const qint64 index = current.data(RunDocumentModel::DocumentIndexRole).toLongLong();
-    if (index != m_requested) showDocument(index);
-  });
+  connect(m_documents->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+          [this](const QModelIndex& current) {
+            if (!current.isValid()) return;
+            const qint64 index = current.data(RunDocumentModel::DocumentIndexRole).toLongLong();
+            if (index != m_requested) showDocument(index);
+          });
   connect(m_proportions, &QTableWidget::cellClicked, this, [this](int row, int) {
     const int topic = m_proportions->item(row, 0)->data(kProportionTopicRole).toInt();
     highlightTopic(topic == m_emphasised ? -1 : topic);
@@ -185,8 +186,9 @@ void TopicDocumentView::setData(std::filesystem::path projectFile, std::shared_p
   for (const auto& [topic, label] : m_data->labels)
     if (topic >= 0 && topic < m_data->topicCount()) m_labels[static_cast<int>(topic)] = qs(label);
   m_model->setLabels(m_labels);
-  m_documents->setColumnHidden(RunDocumentModel::SetColumn,
-                               std::all_of(m_data->assigned.begin(), m_data->assigned.end(), [](std::uint8_t a) { return a != 0; }));
+  m_documents->setColumnHidden(
+      RunDocumentModel::SetColumn,
+      std::all_of(m_data->assigned.begin(), m_data->assigned.end(), [](std::uint8_t a) { return a != 0; }));
   m_documents->setColumnHidden(RunDocumentModel::TopicColumn, !m_data->hasDocTopic());
   updateColours();
   if (m_filter->rowCount() > 0) selectRow(0);
@@ -225,7 +227,8 @@ void TopicDocumentView::showDocument(qint64 index) {
     if (const QModelIndex i = m_filter->index(row, RunDocumentModel::TitleColumn);
         i.data(RunDocumentModel::DocumentIndexRole).toLongLong() == index) {
       if (m_documents->currentIndex().row() != row)
-        m_documents->selectionModel()->setCurrentIndex(i, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        m_documents->selectionModel()->setCurrentIndex(i,
+                                                       QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
       m_documents->scrollTo(i);
       break;
     }
@@ -304,8 +307,10 @@ void TopicDocumentView::showText(std::shared_ptr<QTextDocument> document) {
   const int scroll = m_text->verticalScrollBar()->value();
   m_text->setDocument(document.get());
   m_shown = std::move(document);
-  if (sameDocument) m_text->verticalScrollBar()->setValue(scroll);
-  else m_text->moveCursor(QTextCursor::Start);
+  if (sameDocument)
+    m_text->verticalScrollBar()->setValue(scroll);
+  else
+    m_text->moveCursor(QTextCursor::Start);
   Q_EMIT rendered();
 }
 
@@ -318,22 +323,25 @@ void TopicDocumentView::updateHeader() {
   facts << countOf(static_cast<std::int64_t>(m_wordCount), tr("kept word"), tr("kept words"));
   facts << (m_heldOut ? tr("held out") : tr("training document"));
   const QString title = h.title.empty() ? tr("Document %1").arg(h.index + 1) : qs(h.title).toHtmlEscaped();
-  m_headerLabel->setText(QStringLiteral("<b>%1</b><br><span style=\"color:gray\">%2</span>").arg(title, facts.join(QStringLiteral(" · "))));
+  m_headerLabel->setText(QStringLiteral("<b>%1</b><br><span style=\"color:gray\">%2</span>")
+                             .arg(title, facts.join(QStringLiteral(" · "))));
 
   QStringList note;
   if (m_wordCount == 0) {
     note << tr("This document has no kept words: everything in it was a stop word or pruned from the vocabulary.");
   } else if (m_heldOut) {
-    note << tr("This document was held out of training to measure the held-out perplexity, so its words have no "
-               "topics of their own. Its proportions were inferred afterwards by folding it in, with the topics fixed.");
+    note << tr(
+        "This document was held out of training to measure the held-out perplexity, so its words have no "
+        "topics of their own. Its proportions were inferred afterwards by folding it in, with the topics fixed.");
   } else if (m_input->topics.empty()) {
     note << tr("This model gives each document its topic proportions but no topic to single words.");
   } else {
     note << assignmentMeaning(*m_data);
   }
   if (!m_input->hasText)
-    note << tr("This corpus was imported from a bag-of-words format (UCI or LDA-C): it keeps how often each word occurs "
-               "but not the text, so the words are listed grouped by topic instead of read in order.");
+    note << tr(
+        "This corpus was imported from a bag-of-words format (UCI or LDA-C): it keeps how often each word occurs "
+        "but not the text, so the words are listed grouped by topic instead of read in order.");
   else if (m_wordCount > 0)
     note << tr("Grey text was not modelled: stop words, punctuation, and words too rare or too common to keep.");
   m_note->setText(note.join(QLatin1Char(' ')));
@@ -349,18 +357,22 @@ void TopicDocumentView::renderProportions() {
   std::vector<std::pair<int, double>> proportions;
   if (m_data->hasDocTopic() && row < m_data->docTopic.rows()) {
     for (int k = 0; k < m_data->topicCount(); ++k) proportions.emplace_back(k, m_data->docTopic(row, k));
-    m_proportionsNote->setText(m_heldOut ? tr("Folded in (the document was held out). Click a topic to pick out its words.")
-                                         : tr("Click a topic to pick out its words."));
+    m_proportionsNote->setText(m_heldOut
+                                   ? tr("Folded in (the document was held out). Click a topic to pick out its words.")
+                                   : tr("Click a topic to pick out its words."));
   } else if (m_input && !m_input->topics.empty()) {
     // No stored proportions: the share of the document's words assigned to each topic.
     const auto& topics = m_input->topics;
     std::vector<double> counts(static_cast<std::size_t>(m_data->topicCount()), 0.0);
     for (const auto t : topics)
       if (t >= 0 && static_cast<std::size_t>(t) < counts.size()) counts[static_cast<std::size_t>(t)] += 1.0;
-    for (int k = 0; k < m_data->topicCount(); ++k) proportions.emplace_back(k, counts[static_cast<std::size_t>(k)] / static_cast<double>(topics.size()));
-    m_proportionsNote->setText(tr("The share of the document's words assigned to each topic. Click a topic to pick out its words."));
+    for (int k = 0; k < m_data->topicCount(); ++k)
+      proportions.emplace_back(k, counts[static_cast<std::size_t>(k)] / static_cast<double>(topics.size()));
+    m_proportionsNote->setText(
+        tr("The share of the document's words assigned to each topic. Click a topic to pick out its words."));
   }
-  std::stable_sort(proportions.begin(), proportions.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+  std::stable_sort(proportions.begin(), proportions.end(),
+                   [](const auto& a, const auto& b) { return a.second > b.second; });
   const double largest = proportions.empty() ? 0.0 : proportions.front().second;
   m_proportions->setRowCount(static_cast<int>(proportions.size()));
   for (int r = 0; r < static_cast<int>(proportions.size()); ++r) {
@@ -405,7 +417,8 @@ QString TopicDocumentView::noteText() const { return m_note->text(); }
 QVector<QPair<int, double>> TopicDocumentView::shownProportions() const {
   QVector<QPair<int, double>> out;
   for (int r = 0; r < m_proportions->rowCount(); ++r)
-    out.push_back({m_proportions->item(r, 0)->data(kProportionTopicRole).toInt(), m_proportions->item(r, 1)->data(kExportRole).toDouble()});
+    out.push_back({m_proportions->item(r, 0)->data(kProportionTopicRole).toInt(),
+                   m_proportions->item(r, 1)->data(kExportRole).toDouble()});
   return out;
 }
 

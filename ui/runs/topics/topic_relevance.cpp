@@ -28,7 +28,8 @@ void scoreTopic(const Eigen::MatrixXd& topicWord, std::span<const double> logFre
   scores.resize(static_cast<std::size_t>(V));
   for (Eigen::Index w = 0; w < V; ++w) {
     const double p = topicWord(k, w);
-    scores[static_cast<std::size_t>(w)] = p > 0 ? std::log(p) - (1.0 - lambda) * logFrequency[static_cast<std::size_t>(w)] : kMinusInfinity;
+    scores[static_cast<std::size_t>(w)] =
+        p > 0 ? std::log(p) - (1.0 - lambda) * logFrequency[static_cast<std::size_t>(w)] : kMinusInfinity;
   }
 }
 
@@ -49,12 +50,13 @@ std::vector<double> corpusFrequencies(std::span<const std::int64_t> counts) {
   double total = 0;
   for (const auto c : counts) total += c > 0 ? static_cast<double>(c) : 0.5;
   std::vector<double> out(counts.size());
-  for (std::size_t w = 0; w < counts.size(); ++w) out[w] = (counts[w] > 0 ? static_cast<double>(counts[w]) : 0.5) / total;
+  for (std::size_t w = 0; w < counts.size(); ++w)
+    out[w] = (counts[w] > 0 ? static_cast<double>(counts[w]) : 0.5) / total;
   return out;
 }
 
-std::vector<std::vector<RankedWord>> rankTopics(const Eigen::MatrixXd& topicWord, std::span<const double> corpusFrequency,
-                                                double lambda, int count) {
+std::vector<std::vector<RankedWord>> rankTopics(const Eigen::MatrixXd& topicWord,
+                                                std::span<const double> corpusFrequency, double lambda, int count) {
   const auto K = topicWord.rows();
   const auto V = topicWord.cols();
   if (static_cast<std::size_t>(V) != corpusFrequency.size()) return {};
@@ -81,7 +83,8 @@ std::vector<std::vector<RankedWord>> rankTopics(const Eigen::MatrixXd& topicWord
 
 std::vector<int> ranksOf(const Eigen::MatrixXd& topicWord, std::span<const double> corpusFrequency, double lambda,
                          std::int32_t word) {
-  if (word < 0 || word >= topicWord.cols() || static_cast<std::size_t>(topicWord.cols()) != corpusFrequency.size()) return {};
+  if (word < 0 || word >= topicWord.cols() || static_cast<std::size_t>(topicWord.cols()) != corpusFrequency.size())
+    return {};
   const auto logFrequency = logs(corpusFrequency);
   std::vector<int> ranks;
   std::vector<double> scores;

@@ -30,8 +30,8 @@ std::vector<double> corpusFrequencies(std::span<const std::int64_t> counts);
 
 // The `count` most relevant words of every topic (rows of `topicWord`, K x V), most relevant
 // first; ties go to the smaller word id so the order never depends on the sort.
-std::vector<std::vector<RankedWord>> rankTopics(const Eigen::MatrixXd& topicWord, std::span<const double> corpusFrequency,
-                                                double lambda, int count);
+std::vector<std::vector<RankedWord>> rankTopics(const Eigen::MatrixXd& topicWord,
+                                                std::span<const double> corpusFrequency, double lambda, int count);
 
 // The 1-based rank of `word` in every topic, under the same order as rankTopics (empty for a word
 // outside the vocabulary).

@@ -47,14 +47,17 @@ TopicRunLoad loadTopicRun(const std::filesystem::path& projectFile, std::int64_t
     }
     if (static_cast<std::size_t>(data->topicWord.cols()) != data->words.size()) {
       out.error = QObject::tr("the topic-word matrix has %1 columns but the vocabulary has %2 words")
-                      .arg(data->topicWord.cols()).arg(data->words.size());
+                      .arg(data->topicWord.cols())
+                      .arg(data->words.size());
       return out;
     }
     data->corpusFrequency = corpusFrequencies(data->wordCounts);
     data->documents = core::listDocuments(project, data->run.datasetId);
-    data->hasText = std::any_of(data->documents.begin(), data->documents.end(), [](const auto& d) { return d.hasText; });
+    data->hasText =
+        std::any_of(data->documents.begin(), data->documents.end(), [](const auto& d) { return d.hasText; });
     if (auto docTopic = core::loadMatrix(project, runId, "doc_topic");
-        docTopic && docTopic->rows() == static_cast<Eigen::Index>(data->documents.size()) && docTopic->cols() == data->topicWord.rows())
+        docTopic && docTopic->rows() == static_cast<Eigen::Index>(data->documents.size()) &&
+        docTopic->cols() == data->topicWord.rows())
       data->docTopic = std::move(*docTopic);
 
     // Held-out documents have no per-token topics; the assignments also give the shares when
@@ -72,8 +75,9 @@ TopicRunLoad loadTopicRun(const std::filesystem::path& projectFile, std::int64_t
       std::vector<std::int64_t> lengths;
       for (const auto& d : data->documents) lengths.push_back(d.tokenCount);
       data->shares = topicShares(data->docTopic, lengths);
-      data->sharesSource = QObject::tr("Each document's topic proportions weighted by its number of kept words "
-                                       "(held-out documents included, with their folded-in proportions).");
+      data->sharesSource = QObject::tr(
+          "Each document's topic proportions weighted by its number of kept words "
+          "(held-out documents included, with their folded-in proportions).");
     } else if (const double total = std::accumulate(assignedCounts.begin(), assignedCounts.end(), 0.0); total > 0) {
       for (auto& c : assignedCounts) c /= total;
       data->shares = std::move(assignedCounts);
@@ -94,16 +98,19 @@ TopicRunLoad loadTopicRun(const std::filesystem::path& projectFile, std::int64_t
 
 QString assignmentMeaning(const TopicRunData& data) {
   const auto* info = findModel(data.run.model);
-  const bool sampled =
-      info && std::any_of(info->options.begin(), info->options.end(), [](const auto& o) { return o.name == "sampler"; });
+  const bool sampled = info && std::any_of(info->options.begin(), info->options.end(),
+                                           [](const auto& o) { return o.name == "sampler"; });
   if (data.clusters)
-    return QObject::tr("A mixture model gives every word of a document the document's one topic (its cluster); the "
-                       "small number is the topic's.");
+    return QObject::tr(
+        "A mixture model gives every word of a document the document's one topic (its cluster); the "
+        "small number is the topic's.");
   if (sampled)
-    return QObject::tr("Each kept word is coloured by the topic the sampler assigned it in its last sweep; the small "
-                       "number is the topic's.");
-  return QObject::tr("Each kept word is coloured by its most likely topic under the fitted model (the topic that "
-                     "explains it best in this document); the small number is the topic's.");
+    return QObject::tr(
+        "Each kept word is coloured by the topic the sampler assigned it in its last sweep; the small "
+        "number is the topic's.");
+  return QObject::tr(
+      "Each kept word is coloured by its most likely topic under the fitted model (the topic that "
+      "explains it best in this document); the small number is the topic's.");
 }
 
 }  // namespace latent::ui

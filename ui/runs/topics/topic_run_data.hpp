@@ -22,16 +22,16 @@ namespace latent::ui {
 
 struct TopicRunData {
   core::RunRecord run;
-  Eigen::MatrixXd topicWord;  // K x V, rows sum to one
+  Eigen::MatrixXd topicWord;             // K x V, rows sum to one
   std::int64_t topicWordIteration = -1;  // -1: the final result; else the snapshot shown
-  Eigen::MatrixXd docTopic;   // D x K in corpus order; 0 x 0 when the run has none
-  std::vector<std::string> words;          // index = word id
-  std::vector<std::int64_t> wordCounts;    // occurrences in the whole corpus
-  std::vector<double> corpusFrequency;     // p(w), for relevance
-  std::vector<double> shares;              // each topic's share of the corpus' tokens; empty if unknown
-  QString sharesSource;                    // how the shares were computed, for a tooltip
+  Eigen::MatrixXd docTopic;              // D x K in corpus order; 0 x 0 when the run has none
+  std::vector<std::string> words;        // index = word id
+  std::vector<std::int64_t> wordCounts;  // occurrences in the whole corpus
+  std::vector<double> corpusFrequency;   // p(w), for relevance
+  std::vector<double> shares;            // each topic's share of the corpus' tokens; empty if unknown
+  QString sharesSource;                  // how the shares were computed, for a tooltip
   std::vector<core::DocumentHeader> documents;
-  std::vector<std::uint8_t> assigned;      // per document: 1 when it has per-token topics
+  std::vector<std::uint8_t> assigned;             // per document: 1 when it has per-token topics
   std::vector<std::vector<RankedWord>> topWords;  // the 10 most probable words of each topic
   std::map<std::int64_t, std::string> labels;
   bool hasText = false;  // the corpus keeps the original text (not a bag-of-words import)
@@ -41,7 +41,9 @@ struct TopicRunData {
 
   int topicCount() const noexcept { return static_cast<int>(topicWord.rows()); }
   int vocabularySize() const noexcept { return static_cast<int>(topicWord.cols()); }
-  bool hasDocTopic() const noexcept { return docTopic.rows() > 0 && docTopic.rows() == static_cast<Eigen::Index>(documents.size()); }
+  bool hasDocTopic() const noexcept {
+    return docTopic.rows() > 0 && docTopic.rows() == static_cast<Eigen::Index>(documents.size());
+  }
   bool hasAssignments() const noexcept;
   QString wordText(std::int32_t word) const;
 };

@@ -51,11 +51,13 @@ void TopicListModel::setLabel(int topic, const QString& label) {
   Q_EMIT dataChanged(index(topic, LabelColumn), index(topic, LabelColumn));
 }
 
-void TopicListModel::setTopWords(const std::vector<std::vector<RankedWord>>& ranked, const TopicRunData& data, int shown) {
+void TopicListModel::setTopWords(const std::vector<std::vector<RankedWord>>& ranked, const TopicRunData& data,
+                                 int shown) {
   for (int k = 0; k < m_count && k < static_cast<int>(ranked.size()); ++k) {
     QStringList words;
     const auto& list = ranked[static_cast<std::size_t>(k)];
-    for (int i = 0; i < std::min<int>(shown, static_cast<int>(list.size())); ++i) words << data.wordText(list[static_cast<std::size_t>(i)].word);
+    for (int i = 0; i < std::min<int>(shown, static_cast<int>(list.size())); ++i)
+      words << data.wordText(list[static_cast<std::size_t>(i)].word);
     m_topWords[k] = words.join(QStringLiteral(", "));
   }
   if (m_count > 0) Q_EMIT dataChanged(index(0, WordsColumn), index(m_count - 1, WordsColumn));
@@ -100,7 +102,8 @@ QVariant TopicListModel::data(const QModelIndex& index, int role) const {
       if (role == Qt::ToolTipRole) return m_sharesSource;
       break;
     case WordsColumn:
-      if (role == Qt::DisplayRole || role == kSortRole || role == kExportRole || role == Qt::ToolTipRole) return m_topWords.value(k);
+      if (role == Qt::DisplayRole || role == kSortRole || role == kExportRole || role == Qt::ToolTipRole)
+        return m_topWords.value(k);
       break;
     case RankColumn:
       if (role == Qt::DisplayRole) return hasRank ? formatCount(m_ranks[u]) : QString();
@@ -112,7 +115,8 @@ QVariant TopicListModel::data(const QModelIndex& index, int role) const {
       if (role == kSortRole || role == kExportRole) return u < m_probabilities.size() ? m_probabilities[u] : 0.0;
       if (role == Qt::TextAlignmentRole) return int(Qt::AlignRight | Qt::AlignVCenter);
       break;
-    default: break;
+    default:
+      break;
   }
   return {};
 }
@@ -121,25 +125,38 @@ QVariant TopicListModel::headerData(int section, Qt::Orientation orientation, in
   if (orientation != Qt::Horizontal) return {};
   if (role == Qt::DisplayRole) {
     switch (section) {
-      case TopicColumn: return tr("Topic");
-      case LabelColumn: return tr("Label");
-      case ShareColumn: return tr("Share");
-      case WordsColumn: return tr("Top words");
-      case RankColumn: return tr("Rank");
-      case ProbabilityColumn: return tr("P(%1 | topic)").arg(m_searchWord);
-      default: return {};
+      case TopicColumn:
+        return tr("Topic");
+      case LabelColumn:
+        return tr("Label");
+      case ShareColumn:
+        return tr("Share");
+      case WordsColumn:
+        return tr("Top words");
+      case RankColumn:
+        return tr("Rank");
+      case ProbabilityColumn:
+        return tr("P(%1 | topic)").arg(m_searchWord);
+      default:
+        return {};
     }
   }
   // Exported files name the word in both columns.
   if (role == kExportRole && section == RankColumn) return tr("Rank of “%1”").arg(m_searchWord);
   if (role == Qt::ToolTipRole) {
     switch (section) {
-      case LabelColumn: return tr("Your name for the topic, kept in the project. Double-click to edit.");
-      case ShareColumn: return tr("The topic's share of all the corpus' words. %1").arg(m_sharesSource);
-      case WordsColumn: return tr("The topic's most relevant words at the chosen λ.");
-      case RankColumn: return tr("Where “%1” ranks in the topic at the chosen λ (1 = first).").arg(m_searchWord);
-      case ProbabilityColumn: return tr("The word's probability in the topic.");
-      default: return {};
+      case LabelColumn:
+        return tr("Your name for the topic, kept in the project. Double-click to edit.");
+      case ShareColumn:
+        return tr("The topic's share of all the corpus' words. %1").arg(m_sharesSource);
+      case WordsColumn:
+        return tr("The topic's most relevant words at the chosen λ.");
+      case RankColumn:
+        return tr("Where “%1” ranks in the topic at the chosen λ (1 = first).").arg(m_searchWord);
+      case ProbabilityColumn:
+        return tr("The word's probability in the topic.");
+      default:
+        return {};
     }
   }
   return {};
@@ -163,7 +180,8 @@ bool TopicListModel::setData(const QModelIndex& index, const QVariant& value, in
 
 TopicWordsModel::TopicWordsModel(QObject* parent) : QAbstractTableModel(parent) {}
 
-void TopicWordsModel::setWords(std::shared_ptr<const TopicRunData> data, std::vector<RankedWord> words, QColor colour, double lambda) {
+void TopicWordsModel::setWords(std::shared_ptr<const TopicRunData> data, std::vector<RankedWord> words, QColor colour,
+                               double lambda) {
   beginResetModel();
   m_data = std::move(data);
   m_words = std::move(words);
@@ -180,7 +198,9 @@ void TopicWordsModel::setHighlightedWord(std::int32_t word) {
   if (!m_words.empty()) Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
 }
 
-int TopicWordsModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : static_cast<int>(m_words.size()); }
+int TopicWordsModel::rowCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : static_cast<int>(m_words.size());
+}
 int TopicWordsModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
 QVariant TopicWordsModel::data(const QModelIndex& index, int role) const {
@@ -199,8 +219,11 @@ QVariant TopicWordsModel::data(const QModelIndex& index, int role) const {
     case WordColumn:
       if (role == Qt::DisplayRole || role == kSortRole || role == kExportRole) return m_data->wordText(w.word);
       if (role == Qt::ToolTipRole) {
-        const auto count = static_cast<std::size_t>(w.word) < m_data->wordCounts.size() ? m_data->wordCounts[static_cast<std::size_t>(w.word)] : 0;
-        return tr("“%1” occurs %2 in the corpus").arg(m_data->wordText(w.word), countOf(count, tr("time"), tr("times")));
+        const auto count = static_cast<std::size_t>(w.word) < m_data->wordCounts.size()
+                               ? m_data->wordCounts[static_cast<std::size_t>(w.word)]
+                               : 0;
+        return tr("“%1” occurs %2 in the corpus")
+            .arg(m_data->wordText(w.word), countOf(count, tr("time"), tr("times")));
       }
       break;
     case ProbabilityColumn:
@@ -217,7 +240,8 @@ QVariant TopicWordsModel::data(const QModelIndex& index, int role) const {
       if (role == Qt::DisplayRole) return formatReal(w.relevance, 3);
       if (role == kSortRole || role == kExportRole) return w.relevance;
       break;
-    default: break;
+    default:
+      break;
   }
   return {};
 }
@@ -226,22 +250,35 @@ QVariant TopicWordsModel::headerData(int section, Qt::Orientation orientation, i
   if (orientation != Qt::Horizontal) return {};
   if (role == Qt::DisplayRole) {
     switch (section) {
-      case RankColumn: return tr("#");
-      case WordColumn: return tr("Word");
-      case ProbabilityColumn: return m_data && m_data->topicCount() == 1 ? tr("Probability") : tr("P(word | topic)");
-      case LiftColumn: return tr("Lift");
-      case RelevanceColumn: return tr("Relevance");
-      default: return {};
+      case RankColumn:
+        return tr("#");
+      case WordColumn:
+        return tr("Word");
+      case ProbabilityColumn:
+        return m_data && m_data->topicCount() == 1 ? tr("Probability") : tr("P(word | topic)");
+      case LiftColumn:
+        return tr("Lift");
+      case RelevanceColumn:
+        return tr("Relevance");
+      default:
+        return {};
     }
   }
   if (role == Qt::ToolTipRole) {
     switch (section) {
-      case RankColumn: return tr("Rank by relevance at the chosen λ");
-      case ProbabilityColumn: return tr("How probable the word is in this topic");
-      case LiftColumn: return tr("P(word | topic) ÷ P(word): how much more often the word appears in this topic than in the corpus as a whole");
+      case RankColumn:
+        return tr("Rank by relevance at the chosen λ");
+      case ProbabilityColumn:
+        return tr("How probable the word is in this topic");
+      case LiftColumn:
+        return tr(
+            "P(word | topic) ÷ P(word): how much more often the word appears in this topic than in the corpus as a "
+            "whole");
       case RelevanceColumn:
-        return tr("λ·log P(word | topic) + (1 − λ)·log lift, with λ = %1 (Sievert and Shirley 2014)").arg(QLocale().toString(m_lambda, 'f', 2));
-      default: return {};
+        return tr("λ·log P(word | topic) + (1 − λ)·log lift, with λ = %1 (Sievert and Shirley 2014)")
+            .arg(QLocale().toString(m_lambda, 'f', 2));
+      default:
+        return {};
     }
   }
   return {};
@@ -256,6 +293,8 @@ void TopicFilter::setAllowed(std::optional<QSet<int>> topics) {
   invalidateFilter();
 }
 
-bool TopicFilter::filterAcceptsRow(int sourceRow, const QModelIndex&) const { return !m_allowed || m_allowed->contains(sourceRow); }
+bool TopicFilter::filterAcceptsRow(int sourceRow, const QModelIndex&) const {
+  return !m_allowed || m_allowed->contains(sourceRow);
+}
 
 }  // namespace latent::ui

@@ -86,7 +86,8 @@ TopicTableView::TopicTableView(QWidget* parent, QUndoStack* undoStack) : QWidget
   m_search->setClearButtonEnabled(true);
   m_search->setMinimumWidth(200);
   m_search->setMaximumWidth(320);
-  m_search->setToolTip(tr("Type a word to list every topic that has it among its top words, with its rank and probability there."));
+  m_search->setToolTip(
+      tr("Type a word to list every topic that has it among its top words, with its rank and probability there."));
 
   m_lambdaBox = new QWidget(this);
   m_slider = new QSlider(Qt::Horizontal, m_lambdaBox);
@@ -123,12 +124,10 @@ TopicTableView::TopicTableView(QWidget* parent, QUndoStack* undoStack) : QWidget
   connect(redo, &QAction::triggered, m_undo, &QUndoStack::redo);
   connect(m_undo, &QUndoStack::canUndoChanged, undo, &QAction::setEnabled);
   connect(m_undo, &QUndoStack::canRedoChanged, redo, &QAction::setEnabled);
-  connect(m_undo, &QUndoStack::undoTextChanged, undo, [undo](const QString& text) {
-    undo->setToolTip(text.isEmpty() ? tr("Undo") : tr("Undo: %1").arg(text));
-  });
-  connect(m_undo, &QUndoStack::redoTextChanged, redo, [redo](const QString& text) {
-    redo->setToolTip(text.isEmpty() ? tr("Redo") : tr("Redo: %1").arg(text));
-  });
+  connect(m_undo, &QUndoStack::undoTextChanged, undo,
+          [undo](const QString& text) { undo->setToolTip(text.isEmpty() ? tr("Undo") : tr("Undo: %1").arg(text)); });
+  connect(m_undo, &QUndoStack::redoTextChanged, redo,
+          [redo](const QString& text) { redo->setToolTip(text.isEmpty() ? tr("Redo") : tr("Redo: %1").arg(text)); });
   m_undoButton = new QToolButton(this);
   m_undoButton->setDefaultAction(undo);
   m_redoButton = new QToolButton(this);
@@ -203,7 +202,8 @@ TopicTableView::TopicTableView(QWidget* parent, QUndoStack* undoStack) : QWidget
   m_words->sortByColumn(TopicWordsModel::RankColumn, Qt::AscendingOrder);
   m_words->setSelectionBehavior(QAbstractItemView::SelectRows);
   m_words->setEditTriggers(QAbstractItemView::NoEditTriggers);
-  m_words->setItemDelegateForColumn(TopicWordsModel::ProbabilityColumn, new BarDelegate(QStringLiteral("0.00000"), m_words));
+  m_words->setItemDelegateForColumn(TopicWordsModel::ProbabilityColumn,
+                                    new BarDelegate(QStringLiteral("0.00000"), m_words));
   auto* wh = m_words->horizontalHeader();
   wh->setSectionResizeMode(QHeaderView::ResizeToContents);
   wh->setSectionResizeMode(TopicWordsModel::WordColumn, QHeaderView::Stretch);
@@ -254,9 +254,10 @@ TopicTableView::TopicTableView(QWidget* parent, QUndoStack* undoStack) : QWidget
     m_wordCount = value;
     m_rankDelay.start();
   });
-  connect(m_topics->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
-    if (current.isValid()) showTopic(current.data(kTopicRole).toInt());
-  });
+  connect(m_topics->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+          [this](const QModelIndex& current) {
+            if (current.isValid()) showTopic(current.data(kTopicRole).toInt());
+          });
   connect(m_topicModel, &TopicListModel::labelEditRequested, this, &TopicTableView::renameTopic);
   auto* find = new QShortcut(QKeySequence::Find, this);
   find->setContext(Qt::WidgetWithChildrenShortcut);
@@ -294,7 +295,8 @@ void TopicTableView::setData(std::filesystem::path projectFile, std::shared_ptr<
   completer->setMaxVisibleItems(12);
   delete m_search->completer();
   m_search->setCompleter(completer);
-  connect(completer, qOverload<const QString&>(&QCompleter::activated), this, [this](const QString& word) { search(word); });
+  connect(completer, qOverload<const QString&>(&QCompleter::activated), this,
+          [this](const QString& word) { search(word); });
 
   m_labels = QStringList(K, QString());
   for (const auto& [topic, label] : m_data->labels)
@@ -350,7 +352,9 @@ void TopicTableView::setWordCount(int count) {
   startRanking();
 }
 
-void TopicTableView::updateLambdaLabel() { m_lambdaLabel->setText(QStringLiteral("λ = %1").arg(QLocale().toString(m_lambda, 'f', 2))); }
+void TopicTableView::updateLambdaLabel() {
+  m_lambdaLabel->setText(QStringLiteral("λ = %1").arg(QLocale().toString(m_lambda, 'f', 2)));
+}
 
 void TopicTableView::startRanking() {
   if (!m_data) return;
@@ -391,14 +395,19 @@ void TopicTableView::startRanking() {
           m_topicFilter->setAllowed(holding);
           if (!holding.isEmpty()) {
             m_searchStatus = tr("“%1” is among the top %2 words of %3 of the %4 topics.")
-                                 .arg(m_searchWord).arg(m_wordCount)
-                                 .arg(holding.size()).arg(m_data->topicCount());
+                                 .arg(m_searchWord)
+                                 .arg(m_wordCount)
+                                 .arg(holding.size())
+                                 .arg(m_data->topicCount());
             if (newSearch) m_topics->sortByColumn(TopicListModel::RankColumn, Qt::AscendingOrder);
             if (!holding.contains(m_topic)) selectTopic(best);
           } else {
-            m_searchStatus = tr("“%1” is not among the top %2 words of any topic; it ranks highest in topic %3 (rank %4).")
-                                 .arg(m_searchWord).arg(m_wordCount).arg(best + 1)
-                                 .arg(formatCount(m_searchRanks[static_cast<std::size_t>(best)]));
+            m_searchStatus =
+                tr("“%1” is not among the top %2 words of any topic; it ranks highest in topic %3 (rank %4).")
+                    .arg(m_searchWord)
+                    .arg(m_wordCount)
+                    .arg(best + 1)
+                    .arg(formatCount(m_searchRanks[static_cast<std::size_t>(best)]));
           }
         } else {
           m_topicModel->setSearch(QString(), {}, {});
@@ -450,7 +459,8 @@ void TopicTableView::selectTopic(int topic) {
   for (int row = 0; row < m_topicFilter->rowCount(); ++row) {
     const QModelIndex index = m_topicFilter->index(row, TopicListModel::TopicColumn);
     if (index.data(kTopicRole).toInt() == topic) {
-      m_topics->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+      m_topics->selectionModel()->setCurrentIndex(index,
+                                                  QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
       break;
     }
   }
@@ -461,33 +471,39 @@ void TopicTableView::showTopic(int topic) {
   if (!m_data || topic < 0 || topic >= m_data->topicCount()) return;
   m_topic = topic;
   const auto& words = rankedWords(topic);
-  std::vector<RankedWord> shown(words.begin(), words.begin() + std::min<std::ptrdiff_t>(m_wordCount, static_cast<std::ptrdiff_t>(words.size())));
+  std::vector<RankedWord> shown(
+      words.begin(), words.begin() + std::min<std::ptrdiff_t>(m_wordCount, static_cast<std::ptrdiff_t>(words.size())));
   const QColor colour = m_colours.value(topic);
   m_wordsModel->setWords(m_data, std::move(shown), colour, m_lambda);
   m_wordsModel->setHighlightedWord(m_searchWordId);
   if (m_data->topicCount() == 1) return;  // the status line says what the table is
-  QString title = QStringLiteral("<span style=\"color:%1\">■</span> <b>%2</b>").arg(colour.name(), tr("Topic %1").arg(topic + 1));
+  QString title =
+      QStringLiteral("<span style=\"color:%1\">■</span> <b>%2</b>").arg(colour.name(), tr("Topic %1").arg(topic + 1));
   if (!m_labels.value(topic).isEmpty()) title += QStringLiteral(" · <b>%1</b>").arg(m_labels[topic].toHtmlEscaped());
   if (static_cast<std::size_t>(topic) < m_data->shares.size())
     title += QStringLiteral("<br><span style=\"color:gray\">%1</span>")
-                 .arg(tr("%1 % of the corpus' words").arg(QLocale().toString(m_data->shares[static_cast<std::size_t>(topic)] * 100.0, 'f', 1)));
+                 .arg(tr("%1 % of the corpus' words")
+                          .arg(QLocale().toString(m_data->shares[static_cast<std::size_t>(topic)] * 100.0, 'f', 1)));
   m_wordsTitle->setText(title);
 }
 
 const std::vector<RankedWord>& TopicTableView::rankedWords(int topic) const {
-  return topic >= 0 && static_cast<std::size_t>(topic) < m_ranked.size() ? m_ranked[static_cast<std::size_t>(topic)] : kNoWords;
+  return topic >= 0 && static_cast<std::size_t>(topic) < m_ranked.size() ? m_ranked[static_cast<std::size_t>(topic)]
+                                                                         : kNoWords;
 }
 
 QList<int> TopicTableView::shownTopics() const {
   QList<int> out;
-  for (int row = 0; row < m_topicFilter->rowCount(); ++row) out << m_topicFilter->index(row, 0).data(kTopicRole).toInt();
+  for (int row = 0; row < m_topicFilter->rowCount(); ++row)
+    out << m_topicFilter->index(row, 0).data(kTopicRole).toInt();
   return out;
 }
 
 void TopicTableView::renameTopic(int topic, const QString& label) {
   if (!m_data || topic < 0 || topic >= m_labels.size()) return;
   QString clean = label.simplified();
-  if (clean.size() > static_cast<qsizetype>(core::kMaxTopicLabelLength)) clean.truncate(static_cast<qsizetype>(core::kMaxTopicLabelLength));
+  if (clean.size() > static_cast<qsizetype>(core::kMaxTopicLabelLength))
+    clean.truncate(static_cast<qsizetype>(core::kMaxTopicLabelLength));
   if (clean == m_labels[topic]) return;
   m_undo->push(new TopicLabelCommand(this, topic, m_labels[topic], clean));
 }
@@ -507,7 +523,10 @@ void TopicTableView::applyLabel(int topic, const QString& label) {
   };
   if (auto* session = ProjectSession::find(m_projectFile)) {
     session->write(
-        this, [run = m_data->run.id, topic, text = utf8(label)](core::Project& project) { core::setTopicLabel(project, run, topic, text); },
+        this,
+        [run = m_data->run.id, topic, text = utf8(label)](core::Project& project) {
+          core::setTopicLabel(project, run, topic, text);
+        },
         [saved](SessionResult<std::monostate> result) { saved(result.error); });
     return;
   }
@@ -517,15 +536,16 @@ void TopicTableView::applyLabel(int topic, const QString& label) {
     watcher->deleteLater();
     saved(error);
   });
-  watcher->setFuture(QtConcurrent::run(&m_writer, [file = m_projectFile, run = m_data->run.id, topic, text = utf8(label)] {
-    try {
-      core::Project project(offGuiThread(file));
-      core::setTopicLabel(project, run, topic, text);
-      return QString();
-    } catch (const std::exception& e) {
-      return qs(e.what());
-    }
-  }));
+  watcher->setFuture(
+      QtConcurrent::run(&m_writer, [file = m_projectFile, run = m_data->run.id, topic, text = utf8(label)] {
+        try {
+          core::Project project(offGuiThread(file));
+          core::setTopicLabel(project, run, topic, text);
+          return QString();
+        } catch (const std::exception& e) {
+          return qs(e.what());
+        }
+      }));
 }
 
 void TopicTableView::updateColours() {
@@ -548,10 +568,13 @@ void TopicTableView::updateStatus() {
     text = tr("%1 topics; the %2 most probable words of each, out of %3.").arg(K).arg(shown).arg(vocabulary);
   } else {
     text = tr("%1 topics; the %2 most relevant words of each at λ = %3, out of %4.")
-               .arg(K).arg(shown).arg(QLocale().toString(m_lambda, 'f', 2), vocabulary);
+               .arg(K)
+               .arg(shown)
+               .arg(QLocale().toString(m_lambda, 'f', 2), vocabulary);
   }
   if (m_data->topicWordIteration >= 0)
-    text += QLatin1Char(' ') + tr("(From the snapshot at iteration %1: the run has no final result.)").arg(m_data->topicWordIteration);
+    text += QLatin1Char(' ') +
+            tr("(From the snapshot at iteration %1: the run has no final result.)").arg(m_data->topicWordIteration);
   if (!m_searchStatus.isEmpty()) text += QStringLiteral("  ·  ") + m_searchStatus;
   m_status->setText(text);
 }

@@ -104,9 +104,9 @@ class TopicTableView final : public QWidget {
   std::vector<std::vector<RankedWord>> m_ranked;
   int m_rankGeneration = 0;
   bool m_rankingPending = false;
-  QString m_searchText;      // as typed
-  QString m_searchWord;      // as found in the vocabulary
-  int m_searchWordId = -1;   // -1: no search, or the word is not in the vocabulary
+  QString m_searchText;     // as typed
+  QString m_searchWord;     // as found in the vocabulary
+  int m_searchWordId = -1;  // -1: no search, or the word is not in the vocabulary
   std::vector<int> m_searchRanks;
   bool m_searchChanged = false;  // the next ranking shows a new search: sort by its rank
   QString m_searchStatus;

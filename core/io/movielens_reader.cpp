@@ -83,9 +83,12 @@ Ratings readLines(const std::filesystem::path& file, MovieLensVariant variant, c
     progress.update(reader.bytesConsumed(), reader.fileSize());
     if (trimSpaces(line).empty()) continue;
     if (const auto bad = utf8::firstInvalid(line); bad != utf8::npos) reader.fail(utf8::invalidMessage(line, bad));
-    if (splitInto(line, separator, fields) != 4)
-      reader.fail(std::string("expected 4 fields (user, item, rating, timestamp) separated by ") +
-                  (tabs ? "tabs" : "'::'") + ", found " + std::to_string(fields.size()));
+    if (splitInto(line, separator, fields) != 4) {
+      // Built with append: GCC 12 misreads `string + literal` chains here as out of bounds.
+      std::string message = "expected 4 fields (user, item, rating, timestamp) separated by ";
+      message.append(tabs ? "tabs" : "'::'").append(", found ").append(std::to_string(fields.size()));
+      reader.fail(message);
+    }
     const std::string_view four[4] = {fields[0], fields[1], fields[2], fields[3]};
     if (auto reason = addRating(collector, four, reader.lineNumber()); !reason.empty()) reader.fail(reason);
   }

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "cli_runner.hpp"
+#include "core/store/database.hpp"
 #include "test_case.hpp"
 #include "test_support.hpp"
 

@@ -2,7 +2,7 @@
 // Which runs are compared when choosing K, and the K each criterion picks, on hand-made records.
 #include <QtTest>
 
-#include "core/eval/model_selection.hpp"
+#include "core/jobs/comparable_runs.hpp"
 #include "test_case.hpp"
 
 using namespace latent;

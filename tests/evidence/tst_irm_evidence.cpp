@@ -12,6 +12,7 @@
 #include "core/eval/link_metrics.hpp"
 #include "core/jobs/fit_job.hpp"
 #include "core/jobs/samples.hpp"
+#include "core/models/fit_data.hpp"
 #include "core/models/network/block_model_results.hpp"
 #include "core/models/network/irm.hpp"
 #include "core/store/graph_store.hpp"

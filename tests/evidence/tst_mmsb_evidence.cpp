@@ -13,6 +13,7 @@
 #include "core/eval/link_metrics.hpp"
 #include "core/eval/topic_matching.hpp"
 #include "core/io/graph_import.hpp"
+#include "core/models/fit_data.hpp"
 #include "core/models/network/block_model_results.hpp"
 #include "core/models/network/block_model_support.hpp"
 #include "core/models/network/mmsb.hpp"

@@ -7,6 +7,7 @@
 #include "core/data/synthetic_graph.hpp"
 #include "core/eval/link_metrics.hpp"
 #include "core/io/graph_import.hpp"
+#include "core/models/fit_data.hpp"
 #include "core/models/network/block_model_results.hpp"
 #include "core/models/network/sbm.hpp"
 #include "test_case.hpp"

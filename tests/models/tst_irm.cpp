@@ -14,6 +14,7 @@
 
 #include "core/data/synthetic_graph.hpp"
 #include "core/eval/link_metrics.hpp"
+#include "core/models/fit_data.hpp"
 #include "core/models/network/block_model_results.hpp"
 #include "core/models/network/irm.hpp"
 #include "core/models/network/irm_partitions.hpp"

@@ -20,7 +20,6 @@
 #include "core/eval/left_to_right.hpp"
 #include "core/io/run_export.hpp"
 #include "core/jobs/fit_job.hpp"
-#include "core/models/restart_report.hpp"
 #include "core/models/topic/lda_gibbs.hpp"
 #include "core/models/topic/lda_gibbs_alias_kernel.hpp"
 #include "core/models/topic/lda_gibbs_sparse_kernel.hpp"

@@ -14,9 +14,9 @@
 #include <thread>
 
 #include "core/data/synthetic_graph.hpp"
+#include "core/models/fit_data.hpp"
 #include "core/models/network/block_model_results.hpp"
 #include "core/models/network/mmsb.hpp"
-#include "core/models/restart_report.hpp"
 #include "test_case.hpp"
 
 using namespace latent;

@@ -10,6 +10,7 @@
 
 #include "core/eval/rating_split.hpp"
 #include "core/jobs/fit_job.hpp"
+#include "core/models/fit_data.hpp"
 #include "core/models/ratings/factor_model_results.hpp"
 #include "core/models/ratings/pmf.hpp"
 #include "core/models/ratings/pmf_als.hpp"

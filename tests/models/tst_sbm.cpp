@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "core/data/synthetic_graph.hpp"
+#include "core/models/fit_data.hpp"
 #include "core/models/network/block_model_results.hpp"
 #include "core/models/network/sbm.hpp"
 #include "core/models/network/sbm_sampler.hpp"

@@ -16,6 +16,8 @@ function(latent_embed_text out_var)
     DEPENDS ${ARG_FILES} ${LATENT_EMBED_SCRIPT}
     COMMENT "Embedding ${ARG_SYMBOL}"
     VERBATIM)
+  # Every generated file names its arrays alike (kData0, kFiles): each is its own translation unit.
+  set_source_files_properties(${out} PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)
   set(${out_var} ${out} PARENT_SCOPE)
 endfunction()
 

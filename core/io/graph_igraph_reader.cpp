@@ -135,10 +135,6 @@ struct BoolVector {
   BoolVector() { check(igraph_vector_bool_init(&v, 0)); }
   ~BoolVector() { igraph_vector_bool_destroy(&v); }
 };
-struct FileCloser {
-  void operator()(std::FILE* f) const { std::fclose(f); }
-};
-
 std::string_view formatName(GraphFormat format) {
   switch (format) {
     case GraphFormat::Gml:
@@ -258,7 +254,7 @@ struct Extracted {
 Extracted extract(const std::filesystem::path& source, GraphFormat format, std::int64_t lineCount) {
   const std::string file = source.string();
   IgraphSession session;
-  std::unique_ptr<std::FILE, FileCloser> f(std::fopen(source.c_str(), "rb"));
+  CFile f(std::fopen(source.c_str(), "rb"));
   if (!f) throw InputError(file, 0, std::string("cannot open: ") + std::strerror(errno));
   GraphHolder holder;
   igraph_error_t rc = IGRAPH_SUCCESS;

@@ -28,10 +28,6 @@ namespace {
 
 constexpr std::size_t kMaxIgraphLineBytes = std::size_t{4} << 20;
 
-struct FileCloser {
-  void operator()(std::FILE* f) const { std::fclose(f); }
-};
-
 std::string_view nextWord(std::string_view& rest) {
   std::size_t i = 0;
   while (i < rest.size() && (rest[i] == ' ' || rest[i] == '\t')) ++i;
@@ -107,7 +103,7 @@ void scanLines(const std::filesystem::path& source, GraphFormat format, const Im
 void scanBytes(const std::filesystem::path& source, const ImportControl& control, IgraphScan& scan, bool& content) {
   ProgressThrottle progress(control);
   const std::string file = source.string();
-  std::unique_ptr<std::FILE, FileCloser> f(std::fopen(source.c_str(), "rb"));
+  CFile f(std::fopen(source.c_str(), "rb"));
   if (!f) throw InputError(file, 0, std::string("cannot open: ") + std::strerror(errno));
   std::error_code ec;
   const auto total = std::filesystem::file_size(source, ec);

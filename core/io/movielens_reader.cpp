@@ -25,7 +25,7 @@ namespace latent::core::ratings_detail {
 namespace {
 
 // Between two checks of the stop token when progress (per megabyte) comes too rarely.
-constexpr std::size_t kStopCheckEvery = 1 << 16;
+constexpr std::size_t kRowsPerStopCheck = 1 << 16;
 
 bool equalsIgnoreCase(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
@@ -79,7 +79,7 @@ Ratings readLines(const std::filesystem::path& file, MovieLensVariant variant, c
   bool stoppedEarly = false;
   std::size_t lines = 0;
   while (!(stoppedEarly = collector.full()) && reader.next(line)) {
-    if (++lines % kStopCheckEvery == 0) control.checkStop();
+    if (++lines % kRowsPerStopCheck == 0) control.checkStop();
     progress.update(reader.bytesConsumed(), reader.fileSize());
     if (trimSpaces(line).empty()) continue;
     if (const auto bad = utf8::firstInvalid(line); bad != utf8::npos) reader.fail(utf8::invalidMessage(line, bad));
@@ -111,7 +111,7 @@ Ratings readCsv(const std::filesystem::path& file, const ImportControl& control)
   bool stoppedEarly = false;
   std::size_t records = 0;
   while (!(stoppedEarly = collector.full()) && reader.next(record)) {
-    if (++records % kStopCheckEvery == 0) control.checkStop();
+    if (++records % kRowsPerStopCheck == 0) control.checkStop();
     progress.update(reader.bytesConsumed(), reader.fileSize());
     if (record.size() != 4)
       reader.fail("expected 4 fields (user, item, rating, timestamp) separated by commas, found " +

@@ -25,7 +25,7 @@
 namespace latent::core::ratings_detail {
 namespace {
 
-constexpr std::size_t kStopCheckEvery = 1 << 16;
+constexpr std::size_t kRecordsPerStopCheck = 1 << 16;
 
 struct Role {
   const char* what;  // "user", "item", "rating", "time"
@@ -135,7 +135,7 @@ Ratings readCsvRatings(const std::filesystem::path& file, const RatingsReadOptio
   bool stoppedEarly = false;
   std::size_t records = 0;
   while (!(stoppedEarly = collector.full()) && reader.next(record)) {
-    if (++records % kStopCheckEvery == 0) control.checkStop();
+    if (++records % kRecordsPerStopCheck == 0) control.checkStop();
     progress.update(reader.bytesConsumed(), reader.fileSize());
     if (record.size() != header.size())
       reader.fail("expected " + std::to_string(header.size()) + " columns (as in the header) but found " +

@@ -2,6 +2,8 @@
 // Special functions for Dirichlet posteriors and hyperparameter updates.
 #include "core/util/special_functions.hpp"
 
+#include <math.h>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -39,6 +41,17 @@ double trigamma(double x) noexcept {
                  f * (1.0 / 30 - f * (1.0 / 42 - f * (1.0 / 30 - f * (5.0 / 66 - f * (691.0 / 2730 - f * 7.0 / 6))))));
   return result;
 }
+
+double logGamma(double x) noexcept {
+#if defined(__GLIBC__)
+  int sign = 0;
+  return ::lgamma_r(x, &sign);
+#else
+  return std::lgamma(x);
+#endif
+}
+
+double logBeta(double x, double y) noexcept { return logGamma(x) + logGamma(y) - logGamma(x + y); }
 
 double inverseDigamma(double x) noexcept {
   // Minka's initialisation: exp(x) + 1/2 for large x, -1/(x + gamma) for small x.

@@ -18,6 +18,8 @@
 #include "core/store/graph_store.hpp"
 #include "core/util/clock.hpp"
 #include "core/util/random.hpp"
+#include "quiet_observer.hpp"
+#include "result_matrix.hpp"
 #include "test_case.hpp"
 #include "test_support.hpp"
 
@@ -25,23 +27,8 @@ using namespace latent;
 
 namespace {
 
-class Quiet final : public core::TrainingObserver {
- public:
-  bool onReport(const core::IterationReport& r) override {
-    last = r;
-    return true;
-  }
-  core::IterationReport last;
-};
-
-const Eigen::MatrixXd& matrix(const core::FitResult& result, const std::string& name) {
-  for (const auto& m : result.matrices)
-    if (m.name == name) return m.values;
-  qFatal("no matrix %s", name.c_str());
-}
-
 std::vector<int> blocksOf(const core::FitResult& result) {
-  const auto& b = matrix(result, core::kBlocks);
+  const auto& b = test::resultMatrix(result, core::kBlocks);
   std::vector<int> out(static_cast<std::size_t>(b.rows()));
   for (Eigen::Index v = 0; v < b.rows(); ++v) out[static_cast<std::size_t>(v)] = static_cast<int>(b(v, 0));
   return out;
@@ -54,7 +41,7 @@ core::FitResult fitIrm(const core::Graph& graph, std::uint64_t seed,
   core::FitSettings settings;
   settings.options = core::resolveOptions(core::irmModel().info(), options);
   settings.seed = seed;
-  Quiet quiet;
+  test::QuietObserver quiet;
   return core::irmModel().make()->fit(data, settings, quiet, {});
 }
 
@@ -150,7 +137,7 @@ class IrmEvidenceTest : public QObject {
     QVERIFY2(nmi >= 0.95, qPrintable(QString::number(nmi)));
     // The reported NMI against the planted "block" attribute agrees.
     QVERIFY(std::abs(result.finalMetrics["nmi"].get<double>() - nmi) < 1e-12);
-    QCOMPARE(matrix(result, core::kBlockMatrix).rows(), Eigen::Index{blocks});
+    QCOMPARE(test::resultMatrix(result, core::kBlockMatrix).rows(), Eigen::Index{blocks});
   }
 
   // Unequal blocks in a dominance hierarchy (000 Fig. 27.20): block k links to every later block.
@@ -217,8 +204,8 @@ class IrmEvidenceTest : public QObject {
     QVERIFY2(nmi >= 0.95, qPrintable(QString::number(nmi)));
     // No block mixes rows and columns, and the block matrix is zero within a type.
     const auto blocks = blocksOf(result);
-    const auto& type = matrix(result, core::kNodeType);
-    const auto& M = matrix(result, core::kBlockMatrix);
+    const auto& type = test::resultMatrix(result, core::kNodeType);
+    const auto& M = test::resultMatrix(result, core::kBlockMatrix);
     std::map<int, std::set<int>> typesOfBlock;
     for (std::size_t v = 0; v < blocks.size(); ++v)
       typesOfBlock[blocks[v]].insert(static_cast<int>(type(static_cast<Eigen::Index>(v), 0)));
@@ -263,7 +250,7 @@ class IrmEvidenceTest : public QObject {
       for (const auto& n : names) line += (line.empty() ? "" : ", ") + n;
       qInfo("  block %d (%s): %s", block, typesOfBlock[block].begin()->c_str(), line.c_str());
     }
-    const auto& M = matrix(result, core::kBlockMatrix);
+    const auto& M = test::resultMatrix(result, core::kBlockMatrix);
     for (Eigen::Index k = 0; k < M.rows(); ++k) {
       QString row;
       for (Eigen::Index l = 0; l < M.cols(); ++l) row += QString::number(M(k, l), 'f', 2) + " ";

@@ -13,16 +13,12 @@
 #include "core/eval/heldout.hpp"
 #include "core/eval/topic_matching.hpp"
 #include "core/models/model.hpp"
+#include "quiet_observer.hpp"
 #include "test_case.hpp"
 
 using namespace latent;
 
 namespace {
-
-class Quiet final : public core::TrainingObserver {
- public:
-  bool onReport(const core::IterationReport&) override { return true; }
-};
 
 struct Fit {
   Eigen::MatrixXd topicWord;
@@ -30,8 +26,8 @@ struct Fit {
   nlohmann::json metrics;
 };
 
-Fit fit(const std::string& model, const core::CorpusSplit& split, std::int64_t documents, const nlohmann::json& options,
-        std::uint64_t seed = 11) {
+Fit fitMethod(const std::string& model, const core::CorpusSplit& split, std::int64_t documents,
+              const nlohmann::json& options, std::uint64_t seed = 11) {
   core::FitData data;
   data.corpus = &split.train;
   data.heldout = &split.heldout;
@@ -43,7 +39,7 @@ Fit fit(const std::string& model, const core::CorpusSplit& split, std::int64_t d
   settings.seed = seed;
   settings.threads = 2;
   settings.evalEvery = 1000000;
-  Quiet quiet;
+  test::QuietObserver quiet;
   core::FitResult result;
   tbb::task_arena arena(2);
   arena.execute([&] { result = instance->fit(data, settings, quiet, {}); });
@@ -77,7 +73,7 @@ class LdaMethodsAgree : public QObject {
     const auto truth = core::generateLdaCorpus(spec);
     const auto split = core::splitForDocumentCompletion(truth.corpus, 0.15, 5);
     const auto documents = static_cast<std::int64_t>(truth.corpus.documentCount());
-    const auto gibbs = fit("lda-gibbs", split, documents, {{"k", 10}});
+    const auto gibbs = fitMethod("lda-gibbs", split, documents, {{"k", 10}});
     // Held-out perplexity within 3% of Gibbs for batch VB, 5% for online VB: its steps shrink as
     // (tau0 + t)^-kappa and stop short of the batch optimum (measured: Gibbs 89.9, batch 90.9,
     // online 93.3).
@@ -87,8 +83,8 @@ class LdaMethodsAgree : public QObject {
       double tolerance;
     };
     const std::vector<Variational> variational = {
-        {"lda-vb", fit("lda-vb", split, documents, {{"k", 10}}), 0.03},
-        {"lda-online", fit("lda-online", split, documents, {{"k", 10}}), 0.05}};
+        {"lda-vb", fitMethod("lda-vb", split, documents, {{"k", 10}}), 0.03},
+        {"lda-online", fitMethod("lda-online", split, documents, {{"k", 10}}), 0.05}};
     qInfo("held-out perplexity (document completion): lda-gibbs %.2f", gibbs.heldoutPerplexity);
     qInfo("lda-gibbs against the truth: mean TV %.4f",
           core::matchTopics(gibbs.topicWord, truth.topicWord).meanTotalVariation);
@@ -123,8 +119,8 @@ class LdaMethodsAgree : public QObject {
       const auto truth = core::generateLdaCorpus(spec);
       const auto split = core::splitForDocumentCompletion(truth.corpus, 0.15, 5);
       const auto documents = static_cast<std::int64_t>(truth.corpus.documentCount());
-      const auto single = fit("lda-vb", split, documents, {{"k", 10}, {"restarts", 1}});
-      const auto restarted = fit("lda-vb", split, documents, {{"k", 10}});
+      const auto single = fitMethod("lda-vb", split, documents, {{"k", 10}, {"restarts", 1}});
+      const auto restarted = fitMethod("lda-vb", split, documents, {{"k", 10}});
       const double singleTv = core::matchTopics(single.topicWord, truth.topicWord).meanTotalVariation;
       const double restartedTv = core::matchTopics(restarted.topicWord, truth.topicWord).meanTotalVariation;
       qInfo("corpus %d: lda-vb one start mean TV %.4f (perplexity %.2f), four starts %.4f (%.2f)", int(seed), singleTv,
@@ -152,9 +148,9 @@ class LdaMethodsAgree : public QObject {
     const auto split = core::splitForDocumentCompletion(truth.corpus, 0.15, 5);
     const auto documents = static_cast<std::int64_t>(truth.corpus.documentCount());
     const std::uint64_t runSeed = 2;
-    const auto single = fit("lda-gibbs", split, documents, {{"k", 10}, {"restarts", 1}}, runSeed);
-    const auto restarted = fit("lda-gibbs", split, documents, {{"k", 10}}, runSeed);
-    const auto again = fit("lda-gibbs", split, documents, {{"k", 10}}, runSeed);
+    const auto single = fitMethod("lda-gibbs", split, documents, {{"k", 10}, {"restarts", 1}}, runSeed);
+    const auto restarted = fitMethod("lda-gibbs", split, documents, {{"k", 10}}, runSeed);
+    const auto again = fitMethod("lda-gibbs", split, documents, {{"k", 10}}, runSeed);
     const double singleTv = core::matchTopics(single.topicWord, truth.topicWord).meanTotalVariation;
     const double restartedTv = core::matchTopics(restarted.topicWord, truth.topicWord).meanTotalVariation;
     qInfo("lda-gibbs one start: mean TV %.4f, log joint per token %.4f; restarts %s, start %d kept: mean TV %.4f, %.4f",

@@ -8,6 +8,7 @@
 #include "core/eval/topic_matching.hpp"
 #include "core/models/topic/mixture.hpp"
 #include "core/models/topic/plsa.hpp"
+#include "quiet_observer.hpp"
 #include "synthetic_mixture.hpp"
 #include "test_case.hpp"
 
@@ -15,20 +16,15 @@ using namespace latent;
 
 namespace {
 
-class Quiet final : public core::TrainingObserver {
- public:
-  bool onReport(const core::IterationReport&) override { return true; }
-};
-
-core::FitResult fit(core::Model& model, const core::ModelInfo& info, const core::Corpus& corpus,
-                    const nlohmann::json& options, std::uint64_t seed) {
+core::FitResult fitRecovery(core::Model& model, const core::ModelInfo& info, const core::Corpus& corpus,
+                            const nlohmann::json& options, std::uint64_t seed) {
   core::FitData data;
   data.corpus = &corpus;
   data.fullDocumentCount = static_cast<std::int64_t>(corpus.documentCount());
   core::FitSettings settings;
   settings.options = core::resolveOptions(info, options);
   settings.seed = seed;
-  Quiet quiet;
+  test::QuietObserver quiet;
   return model.fit(data, settings, quiet, {});
 }
 
@@ -61,8 +57,9 @@ class MixturePlsaRecoveryTest : public QObject {
     QFETCH(int, corpusSeed);
     const auto truth = test::generateMixtureCorpus(K, V, D, 50, 200, 0.1, static_cast<std::uint64_t>(corpusSeed));
     auto model = core::mixtureModel().make();
-    const auto result = fit(*model, core::mixtureModel().info(), truth.corpus,
-                            {{"k", K}, {"method", method.toStdString()}}, static_cast<std::uint64_t>(corpusSeed));
+    const auto result =
+        fitRecovery(*model, core::mixtureModel().info(), truth.corpus, {{"k", K}, {"method", method.toStdString()}},
+                    static_cast<std::uint64_t>(corpusSeed));
     const auto match = core::matchTopics(result.matrices[0].values, truth.topicWord);
     const auto& R = result.matrices[1].values;
     int correct = 0;
@@ -111,8 +108,9 @@ class MixturePlsaRecoveryTest : public QObject {
     spec.seed = static_cast<std::uint64_t>(corpusSeed);
     const auto truth = core::generateLdaCorpus(spec);
     auto model = core::plsaModel().make();
-    const auto result = fit(*model, core::plsaModel().info(), truth.corpus,
-                            {{"k", K}, {"method", method.toStdString()}}, static_cast<std::uint64_t>(corpusSeed));
+    const auto result =
+        fitRecovery(*model, core::plsaModel().info(), truth.corpus, {{"k", K}, {"method", method.toStdString()}},
+                    static_cast<std::uint64_t>(corpusSeed));
     const auto match = core::matchTopics(result.matrices[0].values, truth.topicWord);
     qInfo("mean TV %.4f, max TV %.4f, %lld iterations", match.meanTotalVariation, match.maxTotalVariation,
           static_cast<long long>(result.iterations));

@@ -17,17 +17,13 @@
 #include "core/models/network/block_model_results.hpp"
 #include "core/models/network/block_model_support.hpp"
 #include "core/models/network/mmsb.hpp"
+#include "quiet_observer.hpp"
 #include "test_case.hpp"
 #include "test_support.hpp"
 
 using namespace latent;
 
 namespace {
-
-class Quiet final : public core::TrainingObserver {
- public:
-  bool onReport(const core::IterationReport&) override { return true; }
-};
 
 core::FitResult fitMmsb(const core::Graph& graph, const nlohmann::json& options, std::uint64_t seed,
                         double heldout = 0.0) {
@@ -36,7 +32,7 @@ core::FitResult fitMmsb(const core::Graph& graph, const nlohmann::json& options,
   core::FitSettings settings;
   settings.options = core::resolveOptions(core::mmsbModel().info(), options);
   settings.seed = seed;
-  Quiet quiet;
+  test::QuietObserver quiet;
   return core::mmsbModel().make()->fit(data, settings, quiet, {});
 }
 

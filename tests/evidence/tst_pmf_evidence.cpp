@@ -17,6 +17,7 @@
 #include "core/models/ratings/pmf.hpp"
 #include "core/models/ratings/pmf_synthetic.hpp"
 #include "pmf_fit.hpp"
+#include "result_matrix.hpp"
 #include "test_case.hpp"
 #include "test_support.hpp"
 
@@ -30,12 +31,6 @@ core::FitResult fitPmf(const core::Ratings& ratings, const nlohmann::json& optio
 }
 
 double metric(const core::FitResult& r, const char* key) { return r.finalMetrics.at(key).get<double>(); }
-
-const Eigen::MatrixXd& matrix(const core::FitResult& r, const std::string& name) {
-  for (const auto& m : r.matrices)
-    if (m.name == name) return m.values;
-  throw std::runtime_error("no matrix " + name);
-}
 
 // The planted model of the generated sets: 1000 users, 500 items, K = 5, biases, noise sd 0.5,
 // 200,000 ratings (200 per user, 400 per item). The estimation error of K + 1 parameters per user
@@ -183,9 +178,9 @@ class PmfEvidence : public QObject {
     }
     const auto result = fitPmf(train, nlohmann::json::parse(options.toStdString()), 5, 0.0);
     const core::RatingPredictor predictor(result.matrices);
-    const double mu = matrix(result, core::kGlobalMean)(0, 0);
-    const Eigen::MatrixXd& itemBias = matrix(result, core::kItemBias);
-    const Eigen::MatrixXd& range = matrix(result, core::kRatingRange);
+    const double mu = test::resultMatrix(result, core::kGlobalMean)(0, 0);
+    const Eigen::MatrixXd& itemBias = test::resultMatrix(result, core::kItemBias);
+    const Eigen::MatrixXd& range = test::resultMatrix(result, core::kRatingRange);
     double foldSquares = 0.0, biasSquares = 0.0;
     std::size_t scored = 0;
     for (const auto& given : newUsers) {

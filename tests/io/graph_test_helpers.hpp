@@ -37,6 +37,12 @@ inline std::vector<std::vector<std::string>> plainCsvRows(const std::filesystem:
   return rows;
 }
 
+// Whether one of the reader's notes contains `phrase`.
+inline bool hasNote(const core::GraphReadReport& report, const std::string& phrase) {
+  return std::any_of(report.notes.begin(), report.notes.end(),
+                     [&](const std::string& n) { return n.find(phrase) != std::string::npos; });
+}
+
 inline std::string fileBytes(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());

@@ -11,7 +11,7 @@ using namespace latent;
 
 namespace {
 
-core::MemoryCorpusSink read(const std::filesystem::path& file, core::CorpusReadOptions options = {}) {
+core::MemoryCorpusSink readCorpus(const std::filesystem::path& file, core::CorpusReadOptions options = {}) {
   core::MemoryCorpusSink sink;
   core::CorpusBuilder builder({}, sink);
   core::readCorpus(file, options, builder, {});
@@ -28,7 +28,7 @@ class CorpusColumnDefaultsTest : public QObject {
   void csvTakesIdAndTitleByName() {
     test::Scratch scratch;
     const auto file = scratch.write("d.csv", "Title,ID,text\nRivers,r1,river stream\nMoney,m1,money loan\n");
-    const auto sink = read(file);
+    const auto sink = readCorpus(file);
     QCOMPARE(sink.documents.size(), std::size_t{2});
     QCOMPARE(sink.documents[0].id, std::string("r1"));
     QCOMPARE(sink.documents[0].title, std::string("Rivers"));
@@ -37,7 +37,7 @@ class CorpusColumnDefaultsTest : public QObject {
 
   void csvWithoutTitleUsesTheId() {
     test::Scratch scratch;
-    const auto sink = read(scratch.write("d.csv", "text\nriver stream\n"));
+    const auto sink = readCorpus(scratch.write("d.csv", "text\nriver stream\n"));
     QCOMPARE(sink.documents[0].id, std::string("1"));
     QCOMPARE(sink.documents[0].title, std::string("1"));
   }
@@ -46,7 +46,7 @@ class CorpusColumnDefaultsTest : public QObject {
     test::Scratch scratch;
     const auto file =
         scratch.write("d.jsonl", "{\"title\": \"Rivers\", \"text\": \"river stream\"}\n{\"text\": \"money\"}\n");
-    const auto sink = read(file);
+    const auto sink = readCorpus(file);
     QCOMPARE(sink.documents[0].title, std::string("Rivers"));
     QCOMPARE(sink.documents[1].title, std::string("2"));  // no title: the id, here the line number
   }
@@ -57,7 +57,7 @@ class CorpusColumnDefaultsTest : public QObject {
     core::CorpusReadOptions options;
     options.titleColumn = "headline";
     options.textColumn = "body";
-    const auto sink = read(file, options);
+    const auto sink = readCorpus(file, options);
     QCOMPARE(sink.documents[0].title, std::string("B"));
     QCOMPARE(sink.vocabulary.size(), std::size_t{2});
   }

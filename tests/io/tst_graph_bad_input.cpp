@@ -11,15 +11,7 @@
 
 using namespace latent;
 using core::GraphFormat;
-
-namespace {
-
-bool hasNote(const core::GraphReadReport& report, const std::string& phrase) {
-  return std::any_of(report.notes.begin(), report.notes.end(),
-                     [&](const std::string& n) { return n.find(phrase) != std::string::npos; });
-}
-
-}  // namespace
+using test::hasNote;
 
 class GraphBadInputTest : public QObject {
   Q_OBJECT

@@ -14,11 +14,12 @@
 using namespace latent;
 using core::GraphFormat;
 using test::EdgeSet;
+using test::hasNote;
 
 namespace {
 
-core::Graph read(const std::filesystem::path& source, core::GraphReadOptions options = {},
-                 core::GraphReadReport* report = nullptr) {
+core::Graph readGraph(const std::filesystem::path& source, core::GraphReadOptions options = {},
+                      core::GraphReadReport* report = nullptr) {
   return core::readGraph(source, options, core::ImportControl{}, report);
 }
 
@@ -32,11 +33,6 @@ core::GraphReadOptions withNodes(const std::filesystem::path& nodes, std::option
 std::size_t nodeIndex(const core::Graph& g, const std::string& id) {
   const auto it = std::find(g.nodeIds.begin(), g.nodeIds.end(), id);
   return static_cast<std::size_t>(it - g.nodeIds.begin());
-}
-
-bool hasNote(const core::GraphReadReport& report, const std::string& phrase) {
-  return std::any_of(report.notes.begin(), report.notes.end(),
-                     [&](const std::string& n) { return n.find(phrase) != std::string::npos; });
 }
 
 std::string notesText(const core::GraphReadReport& report) {
@@ -81,7 +77,7 @@ class GraphImportTest : public QObject {
     const auto nodes = test::sample("karate/nodes.csv");
     const auto edges = test::sample("karate/edges.csv");
     core::GraphReadReport report;
-    const auto g = read(edges, withNodes(nodes), &report);
+    const auto g = readGraph(edges, withNodes(nodes), &report);
     QCOMPARE(test::invariantProblem(g), std::string());
     QCOMPARE(int(report.format), int(GraphFormat::EdgeList));
     QCOMPARE(g.nodeCount(), std::size_t{34});
@@ -128,7 +124,7 @@ class GraphImportTest : public QObject {
     for (const auto& [id, name] : names) idOfName[name] = id;
 
     core::GraphReadReport report;
-    const auto g = read(test::fixture(file.toStdString()), {}, &report);
+    const auto g = readGraph(test::fixture(file.toStdString()), {}, &report);
     QCOMPARE(test::invariantProblem(g), std::string());
     QCOMPARE(int(report.format), format);
     QCOMPARE(g.nodeCount(), std::size_t{34});
@@ -155,7 +151,7 @@ class GraphImportTest : public QObject {
 
   void karateAttributes() {
     // GML keeps networkx's label and the two attributes; its ids are networkx's 0..33.
-    const auto gml = read(test::fixture("graph/karate.gml"));
+    const auto gml = readGraph(test::fixture("graph/karate.gml"));
     QCOMPARE(gml.attributeNames, (std::vector<std::string>{"label", "faction", "club"}));
     QCOMPARE(gml.nodeIds[0], std::string("0"));
     QCOMPARE(gml.nodeIds[33], std::string("33"));
@@ -163,22 +159,22 @@ class GraphImportTest : public QObject {
     QCOMPARE(gml.attributes[2][8], std::string("Mr. Hi"));  // node 9 joined Mr Hi's club
     QCOMPARE(gml.attributes[1][8], std::string("John A"));
     // GraphML: attributes in the file's key order (networkx writes club before faction).
-    const auto graphml = read(test::fixture("graph/karate.graphml"));
+    const auto graphml = readGraph(test::fixture("graph/karate.graphml"));
     QCOMPARE(graphml.attributeNames, (std::vector<std::string>{"club", "faction"}));
     QCOMPARE(graphml.attributes[0][nodeIndex(graphml, "34")], std::string("Officer"));
     // Pajek lines hold drawing parameters only: nothing is kept.
-    QVERIFY(read(test::fixture("graph/karate.net")).attributeNames.empty());
+    QVERIFY(readGraph(test::fixture("graph/karate.net")).attributeNames.empty());
     // With the nodes file, Pajek and GraphML nodes get its names and columns, in its order.
     const auto nodes = test::sample("karate/nodes.csv");
-    const auto pajek = read(test::fixture("graph/karate.net"), withNodes(nodes));
+    const auto pajek = readGraph(test::fixture("graph/karate.net"), withNodes(nodes));
     QCOMPARE(pajek.nodeIds, nodesIds(nodes));
     QCOMPARE(pajek.attributeNames, (std::vector<std::string>{"faction", "club_after_split"}));
     QCOMPARE(pajek.nodeNames[0], std::string("Mr Hi"));
-    const auto merged = read(test::fixture("graph/karate.graphml"), withNodes(nodes));
+    const auto merged = readGraph(test::fixture("graph/karate.graphml"), withNodes(nodes));
     QCOMPARE(merged.attributeNames, (std::vector<std::string>{"club", "faction", "club_after_split"}));
     // The GML's ids are 0..33: the nodes file does not know id 0, and the error says how GML matches.
     try {
-      read(test::fixture("graph/karate.gml"), withNodes(nodes));
+      readGraph(test::fixture("graph/karate.gml"), withNodes(nodes));
       QFAIL("expected an InputError");
     } catch (const core::InputError& e) {
       QCOMPARE(e.line(), std::int64_t{0});
@@ -191,7 +187,7 @@ class GraphImportTest : public QObject {
     const auto nodes = test::sample("sampson/nodes.csv");
     const auto arcs = test::sample("sampson/like_t4.csv");
     core::GraphReadReport report;
-    const auto g = read(arcs, withNodes(nodes, true), &report);
+    const auto g = readGraph(arcs, withNodes(nodes, true), &report);
     QCOMPARE(test::invariantProblem(g), std::string());
     QVERIFY(g.directed);
     QCOMPARE(g.nodeCount(), std::size_t{18});
@@ -217,7 +213,7 @@ class GraphImportTest : public QObject {
 
     // Read undirected (the default), reciprocated likings merge into one edge with summed ranks.
     core::GraphReadReport undirectedReport;
-    const auto u = read(arcs, withNodes(nodes), &undirectedReport);
+    const auto u = readGraph(arcs, withNodes(nodes), &undirectedReport);
     const auto expected = test::csvEdgeSet(arcs, false, 2);
     QCOMPARE(test::edgeSet(u), expected);
     QCOMPARE(undirectedReport.duplicatesMerged, std::int64_t(56 - expected.size()));
@@ -228,7 +224,7 @@ class GraphImportTest : public QObject {
   void sampsonPajek() {
     const auto nodes = test::sample("sampson/nodes.csv");
     core::GraphReadReport report;
-    const auto g = read(test::fixture("graph/sampson_like_t4.net"), {}, &report);
+    const auto g = readGraph(test::fixture("graph/sampson_like_t4.net"), {}, &report);
     QCOMPARE(test::invariantProblem(g), std::string());
     QVERIFY(g.directed);
     QVERIFY2(hasNote(report, "read as directed, as the Pajek file declares"), notesText(report).c_str());
@@ -240,7 +236,7 @@ class GraphImportTest : public QObject {
     core::GraphReadOptions undirected;
     undirected.directed = false;
     core::GraphReadReport merged;
-    const auto u = read(test::fixture("graph/sampson_like_t4.net"), undirected, &merged);
+    const auto u = readGraph(test::fixture("graph/sampson_like_t4.net"), undirected, &merged);
     QVERIFY(!u.directed);
     QCOMPARE(test::edgeSet(u), test::csvEdgeSet(test::sample("sampson/like_t4.csv"), false, 2));
     QVERIFY(merged.duplicatesMerged > 0);
@@ -250,7 +246,7 @@ class GraphImportTest : public QObject {
   void davis() {
     const auto nodes = test::sample("davis_southern_women/nodes.csv");
     const auto edges = test::sample("davis_southern_women/edges.csv");
-    const auto g = read(edges, withNodes(nodes));
+    const auto g = readGraph(edges, withNodes(nodes));
     QCOMPARE(test::invariantProblem(g), std::string());
     QCOMPARE(g.nodeCount(), std::size_t{32});
     QCOMPARE(g.edgeCount(), std::size_t{89});
@@ -261,7 +257,7 @@ class GraphImportTest : public QObject {
     // "woman,event" is a header: its fields are not numbers while the next row's are.
     QCOMPARE(test::edgeSet(g), test::csvEdgeSet(edges, false, -1));
     // Without the nodes file: the same 32 nodes by first appearance, named by their ids.
-    const auto bare = read(edges);
+    const auto bare = readGraph(edges);
     QCOMPARE(bare.nodeCount(), std::size_t{32});
     QCOMPARE(bare.edgeCount(), std::size_t{89});
     QVERIFY(bare.attributeNames.empty());
@@ -272,7 +268,7 @@ class GraphImportTest : public QObject {
 
   // networkx's write_edgelist with tabs: names as ids, no header; same ties as the sample.
   void davisTsv() {
-    const auto g = read(test::fixture("graph/davis.tsv"));
+    const auto g = readGraph(test::fixture("graph/davis.tsv"));
     QCOMPARE(test::invariantProblem(g), std::string());
     QCOMPARE(g.nodeCount(), std::size_t{32});
     QCOMPARE(g.nodeIds[0], std::string("Evelyn Jefferson"));
@@ -287,7 +283,7 @@ class GraphImportTest : public QObject {
     test::Scratch scratch;
     const auto nodes = scratch.write("nodes.csv", "id,label,group\n1,One,x\n2,Two,y\n3,Three,x\n4,Four,z\n");
     const auto edges = scratch.write("edges.csv", "source,target\n3,1\n1,2\n");
-    const auto g = read(edges, withNodes(nodes));
+    const auto g = readGraph(edges, withNodes(nodes));
     QCOMPARE(g.nodeIds, (std::vector<std::string>{"1", "2", "3", "4"}));
     QCOMPARE(g.nodeNames, (std::vector<std::string>{"One", "Two", "Three", "Four"}));  // "label" when no "name"
     QCOMPARE(g.attributeNames, std::vector<std::string>{"group"});
@@ -298,29 +294,31 @@ class GraphImportTest : public QObject {
   void edgeListVariants() {
     test::Scratch scratch;
     // SNAP: '#' comments, tabs, no header, numeric ids kept as text.
-    auto g = read(scratch.write("snap.txt", "# Directed graph: x.txt\n# FromNodeId\tToNodeId\n0\t1\n1\t2\n2\t0\n"));
+    auto g =
+        readGraph(scratch.write("snap.txt", "# Directed graph: x.txt\n# FromNodeId\tToNodeId\n0\t1\n1\t2\n2\t0\n"));
     QCOMPARE(g.nodeIds, (std::vector<std::string>{"0", "1", "2"}));
     QCOMPARE(g.edgeCount(), std::size_t{3});
     // KONECT: '%' comments, runs of spaces, weight and a timestamp column (ignored).
     core::GraphReadReport report;
-    g = read(scratch.write("out.konect", "% sym positive\n%  3 2 2\n 1   2  3   1000\n2 3 1.5 1001\n"), {}, &report);
+    g = readGraph(scratch.write("out.konect", "% sym positive\n%  3 2 2\n 1   2  3   1000\n2 3 1.5 1001\n"), {},
+                  &report);
     QCOMPARE(g.edges, (std::vector<core::Edge>{{0, 1, 3.0}, {1, 2, 1.5}}));
     QVERIFY2(hasNote(report, "the third column holds numbers and was read as the edge weight"),
              notesText(report).c_str());
     // Semicolons, quoted ids with separators inside, a header named from/to/weight.
-    g = read(scratch.write("semi.csv", "From;To;Weight\n\"Smith; J.\";\"Doe, A.\";2\n\"Doe, A.\";B;1\n"));
+    g = readGraph(scratch.write("semi.csv", "From;To;Weight\n\"Smith; J.\";\"Doe, A.\";2\n\"Doe, A.\";B;1\n"));
     QCOMPARE(g.nodeIds, (std::vector<std::string>{"Smith; J.", "Doe, A.", "B"}));
     QCOMPARE(test::edgeSet(g), (EdgeSet{{{"Doe, A.", "Smith; J."}, 2.0}, {{"B", "Doe, A."}, 1.0}}));
     // A non-numeric third column is ignored, with a note.
     report = {};
-    g = read(test::sample("sampson/edges.csv"), withNodes(test::sample("sampson/nodes.csv"), true), &report);
+    g = readGraph(test::sample("sampson/edges.csv"), withNodes(test::sample("sampson/nodes.csv"), true), &report);
     QVERIFY2(hasNote(report, "column 3 ('relation') is not a number, so it was ignored"), notesText(report).c_str());
     std::set<std::pair<std::string, std::string>> pairs;
     for (const auto& row : test::plainCsvRows(test::sample("sampson/edges.csv"))) pairs.insert({row[0], row[1]});
     pairs.erase({"source", "target"});
     QCOMPARE(g.edgeCount(), pairs.size());
     // Text ids with a text header: a header row is recognised by the third column.
-    g = read(scratch.write("people.csv", "person1,person2,weight\nann,bob,2\nbob,cy,1\n"));
+    g = readGraph(scratch.write("people.csv", "person1,person2,weight\nann,bob,2\nbob,cy,1\n"));
     QCOMPARE(g.nodeIds, (std::vector<std::string>{"ann", "bob", "cy"}));
     // Preview: maxRecords stops early.
     core::ImportControl preview;
@@ -333,7 +331,7 @@ class GraphImportTest : public QObject {
     test::Scratch scratch;
     core::GraphReadReport report;
     // Asymmetric: directed, row -> column; ids 1..n without a header.
-    auto g = read(scratch.write("d.txt", "0 1 0\n0 0 2\n1 0 0\n"), {}, &report);
+    auto g = readGraph(scratch.write("d.txt", "0 1 0\n0 0 2\n1 0 0\n"), {}, &report);
     QCOMPARE(int(report.format), int(GraphFormat::Matrix));
     QVERIFY(g.directed);
     QCOMPARE(g.nodeIds, (std::vector<std::string>{"1", "2", "3"}));
@@ -344,24 +342,24 @@ class GraphImportTest : public QObject {
     undirected.format = GraphFormat::Matrix;
     undirected.directed = false;
     report = {};
-    g = read(scratch.write("a.csv", "0,1,0\n2,0,1\n0,0,0\n"), undirected, &report);
+    g = readGraph(scratch.write("a.csv", "0,1,0\n2,0,1\n0,0,0\n"), undirected, &report);
     QCOMPARE(g.edges, (std::vector<core::Edge>{{0, 1, 3.0}, {1, 2, 1.0}}));
     QCOMPARE(report.duplicatesMerged, std::int64_t{1});
     // Forced directed on a symmetric matrix: both arcs.
     core::GraphReadOptions directed;
     directed.directed = true;
-    g = read(scratch.write("s.csv", ",a,b,c\na,0,2,0\nb,2,0,1\nc,0,1,0\n"), directed);
+    g = readGraph(scratch.write("s.csv", ",a,b,c\na,0,2,0\nb,2,0,1\nc,0,1,0\n"), directed);
     QCOMPARE(g.edgeCount(), std::size_t{4});
     // Row names only, and a corner label above them.
-    g = read(scratch.write("r.csv", "x,0,1,1\ny,1,0,0\nz,1,0,0\n"));
+    g = readGraph(scratch.write("r.csv", "x,0,1,1\ny,1,0,0\nz,1,0,0\n"));
     QCOMPARE(g.nodeIds, (std::vector<std::string>{"x", "y", "z"}));
     QVERIFY(!g.directed);
-    g = read(scratch.write("c.csv", "node,x,y,z\nx,0,1,1\ny,1,0,0\nz,1,0,0\n"));
+    g = readGraph(scratch.write("c.csv", "node,x,y,z\nx,0,1,1\ny,1,0,0\nz,1,0,0\n"));
     QCOMPARE(g.nodeIds, (std::vector<std::string>{"x", "y", "z"}));
     QCOMPARE(g.edgeCount(), std::size_t{2});
     // A nodes file fixes the order and adds isolates.
     const auto nodes = scratch.write("nodes.csv", "id,name\nz,Zed\ny,Why\nx,Ex\nw,Double\n");
-    g = read(scratch.write("h.csv", ",x,y,z\nx,0,1,1\ny,1,0,0\nz,1,0,0\n"), withNodes(nodes));
+    g = readGraph(scratch.write("h.csv", ",x,y,z\nx,0,1,1\ny,1,0,0\nz,1,0,0\n"), withNodes(nodes));
     QCOMPARE(g.nodeIds, (std::vector<std::string>{"z", "y", "x", "w"}));
     QCOMPARE(g.nodeNames[2], std::string("Ex"));
     QCOMPARE(g.edges, (std::vector<core::Edge>{{0, 2, 1.0}, {1, 2, 1.0}}));
@@ -369,12 +367,12 @@ class GraphImportTest : public QObject {
 
   void pajekFewerVertexLines() {
     test::Scratch scratch;
-    const auto g = read(scratch.write("f.net", "*Vertices 5\n1 \"a\"\n2 \"b\"\n*Edges\n1 2\n4 5 2.5\n"));
+    const auto g = readGraph(scratch.write("f.net", "*Vertices 5\n1 \"a\"\n2 \"b\"\n*Edges\n1 2\n4 5 2.5\n"));
     QCOMPARE(g.nodeIds, (std::vector<std::string>{"1", "2", "3", "4", "5"}));
     QCOMPARE(g.nodeNames, (std::vector<std::string>{"a", "b", "3", "4", "5"}));
     QCOMPARE(g.edges, (std::vector<core::Edge>{{0, 1, 1.0}, {3, 4, 2.5}}));
     // igraph 0.10.2 pads the weight of an earlier arc without a value with 0; it weighs 1 here.
-    const auto w = read(scratch.write("w.net", "*Vertices 3\n*Arcs\n1 2\n2 3 5\n"));
+    const auto w = readGraph(scratch.write("w.net", "*Vertices 3\n*Arcs\n1 2\n2 3 5\n"));
     QCOMPARE(w.edges, (std::vector<core::Edge>{{0, 1, 1.0}, {1, 2, 5.0}}));
   }
 
@@ -382,7 +380,7 @@ class GraphImportTest : public QObject {
     core::GraphReadOptions directed;
     directed.directed = true;
     core::GraphReadReport report;
-    const auto g = read(test::fixture("graph/karate.gml"), directed, &report);
+    const auto g = readGraph(test::fixture("graph/karate.gml"), directed, &report);
     QVERIFY(g.directed);
     QCOMPARE(g.edgeCount(), std::size_t{156});
     QVERIFY2(hasNote(report, "--directed made each edge two arcs"), notesText(report).c_str());

@@ -51,8 +51,8 @@ std::map<double, int> histogram(const core::Ratings& r) {
   return h;
 }
 
-core::Ratings read(const std::filesystem::path& source, core::RatingsReadOptions options = {},
-                   core::RatingsReadReport* report = nullptr) {
+core::Ratings readRatings(const std::filesystem::path& source, core::RatingsReadOptions options = {},
+                          core::RatingsReadReport* report = nullptr) {
   return core::readRatings(source, options, core::ImportControl{}, report);
 }
 
@@ -102,7 +102,7 @@ class RatingsImportTest : public QObject {
     QFETCH(bool, latin1);
     QFETCH(bool, halfStars);
     core::RatingsReadReport report;
-    const auto r = read(test::fixture(source.toStdString()), {}, &report);
+    const auto r = readRatings(test::fixture(source.toStdString()), {}, &report);
     QCOMPARE(core::toString(report.format), std::string_view("movielens"));
     QCOMPARE(QString::fromStdString(report.variant), variant);
 
@@ -166,7 +166,7 @@ class RatingsImportTest : public QObject {
     test::Scratch scratch;
     const auto data = scratch.write("u.data", "196\t242\t3\t881250949\n186\t302\t3\t891717742\n");
     core::RatingsReadReport report;
-    const auto r = read(data, {}, &report);
+    const auto r = readRatings(data, {}, &report);
     QCOMPARE(r.itemIds, (std::vector<std::string>{"242", "302"}));
     QCOMPARE(r.itemNames, r.itemIds);
     QVERIFY(r.itemAttributeNames.empty());
@@ -179,7 +179,7 @@ class RatingsImportTest : public QObject {
     const auto data = scratch.write("ratings.dat", "1::1002::4::10\n2::1050::3::20\n");
     core::RatingsReadOptions options;
     options.items = test::fixture("ratings/ml-1m/movies.dat");
-    const auto r = read(data, options);
+    const auto r = readRatings(data, options);
     QCOMPARE(r.itemNames, (std::vector<std::string>{kCafe, "Lecture, The (2004)"}));
     QCOMPARE(r.ratings[1], (core::Rating{1, 1, 3.0, 20}));
   }
@@ -188,7 +188,7 @@ class RatingsImportTest : public QObject {
     core::RatingsReadOptions options;
     options.items = test::fixture("ratings/csv/items.csv");
     core::RatingsReadReport report;
-    const auto r = read(test::fixture("ratings/csv/ratings.csv"), options, &report);
+    const auto r = readRatings(test::fixture("ratings/csv/ratings.csv"), options, &report);
     QCOMPARE(core::toString(report.format), std::string_view("csv"));
     QCOMPARE(report.variant, std::string("csv"));
     QCOMPARE(r.ratings.size(), std::size_t{30});
@@ -216,7 +216,7 @@ class RatingsImportTest : public QObject {
                                     "userId\tmovie_id\tscore\ttimestamp\n007\tA\t-1.5\t100\n008\tA\t2\t200\n"
                                     "007\tb\t0\t-5\n");
     core::RatingsReadReport report;
-    const auto r = read(file, {}, &report);
+    const auto r = readRatings(file, {}, &report);
     QCOMPARE(core::toString(report.format), std::string_view("csv"));
     QCOMPARE(r.userIds, (std::vector<std::string>{"007", "008"}));
     QCOMPARE(r.itemIds, (std::vector<std::string>{"A", "b"}));
@@ -234,7 +234,7 @@ class RatingsImportTest : public QObject {
     options.itemColumn = "WHAT";  // names match without case when nothing matches exactly
     options.ratingColumn = "stars";
     options.timeColumn = "when";
-    const auto n = read(named, options);
+    const auto n = readRatings(named, options);
     QCOMPARE(n.userIds, std::vector<std::string>{"Smith, J."});
     QCOMPARE(n.itemIds, std::vector<std::string>{"x,y"});
     QCOMPARE(n.ratings, (std::vector<core::Rating>{{0, 0, 4.5, 5}}));
@@ -246,16 +246,16 @@ class RatingsImportTest : public QObject {
     const auto odd = scratch.write("odd.csv", "rating,item,score\nu1,i1,2\n");
     core::RatingsReadOptions options;
     options.userColumn = "rating";
-    const auto r = read(odd, options);
+    const auto r = readRatings(odd, options);
     QCOMPARE(r.userIds, std::vector<std::string>{"u1"});
     QCOMPARE(r.ratings[0].value, 2.0);
     // Two roles in one column is a bad request, not a bad file.
     options.itemColumn = "rating";
-    QVERIFY_THROWS_EXCEPTION(core::UsageError, read(odd, options));
+    QVERIFY_THROWS_EXCEPTION(core::UsageError, readRatings(odd, options));
     // The time column took the third column: no rating is left.
     const auto timed = scratch.write("timed.csv", "a,b,timestamp\n1,2,3\n");
     try {
-      read(timed);
+      readRatings(timed);
       QFAIL("expected an InputError");
     } catch (const core::InputError& e) {
       QCOMPARE(e.file(), timed.string());
@@ -282,7 +282,7 @@ class RatingsImportTest : public QObject {
     const auto source = test::sample("insteval/ratings.csv");
     QVERIFY(core::detectRatingsFormat(source) == RatingsFormat::Csv);
     core::RatingsReadReport report;
-    const auto r = read(source, options, &report);
+    const auto r = readRatings(source, options, &report);
     QCOMPARE(r.ratings.size(), std::size_t{73421});
     QCOMPARE(r.userCount(), std::size_t{2972});
     QCOMPARE(r.itemCount(), std::size_t{1128});
@@ -316,7 +316,7 @@ class RatingsImportTest : public QObject {
     QVERIFY(detectRatingsFormat(scratch.write("ratings.csv", "user,item,rating\n1,2,3\n")) == RatingsFormat::Csv);
     // A u1.base read with format auto is MovieLens 100K.
     core::RatingsReadReport report;
-    const auto r = read(scratch.path("u1.base"), {}, &report);
+    const auto r = readRatings(scratch.path("u1.base"), {}, &report);
     QCOMPARE(report.variant, std::string("movielens-100k"));
     QCOMPARE(r.ratings, (std::vector<core::Rating>{{0, 0, 5.0, 874965758}}));
 
@@ -430,7 +430,7 @@ class RatingsImportTest : public QObject {
     // importRatings then loadRatings gives back exactly what readRatings produced.
     QFETCH(QString, source);
     const auto path = test::fixture(source.toStdString());
-    const auto expected = read(path);
+    const auto expected = readRatings(path);
     test::Scratch scratch;
     const auto file = scratch.path("round.latent");
     std::int64_t id = 0;

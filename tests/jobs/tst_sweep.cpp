@@ -12,7 +12,7 @@ using namespace latent;
 
 namespace {
 
-std::filesystem::path makeProject(const test::Scratch& scratch) {
+std::filesystem::path makeSweepProject(const test::Scratch& scratch) {
   const auto file = scratch.path("sweep.latent");
   core::Project p(file);
   std::vector<std::string> texts;
@@ -40,7 +40,7 @@ class SweepTest : public QObject {
  private Q_SLOTS:
   void onePointPerValue() {
     test::Scratch scratch;
-    const auto file = makeProject(scratch);
+    const auto file = makeSweepProject(scratch);
     std::vector<std::int64_t> seen;
     const auto outcome = core::runSweep(file, request({1, 2, 4}), nullptr, {},
                                         [&](std::int64_t value, const core::RunRecord&) { seen.push_back(value); });
@@ -63,7 +63,7 @@ class SweepTest : public QObject {
 
   void badSweepsWriteNothing() {
     test::Scratch scratch;
-    const auto file = makeProject(scratch);
+    const auto file = makeSweepProject(scratch);
     auto noHeldout = request({1, 2});
     noHeldout.base.heldout = 0.0;
     auto unigram = request({1, 2});
@@ -89,7 +89,7 @@ class SweepTest : public QObject {
 
   void stopEndsTheSweep() {
     test::Scratch scratch;
-    const auto file = makeProject(scratch);
+    const auto file = makeSweepProject(scratch);
     std::stop_source stop;
     stop.request_stop();
     const auto outcome = core::runSweep(file, request({1, 2, 3}), nullptr, stop.get_token());

@@ -16,6 +16,7 @@
 #include <Eigen/Core>
 
 #include "core/data/corpus.hpp"
+#include "core/data/synthetic_lda.hpp"
 #include "core/eval/heldout.hpp"
 #include "core/models/model.hpp"
 #include "core/models/topic/topic_model_support.hpp"
@@ -45,6 +46,19 @@ class Observer final : public core::TrainingObserver {
 };
 
 // Words split on spaces; the vocabulary in order of first appearance.
+// Three topics over 60 words, 300 documents of about 80 tokens: small enough for every test.
+inline core::SyntheticLda smallSynthetic(std::uint64_t seed = 7) {
+  core::SyntheticLdaSpec spec;
+  spec.topics = 3;
+  spec.vocabulary = 60;
+  spec.documents = 300;
+  spec.meanLength = 80;
+  spec.alpha = 0.2;
+  spec.beta = 0.05;
+  spec.seed = seed;
+  return core::generateLdaCorpus(spec);
+}
+
 inline core::Corpus corpusFromTexts(const std::vector<std::string>& texts) {
   core::Corpus c;
   std::map<std::string, std::int32_t> ids;

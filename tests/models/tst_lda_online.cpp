@@ -21,21 +21,7 @@
 
 using namespace latent;
 
-namespace {
-
-core::SyntheticLda smallSynthetic(std::uint64_t seed = 7) {
-  core::SyntheticLdaSpec spec;
-  spec.topics = 3;
-  spec.vocabulary = 60;
-  spec.documents = 300;
-  spec.meanLength = 80;
-  spec.alpha = 0.2;
-  spec.beta = 0.05;
-  spec.seed = seed;
-  return core::generateLdaCorpus(spec);
-}
-
-}  // namespace
+namespace {}  // namespace
 
 class LdaOnlineTest : public QObject {
   Q_OBJECT
@@ -44,7 +30,7 @@ class LdaOnlineTest : public QObject {
   // rho_t = (tau0 + t)^-kappa with t counting minibatch updates: 300 documents in minibatches of
   // 64 make 5 updates per pass.
   void stepSizesFollowAlgorithm272() {
-    const auto synthetic = smallSynthetic();
+    const auto synthetic = test::vb::smallSynthetic();
     const auto fit = test::vb::fitModel(
         "lda-online", test::vb::dataOf(synthetic.corpus),
         {{"k", 3}, {"iterations", 4}, {"batch_size", 64}, {"tau0", 3.0}, {"kappa", 0.8}, {"optimize_every", 0}}, 1);
@@ -77,7 +63,7 @@ class LdaOnlineTest : public QObject {
   // E-step starts do not get out of it, scikit-learn's online LDA at equal settings is stuck on 3 of
   // 8 seeds. The default mixture start recovers the topics for all of them.
   void recoversSmallSyntheticTopics() {
-    const auto synthetic = smallSynthetic();
+    const auto synthetic = test::vb::smallSynthetic();
     for (const std::uint64_t seed : {1, 2, 3, 4}) {
       const auto fit =
           test::vb::fitModel("lda-online", test::vb::dataOf(synthetic.corpus),
@@ -90,7 +76,7 @@ class LdaOnlineTest : public QObject {
 
   // The random start is still available and learns: on this corpus seed 1 recovers the topics from it.
   void randomStartRecoversForAGoodSeed() {
-    const auto synthetic = smallSynthetic();
+    const auto synthetic = test::vb::smallSynthetic();
     const auto fit = test::vb::fitModel(
         "lda-online", test::vb::dataOf(synthetic.corpus),
         {{"k", 3}, {"iterations", 30}, {"batch_size", 50}, {"optimize_every", 0}, {"init", "random"}}, 1);
@@ -100,7 +86,7 @@ class LdaOnlineTest : public QObject {
 
   // Same seed, same numbers, whatever the thread count; another seed shuffles differently.
   void deterministicForAnyThreadCount() {
-    const auto synthetic = smallSynthetic();
+    const auto synthetic = test::vb::smallSynthetic();
     const auto data = test::vb::dataOf(synthetic.corpus);
     const nlohmann::json options = {{"k", 4}, {"iterations", 6}, {"batch_size", 40}, {"optimize_every", 2}};
     const auto one = test::vb::fitModel("lda-online", data, options, 5, 1);
@@ -119,7 +105,7 @@ class LdaOnlineTest : public QObject {
   }
 
   void stopsWithinOneIteration() {
-    const auto synthetic = smallSynthetic();
+    const auto synthetic = test::vb::smallSynthetic();
     const auto data = test::vb::dataOf(synthetic.corpus);
     {
       std::stop_source stop;
@@ -148,7 +134,7 @@ class LdaOnlineTest : public QObject {
   }
 
   void observerContract() {
-    const auto synthetic = smallSynthetic();
+    const auto synthetic = test::vb::smallSynthetic();
     const auto split = core::splitForDocumentCompletion(synthetic.corpus, 0.2, 3);
     const auto data = test::vb::dataOf(split, 300);
     const auto fit = test::vb::fitModel(
@@ -195,7 +181,7 @@ class LdaOnlineTest : public QObject {
   void endToEndThroughRunFit() {
     test::Scratch scratch;
     const auto file = scratch.path("online.latent");
-    const auto synthetic = smallSynthetic(21);
+    const auto synthetic = test::vb::smallSynthetic(21);
     std::vector<std::string> texts;
     for (std::size_t d = 0; d < synthetic.corpus.documentCount(); ++d) {
       std::string t;

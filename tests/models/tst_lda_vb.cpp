@@ -29,7 +29,7 @@ namespace topic = latent::core::topic;
 
 namespace {
 
-core::Corpus tinyCorpus() {
+core::Corpus vbTinyCorpus() {
   core::Corpus c;
   c.words = {"a", "b", "c", "d", "e"};
   c.addDocument("1", "", std::vector<std::int32_t>{0, 0, 1, 2});
@@ -37,18 +37,6 @@ core::Corpus tinyCorpus() {
   c.addDocument("3", "", std::vector<std::int32_t>{0, 1, 4});
   c.addDocument("4", "", std::vector<std::int32_t>{3, 3, 3, 2, 1, 0});
   return c;
-}
-
-core::SyntheticLda smallSynthetic(std::uint64_t seed = 7) {
-  core::SyntheticLdaSpec spec;
-  spec.topics = 3;
-  spec.vocabulary = 60;
-  spec.documents = 300;
-  spec.meanLength = 80;
-  spec.alpha = 0.2;
-  spec.beta = 0.05;
-  spec.seed = seed;
-  return core::generateLdaCorpus(spec);
 }
 
 // E_q[log x] for x ~ Dir(v): psi(v_i) - psi(sum v).
@@ -75,7 +63,7 @@ class LdaVbTest : public QObject {
   // The E step, the statistics of the M step and the bound against the formulas of Blei et al.
   // (2003, A.3) written out term by term with explicit phi, on a corpus small enough to see.
   void kernelsMatchTheTextbookFormulas() {
-    const auto corpus = tinyCorpus();
+    const auto corpus = vbTinyCorpus();
     const auto docs = topic::countDocumentWords(corpus);
     QCOMPARE(docs.entryCount(), std::size_t{13});  // distinct words per document: 3 + 3 + 3 + 4
     QCOMPARE(docs.counts[0], 2.0);                 // "a" twice in document 1
@@ -170,7 +158,7 @@ class LdaVbTest : public QObject {
   // Alg. 27.1 is coordinate ascent: the reported bound never goes down with alpha and eta fixed,
   // with the default E step and with a single E-step pass per document.
   void elboNeverDecreases() {
-    const auto synthetic = smallSynthetic(11);
+    const auto synthetic = test::vb::smallSynthetic(11);
     const auto data = test::vb::dataOf(synthetic.corpus);
     // From random topics the bound has far to climb; from the mixture start (the default) less so,
     // but it must not go down either.
@@ -201,7 +189,7 @@ class LdaVbTest : public QObject {
   // Restarts: every start's bound after its passes is recorded, the highest continues, and the
   // reports start from that chain (so with one start the first report is the first pass).
   void restartsKeepTheBestBound() {
-    const auto synthetic = smallSynthetic(11);
+    const auto synthetic = test::vb::smallSynthetic(11);
     const auto data = test::vb::dataOf(synthetic.corpus);
     const auto four = test::vb::fitModel("lda-vb", data, {{"k", 4}, {"iterations", 5}, {"init", "random"}}, 3);
     const auto& metrics = four.result.finalMetrics;
@@ -242,7 +230,7 @@ class LdaVbTest : public QObject {
 
   // From both starts: the mixture (the default) and random topics.
   void recoversSmallSyntheticTopics() {
-    const auto synthetic = smallSynthetic();
+    const auto synthetic = test::vb::smallSynthetic();
     for (const char* init : {"mixture", "random"}) {
       const auto fit = test::vb::fitModel("lda-vb", test::vb::dataOf(synthetic.corpus),
                                           {{"k", 3}, {"iterations", 50}, {"init", init}}, 2);
@@ -253,7 +241,7 @@ class LdaVbTest : public QObject {
 
   // Same seed, same numbers, whatever the thread count; another seed, other numbers.
   void deterministicForAnyThreadCount() {
-    const auto synthetic = smallSynthetic();
+    const auto synthetic = test::vb::smallSynthetic();
     const auto data = test::vb::dataOf(synthetic.corpus);
     const nlohmann::json options = {{"k", 4}, {"iterations", 8}, {"optimize_every", 3}};
     const auto one = test::vb::fitModel("lda-vb", data, options, 5, 1);
@@ -271,7 +259,7 @@ class LdaVbTest : public QObject {
   }
 
   void stopBeforeStartKeepsTheStart() {
-    const auto synthetic = smallSynthetic();
+    const auto synthetic = test::vb::smallSynthetic();
     std::stop_source stop;
     stop.request_stop();
     const auto fit =
@@ -288,7 +276,7 @@ class LdaVbTest : public QObject {
   // Stopping by the observer's answer or by the stop token: Cancelled after that very iteration,
   // with the topics it had reached (the snapshot of that iteration holds the same numbers).
   void stopsWithinOneIteration() {
-    const auto synthetic = smallSynthetic();
+    const auto synthetic = test::vb::smallSynthetic();
     const auto data = test::vb::dataOf(synthetic.corpus);
     test::vb::Observer byAnswer;
     byAnswer.stopAfter = 3;
@@ -312,7 +300,7 @@ class LdaVbTest : public QObject {
 
   // One report per iteration, held-out values exactly when due, snapshots every snapshot_every.
   void observerContract() {
-    const auto synthetic = smallSynthetic();
+    const auto synthetic = test::vb::smallSynthetic();
     const auto split = core::splitForDocumentCompletion(synthetic.corpus, 0.2, 3);
     const auto data = test::vb::dataOf(split, 300);
     const auto fit =
@@ -378,7 +366,7 @@ class LdaVbTest : public QObject {
   void endToEndThroughRunFit() {
     test::Scratch scratch;
     const auto file = scratch.path("vb.latent");
-    const auto synthetic = smallSynthetic(21);
+    const auto synthetic = test::vb::smallSynthetic(21);
     std::vector<std::string> texts;
     for (std::size_t d = 0; d < synthetic.corpus.documentCount(); ++d) {
       std::string t;

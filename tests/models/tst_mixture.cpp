@@ -15,6 +15,7 @@
 #include "core/models/topic/mixture_kernels.hpp"
 #include "core/store/corpus_store.hpp"
 #include "core/util/special_functions.hpp"
+#include "result_matrix.hpp"
 #include "synthetic_mixture.hpp"
 #include "test_case.hpp"
 #include "test_datasets.hpp"
@@ -26,7 +27,7 @@ namespace {
 
 // The chain's reports in `reports`, the restarts' progress in `startReports`; keepGoing and stopAt
 // act on the chain's reports.
-class CollectingObserver final : public core::TrainingObserver {
+class MixtureObserver final : public core::TrainingObserver {
  public:
   bool onReport(const core::IterationReport& r) override {
     if (!r.inChain()) {
@@ -45,7 +46,7 @@ class CollectingObserver final : public core::TrainingObserver {
   std::stop_source source;
 };
 
-core::FitResult fitMixture(const core::Corpus& corpus, const nlohmann::json& options, CollectingObserver& observer,
+core::FitResult fitMixture(const core::Corpus& corpus, const nlohmann::json& options, MixtureObserver& observer,
                            std::uint64_t seed = 1, std::stop_token stop = {}) {
   core::FitData data;
   data.corpus = &corpus;
@@ -54,14 +55,6 @@ core::FitResult fitMixture(const core::Corpus& corpus, const nlohmann::json& opt
   settings.options = core::resolveOptions(core::mixtureModel().info(), options);
   settings.seed = seed;
   return core::mixtureModel().make()->fit(data, settings, observer, stop);
-}
-
-const Eigen::MatrixXd& matrix(const core::FitResult& r, const std::string& name) {
-  for (const auto& m : r.matrices)
-    if (m.name == name) return m.values;
-  static const Eigen::MatrixXd none;
-  QTest::qFail(("no matrix " + name).c_str(), __FILE__, __LINE__);
-  return none;
 }
 
 void verifyNeverDecreases(const std::vector<core::IterationReport>& reports) {
@@ -100,14 +93,14 @@ class MixtureTest : public QObject {
   // token, of the parameters returned: recomputed here with plain loops.
   void emObjectiveMatchesAnIndependentComputation() {
     const auto truth = softCorpus();
-    CollectingObserver observer;
+    MixtureObserver observer;
     const double alpha = 0.7, beta = 0.3;
     const auto result =
         fitMixture(truth.corpus,
                    {{"k", 3}, {"iterations", 5000}, {"tolerance", 1e-15}, {"alpha", alpha}, {"beta", beta}}, observer);
     QVERIFY(result.status == core::FitStatus::Converged);
-    const auto& phi = matrix(result, "topic_word");
-    const auto& pi = matrix(result, "mixing_weights");
+    const auto& phi = test::resultMatrix(result, "topic_word");
+    const auto& pi = test::resultMatrix(result, "mixing_weights");
     QCOMPARE(phi.rows(), Eigen::Index{3});
     QCOMPARE(phi.cols(), Eigen::Index{30});
     double logLik = 0;
@@ -128,19 +121,19 @@ class MixtureTest : public QObject {
     QCOMPARE(last.extras[0].first, std::string("log_likelihood_per_token"));
     QVERIFY(std::abs(last.extras[0].second - logLik / N) < 1e-10);
     // MAP mixing weights: (N_k + alpha) / (D + K alpha) with N_k the summed responsibilities.
-    const auto& R = matrix(result, "doc_topic");
+    const auto& R = test::resultMatrix(result, "doc_topic");
     // R is one E step newer than pi; at convergence they agree (the objective is flat there, so loosely).
     for (int k = 0; k < 3; ++k) QVERIFY(std::abs(pi(0, k) - (R.col(k).sum() + alpha) / (80 + 3 * alpha)) < 1e-6);
   }
 
   void emNeverDecreases() {
-    CollectingObserver observer;
+    MixtureObserver observer;
     fitMixture(softCorpus().corpus, {{"k", 3}, {"iterations", 40}, {"tolerance", 0.0}}, observer);
     verifyNeverDecreases(observer.reports);
   }
 
   void vbBoundNeverDecreases() {
-    CollectingObserver observer;
+    MixtureObserver observer;
     fitMixture(softCorpus().corpus, {{"k", 3}, {"iterations", 40}, {"tolerance", 0.0}, {"method", "vb"}}, observer);
     verifyNeverDecreases(observer.reports);
   }
@@ -178,7 +171,7 @@ class MixtureTest : public QObject {
     for (const double t : terms) sum += std::exp(t - top);
     const double logEvidence = top + std::log(sum);
 
-    CollectingObserver observer;
+    MixtureObserver observer;
     const auto result = fitMixture(
         corpus,
         {{"k", K}, {"iterations", 5000}, {"tolerance", 1e-15}, {"method", "vb"}, {"alpha", alpha}, {"beta", beta}},
@@ -194,7 +187,7 @@ class MixtureTest : public QObject {
     // The bound written out term by term (002 "Variational Bayesian learning") from the converged
     // q(z) = R, q(pi) = Dir(alpha + sum_d r_d), q(phi_k) = Dir(beta + sum_d r_dk n_d):
     // E[log p(W | z, phi)] + E[log p(z | pi)] + E[log p(pi)] + E[log p(phi)] - E[log q(...)].
-    const auto& R = matrix(result, "doc_topic");
+    const auto& R = test::resultMatrix(result, "doc_topic");
     Eigen::VectorXd a = Eigen::VectorXd::Constant(K, alpha);
     Eigen::MatrixXd b = Eigen::MatrixXd::Constant(K, V, beta);
     for (int d = 0; d < D; ++d) {
@@ -242,10 +235,10 @@ class MixtureTest : public QObject {
     QFETCH(int, V);
     QFETCH(int, D);
     const auto truth = test::generateMixtureCorpus(K, V, D, 50, 200, 0.1, 2024);
-    CollectingObserver observer;
+    MixtureObserver observer;
     const auto result = fitMixture(truth.corpus, {{"k", K}, {"method", method.toStdString()}}, observer);
-    const auto match = core::matchTopics(matrix(result, "topic_word"), truth.topicWord);
-    const auto& R = matrix(result, "doc_topic");
+    const auto match = core::matchTopics(test::resultMatrix(result, "topic_word"), truth.topicWord);
+    const auto& R = test::resultMatrix(result, "doc_topic");
     int correct = 0;
     for (int d = 0; d < D; ++d) {
       Eigen::Index best = 0;
@@ -267,7 +260,7 @@ class MixtureTest : public QObject {
       std::vector<double> firstObjectives;
       for (const int threads : {1, 1, 2}) {
         tbb::task_arena arena(threads);
-        CollectingObserver observer;
+        MixtureObserver observer;
         core::FitResult result;
         arena.execute([&] {
           result = fitMixture(truth.corpus, {{"k", 4}, {"iterations", 15}, {"method", method}}, observer, 9);
@@ -275,11 +268,11 @@ class MixtureTest : public QObject {
         std::vector<double> objectives;
         for (const auto& r : observer.reports) objectives.push_back(r.trainObjective);
         if (first.size() == 0) {
-          first = matrix(result, "topic_word");
+          first = test::resultMatrix(result, "topic_word");
           firstObjectives = objectives;
         } else {
           // Bit for bit: document blocks are fixed by the data and word counts are summed word by word.
-          QVERIFY(matrix(result, "topic_word") == first);
+          QVERIFY(test::resultMatrix(result, "topic_word") == first);
           QVERIFY(objectives == firstObjectives);
         }
       }
@@ -288,33 +281,33 @@ class MixtureTest : public QObject {
 
   void stopBeforeStartIsCancelledWithMatrices() {
     const auto truth = softCorpus();
-    CollectingObserver observer;
+    MixtureObserver observer;
     std::stop_source stop;
     stop.request_stop();
     const auto result = fitMixture(truth.corpus, {{"k", 3}}, observer, 1, stop.get_token());
     QVERIFY(result.status == core::FitStatus::Cancelled);
     QVERIFY(observer.reports.empty());
-    const auto& phi = matrix(result, "topic_word");
+    const auto& phi = test::resultMatrix(result, "topic_word");
     QCOMPARE(phi.rows(), Eigen::Index{3});
     QCOMPARE(phi.cols(), Eigen::Index{30});
     for (int k = 0; k < 3; ++k) QVERIFY(std::abs(phi.row(k).sum() - 1.0) < 1e-12);
-    QCOMPARE(matrix(result, "doc_topic").rows(), Eigen::Index{80});
+    QCOMPARE(test::resultMatrix(result, "doc_topic").rows(), Eigen::Index{80});
     QCOMPARE(result.tokenTopics.size(), std::size_t{80});
   }
 
   void observerAndStopTokenAreHonoured() {
     const auto truth = softCorpus();
     {
-      CollectingObserver observer;
+      MixtureObserver observer;
       observer.keepGoing = false;
       const auto result = fitMixture(truth.corpus, {{"k", 3}, {"tolerance", 0.0}}, observer);
       QVERIFY(result.status == core::FitStatus::Cancelled);
       QCOMPARE(observer.reports.size(), std::size_t{1});
       QCOMPARE(result.iterations, std::int64_t{1});
-      QCOMPARE(matrix(result, "topic_word").rows(), Eigen::Index{3});
+      QCOMPARE(test::resultMatrix(result, "topic_word").rows(), Eigen::Index{3});
     }
     {
-      CollectingObserver observer;
+      MixtureObserver observer;
       observer.stopAt = 3;
       const auto result =
           fitMixture(truth.corpus, {{"k", 3}, {"tolerance", 0.0}}, observer, 1, observer.source.get_token());
@@ -324,7 +317,7 @@ class MixtureTest : public QObject {
   }
 
   void snapshotsCarryTheTopics() {
-    CollectingObserver observer;
+    MixtureObserver observer;
     fitMixture(softCorpus().corpus, {{"k", 3}, {"iterations", 10}, {"tolerance", 0.0}, {"snapshot_every", 4}},
                observer);
     QCOMPARE(observer.snapshots.size(), std::size_t{2});

@@ -30,7 +30,7 @@ using core::network::MmsbHyperparameters;
 
 namespace {
 
-class Recorder final : public core::TrainingObserver {
+class MmsbRecorder final : public core::TrainingObserver {
  public:
   bool onReport(const core::IterationReport& r) override {
     reports.push_back(r);
@@ -51,7 +51,7 @@ core::FitResult fit(const core::Graph& graph, const nlohmann::json& options, std
   settings.options = core::resolveOptions(core::mmsbModel().info(), options);
   settings.seed = seed;
   settings.evalEvery = evalEvery;
-  Recorder quiet;
+  MmsbRecorder quiet;
   return core::mmsbModel().make()->fit(data, settings, observer ? *observer : quiet, stop);
 }
 
@@ -264,7 +264,7 @@ class MmsbTest : public QObject {
     Eigen::MatrixXd B = Eigen::MatrixXd::Constant(2, 2, 0.05);
     B.diagonal().setConstant(0.6);
     const auto planted = core::generateMmsbGraph(24, B, 0.1, true, 5);
-    Recorder recorder;
+    MmsbRecorder recorder;
     const auto r = fit(planted.graph, {{"k", 2}, {"iterations", 20}, {"restarts", 1}, {"snapshot_every", 5}}, 4, 0.2,
                        &recorder, 5);
     // A report every sweep; the held-out score every evalEvery = 5 sweeps.
@@ -354,7 +354,7 @@ class MmsbTest : public QObject {
     Eigen::MatrixXd B = Eigen::MatrixXd::Constant(2, 2, 0.05);
     B.diagonal().setConstant(0.5);
     const auto planted = core::generateMmsbGraph(20, B, 0.2, true, 9);
-    Recorder recorder;
+    MmsbRecorder recorder;
     recorder.stopAfter = 3;
     const auto r = fit(planted.graph, {{"k", 2}, {"iterations", 100}, {"restarts", 1}}, 1, 0.0, &recorder, 5);
     QVERIFY(r.status == core::FitStatus::Cancelled);
@@ -542,7 +542,7 @@ class MmsbTest : public QObject {
     core::FitData data;  // no graph
     core::FitSettings settings;
     settings.options = core::resolveOptions(core::mmsbModel().info(), {});
-    Recorder quiet;
+    MmsbRecorder quiet;
     QVERIFY_THROWS_EXCEPTION(core::UsageError, core::mmsbModel().make()->fit(data, settings, quiet, {}));
     // exact on a graph beyond the exact limit (5,000,000 pairs): says what to use instead.
     const auto big = core::generateAssortativeSbm(2300, 2, 2.0, 2.0, true, 1).graph;

@@ -25,7 +25,7 @@ namespace {
 
 // Keeps every report; stops after `stopAfter` of them. Thread-safe reads of the count, so a
 // test thread can wait for reports while the fit runs.
-class Recorder final : public core::TrainingObserver {
+class RestartsRecorder final : public core::TrainingObserver {
  public:
   bool onReport(const core::IterationReport& r) override {
     const std::lock_guard lock(m_mutex);
@@ -74,7 +74,7 @@ class MmsbRestartsTest : public QObject {
     Eigen::MatrixXd B = Eigen::MatrixXd::Constant(3, 3, 0.05);
     B.diagonal().setConstant(0.5);
     const auto planted = core::generateMmsbGraph(30, B, 0.2, false, 3);
-    Recorder recorder;
+    RestartsRecorder recorder;
     const auto r =
         fit(planted.graph, {{"k", 3}, {"iterations", 30}, {"restarts", 3}, {"snapshot_every", 5}}, recorder, 0.1, 5);
     const std::int64_t S = core::mmsbRestartSweeps(30);
@@ -112,7 +112,7 @@ class MmsbRestartsTest : public QObject {
     Eigen::MatrixXd B = Eigen::MatrixXd::Constant(2, 2, 0.05);
     B.diagonal().setConstant(0.5);
     const auto planted = core::generateMmsbGraph(20, B, 0.2, true, 9);
-    Recorder recorder;
+    RestartsRecorder recorder;
     recorder.stopAfter = 3;
     const auto r = fit(planted.graph, {{"k", 2}, {"iterations", 100}, {"restarts", 4}}, recorder);
     QVERIFY(r.status == core::FitStatus::Cancelled);
@@ -126,7 +126,7 @@ class MmsbRestartsTest : public QObject {
   void stopRequestDuringRestarts() {
     // Reports arrive while the restarts run, and a stop request then ends the fit promptly.
     const auto planted = core::generateAssortativeSbm(5000, 4, 20.0, 5.0, false, 2);
-    Recorder recorder;
+    RestartsRecorder recorder;
     std::stop_source source;
     core::FitResult result;
     std::thread worker([&] {

@@ -15,6 +15,7 @@
 #include "core/models/topic/plsa.hpp"
 #include "core/models/topic/plsa_kernels.hpp"
 #include "core/store/corpus_store.hpp"
+#include "result_matrix.hpp"
 #include "test_case.hpp"
 #include "test_datasets.hpp"
 #include "test_support.hpp"
@@ -25,7 +26,7 @@ namespace {
 
 // The chain's reports in `reports`, the restarts' progress in `startReports`; keepGoing and stopAt
 // act on the chain's reports, keepGoingInStarts on the restarts'.
-class CollectingObserver final : public core::TrainingObserver {
+class PlsaObserver final : public core::TrainingObserver {
  public:
   bool onReport(const core::IterationReport& r) override {
     if (!r.inChain()) {
@@ -43,7 +44,7 @@ class CollectingObserver final : public core::TrainingObserver {
   std::stop_source source;
 };
 
-core::FitResult fitPlsa(const core::Corpus& corpus, const nlohmann::json& options, CollectingObserver& observer,
+core::FitResult fitPlsa(const core::Corpus& corpus, const nlohmann::json& options, PlsaObserver& observer,
                         std::uint64_t seed = 1, std::stop_token stop = {}) {
   core::FitData data;
   data.corpus = &corpus;
@@ -52,14 +53,6 @@ core::FitResult fitPlsa(const core::Corpus& corpus, const nlohmann::json& option
   settings.options = core::resolveOptions(core::plsaModel().info(), options);
   settings.seed = seed;
   return core::plsaModel().make()->fit(data, settings, observer, stop);
-}
-
-const Eigen::MatrixXd& matrix(const core::FitResult& r, const std::string& name) {
-  for (const auto& m : r.matrices)
-    if (m.name == name) return m.values;
-  static const Eigen::MatrixXd none;
-  QTest::qFail(("no matrix " + name).c_str(), __FILE__, __LINE__);
-  return none;
 }
 
 double extra(const core::IterationReport& r, const std::string& name) {
@@ -98,13 +91,13 @@ class PlsaTest : public QObject {
   // per token, of exactly the parameters returned: recomputed here token by token.
   void objectiveMatchesAnIndependentComputation() {
     const auto truth = smallLda();
-    CollectingObserver observer;
+    PlsaObserver observer;
     const double reg = 0.3;
     const auto result =
         fitPlsa(truth.corpus, {{"k", 3}, {"iterations", 25}, {"tolerance", 0.0}, {"regularization", reg}}, observer);
     QVERIFY(result.status == core::FitStatus::MaxIterations);
-    const auto& phi = matrix(result, "topic_word");
-    const auto& theta = matrix(result, "doc_topic");
+    const auto& phi = test::resultMatrix(result, "topic_word");
+    const auto& theta = test::resultMatrix(result, "doc_topic");
     QCOMPARE(phi.rows(), Eigen::Index{3});
     QCOMPARE(phi.cols(), Eigen::Index{40});
     QCOMPARE(theta.rows(), Eigen::Index{60});
@@ -129,7 +122,7 @@ class PlsaTest : public QObject {
 
   void emNeverDecreases() {
     const auto truth = smallLda();
-    CollectingObserver observer;
+    PlsaObserver observer;
     fitPlsa(truth.corpus, {{"k", 3}, {"iterations", 60}, {"tolerance", 0.0}}, observer);
     QCOMPARE(observer.reports.size(), std::size_t{60});
     // The four starts (restarts' default) report their progress at their 10th sweep.
@@ -149,7 +142,7 @@ class PlsaTest : public QObject {
   // With a negligible pseudo-count, EM maximises the likelihood itself, which then never falls.
   void plainLikelihoodNeverDecreasesWithoutRegularization() {
     const auto truth = smallLda();
-    CollectingObserver observer;
+    PlsaObserver observer;
     fitPlsa(truth.corpus, {{"k", 3}, {"iterations", 60}, {"tolerance", 0.0}, {"regularization", 1e-12}}, observer);
     for (std::size_t i = 1; i < observer.reports.size(); ++i) {
       const double before = extra(observer.reports[i - 1], "log_likelihood_per_token");
@@ -162,13 +155,14 @@ class PlsaTest : public QObject {
   // documents' topic mixes come out less peaked than with plain EM.
   void temperedEmSoftensTheFit() {
     const auto truth = smallLda();
-    CollectingObserver plain, tempered;
+    PlsaObserver plain, tempered;
     const auto em = fitPlsa(truth.corpus, {{"k", 3}, {"iterations", 40}}, plain);
     const auto tem =
         fitPlsa(truth.corpus, {{"k", 3}, {"iterations", 40}, {"method", "tem"}, {"temperature", 0.6}}, tempered);
     QVERIFY(tem.status != core::FitStatus::Cancelled && tem.status != core::FitStatus::Failed);
     for (const auto& r : tempered.reports) QVERIFY(std::isfinite(r.trainObjective));
-    QVERIFY(meanRowEntropy(matrix(tem, "doc_topic")) > meanRowEntropy(matrix(em, "doc_topic")) + 0.05);
+    QVERIFY(meanRowEntropy(test::resultMatrix(tem, "doc_topic")) >
+            meanRowEntropy(test::resultMatrix(em, "doc_topic")) + 0.05);
     // Plain EM fits the training words better than the tempered fit does.
     QVERIFY(extra(plain.reports.back(), "log_likelihood_per_token") >
             extra(tempered.reports.back(), "log_likelihood_per_token"));
@@ -200,9 +194,9 @@ class PlsaTest : public QObject {
     spec.beta = 0.05;
     spec.seed = 77;
     const auto truth = core::generateLdaCorpus(spec);
-    CollectingObserver observer;
+    PlsaObserver observer;
     const auto result = fitPlsa(truth.corpus, {{"k", 5}}, observer);
-    const auto match = core::matchTopics(matrix(result, "topic_word"), truth.topicWord);
+    const auto match = core::matchTopics(test::resultMatrix(result, "topic_word"), truth.topicWord);
     qInfo("mean TV %.4f, max TV %.4f, %lld iterations", match.meanTotalVariation, match.maxTotalVariation,
           static_cast<long long>(result.iterations));
     QVERIFY(match.meanTotalVariation < 0.1);
@@ -214,18 +208,18 @@ class PlsaTest : public QObject {
       Eigen::MatrixXd first, firstTheta;
       for (const int threads : {1, 1, 2}) {
         tbb::task_arena arena(threads);
-        CollectingObserver observer;
+        PlsaObserver observer;
         core::FitResult result;
         arena.execute([&] {
           result = fitPlsa(truth.corpus, {{"k", 3}, {"iterations", 15}, {"method", method}}, observer, 9);
         });
         if (first.size() == 0) {
-          first = matrix(result, "topic_word");
-          firstTheta = matrix(result, "doc_topic");
+          first = test::resultMatrix(result, "topic_word");
+          firstTheta = test::resultMatrix(result, "doc_topic");
         } else {
           // Bit for bit: document blocks are fixed by the data and topics are summed word by word.
-          QVERIFY(matrix(result, "topic_word") == first);
-          QVERIFY(matrix(result, "doc_topic") == firstTheta);
+          QVERIFY(test::resultMatrix(result, "topic_word") == first);
+          QVERIFY(test::resultMatrix(result, "doc_topic") == firstTheta);
         }
       }
     }
@@ -233,30 +227,30 @@ class PlsaTest : public QObject {
 
   void stopBeforeStartIsCancelledWithMatrices() {
     const auto truth = smallLda();
-    CollectingObserver observer;
+    PlsaObserver observer;
     std::stop_source stop;
     stop.request_stop();
     const auto result = fitPlsa(truth.corpus, {{"k", 3}}, observer, 1, stop.get_token());
     QVERIFY(result.status == core::FitStatus::Cancelled);
     QVERIFY(observer.reports.empty());
-    const auto& phi = matrix(result, "topic_word");
+    const auto& phi = test::resultMatrix(result, "topic_word");
     QCOMPARE(phi.rows(), Eigen::Index{3});
     for (int k = 0; k < 3; ++k) QVERIFY(std::abs(phi.row(k).sum() - 1.0) < 1e-12);
-    QCOMPARE(matrix(result, "doc_topic").rows(), Eigen::Index{60});
+    QCOMPARE(test::resultMatrix(result, "doc_topic").rows(), Eigen::Index{60});
   }
 
   void observerAndStopTokenAreHonoured() {
     const auto truth = smallLda();
     {
-      CollectingObserver observer;
+      PlsaObserver observer;
       observer.keepGoing = false;
       const auto result = fitPlsa(truth.corpus, {{"k", 3}, {"tolerance", 0.0}}, observer);
       QVERIFY(result.status == core::FitStatus::Cancelled);
       QCOMPARE(observer.reports.size(), std::size_t{1});
-      QCOMPARE(matrix(result, "topic_word").cols(), Eigen::Index{40});
+      QCOMPARE(test::resultMatrix(result, "topic_word").cols(), Eigen::Index{40});
     }
     {
-      CollectingObserver observer;
+      PlsaObserver observer;
       observer.stopAt = 3;
       const auto result =
           fitPlsa(truth.corpus, {{"k", 3}, {"tolerance", 0.0}}, observer, 1, observer.source.get_token());
@@ -266,14 +260,14 @@ class PlsaTest : public QObject {
     }
     {
       // A false answer to a start's progress report ends the fit before the chain.
-      CollectingObserver observer;
+      PlsaObserver observer;
       observer.keepGoingInStarts = false;
       const auto result = fitPlsa(truth.corpus, {{"k", 3}, {"tolerance", 0.0}}, observer);
       QVERIFY(result.status == core::FitStatus::Cancelled);
       QCOMPARE(observer.startReports.size(), std::size_t{1});
       QVERIFY(observer.reports.empty());
       QCOMPARE(result.iterations, std::int64_t{0});
-      QCOMPARE(matrix(result, "topic_word").cols(), Eigen::Index{40});
+      QCOMPARE(test::resultMatrix(result, "topic_word").cols(), Eigen::Index{40});
     }
   }
 

@@ -20,6 +20,7 @@
 #include "core/store/ratings_store.hpp"
 #include "core/store/run_store.hpp"
 #include "core/util/errors.hpp"
+#include "result_matrix.hpp"
 #include "test_case.hpp"
 #include "test_support.hpp"
 
@@ -29,7 +30,7 @@ using core::pmf::TrainingRatings;
 
 namespace {
 
-class CollectingObserver final : public core::TrainingObserver {
+class PmfObserver final : public core::TrainingObserver {
  public:
   bool onReport(const core::IterationReport& r) override {
     reports.push_back(r);
@@ -52,7 +53,7 @@ core::Ratings generated(std::int32_t users, std::int32_t items, std::int64_t cou
 
 struct Fit {
   core::FitResult result;
-  CollectingObserver observer;
+  PmfObserver observer;
 };
 
 std::unique_ptr<Fit> fitPmf(const core::Ratings& ratings, const nlohmann::json& options, std::uint64_t seed = 1,
@@ -71,12 +72,6 @@ std::unique_ptr<Fit> fitPmf(const core::Ratings& ratings, const nlohmann::json& 
   tbb::task_arena arena(threads);
   arena.execute([&] { fit->result = model->fit(data, settings, fit->observer, stop); });
   return fit;
-}
-
-const Eigen::MatrixXd& matrix(const core::FitResult& r, const std::string& name) {
-  for (const auto& m : r.matrices)
-    if (m.name == name) return m.values;
-  throw std::runtime_error("no matrix " + name);
 }
 
 bool sameMatrices(const core::FitResult& a, const core::FitResult& b) {
@@ -258,12 +253,12 @@ class PmfTest : public QObject {
     const auto& r = fit->result;
     QVERIFY(r.status == core::FitStatus::MaxIterations);
     QCOMPARE(r.iterations, std::int64_t{7});
-    QCOMPARE(matrix(r, core::kUserFactors).rows(), Eigen::Index{60});
-    QCOMPARE(matrix(r, core::kUserFactors).cols(), Eigen::Index{4});
-    QCOMPARE(matrix(r, core::kItemFactors).rows(), Eigen::Index{40});
-    QCOMPARE(matrix(r, core::kItemBias).cols(), Eigen::Index{1});
-    QCOMPARE(matrix(r, core::kRegularization), (Eigen::MatrixXd(1, 3) << 30.0, 10.0, 0.0).finished());
-    QCOMPARE(matrix(r, core::kItemImplicit).rows(), Eigen::Index{40});  // implicit feedback is the default
+    QCOMPARE(test::resultMatrix(r, core::kUserFactors).rows(), Eigen::Index{60});
+    QCOMPARE(test::resultMatrix(r, core::kUserFactors).cols(), Eigen::Index{4});
+    QCOMPARE(test::resultMatrix(r, core::kItemFactors).rows(), Eigen::Index{40});
+    QCOMPARE(test::resultMatrix(r, core::kItemBias).cols(), Eigen::Index{1});
+    QCOMPARE(test::resultMatrix(r, core::kRegularization), (Eigen::MatrixXd(1, 3) << 30.0, 10.0, 0.0).finished());
+    QCOMPARE(test::resultMatrix(r, core::kItemImplicit).rows(), Eigen::Index{40});  // implicit feedback is the default
 
     // Reports every pass; the held-out RMSE at 3, 6 and the last; ALS never raises the objective.
     const auto& reports = fit->observer.reports;
@@ -367,7 +362,7 @@ class PmfTest : public QObject {
     QVERIFY(none->result.status == core::FitStatus::Cancelled);
     QCOMPARE(none->result.iterations, std::int64_t{0});
     QVERIFY(none->observer.reports.empty());
-    QCOMPARE(matrix(none->result, core::kUserFactors).rows(), Eigen::Index{80});
+    QCOMPARE(test::resultMatrix(none->result, core::kUserFactors).rows(), Eigen::Index{80});
 
     for (const std::string solver : {"als", "sgd"}) {
       const auto two = fitPmf(ratings, {{"k", 3}, {"solver", solver}}, 1, 1, 0.1, {}, 2);
@@ -492,7 +487,7 @@ class PmfTest : public QObject {
       QVERIFY2(outcome.run.finalMetrics.contains(key), key);
     core::Project p(file, core::Project::Access::ReadOnly);
     const auto stored = core::loadMatrix(p, outcome.run.id, core::kItemFactors);
-    QVERIFY(stored && *stored == matrix(outcome.result, core::kItemFactors));
+    QVERIFY(stored && *stored == test::resultMatrix(outcome.result, core::kItemFactors));
     const auto listed = core::listMatrices(p, outcome.run.id);
     QVERIFY(std::find(listed.begin(), listed.end(), std::pair<std::string, std::int64_t>{core::kUserFactors, 10}) !=
             listed.end());

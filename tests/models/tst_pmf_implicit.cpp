@@ -37,7 +37,7 @@ const Eigen::MatrixXd* findMatrix(const core::FitResult& r, const std::string& n
   return nullptr;
 }
 
-core::Ratings generated(std::int32_t users, std::int32_t items, std::int64_t count) {
+core::Ratings generatedClicks(std::int32_t users, std::int32_t items, std::int64_t count) {
   core::pmf::SyntheticRatingsSpec spec;
   spec.users = users;
   spec.items = items;
@@ -145,7 +145,7 @@ double largestDerivative(const TrainingRatings& data, const core::pmf::Regulariz
 
 // Small generated ratings with y drawn at random (so the implicit sums matter from the start).
 struct Tiny {
-  core::Ratings ratings = generated(20, 15, 150);
+  core::Ratings ratings = generatedClicks(20, 15, 150);
   TrainingRatings data = TrainingRatings::build(ratings.ratings, 20, 15);
   Parameters params;
   Tiny() {
@@ -244,7 +244,7 @@ class PmfImplicitTest : public QObject {
   void foldInReproducesFittedUsers() {
     // Folding in a training user from all its ratings repeats the fit's user solve (prior mean z
     // from the same items, the same penalties): at convergence it gives back the stored factors.
-    const auto ratings = generated(60, 40, 1200);
+    const auto ratings = generatedClicks(60, 40, 1200);
     const auto result = fitPmf(ratings, {{"k", 3}, {"lambda", 2.0}, {"lambda_bias", 1.0}, {"iterations", 300}}, 5, 0.0);
     const auto* implicit = findMatrix(result, core::kItemImplicit);
     QVERIFY(implicit && implicit->rows() == 40 && implicit->cols() == 3);
@@ -265,7 +265,7 @@ class PmfImplicitTest : public QObject {
   }
 
   void storedMatricesAndDeterminism() {
-    const auto ratings = generated(50, 30, 900);
+    const auto ratings = generatedClicks(50, 30, 900);
     const nlohmann::json plain = {{"k", 3}, {"iterations", 5}, {"implicit", false}};
     const auto p = fitPmf(ratings, plain, 1, 0.1);
     QVERIFY(!findMatrix(p, core::kItemImplicit));

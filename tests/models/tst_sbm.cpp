@@ -26,7 +26,7 @@ using core::network::SbmSampler;
 
 namespace {
 
-class CollectingObserver final : public core::TrainingObserver {
+class SbmObserver final : public core::TrainingObserver {
  public:
   // The chain's reports in `reports`; the progress of the starts (FitPhase::Restarts) apart.
   bool onReport(const core::IterationReport& r) override {
@@ -137,7 +137,7 @@ std::vector<double> softmax(std::vector<double> v) {
   return v;
 }
 
-core::FitResult fitSbm(const core::Graph& graph, const nlohmann::json& options, CollectingObserver& observer,
+core::FitResult fitSbm(const core::Graph& graph, const nlohmann::json& options, SbmObserver& observer,
                        std::uint64_t seed = 1, double heldout = 0.0, std::stop_token stop = {}, int evalEvery = 10) {
   const core::PreparedData prepared(graph, heldout, seed);
   const core::FitData& data = prepared.data();
@@ -148,7 +148,7 @@ core::FitResult fitSbm(const core::Graph& graph, const nlohmann::json& options, 
   return core::sbmModel().make()->fit(data, settings, observer, stop);
 }
 
-const Eigen::MatrixXd& matrix(const core::FitResult& r, const std::string& name) {
+const Eigen::MatrixXd& matrixOrEmpty(const core::FitResult& r, const std::string& name) {
   for (const auto& m : r.matrices)
     if (m.name == name) return m.values;
   static const Eigen::MatrixXd none;
@@ -295,7 +295,7 @@ class SbmTest : public QObject {
 
     // Through the model: the training edges and observed pairs leave the held-out ones out.
     const auto planted = core::generateAssortativeSbm(60, 2, 6, 8, false, 3);
-    CollectingObserver observer;
+    SbmObserver observer;
     const auto result = fitSbm(planted.graph, {{"k", 2}, {"iterations", 4}, {"restarts", 1}}, observer, 9, 0.2);
     const auto heldEdges = result.finalMetrics["heldout_edges"].get<std::int64_t>();
     const auto heldPairs = result.finalMetrics["heldout_pairs"].get<std::int64_t>();
@@ -353,36 +353,36 @@ class SbmTest : public QObject {
     QFETCH(bool, directed);
     QFETCH(bool, degreeCorrected);
     const auto planted = core::generateAssortativeSbm(80, 3, 8, 10, directed, 2);
-    CollectingObserver observer;
+    SbmObserver observer;
     const auto result = fitSbm(
         planted.graph,
         {{"k", 3}, {"iterations", 20}, {"restarts", 2}, {"snapshot_every", 5}, {"degree_corrected", degreeCorrected}},
         observer, 3, 0.1, {}, 10);
     QVERIFY(result.status == core::FitStatus::MaxIterations);
     QCOMPARE(result.iterations, std::int64_t{20});
-    const auto& memberships = matrix(result, core::kMemberships);
+    const auto& memberships = matrixOrEmpty(result, core::kMemberships);
     QCOMPARE(memberships.rows(), Eigen::Index{80});
     QCOMPARE(memberships.cols(), Eigen::Index{3});
     for (Eigen::Index i = 0; i < 80; ++i) QVERIFY(std::abs(memberships.row(i).sum() - 1.0) < 1e-12);
-    const auto& blocks = matrix(result, core::kBlocks);
+    const auto& blocks = matrixOrEmpty(result, core::kBlocks);
     for (Eigen::Index i = 0; i < 80; ++i) {
       Eigen::Index best = 0;
       memberships.row(i).maxCoeff(&best);
       QCOMPARE(blocks(i, 0), static_cast<double>(best));
     }
-    auto order = matrix(result, core::kNodeOrder);
+    auto order = matrixOrEmpty(result, core::kNodeOrder);
     std::vector<double> sorted(order.data(), order.data() + order.size());
     std::sort(sorted.begin(), sorted.end());
     for (int i = 0; i < 80; ++i) QCOMPARE(sorted[static_cast<std::size_t>(i)], static_cast<double>(i));
-    const auto& B = matrix(result, core::kBlockMatrix);
+    const auto& B = matrixOrEmpty(result, core::kBlockMatrix);
     QCOMPARE(B.rows(), Eigen::Index{3});
     QVERIFY((B.array() > 0).all() && (B.array() < 1).all());
     if (!directed) QVERIFY((B - B.transpose()).norm() < 1e-12);
-    QCOMPARE(matrix(result, core::kDegreeFactor).rows(), degreeCorrected ? Eigen::Index{80} : Eigen::Index{0});
-    QCOMPARE(matrix(result, core::kBlockRates).rows(), degreeCorrected ? Eigen::Index{3} : Eigen::Index{0});
+    QCOMPARE(matrixOrEmpty(result, core::kDegreeFactor).rows(), degreeCorrected ? Eigen::Index{80} : Eigen::Index{0});
+    QCOMPARE(matrixOrEmpty(result, core::kBlockRates).rows(), degreeCorrected ? Eigen::Index{3} : Eigen::Index{0});
     if (degreeCorrected) {
       // theta sums to 1 within each block of every sample, so over all nodes to the blocks used.
-      QVERIFY(std::abs(matrix(result, core::kDegreeFactor).sum() - 3.0) < 1e-9);
+      QVERIFY(std::abs(matrixOrEmpty(result, core::kDegreeFactor).sum() - 3.0) < 1e-9);
     }
     // One report per sweep, held-out perplexity at 10 and 20, snapshots at 5, 10, 15, 20.
     QCOMPARE(observer.reports.size(), std::size_t{20});
@@ -429,15 +429,15 @@ class SbmTest : public QObject {
     core::FitResult one, two, other;
     {
       tbb::task_arena arena(1);
-      CollectingObserver observer;
+      SbmObserver observer;
       arena.execute([&] { one = fitSbm(planted.graph, options, observer, 11, 0.1); });
     }
     {
       tbb::task_arena arena(2);
-      CollectingObserver observer;
+      SbmObserver observer;
       arena.execute([&] { two = fitSbm(planted.graph, options, observer, 11, 0.1); });
     }
-    CollectingObserver observer;
+    SbmObserver observer;
     other = fitSbm(planted.graph, options, observer, 12, 0.1);
     QCOMPARE(one.matrices.size(), two.matrices.size());
     for (std::size_t m = 0; m < one.matrices.size(); ++m) QVERIFY(one.matrices[m].values == two.matrices[m].values);
@@ -447,7 +447,7 @@ class SbmTest : public QObject {
 
   void stopBeforeStartIsCancelled() {
     const auto planted = core::generateAssortativeSbm(50, 2, 6, 8, false, 1);
-    CollectingObserver observer;
+    SbmObserver observer;
     std::stop_source stop;
     stop.request_stop();
     const auto result = fitSbm(planted.graph, {{"k", 2}}, observer, 1, 0.0, stop.get_token());
@@ -458,20 +458,20 @@ class SbmTest : public QObject {
 
   void observerCanStopItWithTheStateReached() {
     const auto planted = core::generateAssortativeSbm(50, 2, 6, 8, false, 1);
-    CollectingObserver observer;
+    SbmObserver observer;
     observer.stopAfter = 3;
     const auto result = fitSbm(planted.graph, {{"k", 2}, {"iterations", 50}}, observer);
     QVERIFY(result.status == core::FitStatus::Cancelled);
     QCOMPARE(result.iterations, std::int64_t{3});
     QCOMPARE(observer.reports.size(), std::size_t{3});
-    QCOMPARE(matrix(result, core::kMemberships).rows(), Eigen::Index{50});
+    QCOMPARE(matrixOrEmpty(result, core::kMemberships).rows(), Eigen::Index{50});
   }
 
   // A stop request from another thread, in the middle of the starts of a larger graph, is
   // honoured promptly (the model checks every 256 nodes).
   void stopFromAnotherThreadIsPrompt() {
     const auto planted = core::generateAssortativeSbm(20000, 10, 20, 10, false, 5);
-    CollectingObserver observer;
+    SbmObserver observer;
     std::stop_source stop;
     std::chrono::steady_clock::time_point requested;
     std::thread stopper([&] {

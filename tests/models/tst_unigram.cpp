@@ -17,7 +17,7 @@ using namespace latent;
 
 namespace {
 
-class CollectingObserver final : public core::TrainingObserver {
+class UnigramObserver final : public core::TrainingObserver {
  public:
   bool onReport(const core::IterationReport& r) override {
     reports.push_back(r);
@@ -72,7 +72,7 @@ class UnigramTest : public QObject {
     data.heldout = &heldout;
     core::FitSettings settings;
     settings.options = core::resolveOptions(core::unigramModel().info(), {{"beta", 0.5}});
-    CollectingObserver observer;
+    UnigramObserver observer;
     auto model = core::unigramModel().make();
     const auto result = model->fit(data, settings, observer, {});
     QVERIFY(result.status == core::FitStatus::Converged);
@@ -98,7 +98,7 @@ class UnigramTest : public QObject {
     data.corpus = &train;
     core::FitSettings settings;
     settings.options = core::resolveOptions(core::unigramModel().info(), nlohmann::json::object());
-    CollectingObserver observer;
+    UnigramObserver observer;
     std::stop_source stop;
     stop.request_stop();
     const auto result = core::unigramModel().make()->fit(data, settings, observer, stop.get_token());
@@ -113,7 +113,7 @@ class UnigramTest : public QObject {
     data.corpus = &train;
     core::FitSettings settings;
     settings.options = core::resolveOptions(core::unigramModel().info(), nlohmann::json::object());
-    CollectingObserver observer;
+    UnigramObserver observer;
     observer.keepGoing = false;
     const auto result = core::unigramModel().make()->fit(data, settings, observer, {});
     QVERIFY(result.status == core::FitStatus::Cancelled);
@@ -140,7 +140,7 @@ class UnigramTest : public QObject {
     request.options = {{"beta", 0.1}};
     request.seed = 17;
     request.heldout = 0.25;
-    CollectingObserver observer;
+    UnigramObserver observer;
     const auto outcome = core::runFit(file, request, &observer, {});
     QVERIFY(outcome.run.status == core::RunStatus::Finished);
     QCOMPARE(observer.reports.size(), std::size_t{1});

@@ -114,7 +114,7 @@ HandRun threeBlocks() {
   return r;
 }
 
-bool settle(ui::RunView* view, int ms = 30000) {
+bool settleBlocks(ui::RunView* view, int ms = 30000) {
   return QTest::qWaitFor([&] { return view->isSettled(); }, ms);
 }
 
@@ -146,7 +146,7 @@ class TestBlockViews : public QObject {
     ui::RunView view(m_file, m_sbmRun);
     view.resize(1300, 800);
     view.show();
-    QVERIFY(settle(&view));
+    QVERIFY(settleBlocks(&view));
     auto* page = view.page<ui::BlockMatrixPage>();
     QVERIFY(page);
     QVERIFY(view.page<ui::MembershipPage>());
@@ -207,7 +207,7 @@ class TestBlockViews : public QObject {
     ui::RunView view(m_file, m_sbmRun);
     view.resize(1300, 800);
     view.show();
-    QVERIFY(settle(&view));
+    QVERIFY(settleBlocks(&view));
     view.pages()->setCurrentWidget(view.page<ui::MembershipPage>());
     QTest::qWait(50);
     auto* simplex = view.page<ui::MembershipPage>()->simplex();
@@ -259,7 +259,7 @@ class TestBlockViews : public QObject {
     ui::RunView view(m_file, id);
     view.resize(1300, 900);
     view.show();
-    QVERIFY(settle(&view));
+    QVERIFY(settleBlocks(&view));
     // An mmsb run opens on its Memberships page.
     QCOMPARE(view.pages()->currentWidget(), static_cast<QWidget*>(view.page<ui::MembershipPage>()));
     auto* page = view.page<ui::MembershipPage>();
@@ -300,7 +300,7 @@ class TestBlockViews : public QObject {
     ui::RunView view(m_file, id);
     view.resize(1200, 700);
     view.show();
-    QVERIFY(settle(&view));
+    QVERIFY(settleBlocks(&view));
     view.pages()->setCurrentWidget(view.page<ui::MembershipPage>());
     QTest::qWait(50);
     auto* simplex = view.page<ui::MembershipPage>()->simplex();
@@ -328,7 +328,7 @@ class TestBlockViews : public QObject {
     ui::RunView view(m_file, id);
     view.resize(1200, 800);
     view.show();
-    QVERIFY(settle(&view));
+    QVERIFY(settleBlocks(&view));
     QCOMPARE(view.page<ui::MembershipPage>()->shownIteration(), qint64{40});
     QVERIFY(view.page<ui::MembershipPage>()->headerText().contains(QStringLiteral("iteration 40")));
     QVERIFY(view.page<ui::BlockMatrixPage>()->captionText().contains(QStringLiteral("iteration 40")));
@@ -360,7 +360,7 @@ class TestBlockViews : public QObject {
     ui::RunView view(m_file, id);
     view.resize(1200, 800);
     view.show();
-    QVERIFY(settle(&view));
+    QVERIFY(settleBlocks(&view));
     auto* page = view.page<ui::BlockMatrixPage>();
     // One block per node: the run opens on the permuted adjacency matrix.
     QCOMPARE(view.pages()->currentWidget(), static_cast<QWidget*>(page));
@@ -400,7 +400,7 @@ class TestBlockViews : public QObject {
     ui::RunView view(m_file, id);
     view.resize(1300, 800);
     view.show();
-    QVERIFY(settle(&view));
+    QVERIFY(settleBlocks(&view));
     auto* page = view.page<ui::BlockMatrixPage>();
     QVERIFY(page->isAggregated());
     QVERIFY(page->captionText().contains(QStringLiteral("too large to draw pair by pair")));
@@ -476,7 +476,7 @@ class TestBlockViews : public QObject {
 
     controller->requestStop();
     QTRY_VERIFY_WITH_TIMEOUT(controller->state() == ui::JobController::State::Ended, 30000);
-    QVERIFY(settle(view));
+    QVERIFY(settleBlocks(view));
     QVERIFY(!page->isFollowing());
     QCOMPARE(page->shownIteration(), qint64{-1});  // the stopped run's final matrices
     QVERIFY(view->page<ui::BlockMatrixPage>());

@@ -36,7 +36,7 @@ std::int64_t finishedLda(core::Project& project, std::int64_t dataset, std::int6
   return id;
 }
 
-bool settle(ui::RunView* view, int ms = 30000) {
+bool settleChoice(ui::RunView* view, int ms = 30000) {
   return QTest::qWaitFor([&] { return view->isSettled(); }, ms);
 }
 
@@ -67,7 +67,7 @@ class TestKChoice : public QObject {
     ui::RunView view(file, current);
     view.resize(900, 700);
     view.show();
-    QVERIFY(settle(&view));
+    QVERIFY(settleChoice(&view));
     ui::KChoiceView* page = view.page<ui::KChoiceView>();
     QVERIFY(page);
     QVERIFY(view.pages()->indexOf(page) >= 0);
@@ -109,7 +109,7 @@ class TestKChoice : public QObject {
     ui::RunView view(file, outcome.runs[1].id);
     view.resize(1000, 720);
     view.show();
-    QVERIFY(settle(&view));
+    QVERIFY(settleChoice(&view));
     ui::KChoiceView* page = view.page<ui::KChoiceView>();
     QVERIFY(page && view.pages()->indexOf(page) >= 0);
     const auto series = page->chartView()->chart()->series();
@@ -138,7 +138,7 @@ class TestKChoice : public QObject {
     }
     ui::RunView view(file, current);
     view.show();
-    QVERIFY(settle(&view));
+    QVERIFY(settleChoice(&view));
     QVERIFY(!view.page<ui::KChoiceView>() || view.pages()->indexOf(view.page<ui::KChoiceView>()) < 0);
   }
 };

@@ -16,8 +16,8 @@
 namespace latent::ui {
 namespace {
 
-constexpr int kMargin = 8;
-constexpr int kMaxLabelWidth = 150;
+constexpr int kAdjacencyMargin = 8;
+constexpr int kAdjacencyMaxLabelWidth = 150;
 
 }  // namespace
 
@@ -82,7 +82,7 @@ void AdjacencyView::resizeEvent(QResizeEvent* event) {
 
 void AdjacencyView::layoutGrid() {
   const int n = static_cast<int>(m_cells.size());
-  const QRectF area = QRectF(rect()).adjusted(kMargin, kMargin, -kMargin, -kMargin);
+  const QRectF area = QRectF(rect()).adjusted(kAdjacencyMargin, kAdjacencyMargin, -kAdjacencyMargin, -kAdjacencyMargin);
   m_labels = false;
   if (n == 0) {
     m_cell = 0;
@@ -92,7 +92,7 @@ void AdjacencyView::layoutGrid() {
   const QFontMetrics fm(labelFont());
   int labelWidth = 0;
   for (int i = 0; i < n; ++i) labelWidth = std::max(labelWidth, fm.horizontalAdvance(nodeLabel(i)));
-  labelWidth = std::min(labelWidth + 6, kMaxLabelWidth);
+  labelWidth = std::min(labelWidth + 6, kAdjacencyMaxLabelWidth);
   const double withLabels = std::min((area.width() - labelWidth) / n, (area.height() - labelWidth) / n);
   if (withLabels >= fm.height() * 0.9) {
     m_labels = true;
@@ -186,13 +186,15 @@ void AdjacencyView::paintEvent(QPaintEvent*) {
     painter.setFont(labelFont());
     const QFontMetrics fm(labelFont());
     for (int i = 0; i < n; ++i) {
-      const QString name = fm.elidedText(nodeLabel(i), Qt::ElideRight, kMaxLabelWidth - 6);
-      const QRectF rowRect(grid.left() - kMaxLabelWidth, grid.top() + i * m_cell, kMaxLabelWidth - 6, m_cell);
+      const QString name = fm.elidedText(nodeLabel(i), Qt::ElideRight, kAdjacencyMaxLabelWidth - 6);
+      const QRectF rowRect(grid.left() - kAdjacencyMaxLabelWidth, grid.top() + i * m_cell, kAdjacencyMaxLabelWidth - 6,
+                           m_cell);
       painter.drawText(rowRect, Qt::AlignRight | Qt::AlignVCenter, name);
       painter.save();
       painter.translate(grid.left() + i * m_cell + m_cell / 2, grid.top() - 6);
       painter.rotate(-90);
-      painter.drawText(QRectF(0, -m_cell / 2, kMaxLabelWidth - 6, m_cell), Qt::AlignLeft | Qt::AlignVCenter, name);
+      painter.drawText(QRectF(0, -m_cell / 2, kAdjacencyMaxLabelWidth - 6, m_cell), Qt::AlignLeft | Qt::AlignVCenter,
+                       name);
       painter.restore();
     }
   }

@@ -28,7 +28,7 @@
 namespace latent::ui {
 namespace {
 
-struct Loaded {
+struct LoadedCorpus {
   core::DatasetInfo dataset;
   std::vector<core::DocumentHeader> documents;
   std::vector<std::string> words;
@@ -43,7 +43,7 @@ struct WordSearch {
   QString error;
 };
 
-struct LoadedDocument {
+struct LoadedCorpusDocument {
   core::StoredDocument document;
   QString error;
 };
@@ -114,7 +114,7 @@ void CorpusBrowser::load() {
   runInBackground(
       this,
       [file = m_projectFile, id = m_datasetId] {
-        Loaded out;
+        LoadedCorpus out;
         try {
           core::Project project(offGuiThread(file), core::Project::Access::ReadOnly);
           out.dataset = project.dataset(id);
@@ -125,7 +125,7 @@ void CorpusBrowser::load() {
         }
         return out;
       },
-      [this](Loaded loaded) {
+      [this](LoadedCorpus loaded) {
         if (!loaded.error.isEmpty()) {
           showError(tr("Could not read this corpus: %1").arg(loaded.error));
           return;
@@ -242,7 +242,7 @@ void CorpusBrowser::showDocument(qint64 index) {
   runInBackground(
       this,
       [file = m_projectFile, id = m_datasetId, index] {
-        LoadedDocument out;
+        LoadedCorpusDocument out;
         try {
           core::Project project(offGuiThread(file), core::Project::Access::ReadOnly);
           out.document = core::loadDocument(project, id, index);
@@ -251,7 +251,7 @@ void CorpusBrowser::showDocument(qint64 index) {
         }
         return out;
       },
-      [this, generation, index](LoadedDocument loaded) {
+      [this, generation, index](LoadedCorpusDocument loaded) {
         if (generation != m_documentGeneration) return;
         if (!loaded.error.isEmpty()) {
           m_viewer->clear(tr("Could not read this document: %1").arg(loaded.error));

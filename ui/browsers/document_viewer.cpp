@@ -24,7 +24,7 @@ namespace latent::ui {
 namespace {
 
 // Marks token fragments; the value alternates so that two adjacent tokens stay two fragments.
-constexpr int kTokenProperty = QTextFormat::UserProperty + 1;
+constexpr int kViewerTokenProperty = QTextFormat::UserProperty + 1;
 
 QColor blend(const QColor& a, const QColor& b, double t) {
   return QColor::fromRgbF(static_cast<float>(a.redF() * (1 - t) + b.redF() * t),
@@ -147,7 +147,7 @@ void DocumentViewer::render() {
     QColor background = pal.color(QPalette::Highlight);
     background.setAlphaF(0.13f);
     token[parity].setBackground(background);
-    token[parity].setProperty(kTokenProperty, parity + 1);
+    token[parity].setProperty(kViewerTokenProperty, parity + 1);
   }
 
   auto* doc = m_text->document();
@@ -173,7 +173,7 @@ QVector<TextRange> DocumentViewer::highlightedRanges() const {
   for (QTextBlock block = m_text->document()->begin(); block.isValid(); block = block.next())
     for (auto it = block.begin(); !it.atEnd(); ++it) {
       const QTextFragment fragment = it.fragment();
-      if (fragment.isValid() && fragment.charFormat().hasProperty(kTokenProperty))
+      if (fragment.isValid() && fragment.charFormat().hasProperty(kViewerTokenProperty))
         out.push_back({fragment.position(), fragment.length()});
     }
   return out;

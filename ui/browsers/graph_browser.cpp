@@ -27,7 +27,7 @@
 namespace latent::ui {
 namespace {
 
-struct Loaded {
+struct LoadedGraph {
   core::DatasetInfo dataset;
   std::shared_ptr<const core::Graph> graph;
   QString error;
@@ -104,7 +104,7 @@ void GraphBrowser::load() {
   runInBackground(
       this,
       [file = m_projectFile, id = m_datasetId] {
-        Loaded out;
+        LoadedGraph out;
         try {
           core::Project project(offGuiThread(file), core::Project::Access::ReadOnly);
           out.dataset = project.dataset(id);
@@ -114,7 +114,7 @@ void GraphBrowser::load() {
         }
         return out;
       },
-      [this](Loaded loaded) {
+      [this](LoadedGraph loaded) {
         if (!loaded.error.isEmpty()) {
           showError(tr("Could not read this graph: %1").arg(loaded.error));
           return;

@@ -33,7 +33,7 @@
 namespace latent::ui {
 namespace {
 
-struct Loaded {
+struct LoadedRatings {
   core::DatasetInfo dataset;
   RatingsStats stats;
   QString error;
@@ -103,7 +103,7 @@ void RatingsBrowser::load() {
   runInBackground(
       this,
       [file = m_projectFile, id = m_datasetId] {
-        Loaded out;
+        LoadedRatings out;
         try {
           core::Project project(offGuiThread(file), core::Project::Access::ReadOnly);
           out.dataset = project.dataset(id);
@@ -113,7 +113,7 @@ void RatingsBrowser::load() {
         }
         return out;
       },
-      [this](Loaded loaded) {
+      [this](LoadedRatings loaded) {
         if (!loaded.error.isEmpty()) {
           showError(tr("Could not read these ratings: %1").arg(loaded.error));
           return;

@@ -18,7 +18,7 @@
 namespace latent::ui {
 namespace {
 
-constexpr int kPreviewWords = 14;
+constexpr int kImportPreviewWords = 14;
 
 // The readers' notes are sentence fragments ("edge list read as undirected; ..."): each becomes
 // a sentence of the note.
@@ -52,11 +52,11 @@ void previewCorpus(const ImportSettings& s, int maxRecords, ImportPreview& out) 
   for (std::size_t d = 0; d < sink.documents.size(); ++d) {
     const auto& doc = sink.documents[d];
     QStringList words;
-    for (std::size_t i = 0; i < doc.wordIds.size() && words.size() < kPreviewWords; ++i) {
+    for (std::size_t i = 0; i < doc.wordIds.size() && words.size() < kImportPreviewWords; ++i) {
       const auto w = static_cast<std::size_t>(doc.wordIds[i]);
       if (w < sink.vocabulary.size()) words << qs(sink.vocabulary[w].word);
     }
-    if (doc.wordIds.size() > static_cast<std::size_t>(kPreviewWords)) words << QStringLiteral("…");
+    if (doc.wordIds.size() > static_cast<std::size_t>(kImportPreviewWords)) words << QStringLiteral("…");
     out.rows.push_back({QString::number(d + 1), qs(doc.id), qs(doc.title), qs(doc.time), qs(doc.label),
                         formatCount(static_cast<std::int64_t>(doc.wordIds.size())), words.join(QLatin1Char(' '))});
   }

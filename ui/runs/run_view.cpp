@@ -35,14 +35,14 @@
 namespace latent::ui {
 namespace {
 
-struct Loaded {
+struct LoadedRun {
   core::RunRecord run;
   std::vector<core::MetricRow> metrics;
   RunHoldings holdings;  // what the families of result pages decide from
   QString error;
 };
 
-QTableWidgetItem* cell(const QString& text, bool number = false) {
+QTableWidgetItem* tableCell(const QString& text, bool number = false) {
   auto* item = new QTableWidgetItem(text);
   if (number) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
   return item;
@@ -220,10 +220,10 @@ void RunView::appendMetricRow(qint64 iteration, double seconds, std::optional<do
                               std::optional<double> heldout) {
   const int row = m_metrics->rowCount();
   m_metrics->insertRow(row);
-  m_metrics->setItem(row, 0, cell(QString::number(iteration), true));
-  m_metrics->setItem(row, 1, cell(QLocale().toString(seconds, 'f', 3), true));
-  m_metrics->setItem(row, 2, cell(objective ? formatReal(*objective, 6) : QString(), true));
-  m_metrics->setItem(row, 3, cell(heldout ? formatReal(*heldout, 6) : QString(), true));
+  m_metrics->setItem(row, 0, tableCell(QString::number(iteration), true));
+  m_metrics->setItem(row, 1, tableCell(QLocale().toString(seconds, 'f', 3), true));
+  m_metrics->setItem(row, 2, tableCell(objective ? formatReal(*objective, 6) : QString(), true));
+  m_metrics->setItem(row, 3, tableCell(heldout ? formatReal(*heldout, 6) : QString(), true));
 }
 
 void RunView::reload() {
@@ -233,7 +233,7 @@ void RunView::reload() {
   runInBackground(
       this,
       [file = m_projectFile, id = m_runId] {
-        Loaded out;
+        LoadedRun out;
         try {
           core::Project project(offGuiThread(file), core::Project::Access::ReadOnly);
           out.run = core::loadRun(project, id);
@@ -245,7 +245,7 @@ void RunView::reload() {
         }
         return out;
       },
-      [this, generation](Loaded loaded) {
+      [this, generation](LoadedRun loaded) {
         if (generation != m_generation) return;
         m_reloadPending = false;
         if (!loaded.error.isEmpty()) {
@@ -288,8 +288,8 @@ void RunView::reload() {
         m_final->setRowCount(0);
         if (info && info->heldoutKey.size() && m_run.finalMetrics.contains(info->heldoutKey)) {
           m_final->insertRow(0);
-          m_final->setItem(0, 0, cell(metricName(m_run, info->heldoutKey)));
-          m_final->setItem(0, 1, cell(jsonValueText(m_run.finalMetrics[info->heldoutKey]), true));
+          m_final->setItem(0, 0, tableCell(metricName(m_run, info->heldoutKey)));
+          m_final->setItem(0, 1, tableCell(jsonValueText(m_run.finalMetrics[info->heldoutKey]), true));
           QFont bold = m_final->font();
           bold.setBold(true);
           m_final->item(0, 0)->setFont(bold);
@@ -299,14 +299,14 @@ void RunView::reload() {
           if (info && key == info->heldoutKey) continue;
           const int row = m_final->rowCount();
           m_final->insertRow(row);
-          m_final->setItem(row, 0, cell(metricName(m_run, key)));
-          m_final->setItem(row, 1, cell(jsonValueText(value), true));
+          m_final->setItem(row, 0, tableCell(metricName(m_run, key)));
+          m_final->setItem(row, 1, tableCell(jsonValueText(value), true));
         }
         if (m_final->rowCount() == 0) {
           m_final->insertRow(0);
-          m_final->setItem(
-              0, 0,
-              cell(m_run.status == core::RunStatus::Running ? tr("(the run is still going)") : tr("(none recorded)")));
+          m_final->setItem(0, 0,
+                           tableCell(m_run.status == core::RunStatus::Running ? tr("(the run is still going)")
+                                                                              : tr("(none recorded)")));
         }
         m_final->resizeColumnToContents(1);
 

@@ -24,6 +24,10 @@ QString countOf(std::int64_t n, const QString& singular, const QString& plural) 
   return formatCount(n) + QLatin1Char(' ') + (n == 1 ? singular : plural);
 }
 
+QString formatPercent(double fraction) {
+  return QStringLiteral("%1 %").arg(QLocale().toString(fraction * 100.0, 'f', 1));
+}
+
 QString formatReal(double x, int digits) {
   if (!std::isfinite(x)) return QStringLiteral("–");
   const double magnitude = std::abs(x);

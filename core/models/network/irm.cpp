@@ -25,7 +25,7 @@ constexpr std::uint64_t kRestartStream = 0x49524D'5354415254ULL;  // "IRMSTART"
 constexpr std::uint64_t kChainStream = 0x49524D'434841494EULL;    // "IRMCHAIN"
 // Sweeps each restart runs before the restarts are compared (split-merge moves settle the number of
 // blocks within a few on the graphs we tried).
-constexpr std::int64_t kRestartSweeps = 20;
+constexpr std::int64_t kIrmRestartSweeps = 20;
 // Blocks per type of a random start. Starting with more blocks than needed and merging is what
 // finds structure that a start from one block misses: a directed cycle of 6 blocks, split from one
 // block, stops at 2 blocks of 3 (no single split helps), while a 20-block random start finds all 6.
@@ -36,7 +36,7 @@ constexpr int kLaunchScans = 3;
 constexpr std::int64_t kMaxStoredLabels = 20'000'000;
 constexpr std::int64_t kMaxSamples = 1000;
 
-ModelInfo makeInfo() {
+ModelInfo irmInfo() {
   ModelInfo info;
   info.name = "irm";
   info.kind = DataKind::Graph;
@@ -179,7 +179,7 @@ class IrmChain final : public FitChain {
   network::SplitMergeTally m_tally;
 };
 
-class IrmModel final : public DescribedModel<&makeInfo> {
+class IrmModel final : public DescribedModel<&irmInfo> {
  public:
   FitResult fit(const FitData& data, const FitSettings& settings, TrainingObserver& observer,
                 std::stop_token stop) override {
@@ -207,7 +207,7 @@ class IrmModel final : public DescribedModel<&makeInfo> {
     std::vector<std::unique_ptr<IrmSampler>> chains(restarts);
     std::vector<double> restartLogJoint(restarts, -std::numeric_limits<double>::infinity());
     std::vector<std::int64_t> sweepsRun(restarts, 0);
-    const std::int64_t restartSweeps = restarts > 1 ? std::min(kRestartSweeps, options.iterations) : 0;
+    const std::int64_t restartSweeps = restarts > 1 ? std::min(kIrmRestartSweeps, options.iterations) : 0;
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, restarts, 1), [&](const auto& range) {
       for (std::size_t r = range.begin(); r != range.end(); ++r) {
         auto chain = std::make_unique<IrmSampler>(relation, priors, tables);

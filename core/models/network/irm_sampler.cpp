@@ -2,14 +2,13 @@
 // Collapsed Gibbs and split-merge moves for the IRM, with O(degree + K^2) work per node.
 #include "core/models/network/irm_sampler.hpp"
 
-#include <math.h>
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <unordered_map>
 
 #include "core/util/errors.hpp"
+#include "core/util/special_functions.hpp"
 
 namespace latent::core::network {
 namespace {
@@ -17,21 +16,7 @@ namespace {
 // Entries of each log Gamma table: 3 x 2 MiB at most; larger counts fall back to lgamma.
 constexpr std::int64_t kLogGammaTableLength = 1 << 18;
 
-// std::lgamma may write the global `signgam` (a data race when restarts run in parallel).
-double logGammaPositive(double x) noexcept {
-#if defined(__GLIBC__)
-  int sign = 0;
-  return ::lgamma_r(x, &sign);
-#else
-  return std::lgamma(x);
-#endif
-}
-
 }  // namespace
-
-double logBeta(double x, double y) noexcept {
-  return logGammaPositive(x) + logGammaPositive(y) - logGammaPositive(x + y);
-}
 
 IrmLogGammaTables::IrmLogGammaTables(const IrmPriors& priors, std::int64_t nodes)
     : a(priors.a), b(priors.b), logBetaPrior(logBeta(priors.a, priors.b)) {
@@ -40,9 +25,9 @@ IrmLogGammaTables::IrmLogGammaTables(const IrmPriors& priors, std::int64_t nodes
   logGammaB.resize(length);
   logGammaAB.resize(length);
   for (std::size_t x = 0; x < length; ++x) {
-    logGammaA[x] = logGammaPositive(priors.a + static_cast<double>(x));
-    logGammaB[x] = logGammaPositive(priors.b + static_cast<double>(x));
-    logGammaAB[x] = logGammaPositive(priors.a + priors.b + static_cast<double>(x));
+    logGammaA[x] = logGamma(priors.a + static_cast<double>(x));
+    logGammaB[x] = logGamma(priors.b + static_cast<double>(x));
+    logGammaAB[x] = logGamma(priors.a + priors.b + static_cast<double>(x));
   }
 }
 
@@ -491,10 +476,8 @@ double IrmSampler::logPrior() const {
     const auto n = static_cast<double>(m_nodesOfType[t].size());
     if (n == 0) continue;
     // Ewens' formula: alpha^K prod_k (n_k - 1)! Gamma(alpha) / Gamma(alpha + n).
-    sum += static_cast<double>(m_blocksOfType[t].size()) * std::log(alpha) + logGammaPositive(alpha) -
-           logGammaPositive(alpha + n);
-    for (const int k : m_blocksOfType[t])
-      sum += logGammaPositive(static_cast<double>(m_size[static_cast<std::size_t>(k)]));
+    sum += static_cast<double>(m_blocksOfType[t].size()) * std::log(alpha) + logGamma(alpha) - logGamma(alpha + n);
+    for (const int k : m_blocksOfType[t]) sum += logGamma(static_cast<double>(m_size[static_cast<std::size_t>(k)]));
   }
   return sum;
 }

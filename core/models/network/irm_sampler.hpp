@@ -157,7 +157,4 @@ class IrmSampler {
   std::vector<double> m_weights;
 };
 
-// log B(x, y) = log Gamma(x) + log Gamma(y) - log Gamma(x + y) for x, y > 0, thread-safe.
-double logBeta(double x, double y) noexcept;
-
 }  // namespace latent::core::network

@@ -31,7 +31,7 @@ namespace {
 using network::MmsbChain;
 using network::NonEdgeMode;
 
-ModelInfo makeInfo() {
+ModelInfo mmsbInfo() {
   ModelInfo info;
   info.name = "mmsb";
   info.kind = DataKind::Graph;
@@ -296,7 +296,7 @@ class ContinuingChain final : public FitChain {
   double m_lastTrainLogLikelihood = std::numeric_limits<double>::quiet_NaN();
 };
 
-class MmsbModel final : public DescribedModel<&makeInfo> {
+class MmsbModel final : public DescribedModel<&mmsbInfo> {
  public:
   FitResult fit(const FitData& data, const FitSettings& settings, TrainingObserver& observer,
                 std::stop_token stop) override {

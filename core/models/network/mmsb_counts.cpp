@@ -6,12 +6,9 @@
 #include <cmath>
 #include <limits>
 
+#include "core/util/special_functions.hpp"
+
 namespace latent::core::network {
-namespace {
-
-double logBeta(double a, double b) { return std::lgamma(a) + std::lgamma(b) - std::lgamma(a + b); }
-
-}  // namespace
 
 MmsbCounts::MmsbCounts(std::int64_t nodes, const MmsbHyperparameters& hyper)
     : m_hyper(hyper), m_k(hyper.blocks), m_n(nodes) {

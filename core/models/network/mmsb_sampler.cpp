@@ -9,7 +9,7 @@ namespace latent::core::network {
 namespace {
 
 // Units between two looks at the stop token: well under a millisecond of work.
-constexpr std::int64_t kStopCheckEvery = 4096;
+constexpr std::int64_t kUnitsPerStopCheck = 4096;
 
 }  // namespace
 
@@ -72,7 +72,7 @@ MmsbChain::MmsbChain(const Graph& train, const DyadSplit& split, const MmsbChain
   m_drawnStart.assign(static_cast<std::size_t>(n) + 1, 0);  // no draws yet (also if stopped early)
   m_units.reserve(train.edges.size());
   for (const auto& edge : train.edges) {
-    if (m_units.size() % kStopCheckEvery == 0 && stop.stop_requested()) return;
+    if (m_units.size() % kUnitsPerStopCheck == 0 && stop.stop_requested()) return;
     DyadUnit unit;
     unit.source = edge.source;
     unit.target = edge.target;
@@ -230,7 +230,7 @@ bool MmsbChain::sweep(const std::stop_token& stop) {
   if (!m_started || stop.stop_requested()) return false;
   // Edges (exact mode: every dyad): remove, draw from 001 eq. 3, put back.
   for (std::size_t d = 0; d < m_units.size(); ++d) {
-    if (d % kStopCheckEvery == 0 && stop.stop_requested()) return false;
+    if (d % kUnitsPerStopCheck == 0 && stop.stop_requested()) return false;
     auto& unit = m_units[d];
     m_counts.change(unit, 1.0, -1);
     drawUnit(unit);
@@ -246,7 +246,7 @@ bool MmsbChain::sweep(const std::stop_token& stop) {
   std::int64_t sinceCheck = 0;
   bool stopped = false;
   for (std::int32_t i = 0; i < n; ++i) {
-    if (!stopped && sinceCheck >= kStopCheckEvery) {
+    if (!stopped && sinceCheck >= kUnitsPerStopCheck) {
       sinceCheck = 0;
       stopped = stop.stop_requested();
     }

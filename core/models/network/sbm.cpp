@@ -32,7 +32,7 @@ using network::SbmSampler;
 constexpr std::uint64_t kChainStream = 0x53424D43'4841494EULL;  // "SBMCHAIN"
 constexpr std::uint64_t kStartStream = 0x53424D53'54415254ULL;  // "SBMSTART"
 
-ModelInfo makeInfo() {
+ModelInfo sbmInfo() {
   ModelInfo info;
   info.name = "sbm";
   info.kind = DataKind::Graph;
@@ -168,7 +168,7 @@ class SbmChain final : public FitChain {
   double m_sweepSeconds = 0.0;
 };
 
-class SbmModel final : public DescribedModel<&makeInfo> {
+class SbmModel final : public DescribedModel<&sbmInfo> {
  public:
   FitResult fit(const FitData& data, const FitSettings& settings, TrainingObserver& observer,
                 std::stop_token stop) override {

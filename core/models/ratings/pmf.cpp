@@ -32,7 +32,7 @@ namespace {
 // Sweeps of the bias-only baseline (ALS with K = 0): it stops earlier once J stops moving.
 constexpr int kBaselineSweeps = 100;
 
-ModelInfo makeInfo() {
+ModelInfo pmfInfo() {
   ModelInfo info;
   info.name = "pmf";
   info.kind = DataKind::Ratings;
@@ -152,7 +152,7 @@ class PmfChain final : public FitChain {
   std::stop_token m_stop;
 };
 
-class PmfModel final : public DescribedModel<&makeInfo> {
+class PmfModel final : public DescribedModel<&pmfInfo> {
  public:
   FitResult fit(const FitData& data, const FitSettings& settings, TrainingObserver& observer,
                 std::stop_token stop) override {

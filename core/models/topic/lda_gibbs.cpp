@@ -44,7 +44,7 @@ constexpr std::int64_t kHarmonicWindow = 100;
 // Start 1 is the chain a single start would be, so restarts = 1 is exactly the run without restarts.
 constexpr std::uint64_t kRestartStream = 0x4C44414749424253ULL;  // "LDAGIBBS"
 
-ModelInfo makeInfo() {
+ModelInfo ldaGibbsInfo() {
   ModelInfo info;
   info.name = "lda-gibbs";
   info.kind = DataKind::Corpus;
@@ -475,7 +475,7 @@ FitResult fitWith(std::unique_ptr<LdaGibbsState> first, const MakeKernel& makeKe
   return result;
 }
 
-class LdaGibbsModel final : public DescribedModel<&makeInfo> {
+class LdaGibbsModel final : public DescribedModel<&ldaGibbsInfo> {
  public:
   FitResult fit(const FitData& data, const FitSettings& settings, TrainingObserver& observer,
                 std::stop_token stop) override {

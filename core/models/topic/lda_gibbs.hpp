@@ -27,8 +27,8 @@ struct LdaGibbsOptions {
   double alpha = 0.1;  // symmetric start value of the asymmetric alpha (per topic)
   double beta = 0.01;
   Sampler sampler = Sampler::Sparse;
-  std::int64_t mhSteps = 4;          // alias and warp samplers: word+document proposal cycles per token (see makeInfo)
-  std::int64_t partitions = 0;       // 0: one per thread
+  std::int64_t mhSteps = 4;     // alias and warp samplers: word+document proposal cycles per token (see ldaGibbsInfo)
+  std::int64_t partitions = 0;  // 0: one per thread
   std::int64_t optimizeEvery = 20;   // 0: alpha and beta stay fixed
   std::int64_t optimizeBurnIn = 50;  // no optimisation before this iteration
   std::int64_t snapshotEvery = 50;

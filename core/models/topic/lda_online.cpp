@@ -43,10 +43,10 @@
 namespace latent::core {
 namespace {
 
-constexpr std::uint64_t kInitStream = 0x4C44414F4E4C0000ULL;     // "LDAONL"
-constexpr std::uint64_t kShuffleStream = 0x5348554646000000ULL;  // "SHUFF"
+constexpr std::uint64_t kOnlineInitStream = 0x4C44414F4E4C0000ULL;  // "LDAONL"
+constexpr std::uint64_t kShuffleStream = 0x5348554646000000ULL;     // "SHUFF"
 
-ModelInfo makeInfo() {
+ModelInfo ldaOnlineInfo() {
   ModelInfo info;
   info.name = "lda-online";
   info.kind = DataKind::Corpus;
@@ -90,7 +90,7 @@ class LdaOnlineChain final : public FitChain {
     }
     m_topics = topic::initialTopics(options.init, m_docs, m_postings, m_topicCount,
                                     static_cast<Eigen::Index>(data.corpus->vocabularySize()), options.eta,
-                                    settings.seed, kInitStream, m_stop);
+                                    settings.seed, kOnlineInitStream, m_stop);
     m_state.reset(m_docs, m_alpha, m_batchSize);
     std::iota(m_order.begin(), m_order.end(), 0);
   }
@@ -179,7 +179,7 @@ class LdaOnlineChain final : public FitChain {
   topic::EStepStart m_estepStart;
 };
 
-class LdaOnlineModel final : public DescribedModel<&makeInfo> {
+class LdaOnlineModel final : public DescribedModel<&ldaOnlineInfo> {
  public:
   FitResult fit(const FitData& data, const FitSettings& settings, TrainingObserver& observer,
                 std::stop_token stop) override {

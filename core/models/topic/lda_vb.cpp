@@ -41,14 +41,14 @@
 namespace latent::core {
 namespace {
 
-constexpr std::uint64_t kInitStream = 0x4C444156420000ULL;  // "LDAVB"
+constexpr std::uint64_t kVbInitStream = 0x4C444156420000ULL;  // "LDAVB"
 // EM iterations of the mixture that starts the topics (init "mixture"): cheap (one pass over the
 // words each, no inner loop) and enough for the components to settle on distinct groups of documents.
 constexpr int kMixtureIterations = 10;
 // Passes each restart makes before the starts are compared (see LdaVbModel::fit below).
 constexpr std::int64_t kRestartPasses = 10;
 
-ModelInfo makeInfo() {
+ModelInfo ldaVbInfo() {
   ModelInfo info;
   info.name = "lda-vb";
   info.kind = DataKind::Corpus;
@@ -96,7 +96,7 @@ class LdaVbChain final : public FitChain {
       std::vector<std::int64_t> scratch(static_cast<std::size_t>(m_vocabulary), -1);
       m_postings.build(m_docs, m_all, scratch);
     }
-    m_current = start(kInitStream);
+    m_current = start(kVbInitStream);
   }
 
   VbStart start(std::uint64_t stream) const {
@@ -190,7 +190,7 @@ class LdaVbChain final : public FitChain {
   nlohmann::json m_startMetrics = nlohmann::json::object();
 };
 
-class LdaVbModel final : public DescribedModel<&makeInfo> {
+class LdaVbModel final : public DescribedModel<&ldaVbInfo> {
  public:
   FitResult fit(const FitData& data, const FitSettings& settings, TrainingObserver& observer,
                 std::stop_token stop) override {
@@ -206,7 +206,7 @@ class LdaVbModel final : public DescribedModel<&makeInfo> {
     bool cancelled = stop.stop_requested();
     if (options.restarts > 1 && !cancelled) {
       for (std::int64_t r = 0; r < options.restarts && !cancelled; ++r) {
-        VbStart candidate = r == 0 ? chain.current() : chain.start(kInitStream + static_cast<std::uint64_t>(r));
+        VbStart candidate = r == 0 ? chain.current() : chain.start(kVbInitStream + static_cast<std::uint64_t>(r));
         std::optional<double> bound;
         for (std::int64_t i = 1; i <= kRestartPasses && !cancelled; ++i)
           if (!(bound = chain.pass(candidate, i)) || !starts.swept(r + 1, i, kRestartPasses)) cancelled = true;

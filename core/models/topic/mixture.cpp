@@ -19,9 +19,9 @@ namespace {
 using topic::RowMatrix;
 
 // Sweeps each restart runs before the restarts are compared (the mixture mostly settles in fewer).
-constexpr int kRestartSweeps = 10;
+constexpr int kMixtureRestartSweeps = 10;
 
-ModelInfo makeInfo() {
+ModelInfo mixtureInfo() {
   ModelInfo info;
   info.name = "mixture";
   info.kind = DataKind::Corpus;
@@ -149,7 +149,7 @@ class MixtureChain final : public FitChain {
   bool m_converged = false;
 };
 
-class MixtureModel final : public DescribedModel<&makeInfo> {
+class MixtureModel final : public DescribedModel<&mixtureInfo> {
  public:
   FitResult fit(const FitData& data, const FitSettings& settings, TrainingObserver& observer,
                 std::stop_token stop) override {
@@ -161,8 +161,8 @@ class MixtureModel final : public DescribedModel<&makeInfo> {
     StartPhase starts(FitPhase::Restarts, settings, observer, stop, clock);
     RowMatrix best;
     const bool cancelled =
-        stop.stop_requested() || !runSeededStarts(chain, starts, options.restarts, kRestartSweeps, options.tolerance,
-                                                  [&] { best = chain.responsibilities(); });
+        stop.stop_requested() || !runSeededStarts(chain, starts, options.restarts, kMixtureRestartSweeps,
+                                                  options.tolerance, [&] { best = chain.responsibilities(); });
     chain.continueFrom(best);
 
     const ChainSchedule schedule{options.iterations, options.snapshotEvery};

@@ -14,7 +14,7 @@ namespace latent::core::topic {
 namespace {
 
 constexpr std::uint64_t kSeedingStream = 0x4D49585345454400ULL;  // "MIXSEED"
-constexpr std::int64_t kWordsPerChunk = 512;
+constexpr std::int64_t kMixtureWordsPerChunk = 512;
 
 // log of the seed component: half the document's word frequencies, half the corpus's.
 void seedColumn(const DocWordCounts& counts, const Eigen::VectorXd& logHalfUnigram, const Eigen::VectorXd& unigram,
@@ -166,10 +166,10 @@ bool mixtureMStep(const DocWordCounts& counts, const RowMatrix& R, const Mixture
   for (Eigen::Index k = 0; k < K; ++k) psiTotal[k] = digamma(total[k]);
 
   // Normalise, take logs, and sum the word terms of the prior (EM) or of the KL (VB) in fixed chunks.
-  const auto chunks = static_cast<std::size_t>((V + kWordsPerChunk - 1) / kWordsPerChunk);
+  const auto chunks = static_cast<std::size_t>((V + kMixtureWordsPerChunk - 1) / kMixtureWordsPerChunk);
   const double wordTerms = sumOverBlocks(chunks, stop, stopped, [&](std::size_t c) {
-    const auto begin = static_cast<Eigen::Index>(c) * kWordsPerChunk;
-    const auto end = std::min<Eigen::Index>(V, begin + kWordsPerChunk);
+    const auto begin = static_cast<Eigen::Index>(c) * kMixtureWordsPerChunk;
+    const auto end = std::min<Eigen::Index>(V, begin + kMixtureWordsPerChunk);
     double sum = 0.0;
     for (auto w = begin; w < end; ++w) {
       for (Eigen::Index k = 0; k < K; ++k) {

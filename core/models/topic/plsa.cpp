@@ -17,9 +17,9 @@ namespace latent::core {
 namespace {
 
 // Sweeps each restart runs before the restarts are compared.
-constexpr int kRestartSweeps = 10;
+constexpr int kPlsaRestartSweeps = 10;
 
-ModelInfo makeInfo() {
+ModelInfo plsaInfo() {
   ModelInfo info;
   info.name = "plsa";
   info.kind = DataKind::Corpus;
@@ -134,7 +134,7 @@ class PlsaChain final : public FitChain {
   bool m_converged = false;
 };
 
-class PlsaModel final : public DescribedModel<&makeInfo> {
+class PlsaModel final : public DescribedModel<&plsaInfo> {
  public:
   FitResult fit(const FitData& data, const FitSettings& settings, TrainingObserver& observer,
                 std::stop_token stop) override {
@@ -146,8 +146,8 @@ class PlsaModel final : public DescribedModel<&makeInfo> {
     StartPhase starts(FitPhase::Restarts, settings, observer, stop, clock);
     topic::PlsaState best;
     const bool cancelled =
-        stop.stop_requested() || !runSeededStarts(chain, starts, options.restarts, kRestartSweeps, options.tolerance,
-                                                  [&] { chain.keepAsBest(best); });
+        stop.stop_requested() || !runSeededStarts(chain, starts, options.restarts, kPlsaRestartSweeps,
+                                                  options.tolerance, [&] { chain.keepAsBest(best); });
     chain.continueFrom(best, starts.best() > 0);
 
     const ChainSchedule schedule{options.iterations, options.snapshotEvery};

@@ -10,7 +10,7 @@
 namespace latent::core::topic {
 namespace {
 
-constexpr std::int64_t kWordsPerChunk = 512;
+constexpr std::int64_t kPlsaWordsPerChunk = 512;
 
 }  // namespace
 
@@ -68,10 +68,10 @@ bool plsaTopicStep(const DocWordCounts& counts, const PlsaState& current, const 
   if (stopped) return false;
   const Eigen::RowVectorXd totals = next.phi.colwise().sum();
   if (tempered) next.phiPow.resize(V, K);
-  const auto chunks = static_cast<std::size_t>((V + kWordsPerChunk - 1) / kWordsPerChunk);
+  const auto chunks = static_cast<std::size_t>((V + kPlsaWordsPerChunk - 1) / kPlsaWordsPerChunk);
   const double logSum = sumOverBlocks(chunks, stop, stopped, [&](std::size_t c) {
-    const auto begin = static_cast<Eigen::Index>(c) * kWordsPerChunk;
-    const auto end = std::min<Eigen::Index>(V, begin + kWordsPerChunk);
+    const auto begin = static_cast<Eigen::Index>(c) * kPlsaWordsPerChunk;
+    const auto end = std::min<Eigen::Index>(V, begin + kPlsaWordsPerChunk);
     double sum = 0.0;
     for (auto w = begin; w < end; ++w) {
       next.phi.row(w).array() /= totals.array();

@@ -16,7 +16,7 @@
 namespace latent::core {
 namespace {
 
-ModelInfo makeInfo() {
+ModelInfo unigramInfo() {
   ModelInfo info;
   info.name = "unigram";
   info.kind = DataKind::Corpus;
@@ -98,7 +98,7 @@ class UnigramChain final : public FitChain {
   nlohmann::json m_metrics = nlohmann::json::object();
 };
 
-class UnigramModel final : public DescribedModel<&makeInfo> {
+class UnigramModel final : public DescribedModel<&unigramInfo> {
  public:
   FitResult fit(const FitData& data, const FitSettings& settings, TrainingObserver& observer,
                 std::stop_token stop) override {

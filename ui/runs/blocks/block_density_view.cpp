@@ -17,8 +17,8 @@
 namespace latent::ui {
 namespace {
 
-constexpr double kMargin = 8;
-constexpr double kMaxLabelWidth = 130;
+constexpr double kDensityMargin = 8;
+constexpr double kDensityMaxLabelWidth = 130;
 constexpr double kLegendBar = 10;
 
 // Cumulative edges of cells: equal, or as wide as their groups when `sizes` are used.
@@ -110,7 +110,7 @@ void BlockDensityView::layoutGrid() {
   if (rows == 0 || columns == 0) return;
   const QFontMetricsF fm(smallFont());
   const double line = fm.height();
-  QRectF area = QRectF(rect()).adjusted(kMargin, kMargin, -kMargin, -kMargin);
+  QRectF area = QRectF(rect()).adjusted(kDensityMargin, kDensityMargin, -kDensityMargin, -kDensityMargin);
   // The legend: a bar with its ends and name written underneath.
   const double legendHeight = kLegendBar + 4 + 2 * line;
   area.setBottom(area.bottom() - legendHeight - 10);
@@ -120,8 +120,8 @@ void BlockDensityView::layoutGrid() {
   double rowLabelWidth = 0, columnLabelWidth = 0;
   for (int r = 0; r < rows; ++r) rowLabelWidth = std::max(rowLabelWidth, fm.horizontalAdvance(rowLabel(r)));
   for (int c = 0; c < columns; ++c) columnLabelWidth = std::max(columnLabelWidth, fm.horizontalAdvance(columnLabel(c)));
-  rowLabelWidth = std::min(rowLabelWidth + 6, kMaxLabelWidth);
-  columnLabelWidth = std::min(columnLabelWidth + 6, kMaxLabelWidth);
+  rowLabelWidth = std::min(rowLabelWidth + 6, kDensityMaxLabelWidth);
+  columnLabelWidth = std::min(columnLabelWidth + 6, kDensityMaxLabelWidth);
 
   // Equal cells are square; proportional ones share a square grid. Names go beside and above
   // when a cell (or, proportional, the largest group) is at least a line high; column names
@@ -171,9 +171,9 @@ void BlockDensityView::layoutGrid() {
   m_columnEdges = edges(columns, left, width, m_grid.proportional ? &m_grid.columnSizes : nullptr);
   m_values = !m_grid.proportional && cell >= fm.horizontalAdvance(QStringLiteral("0.000")) + 6 && cell >= line + 4;
   // The colour scale under the grid, kept inside the widget when the grid is narrow.
-  const double legendWidth = std::min({240.0, std::max(width, 160.0), rect().width() - 2 * kMargin});
-  const double legendLeft =
-      std::clamp(left + (width - legendWidth) / 2, kMargin, std::max(kMargin, rect().width() - kMargin - legendWidth));
+  const double legendWidth = std::min({240.0, std::max(width, 160.0), rect().width() - 2 * kDensityMargin});
+  const double legendLeft = std::clamp(left + (width - legendWidth) / 2, kDensityMargin,
+                                       std::max(kDensityMargin, rect().width() - kDensityMargin - legendWidth));
   m_legend = QRectF(legendLeft, m_area.bottom() + 14, legendWidth, kLegendBar);
 }
 
@@ -256,8 +256,8 @@ void BlockDensityView::paintEvent(QPaintEvent*) {
         painter.save();
         painter.translate(left + width / 2, m_area.top() - 5);
         painter.rotate(-90);
-        painter.drawText(QRectF(0, -width / 2, kMaxLabelWidth - 6, width), Qt::AlignLeft | Qt::AlignVCenter,
-                         fm.elidedText(columnLabel(c), Qt::ElideRight, kMaxLabelWidth - 6));
+        painter.drawText(QRectF(0, -width / 2, kDensityMaxLabelWidth - 6, width), Qt::AlignLeft | Qt::AlignVCenter,
+                         fm.elidedText(columnLabel(c), Qt::ElideRight, kDensityMaxLabelWidth - 6));
         painter.restore();
       } else {
         painter.drawText(QRectF(left, m_area.top() - fm.height() - 2, width, fm.height()), Qt::AlignCenter,
@@ -268,13 +268,13 @@ void BlockDensityView::paintEvent(QPaintEvent*) {
   const QColor quiet = pal.color(QPalette::PlaceholderText);
   painter.setPen(quiet);
   if (!m_grid.columnAxis.isEmpty()) {
-    painter.drawText(QRectF(m_area.left(), std::max(kMargin, m_area.top() - m_columnBand - fm.height() - 4),
+    painter.drawText(QRectF(m_area.left(), std::max(kDensityMargin, m_area.top() - m_columnBand - fm.height() - 4),
                             m_area.width(), fm.height()),
                      Qt::AlignCenter, m_grid.columnAxis);
   }
   if (!m_grid.rowAxis.isEmpty()) {
     painter.save();
-    painter.translate(kMargin, m_area.center().y());
+    painter.translate(kDensityMargin, m_area.center().y());
     painter.rotate(-90);
     painter.drawText(QRectF(-m_area.height() / 2, 0, m_area.height(), fm.height()), Qt::AlignCenter, m_grid.rowAxis);
     painter.restore();

@@ -18,7 +18,7 @@
 namespace latent::ui {
 namespace {
 
-constexpr double kMargin = 8;
+constexpr double kBarsMargin = 8;
 
 }  // namespace
 
@@ -46,7 +46,7 @@ void MembershipBarsView::changeEvent(QEvent* event) {
 
 void MembershipBarsView::layoutBars() {
   const QFontMetricsF fm(font());
-  m_area = QRectF(rect()).adjusted(kMargin, kMargin, -kMargin, -(kMargin + fm.height() + 8));
+  m_area = QRectF(rect()).adjusted(kBarsMargin, kBarsMargin, -kBarsMargin, -(kBarsMargin + fm.height() + 8));
   render();
 }
 

@@ -22,12 +22,12 @@
 namespace latent::ui {
 namespace {
 
-constexpr double kMargin = 12;
+constexpr double kSimplexMargin = 12;
 constexpr int kMaxNamedNodes = 300;  // beyond this names are only shown on hover
 constexpr int kMaxStackedNames = 8;  // lines of one group of coinciding dots
 constexpr int kMaxLegendEntries = 12;
 
-QString percent(double share) {
+QString roundedPercent(double share) {
   if (share > 0 && share < 0.005) return QStringLiteral("<1%");
   return QStringLiteral("%1%").arg(std::lround(100.0 * share));
 }
@@ -165,7 +165,7 @@ void MembershipSimplexView::layoutView() {
   // Room for the corners' names above and below, and beside the shape for the nodes' names.
   const QFontMetricsF fm(nameFont());
   const double line = fm.height();
-  const QRectF area = QRectF(rect()).adjusted(kMargin, kMargin, -kMargin, -kMargin);
+  const QRectF area = QRectF(rect()).adjusted(kSimplexMargin, kSimplexMargin, -kSimplexMargin, -kSimplexMargin);
   const double side = n <= kMaxNamedNodes ? std::min(170.0, area.width() * 0.24) : line * 3;
   const QRectF plot = area.adjusted(side, line + 10, -side, -(line + 10));
   if (plot.width() < 20 || plot.height() < 20) return;
@@ -373,8 +373,9 @@ QString MembershipSimplexView::tooltipFor(const std::vector<int>& nodes) const {
                      [&](int a, int b) { return m_data->memberships(i, a) > m_data->memberships(i, b); });
     QStringList shares;
     for (int b = 0; b < std::min(k, 5); ++b)
-      shares << QStringLiteral("%1 %2").arg(m_data->blockName(blocks[static_cast<std::size_t>(b)]),
-                                            percent(m_data->memberships(i, blocks[static_cast<std::size_t>(b)])));
+      shares << QStringLiteral("%1 %2").arg(
+          m_data->blockName(blocks[static_cast<std::size_t>(b)]),
+          roundedPercent(m_data->memberships(i, blocks[static_cast<std::size_t>(b)])));
     if (k > 5) shares << QStringLiteral("…");
     parts << head + QStringLiteral("\n  ") + shares.join(QStringLiteral(" · "));
   }

@@ -45,7 +45,7 @@ struct UserPredictions {
   std::int64_t unrated = 0;
 };
 
-QTableWidgetItem* cell(const QString& text, bool number = false) {
+QTableWidgetItem* readOnlyCell(const QString& text, bool number = false) {
   auto* item = new QTableWidgetItem(text);
   item->setFlags(Qt::ItemIsSelectable | Qt::ItemIsEnabled);
   if (number) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
@@ -53,7 +53,7 @@ QTableWidgetItem* cell(const QString& text, bool number = false) {
 }
 
 QTableWidgetItem* numberCell(double value, int decimals) {
-  auto* item = cell(QLocale().toString(value, 'f', decimals), true);
+  auto* item = readOnlyCell(QLocale().toString(value, 'f', decimals), true);
   item->setData(kExportRole, value);  // the file gets every digit
   return item;
 }
@@ -354,23 +354,23 @@ void FactorPage::compute() {
           const int item = static_cast<int>(m_recommendations[k].first);
           const int row = static_cast<int>(k);
           items.push_back(item);
-          auto* rank = cell(QString::number(k + 1), true);
+          auto* rank = readOnlyCell(QString::number(k + 1), true);
           rank->setData(kItemRole, item);
           m_recommended->setItem(row, 0, rank);
-          auto* name = cell(data->itemName(item));
+          auto* name = readOnlyCell(data->itemName(item));
           name->setToolTip(data->itemName(item) + (data->itemId(item) != data->itemName(item)
                                                        ? QStringLiteral(" (%1)").arg(data->itemId(item))
                                                        : QString()));
           m_recommended->setItem(row, 1, name);
           m_recommended->setItem(row, 2, numberCell(m_recommendations[k].second, 2));
-          m_recommended->setItem(row, 3,
-                                 cell(formatCount(data->itemRatingCounts[static_cast<std::size_t>(item)]), true));
+          m_recommended->setItem(
+              row, 3, readOnlyCell(formatCount(data->itemRatingCounts[static_cast<std::size_t>(item)]), true));
         }
         m_rated->setRowCount(0);
         m_rated->setRowCount(static_cast<int>(rated.size()));
         for (std::size_t k = 0; k < rated.size(); ++k) {
           const int row = static_cast<int>(k);
-          auto* name = cell(data->itemName(rated[k]));
+          auto* name = readOnlyCell(data->itemName(rated[k]));
           name->setData(kItemRole, rated[k]);
           m_rated->setItem(row, 0, name);
           m_rated->setItem(row, 1, numberCell(values[k], 1));

@@ -19,7 +19,7 @@ namespace {
 
 // Token fragments carry their token index + 1 (so two adjacent tokens never merge into one
 // fragment), their topic, and whether they are emphasised; superscripts carry kMarkProperty.
-constexpr int kTokenProperty = QTextFormat::UserProperty + 11;
+constexpr int kAnnotatedTokenProperty = QTextFormat::UserProperty + 11;
 constexpr int kTopicProperty = QTextFormat::UserProperty + 12;
 constexpr int kEmphasisProperty = QTextFormat::UserProperty + 13;
 constexpr int kMarkProperty = QTextFormat::UserProperty + 14;
@@ -115,7 +115,7 @@ void renderAnnotations(QTextDocument* document, const QString& text, const QVect
         word.clearBackground();
       if (style.emphasised == topic) word.setFontWeight(QFont::DemiBold);
     }
-    word.setProperty(kTokenProperty, i + 1);
+    word.setProperty(kAnnotatedTokenProperty, i + 1);
     word.setProperty(kTopicProperty, topic);
     word.setProperty(kEmphasisProperty, emphasised);
     cursor.insertText(text.mid(r.start, r.length), word);
@@ -140,9 +140,9 @@ QVector<Annotation> readAnnotations(const QTextDocument* document) {
       const QTextCharFormat format = fragment.charFormat();
       if (format.hasProperty(kMarkProperty)) {
         shift += fragment.length();
-      } else if (format.hasProperty(kTokenProperty)) {
+      } else if (format.hasProperty(kAnnotatedTokenProperty)) {
         Annotation a;
-        a.token = format.intProperty(kTokenProperty) - 1;
+        a.token = format.intProperty(kAnnotatedTokenProperty) - 1;
         a.range = {fragment.position() - shift, fragment.length()};
         a.text = fragment.text();
         a.topic = format.intProperty(kTopicProperty);

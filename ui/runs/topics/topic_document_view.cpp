@@ -40,15 +40,13 @@ namespace {
 
 constexpr int kProportionTopicRole = Qt::UserRole + 20;
 
-struct LoadedDocument {
+struct LoadedRunDocument {
   core::DocumentHeader header;
   std::size_t wordCount = 0;
   std::shared_ptr<const AnnotationInput> input;
   std::shared_ptr<QTextDocument> text;
   QString error;
 };
-
-QString percent(double fraction) { return QStringLiteral("%1 %").arg(QLocale().toString(fraction * 100.0, 'f', 1)); }
 
 }  // namespace
 
@@ -242,7 +240,7 @@ void TopicDocumentView::showDocument(qint64 index) {
   runInBackground(
       this,
       [file = m_projectFile, data = m_data, index, style, font = m_text->font(), owner = thread()] {
-        LoadedDocument out;
+        LoadedRunDocument out;
         try {
           core::Project project(offGuiThread(file), core::Project::Access::ReadOnly);
           auto document = core::loadDocument(project, data->run.datasetId, index);
@@ -260,7 +258,7 @@ void TopicDocumentView::showDocument(qint64 index) {
         }
         return out;
       },
-      [this, generation, index, styleSerial](LoadedDocument loaded) {
+      [this, generation, index, styleSerial](LoadedRunDocument loaded) {
         --m_pending;
         if (generation != m_loadGeneration) return;  // another document was asked for meanwhile
         if (!loaded.error.isEmpty()) {
@@ -382,7 +380,7 @@ void TopicDocumentView::renderProportions() {
     name->setData(kExportRole, k + 1);
     if (k < m_colours.size()) name->setData(Qt::DecorationRole, m_colours[k]);
     name->setToolTip(topicName(k));
-    auto* bar = new QTableWidgetItem(percent(p));
+    auto* bar = new QTableWidgetItem(formatPercent(p));
     bar->setData(kBarFractionRole, largest > 0 ? p / largest : 0.0);
     if (k < m_colours.size()) bar->setData(kBarColourRole, m_colours[k]);
     bar->setData(kExportRole, p);

@@ -16,9 +16,7 @@
 namespace latent::ui {
 namespace {
 
-constexpr int kPreviewWords = 8;  // words in the topic list's "Top words" column
-
-QString percent(double fraction) { return QStringLiteral("%1 %").arg(QLocale().toString(fraction * 100.0, 'f', 1)); }
+constexpr int kTopicPreviewWords = 8;  // words in the topic list's "Top words" column
 
 }  // namespace
 
@@ -94,7 +92,7 @@ QVariant TopicListModel::data(const QModelIndex& index, int role) const {
       if (role == Qt::ToolTipRole) return tr("Double-click (or press F2) to name this topic; Ctrl+Z undoes it.");
       break;
     case ShareColumn:
-      if (role == Qt::DisplayRole) return hasShare ? percent(m_shares[u]) : QStringLiteral("–");
+      if (role == Qt::DisplayRole) return hasShare ? formatPercent(m_shares[u]) : QStringLiteral("–");
       if (role == kSortRole) return hasShare ? m_shares[u] : -1.0;
       if (role == kExportRole) return hasShare ? QVariant(m_shares[u]) : QVariant(QString());
       if (role == kBarFractionRole) return hasShare && m_maxShare > 0 ? m_shares[u] / m_maxShare : 0.0;

@@ -12,7 +12,6 @@
 namespace latent::core {
 namespace {
 
-constexpr std::int64_t kMaxDocumentTokens = std::int64_t{1} << 30;
 // Text read ahead of the tokenising worker; bounds import memory whatever the corpus size.
 constexpr std::size_t kMaxQueuedBytes = std::size_t{16} << 20;
 

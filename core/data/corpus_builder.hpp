@@ -23,6 +23,9 @@
 
 namespace latent::core {
 
+// The most tokens a document may have (the readers check it too, to name the line).
+inline constexpr std::int64_t kMaxDocumentTokens = std::int64_t{1} << 30;
+
 struct PruneOptions {
   std::int64_t minDocumentFrequency = 1;  // drop words in fewer documents than this
   double maxDocumentFraction = 1.0;       // drop words in more than this fraction of documents

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/io/corpus_readers.hpp"
+#include "core/util/ascii.hpp"
 #include "core/util/errors.hpp"
 #include "core/util/parse_number.hpp"
 
@@ -36,11 +37,6 @@ constexpr std::array<FormatName, 7> kNames{{{CorpusFormat::Auto, "auto"},
                                             {CorpusFormat::JsonLines, "jsonl"},
                                             {CorpusFormat::Uci, "uci"},
                                             {CorpusFormat::Ldac, "ldac"}}};
-
-std::string lowerAscii(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 bool isDigits(std::string_view s) noexcept {
   return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/io/corpus_readers.hpp"
+#include "core/util/ascii.hpp"
 #include "core/util/errors.hpp"
 #include "core/util/line_reader.hpp"
 #include "core/util/utf8.hpp"
@@ -14,12 +15,6 @@ namespace latent::core::corpus_io {
 namespace {
 
 using nlohmann::json;
-
-bool equalsIgnoreCase(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
-         });
-}
 
 // The member named `name` (exactly, else ignoring case as CSV columns are matched), or null.
 const json* member(const json& object, const std::string& name) {

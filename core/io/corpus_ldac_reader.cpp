@@ -11,9 +11,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr std::int64_t kMaxDocumentTokens = std::int64_t{1} << 30;  // as CorpusBuilder allows
-
-std::vector<fs::path> vocabularyCandidates(const fs::path& source) {
+std::vector<fs::path> ldacVocabularyCandidates(const fs::path& source) {
   const fs::path folder = source.parent_path();
   // ap.dat comes with ap.vocab in some distributions and with vocab.txt in Blei's own.
   return {folder / (source.stem().string() + ".vocab"), folder / "vocab.txt"};
@@ -25,7 +23,7 @@ void readLdac(const fs::path& source, const CorpusReadOptions& options, CorpusBu
               const ImportControl& control) {
   // Opened first, so that a missing data file is reported before a missing vocabulary.
   LineReader reader(source);
-  const fs::path vocabularyFile = findVocabulary(source, options.vocabulary, vocabularyCandidates(source));
+  const fs::path vocabularyFile = findVocabulary(source, options.vocabulary, ldacVocabularyCandidates(source));
   auto words = readVocabularyFile(vocabularyFile, control);
   const auto vocabularySize = static_cast<std::int64_t>(words.size());
   builder.setSourceVocabulary(std::move(words));

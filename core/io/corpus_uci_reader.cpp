@@ -21,9 +21,6 @@ constexpr std::size_t kMaxEntryLine = std::size_t{1} << 20;
 // corrupted header must not send the import into writing billions of empty documents.
 constexpr std::int64_t kMaxDocuments = 100'000'000;
 
-// The builder refuses longer documents; saying so here names the line.
-constexpr std::int64_t kMaxDocumentTokens = std::int64_t{1} << 30;
-
 struct Header {
   std::int64_t documents = 0, words = 0, entries = 0;
   std::array<std::int64_t, 3> lines{};  // where each value was read
@@ -64,7 +61,7 @@ Header readHeader(LineReader& reader) {
   return header;
 }
 
-std::vector<fs::path> vocabularyCandidates(const fs::path& source) {
+std::vector<fs::path> uciVocabularyCandidates(const fs::path& source) {
   const std::string file = source.filename().string();
   const fs::path folder = source.parent_path();
   std::vector<fs::path> candidates;
@@ -83,7 +80,7 @@ void readUci(const fs::path& source, const CorpusReadOptions& options, CorpusBui
   const Header header = readHeader(reader);
   if (header.documents == 0) return;
 
-  const fs::path vocabularyFile = findVocabulary(source, options.vocabulary, vocabularyCandidates(source));
+  const fs::path vocabularyFile = findVocabulary(source, options.vocabulary, uciVocabularyCandidates(source));
   auto words = readVocabularyFile(vocabularyFile, control);
   if (static_cast<std::int64_t>(words.size()) != header.words)
     throw InputError(vocabularyFile.string(), 0,

@@ -18,17 +18,12 @@
 
 #include "core/io/graph_builder.hpp"
 #include "core/io/graph_reading.hpp"
+#include "core/util/ascii.hpp"
 #include "core/util/errors.hpp"
 #include "core/util/parse_number.hpp"
 
 namespace latent::core {
 namespace {
-
-std::string lowerAscii(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return text;
-}
 
 void checkExists(const std::filesystem::path& source) {
   std::error_code ec;

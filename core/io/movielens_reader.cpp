@@ -15,6 +15,7 @@
 #include <cctype>
 
 #include "core/io/ratings_reading.hpp"
+#include "core/util/ascii.hpp"
 #include "core/util/csv_reader.hpp"
 #include "core/util/errors.hpp"
 #include "core/util/line_reader.hpp"
@@ -26,13 +27,6 @@ namespace {
 
 // Between two checks of the stop token when progress (per megabyte) comes too rarely.
 constexpr std::size_t kRowsPerStopCheck = 1 << 16;
-
-bool equalsIgnoreCase(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i)
-    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i]))) return false;
-  return true;
-}
 
 std::size_t splitInto(std::string_view line, std::string_view separator, std::vector<std::string_view>& out) {
   out.clear();

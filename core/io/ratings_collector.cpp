@@ -6,17 +6,12 @@
 #include <limits>
 
 #include "core/io/ratings_reading.hpp"
+#include "core/util/ascii.hpp"
 #include "core/util/errors.hpp"
 #include "core/util/utf8.hpp"
 
 namespace latent::core::ratings_detail {
 namespace {
-
-std::string lowerAscii(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 std::string quoted(std::string_view text) { return "'" + shown(text) + "'"; }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // CsvReader: a small state machine over LineReader's lines.
 #include "core/util/csv_reader.hpp"
+#include "core/util/ascii.hpp"
 
 #include <algorithm>
 #include <array>
@@ -23,12 +24,6 @@ char sniffDelimiter(std::string_view line) {
   }
   const auto best = std::max_element(counts.begin(), counts.end());
   return *best == 0 ? ',' : candidates[static_cast<std::size_t>(best - counts.begin())];
-}
-
-bool equalsIgnoreCase(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
-         });
 }
 
 }  // namespace

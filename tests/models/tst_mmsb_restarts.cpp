@@ -57,7 +57,7 @@ core::FitResult fit(const core::Graph& graph, const nlohmann::json& options, cor
   return core::mmsbModel().make()->fit(data, settings, observer, stop);
 }
 
-std::optional<double> extra(const core::IterationReport& r, const char* key) { return r.extra(key); }
+std::optional<double> reportExtra(const core::IterationReport& r, const char* key) { return r.extra(key); }
 
 Eigen::Index membershipRows(const core::FitResult& r) {
   const auto* theta = core::findMatrix(r.matrices, core::kMemberships);
@@ -92,7 +92,7 @@ class MmsbRestartsTest : public QObject {
       QCOMPARE(report.iteration, it <= S ? it : it - S);
       if (it < S) {
         QVERIFY(!std::isfinite(report.trainObjective));  // the fit is only computed at the end
-        QVERIFY(extra(report, "best_log_joint").has_value());
+        QVERIFY(reportExtra(report, "best_log_joint").has_value());
       } else {
         QVERIFY(std::isfinite(report.trainObjective) && report.trainObjective < 0);
       }
@@ -102,7 +102,7 @@ class MmsbRestartsTest : public QObject {
     // The last restart report carries the chosen start's score.
     const auto& chosen = recorder.reports[static_cast<std::size_t>(S - 1)];
     const auto best = r.finalMetrics["best_restart"].get<std::int64_t>();
-    QCOMPARE(*extra(chosen, "best_restart"), double(best));
+    QCOMPARE(*reportExtra(chosen, "best_restart"), double(best));
     QCOMPARE(chosen.trainObjective, r.finalMetrics["restart_scores"][static_cast<std::size_t>(best)].get<double>());
     QCOMPARE(recorder.reports.back().trainObjective, r.finalMetrics["train_objective"].get<double>());
     QCOMPARE(recorder.snapshots, (std::vector<std::int64_t>{5, 10, 15, 20, 25, 30}));

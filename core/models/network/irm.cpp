@@ -21,8 +21,8 @@ namespace {
 
 using network::IrmSampler;
 
-constexpr std::uint64_t kRestartStream = 0x49524D'5354415254ULL;  // "IRMSTART"
-constexpr std::uint64_t kChainStream = 0x49524D'434841494EULL;    // "IRMCHAIN"
+constexpr std::uint64_t kIrmRestartStream = 0x49524D'5354415254ULL;  // "IRMSTART"
+constexpr std::uint64_t kIrmChainStream = 0x49524D'434841494EULL;    // "IRMCHAIN"
 // Sweeps each restart runs before the restarts are compared (split-merge moves settle the number of
 // blocks within a few on the graphs we tried).
 constexpr std::int64_t kIrmRestartSweeps = 20;
@@ -76,7 +76,7 @@ class IrmChain final : public FitChain {
       : m_graph(graph),
         m_split(split),
         m_sampler(std::move(sampler)),
-        m_rng(seed, kChainStream),
+        m_rng(seed, kIrmChainStream),
         m_stop(std::move(stop)),
         m_proposals(static_cast<int>(options.splitMerge)),
         m_burnIn(options.iterations / 2) {
@@ -211,7 +211,7 @@ class IrmModel final : public DescribedModel<&irmInfo> {
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, restarts, 1), [&](const auto& range) {
       for (std::size_t r = range.begin(); r != range.end(); ++r) {
         auto chain = std::make_unique<IrmSampler>(relation, priors, tables);
-        Rng rng(settings.seed, kRestartStream + r);
+        Rng rng(settings.seed, kIrmRestartStream + r);
         if (r == 1)
           chain->assignOneBlockPerType();
         else

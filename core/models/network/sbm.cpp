@@ -29,8 +29,8 @@ using network::SbmPosteriorAverage;
 using network::SbmSampler;
 
 // Random streams: the chain that is reported, and one per start.
-constexpr std::uint64_t kChainStream = 0x53424D43'4841494EULL;  // "SBMCHAIN"
-constexpr std::uint64_t kStartStream = 0x53424D53'54415254ULL;  // "SBMSTART"
+constexpr std::uint64_t kSbmChainStream = 0x53424D43'4841494EULL;  // "SBMCHAIN"
+constexpr std::uint64_t kStartStream = 0x53424D53'54415254ULL;     // "SBMSTART"
 
 ModelInfo sbmInfo() {
   ModelInfo info;
@@ -74,7 +74,7 @@ class SbmChain final : public FitChain {
         m_K(static_cast<int>(options.blocks)),
         m_stop(std::move(stop)),
         m_sampler(graph, m_K, priors),
-        m_rng(seed, kChainStream),
+        m_rng(seed, kSbmChainStream),
         m_order(static_cast<std::size_t>(graph.nodeCount())),
         m_average(graph.nodeCount(), m_K, options.degreeCorrected),
         m_burnIn(options.iterations / 2) {

@@ -42,7 +42,7 @@ constexpr std::int64_t kHarmonicWindow = 100;
 // start samples from its own random assignments, alpha and beta fixed, and is scored by its log
 // joint (001 eq. 3); the best continues as the run's chain for all its iterations (chooseStart).
 // Start 1 is the chain a single start would be, so restarts = 1 is exactly the run without restarts.
-constexpr std::uint64_t kRestartStream = 0x4C44414749424253ULL;  // "LDAGIBBS"
+constexpr std::uint64_t kLdaGibbsRestartStream = 0x4C44414749424253ULL;  // "LDAGIBBS"
 
 ModelInfo ldaGibbsInfo() {
   ModelInfo info;
@@ -408,7 +408,7 @@ ChosenStart chooseStart(std::unique_ptr<LdaGibbsState> first, const MakeKernel& 
       start = std::move(chosen.start);
       start.index = 1;
     } else {
-      start.state = makeState(Rng(settings.seed, kRestartStream + static_cast<std::uint64_t>(r)).next());
+      start.state = makeState(Rng(settings.seed, kLdaGibbsRestartStream + static_cast<std::uint64_t>(r)).next());
       start.initial = initialTopics(*start.state);
     }
     if (!warmUp(start) || !run(start, 1)) {

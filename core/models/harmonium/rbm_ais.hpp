@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Annealed importance sampling of an RBM's log partition function (000 §27.7.3.1, which refers to
+// §24.6.2; Salakhutdinov & Murray 2008, "On the quantitative analysis of deep belief networks").
+// The path runs from a base RBM with no weights and visible biases b_A, whose Z is known, to the
+// model: p*_beta(v) = exp((1 - beta) b_A^T v + beta b^T v) prod_k (1 + exp(beta (c_k + W_:k^T v))).
+#pragma once
+
+#include <cstdint>
+#include <stop_token>
+
+#include <Eigen/Core>
+
+#include "core/models/harmonium/binary_rbm.hpp"
+
+namespace latent::core::harmonium {
+
+struct AisSettings {
+  Eigen::Index particles = 100;
+  // Intermediate distributions, spaced evenly in beta within [0, 0.5), [0.5, 0.9) and [0.9, 1]
+  // in Salakhutdinov & Murray's proportions (500, 4000 and 10000 of 14500).
+  Eigen::Index temperatures = 14500;
+};
+
+// An estimate of log Z, with log(Z_hat -/+ 3 standard errors of the mean importance weight): the
+// spread Salakhutdinov & Murray report. It is an estimate: in expectation Z_hat is unbiased, so
+// log Z_hat tends to lie below log Z.
+struct AisEstimate {
+  double logPartition = 0.0;
+  double low = 0.0;  // -inf when three standard errors reach zero
+  double high = 0.0;
+  Eigen::Index particles = 0;
+  Eigen::Index temperatures = 0;
+};
+
+// The base model's visible biases: the log-odds of each unit's rate in the data (smoothed), which
+// puts the start of the path close to the data (Salakhutdinov & Murray §4.2).
+Eigen::VectorXd baseRateBiases(const BinaryData& data);
+
+// Runs the particles in parallel, each on its own stream of `seed`, so the estimate depends on the
+// seed only. Throws Cancelled when `stop` is requested.
+AisEstimate estimateLogPartition(const RbmParameters& p, const Eigen::VectorXd& baseVisibleBias,
+                                 const AisSettings& settings, std::uint64_t seed, std::stop_token stop = {});
+
+}  // namespace latent::core::harmonium

@@ -96,6 +96,7 @@ bool readEdgeList(const std::filesystem::path& source, const GraphReadOptions& o
                   GraphBuilder& builder, GraphReadReport& report);
 bool readMatrix(const std::filesystem::path& source, const GraphReadOptions& options, const ImportControl& control,
                 GraphBuilder& builder, GraphReadReport& report);
+
 // A C file that closes itself: igraph's readers take a FILE*.
 struct FileCloser {
   void operator()(std::FILE* f) const { std::fclose(f); }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Digamma, trigamma and their inverse, and log-sum-exp: what Dirichlet-based models need.
+// Digamma, trigamma and their inverse, thread-safe log Gamma and log Beta, and log-sum-exp: what
+// Dirichlet- and Beta-based models need.
 #pragma once
 
 #include <span>

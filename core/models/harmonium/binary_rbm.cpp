@@ -91,6 +91,13 @@ double sumOverCases(Eigen::Index cases, PerCase perCase) {
   return total;
 }
 
+template <typename Visible>
+void hiddenProbabilitiesOf(const RbmParameters& p, const Visible& visible, Eigen::MatrixXd& out) {
+  out.noalias() = visible * p.weights;
+  out.rowwise() += p.hiddenBias.transpose();
+  out = out.unaryExpr([](double x) { return sigmoid(x); });
+}
+
 }  // namespace
 
 RbmParameters::RbmParameters(Eigen::Index visible, Eigen::Index hidden)
@@ -107,15 +114,11 @@ double sigmoid(double x) noexcept {
 }
 
 void hiddenProbabilities(const RbmParameters& p, const Eigen::MatrixXd& visible, Eigen::MatrixXd& out) {
-  out.noalias() = visible * p.weights;
-  out.rowwise() += p.hiddenBias.transpose();
-  out = out.unaryExpr([](double x) { return sigmoid(x); });
+  hiddenProbabilitiesOf(p, visible, out);
 }
 
 void hiddenProbabilities(const RbmParameters& p, const BinaryData& visible, Eigen::MatrixXd& out) {
-  out.noalias() = visible * p.weights;
-  out.rowwise() += p.hiddenBias.transpose();
-  out = out.unaryExpr([](double x) { return sigmoid(x); });
+  hiddenProbabilitiesOf(p, visible, out);
 }
 
 void visibleProbabilities(const RbmParameters& p, const Eigen::MatrixXd& hidden, Eigen::MatrixXd& out) {
@@ -152,6 +155,18 @@ double exactLogPartition(const RbmParameters& p) {
   if (p.hidden() <= p.visible()) return logSumOverStates(p.weights, p.hiddenBias, p.visibleBias);
   const Eigen::MatrixXd transposed = p.weights.transpose();
   return logSumOverStates(transposed, p.visibleBias, p.hiddenBias);
+}
+
+Eigen::VectorXd baseRateBiases(const BinaryData& data) {
+  const auto N = static_cast<double>(data.rows());
+  const Eigen::VectorXd on = data.transpose() * Eigen::VectorXd::Ones(data.rows());
+  Eigen::VectorXd bias(data.cols());
+  // Rates smoothed by half a case either way, so no unit starts at probability 0 or 1.
+  for (Eigen::Index r = 0; r < bias.size(); ++r) {
+    const double rate = (on[r] + 0.5) / (N + 1.0);
+    bias[r] = std::log(rate / (1.0 - rate));
+  }
+  return bias;
 }
 
 Eigen::VectorXd denseRow(const BinaryData& data, Eigen::Index i) {

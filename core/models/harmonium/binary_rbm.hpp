@@ -65,6 +65,10 @@ RbmParameters exactGradient(const RbmParameters& p, const BinaryData& data);
 // unit's conditional is sigm(F(v with r flipped) - F(v)), O(R K) per case.
 double meanPseudoLogLikelihood(const RbmParameters& p, const BinaryData& data);
 
+// The log-odds of each unit's rate in the data, smoothed by half a case either way: the biases of
+// independent units fitted to the data (the start of training, and AIS's base model).
+Eigen::VectorXd baseRateBiases(const BinaryData& data);
+
 // A dense copy of row i of `data`.
 Eigen::VectorXd denseRow(const BinaryData& data, Eigen::Index i);
 

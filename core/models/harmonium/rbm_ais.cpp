@@ -48,18 +48,6 @@ double logUnnormalised(double beta, double baseTerm, double modelTerm, const Eig
 
 }  // namespace
 
-Eigen::VectorXd baseRateBiases(const BinaryData& data) {
-  const auto N = static_cast<double>(data.rows());
-  const Eigen::VectorXd on = data.transpose() * Eigen::VectorXd::Ones(data.rows());
-  Eigen::VectorXd bias(data.cols());
-  // Rates smoothed by half a case either way, so no unit starts at probability 0 or 1.
-  for (Eigen::Index r = 0; r < bias.size(); ++r) {
-    const double rate = (on[r] + 0.5) / (N + 1.0);
-    bias[r] = std::log(rate / (1.0 - rate));
-  }
-  return bias;
-}
-
 AisEstimate estimateLogPartition(const RbmParameters& p, const Eigen::VectorXd& baseVisibleBias,
                                  const AisSettings& settings, std::uint64_t seed, std::stop_token stop) {
   const Eigen::Index R = p.visible(), K = p.hidden();

@@ -32,10 +32,8 @@ struct AisEstimate {
   Eigen::Index temperatures = 0;
 };
 
-// The base model's visible biases: the log-odds of each unit's rate in the data (smoothed), which
-// puts the start of the path close to the data (Salakhutdinov & Murray §4.2).
-Eigen::VectorXd baseRateBiases(const BinaryData& data);
-
+// The base model's visible biases are best baseRateBiases(data) (binary_rbm.hpp), which puts the
+// start of the path close to the data (Salakhutdinov & Murray §4.2).
 // Runs the particles in parallel, each on its own stream of `seed`, so the estimate depends on the
 // seed only. Throws Cancelled when `stop` is requested.
 AisEstimate estimateLogPartition(const RbmParameters& p, const Eigen::VectorXd& baseVisibleBias,

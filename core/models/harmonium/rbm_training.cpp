@@ -24,12 +24,7 @@ RbmParameters initialParameters(const BinaryData& data, Eigen::Index hidden, std
   Rng rng(seed, 0);
   for (Eigen::Index k = 0; k < hidden; ++k)
     for (Eigen::Index r = 0; r < p.visible(); ++r) p.weights(r, k) = kInitialWeightScale * rng.normal();
-  const auto N = static_cast<double>(std::max<Eigen::Index>(data.rows(), 1));
-  const Eigen::VectorXd on = data.transpose() * Eigen::VectorXd::Ones(data.rows());
-  for (Eigen::Index r = 0; r < p.visible(); ++r) {
-    const double rate = std::clamp(on[r] / N, 0.5 / N, 1.0 - 0.5 / N);
-    p.visibleBias[r] = std::log(rate / (1.0 - rate));
-  }
+  p.visibleBias = baseRateBiases(data);
   return p;
 }
 

@@ -24,8 +24,8 @@ struct ContrastiveDivergence {
   Eigen::Index particles = 100;  // PCD's chains (S of Alg. 27.4)
 };
 
-// Small random weights, visible biases at the log-odds of each unit's rate in the data (a unit
-// never on gets the rate 1/(2N)), hidden biases zero: a start from which CD moves quickly.
+// Small random weights, visible biases at baseRateBiases(data), hidden biases zero: a start from
+// which CD moves quickly.
 RbmParameters initialParameters(const BinaryData& data, Eigen::Index hidden, std::uint64_t seed);
 
 class RbmTrainer {

@@ -11,6 +11,7 @@
 #include "core/io/run_export_detail.hpp"
 #include "core/results/block_results.hpp"
 #include "core/results/factor_results.hpp"
+#include "core/results/hidden_results.hpp"
 #include "core/results/topic_results.hpp"
 #include "core/store/corpus_store.hpp"
 #include "core/store/run_results.hpp"
@@ -163,6 +164,16 @@ const std::vector<Exporter>& exporters() {
         "user and item factors and biases (factor 'bias'), and the global mean (side 'global')"},
        detail::exportFactors,
        [](Project& p, const RunRecord& r) { return hasResultMatrix(p, r.id, kItemFactors); },
+       true},
+      {{"hidden-weights", "unit,word,weight",
+        "a harmonium's weights, every word under every hidden unit, with the hidden biases (empty word) and the "
+        "words' biases (unit 'bias')"},
+       detail::exportHiddenWeights,
+       [](Project& p, const RunRecord& r) { return hasResultMatrix(p, r.id, hidden::kWeights); },
+       true},
+      {{"hidden-activations", "document,unit,activation", "each document's probability that each hidden unit is on"},
+       detail::exportHiddenActivations,
+       [](Project& p, const RunRecord& r) { return hasResultMatrix(p, r.id, hidden::kHiddenActivations); },
        true},
       {{"metrics", "iteration,seconds,train_objective,heldout_metric,...", "the per-iteration series"},
        exportMetrics,

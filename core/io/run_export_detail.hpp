@@ -35,4 +35,11 @@ std::int64_t exportBlockMatrix(Project& project, const RunRecord& run, std::ostr
 std::int64_t exportFactors(Project& project, const RunRecord& run, std::ostream& out,
                            std::optional<std::int64_t> iteration);
 
+// Harmoniums (hidden_units_export.cpp): `unit,word,weight` with the biases as rows (the hidden
+// unit's with an empty word, the word's with unit "bias"), and `document,unit,activation`.
+std::int64_t exportHiddenWeights(Project& project, const RunRecord& run, std::ostream& out,
+                                 std::optional<std::int64_t> iteration);
+std::int64_t exportHiddenActivations(Project& project, const RunRecord& run, std::ostream& out,
+                                     std::optional<std::int64_t> iteration);
+
 }  // namespace latent::core::detail

@@ -32,8 +32,9 @@ struct ModelInfo {
   std::string description;                     // two sentences for the run panel
   std::string objectiveName;                   // what IterationReport::trainObjective measures
   ResultFamily family = ResultFamily::Topics;  // what it stores (results/result_family.hpp)
-  // The family's held-out metric (what IterationReport::heldout measures, protocol included) and
-  // its key in --json lines; filled in from the family.
+  // The held-out metric (what IterationReport::heldout measures, protocol included) and its key
+  // in --json lines: one its family declares. A model sets the key when it reports another than
+  // the family's first; withFamily fills in the rest.
   std::string heldoutName;
   std::string heldoutKey;
   std::vector<OptionSpec> options;

@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The model catalogue and option checking shared by the command line and the run panel.
+#include <stdexcept>
+
+#include "core/models/harmonium/rbm.hpp"
+#include "core/models/harmonium/rsm.hpp"
 #include "core/models/model.hpp"
 #include "core/models/network/irm.hpp"
 #include "core/models/network/mmsb.hpp"
@@ -19,8 +23,8 @@ namespace {
 
 // One row per model, in the order of DESIGN §3.
 const ModelDefinition kModels[] = {
-    unigramModel(),   mixtureModel(), plsaModel(), ldaGibbsModel(), ldaVbModel(),
-    ldaOnlineModel(), sbmModel(),     mmsbModel(), irmModel(),      pmfModel(),
+    unigramModel(), mixtureModel(), plsaModel(), ldaGibbsModel(), ldaVbModel(), ldaOnlineModel(),
+    sbmModel(),     mmsbModel(),    irmModel(),  pmfModel(),      rbmModel(),   rsmModel(),
 };
 
 }  // namespace
@@ -41,8 +45,14 @@ std::unique_ptr<Model> createModel(std::string_view name) {
 
 ModelInfo withFamily(ModelInfo info) {
   const auto& family = resultFamily(info.family);
-  info.heldoutKey = family.heldoutKey;
-  info.heldoutName = family.heldoutName;
+  const HeldoutMetric* metric =
+      info.heldoutKey.empty() ? &family.heldout.front() : findHeldoutMetric(family, info.heldoutKey);
+  // A programming error, not a user's: the catalogue is built before any command runs.
+  if (!metric)
+    throw std::logic_error(info.name + ": the " + family.name + " family has no held-out metric '" + info.heldoutKey +
+                           "'");
+  info.heldoutKey = metric->key;
+  info.heldoutName = metric->name;
   return info;
 }
 

@@ -4,9 +4,15 @@
 
 #include "core/results/block_results.hpp"
 #include "core/results/factor_results.hpp"
+#include "core/results/hidden_results.hpp"
 #include "core/results/topic_results.hpp"
 
 namespace latent::core {
+namespace {
+
+constexpr const char* kPerplexityName = "held-out perplexity, document completion (000 eq. 27.29)";
+
+}  // namespace
 
 const ResultFamilyInfo& resultFamily(ResultFamily family) {
   static const ResultFamilyInfo families[] = {
@@ -14,22 +20,31 @@ const ResultFamilyInfo& resultFamily(ResultFamily family) {
        "topics",
        {topic::kTopicWord},
        {topic::kDocTopic, topic::kAlpha, topic::kMixingWeights, topic::kInitialTokenTopics},
-       topic::kHeldoutPerplexity,
-       "held-out perplexity, document completion (000 eq. 27.29)"},
+       {{topic::kHeldoutPerplexity, kPerplexityName}}},
       {ResultFamily::Blocks,
        "blocks",
        {kMemberships, kBlockMatrix},
        {kBlocks, kNodeOrder, kDegreeFactor, kBlockRates, kLinkScale, kNodeType},
-       kHeldoutLinkPerplexity,
-       "held-out link perplexity (001 eq. 8)"},
+       {{kHeldoutLinkPerplexity, "held-out link perplexity (001 eq. 8)"}}},
       {ResultFamily::Factors,
        "factors",
        {kUserFactors, kItemFactors},
        {kUserBias, kItemBias, kGlobalMean, kRatingRange, kRegularization, kItemImplicit},
-       kHeldoutRmse,
-       "held-out RMSE (000 eq. 27.84)"},
+       {{kHeldoutRmse, "held-out RMSE (000 eq. 27.84)"}}},
+      {ResultFamily::HiddenUnits,
+       "hidden units",
+       {hidden::kWeights, hidden::kVisibleBias, hidden::kHiddenBias},
+       {hidden::kHiddenActivations},
+       {{topic::kHeldoutPerplexity, kPerplexityName},
+        {hidden::kHeldoutPseudoNll, "held-out negative pseudo-log-likelihood per document (nats, Besag 1975)"}}},
   };
   return families[static_cast<int>(family)];
+}
+
+const HeldoutMetric* findHeldoutMetric(const ResultFamilyInfo& family, std::string_view key) {
+  for (const auto& metric : family.heldout)
+    if (metric.key == key) return &metric;
+  return nullptr;
 }
 
 }  // namespace latent::core

@@ -1,19 +1,26 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The families of results models produce. Each is declared once here: the matrices that make a
 // result (what "final, else the latest snapshot holding them" looks for), the ones that go with
-// them, and the held-out metric every model of the family reports. The families to come
-// (hidden units, embeddings, time slices) are added here with their own names header.
+// them, and the held-out metrics its models report. The families to come (embeddings, time
+// slices) are added here with their own names header.
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace latent::core {
 
 enum class ResultFamily {
-  Topics,   // topic-word and document-topic distributions (results/topic_results.hpp)
-  Blocks,   // node memberships and block link probabilities (results/block_results.hpp)
-  Factors,  // user and item factors with biases (results/factor_results.hpp)
+  Topics,       // topic-word and document-topic distributions (results/topic_results.hpp)
+  Blocks,       // node memberships and block link probabilities (results/block_results.hpp)
+  Factors,      // user and item factors with biases (results/factor_results.hpp)
+  HiddenUnits,  // a harmonium's weights, biases and hidden activations (results/hidden_results.hpp)
+};
+
+struct HeldoutMetric {
+  std::string key;   // final metric and `fit --json` key (DESIGN §6)
+  std::string name;  // what it measures, protocol included
 };
 
 struct ResultFamilyInfo {
@@ -21,10 +28,15 @@ struct ResultFamilyInfo {
   std::string name;                   // "topics", "blocks", "factors"
   std::vector<std::string> required;  // the matrices that make a result
   std::vector<std::string> optional;  // stored with them by some models of the family
-  std::string heldoutKey;             // final metric and `fit --json` key (DESIGN §6)
-  std::string heldoutName;            // what it measures, protocol included
+  // The held-out metrics its models report, the usual one first. A family whose models fit
+  // different kinds of data has one per kind (perplexity for text, RMSE for ratings); a model
+  // names the one it reports (ModelInfo::heldoutKey), else it reports the first.
+  std::vector<HeldoutMetric> heldout;
 };
 
 const ResultFamilyInfo& resultFamily(ResultFamily family);
+
+// The family's held-out metric of that key; nullptr when it declares none.
+const HeldoutMetric* findHeldoutMetric(const ResultFamilyInfo& family, std::string_view key);
 
 }  // namespace latent::core

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The exports of harmoniums (the hidden-units family): their weights with the biases, and each
+// document's hidden activations. Units are numbered from 0; words are named by their text.
+#include "core/io/csv_writer.hpp"
+#include "core/io/run_export_detail.hpp"
+#include "core/results/hidden_results.hpp"
+#include "core/store/corpus_store.hpp"
+#include "core/util/errors.hpp"
+
+namespace latent::core::detail {
+
+std::int64_t exportHiddenWeights(Project& project, const RunRecord& run, std::ostream& out,
+                                 std::optional<std::int64_t> iteration) {
+  const auto weights = chooseMatrix(project, run, hidden::kWeights, iteration);
+  const auto vocabulary = loadVocabulary(project, run.datasetId);
+  if (!weights || static_cast<std::size_t>(weights->values.rows()) != vocabulary.size())
+    throw UsageError("run " + std::to_string(run.id) + " (" + run.model + ") has no hidden-unit weights");
+  // The biases of the same result or snapshot as the weights.
+  const auto visibleBias = chooseMatrix(project, run, hidden::kVisibleBias,
+                                        weights->iteration < 0 ? std::nullopt : std::optional(weights->iteration));
+  const auto hiddenBias = chooseMatrix(project, run, hidden::kHiddenBias,
+                                       weights->iteration < 0 ? std::nullopt : std::optional(weights->iteration));
+  const auto& W = weights->values;
+  CsvWriter csv(out);
+  csv.field("unit").field("word").field("weight").endRow();
+  if (hiddenBias && hiddenBias->values.rows() == W.cols())
+    for (Eigen::Index k = 0; k < W.cols(); ++k)
+      csv.field(static_cast<std::int64_t>(k)).field("").field(hiddenBias->values(k, 0)).endRow();
+  if (visibleBias && visibleBias->values.rows() == W.rows())
+    for (Eigen::Index w = 0; w < W.rows(); ++w)
+      csv.field("bias").field(vocabulary[static_cast<std::size_t>(w)].word).field(visibleBias->values(w, 0)).endRow();
+  for (Eigen::Index k = 0; k < W.cols(); ++k)
+    for (Eigen::Index w = 0; w < W.rows(); ++w)
+      csv.field(static_cast<std::int64_t>(k))
+          .field(vocabulary[static_cast<std::size_t>(w)].word)
+          .field(W(w, k))
+          .endRow();
+  return weights->iteration;
+}
+
+std::int64_t exportHiddenActivations(Project& project, const RunRecord& run, std::ostream& out,
+                                     std::optional<std::int64_t> iteration) {
+  const auto chosen = chooseMatrix(project, run, hidden::kHiddenActivations, iteration);
+  const auto documents = listDocuments(project, run.datasetId);
+  if (!chosen || static_cast<std::size_t>(chosen->values.rows()) != documents.size())
+    throw UsageError("run " + std::to_string(run.id) + " (" + run.model + ") has no hidden activations");
+  const auto& values = chosen->values;
+  CsvWriter csv(out);
+  csv.field("document").field("unit").field("activation").endRow();
+  for (Eigen::Index d = 0; d < values.rows(); ++d)
+    for (Eigen::Index k = 0; k < values.cols(); ++k)
+      csv.field(documents[static_cast<std::size_t>(d)].id)
+          .field(static_cast<std::int64_t>(k))
+          .field(values(d, k))
+          .endRow();
+  return chosen->iteration;
+}
+
+}  // namespace latent::core::detail

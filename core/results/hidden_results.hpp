@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// What harmoniums store (the hidden-units family: rbm, rsm): the names of their result matrices,
+// read by the hidden-unit views and the exports, and the held-out metrics they report.
+#pragma once
+
+namespace latent::core::hidden {
+
+// Matrix names in FitResult::matrices and snapshots (V visible units, K hidden units, D cases):
+//   "weights" V x K          W of the energy (000 eq. 27.103 for binary units, eq. 27.129 for words)
+//   "visible_bias" V x 1     b
+//   "hidden_bias" K x 1      c (the replicated softmax scales it by the document's length)
+//   "hidden_activations" D x K   E[h_k | v] of each case in data order (documents in corpus order;
+//                                a held-out document's from all of its words)
+// For text the visible units are the vocabulary in its order.
+inline constexpr const char* kWeights = "weights";
+inline constexpr const char* kVisibleBias = "visible_bias";
+inline constexpr const char* kHiddenBias = "hidden_bias";
+inline constexpr const char* kHiddenActivations = "hidden_activations";
+
+// Held-out metrics. Replicated softmax reports the topic models' perplexity by document completion
+// (topic::kHeldoutPerplexity), so the two compare on one split; the binary RBM, which models which
+// words occur and not how often, the negative pseudo-log-likelihood of the held-out documents'
+// occurrence vectors, per document (Besag 1975; lower is better, like every held-out metric here).
+inline constexpr const char* kHeldoutPseudoNll = "heldout_pseudo_nll";
+
+}  // namespace latent::core::hidden

@@ -16,10 +16,9 @@ std::int64_t exportHiddenWeights(Project& project, const RunRecord& run, std::os
   if (!weights || static_cast<std::size_t>(weights->values.rows()) != vocabulary.size())
     throw UsageError("run " + std::to_string(run.id) + " (" + run.model + ") has no hidden-unit weights");
   // The biases of the same result or snapshot as the weights.
-  const auto visibleBias = chooseMatrix(project, run, hidden::kVisibleBias,
-                                        weights->iteration < 0 ? std::nullopt : std::optional(weights->iteration));
-  const auto hiddenBias = chooseMatrix(project, run, hidden::kHiddenBias,
-                                       weights->iteration < 0 ? std::nullopt : std::optional(weights->iteration));
+  const auto sameAsWeights = weights->iteration < 0 ? std::nullopt : std::optional(weights->iteration);
+  const auto visibleBias = chooseMatrix(project, run, hidden::kVisibleBias, sameAsWeights);
+  const auto hiddenBias = chooseMatrix(project, run, hidden::kHiddenBias, sameAsWeights);
   const auto& W = weights->values;
   CsvWriter csv(out);
   csv.field("unit").field("word").field("weight").endRow();

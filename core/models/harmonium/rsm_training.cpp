@@ -29,6 +29,15 @@ struct RsmScratch {
   std::vector<double> cumulative;
 };
 
+// L c^T + n^T W for a dense row of word counts drawn by the sampler (at most L of them non-zero,
+// so only those rows of W are read).
+template <typename Counts>
+void rsmActivationOfSample(const RbmParameters& p, double L, const Counts& counts, Eigen::RowVectorXd& activation) {
+  activation = L * p.hiddenBias.transpose();
+  for (Eigen::Index w = 0; w < counts.size(); ++w)
+    if (counts[w] != 0.0) activation += counts[w] * p.weights.row(w);
+}
+
 }  // namespace
 
 RbmParameters initialRsmParameters(const WordCounts& counts, Eigen::Index hidden, std::uint64_t seed, double scale) {
@@ -77,9 +86,7 @@ void RsmTrainer::advanceParticles() {
       auto counts = m_particles.row(s).transpose();
       Eigen::RowVectorXd activation(K);
       for (int step = 0; step <= m_settings.gibbsSteps; ++step) {
-        activation = L * m_params.hiddenBias.transpose();
-        for (Eigen::Index w = 0; w < V; ++w)
-          if (counts[w] != 0.0) activation += counts[w] * m_params.weights.row(w);
+        rsmActivationOfSample(m_params, L, counts, activation);
         // The last pass only gives E[h | n'] for the gradient (Alg. 27.4 line 11).
         if (step == m_settings.gibbsSteps) break;
         for (Eigen::Index k = 0; k < K; ++k) own.hidden[k] = rng.uniform() < sigmoid(activation[k]) ? 1.0 : 0.0;
@@ -144,9 +151,7 @@ double RsmTrainer::update(const WordCounts& counts, const Eigen::VectorXd& lengt
           if (m_settings.persistent) break;  // the particles give the negative phase
         }
         sampleWordCounts(probabilities, static_cast<std::int64_t>(L), rng, negative, own.cumulative);
-        activation = L * m_params.hiddenBias.transpose();
-        for (Eigen::Index w = 0; w < V; ++w)
-          if (negative[w] != 0.0) activation += negative[w] * m_params.weights.row(w);
+        rsmActivationOfSample(m_params, L, negative, activation);
         m_negativeHidden.row(i) = activation.unaryExpr([](double x) { return sigmoid(x); });
       }
     }

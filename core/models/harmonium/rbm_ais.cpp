@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <numbers>
 #include <vector>
 
@@ -19,25 +18,6 @@ namespace {
 
 // Temperatures between two checks of the stop request.
 constexpr Eigen::Index kTemperaturesPerStopCheck = 256;
-
-// 0 = beta_0 < beta_1 < ... < beta_T = 1 in three evenly spaced stretches.
-std::vector<double> temperatureSchedule(Eigen::Index temperatures) {
-  const Eigen::Index T = std::max<Eigen::Index>(temperatures, 3);
-  const auto first = std::max<Eigen::Index>(1, T * 500 / 14500);
-  const auto second = std::max<Eigen::Index>(1, T * 4000 / 14500);
-  const Eigen::Index third = T - first - second;
-  std::vector<double> betas;
-  betas.reserve(static_cast<std::size_t>(T + 1));
-  auto stretch = [&](double from, double to, Eigen::Index steps) {
-    for (Eigen::Index i = 0; i < steps; ++i)
-      betas.push_back(from + (to - from) * static_cast<double>(i) / static_cast<double>(steps));
-  };
-  stretch(0.0, 0.5, first);
-  stretch(0.5, 0.9, second);
-  stretch(0.9, 1.0, third);
-  betas.push_back(1.0);
-  return betas;
-}
 
 // log p*_beta(v) given v's hidden input a = c + W^T v and its two bias terms.
 double logUnnormalised(double beta, double baseTerm, double modelTerm, const Eigen::VectorXd& hiddenInput) {
@@ -52,7 +32,7 @@ AisEstimate estimateLogPartition(const RbmParameters& p, const Eigen::VectorXd& 
                                  const AisSettings& settings, std::uint64_t seed, std::stop_token stop) {
   const Eigen::Index R = p.visible(), K = p.hidden();
   const Eigen::Index M = std::max<Eigen::Index>(settings.particles, 1);
-  const std::vector<double> betas = temperatureSchedule(settings.temperatures);
+  const std::vector<double> betas = aisTemperatures(settings.temperatures);
   const auto T = static_cast<Eigen::Index>(betas.size()) - 1;
 
   // At beta = 0 the hidden units are free: Z_0 = 2^K prod_r (1 + e^(b_A,r)).
@@ -87,24 +67,7 @@ AisEstimate estimateLogPartition(const RbmParameters& p, const Eigen::VectorXd& 
     }
   });
   if (stop.stop_requested()) throw Cancelled();
-
-  // log mean w and the standard error of the mean, on a common scale.
-  const double top = *std::max_element(logWeights.begin(), logWeights.end());
-  double mean = 0.0;
-  for (double lw : logWeights) mean += std::exp(lw - top);
-  mean /= static_cast<double>(M);
-  double variance = 0.0;
-  for (double lw : logWeights) variance += (std::exp(lw - top) - mean) * (std::exp(lw - top) - mean);
-  variance = M > 1 ? variance / static_cast<double>(M - 1) : 0.0;
-  const double spread = 3.0 * std::sqrt(variance / static_cast<double>(M));
-
-  AisEstimate estimate;
-  estimate.logPartition = logBase + top + std::log(mean);
-  estimate.low = mean > spread ? logBase + top + std::log(mean - spread) : -std::numeric_limits<double>::infinity();
-  estimate.high = logBase + top + std::log(mean + spread);
-  estimate.particles = M;
-  estimate.temperatures = T;
-  return estimate;
+  return aisEstimate(logBase, logWeights, T);
 }
 
 }  // namespace latent::core::harmonium

@@ -10,27 +10,10 @@
 
 #include <Eigen/Core>
 
+#include "core/models/harmonium/ais_support.hpp"
 #include "core/models/harmonium/binary_rbm.hpp"
 
 namespace latent::core::harmonium {
-
-struct AisSettings {
-  Eigen::Index particles = 100;
-  // Intermediate distributions, spaced evenly in beta within [0, 0.5), [0.5, 0.9) and [0.9, 1]
-  // in Salakhutdinov & Murray's proportions (500, 4000 and 10000 of 14500).
-  Eigen::Index temperatures = 14500;
-};
-
-// An estimate of log Z, with log(Z_hat -/+ 3 standard errors of the mean importance weight): the
-// spread Salakhutdinov & Murray report. It is an estimate: in expectation Z_hat is unbiased, so
-// log Z_hat tends to lie below log Z.
-struct AisEstimate {
-  double logPartition = 0.0;
-  double low = 0.0;  // -inf when three standard errors reach zero
-  double high = 0.0;
-  Eigen::Index particles = 0;
-  Eigen::Index temperatures = 0;
-};
 
 // The base model's visible biases are best baseRateBiases(data) (binary_rbm.hpp), which puts the
 // start of the path close to the data (Salakhutdinov & Murray §4.2).

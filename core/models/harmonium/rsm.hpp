@@ -23,6 +23,10 @@ struct RsmOptions {
   std::int64_t snapshotEvery = 10;
   double initScale = 0.01;
   std::int64_t completionSamples = 20;  // draws of h averaged per held-out document
+  // Full-document held-out perplexity with Z_L estimated by AIS (rsm_ais.hpp), at the end only:
+  // particles per distinct held-out length (0: not computed) and intermediate distributions.
+  std::int64_t aisRuns = 0;
+  std::int64_t aisTemperatures = 200;
 
   static const OptionTable<RsmOptions>& table();
 };

@@ -45,7 +45,7 @@ Command addRecommendCommand(CLI::App& app) {
   auto* sub = app.add_subcommand("recommend",
                                  "Top-N unrated items for a user of a ratings run, or for a new user's few ratings");
   sub->add_option("--project", *project, "Project file (.latent)")->required();
-  sub->add_option("--run", *run, "Run id of a pmf run (see latent-cli runs)")->required();
+  sub->add_option("--run", *run, "Run id of a pmf or rbm-ratings run (see latent-cli runs)")->required();
   auto* userOption = sub->add_option("--user", *user, "A user id of the dataset");
   auto* ratingsOption =
       sub->add_option("--ratings", *ratings,

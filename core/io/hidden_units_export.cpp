@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The exports of harmoniums (the hidden-units family): their weights with the biases, and each
-// document's hidden activations. Units are numbered from 0; words are named by their text.
+// document's (a ratings run's: each user's) hidden activations. Units are numbered from 0; words
+// are named by their text.
 #include "core/io/csv_writer.hpp"
 #include "core/io/run_export_detail.hpp"
 #include "core/results/hidden_results.hpp"
 #include "core/store/corpus_store.hpp"
+#include "core/store/ratings_store.hpp"
 #include "core/util/errors.hpp"
 
 namespace latent::core::detail {
@@ -40,18 +42,22 @@ std::int64_t exportHiddenWeights(Project& project, const RunRecord& run, std::os
 std::int64_t exportHiddenActivations(Project& project, const RunRecord& run, std::ostream& out,
                                      std::optional<std::int64_t> iteration) {
   const auto chosen = chooseMatrix(project, run, hidden::kHiddenActivations, iteration);
-  const auto documents = listDocuments(project, run.datasetId);
-  if (!chosen || static_cast<std::size_t>(chosen->values.rows()) != documents.size())
+  // A categorical RBM on ratings (rbm-ratings) has a row per user, named by the imported user id.
+  const bool ratings = project.dataset(run.datasetId).kind == DataKind::Ratings;
+  std::vector<std::string> ids;
+  if (ratings) {
+    ids = loadRatings(project, run.datasetId).userIds;
+  } else {
+    for (const auto& document : listDocuments(project, run.datasetId)) ids.push_back(document.id);
+  }
+  if (!chosen || static_cast<std::size_t>(chosen->values.rows()) != ids.size())
     throw UsageError("run " + std::to_string(run.id) + " (" + run.model + ") has no hidden activations");
   const auto& values = chosen->values;
   CsvWriter csv(out);
-  csv.field("document").field("unit").field("activation").endRow();
+  csv.field(ratings ? "user" : "document").field("unit").field("activation").endRow();
   for (Eigen::Index d = 0; d < values.rows(); ++d)
     for (Eigen::Index k = 0; k < values.cols(); ++k)
-      csv.field(documents[static_cast<std::size_t>(d)].id)
-          .field(static_cast<std::int64_t>(k))
-          .field(values(d, k))
-          .endRow();
+      csv.field(ids[static_cast<std::size_t>(d)]).field(static_cast<std::int64_t>(k)).field(values(d, k)).endRow();
   return chosen->iteration;
 }
 

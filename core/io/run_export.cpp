@@ -171,7 +171,9 @@ const std::vector<Exporter>& exporters() {
        detail::exportHiddenWeights,
        [](Project& p, const RunRecord& r) { return hasResultMatrix(p, r.id, hidden::kWeights); },
        true},
-      {{"hidden-activations", "document,unit,activation", "each document's probability that each hidden unit is on"},
+      {{"hidden-activations", "document,unit,activation",
+        "each document's probability that each hidden unit is on (a ratings run: user,unit,activation, each user's "
+        "from its training ratings)"},
        detail::exportHiddenActivations,
        [](Project& p, const RunRecord& r) { return hasResultMatrix(p, r.id, hidden::kHiddenActivations); },
        true},

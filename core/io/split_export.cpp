@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// LDA-C writing of the three parts of a document-completion split.
+// LDA-C writing of the three parts of a document-completion split; CSV writing of a ratings split.
 #include "core/io/split_export.hpp"
 
 #include <algorithm>
@@ -26,7 +26,26 @@ void writeLdac(const Corpus& corpus, const std::filesystem::path& file) {
   if (!out) throw std::runtime_error("writing " + file.string() + " failed");
 }
 
+void writeRatingRows(const Ratings& ratings, const std::vector<Rating>& rows, const std::filesystem::path& file) {
+  std::ofstream out(file);
+  if (!out) throw std::runtime_error("cannot write " + file.string());
+  CsvWriter csv(out);
+  csv.field("user").field("item").field("rating").endRow();
+  for (const auto& r : rows)
+    csv.field(ratings.userIds[static_cast<std::size_t>(r.user)])
+        .field(ratings.itemIds[static_cast<std::size_t>(r.item)])
+        .field(r.value)
+        .endRow();
+  if (!out) throw std::runtime_error("writing " + file.string() + " failed");
+}
+
 }  // namespace
+
+void writeRatingSplit(const Ratings& ratings, const RatingSplit& split, const std::filesystem::path& folder) {
+  std::filesystem::create_directories(folder);
+  writeRatingRows(ratings, split.train, folder / "train.csv");
+  writeRatingRows(ratings, split.test, folder / "heldout.csv");
+}
 
 void writeHeldoutSplit(const CorpusSplit& split, const std::filesystem::path& folder) {
   std::filesystem::create_directories(folder);

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Writes a corpus's held-out split to files, so that other programs (the peer benchmarks) train and
-// score on exactly the documents and half-documents we do.
+// Writes a corpus's or a ratings table's held-out split to files, so that other programs (the peer
+// benchmarks) and scripts train and score on exactly the documents, half-documents or ratings we do.
 #pragma once
 
 #include <filesystem>
 
+#include "core/data/ratings.hpp"
 #include "core/eval/heldout.hpp"
+#include "core/eval/rating_split.hpp"
 
 namespace latent::core {
 
@@ -14,5 +16,9 @@ namespace latent::core {
 // in observed and scored), vocab.txt (line k+1 = word id k), and documents.csv
 // ("part,row,document,corpus_index": which document of the corpus each line is).
 void writeHeldoutSplit(const CorpusSplit& split, const std::filesystem::path& folder);
+
+// In `folder` (created when missing): train.csv and heldout.csv, each `user,item,rating` with the
+// ids of the imported file, the ratings in dataset order.
+void writeRatingSplit(const Ratings& ratings, const RatingSplit& split, const std::filesystem::path& folder);
 
 }  // namespace latent::core

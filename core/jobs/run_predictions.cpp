@@ -1,12 +1,18 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Predictions from stored block-model and factor-model matrices: the glue between the store,
-// the CSV files and the predictors of models/network and models/ratings.
+// Predictions from stored block-model, factor-model and categorical-RBM matrices: the glue between
+// the store, the CSV files and the predictors of models/network, models/ratings and
+// models/harmonium.
 #include "core/jobs/run_predictions.hpp"
 
 #include <algorithm>
+#include <optional>
+#include <span>
 #include <unordered_map>
 
+#include "core/eval/rating_split.hpp"
 #include "core/io/csv_writer.hpp"
+#include "core/models/harmonium/ratings_rbm.hpp"
+#include "core/models/model.hpp"
 #include "core/models/network/block_model_results.hpp"
 #include "core/models/ratings/factor_model_results.hpp"
 #include "core/results/result_family.hpp"
@@ -21,14 +27,74 @@
 namespace latent::core {
 namespace {
 
-// The matrices a block model or a factor model predicts with: the final result, else the latest
-// snapshot (a run stopped or killed before its end predicts with what it had reached).
+// The family of the run's model; for a model the catalogue no longer has, that of its data.
+ResultFamily predictionFamily(const RunRecord& run, DataKind kind) {
+  for (const auto* info : modelCatalogue())
+    if (info->name == run.model) return info->family;
+  return kind == DataKind::Graph ? ResultFamily::Blocks : ResultFamily::Factors;
+}
+
+// The matrices a block model, a factor model or a categorical RBM predicts with: the final
+// result, else the latest snapshot (a run stopped or killed before its end predicts with what it
+// had reached).
 StoredResult predictionMatrices(Project& project, const RunRecord& run, DataKind kind) {
-  const auto& family = resultFamily(kind == DataKind::Graph ? ResultFamily::Blocks : ResultFamily::Factors);
-  auto result = loadResult(project, run.id, family.required, family.optional);
+  const auto& family = resultFamily(predictionFamily(run, kind));
+  const auto& required =
+      kind == DataKind::Ratings && !family.ratingsRequired.empty() ? family.ratingsRequired : family.required;
+  auto result = loadResult(project, run.id, required, family.optional);
   if (!result) throw UsageError("run " + std::to_string(run.id) + " (" + run.model + ") has no result to predict with");
   return std::move(*result);
 }
+
+// A ratings run's predictor: a factor model's (pmf), or a categorical RBM's (rbm-ratings), which
+// starts from each user's training ratings, those of the run's own split (its seed and held-out
+// fraction), so that a held-out rating is predicted as the fit scored it.
+class RunRatingPredictor {
+ public:
+  RunRatingPredictor(Project& project, const RunRecord& run) {
+    auto stored = predictionMatrices(project, run, DataKind::Ratings);
+    m_iteration = stored.iteration;
+    m_ratings = loadRatings(project, run.datasetId);
+    if (predictionFamily(run, DataKind::Ratings) == ResultFamily::HiddenUnits) {
+      const auto split = splitRatings(m_ratings, run.heldout, run.seed);
+      m_rbm.emplace(stored.matrices, split.train, static_cast<std::int32_t>(m_ratings.userCount()),
+                    static_cast<std::int32_t>(m_ratings.itemCount()));
+    } else {
+      m_factors.emplace(stored.matrices);
+    }
+  }
+
+  const Ratings& ratings() const noexcept { return m_ratings; }
+  std::int64_t iteration() const noexcept { return m_iteration; }
+  std::int64_t itemCount() const { return m_rbm ? m_rbm->itemCount() : m_factors->itemCount(); }
+  double predict(std::int64_t user, std::int64_t item) const {
+    return m_rbm ? m_rbm->predict(user, item) : m_factors->predict(user, item);
+  }
+  std::vector<std::pair<std::int64_t, double>> recommend(std::int64_t user, std::span<const std::int32_t> rated,
+                                                         std::size_t n) const {
+    return m_rbm ? m_rbm->recommend(user, rated, n) : m_factors->recommend(user, rated, n);
+  }
+  // A new user's predictions for every item: fitted factors (the fit's regularisation, stored with
+  // the run, so the new user is treated like the others), or the RBM's hidden mean-field.
+  std::vector<double> foldIn(std::span<const std::pair<std::int32_t, double>> given) const {
+    std::vector<double> out(static_cast<std::size_t>(itemCount()));
+    if (m_rbm) {
+      const auto hidden = m_rbm->foldInUser(given);
+      for (std::int64_t i = 0; i < itemCount(); ++i) out[static_cast<std::size_t>(i)] = m_rbm->predictFolded(hidden, i);
+    } else {
+      const auto folded = m_factors->foldInUser(given);
+      for (std::int64_t i = 0; i < itemCount(); ++i)
+        out[static_cast<std::size_t>(i)] = m_factors->predictFolded(folded, i);
+    }
+    return out;
+  }
+
+ private:
+  std::int64_t m_iteration = -1;
+  Ratings m_ratings;
+  std::optional<RatingPredictor> m_factors;
+  std::optional<harmonium::RatingsRbmPredictor> m_rbm;
+};
 
 std::unordered_map<std::string, std::int64_t> indexOf(const std::vector<std::string>& ids) {
   std::unordered_map<std::string, std::int64_t> out;
@@ -69,20 +135,20 @@ std::int64_t predictPairs(Project& project, std::int64_t runId, const std::files
   if (kind != DataKind::Ratings && kind != DataKind::Graph)
     throw UsageError("run " + std::to_string(runId) + " (" + run.model +
                      ") is a topic model: predict works on graph and ratings runs");
-  const auto stored = predictionMatrices(project, run, kind);
-  const auto& matrices = stored.matrices;
   CsvWriter csv(out);
   if (kind == DataKind::Ratings) {
-    const RatingPredictor predictor(matrices);
-    const auto ratings = loadRatings(project, run.datasetId);
+    const RunRatingPredictor predictor(project, run);
+    const auto& ratings = predictor.ratings();
     const auto users = indexOf(ratings.userIds), items = indexOf(ratings.itemIds);
     csv.field("user").field("item").field("prediction").endRow();
     readPairs(pairs, "user", "item", users, items, "user", "item",
               [&](const std::string& u, const std::string& i, std::int64_t user, std::int64_t item) {
                 csv.field(u).field(i).field(predictor.predict(user, item)).endRow();
               });
-    return stored.iteration;
+    return predictor.iteration();
   }
+  const auto stored = predictionMatrices(project, run, kind);
+  const auto& matrices = stored.matrices;
   {
     const LinkPredictor predictor(matrices);
     const auto graph = loadGraph(project, run.datasetId);
@@ -99,8 +165,8 @@ std::int64_t predictPairs(Project& project, std::int64_t runId, const std::files
 std::vector<Recommendation> recommendForUser(Project& project, std::int64_t runId, const std::string& userId,
                                              std::size_t n) {
   const auto run = loadRun(project, runId);
-  const RatingPredictor predictor(predictionMatrices(project, run, DataKind::Ratings).matrices);
-  const auto ratings = loadRatings(project, run.datasetId);
+  const RunRatingPredictor predictor(project, run);
+  const auto& ratings = predictor.ratings();
   const auto users = indexOf(ratings.userIds);
   const auto user = users.find(userId);
   if (user == users.end())
@@ -118,8 +184,8 @@ std::vector<Recommendation> recommendForUser(Project& project, std::int64_t runI
 std::vector<Recommendation> recommendForNewUser(Project& project, std::int64_t runId,
                                                 const std::filesystem::path& ratingsFile, std::size_t n) {
   const auto run = loadRun(project, runId);
-  const RatingPredictor predictor(predictionMatrices(project, run, DataKind::Ratings).matrices);
-  const auto ratings = loadRatings(project, run.datasetId);
+  const RunRatingPredictor predictor(project, run);
+  const auto& ratings = predictor.ratings();
   const auto items = indexOf(ratings.itemIds);
   std::vector<std::pair<std::int32_t, double>> given;
   CsvReader csv(ratingsFile);
@@ -137,15 +203,14 @@ std::vector<Recommendation> recommendForNewUser(Project& project, std::int64_t r
     given.emplace_back(static_cast<std::int32_t>(item->second), *value);
   }
   if (given.empty()) throw InputError(csv.displayName(), 0, "the file holds no ratings to fold in");
-  // The fold-in uses the fit's own regularisation (stored with the run), so the new user is treated like the others.
-  const auto folded = predictor.foldInUser(given);
+  const auto predictions = predictor.foldIn(given);
   std::vector<char> rated(static_cast<std::size_t>(predictor.itemCount()), 0);
   for (const auto& [item, value] : given) rated[static_cast<std::size_t>(item)] = 1;
   std::vector<Recommendation> out;
   for (std::int64_t i = 0; i < predictor.itemCount(); ++i)
     if (!rated[static_cast<std::size_t>(i)])
       out.push_back({ratings.itemIds[static_cast<std::size_t>(i)], ratings.itemNames[static_cast<std::size_t>(i)],
-                     predictor.predictFolded(folded, i)});
+                     predictions[static_cast<std::size_t>(i)]});
   const auto keep = std::min(n, out.size());
   std::partial_sort(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(keep), out.end(),
                     [](const auto& x, const auto& y) { return x.prediction > y.prediction; });

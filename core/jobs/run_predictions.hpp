@@ -17,7 +17,8 @@ namespace latent::core {
 // Reads `pairs`, a CSV with header `user,item` (a ratings run) or `source,target` (a graph run),
 // ids as in the imported files, and writes the same columns plus `prediction`: the predicted
 // rating or the probability of a link. Throws InputError naming the line of an unknown id or a
-// missing column, UsageError when the run has no model to predict with. Predicts with the final
+// missing column, UsageError when the run has no model to predict with. A categorical RBM
+// (rbm-ratings) predicts from each user's training ratings, those of the run's own split. Predicts with the final
 // result, else the latest snapshot; returns the snapshot's iteration, or -1 for the final result.
 std::int64_t predictPairs(Project& project, std::int64_t runId, const std::filesystem::path& pairs, std::ostream& out);
 
@@ -32,7 +33,8 @@ std::vector<Recommendation> recommendForUser(Project& project, std::int64_t runI
                                              std::size_t n);
 
 // For a user the model has not seen: `ratings` is a CSV `item,rating` of the user's few ratings;
-// the user's factors are fitted with the items held fixed (no retraining), and the n best items
+// the user's factors are fitted with the items held fixed (no retraining), or for a categorical RBM
+// (rbm-ratings) the hidden mean-field of those ratings is computed, and the n best items
 // the user has not rated are returned.
 std::vector<Recommendation> recommendForNewUser(Project& project, std::int64_t runId,
                                                 const std::filesystem::path& ratings, std::size_t n);

@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "core/models/harmonium/rbm.hpp"
+#include "core/models/harmonium/rbm_ratings.hpp"
 #include "core/models/harmonium/rsm.hpp"
 #include "core/models/model.hpp"
 #include "core/models/network/irm.hpp"
@@ -23,8 +24,8 @@ namespace {
 
 // One row per model, in the order of DESIGN §3.
 const ModelDefinition kModels[] = {
-    unigramModel(), mixtureModel(), plsaModel(), ldaGibbsModel(), ldaVbModel(), ldaOnlineModel(),
-    sbmModel(),     mmsbModel(),    irmModel(),  pmfModel(),      rbmModel(),   rsmModel(),
+    unigramModel(), mixtureModel(), plsaModel(), ldaGibbsModel(), ldaVbModel(), ldaOnlineModel(),  sbmModel(),
+    mmsbModel(),    irmModel(),     pmfModel(),  rbmModel(),      rsmModel(),   rbmRatingsModel(),
 };
 
 }  // namespace

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// What harmoniums store (the hidden-units family: rbm, rsm): the names of their result matrices,
+// What harmoniums store (the hidden-units family: rbm, rsm, rbm-ratings): the names of their result matrices,
 // read by the hidden-unit views and the exports, and the held-out metrics they report.
 #pragma once
 
@@ -17,10 +17,24 @@ inline constexpr const char* kVisibleBias = "visible_bias";
 inline constexpr const char* kHiddenBias = "hidden_bias";
 inline constexpr const char* kHiddenActivations = "hidden_activations";
 
+// The categorical RBM on ratings (rbm-ratings; 000 eq. 27.105) has R visible states per item, so
+// its weights and visible biases are stored in place of "weights" and "visible_bias" (the
+// family's `ratingsRequired`), with "hidden_bias" as above (U users, I items, R rating levels):
+//   "rating_weights" (I R) x K        W_i^r, row i R + r (item i, level r, both 0-based)
+//   "rating_visible_bias" I x R       b_i^r
+//   "rating_levels" 1 x R             the rating value of each level, ascending
+//   "hidden_activations" U x K        the hidden mean-field of each user's training ratings, users
+//                                     in dataset order (what the predictions start from)
+inline constexpr const char* kRatingWeights = "rating_weights";
+inline constexpr const char* kRatingVisibleBias = "rating_visible_bias";
+inline constexpr const char* kRatingLevels = "rating_levels";
+
 // Held-out metrics. Replicated softmax reports the topic models' perplexity by document completion
 // (topic::kHeldoutPerplexity), so the two compare on one split; the binary RBM, which models which
 // words occur and not how often, the negative pseudo-log-likelihood of the held-out documents'
 // occurrence vectors, per document (Besag 1975; lower is better, like every held-out metric here).
 inline constexpr const char* kHeldoutPseudoNll = "heldout_pseudo_nll";
+// On ratings the family reports the factor models' held-out RMSE (kHeldoutRmse,
+// results/factor_results.hpp), so rbm-ratings and pmf compare on one split.
 
 }  // namespace latent::core::hidden

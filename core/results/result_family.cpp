@@ -11,6 +11,7 @@ namespace latent::core {
 namespace {
 
 constexpr const char* kPerplexityName = "held-out perplexity, document completion (000 eq. 27.29)";
+constexpr const char* kRmseName = "held-out RMSE (000 eq. 27.84)";
 
 }  // namespace
 
@@ -20,23 +21,28 @@ const ResultFamilyInfo& resultFamily(ResultFamily family) {
        "topics",
        {topic::kTopicWord},
        {topic::kDocTopic, topic::kAlpha, topic::kMixingWeights, topic::kInitialTokenTopics},
+       {},
        {{topic::kHeldoutPerplexity, kPerplexityName}}},
       {ResultFamily::Blocks,
        "blocks",
        {kMemberships, kBlockMatrix},
        {kBlocks, kNodeOrder, kDegreeFactor, kBlockRates, kLinkScale, kNodeType},
+       {},
        {{kHeldoutLinkPerplexity, "held-out link perplexity (001 eq. 8)"}}},
       {ResultFamily::Factors,
        "factors",
        {kUserFactors, kItemFactors},
        {kUserBias, kItemBias, kGlobalMean, kRatingRange, kRegularization, kItemImplicit},
-       {{kHeldoutRmse, "held-out RMSE (000 eq. 27.84)"}}},
+       {},
+       {{kHeldoutRmse, kRmseName}}},
       {ResultFamily::HiddenUnits,
        "hidden units",
        {hidden::kWeights, hidden::kVisibleBias, hidden::kHiddenBias},
-       {hidden::kHiddenActivations},
+       {hidden::kHiddenActivations, hidden::kRatingLevels},
+       {hidden::kRatingWeights, hidden::kRatingVisibleBias, hidden::kHiddenBias},
        {{topic::kHeldoutPerplexity, kPerplexityName},
-        {hidden::kHeldoutPseudoNll, "held-out negative pseudo-log-likelihood per document (nats, Besag 1975)"}}},
+        {hidden::kHeldoutPseudoNll, "held-out negative pseudo-log-likelihood per document (nats, Besag 1975)"},
+        {kHeldoutRmse, kRmseName}}},
   };
   return families[static_cast<int>(family)];
 }

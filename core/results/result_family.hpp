@@ -28,6 +28,10 @@ struct ResultFamilyInfo {
   std::string name;                   // "topics", "blocks", "factors"
   std::vector<std::string> required;  // the matrices that make a result
   std::vector<std::string> optional;  // stored with them by some models of the family
+  // The matrices that make a result of the family's models of ratings, where those differ from
+  // `required` (hidden units: the categorical RBM's weights per item and rating level); empty
+  // when `required` serves every kind of data.
+  std::vector<std::string> ratingsRequired;
   // The held-out metrics its models report, the usual one first. A family whose models fit
   // different kinds of data has one per kind (perplexity for text, RMSE for ratings); a model
   // names the one it reports (ModelInfo::heldoutKey), else it reports the first.

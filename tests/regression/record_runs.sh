@@ -46,6 +46,7 @@ runs=(
   "pmf-sgd|pmf|insteval|--k 5 --iterations 6 --heldout 0.1 --solver sgd --implicit false|factors"
   "rbm|rbm|cora|--k 8 --iterations 3 --heldout 0.1|hidden-weights hidden-activations"
   "rsm|rsm|cora|--k 8 --iterations 3 --heldout 0.1|hidden-weights hidden-activations"
+  "rbm-ratings|rbm-ratings|insteval|--k 5 --iterations 3 --heldout 0.1|hidden-activations"
 )
 
 # Drops the keys that measure time or speed from a final --json line, sorts the rest.

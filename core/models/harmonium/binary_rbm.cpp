@@ -73,12 +73,12 @@ double logSumOverStates(const Eigen::MatrixXd& couplings, const Eigen::VectorXd&
 }
 
 // Sums f(i) over the cases in fixed chunks combined in order.
-template <typename PerCase>
+template <typename Scratch = Eigen::VectorXd, typename PerCase>
 double sumOverCases(Eigen::Index cases, PerCase perCase) {
   const Eigen::Index tasks = (cases + kCasesPerTask - 1) / kCasesPerTask;
   std::vector<double> partial(static_cast<std::size_t>(tasks), 0.0);
   tbb::parallel_for(tbb::blocked_range<Eigen::Index>(0, tasks, 1), [&](const auto& range) {
-    Eigen::VectorXd scratch;
+    Scratch scratch;
     for (Eigen::Index t = range.begin(); t < range.end(); ++t) {
       double sum = 0.0;
       const Eigen::Index end = std::min(cases, (t + 1) * kCasesPerTask);
@@ -91,11 +91,25 @@ double sumOverCases(Eigen::Index cases, PerCase perCase) {
   return total;
 }
 
+// Calls f(first, count) for consecutive blocks of kRowsPerBlock rows, in parallel: the blocks are
+// fixed, so a row's numbers do not depend on the thread count.
+constexpr Eigen::Index kRowsPerBlock = 8;
+template <typename PerBlock>
+void forRowBlocks(Eigen::Index rows, PerBlock f) {
+  const Eigen::Index blocks = (rows + kRowsPerBlock - 1) / kRowsPerBlock;
+  tbb::parallel_for(tbb::blocked_range<Eigen::Index>(0, blocks, 1), [&](const auto& range) {
+    for (Eigen::Index b = range.begin(); b < range.end(); ++b) {
+      const Eigen::Index first = b * kRowsPerBlock;
+      f(first, std::min(kRowsPerBlock, rows - first));
+    }
+  });
+}
+
 template <typename Visible>
 void hiddenProbabilitiesOf(const RbmParameters& p, const Visible& visible, Eigen::MatrixXd& out) {
   out.noalias() = visible * p.weights;
   out.rowwise() += p.hiddenBias.transpose();
-  out = out.unaryExpr([](double x) { return sigmoid(x); });
+  out = (1.0 + (-out.array()).exp()).inverse().matrix();
 }
 
 }  // namespace
@@ -127,6 +141,17 @@ void visibleProbabilities(const RbmParameters& p, const Eigen::MatrixXd& hidden,
   out = out.unaryExpr([](double x) { return sigmoid(x); });
 }
 
+void visibleProbabilities(const RbmParameters& p, const Eigen::MatrixXd& hidden, RowMatrix& out) {
+  out.resize(hidden.rows(), p.visible());
+  forRowBlocks(hidden.rows(), [&](Eigen::Index first, Eigen::Index count) {
+    auto block = out.middleRows(first, count);
+    block.noalias() = hidden.middleRows(first, count) * p.weights.transpose();
+    block.rowwise() += p.visibleBias.transpose();
+    // 1 / (1 + e^-x) with the packet exp: e^-x overflows to infinity only where the value is 0.
+    block = (1.0 + (-block.array()).exp()).inverse().matrix();
+  });
+}
+
 void sampleBernoulliRows(Eigen::MatrixXd& probabilities, Rng* rngs) {
   tbb::parallel_for(tbb::blocked_range<Eigen::Index>(0, probabilities.rows(), 16), [&](const auto& range) {
     for (Eigen::Index i = range.begin(); i < range.end(); ++i) {
@@ -135,6 +160,23 @@ void sampleBernoulliRows(Eigen::MatrixXd& probabilities, Rng* rngs) {
         probabilities(i, j) = rng.uniform() < probabilities(i, j) ? 1.0 : 0.0;
     }
   });
+}
+
+void sampleBernoulliRows(RowMatrix& probabilities, Rng* rngs, BinaryData& out) {
+  forRowBlocks(probabilities.rows(), [&](Eigen::Index first, Eigen::Index count) {
+    for (Eigen::Index i = first; i < first + count; ++i) {
+      Rng& rng = rngs[i];
+      for (Eigen::Index j = 0; j < probabilities.cols(); ++j)
+        probabilities(i, j) = rng.uniform() < probabilities(i, j) ? 1.0 : 0.0;
+    }
+  });
+  out.resize(probabilities.rows(), probabilities.cols());
+  for (Eigen::Index i = 0; i < probabilities.rows(); ++i) {
+    out.startVec(i);
+    for (Eigen::Index j = 0; j < probabilities.cols(); ++j)
+      if (probabilities(i, j) != 0.0) out.insertBack(i, j) = 1.0;
+  }
+  out.finalize();
 }
 
 double freeEnergy(const RbmParameters& p, const Eigen::Ref<const Eigen::VectorXd>& v) {
@@ -218,19 +260,21 @@ RbmParameters exactGradient(const RbmParameters& p, const BinaryData& data) {
 
 double meanPseudoLogLikelihood(const RbmParameters& p, const BinaryData& data) {
   if (data.rows() == 0) return 0.0;
-  const Eigen::Index R = p.visible();
-  const double sum = sumOverCases(data.rows(), [&](Eigen::Index i, Eigen::VectorXd& flipped) {
+  const double sum = sumOverCases<Eigen::ArrayXXd>(data.rows(), [&](Eigen::Index i, Eigen::ArrayXXd& flipped) {
     const Eigen::VectorXd v = denseRow(data, i);
     const Eigen::VectorXd activation = p.hiddenBias + p.weights.transpose() * v;
     const double biasTerm = p.visibleBias.dot(v);
     double freeV = -biasTerm;
     for (Eigen::Index k = 0; k < activation.size(); ++k) freeV -= softplus(activation[k]);
+    // Row r of `flipped`: the hidden activations with unit r flipped, all R rows at once so that
+    // the R x K softplus terms run vectorised (log(1 + e^-|x|) loses only terms below 1e-16).
+    const Eigen::ArrayXd delta = 1.0 - 2.0 * v.array();
+    flipped = (delta.matrix().asDiagonal() * p.weights).array().rowwise() + activation.array().transpose();
+    flipped = flipped.max(0.0) + (1.0 + (-flipped.abs()).exp()).log();
+    const Eigen::ArrayXd hiddenTerms = flipped.rowwise().sum();
     double total = 0.0;
-    for (Eigen::Index r = 0; r < R; ++r) {
-      const double delta = v[r] > 0.5 ? -1.0 : 1.0;
-      flipped = activation + delta * p.weights.row(r).transpose();
-      double freeFlipped = -biasTerm - delta * p.visibleBias[r];
-      for (Eigen::Index k = 0; k < flipped.size(); ++k) freeFlipped -= softplus(flipped[k]);
+    for (Eigen::Index r = 0; r < v.size(); ++r) {
+      const double freeFlipped = -biasTerm - delta[r] * p.visibleBias[r] - hiddenTerms[r];
       // log p(v_r | v_-r) = log sigm(F(v flipped) - F(v)) = -softplus(F(v) - F(v flipped)).
       total -= softplus(freeV - freeFlipped);
     }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <utility>
 
 namespace latent::core::harmonium {
@@ -13,6 +14,11 @@ namespace {
 // every row stream a run can use.
 constexpr int kRowStreamBits = 32;
 constexpr std::uint64_t kParticleStreams = std::uint64_t{1} << 62;
+// The reconstruction monitor reads the first kMonitorCases cases once per epoch, on streams
+// (epoch << kRowStreamBits) + case after kMonitorStreams: its own draws, so that watching the
+// fit does not change it, and a fixed set, so that its curve shows the model and not the batch.
+constexpr Eigen::Index kMonitorCases = 100;
+constexpr std::uint64_t kMonitorStreams = std::uint64_t{1} << 61;
 
 // Standard deviation of the initial weights.
 constexpr double kInitialWeightScale = 0.01;
@@ -39,15 +45,14 @@ RbmTrainer::RbmTrainer(const ContrastiveDivergence& settings, RbmParameters init
     m_particleRngs.reserve(static_cast<std::size_t>(S));
     for (Eigen::Index s = 0; s < S; ++s)
       m_particleRngs.emplace_back(seed, kParticleStreams + static_cast<std::uint64_t>(s));
-    m_particles = Eigen::VectorXd::Ones(S) * m_params.visibleBias.transpose();
-    m_particles = m_particles.unaryExpr([](double x) { return sigmoid(x); });
-    sampleBernoulliRows(m_particles, m_particleRngs.data());
+    m_visible = Eigen::VectorXd::Ones(S) * m_params.visibleBias.transpose();
+    m_visible = m_visible.unaryExpr([](double x) { return sigmoid(x); });
+    sampleBernoulliRows(m_visible, m_particleRngs.data(), m_particles);
   }
 }
 
-Rng* RbmTrainer::rowStreams(Eigen::Index rows) {
+Rng* RbmTrainer::rowStreams(std::uint64_t base, Eigen::Index rows) {
   m_rowRngs.clear();
-  const auto base = static_cast<std::uint64_t>(m_updates) << kRowStreamBits;
   for (Eigen::Index i = 0; i < rows; ++i) m_rowRngs.emplace_back(m_seed, base + static_cast<std::uint64_t>(i));
   return m_rowRngs.data();
 }
@@ -55,47 +60,65 @@ Rng* RbmTrainer::rowStreams(Eigen::Index rows) {
 bool RbmTrainer::epoch(const BinaryData& data, std::span<const Eigen::Index> order, double learningRate,
                        std::stop_token stop) {
   const auto batch = static_cast<std::size_t>(std::max<Eigen::Index>(m_settings.batchSize, 1));
-  double squaredError = 0.0;
   for (std::size_t start = 0; start < order.size(); start += batch) {
     if (stop.stop_requested()) return false;
-    const auto rows = order.subspan(start, std::min(batch, order.size() - start));
-    update(data, rows, learningRate);
-    squaredError += (m_data - m_visibleProbabilities).squaredNorm();
+    update(data, order.subspan(start, std::min(batch, order.size() - start)), learningRate);
   }
-  const auto units = static_cast<double>(order.size()) * static_cast<double>(m_params.visible());
-  m_reconstructionError = units > 0 ? squaredError / units : 0.0;
+  m_reconstructionError = monitorReconstruction(data);
+  ++m_epochs;
   return true;
+}
+
+void RbmTrainer::gatherRows(const BinaryData& data, std::span<const Eigen::Index> rows) {
+  m_batch.resize(static_cast<Eigen::Index>(rows.size()), data.cols());
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    m_batch.startVec(static_cast<Eigen::Index>(i));
+    for (BinaryData::InnerIterator it(data, rows[i]); it; ++it)
+      m_batch.insertBack(static_cast<Eigen::Index>(i), it.col()) = it.value();
+  }
+  m_batch.finalize();
+}
+
+double RbmTrainer::monitorReconstruction(const BinaryData& data) {
+  const Eigen::Index M = std::min(kMonitorCases, data.rows());
+  if (M == 0) return 0.0;
+  m_monitorRows.resize(static_cast<std::size_t>(M));
+  std::iota(m_monitorRows.begin(), m_monitorRows.end(), Eigen::Index{0});
+  gatherRows(data, m_monitorRows);
+  Rng* rngs = rowStreams(kMonitorStreams + (static_cast<std::uint64_t>(m_epochs) << kRowStreamBits), M);
+  hiddenProbabilities(m_params, m_batch, m_hidden);
+  sampleBernoulliRows(m_hidden, rngs);
+  visibleProbabilities(m_params, m_hidden, m_visible);
+  // sum (v - p)^2 = sum p^2 - 2 sum v p + sum v^2 reads v only where it is not 0.
+  double squaredError = m_visible.squaredNorm();
+  for (Eigen::Index i = 0; i < M; ++i)
+    for (BinaryData::InnerIterator it(m_batch, i); it; ++it)
+      squaredError += it.value() * (it.value() - 2.0 * m_visible(i, it.col()));
+  return squaredError / (static_cast<double>(M) * static_cast<double>(m_params.visible()));
 }
 
 void RbmTrainer::update(const BinaryData& data, std::span<const Eigen::Index> rows, double learningRate) {
   const auto B = static_cast<Eigen::Index>(rows.size());
-  const Eigen::Index R = m_params.visible();
-  m_data.setZero(B, R);
-  for (Eigen::Index i = 0; i < B; ++i)
-    for (BinaryData::InnerIterator it(data, rows[static_cast<std::size_t>(i)]); it; ++it)
-      m_data(i, it.col()) = it.value();
-  Rng* rngs = rowStreams(B);
+  gatherRows(data, rows);
+  Rng* rngs = rowStreams(static_cast<std::uint64_t>(m_updates) << kRowStreamBits, B);
 
   // Positive phase: mu_i = E[h | v_i] (Alg. 27.3 line 8), then h_i ~ p(h | v_i) (line 9).
-  hiddenProbabilities(m_params, m_data, m_dataHidden);
+  hiddenProbabilities(m_params, m_batch, m_dataHidden);
   m_hidden = m_dataHidden;
   sampleBernoulliRows(m_hidden, rngs);
-  // The reconstruction E[v | h_i] is the monitor; the chain goes on from a draw of it (line 10).
-  visibleProbabilities(m_params, m_hidden, m_visibleProbabilities);
 
-  const Eigen::MatrixXd* negativeVisible = &m_visible;
+  const BinaryData* negativeVisible = &m_negative;
   if (!m_settings.persistent) {
     for (int step = 0; step < m_settings.gibbsSteps; ++step) {
       if (step > 0) {
         m_hidden = m_negativeHidden;
         sampleBernoulliRows(m_hidden, rngs);
-        visibleProbabilities(m_params, m_hidden, m_visible);
-      } else {
-        m_visible = m_visibleProbabilities;
       }
-      sampleBernoulliRows(m_visible, rngs);
+      // v'_i ~ p(v | h_i) (line 10), drawn from E[v | h_i].
+      visibleProbabilities(m_params, m_hidden, m_visible);
+      sampleBernoulliRows(m_visible, rngs, m_negative);
       // mu'_i = E[h | v'_i] (line 11): the mean, not a draw, in the last upward pass.
-      hiddenProbabilities(m_params, m_visible, m_negativeHidden);
+      hiddenProbabilities(m_params, m_negative, m_negativeHidden);
     }
   } else {
     // Alg. 27.4 line 9: brief Gibbs sampling from the particles' previous states.
@@ -103,29 +126,33 @@ void RbmTrainer::update(const BinaryData& data, std::span<const Eigen::Index> ro
     for (int step = 0; step < m_settings.gibbsSteps; ++step) {
       hiddenProbabilities(m_params, m_particles, m_negativeHidden);
       sampleBernoulliRows(m_negativeHidden, particleRngs);
-      visibleProbabilities(m_params, m_negativeHidden, m_particles);
-      sampleBernoulliRows(m_particles, particleRngs);
+      visibleProbabilities(m_params, m_negativeHidden, m_visible);
+      sampleBernoulliRows(m_visible, particleRngs, m_particles);
     }
     hiddenProbabilities(m_params, m_particles, m_negativeHidden);
     negativeVisible = &m_particles;
   }
 
-  // Gradient (Alg. 27.3 line 12, Alg. 27.4 line 11): data statistics minus the chains'.
-  const double positiveScale = 1.0 / static_cast<double>(B);
-  const double negativeScale = 1.0 / static_cast<double>(negativeVisible->rows());
+  // Gradient (Alg. 27.3 line 12, Alg. 27.4 line 11): data statistics minus the chains', both from
+  // sparse visible states.
+  const double positiveScale = learningRate / static_cast<double>(B);
+  const double negativeScale = learningRate / static_cast<double>(negativeVisible->rows());
   Eigen::MatrixXd& dW = m_velocity.weights;
   dW *= m_settings.momentum;
-  dW.noalias() += learningRate * positiveScale * (m_data.transpose() * m_dataHidden);
-  dW.noalias() -= learningRate * negativeScale * (negativeVisible->transpose() * m_negativeHidden);
+  dW.noalias() += positiveScale * (m_batch.transpose() * m_dataHidden);
+  dW.noalias() -= negativeScale * (negativeVisible->transpose() * m_negativeHidden);
   dW -= learningRate * m_settings.weightDecay * m_params.weights;
-  m_velocity.visibleBias = m_settings.momentum * m_velocity.visibleBias +
-                           learningRate * (positiveScale * m_data.colwise().sum().transpose() -
-                                           negativeScale * negativeVisible->colwise().sum().transpose());
+  Eigen::VectorXd& db = m_velocity.visibleBias;
+  db *= m_settings.momentum;
+  for (Eigen::Index i = 0; i < B; ++i)
+    for (BinaryData::InnerIterator it(m_batch, i); it; ++it) db[it.col()] += positiveScale * it.value();
+  for (Eigen::Index i = 0; i < negativeVisible->rows(); ++i)
+    for (BinaryData::InnerIterator it(*negativeVisible, i); it; ++it) db[it.col()] -= negativeScale * it.value();
   m_velocity.hiddenBias = m_settings.momentum * m_velocity.hiddenBias +
-                          learningRate * (positiveScale * m_dataHidden.colwise().sum().transpose() -
-                                          negativeScale * m_negativeHidden.colwise().sum().transpose());
+                          positiveScale * m_dataHidden.colwise().sum().transpose() -
+                          negativeScale * m_negativeHidden.colwise().sum().transpose();
   m_params.weights += dW;
-  m_params.visibleBias += m_velocity.visibleBias;
+  m_params.visibleBias += db;
   m_params.hiddenBias += m_velocity.hiddenBias;
   ++m_updates;
 }

@@ -39,25 +39,35 @@ class RbmTrainer {
 
   const RbmParameters& parameters() const { return m_params; }
   // Mean squared difference between each case and its one-step reconstruction E[v | h], h drawn
-  // from p(h | v), over the last epoch's cases and units: a monitor, not the likelihood.
+  // from p(h | v), after the last epoch, over the units of the first 100 cases (a fixed set, so
+  // that the curve follows the model): a monitor, not the likelihood.
   double reconstructionError() const { return m_reconstructionError; }
   std::int64_t updates() const { return m_updates; }
 
  private:
   void update(const BinaryData& data, std::span<const Eigen::Index> rows, double learningRate);
-  Rng* rowStreams(Eigen::Index rows);
+  double monitorReconstruction(const BinaryData& data);
+  // Copies rows of `data` into m_batch, in the order given.
+  void gatherRows(const BinaryData& data, std::span<const Eigen::Index> rows);
+  // Streams base + i of the seed for rows i < rows.
+  Rng* rowStreams(std::uint64_t base, Eigen::Index rows);
 
   ContrastiveDivergence m_settings;
   RbmParameters m_params;
   RbmParameters m_velocity;
   std::uint64_t m_seed;
   std::int64_t m_updates = 0;
+  std::int64_t m_epochs = 0;
   double m_reconstructionError = 0.0;
   std::vector<Rng> m_rowRngs;
-  // Working matrices, kept to allocate nothing per minibatch.
-  Eigen::MatrixXd m_data, m_dataHidden, m_hidden, m_visible, m_visibleProbabilities, m_negativeHidden;
+  std::vector<Eigen::Index> m_monitorRows;
+  // Working matrices, kept to allocate nothing per minibatch: the visible states are sparse (a
+  // document's words, and the few words a reconstruction draws), their probabilities dense.
+  BinaryData m_batch, m_negative;
+  Eigen::MatrixXd m_dataHidden, m_hidden, m_negativeHidden;
+  RowMatrix m_visible;
   // PCD: the particles' visible states (S x R) and each particle's own stream.
-  Eigen::MatrixXd m_particles;
+  BinaryData m_particles;
   std::vector<Rng> m_particleRngs;
 };
 

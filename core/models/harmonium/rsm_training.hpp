@@ -51,8 +51,6 @@ class RsmTrainer {
   double update(const WordCounts& counts, const Eigen::VectorXd& lengths, std::span<const Eigen::Index> rows,
                 double learningRate);
 
-  using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-
   ContrastiveDivergence m_settings;
   RbmParameters m_params;
   RbmParameters m_velocity;

@@ -5,6 +5,7 @@
 #include "ui/runs/blocks/block_pages.hpp"
 #include "ui/runs/factors/factor_pages.hpp"
 #include "ui/runs/gibbs/gibbs_pages.hpp"
+#include "ui/runs/hidden/hidden_pages.hpp"
 #include "ui/runs/k_choice/k_choice_pages.hpp"
 #include "ui/runs/topics/topic_pages.hpp"
 
@@ -18,11 +19,13 @@ RunPages* make(const RunPagesContext& context, QObject* parent) {
   return new Family(context, parent);
 }
 
-// The results of a run's own family come first (each family of them applies to one kind of data,
-// so at most one does), then the Gibbs sampler's picture just before Training, then Choosing K
-// just after it; each family places its tabs so, whichever of their loads ends first.
+// The results of a run's own family come first (a family applies when the run holds its result,
+// and a run holds one family's results only, so at most one of them shows; topics and hidden
+// units both apply to corpora), then the Gibbs sampler's picture just before Training, then
+// Choosing K just after it; each family places its tabs so, whichever of their loads ends first.
 constexpr Factory kFamilies[] = {
-    &make<TopicPages>, &make<FactorPages>, &make<BlockPages>, &make<GibbsPages>, &make<KChoicePages>,
+    &make<TopicPages>,  &make<FactorPages>, &make<BlockPages>,
+    &make<HiddenPages>, &make<GibbsPages>,  &make<KChoicePages>,
 };
 
 }  // namespace

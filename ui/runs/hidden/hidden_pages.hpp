@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The pages of a harmonium's results (the hidden-units family: rbm, rsm), for a corpus run that
+// holds weights and biases: Hidden units, Activations (when the documents' activations are
+// stored) and Weights once the run has ended, and while it goes the Weights page following its
+// latest snapshot.
+#pragma once
+
+#include <QPointer>
+
+#include "ui/runs/run_pages.hpp"
+
+namespace latent::ui {
+
+class HiddenActivationsPage;
+class HiddenUnitsPage;
+class HiddenWeightsPage;
+
+class HiddenPages final : public RunPages {
+  Q_OBJECT
+
+ public:
+  HiddenPages(RunPagesContext context, QObject* parent = nullptr);
+  void update(const core::RunRecord& run, const RunHoldings& holdings) override;
+
+ private:
+  void follow();
+  HiddenWeightsPage* weights();
+
+  QPointer<HiddenUnitsPage> m_units;
+  QPointer<HiddenActivationsPage> m_activations;
+  QPointer<HiddenWeightsPage> m_weights;
+};
+
+}  // namespace latent::ui

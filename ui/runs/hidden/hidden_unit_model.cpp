@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// HiddenUnitModel: the cells, their sort keys, export values and tooltips.
+#include "ui/runs/hidden/hidden_unit_model.hpp"
+
+#include <QLocale>
+#include <QStringList>
+
+#include "ui/runs/hidden/hidden_run_data.hpp"
+#include "ui/util/bar_delegate.hpp"
+#include "ui/util/format.hpp"
+#include "ui/util/table_export.hpp"
+
+namespace latent::ui {
+
+HiddenUnitModel::HiddenUnitModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void HiddenUnitModel::setData(std::shared_ptr<const HiddenRunData> data) {
+  beginResetModel();
+  m_data = std::move(data);
+  endResetModel();
+}
+
+int HiddenUnitModel::rowCount(const QModelIndex& parent) const {
+  return parent.isValid() || !m_data ? 0 : m_data->unitCount();
+}
+
+int HiddenUnitModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+
+QVariant HiddenUnitModel::wordsData(int unit, bool positive, int role) const {
+  const auto& unitWords = m_data->topWords[static_cast<std::size_t>(unit)];
+  const auto& words = positive ? unitWords.positive : unitWords.negative;
+  if (role == Qt::DisplayRole || role == kExportRole || role == kHiddenSortRole) {
+    QStringList out;
+    for (const int w : words) out << m_data->wordText(w);
+    // The export separates words by spaces (a CSV cell stays one field); the table by commas.
+    return role == kExportRole ? out.join(QLatin1Char(' ')) : out.join(QStringLiteral(", "));
+  }
+  if (role == Qt::ToolTipRole) {
+    if (words.empty())
+      return positive ? tr("No word has a positive weight on this unit.")
+                      : tr("No word has a negative weight on this unit.");
+    QStringList lines{positive ? tr("%1 raises, by weight:").arg(m_data->unitName(unit))
+                               : tr("%1 lowers, by weight:").arg(m_data->unitName(unit))};
+    for (const int w : words)
+      lines << QStringLiteral("%1  %2").arg(m_data->wordText(w), formatReal(m_data->weights(w, unit), 3));
+    return lines.join(QLatin1Char('\n'));
+  }
+  return {};
+}
+
+QVariant HiddenUnitModel::data(const QModelIndex& index, int role) const {
+  if (!index.isValid() || !m_data || index.row() >= rowCount()) return {};
+  const int unit = index.row();
+  switch (index.column()) {
+    case UnitColumn:
+      if (role == Qt::DisplayRole || role == kHiddenSortRole || role == kExportRole) return unit + 1;
+      if (role == Qt::TextAlignmentRole) return int(Qt::AlignRight | Qt::AlignVCenter);
+      break;
+    case RaisesColumn:
+      return wordsData(unit, true, role);
+    case LowersColumn:
+      return wordsData(unit, false, role);
+    case MeanColumn: {
+      if (m_data->meanActivation.empty()) break;
+      const double mean = m_data->meanActivation[static_cast<std::size_t>(unit)];
+      if (role == Qt::DisplayRole) return QLocale().toString(mean, 'f', 3);
+      if (role == kHiddenSortRole || role == kExportRole) return mean;
+      // Activations are probabilities, so the bar's scale is the absolute one, 0 to 1.
+      if (role == kBarFractionRole) return mean;
+      if (role == Qt::ToolTipRole)
+        return tr("On average over the documents, P(unit %1 on | document) = %2")
+            .arg(unit + 1)
+            .arg(formatReal(mean, 4));
+      break;
+    }
+    default:
+      break;
+  }
+  return {};
+}
+
+QVariant HiddenUnitModel::headerData(int section, Qt::Orientation orientation, int role) const {
+  if (orientation != Qt::Horizontal) return {};
+  if (role == Qt::DisplayRole || role == kExportRole) {
+    switch (section) {
+      case UnitColumn:
+        return role == kExportRole ? tr("unit") : tr("Unit");
+      case RaisesColumn:
+        return role == kExportRole ? tr("positive_words") : tr("Raises (strongest positive weights)");
+      case LowersColumn:
+        return role == kExportRole ? tr("negative_words") : tr("Lowers (strongest negative weights)");
+      case MeanColumn:
+        return role == kExportRole ? tr("mean_activation") : tr("Mean activation");
+      default:
+        return {};
+    }
+  }
+  if (role == Qt::ToolTipRole) {
+    switch (section) {
+      case RaisesColumn:
+        return tr("The words whose weight to this unit is largest: when the unit is on, they become more likely.");
+      case LowersColumn:
+        return tr(
+            "The words whose weight to this unit is most negative: when the unit is on, they become less "
+            "likely.");
+      case MeanColumn:
+        return tr("The unit's activation P(h = 1 | document) averaged over the documents: how often it is on.");
+      default:
+        return {};
+    }
+  }
+  return {};
+}
+
+}  // namespace latent::ui

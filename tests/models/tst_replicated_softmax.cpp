@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/eval/heldout.hpp"
+#include "core/models/harmonium/harmonium_support.hpp"
 #include "core/models/harmonium/replicated_softmax.hpp"
 #include "core/models/harmonium/rsm_completion.hpp"
 #include "core/models/harmonium/rsm_training.hpp"
@@ -225,14 +226,26 @@ class ReplicatedSoftmaxTest : public QObject {
     }
   }
 
+  // Documents of 20 words from a planted model whose three hidden units each favour a block of
+  // four words; c = -1.3 makes the states with one unit on hold nearly all the mass (log S rises
+  // by 2.0 from none to one, by 0.6 from one to two), so each document mostly uses one block.
+  // CD-1 is scored by the share of the gap between the unigram model and the planted one that it
+  // closes in held-out log-likelihood (exact).
+  void plantedModelIsFittedBack_data() {
+    QTest::addColumn<bool>("adaptive");
+    QTest::addColumn<double>("share");
+    // One step size for all: CD-1 stalls about 3.4 nats per document short, and larger steps or
+    // longer runs diverge (tests/benchmarks/README.md, "Replicated softmax").
+    QTest::newRow("momentum") << false << 0.6;
+    // Adam's steps from the model's defaults (momentum 0.9, rate 0.01, starting scale 0.1), the
+    // rate shrinking by 0.9 an epoch: they come within about 0.6 nats per document (without the
+    // shrinking the steps stay about 0.01 to the end, and the fit wanders off as CD-1 does).
+    QTest::newRow("adaptive") << true << 0.85;
+  }
+
   void plantedModelIsFittedBack() {
-    // Documents of 20 words from a planted model whose three hidden units each favour a block of
-    // four words; c = -1.3 makes the states with one unit on hold nearly all the mass (log S
-    // rises by 2.0 from none to one, by 0.6 from one to two), so each document mostly uses one
-    // block. CD-1 closes most of the gap between the unigram model and the planted one in
-    // held-out log-likelihood (exact). It does not close all of it: it stalls about 3.4 nats per
-    // document short, and larger steps or longer runs diverge (tests/benchmarks/README.md,
-    // "Replicated softmax").
+    QFETCH(bool, adaptive);
+    QFETCH(double, share);
     auto planted = randomRsm(12, 3, 0.2, 8);
     planted.visibleBias.setZero();
     for (Eigen::Index w = 0; w < 12; ++w) planted.weights(w, w / 4) += 3.0;
@@ -248,16 +261,21 @@ class ReplicatedSoftmaxTest : public QObject {
     rsm::ContrastiveDivergence cd;
     cd.batchSize = 50;
     cd.weightDecay = 0.0;
+    cd.adaptive = adaptive;
+    if (adaptive) cd.momentum = 0.9;
     const Eigen::VectorXd lengths = rsm::documentLengths(train);
-    rsm::RsmTrainer trainer(cd, rsm::initialRsmParameters(train, 3, 11), 12, lengths);
+    rsm::RsmTrainer trainer(cd, rsm::initialRsmParameters(train, 3, 11, adaptive ? 0.1 : 0.01), 12, lengths);
     auto order = identityOrder(train.rows());
     core::Rng shuffle(13);
     for (int epoch = 0; epoch < 60; ++epoch) {
       shuffle.shuffle(std::span<Eigen::Index>(order));
-      trainer.epoch(train, lengths, order, epoch < 30 ? 0.03 : 0.01, {});
+      trainer.epoch(train, lengths, order,
+                    adaptive ? rsm::learningRateAt(0.01, 0.9, epoch + 1) : (epoch < 30 ? 0.03 : 0.01), {});
     }
     const double fitted = meanRsmLogLikelihood(trainer.parameters(), test);
-    QVERIFY2(fitted > baseline + 0.6 * (truth - baseline),
+    qInfo("closed %.3f of the gap (held-out %.3f, planted %.3f, unigram %.3f)",
+          (fitted - baseline) / (truth - baseline), fitted, truth, baseline);
+    QVERIFY2(fitted > baseline + share * (truth - baseline),
              qPrintable(QStringLiteral("held-out %1, planted %2, unigram %3").arg(fitted).arg(truth).arg(baseline)));
   }
 

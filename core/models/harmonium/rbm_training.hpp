@@ -21,6 +21,7 @@ struct ContrastiveDivergence {
   Eigen::Index batchSize = 100;
   int gibbsSteps = 1;            // k of CD-k; for PCD, the Gibbs sweeps of the particles per update
   bool persistent = false;       // PCD: the negative phase runs chains kept from update to update
+  bool adaptive = false;         // Adam's steps (adaptive_steps.hpp), momentum being its beta_1
   Eigen::Index particles = 100;  // PCD's chains (S of Alg. 27.4)
 };
 

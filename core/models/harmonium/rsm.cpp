@@ -39,6 +39,12 @@ ModelInfo rsmInfo() {
   return info;
 }
 
+ContrastiveDivergence rsmContrastiveDivergence(const RsmOptions& options) {
+  ContrastiveDivergence cd = contrastiveDivergence(options);
+  cd.adaptive = options.adaptiveSteps;
+  return cd;
+}
+
 class RsmChain final : public FitChain {
  public:
   RsmChain(const FitData& data, const RsmOptions& options, const FitSettings& settings, std::stop_token stop)
@@ -48,7 +54,7 @@ class RsmChain final : public FitChain {
         m_stop(std::move(stop)),
         m_counts(wordCounts(*data.corpus)),
         m_lengths(documentLengths(m_counts)),
-        m_trainer(contrastiveDivergence(options),
+        m_trainer(rsmContrastiveDivergence(options),
                   initialRsmParameters(m_counts, options.hidden, settings.seed, options.initScale), settings.seed) {
     m_metrics["train_documents"] = static_cast<std::int64_t>(m_counts.rows());
     m_metrics["train_tokens"] = static_cast<std::int64_t>(m_lengths.sum());
@@ -164,6 +170,11 @@ const OptionTable<RsmOptions>& RsmOptions::table() {
   static const auto table = [] {
     OptionTable<RsmOptions> t;
     addTrainingOptions(t)
+        .add(booleanOption("adaptive_steps",
+                           "Adam's step sizes, one per weight and bias (momentum is then Adam's first-moment decay): "
+                           "a hidden bias counts once per word of a document and a word's weight once per "
+                           "occurrence, and without them one step size cannot suit both."),
+             &RsmOptions::adaptiveSteps)
         .add(realOption("init_scale", 0.0, 10.0, true,
                         "Standard deviation of the random starting weights: larger ones break the units' symmetry "
                         "sooner."),

@@ -16,12 +16,13 @@ struct RsmOptions {
   std::int64_t iterations = 50;
   double learningRate = 0.01;
   double decay = 1.0;
-  double momentum = 0.5;
+  double momentum = 0.9;  // Adam's beta_1 with adaptiveSteps
   double weightDecay = 1e-4;
   std::int64_t batchSize = 100;
   std::int64_t cdSteps = 1;
   std::int64_t snapshotEvery = 10;
-  double initScale = 0.01;
+  bool adaptiveSteps = true;
+  double initScale = 0.1;
   std::int64_t completionSamples = 20;  // draws of h averaged per held-out document
   // Full-document held-out perplexity with Z_L estimated by AIS (rsm_ais.hpp), at the end only:
   // particles per distinct held-out length (0: not computed) and intermediate distributions.

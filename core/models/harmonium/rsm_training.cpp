@@ -55,6 +55,10 @@ RsmTrainer::RsmTrainer(const ContrastiveDivergence& settings, RbmParameters init
       m_params(std::move(initial)),
       m_velocity(m_params.visible(), m_params.hidden()),
       m_seed(seed) {
+  if (m_settings.adaptive) {
+    m_adaptive.emplace(m_params.visible(), m_params.hidden(), m_settings.momentum);
+    m_step = RbmParameters(m_params.visible(), m_params.hidden());
+  }
   if (!m_settings.persistent) return;
   if (lengths.size() == 0) throw UsageError("persistent CD for replicated softmax needs the documents' lengths");
   // Alg. 27.4 line 2: chains started from the visible biases alone (the unigram model at the start).
@@ -195,13 +199,20 @@ double RsmTrainer::update(const WordCounts& counts, const Eigen::VectorXd& lengt
       m_dataHidden.colwise().sum().transpose() - negativeWeight * negativeHidden.colwise().sum().transpose();
   const double scale = 1.0 / static_cast<double>(B);
 
-  m_velocity.weights *= m_settings.momentum;
-  m_velocity.weights += learningRate * (scale * m_gradient - m_settings.weightDecay * m_params.weights);
-  m_velocity.visibleBias = m_settings.momentum * m_velocity.visibleBias + learningRate * scale * visibleGradient;
-  m_velocity.hiddenBias = m_settings.momentum * m_velocity.hiddenBias + learningRate * scale * hiddenGradient;
-  m_params.weights += m_velocity.weights;
-  m_params.visibleBias += m_velocity.visibleBias;
-  m_params.hiddenBias += m_velocity.hiddenBias;
+  if (m_adaptive) {
+    m_step.weights = scale * m_gradient - m_settings.weightDecay * m_params.weights;
+    m_step.visibleBias = scale * visibleGradient;
+    m_step.hiddenBias = scale * hiddenGradient;
+    m_adaptive->apply(m_params, m_step, learningRate);
+  } else {
+    m_velocity.weights *= m_settings.momentum;
+    m_velocity.weights += learningRate * (scale * m_gradient - m_settings.weightDecay * m_params.weights);
+    m_velocity.visibleBias = m_settings.momentum * m_velocity.visibleBias + learningRate * scale * visibleGradient;
+    m_velocity.hiddenBias = m_settings.momentum * m_velocity.hiddenBias + learningRate * scale * hiddenGradient;
+    m_params.weights += m_velocity.weights;
+    m_params.visibleBias += m_velocity.visibleBias;
+    m_params.hiddenBias += m_velocity.hiddenBias;
+  }
   ++m_updates;
 
   double total = 0.0;

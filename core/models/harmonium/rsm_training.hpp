@@ -6,12 +6,14 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <stop_token>
 #include <vector>
 
 #include <Eigen/Core>
 
+#include "core/models/harmonium/adaptive_steps.hpp"
 #include "core/models/harmonium/rbm_training.hpp"
 #include "core/models/harmonium/replicated_softmax.hpp"
 #include "core/util/random.hpp"
@@ -32,9 +34,10 @@ class RsmTrainer {
              const Eigen::VectorXd& lengths = {});
 
   // One pass over the documents in `order` (row indices of `counts`), a minibatch at a time, each
-  // followed by W += momentum * dW_prev + rate * (gradient - weightDecay * W), the gradient being
-  // that of the minibatch's mean per-word log-likelihood, mean_d log p(v_d) / L_d. False when `stop` was requested; the
-  // parameters are then those after the last complete minibatch.
+  // followed by a step along gradient - weightDecay * W, the gradient being that of the
+  // minibatch's mean per-word log-likelihood, mean_d log p(v_d) / L_d: Adam's step with
+  // settings.adaptive, else W += momentum * dW_prev + rate * (...). False when `stop` was
+  // requested; the parameters are then those after the last complete minibatch.
   bool epoch(const WordCounts& counts, const Eigen::VectorXd& lengths, std::span<const Eigen::Index> order,
              double learningRate, std::stop_token stop);
 
@@ -54,6 +57,9 @@ class RsmTrainer {
   ContrastiveDivergence m_settings;
   RbmParameters m_params;
   RbmParameters m_velocity;
+  // With settings.adaptive: Adam's moments, and the step's gradient (kept to allocate nothing).
+  std::optional<AdaptiveSteps> m_adaptive;
+  RbmParameters m_step;
   std::uint64_t m_seed;
   std::int64_t m_updates = 0;
   double m_reconstruction = 0.0;

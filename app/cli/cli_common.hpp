@@ -53,6 +53,7 @@ Command addHeldoutSplitCommand(CLI::App& app);
 Command addSweepCommand(CLI::App& app);
 Command addPredictCommand(CLI::App& app);
 Command addRecommendCommand(CLI::App& app);
+Command addRetrievalCommand(CLI::App& app);
 
 // Model options that are not flags of `fit` / `sweep` themselves, given as extras:
 // "--alpha 0.1" or "--alpha=0.1"; a flag without a value means true.

@@ -58,7 +58,7 @@ int main(int argc, char** argv) {
       cli::addImportCommand(app),  cli::addDatasetsCommand(app),     cli::addRunsCommand(app),
       cli::addSamplesCommand(app), cli::addModelsCommand(app),       cli::addFitCommand(app),
       cli::addExportCommand(app),  cli::addHeldoutSplitCommand(app), cli::addSweepCommand(app),
-      cli::addPredictCommand(app), cli::addRecommendCommand(app)};
+      cli::addPredictCommand(app), cli::addRecommendCommand(app),    cli::addRetrievalCommand(app)};
   // CLI11 would say only that a subcommand is required; name the word it did not know.
   std::string names;
   bool known = false;

@@ -29,5 +29,5 @@ for ((i = 1; i <= repeats; ++i)); do
   echo "ours: training $(awk -v a="$previous" -v n="$epochs" 'BEGIN { printf "%.2f", a * n / (n - 1) }') s" \
     "(epochs 1-$((epochs - 1)): $previous s; with the final scoring $training s)," \
     "$(tail -n 1 "$work/ours.jsonl" | grep -o '"heldout_pseudo_nll":[0-9.]*')"
-  /usr/bin/python3 "$here/peers/rbm_sklearn.py" "$work/split" "$K" "$epochs" "$rate" "$batch" "$work/w.csv"
+  OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 /usr/bin/python3 "$here/peers/rbm_sklearn.py" "$work/split" "$K" "$epochs" "$rate" "$batch" "$work/w.csv"
 done

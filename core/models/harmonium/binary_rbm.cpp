@@ -141,17 +141,6 @@ void visibleProbabilities(const RbmParameters& p, const Eigen::MatrixXd& hidden,
   out = out.unaryExpr([](double x) { return sigmoid(x); });
 }
 
-void visibleProbabilities(const RbmParameters& p, const Eigen::MatrixXd& hidden, RowMatrix& out) {
-  out.resize(hidden.rows(), p.visible());
-  forRowBlocks(hidden.rows(), [&](Eigen::Index first, Eigen::Index count) {
-    auto block = out.middleRows(first, count);
-    block.noalias() = hidden.middleRows(first, count) * p.weights.transpose();
-    block.rowwise() += p.visibleBias.transpose();
-    // 1 / (1 + e^-x) with the packet exp: e^-x overflows to infinity only where the value is 0.
-    block = (1.0 + (-block.array()).exp()).inverse().matrix();
-  });
-}
-
 void sampleBernoulliRows(Eigen::MatrixXd& probabilities, Rng* rngs) {
   tbb::parallel_for(tbb::blocked_range<Eigen::Index>(0, probabilities.rows(), 16), [&](const auto& range) {
     for (Eigen::Index i = range.begin(); i < range.end(); ++i) {
@@ -162,19 +151,19 @@ void sampleBernoulliRows(Eigen::MatrixXd& probabilities, Rng* rngs) {
   });
 }
 
-void sampleBernoulliRows(RowMatrix& probabilities, Rng* rngs, BinaryData& out) {
+void sampleBernoulliRows(RowMatrixF& probabilities, Rng* rngs, BinaryData& out) {
   forRowBlocks(probabilities.rows(), [&](Eigen::Index first, Eigen::Index count) {
     for (Eigen::Index i = first; i < first + count; ++i) {
       Rng& rng = rngs[i];
       for (Eigen::Index j = 0; j < probabilities.cols(); ++j)
-        probabilities(i, j) = rng.uniform() < probabilities(i, j) ? 1.0 : 0.0;
+        probabilities(i, j) = rng.uniform() < probabilities(i, j) ? 1.0F : 0.0F;
     }
   });
   out.resize(probabilities.rows(), probabilities.cols());
   for (Eigen::Index i = 0; i < probabilities.rows(); ++i) {
     out.startVec(i);
     for (Eigen::Index j = 0; j < probabilities.cols(); ++j)
-      if (probabilities(i, j) != 0.0) out.insertBack(i, j) = 1.0;
+      if (probabilities(i, j) != 0.0F) out.insertBack(i, j) = 1.0;
   }
   out.finalize();
 }

@@ -39,17 +39,16 @@ void hiddenProbabilities(const RbmParameters& p, const Eigen::MatrixXd& visible,
 void hiddenProbabilities(const RbmParameters& p, const BinaryData& visible, Eigen::MatrixXd& out);
 // E[v | h] = sigm(b + W h) for each row of `hidden` (000 eq. 27.104): `out` is N x R.
 void visibleProbabilities(const RbmParameters& p, const Eigen::MatrixXd& hidden, Eigen::MatrixXd& out);
-// The same into a row-major matrix, rows computed in parallel in fixed blocks (the result does not
-// depend on the thread count): the training's large product, whose rows are then drawn one by one.
 using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-void visibleProbabilities(const RbmParameters& p, const Eigen::MatrixXd& hidden, RowMatrix& out);
+using RowMatrixF = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
 // Replaces each probability by a draw of Ber(probability); row i draws from rngs[i].
 void sampleBernoulliRows(Eigen::MatrixXd& probabilities, Rng* rngs);
 // Draws Ber(probability) for each entry, row i from rngs[i] in column order (the draws of
 // sampleBernoulliRows), into `out` as a sparse 0/1 matrix: words drawn for a document are few, so
-// the products that follow read only them. `probabilities` is overwritten by the draws.
-void sampleBernoulliRows(RowMatrix& probabilities, Rng* rngs, BinaryData& out);
+// the products that follow read only them. `probabilities` is overwritten by the draws; single
+// precision, as the probabilities that only steer draws are computed (rbm_training.cpp).
+void sampleBernoulliRows(RowMatrixF& probabilities, Rng* rngs, BinaryData& out);
 
 // F(v) = -b^T v - sum_k softplus(c_k + W_:k^T v), so that p(v) = exp(-F(v)) / Z (000 eq. 27.114-
 // 27.117, which leave the biases out).

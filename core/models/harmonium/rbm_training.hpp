@@ -50,12 +50,16 @@ class RbmTrainer {
   double monitorReconstruction(const BinaryData& data);
   // Copies rows of `data` into m_batch, in the order given.
   void gatherRows(const BinaryData& data, std::span<const Eigen::Index> rows);
+  // E[h | v] of sparse rows, from m_weightRows.
+  void hiddenOf(const BinaryData& visible, Eigen::MatrixXd& out) const;
+  // E[v | h] into m_visible, in single precision: it only steers the draws of v (and the monitor).
+  void visibleOf(const Eigen::MatrixXd& hidden);
+  void addOuterProducts(const BinaryData& visible, const Eigen::MatrixXd& hidden, double scale, RowMatrix& into);
   // Streams base + i of the seed for rows i < rows.
   Rng* rowStreams(std::uint64_t base, Eigen::Index rows);
 
   ContrastiveDivergence m_settings;
   RbmParameters m_params;
-  RbmParameters m_velocity;
   std::uint64_t m_seed;
   std::int64_t m_updates = 0;
   std::int64_t m_epochs = 0;
@@ -66,7 +70,14 @@ class RbmTrainer {
   // document's words, and the few words a reconstruction draws), their probabilities dense.
   BinaryData m_batch, m_negative;
   Eigen::MatrixXd m_dataHidden, m_hidden, m_negativeHidden;
-  RowMatrix m_visible;
+  Eigen::MatrixXf m_hiddenSingle;
+  RowMatrixF m_visible;
+  // W by rows, where training keeps it (a visible unit's K weights side by side, as the sparse
+  // products read and write them), copied into m_params and into single precision for E[v | h]
+  // after every update; the updates' momentum terms alike.
+  RowMatrix m_weightRows, m_weightVelocity, m_hiddenRows;
+  RowMatrixF m_weightsSingle;
+  Eigen::VectorXd m_visibleVelocity, m_hiddenVelocity;
   // PCD: the particles' visible states (S x R) and each particle's own stream.
   BinaryData m_particles;
   std::vector<Rng> m_particleRngs;

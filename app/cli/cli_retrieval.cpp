@@ -28,7 +28,8 @@ Command addRetrievalCommand(CLI::App& app) {
       ->required()
       ->delimiter(',');
   sub->add_option("--out", *out, "CSV to write (run,model,recall,precision), - for standard output")->required();
-  sub->add_flag("--json", *json, "One JSON object per run and line on standard output instead of the summary on stderr");
+  sub->add_flag("--json", *json,
+                "One JSON object per run and line on standard output instead of the summary on stderr");
   return {sub, [=]() -> int {
             if (*json && *out == "-")
               throw core::UsageError("--json and --out - would share standard output; write the CSV to a file");
@@ -57,10 +58,9 @@ Command addRetrievalCommand(CLI::App& app) {
                 continue;
               }
               std::cerr << "run " << s.run.id << " (" << s.run.model << ", " << s.representation << "): MAP "
-                        << std::fixed << std::setprecision(4) << r.meanAveragePrecision << std::defaultfloat
-                        << " over " << r.queries << " queries against " << r.rankedDocuments
-                        << " training documents; " << r.skippedQueries
-                        << " queries skipped (no training document has their label)";
+                        << std::fixed << std::setprecision(4) << r.meanAveragePrecision << std::defaultfloat << " over "
+                        << r.queries << " queries against " << r.rankedDocuments << " training documents; "
+                        << r.skippedQueries << " queries skipped (no training document has their label)";
               if (r.unlabelledQueries + r.unlabelledTraining > 0)
                 std::cerr << "; without a label: " << r.unlabelledQueries << " held-out, " << r.unlabelledTraining
                           << " training documents (excluded)";

@@ -47,9 +47,9 @@ class RetrievalTest : public QObject {
   void handWorkedExample() {
     // Training documents 0-4 and 9, queries 5-8; labels A = 0, B = 1, C = 2 (only in a query).
     Eigen::MatrixXd x(10, 2);
-    x << 1, 0,  // 0 A
-        0, 1,   // 1 A
-        1, 1,   // 2 B
+    x << 1, 0,   // 0 A
+        0, 1,    // 1 A
+        1, 1,    // 2 B
         1, 0.2,  // 3 B
         -1, 0,   // 4 A
         1, 0,    // 5 query A
@@ -78,7 +78,8 @@ class RetrievalTest : public QObject {
       QVERIFY2(closeTo(r.curve[l].precision, expected[l]),
                qPrintable(QString("level %1: %2 vs %3").arg(levels[l]).arg(r.curve[l].precision).arg(expected[l])));
     }
-    QVERIFY2(closeTo(r.meanAveragePrecision, (0.7 + 7.0 / 12) / 2), qPrintable(QString::number(r.meanAveragePrecision)));
+    QVERIFY2(closeTo(r.meanAveragePrecision, (0.7 + 7.0 / 12) / 2),
+             qPrintable(QString::number(r.meanAveragePrecision)));
   }
 
   void perfectRepresentationHasPrecisionOne() {
@@ -92,7 +93,8 @@ class RetrievalTest : public QObject {
     const auto levels = core::defaultRecallLevels();
     const auto r = core::evaluateRetrieval(docs.representation, docs.queries, docs.training, docs.labels, levels);
     QCOMPARE(r.queries, std::int64_t{20});
-    for (const auto& point : r.curve) QVERIFY2(closeTo(point.precision, 1.0), qPrintable(QString::number(point.recall)));
+    for (const auto& point : r.curve)
+      QVERIFY2(closeTo(point.precision, 1.0), qPrintable(QString::number(point.recall)));
     QVERIFY(closeTo(r.meanAveragePrecision, 1.0));
   }
 

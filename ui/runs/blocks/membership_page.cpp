@@ -10,7 +10,6 @@
 #include "ui/runs/blocks/block_run_data.hpp"
 #include "ui/runs/blocks/membership_bars_view.hpp"
 #include "ui/runs/blocks/membership_simplex_view.hpp"
-#include "ui/util/background.hpp"
 #include "ui/util/figure_export.hpp"
 #include "ui/util/format.hpp"
 
@@ -22,7 +21,7 @@ constexpr int kRefreshMs = 500;
 
 }  // namespace
 
-MembershipPage::MembershipPage(QWidget* parent) : QWidget(parent) {
+MembershipPage::MembershipPage(QWidget* parent) : QWidget(parent), m_follower(kRefreshMs) {
   m_header = new QLabel(this);
   m_header->setTextFormat(Qt::RichText);
   m_header->setWordWrap(true);
@@ -48,9 +47,6 @@ MembershipPage::MembershipPage(QWidget* parent) : QWidget(parent) {
   layout->addWidget(m_header);
   layout->addWidget(m_hint);
   layout->addWidget(m_split, 1);
-
-  m_throttle.setSingleShot(true);
-  connect(&m_throttle, &QTimer::timeout, this, &MembershipPage::refresh);
 }
 
 qint64 MembershipPage::shownIteration() const noexcept { return m_data ? m_data->iteration : -2; }
@@ -60,7 +56,7 @@ QString MembershipPage::headerText() const { return m_header->text(); }
 bool MembershipPage::showsBars() const noexcept { return m_bars->isVisibleTo(this); }
 
 void MembershipPage::setData(std::shared_ptr<const BlockRunData> data) {
-  stopFollowing();
+  m_follower.stop();
   show(std::move(data), false);
 }
 
@@ -114,50 +110,16 @@ void MembershipPage::show(std::shared_ptr<const BlockRunData> data, bool live) {
 }
 
 void MembershipPage::follow(std::filesystem::path projectFile, qint64 runId, JobController* controller) {
-  stopFollowing();
-  if (!controller || controller->state() == JobController::State::Ended) return;
-  m_projectFile = std::move(projectFile);
-  m_runId = runId;
-  m_controller = controller;
-  connect(controller, &JobController::reportsArrived, this, &MembershipPage::refresh);
-  connect(controller, &JobController::ended, this, &MembershipPage::stopFollowing);
-  refresh();  // a snapshot may exist already
-}
-
-void MembershipPage::stopFollowing() {
-  if (m_controller) disconnect(m_controller, nullptr, this, nullptr);
-  m_controller = nullptr;
-  m_throttle.stop();
-  m_again = false;
-  ++m_generation;  // a reading under way is dropped
-}
-
-void MembershipPage::refresh() {
-  if (!m_controller) return;
-  if (m_loading) {
-    m_again = true;
-    return;
-  }
-  if (m_sinceLoad.isValid() && m_sinceLoad.elapsed() < kRefreshMs) {
-    if (!m_throttle.isActive()) m_throttle.start(kRefreshMs - static_cast<int>(m_sinceLoad.elapsed()));
-    return;
-  }
-  m_loading = true;
-  m_sinceLoad.restart();
-  const int generation = m_generation;
-  runInBackground(
-      this, [file = m_projectFile, id = m_runId, previous = m_data] { return loadBlockRun(file, id, -1, previous); },
-      [this, generation](BlockRunLoad loaded) {
-        m_loading = false;
-        if (generation != m_generation) return;
-        if (loaded.data) {
-          show(loaded.data, true);
-          Q_EMIT snapshotShown(loaded.data->iteration);
-        }
-        if (m_again) {
-          m_again = false;
-          refresh();
-        }
+  m_follower.follow(
+      controller,
+      [this, file = std::move(projectFile), runId] {
+        // The snapshot shown goes along so that the read can keep what has not changed.
+        return [file, runId, previous = m_data] { return loadBlockRun(file, runId, -1, previous); };
+      },
+      [this](BlockRunLoad loaded) {
+        if (!loaded.data) return;
+        show(loaded.data, true);
+        Q_EMIT snapshotShown(loaded.data->iteration);
       });
 }
 

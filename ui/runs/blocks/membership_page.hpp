@@ -5,13 +5,12 @@
 // again as reports arrive (off the GUI thread, at most about twice a second).
 #pragma once
 
-#include <QElapsedTimer>
-#include <QPointer>
-#include <QTimer>
 #include <QWidget>
 
 #include <filesystem>
 #include <memory>
+
+#include "ui/runs/live_snapshot_follower.hpp"
 
 class QLabel;
 class QSplitter;
@@ -34,7 +33,7 @@ class MembershipPage final : public QWidget {
   // Follows a running run until its controller ends: after reports arrive the latest snapshot
   // of the memberships is read, and shown when it is newer than the one shown.
   void follow(std::filesystem::path projectFile, qint64 runId, JobController* controller);
-  bool isFollowing() const noexcept { return !m_controller.isNull(); }
+  bool isFollowing() const noexcept { return m_follower.isFollowing(); }
 
   const std::shared_ptr<const BlockRunData>& data() const noexcept { return m_data; }
   // The iteration of the snapshot shown, -1 for the final result, -2 when nothing is shown.
@@ -50,18 +49,9 @@ class MembershipPage final : public QWidget {
 
  private:
   void show(std::shared_ptr<const BlockRunData> data, bool live);
-  void refresh();
-  void stopFollowing();
 
   std::shared_ptr<const BlockRunData> m_data;
-  std::filesystem::path m_projectFile;
-  qint64 m_runId = 0;
-  QPointer<JobController> m_controller;
-  QTimer m_throttle;
-  QElapsedTimer m_sinceLoad;
-  bool m_loading = false;
-  bool m_again = false;
-  int m_generation = 0;
+  LiveSnapshotFollower m_follower;
 
   QLabel* m_header = nullptr;
   QLabel* m_hint = nullptr;

@@ -9,7 +9,6 @@
 #include "ui/jobs/job_controller.hpp"
 #include "ui/runs/hidden/hidden_run_data.hpp"
 #include "ui/runs/hidden/weight_heatmap_view.hpp"
-#include "ui/util/background.hpp"
 #include "ui/util/figure_export.hpp"
 #include "ui/util/format.hpp"
 
@@ -21,7 +20,7 @@ constexpr int kHiddenRefreshMs = 500;
 
 }  // namespace
 
-HiddenWeightsPage::HiddenWeightsPage(QWidget* parent) : QWidget(parent) {
+HiddenWeightsPage::HiddenWeightsPage(QWidget* parent) : QWidget(parent), m_follower(kHiddenRefreshMs) {
   m_header = new QLabel(this);
   m_header->setTextFormat(Qt::RichText);
   m_header->setWordWrap(true);
@@ -41,9 +40,6 @@ HiddenWeightsPage::HiddenWeightsPage(QWidget* parent) : QWidget(parent) {
   layout->addWidget(m_header);
   layout->addWidget(m_hint);
   layout->addWidget(m_scroll, 1);
-
-  m_throttle.setSingleShot(true);
-  connect(&m_throttle, &QTimer::timeout, this, &HiddenWeightsPage::refresh);
 }
 
 qint64 HiddenWeightsPage::shownIteration() const noexcept { return m_data ? m_data->iteration : -2; }
@@ -51,7 +47,7 @@ qint64 HiddenWeightsPage::shownIteration() const noexcept { return m_data ? m_da
 QString HiddenWeightsPage::headerText() const { return m_header->text(); }
 
 void HiddenWeightsPage::setData(std::shared_ptr<const HiddenRunData> data) {
-  stopFollowing();
+  m_follower.stop();
   show(std::move(data), false);
 }
 
@@ -83,50 +79,16 @@ void HiddenWeightsPage::show(std::shared_ptr<const HiddenRunData> data, bool liv
 }
 
 void HiddenWeightsPage::follow(std::filesystem::path projectFile, qint64 runId, JobController* controller) {
-  stopFollowing();
-  if (!controller || controller->state() == JobController::State::Ended) return;
-  m_projectFile = std::move(projectFile);
-  m_runId = runId;
-  m_controller = controller;
-  connect(controller, &JobController::reportsArrived, this, &HiddenWeightsPage::refresh);
-  connect(controller, &JobController::ended, this, &HiddenWeightsPage::stopFollowing);
-  refresh();  // a snapshot may exist already
-}
-
-void HiddenWeightsPage::stopFollowing() {
-  if (m_controller) disconnect(m_controller, nullptr, this, nullptr);
-  m_controller = nullptr;
-  m_throttle.stop();
-  m_again = false;
-  ++m_generation;  // a reading under way is dropped
-}
-
-void HiddenWeightsPage::refresh() {
-  if (!m_controller) return;
-  if (m_loading) {
-    m_again = true;
-    return;
-  }
-  if (m_sinceLoad.isValid() && m_sinceLoad.elapsed() < kHiddenRefreshMs) {
-    if (!m_throttle.isActive()) m_throttle.start(kHiddenRefreshMs - static_cast<int>(m_sinceLoad.elapsed()));
-    return;
-  }
-  m_loading = true;
-  m_sinceLoad.restart();
-  const int generation = m_generation;
-  runInBackground(
-      this, [file = m_projectFile, id = m_runId, previous = m_data] { return loadHiddenRun(file, id, previous); },
-      [this, generation](HiddenRunLoad loaded) {
-        m_loading = false;
-        if (generation != m_generation) return;
-        if (loaded.data) {
-          show(loaded.data, true);
-          Q_EMIT snapshotShown(loaded.data->iteration);
-        }
-        if (m_again) {
-          m_again = false;
-          refresh();
-        }
+  m_follower.follow(
+      controller,
+      [this, file = std::move(projectFile), runId] {
+        // The snapshot shown goes along so that the read can keep what has not changed.
+        return [file, runId, previous = m_data] { return loadHiddenRun(file, runId, previous); };
+      },
+      [this](HiddenRunLoad loaded) {
+        if (!loaded.data) return;
+        show(loaded.data, true);
+        Q_EMIT snapshotShown(loaded.data->iteration);
       });
 }
 

@@ -5,13 +5,12 @@
 // the units can be watched taking shape.
 #pragma once
 
-#include <QElapsedTimer>
-#include <QPointer>
-#include <QTimer>
 #include <QWidget>
 
 #include <filesystem>
 #include <memory>
+
+#include "ui/runs/live_snapshot_follower.hpp"
 
 class QLabel;
 class QScrollArea;
@@ -33,7 +32,7 @@ class HiddenWeightsPage final : public QWidget {
   // Follows a running run until its controller ends: after reports arrive the latest snapshot of
   // the weights is read, and shown when it is newer than the one shown.
   void follow(std::filesystem::path projectFile, qint64 runId, JobController* controller);
-  bool isFollowing() const noexcept { return !m_controller.isNull(); }
+  bool isFollowing() const noexcept { return m_follower.isFollowing(); }
 
   const std::shared_ptr<const HiddenRunData>& data() const noexcept { return m_data; }
   // The epoch of the snapshot shown, -1 for the final result, -2 when nothing is shown.
@@ -47,18 +46,9 @@ class HiddenWeightsPage final : public QWidget {
 
  private:
   void show(std::shared_ptr<const HiddenRunData> data, bool live);
-  void refresh();
-  void stopFollowing();
 
   std::shared_ptr<const HiddenRunData> m_data;
-  std::filesystem::path m_projectFile;
-  qint64 m_runId = 0;
-  QPointer<JobController> m_controller;
-  QTimer m_throttle;
-  QElapsedTimer m_sinceLoad;
-  bool m_loading = false;
-  bool m_again = false;
-  int m_generation = 0;
+  LiveSnapshotFollower m_follower;
 
   QLabel* m_header = nullptr;
   QLabel* m_hint = nullptr;

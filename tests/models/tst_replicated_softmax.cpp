@@ -19,22 +19,13 @@
 #include "core/models/harmonium/rsm_completion.hpp"
 #include "core/models/harmonium/rsm_training.hpp"
 #include "core/util/random.hpp"
+#include "random_rsm.hpp"
 #include "test_case.hpp"
 
 using namespace latent;
 namespace rsm = latent::core::harmonium;
 
 namespace {
-
-rsm::RbmParameters randomRsm(Eigen::Index words, Eigen::Index hidden, double scale, std::uint64_t seed) {
-  core::Rng rng(seed);
-  rsm::RbmParameters p(words, hidden);
-  for (Eigen::Index w = 0; w < words; ++w)
-    for (Eigen::Index k = 0; k < hidden; ++k) p.weights(w, k) = scale * rng.normal();
-  for (Eigen::Index w = 0; w < words; ++w) p.visibleBias[w] = 0.5 * rng.normal();
-  for (Eigen::Index k = 0; k < hidden; ++k) p.hiddenBias[k] = 0.3 * rng.normal();
-  return p;
-}
 
 Eigen::VectorXd hiddenState(std::uint64_t state, Eigen::Index K) {
   Eigen::VectorXd h(K);
@@ -146,7 +137,7 @@ class ReplicatedSoftmaxTest : public QObject {
  private Q_SLOTS:
   void partitionFunctionMatchesEverySequence() {
     // Z_L = sum over the V^L word sequences and the 2^K hidden states of exp(-E).
-    const auto p = randomRsm(3, 2, 0.8, 1);
+    const auto p = test::randomRsm(3, 2, 0.8, 1);
     for (const std::int64_t L : {1, 2, 4}) {
       double sum = 0.0;
       std::int64_t sequences = 1;
@@ -171,8 +162,8 @@ class ReplicatedSoftmaxTest : public QObject {
   void longContrastiveDivergenceApproachesTheExactGradient() {
     // With no momentum and no decay the first update is rate x the CD estimate of the gradient;
     // with a long chain over a large batch it approaches the exact one.
-    const auto p = randomRsm(5, 3, 0.6, 2);
-    const auto data = exactDocuments(randomRsm(5, 3, 1.5, 3), 3000, 6, 4);
+    const auto p = test::randomRsm(5, 3, 0.6, 2);
+    const auto data = exactDocuments(test::randomRsm(5, 3, 1.5, 3), 3000, 6, 4);
     const auto exact = exactRsmGradient(p, data);
     rsm::ContrastiveDivergence cd;
     cd.momentum = 0.0;
@@ -196,7 +187,7 @@ class ReplicatedSoftmaxTest : public QObject {
 
   void completionMatchesTheExactPredictive() {
     // p(w | observed) = sum_h p(h | observed, L) softmax(b + W h)_w, summed over the hidden states.
-    const auto p = randomRsm(6, 3, 1.2, 6);
+    const auto p = test::randomRsm(6, 3, 1.2, 6);
     core::HeldoutDocuments heldout;
     heldout.documents = {0, 1};
     const std::vector<std::vector<std::int32_t>> observed = {{0, 0, 2}, {5}}, scored = {{1, 3}, {4, 4, 0}};
@@ -246,7 +237,7 @@ class ReplicatedSoftmaxTest : public QObject {
   void plantedModelIsFittedBack() {
     QFETCH(bool, adaptive);
     QFETCH(double, share);
-    auto planted = randomRsm(12, 3, 0.2, 8);
+    auto planted = test::randomRsm(12, 3, 0.2, 8);
     planted.visibleBias.setZero();
     for (Eigen::Index w = 0; w < 12; ++w) planted.weights(w, w / 4) += 3.0;
     planted.hiddenBias.setConstant(-1.3);
@@ -280,7 +271,7 @@ class ReplicatedSoftmaxTest : public QObject {
   }
 
   void trainingIsTheSameOnAnyThreadCount() {
-    const auto data = exactDocuments(randomRsm(30, 4, 1.0, 14), 300, 15, 15);
+    const auto data = exactDocuments(test::randomRsm(30, 4, 1.0, 14), 300, 15, 15);
     auto train = [&](int threads) {
       tbb::task_arena arena(threads);
       return arena.execute([&] {
@@ -295,7 +286,7 @@ class ReplicatedSoftmaxTest : public QObject {
   }
 
   void stopBeforeAnEpochLeavesTheParameters() {
-    const auto data = exactDocuments(randomRsm(10, 2, 1.0, 18), 100, 10, 19);
+    const auto data = exactDocuments(test::randomRsm(10, 2, 1.0, 18), 100, 10, 19);
     const auto start = rsm::initialRsmParameters(data, 2, 20);
     rsm::RsmTrainer trainer({}, start, 21);
     std::stop_source stop;

@@ -24,22 +24,13 @@
 #include "core/util/errors.hpp"
 #include "core/util/random.hpp"
 #include "quiet_observer.hpp"
+#include "random_rsm.hpp"
 #include "test_case.hpp"
 
 using namespace latent;
 namespace rsm = latent::core::harmonium;
 
 namespace {
-
-rsm::RbmParameters aisRandomRsm(Eigen::Index words, Eigen::Index hidden, double scale, std::uint64_t seed) {
-  core::Rng rng(seed);
-  rsm::RbmParameters p(words, hidden);
-  for (Eigen::Index w = 0; w < words; ++w)
-    for (Eigen::Index k = 0; k < hidden; ++k) p.weights(w, k) = scale * rng.normal();
-  for (Eigen::Index w = 0; w < words; ++w) p.visibleBias[w] = 0.5 * rng.normal();
-  for (Eigen::Index k = 0; k < hidden; ++k) p.hiddenBias[k] = 0.3 * rng.normal();
-  return p;
-}
 
 // Exact draws of documents of the given lengths: h from p_L(h) over the 2^K states, then L words
 // from softmax(b + W h).
@@ -127,7 +118,7 @@ class RsmAisTest : public QObject {
     QFETCH(bool, uniformBase);
     QFETCH(int, temperatures);
     const auto seed = static_cast<std::uint64_t>(words * 100 + hidden * 10 + length);
-    const auto p = aisRandomRsm(words, hidden, scale, seed);
+    const auto p = test::randomRsm(words, hidden, scale, seed);
     const Eigen::VectorXd base = uniformBase ? Eigen::VectorXd::Zero(words) : aisBaseBiases(p, seed + 1);
     const double exact = rsm::rsmExactLogPartition(p, length);
     rsm::AisSettings settings;
@@ -141,7 +132,7 @@ class RsmAisTest : public QObject {
   }
 
   void spreadNarrowsWithMoreRuns() {
-    const auto p = aisRandomRsm(10, 6, 1.5, 30);
+    const auto p = test::randomRsm(10, 6, 1.5, 30);
     const Eigen::VectorXd base = aisBaseBiases(p, 31);
     const double exact = rsm::rsmExactLogPartition(p, 20);
     rsm::AisSettings settings;
@@ -157,7 +148,7 @@ class RsmAisTest : public QObject {
   }
 
   void sameSeedSameEstimateOnAnyThreadCount() {
-    const auto p = aisRandomRsm(9, 5, 1.0, 40);
+    const auto p = test::randomRsm(9, 5, 1.0, 40);
     const Eigen::VectorXd base = aisBaseBiases(p, 41);
     rsm::AisSettings settings;
     settings.particles = 70;  // blocks of 16 and a last one of 6
@@ -184,7 +175,7 @@ class RsmAisTest : public QObject {
   }
 
   void stopCancels() {
-    const auto p = aisRandomRsm(10, 8, 1.0, 50);
+    const auto p = test::randomRsm(10, 8, 1.0, 50);
     const Eigen::VectorXd base = aisBaseBiases(p, 51);
     rsm::AisSettings settings;
     settings.particles = 64;
@@ -208,7 +199,7 @@ class RsmAisTest : public QObject {
   }
 
   void fullDocumentPerplexityMatchesTheExactOne() {
-    const auto p = aisRandomRsm(8, 6, 1.0, 60);
+    const auto p = test::randomRsm(8, 6, 1.0, 60);
     const Eigen::VectorXd base = aisBaseBiases(p, 61);
     const std::vector<std::int64_t> lengths = {1, 5, 5, 5, 12, 20, 20};
     const auto counts = aisCounts(aisExactDocuments(p, lengths, 62), p.visible());
@@ -236,7 +227,7 @@ class RsmAisTest : public QObject {
 
   void modelReportsItBesideDocumentCompletion() {
     // Documents of an RSM with four hidden units; rsm fitted with K = 4, so that Z_L is enumerable.
-    const auto planted = aisRandomRsm(10, 4, 1.5, 70);
+    const auto planted = test::randomRsm(10, 4, 1.5, 70);
     std::vector<std::int64_t> lengths;
     for (int d = 0; d < 120; ++d) lengths.push_back(4 + d % 9);
     const auto documents = aisExactDocuments(planted, lengths, 71);

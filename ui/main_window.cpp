@@ -97,7 +97,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 
   // Central area: start page (no project), project home (no tabs), or banner + tabs.
   m_start = new StartPage(this);
-  m_projectHome = makeProjectHome(this, {m_importCorpus, m_importGraph, m_importRatings});
+  m_projectHome = makeProjectHome(this, {m_importCorpus, m_importGraph, m_importRatings, m_importTable});
   m_tabs = new QTabWidget(this);
   m_tabs->setTabsClosable(true);
   m_tabs->setMovable(true);

@@ -160,7 +160,7 @@ class MainWindow final : public QMainWindow {
   QProgressBar* m_statusProgress = nullptr;
 
   QAction *m_newAction = nullptr, *m_openAction = nullptr, *m_closeAction = nullptr, *m_quitAction = nullptr;
-  QAction *m_importCorpus = nullptr, *m_importGraph = nullptr, *m_importRatings = nullptr;
+  QAction *m_importCorpus = nullptr, *m_importGraph = nullptr, *m_importRatings = nullptr, *m_importTable = nullptr;
   QAction *m_newRun = nullptr, *m_stopRun = nullptr, *m_closeTab = nullptr, *m_about = nullptr;
   QAction *m_exportFigure = nullptr, *m_exportTable = nullptr;
   // Undo and Redo act on the current tab's history (a run's topic labels).

@@ -62,6 +62,10 @@ void MainWindow::createActions() {
   m_importRatings->setIconText(tr("Ratings"));
   m_importRatings->setStatusTip(tr("Import ratings: MovieLens or CSV"));
   connect(m_importRatings, &QAction::triggered, this, [this] { showImportDialog(core::DataKind::Ratings); });
+  m_importTable = new QAction(themedIcon("table"), tr("Import Numeric &Table…"), this);
+  m_importTable->setIconText(tr("Table"));
+  m_importTable->setStatusTip(tr("Import a numeric table: rows x features from CSV or TSV"));
+  connect(m_importTable, &QAction::triggered, this, [this] { showImportDialog(core::DataKind::Table); });
 
   m_newRun = new QAction(themedIcon("start"), tr("&New Run…"), this);
   m_newRun->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
@@ -136,6 +140,7 @@ void MainWindow::createMenus() {
   file->addAction(m_importCorpus);
   file->addAction(m_importGraph);
   file->addAction(m_importRatings);
+  file->addAction(m_importTable);
   m_sampleMenu = file->addMenu(themedIcon("import"), tr("Import &Sample"));
   for (const auto& sample : core::builtInSamples()) {
     QAction* a = m_sampleMenu->addAction(kindIcon(sample.kind),
@@ -196,6 +201,7 @@ void MainWindow::createToolBar() {
   bar->addAction(m_importCorpus);
   bar->addAction(m_importGraph);
   bar->addAction(m_importRatings);
+  bar->addAction(m_importTable);
   bar->addSeparator();
   bar->addAction(m_newRun);
   bar->addAction(m_stopRun);
@@ -246,7 +252,8 @@ void MainWindow::updateRecentMenu() {
 
 void MainWindow::updateActions() {
   const bool open = hasProject();
-  for (QAction* a : {m_closeAction, m_importCorpus, m_importGraph, m_importRatings, m_newRun}) a->setEnabled(open);
+  for (QAction* a : {m_closeAction, m_importCorpus, m_importGraph, m_importRatings, m_importTable, m_newRun})
+    a->setEnabled(open);
   m_sampleMenu->setEnabled(open);
   m_stopRun->setEnabled(m_runs->activeCount() > 0);
   m_closeTab->setEnabled(m_tabs->count() > 0);

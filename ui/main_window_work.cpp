@@ -91,6 +91,11 @@ void MainWindow::openDataset(qint64 datasetId, std::function<void(TabPage*)> the
           case core::DataKind::Ratings:
             page = new RatingsBrowser(m_projectFile, datasetId, m_tabs);
             break;
+          case core::DataKind::Table:
+            // No browser for numeric tables yet: the tree's summary is what there is to see.
+            log(tr("Dataset %1 is a numeric table (%2); there is no table browser yet.")
+                    .arg(qs(info.name), datasetSummaryText(info)));
+            return then(nullptr);
         }
         const int index = m_tabs->addTab(page, kindIcon(info.kind), qs(info.name));
         m_tabs->setTabToolTip(index, datasetSummaryText(info));
@@ -419,7 +424,8 @@ QMenu* MainWindow::openDroppedFiles(const QStringList& paths, const QPoint& wher
   auto* menu = new QMenu(this);
   menu->setAttribute(Qt::WA_DeleteOnClose);
   menu->addSection(tr("Import %1 as").arg(QFileInfo(path).fileName()));
-  for (const auto kind : {core::DataKind::Corpus, core::DataKind::Graph, core::DataKind::Ratings}) {
+  for (const auto kind :
+       {core::DataKind::Corpus, core::DataKind::Graph, core::DataKind::Ratings, core::DataKind::Table}) {
     QAction* action = menu->addAction(kindIcon(kind), tr("A %1…").arg(kindNoun(kind)));
     connect(action, &QAction::triggered, this, [this, kind, path] {
       if (auto* dialog = showImportDialog(kind)) dialog->setSource(path);

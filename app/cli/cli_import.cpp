@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// latent-cli import corpus|graph|ratings|sample (DESIGN §6).
+// latent-cli import corpus|graph|ratings|table|sample (DESIGN §6).
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -73,6 +73,11 @@ int runImport(const CommonImportArgs& args, F&& importInto) {
       std::cout << " " << count("ratings") << " ratings by " << count("users") << " users of " << count("items")
                 << " items";
       break;
+    case core::DataKind::Table:
+      std::cout << " " << count("rows") << " rows, " << count("features") << " features"
+                << (s.value("binary", false) ? " (0/1)" : "");
+      if (s.contains("label_column")) std::cout << ", labels from '" << s.value("label_column", "") << "'";
+      break;
   }
   std::cout << "\n";
   for (const auto& note : result.notes) std::cout << "  note: " << note << "\n";
@@ -90,7 +95,8 @@ std::optional<T> parseFormat(const std::string& name, std::optional<T> (*parse)(
 }  // namespace
 
 Command addImportCommand(CLI::App& app) {
-  auto* import = app.add_subcommand("import", "Import a corpus, a graph, a ratings table or a built-in sample");
+  auto* import =
+      app.add_subcommand("import", "Import a corpus, a graph, a ratings table, a numeric table or a built-in sample");
   import->require_subcommand(1);
 
   // import corpus
@@ -147,6 +153,18 @@ Command addImportCommand(CLI::App& app) {
   r->add_option("--rating-column", ratings->read.ratingColumn, "CSV column of rating values");
   r->add_option("--time-column", ratings->read.timeColumn, "CSV column of time stamps (integer seconds)");
 
+  // import table
+  auto tableArgs = std::make_shared<CommonImportArgs>();
+  auto table = std::make_shared<core::TableImportRequest>();
+  auto columns = std::make_shared<std::string>();
+  auto* t = import->add_subcommand("table", "Import a numeric table: rows x features from CSV/TSV with a header");
+  addCommon(t, *tableArgs);
+  t->add_option("--format", tableArgs->format, "auto|csv")->capture_default_str();
+  t->add_option("--id-column", table->read.idColumn, "Column of row names (default: none, rows are named 1..N)");
+  t->add_option("--label-column", table->read.labelColumn,
+                "Column of a known class per row, kept apart from the features");
+  t->add_option("--columns", *columns, "Feature columns to keep, A,B,... (default: every other column)");
+
   // import sample
   auto sampleArgs = std::make_shared<CommonImportArgs>();
   auto sample = std::make_shared<std::string>();
@@ -188,6 +206,18 @@ Command addImportCommand(CLI::App& app) {
       ratings->read.items = *items;
       return runImport(*ratingsArgs, [&](core::Project& p, const core::ImportControl& ctl) {
         return core::importRatings(p, *ratings, ctl);
+      });
+    }
+    if (t->parsed()) {
+      table->name = tableArgs->name;
+      table->source = tableArgs->source;
+      table->read.format =
+          *parseFormat<core::TableFormat>(tableArgs->format, &core::tableFormatFromString, "auto, csv");
+      table->read.columns = core::splitColumnList(*columns);
+      if (!columns->empty() && table->read.columns.empty())
+        throw core::UsageError("--columns names no column; give them as A,B,...");
+      return runImport(*tableArgs, [&](core::Project& p, const core::ImportControl& ctl) {
+        return core::importTable(p, *table, ctl);
       });
     }
     if (sampleArgs->name.empty()) sampleArgs->name = *sample;

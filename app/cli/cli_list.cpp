@@ -26,6 +26,8 @@ std::string summaryText(const core::DatasetInfo& d) {
       return count("nodes") + " nodes, " + count("edges") + (s.value("directed", false) ? " arcs" : " edges");
     case core::DataKind::Ratings:
       return count("ratings") + " ratings, " + count("users") + " users, " + count("items") + " items";
+    case core::DataKind::Table:
+      return count("rows") + " rows, " + count("features") + " features" + (s.value("binary", false) ? " (0/1)" : "");
   }
   return {};
 }

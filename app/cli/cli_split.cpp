@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// latent-cli heldout-split: the document-completion split of a corpus, or the held-out ratings of a
-// ratings table, as files, for peer programs and scripts.
+// latent-cli heldout-split: the document-completion split of a corpus, the held-out ratings of a
+// ratings table, or the held-out rows of a numeric table, as files, for peer programs and scripts.
 #include <iostream>
 #include <memory>
 
 #include "cli_common.hpp"
 #include "core/eval/heldout.hpp"
 #include "core/eval/rating_split.hpp"
+#include "core/eval/row_split.hpp"
 #include "core/io/split_export.hpp"
 #include "core/store/corpus_store.hpp"
 #include "core/store/ratings_store.hpp"
+#include "core/store/table_store.hpp"
 #include "core/util/errors.hpp"
 
 namespace latent::cli {
@@ -23,14 +25,14 @@ Command addHeldoutSplitCommand(CLI::App& app) {
   auto* sub = app.add_subcommand(
       "heldout-split",
       "Write the train / held-out split that fit uses (same --heldout and --seed): LDA-C files for a corpus, CSV "
-      "files for ratings");
+      "files for ratings and numeric tables");
   sub->add_option("--project", *project, "Project file (.latent)")->required();
-  sub->add_option("--dataset", *dataset, "Corpus or ratings name or id")->required();
-  sub->add_option("--heldout", *heldout, "Fraction of documents (ratings) held out")->capture_default_str();
+  sub->add_option("--dataset", *dataset, "Corpus, ratings or table name or id")->required();
+  sub->add_option("--heldout", *heldout, "Fraction of documents (ratings, rows) held out")->capture_default_str();
   sub->add_option("--seed", *seed, "Seed of the split")->capture_default_str();
   sub->add_option("--out", *out,
                   "Folder to write train.ldac, observed.ldac, scored.ldac, vocab.txt, documents.csv (a corpus) or "
-                  "train.csv and heldout.csv (ratings: user,item,rating)")
+                  "train.csv and heldout.csv (ratings: user,item,rating; a table: its header and rows)")
       ->required();
   return {sub, [=]() -> int {
             core::Project p(*project, core::Project::Access::ReadOnly);
@@ -43,9 +45,18 @@ Command addHeldoutSplitCommand(CLI::App& app) {
                         << " held-out ratings to " << *out << "\n";
               return kExitOk;
             }
+            if (info.kind == core::DataKind::Table) {
+              const auto table = core::loadTable(p, info.id);
+              const auto heldoutRows = core::splitRows(table.rowCount(), *heldout, *seed);
+              const std::string idColumn = info.options.value("id_column", std::string());
+              core::writeTableSplit(table, heldoutRows, idColumn.empty() ? "row" : idColumn, *out);
+              std::cout << "wrote " << table.rowCount() - heldoutRows.size() << " training and " << heldoutRows.size()
+                        << " held-out rows to " << *out << "\n";
+              return kExitOk;
+            }
             if (info.kind != core::DataKind::Corpus)
               throw core::UsageError("dataset '" + info.name + "' is a " + std::string(core::toString(info.kind)) +
-                                     ", not a corpus or ratings");
+                                     ", not a corpus, ratings or table");
             const auto split = core::splitForDocumentCompletion(core::loadCorpus(p, info.id), *heldout, *seed);
             core::writeHeldoutSplit(split, *out);
             std::cout << "wrote " << split.train.documentCount() << " training and " << split.heldout.size()

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The three kinds of dataset a project holds.
+// The four kinds of dataset a project holds.
 #pragma once
 
 #include <optional>
@@ -7,7 +7,7 @@
 
 namespace latent::core {
 
-enum class DataKind { Corpus, Graph, Ratings };
+enum class DataKind { Corpus, Graph, Ratings, Table };
 
 constexpr std::string_view toString(DataKind kind) noexcept {
   switch (kind) {
@@ -17,6 +17,8 @@ constexpr std::string_view toString(DataKind kind) noexcept {
       return "graph";
     case DataKind::Ratings:
       return "ratings";
+    case DataKind::Table:
+      return "table";
   }
   return "corpus";
 }
@@ -25,6 +27,7 @@ constexpr std::optional<DataKind> dataKindFromString(std::string_view s) noexcep
   if (s == "corpus") return DataKind::Corpus;
   if (s == "graph") return DataKind::Graph;
   if (s == "ratings") return DataKind::Ratings;
+  if (s == "table") return DataKind::Table;
   return std::nullopt;
 }
 

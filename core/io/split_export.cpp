@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// LDA-C writing of the three parts of a document-completion split; CSV writing of a ratings split.
+// LDA-C writing of the three parts of a document-completion split; CSV writing of a ratings or a
+// numeric table's split.
 #include "core/io/split_export.hpp"
 
 #include <algorithm>
@@ -7,6 +8,7 @@
 #include <map>
 #include <stdexcept>
 
+#include "core/eval/row_split.hpp"
 #include "core/io/csv_writer.hpp"
 
 namespace latent::core {
@@ -39,7 +41,33 @@ void writeRatingRows(const Ratings& ratings, const std::vector<Rating>& rows, co
   if (!out) throw std::runtime_error("writing " + file.string() + " failed");
 }
 
+void writeTableRowsCsv(const NumericTable& table, const std::vector<std::int64_t>& rows, const std::string& rowColumn,
+                       const std::filesystem::path& file) {
+  std::ofstream out(file);
+  if (!out) throw std::runtime_error("cannot write " + file.string());
+  CsvWriter csv(out);
+  csv.field(rowColumn);
+  for (const auto& name : table.featureNames) csv.field(name);
+  if (table.hasLabels()) csv.field(table.labelName.empty() ? std::string("label") : table.labelName);
+  csv.endRow();
+  for (const auto r : rows) {
+    const auto row = static_cast<std::size_t>(r);
+    csv.field(table.rowNames[row]);
+    for (Eigen::Index f = 0; f < table.values.cols(); ++f) csv.field(table.values(static_cast<Eigen::Index>(r), f));
+    if (table.hasLabels()) csv.field(table.rowLabels[row]);
+    csv.endRow();
+  }
+  if (!out) throw std::runtime_error("writing " + file.string() + " failed");
+}
+
 }  // namespace
+
+void writeTableSplit(const NumericTable& table, const std::vector<std::int64_t>& heldoutRows,
+                     const std::string& rowColumn, const std::filesystem::path& folder) {
+  std::filesystem::create_directories(folder);
+  writeTableRowsCsv(table, trainingRows(table.rowCount(), heldoutRows), rowColumn, folder / "train.csv");
+  writeTableRowsCsv(table, heldoutRows, rowColumn, folder / "heldout.csv");
+}
 
 void writeRatingSplit(const Ratings& ratings, const RatingSplit& split, const std::filesystem::path& folder) {
   std::filesystem::create_directories(folder);

@@ -13,6 +13,7 @@
 #include "core/store/corpus_store.hpp"
 #include "core/store/graph_store.hpp"
 #include "core/store/ratings_store.hpp"
+#include "core/store/table_store.hpp"
 #include "core/util/errors.hpp"
 #include "core/util/thread_priority.hpp"
 #include "core/util/version.hpp"
@@ -73,9 +74,11 @@ RunOutcome runFit(const std::filesystem::path& projectFile, const RunRequest& re
   const auto dataset = project.resolveDataset(request.dataset);
 
   // Load what the model fits and split off its held-out part (PreparedData), so that every model
-  // of a data kind is scored on the same held-out documents, pairs or ratings for the same seed.
+  // of a data kind is scored on the same held-out documents, pairs, ratings or rows for the same
+  // seed.
   Graph graph;
   Ratings ratings;
+  NumericTable table;
   std::optional<PreparedData> prepared;
   switch (dataset.kind) {
     case DataKind::Corpus:
@@ -88,6 +91,10 @@ RunOutcome runFit(const std::filesystem::path& projectFile, const RunRequest& re
     case DataKind::Ratings:
       ratings = loadRatings(project, dataset.id);
       prepared.emplace(ratings, request.heldout, request.seed);
+      break;
+    case DataKind::Table:
+      table = loadTable(project, dataset.id);
+      prepared.emplace(table, request.heldout, request.seed);
       break;
   }
   const FitData& data = prepared->data();

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The three import orchestrations: read, build, write in short staging transactions, publish.
+// The four import orchestrations: read, build, write in short staging transactions, publish.
 #include "core/jobs/import_job.hpp"
 
 #include <algorithm>
@@ -10,6 +10,7 @@
 #include "core/store/dataset_staging.hpp"
 #include "core/store/graph_store.hpp"
 #include "core/store/ratings_store.hpp"
+#include "core/store/table_store.hpp"
 
 namespace latent::core {
 namespace {
@@ -25,13 +26,15 @@ nlohmann::json pruneJson(const PruneOptions& p) {
 }
 
 // Writes `rows` rows, kStagingBatchRows per transaction, the last batch in the publishing commit.
+// `batchRows` lowers the rows per transaction for wide rows (a table's), to keep each near
+// kStagingBatchBytes.
 template <typename WriteRows>
 std::int64_t writeStaged(StagedDataset& staging, std::size_t rows, const ImportControl& control, WriteRows&& write,
-                         const nlohmann::json& summary) {
+                         const nlohmann::json& summary, std::size_t batchRows = kStagingBatchRows) {
   std::size_t first = 0;
-  for (; rows - first > kStagingBatchRows; first += kStagingBatchRows) {
+  for (; rows - first > batchRows; first += batchRows) {
     control.checkStop();
-    staging.write([&](std::int64_t id) { write(id, first, kStagingBatchRows); });
+    staging.write([&](std::int64_t id) { write(id, first, batchRows); });
   }
   control.checkStop();
   return staging.publish(summary, [&](std::int64_t id) { write(id, first, rows - first); });
@@ -172,6 +175,29 @@ ImportResult importRatings(Project& project, const RatingsImportRequest& request
     writeRatingsRows(project, datasetId, ratings, first, count);
   };
   const auto id = writeStaged(staging, ratingsRowCount(ratings), control, write, summary);
+  return {project.dataset(id), report.notes};
+}
+
+ImportResult importTable(Project& project, const TableImportRequest& request, const ImportControl& control) {
+  checkDatasetNameFree(project, request.name);
+  TableReadReport report;
+  const NumericTable table = readTable(request.source, request.read, control, &report);
+  control.checkStop();
+
+  const nlohmann::json summary = tableSummary(table);
+  nlohmann::json options = {{"id_column", request.read.idColumn},
+                            {"label_column", request.read.labelColumn},
+                            {"columns", request.read.columns}};
+  StagedDataset staging(
+      project,
+      {request.name, DataKind::Table, absoluteSource(request.source), std::string(toString(report.format)), options},
+      control.stop);
+  const auto write = [&](std::int64_t datasetId, std::size_t first, std::size_t count) {
+    writeTableRows(project, datasetId, table, first, count);
+  };
+  const std::size_t rowBytes = 64 + 8 * table.featureCount();
+  const std::size_t batchRows = std::clamp<std::size_t>(kStagingBatchBytes / rowBytes, 1, kStagingBatchRows);
+  const auto id = writeStaged(staging, tableRowCount(table), control, write, summary, batchRows);
   return {project.dataset(id), report.notes};
 }
 

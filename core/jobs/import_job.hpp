@@ -16,6 +16,7 @@
 #include "core/io/corpus_import.hpp"
 #include "core/io/graph_import.hpp"
 #include "core/io/ratings_import.hpp"
+#include "core/io/table_import.hpp"
 #include "core/store/project.hpp"
 
 namespace latent::core {
@@ -43,6 +44,12 @@ struct RatingsImportRequest {
   RatingsReadOptions read;
 };
 
+struct TableImportRequest {
+  std::string name;
+  std::filesystem::path source;
+  TableReadOptions read;
+};
+
 struct ImportResult {
   DatasetInfo dataset;             // as stored, summary included
   std::vector<std::string> notes;  // choices the importer made, for the user
@@ -54,6 +61,7 @@ struct ImportResult {
 ImportResult importCorpus(Project& project, const CorpusImportRequest& request, const ImportControl& control = {});
 ImportResult importGraph(Project& project, const GraphImportRequest& request, const ImportControl& control = {});
 ImportResult importRatings(Project& project, const RatingsImportRequest& request, const ImportControl& control = {});
+ImportResult importTable(Project& project, const TableImportRequest& request, const ImportControl& control = {});
 
 // Checks that a dataset name is free before any reading starts (throws UsageError).
 void checkDatasetNameFree(Project& project, const std::string& name);

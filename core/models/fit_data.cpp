@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The held-out splits of the three data kinds, made in one place.
+// The held-out splits of the four data kinds, made in one place.
 #include "core/models/fit_data.hpp"
+
+#include "core/eval/row_split.hpp"
 
 namespace latent::core {
 
@@ -22,6 +24,11 @@ PreparedData::PreparedData(const Ratings& ratings, double fraction, std::uint64_
     : m_ratings(splitRatings(ratings, fraction, seed)) {
   m_data.ratings = &ratings;
   m_data.ratingSplit = &m_ratings;
+}
+
+PreparedData::PreparedData(const NumericTable& table, double fraction, std::uint64_t seed) {
+  m_data.table = &table;
+  m_data.heldoutRows = splitRows(table.rowCount(), fraction, seed);
 }
 
 }  // namespace latent::core

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The data a fit sees, with its held-out part split off once, here, for every data kind: documents
-// for corpora (document completion), node pairs for graphs, ratings for ratings tables. Seeded, so
+// for corpora (document completion), node pairs for graphs, ratings for ratings tables, rows for
+// numeric tables. Seeded, so
 // that every model of a data kind is scored on the same held-out part for the same seed.
 #pragma once
 
@@ -8,6 +9,7 @@
 
 #include "core/data/corpus.hpp"
 #include "core/data/graph.hpp"
+#include "core/data/numeric_table.hpp"
 #include "core/data/ratings.hpp"
 #include "core/eval/dyad_split.hpp"
 #include "core/eval/heldout.hpp"
@@ -25,6 +27,9 @@ class PreparedData {
   PreparedData(const Graph& graph, double fraction, std::uint64_t seed);
   // Holds out `fraction` of the ratings; `ratings` must outlive this.
   PreparedData(const Ratings& ratings, double fraction, std::uint64_t seed);
+  // Holds out `fraction` of the rows (FitData::heldoutRows, eval/row_split.hpp); `table` must
+  // outlive this.
+  PreparedData(const NumericTable& table, double fraction, std::uint64_t seed);
 
   PreparedData(const PreparedData&) = delete;  // data() points into it
   PreparedData& operator=(const PreparedData&) = delete;

@@ -15,6 +15,7 @@
 #include "core/data/corpus.hpp"
 #include "core/data/data_kind.hpp"
 #include "core/data/graph.hpp"
+#include "core/data/numeric_table.hpp"
 #include "core/data/ratings.hpp"
 #include "core/eval/dyad_split.hpp"
 #include "core/eval/heldout.hpp"
@@ -42,7 +43,8 @@ struct ModelInfo {
 
 // The data a fit sees, its held-out part already split off (models/fit_data.hpp, PreparedData):
 // a topic model trains on `corpus` and scores `heldout`; a block model trains on the pairs of
-// `dyads` it does not hold out; a factor model on `ratingSplit->train`.
+// `dyads` it does not hold out; a factor model on `ratingSplit->train`; a model of a numeric table
+// on the rows of `table` not in `heldoutRows`.
 struct FitData {
   const Corpus* corpus = nullptr;
   const HeldoutDocuments* heldout = nullptr;  // null or empty: no held-out evaluation
@@ -54,6 +56,10 @@ struct FitData {
   const DyadSplit* dyads = nullptr;  // of `graph`
   const Ratings* ratings = nullptr;
   const RatingSplit* ratingSplit = nullptr;  // of `ratings`
+  // A numeric table (rows x features), whole; the model trains on the rows not in `heldoutRows`
+  // and scores those (eval/row_split.hpp: seeded, sorted row indices, empty when none is held out).
+  const NumericTable* table = nullptr;
+  std::vector<std::int64_t> heldoutRows;
 };
 
 struct FitSettings {

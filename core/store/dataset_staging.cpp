@@ -43,8 +43,11 @@ struct RowTable {
   const char* key;
 };
 constexpr RowTable kRowTables[] = {
-    {"tokens", "doc_index"}, {"documents", "doc_index"}, {"vocabulary", "word_id"}, {"edges", "source, target"},
-    {"nodes", "node_index"}, {"ratings", "seq"},         {"users", "user_index"},   {"items", "item_index"},
+    {"tokens", "doc_index"},     {"documents", "doc_index"},
+    {"vocabulary", "word_id"},   {"edges", "source, target"},
+    {"nodes", "node_index"},     {"ratings", "seq"},
+    {"users", "user_index"},     {"items", "item_index"},
+    {"table_rows", "row_index"}, {"table_features", "feature_index"},
 };
 
 }  // namespace

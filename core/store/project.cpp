@@ -83,11 +83,28 @@ int Project::schemaVersion() { return static_cast<int>(m_db.queryInteger("PRAGMA
 
 void Project::migrate() {
   const int current = schemaVersion();
+  if (current >= latestSchemaVersion()) return;
+  // Migrations run with foreign keys off, as SQLite's way of rebuilding a table needs (dropping a
+  // parent table must not cascade; 007 rebuilds `datasets`), and each checks them before its
+  // commit. The pragma is a no-op inside a transaction, so it is set around them.
+  m_db.exec("PRAGMA foreign_keys = OFF");
+  struct ForeignKeysBackOn {
+    Database& db;
+    ~ForeignKeysBackOn() {
+      try {
+        db.exec("PRAGMA foreign_keys = ON");
+      } catch (...) {
+        // Only fails when the connection is unusable, and then nothing more can be done with it.
+      }
+    }
+  } backOn{m_db};
   for (const auto& m : resources::migrations()) {
     const int version = migrationVersion(m);
     if (version <= current) continue;
     Transaction tx(m_db);
     m_db.exec(std::string(m.contents));
+    if (m_db.prepare("PRAGMA foreign_key_check").step())
+      throw StoreError("migration " + std::string(m.name) + " of " + m_path.string() + " broke a foreign key", 0);
     m_db.exec("PRAGMA application_id = " + std::to_string(kApplicationId));
     m_db.exec("PRAGMA user_version = " + std::to_string(version));
     tx.commit();

@@ -116,7 +116,8 @@ class TestFileDrop : public QObject {
         choices << a->text();
         if (a->text().contains(QLatin1String("ratings"))) ratings = a;
       }
-    QCOMPARE(choices.size(), 3);
+    QCOMPARE(choices.size(), 4);  // corpus, graph, ratings table, numeric table
+    QVERIFY(choices.last().contains(QLatin1String("numeric table")));
     QVERIFY(ratings);
     ratings->trigger();
     QTRY_VERIFY(openDialog(window));

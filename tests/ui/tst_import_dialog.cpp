@@ -13,6 +13,7 @@
 #include "test_support.hpp"
 #include "ui/import/import_dialog.hpp"
 #include "ui/import/import_options_form.hpp"
+#include "ui/util/format.hpp"
 #include "ui/util/qt_convert.hpp"
 #include "ui_test_data.hpp"
 
@@ -91,6 +92,37 @@ class TestImportDialog : public QObject {
     QCOMPARE(datasets[0].id, imported.first().at(0).toLongLong());
     QCOMPARE(datasets[0].summary["documents"].get<int>(), 3);
     QCOMPARE(datasets[0].summary["tokens"].get<int>(), 6);
+  }
+
+  // A numeric table: the preview shows row names, the label and the features; the import
+  // publishes it and its summary reads as the project tree shows it.
+  void numericTablePreviewsAndImports() {
+    test::Scratch scratch;
+    const auto project = scratch.path("p.latent");
+    { core::Project create(project); }
+    const auto good = scratch.write("cases.csv", "id,x,y,class\nr1,0.5,1,a\nr2,-2,0,b\nr3,3e-2,1,a\n");
+    ui::ImportDialog dialog(project, core::DataKind::Table);
+    auto* id = dialog.options()->findChildren<QLineEdit*>().at(0);
+    auto* label = dialog.options()->findChildren<QLineEdit*>().at(1);
+    id->setText(QStringLiteral("id"));
+    label->setText(QStringLiteral("class"));
+    QVERIFY(preview(dialog, good));
+    QVERIFY2(dialog.previewError().isEmpty(), qPrintable(dialog.previewError()));
+    auto* table = dialog.previewTable();
+    QCOMPARE(table->rowCount(), 3);
+    QCOMPARE(table->columnCount(), 4);  // row, label, x, y
+    QCOMPARE(table->item(1, 0)->text(), QStringLiteral("r2"));
+    QCOMPARE(table->item(1, 1)->text(), QStringLiteral("b"));
+    QCOMPARE(table->item(2, 2)->text(), QStringLiteral("0.03"));
+
+    QSignalSpy imported(&dialog, &ui::ImportDialog::imported);
+    dialog.startImport();
+    QVERIFY(imported.wait(15000));
+    core::Project check(project, core::Project::Access::ReadOnly);
+    const auto datasets = check.datasets();
+    QCOMPARE(datasets.size(), std::size_t{1});
+    QVERIFY(datasets[0].kind == core::DataKind::Table);
+    QCOMPARE(ui::datasetSummaryText(datasets[0]), QStringLiteral("3 rows · 2 features · labels: class"));
   }
 
   void takenNameIsRefusedBeforeImporting() {

@@ -57,7 +57,9 @@ class TestMainWindow : public QObject {
     QCOMPARE(window.windowTitle(), QStringLiteral("three.latent — Latent Studio"));
 
     auto* tree = window.projectTree();
-    QCOMPARE(tree->topLevelItemCount(), 3);
+    QCOMPARE(tree->topLevelItemCount(), 4);  // corpora, graphs, ratings, tables
+    QCOMPARE(tree->groupItem(core::DataKind::Table)->text(0), QStringLiteral("Tables"));
+    QCOMPARE(tree->groupItem(core::DataKind::Table)->childCount(), 0);
     auto* corpora = tree->groupItem(core::DataKind::Corpus);
     auto* graphs = tree->groupItem(core::DataKind::Graph);
     auto* ratings = tree->groupItem(core::DataKind::Ratings);

@@ -37,9 +37,10 @@ namespace latent::ui {
 
 ImportDialog::ImportDialog(std::filesystem::path projectFile, core::DataKind kind, QWidget* parent)
     : QDialog(parent), m_projectFile(std::move(projectFile)), m_kind(kind) {
-  setWindowTitle(kind == core::DataKind::Corpus  ? tr("Import Corpus")
-                 : kind == core::DataKind::Graph ? tr("Import Graph")
-                                                 : tr("Import Ratings"));
+  setWindowTitle(kind == core::DataKind::Corpus    ? tr("Import Corpus")
+                 : kind == core::DataKind::Graph   ? tr("Import Graph")
+                 : kind == core::DataKind::Ratings ? tr("Import Ratings")
+                                                   : tr("Import Numeric Table"));
   setWindowIcon(kindIcon(kind));
   setModal(false);
   resize(1150, 720);
@@ -213,8 +214,8 @@ ImportSettings ImportDialog::settings() const {
   s.kind = m_kind;
   const auto source = toPath(m_source->text().trimmed());
   const std::string name = utf8(m_name->text().trimmed());
-  s.corpus.source = s.graph.source = s.ratings.source = source;
-  s.corpus.name = s.graph.name = s.ratings.name = name;
+  s.corpus.source = s.graph.source = s.ratings.source = s.table.source = source;
+  s.corpus.name = s.graph.name = s.ratings.name = s.table.name = name;
   m_options->apply(s);
   return s;
 }

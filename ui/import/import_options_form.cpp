@@ -59,6 +59,11 @@ const FormatEntry kRatingsFormats[] = {
     {"csv", QT_TRANSLATE_NOOP("ImportOptionsForm", "CSV with user, item, rating columns"),
      static_cast<int>(core::RatingsFormat::Csv)},
 };
+const FormatEntry kTableFormats[] = {
+    {"auto", QT_TRANSLATE_NOOP("ImportOptionsForm", "Detect from the file"), static_cast<int>(core::TableFormat::Auto)},
+    {"csv", QT_TRANSLATE_NOOP("ImportOptionsForm", "CSV / TSV with a header line"),
+     static_cast<int>(core::TableFormat::Csv)},
+};
 
 std::string trimmed(const QLineEdit* edit) { return edit ? utf8(edit->text().trimmed()) : std::string(); }
 
@@ -84,6 +89,9 @@ ImportOptionsForm::ImportOptionsForm(core::DataKind kind, QWidget* parent) : QWi
       break;
     case core::DataKind::Ratings:
       addFormats(kRatingsFormats);
+      break;
+    case core::DataKind::Table:
+      addFormats(kTableFormats);
       break;
   }
   form->addRow(tr("Format"), m_format);
@@ -146,6 +154,13 @@ ImportOptionsForm::ImportOptionsForm(core::DataKind kind, QWidget* parent) : QWi
         tr("Edge lists are undirected unless you say so; GML, GraphML and Pajek say it themselves."));
     form->addRow(tr("Edges are"), m_direction);
     connect(m_direction, &QComboBox::currentIndexChanged, this, &ImportOptionsForm::changed);
+  } else if (kind == core::DataKind::Table) {
+    m_tableIdColumn = addText(form, tr("Id column"), tr("none (rows are numbered)"),
+                              tr("Optional: the column naming the rows; else they are named 1 to N."));
+    m_tableLabelColumn = addText(form, tr("Label column"), tr("none"),
+                                 tr("Optional: a column with a known class per row, kept apart from the features."));
+    m_tableColumns = addText(form, tr("Feature columns"), tr("every other column"),
+                             tr("Optional: the columns to keep as features, separated by commas (A,B,C)."));
   } else {
     m_items = addFile(form, tr("Items file"),
                       tr("Item names: u.item, movies.dat, movies.csv, or a CSV with id and name columns."),
@@ -251,6 +266,14 @@ void ImportOptionsForm::apply(ImportSettings& s) const {
       r.read.itemColumn = trimmed(m_itemColumn);
       r.read.ratingColumn = trimmed(m_ratingColumn);
       r.read.timeColumn = trimmed(m_ratingTimeColumn);
+      break;
+    }
+    case core::DataKind::Table: {
+      auto& r = s.table;
+      r.read.format = static_cast<core::TableFormat>(m_format->currentData().toInt());
+      r.read.idColumn = trimmed(m_tableIdColumn);
+      r.read.labelColumn = trimmed(m_tableLabelColumn);
+      r.read.columns = core::splitColumnList(trimmed(m_tableColumns));
       break;
     }
   }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The kind-specific part of the import dialog: format and the options of DESIGN §6's import
 // commands (columns, vocabulary, stop words and pruning for corpora; nodes file and direction
-// for graphs; items file and columns for ratings).
+// for graphs; items file and columns for ratings; id, label and feature columns for numeric tables).
 #pragma once
 
 #include <QWidget>
@@ -51,6 +51,8 @@ class ImportOptionsForm final : public QWidget {
   // Ratings.
   QLineEdit *m_items = nullptr, *m_userColumn = nullptr, *m_itemColumn = nullptr, *m_ratingColumn = nullptr,
             *m_ratingTimeColumn = nullptr;
+  // Numeric table.
+  QLineEdit *m_tableIdColumn = nullptr, *m_tableLabelColumn = nullptr, *m_tableColumns = nullptr;
 };
 
 }  // namespace latent::ui

@@ -10,6 +10,7 @@
 #include "core/io/corpus_import.hpp"
 #include "core/io/graph_import.hpp"
 #include "core/io/ratings_import.hpp"
+#include "core/io/table_import.hpp"
 #include "core/io/text_preview.hpp"
 #include "core/util/errors.hpp"
 #include "ui/util/format.hpp"
@@ -112,6 +113,34 @@ void previewRatings(const ImportSettings& s, int maxRecords, ImportPreview& out)
   appendNotes(out, report.notes);
 }
 
+// The first columns shown of a wide table; the note says how many there are.
+constexpr std::size_t kImportPreviewFeatures = 30;
+
+void previewTable(const ImportSettings& s, int maxRecords, ImportPreview& out) {
+  core::ImportControl control;
+  control.maxRecords = maxRecords;
+  core::TableReadReport report;
+  const auto table = core::readTable(s.table.source, s.table.read, control, &report);
+  const std::size_t shownFeatures = std::min(table.featureCount(), kImportPreviewFeatures);
+  out.headers = {QObject::tr("Row")};
+  if (table.hasLabels()) out.headers << qs(table.labelName);
+  for (std::size_t f = 0; f < shownFeatures; ++f) out.headers << qs(table.featureNames[f]);
+  if (shownFeatures < table.featureCount()) out.headers << QStringLiteral("…");
+  for (std::size_t r = 0; r < table.rowCount() && out.rows.size() < maxRecords; ++r) {
+    QStringList row{qs(table.rowNames[r])};
+    if (table.hasLabels()) row << qs(table.rowLabels[r]);
+    for (std::size_t f = 0; f < shownFeatures; ++f)
+      row << formatCompact(table.values(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(f)), 6);
+    if (shownFeatures < table.featureCount()) row << QStringLiteral("…");
+    out.rows.push_back(row);
+  }
+  out.note = QObject::tr("The first %1 rows read, %2 features each (format: %3).")
+                 .arg(out.rows.size())
+                 .arg(table.featureCount())
+                 .arg(qs(core::toString(report.format)));
+  appendNotes(out, report.notes);
+}
+
 }  // namespace
 
 const std::filesystem::path& ImportSettings::source() const {
@@ -122,6 +151,8 @@ const std::filesystem::path& ImportSettings::source() const {
       return graph.source;
     case core::DataKind::Ratings:
       return ratings.source;
+    case core::DataKind::Table:
+      return table.source;
   }
   return corpus.source;
 }
@@ -143,6 +174,9 @@ ImportPreview computeImportPreview(const ImportSettings& settings, int maxRecord
         break;
       case core::DataKind::Ratings:
         previewRatings(settings, maxRecords, out);
+        break;
+      case core::DataKind::Table:
+        previewTable(settings, maxRecords, out);
         break;
     }
   } catch (const core::InputError& e) {
@@ -168,6 +202,8 @@ core::ImportResult runImport(core::Project& project, const ImportSettings& setti
       return core::importGraph(project, settings.graph, control);
     case core::DataKind::Ratings:
       return core::importRatings(project, settings.ratings, control);
+    case core::DataKind::Table:
+      return core::importTable(project, settings.table, control);
   }
   throw std::logic_error("unknown data kind");
 }

@@ -18,6 +18,7 @@ struct ImportSettings {
   core::CorpusImportRequest corpus;
   core::GraphImportRequest graph;
   core::RatingsImportRequest ratings;
+  core::TableImportRequest table;
 
   const std::filesystem::path& source() const;
 };

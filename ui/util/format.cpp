@@ -66,6 +66,8 @@ QString kindTitle(core::DataKind kind) {
       return QObject::tr("Graphs");
     case core::DataKind::Ratings:
       return QObject::tr("Ratings");
+    case core::DataKind::Table:
+      return QObject::tr("Tables");
   }
   return {};
 }
@@ -78,6 +80,8 @@ QString kindNoun(core::DataKind kind) {
       return QObject::tr("graph");
     case core::DataKind::Ratings:
       return QObject::tr("ratings table");
+    case core::DataKind::Table:
+      return QObject::tr("numeric table");
   }
   return {};
 }
@@ -92,6 +96,8 @@ QIcon kindIcon(core::DataKind kind) {
       return themedIcon("graph");
     case core::DataKind::Ratings:
       return themedIcon("ratings");
+    case core::DataKind::Table:
+      return themedIcon("table");
   }
   return {};
 }
@@ -120,6 +126,14 @@ QString datasetSummaryText(const core::DatasetInfo& dataset) {
       return QObject::tr("%1 ratings").arg(formatCount(summaryInt(s, "ratings"))) + dot +
              QObject::tr("%1 users").arg(formatCount(summaryInt(s, "users"))) + dot +
              QObject::tr("%1 items").arg(formatCount(summaryInt(s, "items")));
+    case core::DataKind::Table: {
+      QString text = QObject::tr("%1 rows").arg(formatCount(summaryInt(s, "rows"))) + dot +
+                     QObject::tr("%1 features").arg(formatCount(summaryInt(s, "features")));
+      if (s.value("binary", false)) text += dot + QObject::tr("0/1");
+      if (s.contains("label_column") && s["label_column"].is_string())
+        text += dot + QObject::tr("labels: %1").arg(qs(s["label_column"].get<std::string>()));
+      return text;
+    }
   }
   return {};
 }

@@ -149,7 +149,8 @@ void ProjectTree::fill(const std::vector<core::DatasetInfo>& datasets, const std
   const bool firstFill = topLevelItemCount() == 0;
 
   clear();
-  for (const auto kind : {core::DataKind::Corpus, core::DataKind::Graph, core::DataKind::Ratings}) {
+  for (const auto kind :
+       {core::DataKind::Corpus, core::DataKind::Graph, core::DataKind::Ratings, core::DataKind::Table}) {
     auto* group = new QTreeWidgetItem(this, {kindTitle(kind)});
     group->setData(0, ItemTypeRole, GroupItem);
     group->setData(0, IdRole, static_cast<int>(kind));

@@ -51,6 +51,11 @@ std::vector<SampleInfo> builtInSamples() {
        "73,421 ratings (1-5) of 1,128 ETH Zurich lecturers by 2,972 students. Sparse, real and free "
        "to ship: a stand-in for MovieLens.",
        "insteval/ratings.csv"},
+      {"efh-synthetic", DataKind::Table, "Bayesian harmonium: 004's synthetic 0/1 table",
+       "200 exact draws of 100 binary units from a Gaussian-Bernoulli harmonium with 10 hidden units (Guo & "
+       "Xing 2006, §5.1). Few rows for 1,000 weights: the Bayesian (Langevin) fit is steadier than maximum "
+       "likelihood.",
+       "efh_synthetic/cases.csv"},
   };
 }
 
@@ -119,6 +124,13 @@ ImportResult importSample(Project& project, const std::string& sample, const std
     r.read.nodes = source.parent_path() / "nodes.csv";
     r.read.directed = info->name == "sampson";
     return importGraph(project, r, control);
+  }
+  if (info->kind == DataKind::Table) {
+    TableImportRequest r;
+    r.name = datasetName;
+    r.source = source;
+    r.read.idColumn = "case";
+    return importTable(project, r, control);
   }
   RatingsImportRequest r;
   r.name = datasetName;

@@ -2,6 +2,7 @@
 // The model catalogue and option checking shared by the command line and the run panel.
 #include <stdexcept>
 
+#include "core/models/harmonium/gb_efh.hpp"
 #include "core/models/harmonium/rbm.hpp"
 #include "core/models/harmonium/rbm_ratings.hpp"
 #include "core/models/harmonium/rsm.hpp"
@@ -25,7 +26,7 @@ namespace {
 // One row per model, in the order of DESIGN §3.
 const ModelDefinition kModels[] = {
     unigramModel(), mixtureModel(), plsaModel(), ldaGibbsModel(), ldaVbModel(), ldaOnlineModel(),  sbmModel(),
-    mmsbModel(),    irmModel(),     pmfModel(),  rbmModel(),      rsmModel(),   rbmRatingsModel(),
+    mmsbModel(),    irmModel(),     pmfModel(),  rbmModel(),      rsmModel(),   rbmRatingsModel(), gbEfhModel(),
 };
 
 }  // namespace

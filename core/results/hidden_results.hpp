@@ -17,6 +17,18 @@ inline constexpr const char* kVisibleBias = "visible_bias";
 inline constexpr const char* kHiddenBias = "hidden_bias";
 inline constexpr const char* kHiddenActivations = "hidden_activations";
 
+// The Gaussian-Bernoulli harmonium (gb-efh, 004) adds, its W being posterior draws (Langevin):
+//   "weights_sd" V x K        the draws' spread per weight (after rotating each onto the first,
+//                              as W is identified only up to a rotation of the hidden units)
+//   "prior_mean", "prior_sd" V x 1   the Gaussian prior on each visible unit's weights (004 eq. 7),
+//                              as estimated by empirical Bayes when asked for (004 eq. 24-25)
+//   "weight_trace" T x 4       W_11, W_12, W_21, W_22 after every iteration (004 Fig. 3)
+// and "weights" is the draws' mean (rotated likewise), "hidden_bias" zero (004 §2: lambda = 0).
+inline constexpr const char* kWeightsSd = "weights_sd";
+inline constexpr const char* kPriorMean = "prior_mean";
+inline constexpr const char* kPriorSd = "prior_sd";
+inline constexpr const char* kWeightTrace = "weight_trace";
+
 // The categorical RBM on ratings (rbm-ratings; 000 eq. 27.105) has R visible states per item, so
 // its weights and visible biases are stored in place of "weights" and "visible_bias" (the
 // family's `ratingsRequired`), with "hidden_bias" as above (U users, I items, R rating levels):

@@ -10,6 +10,7 @@
 // Protocol (build in a tree configured with -DLATENT_BUILD_BENCHMARKS=ON):
 //   gb-efh-fig5 [--runs 10] [--ml-steps 2000] [--ml-rate R] [--langevin-steps 2000] [--burn-in 500]
 //               [--epsilon E] [--em-every 250] [--trace FILE.csv]
+//   gb-efh-fig5 --write-sample FOLDER   (writes the built-in sample efh-synthetic, then exits)
 // One JSON line per training-set size: mae and mre of each method, mean and standard error over
 // the runs (each run draws its own W and cases). --trace writes 004 Fig. 3: W_11 along three
 // Langevin chains from different starts (N = 100, the first run).
@@ -39,6 +40,7 @@ struct Settings {
   double epsilon = 0.0;  // 0: derived from the ML rate (EfhSteps)
   int emEvery = 250;
   std::string trace;
+  std::string sample;
 };
 
 struct Tally {
@@ -113,6 +115,34 @@ void writeTrace(const Settings& s, const efh::EfhParameters& truth, const efh::B
   }
 }
 
+// The built-in sample (resources/samples/efh_synthetic): 200 exact cases of run 1's model as a 0/1
+// table (cases.csv: case, u1..u100) and its true W (weights.csv: unit, h1..h10).
+void writeSample(const std::string& folder) {
+  efh::EfhParameters truth(100, 10);
+  truth.weights = efh::syntheticEfhWeights(100, 10, 1);
+  const auto data = efh::exactEfhSamples(truth, 200, 1000 + 200);
+  std::ofstream cases(folder + "/cases.csv");
+  cases << "case";
+  for (int i = 1; i <= 100; ++i) cases << ",u" << i;
+  cases << '\n';
+  for (Eigen::Index c = 0; c < data.rows(); ++c) {
+    const Eigen::VectorXd x = efh::denseRow(data, c);
+    cases << c + 1;
+    for (Eigen::Index i = 0; i < x.size(); ++i) cases << ',' << x[i];
+    cases << '\n';
+  }
+  std::ofstream weights(folder + "/weights.csv");
+  weights.precision(17);
+  weights << "unit";
+  for (int j = 1; j <= 10; ++j) weights << ",h" << j;
+  weights << '\n';
+  for (Eigen::Index i = 0; i < truth.visible(); ++i) {
+    weights << 'u' << i + 1;
+    for (Eigen::Index j = 0; j < truth.hidden(); ++j) weights << ',' << truth.weights(i, j);
+    weights << '\n';
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -135,10 +165,16 @@ int main(int argc, char** argv) {
       s.emEvery = std::stoi(value);
     else if (key == "--trace")
       s.trace = value;
+    else if (key == "--write-sample")
+      s.sample = value;
     else {
       std::cerr << "unknown option " << key << "\n";
       return 2;
     }
+  }
+  if (!s.sample.empty()) {
+    writeSample(s.sample);
+    return 0;
   }
   const Eigen::Index M = 100, J = 10;
   for (const Eigen::Index N : {25, 50, 100, 200}) {

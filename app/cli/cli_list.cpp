@@ -160,16 +160,20 @@ Command addModelsCommand(CLI::App& app) {
                 nlohmann::json options = nlohmann::json::array();
                 for (const auto& o : m->options)
                   options.push_back({{"name", o.name}, {"default", o.defaultValue}, {"help", o.help}});
+                nlohmann::json alsoFits = nlohmann::json::array();
+                for (const auto k : m->alsoFits) alsoFits.push_back(std::string(core::toString(k)));
                 printJsonLine({{"name", m->name},
                                {"kind", std::string(core::toString(m->kind))},
+                               {"also_fits", alsoFits},
                                {"title", m->title},
                                {"objective", m->objectiveName},
                                {"heldout", m->heldoutName},
                                {"options", options}});
                 continue;
               }
-              std::cout << m->name << " (" << core::toString(m->kind) << "): " << m->title << "\n  " << m->description
-                        << "\n";
+              std::cout << m->name << " (" << core::toString(m->kind);
+              for (const auto k : m->alsoFits) std::cout << ", " << core::toString(k);
+              std::cout << "): " << m->title << "\n  " << m->description << "\n";
               // Columns as wide as this model's longest name and default; names with dashes, as
               // typed on the command line (underscores are accepted too).
               std::size_t nameWidth = 0, defaultWidth = 0;

@@ -21,6 +21,13 @@
 namespace latent::core {
 namespace {
 
+// "corpus", or "corpus or table" for a model that fits several kinds.
+std::string kindsOf(const ModelInfo& info) {
+  std::string out(toString(info.kind));
+  for (const DataKind k : info.alsoFits) out += " or " + std::string(toString(k));
+  return out;
+}
+
 // Lowers the priority of every TBB worker that joins the fit's arena, when the fit itself runs
 // as background work (a GUI job). Workers stay lowered afterwards: in the GUI they run nothing
 // but fits (util/thread_priority.hpp says why it cannot be undone).
@@ -54,9 +61,9 @@ nlohmann::json validateRunRequest(Project& project, const RunRequest& request) {
   auto model = createModel(request.model);
   const auto& info = model->info();
   const auto dataset = project.resolveDataset(request.dataset);
-  if (dataset.kind != info.kind)
-    throw UsageError("model " + info.name + " fits " + std::string(toString(info.kind)) + " data, but dataset '" +
-                     dataset.name + "' is a " + std::string(toString(dataset.kind)));
+  if (!info.fits(dataset.kind))
+    throw UsageError("model " + info.name + " fits " + kindsOf(info) + " data, but dataset '" + dataset.name +
+                     "' is a " + std::string(toString(dataset.kind)));
   if (request.threads < 1 || request.threads > kMaxThreads)
     throw UsageError("--threads must be between 1 and " + std::to_string(kMaxThreads));
   if (!(request.heldout >= 0.0 && request.heldout < 1.0))

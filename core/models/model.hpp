@@ -2,6 +2,7 @@
 // The model interface at the job boundary: a catalogue entry with documented options, and fit().
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -29,6 +30,9 @@ namespace latent::core {
 struct ModelInfo {
   std::string name;  // command-line name: "unigram", "lda-gibbs", ...
   DataKind kind = DataKind::Corpus;
+  // Further kinds it fits (a binary RBM: a corpus's word occurrences, or any 0/1 table); `kind` is
+  // the one it is listed under.
+  std::vector<DataKind> alsoFits;
   std::string title;                           // "Unigram (MAP multinoulli)"
   std::string description;                     // two sentences for the run panel
   std::string objectiveName;                   // what IterationReport::trainObjective measures
@@ -39,6 +43,8 @@ struct ModelInfo {
   std::string heldoutName;
   std::string heldoutKey;
   std::vector<OptionSpec> options;
+
+  bool fits(DataKind k) const { return k == kind || std::find(alsoFits.begin(), alsoFits.end(), k) != alsoFits.end(); }
 };
 
 // The data a fit sees, its held-out part already split off (models/fit_data.hpp, PreparedData):

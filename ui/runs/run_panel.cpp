@@ -219,7 +219,7 @@ void RunPanel::fillDatasets(const std::vector<core::DatasetInfo>& datasets) {
     for (int i = 0; index < 0 && i < m_dataset->count(); ++i) {
       const auto kind = static_cast<core::DataKind>(m_dataset->itemData(i, kKindRole).toInt());
       for (const auto* info : core::modelCatalogue())
-        if (info->kind == kind) index = i;
+        if (info->fits(kind)) index = i;
     }
     m_dataset->setCurrentIndex(index >= 0 ? index : (datasets.empty() ? -1 : 0));
   }
@@ -250,7 +250,7 @@ void RunPanel::onDatasetChanged() {
     m_model->clear();
     if (haveDataset)
       for (const auto* info : core::modelCatalogue())
-        if (info->kind == kind) {
+        if (info->fits(kind)) {
           m_model->addItem(qs(info->title), qs(info->name));
           m_model->setItemData(m_model->count() - 1, qs(info->description), Qt::ToolTipRole);
         }

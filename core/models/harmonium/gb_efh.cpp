@@ -4,13 +4,12 @@
 #include "core/models/harmonium/gb_efh.hpp"
 
 #include <cmath>
-#include <cstdio>
 #include <string>
 #include <vector>
 
-#include "core/eval/row_split.hpp"
 #include "core/models/fit_driver.hpp"
 #include "core/models/harmonium/efh_langevin.hpp"
+#include "core/models/harmonium/harmonium_support.hpp"
 #include "core/results/hidden_results.hpp"
 #include "core/util/clock.hpp"
 #include "core/util/errors.hpp"
@@ -33,11 +32,13 @@ ModelInfo gbEfhInfo() {
   ModelInfo info;
   info.name = "gb-efh";
   info.kind = DataKind::Table;
+  info.alsoFits = {DataKind::Corpus};
   info.family = ResultFamily::HiddenUnits;
   info.heldoutKey = hidden::kHeldoutPseudoNll;
   info.title = "Bayesian harmonium (Gaussian-Bernoulli EFH)";
   info.description =
-      "Explains each row of a 0/1 table by a few continuous hidden factors, each making some columns likelier "
+      "Explains each row of a 0/1 table (or each document by the words it contains) by a few continuous hidden "
+      "factors, each making some columns likelier "
       "to be on together. Fitted by maximum likelihood, or the Bayesian way: many plausible weight matrices "
       "drawn from their posterior and averaged, which is steadier when rows are few.";
   info.objectiveName = "negative pseudo-log-likelihood per row (a monitor, not the likelihood)";
@@ -45,42 +46,13 @@ ModelInfo gbEfhInfo() {
   return info;
 }
 
-// The rows of a 0/1 table as sparse binary cases.
-BinaryData binaryRows(const NumericTable& table, const std::vector<std::int64_t>& rows) {
-  BinaryData out(static_cast<Eigen::Index>(rows.size()), table.values.cols());
-  for (std::size_t r = 0; r < rows.size(); ++r) {
-    out.startVec(static_cast<Eigen::Index>(r));
-    for (Eigen::Index c = 0; c < table.values.cols(); ++c)
-      if (table.values(rows[r], c) != 0.0) out.insertBack(static_cast<Eigen::Index>(r), c) = 1.0;
-  }
-  out.finalize();
-  return out;
-}
-
-std::string shortNumber(double v) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%g", v);
-  return text;
-}
-
-void requireBinary(const NumericTable& table) {
-  for (Eigen::Index c = 0; c < table.values.cols(); ++c)
-    for (Eigen::Index r = 0; r < table.values.rows(); ++r)
-      if (const double v = table.values(r, c); v != 0.0 && v != 1.0)
-        throw UsageError("gb-efh models 0/1 data, but column '" + table.featureNames[static_cast<std::size_t>(c)] +
-                         "' has " + shortNumber(v) + " in row '" + table.rowNames[static_cast<std::size_t>(r)] + "'");
-}
-
 class GbEfhChain final : public FitChain {
  public:
   GbEfhChain(const FitData& data, const GbEfhOptions& options, const FitSettings& settings)
       : m_data(data), m_options(options), m_trainer(stepsOf(options), EfhParameters(), settings.seed) {
-    if (!data.table) throw UsageError("gb-efh fits numeric tables");
-    requireBinary(*data.table);
-    const auto rows = static_cast<std::size_t>(data.table->values.rows());
-    m_trainRows = trainingRows(rows, data.heldoutRows);
-    m_train = binaryRows(*data.table, m_trainRows);
-    m_heldout = binaryRows(*data.table, data.heldoutRows);
+    BinaryCases cases = binaryCases(data, "gb-efh");
+    m_train = std::move(cases.train);
+    m_heldout = std::move(cases.heldout);
     // The objective's rows: the first 100 training rows, so that its curve follows the model.
     m_monitor = m_train.topRows(std::min<Eigen::Index>(100, m_train.rows()));
     if (options.hidden > m_train.cols())
@@ -88,7 +60,7 @@ class GbEfhChain final : public FitChain {
                        std::to_string(m_train.cols()) + " columns");
     m_trainer = EfhTrainer(stepsOf(options), initialParameters(settings.seed), settings.seed);
     m_prior = EfhPrior::uniform(m_train.cols(), options.priorMean, options.priorSd);
-    m_metrics["train_rows"] = static_cast<std::int64_t>(m_train.rows());
+    m_metrics[data.table ? "train_rows" : "train_documents"] = static_cast<std::int64_t>(m_train.rows());
     m_metrics["inference"] = bayesian() ? "langevin" : "maximum likelihood";
   }
 
@@ -145,7 +117,7 @@ class GbEfhChain final : public FitChain {
       result.matrices.push_back({hidden::kPriorMean, m_prior.mean});
       result.matrices.push_back({hidden::kPriorSd, m_prior.sd});
     }
-    result.matrices.push_back({hidden::kHiddenActivations, activationsInTableOrder(p)});
+    result.matrices.push_back({hidden::kHiddenActivations, activations(p)});
     result.matrices.push_back({hidden::kWeightTrace, traceMatrix()});
   }
 
@@ -210,7 +182,7 @@ class GbEfhChain final : public FitChain {
   void evaluateWith(const EfhParameters& p) {
     if (m_heldout.rows() == 0) return;
     m_metrics[hidden::kHeldoutPseudoNll] = -efhMeanPseudoLogLikelihood(p, m_heldout);
-    m_metrics["heldout_rows"] = static_cast<std::int64_t>(m_heldout.rows());
+    m_metrics[m_data.table ? "heldout_rows" : "heldout_documents"] = static_cast<std::int64_t>(m_heldout.rows());
   }
 
   static double meanLogLikelihood(const EfhParameters& p, const BinaryData& cases, double logZ) {
@@ -225,22 +197,16 @@ class GbEfhChain final : public FitChain {
             {hidden::kHiddenBias, Eigen::VectorXd::Zero(p.hidden())}};
   }
 
-  // E[h | x] = W^T x of every row of the table, in its order (held-out rows included).
-  Eigen::MatrixXd activationsInTableOrder(const EfhParameters& p) const {
+  // E[h | x] = W^T x of every case in the data's order (held-out ones included).
+  Eigen::MatrixXd activations(const EfhParameters& p) const {
     Eigen::MatrixXd train, heldout;
     efhHiddenMeans(p, m_train, train);
     efhHiddenMeans(p, m_heldout, heldout);
-    Eigen::MatrixXd out(train.rows() + heldout.rows(), p.hidden());
-    for (std::size_t r = 0; r < m_trainRows.size(); ++r)
-      out.row(m_trainRows[r]) = train.row(static_cast<Eigen::Index>(r));
-    for (std::size_t r = 0; r < m_data.heldoutRows.size(); ++r)
-      out.row(m_data.heldoutRows[r]) = heldout.row(static_cast<Eigen::Index>(r));
-    return out;
+    return activationsInDataOrder(m_data, train, heldout);
   }
 
   const FitData& m_data;
   const GbEfhOptions& m_options;
-  std::vector<std::int64_t> m_trainRows;
   BinaryData m_train, m_heldout, m_monitor;
   EfhTrainer m_trainer;
   EfhPrior m_prior;

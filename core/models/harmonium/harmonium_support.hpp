@@ -59,6 +59,9 @@ ContrastiveDivergence contrastiveDivergence(const O& options) {
   return cd;
 }
 
+// A number as printf's %g writes it, for messages ("0.5", "1e-06").
+std::string shortNumber(double v);
+
 // The step size of epoch `epoch` (1-based): rate * decay^(epoch - 1).
 double learningRateAt(double rate, double decay, std::int64_t epoch);
 
@@ -72,6 +75,19 @@ WordCounts heldoutWordCounts(const HeldoutDocuments& heldout, Eigen::Index V);
 
 // The matrices of a snapshot: W and the biases.
 std::vector<NamedMatrix> parameterMatrices(const RbmParameters& p);
+
+// The 0/1 cases a binary harmonium fits, training and held-out: a corpus's documents as word
+// occurrences (held-out documents whole), or a table's rows (FitData::heldoutRows held out), whose
+// values must all be 0 or 1 (else UsageError naming `model`, the column and the row).
+struct BinaryCases {
+  BinaryData train, heldout;
+  std::vector<std::string> visibleNames;  // a table's columns; empty for a corpus
+};
+BinaryCases binaryCases(const FitData& data, const std::string& model);
+
+// hidden_activations in the data's order: a corpus's (below), or a table's rows in table order.
+Eigen::MatrixXd activationsInDataOrder(const FitData& data, const Eigen::MatrixXd& train,
+                                       const Eigen::MatrixXd& heldout);
 
 // hidden_activations in corpus order (fullDocumentCount x K): training rows from `train` (one
 // row per document of data.corpus), held-out rows from `heldout` (one row per held-out document,

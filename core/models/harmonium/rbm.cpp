@@ -27,11 +27,13 @@ ModelInfo rbmInfo() {
   ModelInfo info;
   info.name = "rbm";
   info.kind = DataKind::Corpus;
+  info.alsoFits = {DataKind::Table};
   info.family = ResultFamily::HiddenUnits;
   info.heldoutKey = hidden::kHeldoutPseudoNll;
-  info.title = "Binary RBM on word occurrences";
+  info.title = "Binary RBM on word occurrences or 0/1 tables";
   info.description =
-      "Sees each document as the set of words it contains (not how often). Each hidden unit is an on-or-off "
+      "Sees each document as the set of words it contains (not how often), or each row of a 0/1 table as it is. Each "
+      "hidden unit is an on-or-off "
       "feature that makes some words likelier to occur together; scored by how well each held-out word's "
       "presence is predicted from the others.";
   info.objectiveName = "mean squared reconstruction error per word (a monitor, not the likelihood)";
@@ -53,12 +55,12 @@ class RbmChain final : public FitChain {
         m_options(options),
         m_seed(settings.seed),
         m_stop(std::move(stop)),
-        m_occurrences(occurrences(wordCounts(*data.corpus))),
+        m_cases(binaryCases(data, "rbm")),
+        m_occurrences(m_cases.train),
+        m_heldout(m_cases.heldout),
         m_trainer(rbmContrastiveDivergence(options), initialParameters(m_occurrences, options.hidden, settings.seed),
                   settings.seed) {
-    if (data.heldout && !data.heldout->empty())
-      m_heldout = occurrences(heldoutWordCounts(*data.heldout, m_occurrences.cols()));
-    m_metrics["train_documents"] = static_cast<std::int64_t>(m_occurrences.rows());
+    m_metrics[data.table ? "train_rows" : "train_documents"] = static_cast<std::int64_t>(m_occurrences.rows());
   }
 
   bool step(const StepPlan& plan, IterationReport& report) override {
@@ -95,7 +97,7 @@ class RbmChain final : public FitChain {
     Eigen::MatrixXd train, heldout;
     hiddenProbabilities(p, m_occurrences, train);
     if (m_heldout.rows() > 0) hiddenProbabilities(p, m_heldout, heldout);
-    result.matrices.push_back({hidden::kHiddenActivations, activationsInCorpusOrder(m_data, train, heldout)});
+    result.matrices.push_back({hidden::kHiddenActivations, activationsInDataOrder(m_data, train, heldout)});
   }
 
  private:
@@ -104,15 +106,16 @@ class RbmChain final : public FitChain {
     if (m_heldout.rows() == 0) return;
     // Besag's pseudo-log-likelihood, summed over the vocabulary's units, per held-out document.
     m_metrics[hidden::kHeldoutPseudoNll] = -meanPseudoLogLikelihood(m_trainer.parameters(), m_heldout);
-    m_metrics["heldout_documents"] = static_cast<std::int64_t>(m_heldout.rows());
+    m_metrics[m_data.table ? "heldout_rows" : "heldout_documents"] = static_cast<std::int64_t>(m_heldout.rows());
   }
 
   const FitData& m_data;
   const RbmOptions& m_options;
   std::uint64_t m_seed;
   std::stop_token m_stop;
-  BinaryData m_occurrences;
-  BinaryData m_heldout;
+  BinaryCases m_cases;
+  const BinaryData& m_occurrences;  // the training cases: word occurrences, or a 0/1 table's rows
+  const BinaryData& m_heldout;
   RbmTrainer m_trainer;
   std::vector<Eigen::Index> m_order;
   std::int64_t m_epochs = 0;

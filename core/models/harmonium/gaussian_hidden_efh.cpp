@@ -111,10 +111,11 @@ void briefSample(const EfhParameters& p, const BinaryData& data, int steps, std:
   // Dense draws first (each row its own stream), then packed into the sparse result in row order.
   RowMatrixF drawn(N, M);
   tbb::parallel_for(tbb::blocked_range<Eigen::Index>(0, N, kEfhCasesPerTask), [&](const auto& range) {
-    Eigen::VectorXd x, h(J), rate;
+    Eigen::VectorXd x(M), h(J), rate(M);
     for (Eigen::Index c = range.begin(); c < range.end(); ++c) {
       Rng rng(seed, static_cast<std::uint64_t>(c));
-      x = denseRow(data, c);
+      x.setZero();
+      for (BinaryData::InnerIterator it(data, c); it; ++it) x[it.col()] = it.value();
       for (int step = 0; step < steps; ++step) {
         h.noalias() = p.weights.transpose() * x;
         for (Eigen::Index j = 0; j < J; ++j) h[j] += rng.normal();

@@ -4,6 +4,7 @@
 // lengths 1 to 20, the spread narrows with more runs, the estimate depends on the seed only, a
 // stop cancels it; the full-document held-out perplexity against its exact value, and through the
 // model, where it leaves document completion's heldout_perplexity as it was.
+// In the evidence suite (optimised build only): its AIS runs are the slowest checks of the harmoniums.
 #include <QtTest>
 
 #include <tbb/global_control.h>

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// gb-efh (004's Bayesian harmonium) through the command line on a 0/1 table of two planted groups
+// The binary harmoniums on 0/1 tables through the command line. gb-efh (004's Bayesian harmonium)
+// on a table of two planted groups
 // of columns: the Langevin fit improves the held-out pseudo-likelihood on its independent-units
 // start by far, keeps its
 // draws after burn-in, repeats itself for a seed whatever the thread count, exports its weights by
 // column name and its activations by row name; maximum likelihood keeps no draws; a table that is
-// not 0/1 is refused with one message.
+// not 0/1 is refused with one message. The binary RBM fits the same table, with its exact
+// log-likelihood (two hidden units), and refuses a table that is not 0/1 alike.
 #include <QtTest>
 
 #include <cmath>
@@ -46,6 +48,15 @@ void writeTwoGroups(const std::filesystem::path& file) {
   }
 }
 
+// Imports the table above as dataset "groups"; the import's exit status.
+int importTwoGroups(const test::Scratch& scratch, const std::filesystem::path& project) {
+  const auto csv = scratch.path("groups.csv");
+  writeTwoGroups(csv);
+  return runCli({"import", "table", "--project", str(project), "--name", "groups", "--source", str(csv), "--id-column",
+                 "id"})
+      .exitCode;
+}
+
 QStringList efhFit(const std::filesystem::path& project, const QString& threads) {
   return {"fit",          "gb-efh", "--project", str(project),   "--dataset", "groups", "--k",    "2",
           "--iterations", "150",    "--burn_in", "50",           "--heldout", "0.2",    "--seed", "2",
@@ -54,19 +65,14 @@ QStringList efhFit(const std::filesystem::path& project, const QString& threads)
 
 }  // namespace
 
-class CliGbEfhTest : public QObject {
+class CliBinaryTablesTest : public QObject {
   Q_OBJECT
 
  private Q_SLOTS:
   void langevinFitsPlantedGroupsAndExports() {
     test::Scratch scratch;
     const auto project = scratch.path("p.latent");
-    const auto csv = scratch.path("groups.csv");
-    writeTwoGroups(csv);
-    QCOMPARE(runCli({"import", "table", "--project", str(project), "--name", "groups", "--source", str(csv),
-                     "--id-column", "id"})
-                 .exitCode,
-             0);
+    QCOMPARE(importTwoGroups(scratch, project), 0);
     const auto r = runCli(efhFit(project, "1"));
     QCOMPARE(r.exitCode, 0);
     const auto lines = r.jsonLines();
@@ -118,6 +124,21 @@ class CliGbEfhTest : public QObject {
     QVERIFY(!final.contains("posterior_draws"));
   }
 
+  void binaryRbmFitsATable() {
+    test::Scratch scratch;
+    const auto project = scratch.path("p.latent");
+    QCOMPARE(importTwoGroups(scratch, project), 0);
+    const auto r = runCli({"fit", "rbm", "--project", str(project), "--dataset", "groups", "--k", "2", "--iterations",
+                           "300", "--batch_size", "10", "--heldout", "0.2", "--seed", "2", "--json"});
+    QCOMPARE(r.exitCode, 0);
+    const auto lines = r.jsonLines();
+    const auto& final = lines.back();
+    QCOMPARE(final["heldout_rows"].get<std::int64_t>(), std::int64_t{24});
+    // Independent fair units would give 12 log 2 = 8.3 nats per row.
+    QVERIFY2(final["heldout_pseudo_nll"].get<double>() < 6.0, qPrintable(QString::fromStdString(final.dump())));
+    QVERIFY(final["heldout_loglik"].get<double>() < 0.0);
+  }
+
   void aTableThatIsNotBinaryIsRefused() {
     test::Scratch scratch;
     const auto project = scratch.path("p.latent");
@@ -130,9 +151,12 @@ class CliGbEfhTest : public QObject {
     const auto r = runCli({"fit", "gb-efh", "--project", str(project), "--dataset", "t", "--k", "1"});
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains("gb-efh models 0/1 data, but column 'a' has 0.5 in row 'y'"), qPrintable(r.err));
+    const auto rbm = runCli({"fit", "rbm", "--project", str(project), "--dataset", "t", "--k", "1"});
+    QCOMPARE(rbm.exitCode, 2);
+    QVERIFY2(rbm.err.contains("rbm models 0/1 data"), qPrintable(rbm.err));
   }
 };
 
-LATENT_TEST_CASE(CliGbEfhTest)
+LATENT_TEST_CASE(CliBinaryTablesTest)
 
-#include "tst_cli_gb_efh.moc"
+#include "tst_cli_binary_tables.moc"

@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <map>
+#include <stop_token>
 #include <vector>
 
 #include "core/models/harmonium/efh_langevin.hpp"
@@ -189,6 +190,20 @@ class GaussianBernoulliEfhTest : public QObject {
         QVERIFY2(std::abs(mean - prior.mean[i]) < 0.15 * prior.sd[i], qPrintable(QString::number(mean)));
         QVERIFY2(std::abs(sd / prior.sd[i] - 1.0) < 0.1, qPrintable(QString::number(sd)));
       }
+  }
+
+  void aStoppedStepChangesNothing() {
+    const auto p = attractiveEfh(6, 2, 3);
+    const auto data = efh::exactEfhSamples(p, 50, 1);
+    efh::EfhTrainer trainer(efh::EfhSteps{}, p, 1);
+    std::stop_source stop;
+    stop.request_stop();
+    QVERIFY(!trainer.maximumLikelihoodStep(data, stop.get_token()));
+    QVERIFY(!trainer.langevinStep(data, efh::EfhPrior::uniform(6, 0.0, 1.0), stop.get_token()));
+    QCOMPARE(trainer.steps(), std::int64_t{0});
+    QVERIFY(trainer.parameters().weights == p.weights);
+    QVERIFY(trainer.maximumLikelihoodStep(data));
+    QCOMPARE(trainer.steps(), std::int64_t{1});
   }
 
   void posteriorSummaryUndoesRotations() {

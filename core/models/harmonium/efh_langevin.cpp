@@ -40,25 +40,29 @@ double EfhTrainer::langevinStepSize(Eigen::Index cases) const {
   return std::sqrt(2.0 * m_settings.learningRate / static_cast<double>(std::max<Eigen::Index>(cases, 1)));
 }
 
-void EfhTrainer::likelihoodGradient(const BinaryData& data) {
-  briefSample(m_params, data, m_settings.briefSteps, stepSeed(m_seed, m_steps, StepStream::BriefSampling), m_sampled);
+bool EfhTrainer::likelihoodGradient(const BinaryData& data, std::stop_token stop) {
+  if (!briefSample(m_params, data, m_settings.briefSteps, stepSeed(m_seed, m_steps, StepStream::BriefSampling),
+                   m_sampled, std::move(stop)))
+    return false;
   // 004 eq. 16-17: X^T X W from the data, N times grad log Z from the brief samples.
   sufficientStatistics(m_params, data, m_data);
   sufficientStatistics(m_params, m_sampled, m_model);
   m_gradient = m_data.weights - m_model.weights;
   m_biasGradient = m_data.visible - m_model.visible;
+  return true;
 }
 
-void EfhTrainer::maximumLikelihoodStep(const BinaryData& data) {
-  likelihoodGradient(data);
+bool EfhTrainer::maximumLikelihoodStep(const BinaryData& data, std::stop_token stop) {
+  if (!likelihoodGradient(data, std::move(stop))) return false;
   const double scale = m_settings.learningRate / static_cast<double>(std::max<Eigen::Index>(data.rows(), 1));
   m_params.weights += scale * m_gradient;
   if (m_settings.fitVisibleBias) m_params.visibleBias += scale * m_biasGradient;
   ++m_steps;
+  return true;
 }
 
-void EfhTrainer::langevinStep(const BinaryData& data, const EfhPrior& prior) {
-  likelihoodGradient(data);
+bool EfhTrainer::langevinStep(const BinaryData& data, const EfhPrior& prior, std::stop_token stop) {
+  if (!likelihoodGradient(data, std::move(stop))) return false;
   const double eps = langevinStepSize(data.rows());
   const double drift = 0.5 * eps * eps;
   // 004 eq. 15: the prior's pull, -(W_ij - mu_i) / sigma_i^2.
@@ -74,6 +78,7 @@ void EfhTrainer::langevinStep(const BinaryData& data, const EfhPrior& prior) {
     m_params.visibleBias += scale * m_biasGradient;
   }
   ++m_steps;
+  return true;
 }
 
 void PosteriorWeights::add(const Eigen::MatrixXd& weights) {

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <stop_token>
 
 #include <Eigen/Core>
 
@@ -36,11 +37,12 @@ class EfhTrainer {
  public:
   EfhTrainer(const EfhSteps& steps, EfhParameters initial, std::uint64_t seed);
 
-  // One step of gradient ascent on the mean log-likelihood, grad log Z by brief sampling.
-  void maximumLikelihoodStep(const BinaryData& data);
+  // One step of gradient ascent on the mean log-likelihood, grad log Z by brief sampling. Both
+  // steps return false, the parameters as they were, when `stop` was requested during the step.
+  bool maximumLikelihoodStep(const BinaryData& data, std::stop_token stop = {});
   // One transition of the Langevin chain (004 eq. 13): W += eps^2/2 grad log p(W | X) + eps noise,
   // with grad log p(W | X) = grad log p(W) + X^T X W - N grad log Z (004 eq. 14-17).
-  void langevinStep(const BinaryData& data, const EfhPrior& prior);
+  bool langevinStep(const BinaryData& data, const EfhPrior& prior, std::stop_token stop = {});
 
   const EfhParameters& parameters() const { return m_params; }
   std::int64_t steps() const { return m_steps; }
@@ -48,7 +50,7 @@ class EfhTrainer {
 
  private:
   // The summed gradient of the log-likelihood over the cases, grad log Z by brief sampling.
-  void likelihoodGradient(const BinaryData& data);
+  bool likelihoodGradient(const BinaryData& data, std::stop_token stop);
 
   EfhSteps m_settings;
   EfhParameters m_params;

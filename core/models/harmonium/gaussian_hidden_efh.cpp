@@ -104,7 +104,8 @@ double efhMeanPseudoLogLikelihood(const EfhParameters& p, const BinaryData& data
   return total / static_cast<double>(data.rows());
 }
 
-void briefSample(const EfhParameters& p, const BinaryData& data, int steps, std::uint64_t seed, BinaryData& out) {
+bool briefSample(const EfhParameters& p, const BinaryData& data, int steps, std::uint64_t seed, BinaryData& out,
+                 std::stop_token stop) {
   const Eigen::Index N = data.rows();
   const Eigen::Index M = p.visible();
   const Eigen::Index J = p.hidden();
@@ -112,6 +113,7 @@ void briefSample(const EfhParameters& p, const BinaryData& data, int steps, std:
   RowMatrixF drawn(N, M);
   tbb::parallel_for(tbb::blocked_range<Eigen::Index>(0, N, kEfhCasesPerTask), [&](const auto& range) {
     Eigen::VectorXd x(M), h(J), rate(M);
+    if (stop.stop_requested()) return;
     for (Eigen::Index c = range.begin(); c < range.end(); ++c) {
       Rng rng(seed, static_cast<std::uint64_t>(c));
       x.setZero();
@@ -125,6 +127,7 @@ void briefSample(const EfhParameters& p, const BinaryData& data, int steps, std:
       drawn.row(c) = x.transpose().cast<float>();
     }
   });
+  if (stop.stop_requested()) return false;
   out.resize(N, M);
   out.reserve(static_cast<Eigen::Index>(drawn.sum()));
   for (Eigen::Index c = 0; c < N; ++c) {
@@ -133,6 +136,7 @@ void briefSample(const EfhParameters& p, const BinaryData& data, int steps, std:
       if (drawn(c, i) != 0.0F) out.insertBack(c, i) = 1.0;
   }
   out.finalize();
+  return true;
 }
 
 void sufficientStatistics(const EfhParameters& p, const BinaryData& cases, EfhStatistics& out) {

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <stop_token>
 
 #include <Eigen/Core>
 
@@ -43,8 +44,11 @@ double efhMeanPseudoLogLikelihood(const EfhParameters& p, const BinaryData& data
 
 // One full Gibbs step from the data, for each case: h ~ N(W^T x, I), then x' ~ Ber(sigm(theta +
 // W h)) (004 §3.2, the brief sampling with l = 1; repeated for l > 1). Case i draws from
-// Rng(seed, i), so the draws do not depend on the thread count.
-void briefSample(const EfhParameters& p, const BinaryData& data, int steps, std::uint64_t seed, BinaryData& out);
+// Rng(seed, i), so the draws do not depend on the thread count. Returns false, `out` unfinished,
+// when `stop` was requested (checked between blocks of cases: one step over a large corpus takes a
+// good part of a second).
+bool briefSample(const EfhParameters& p, const BinaryData& data, int steps, std::uint64_t seed, BinaryData& out,
+                 std::stop_token stop = {});
 
 // The summed statistics of a set of cases: X^T X W (M x J, 004 eq. 16) and X^T 1 (M).
 struct EfhStatistics {

@@ -48,8 +48,11 @@ ModelInfo gbEfhInfo() {
 
 class GbEfhChain final : public FitChain {
  public:
-  GbEfhChain(const FitData& data, const GbEfhOptions& options, const FitSettings& settings)
-      : m_data(data), m_options(options), m_trainer(stepsOf(options), EfhParameters(), settings.seed) {
+  GbEfhChain(const FitData& data, const GbEfhOptions& options, const FitSettings& settings, std::stop_token stop)
+      : m_data(data),
+        m_options(options),
+        m_stop(std::move(stop)),
+        m_trainer(stepsOf(options), EfhParameters(), settings.seed) {
     BinaryCases cases = binaryCases(data, "gb-efh");
     m_train = std::move(cases.train);
     m_heldout = std::move(cases.heldout);
@@ -67,14 +70,14 @@ class GbEfhChain final : public FitChain {
   bool step(const StepPlan& plan, IterationReport& report) override {
     const bool mlPhase = !bayesian() || (m_options.empiricalBayes && plan.iteration <= m_options.mlIterations);
     if (mlPhase) {
-      m_trainer.maximumLikelihoodStep(m_train);
+      if (!m_trainer.maximumLikelihoodStep(m_train, m_stop)) return false;
     } else {
       if (m_options.empiricalBayes && !m_priorFromMl) {
         // 004 eq. 26-27: the prior starts from the ML estimate.
         m_prior = EfhPrior::fromWeights(m_trainer.parameters().weights);
         m_priorFromMl = true;
       }
-      m_trainer.langevinStep(m_train, m_prior);
+      if (!m_trainer.langevinStep(m_train, m_prior, m_stop)) return false;
       if (plan.iteration > chainStart() + m_options.burnIn) keepDraw();
     }
     if (!m_trainer.parameters().weights.allFinite())
@@ -207,6 +210,7 @@ class GbEfhChain final : public FitChain {
 
   const FitData& m_data;
   const GbEfhOptions& m_options;
+  std::stop_token m_stop;
   BinaryData m_train, m_heldout, m_monitor;
   EfhTrainer m_trainer;
   EfhPrior m_prior;
@@ -223,7 +227,7 @@ class GbEfhModel final : public DescribedModel<&gbEfhInfo> {
                 std::stop_token stop) override {
     const Stopwatch clock;
     const auto options = GbEfhOptions::table().parse(settings.options, info().name);
-    GbEfhChain chain(data, options, settings);
+    GbEfhChain chain(data, options, settings, stop);
     const ChainSchedule schedule{options.iterations, options.snapshotEvery};
     return driveChain(chain, schedule, settings, observer, stop, clock);
   }

@@ -161,6 +161,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   connect(m_tree, &ProjectTree::openRunRequested, this, &MainWindow::openRun);
   connect(m_tree, &ProjectTree::newRunRequested, this, &MainWindow::focusRunPanel);
   connect(m_tree, &ProjectTree::rerunRequested, this, &MainWindow::rerun);
+  connect(m_tree, &ProjectTree::precisionRecallRequested, this, &MainWindow::openPrecisionRecall);
   connect(m_tree, &ProjectTree::renameDatasetRequested, this, &MainWindow::renameDataset);
   connect(m_tree, &ProjectTree::deleteDatasetRequested, this, &MainWindow::deleteDataset);
   connect(m_tree, &ProjectTree::readFailed, this,

@@ -32,6 +32,7 @@ class ImportDialog;
 class ImportTask;
 class JobController;
 class ProjectSession;
+class PrecisionRecallView;
 class ProjectTree;
 class RunManager;
 class RunPanel;
@@ -63,6 +64,9 @@ class MainWindow final : public QMainWindow {
   void openDataset(qint64 datasetId, std::function<void(TabPage*)> then = {});
   // The tab of a run, made current or created; its title follows when the run has been read.
   RunView* openRun(qint64 runId);
+  // The precision-recall tab of these runs (document retrieval, curves overlaid), made current or
+  // created; it computes the curves in the background. Null without a project or runs.
+  PrecisionRecallView* openPrecisionRecall(const QList<qint64>& runIds);
   // Renames or deletes (with its runs) a dataset through the session, without asking;
   // datasetRenamed() or datasetDeleted() follows, and a failure is logged.
   void renameDatasetTo(qint64 datasetId, const QString& name);
@@ -162,6 +166,7 @@ class MainWindow final : public QMainWindow {
   QAction *m_newAction = nullptr, *m_openAction = nullptr, *m_closeAction = nullptr, *m_quitAction = nullptr;
   QAction *m_importCorpus = nullptr, *m_importGraph = nullptr, *m_importRatings = nullptr, *m_importTable = nullptr;
   QAction *m_newRun = nullptr, *m_stopRun = nullptr, *m_closeTab = nullptr, *m_about = nullptr;
+  QAction* m_precisionRecall = nullptr;
   QAction *m_exportFigure = nullptr, *m_exportTable = nullptr;
   // Undo and Redo act on the current tab's history (a run's topic labels).
   QUndoGroup* m_undoGroup = nullptr;

@@ -76,6 +76,18 @@ void MainWindow::createActions() {
   m_stopRun->setStatusTip(tr("Stop the selected run, or the latest one"));
   connect(m_stopRun, &QAction::triggered, this, [this] { m_runPanel->stopCurrent(); });
 
+  m_precisionRecall = new QAction(tr("&Precision–Recall of Selected Runs…"), this);
+  m_precisionRecall->setStatusTip(
+      tr("Document retrieval: compare the runs selected in the project tree (Ctrl-click "
+         "to select several runs of one labelled corpus)"));
+  connect(m_precisionRecall, &QAction::triggered, this, [this] {
+    const QList<qint64> runs = m_tree->selectedRunIds();
+    if (runs.isEmpty())
+      statusBar()->showMessage(tr("Select one or more runs in the project tree first"), 5000);
+    else
+      openPrecisionRecall(runs);
+  });
+
   m_undoGroup = new QUndoGroup(this);
   m_undoAction = m_undoGroup->createUndoAction(this, tr("&Undo"));
   m_undoAction->setShortcut(QKeySequence::Undo);
@@ -168,6 +180,8 @@ void MainWindow::createMenus() {
   QMenu* run = menuBar()->addMenu(tr("&Run"));
   run->addAction(m_newRun);
   run->addAction(m_stopRun);
+  run->addSeparator();
+  run->addAction(m_precisionRecall);
 
   m_viewMenu = menuBar()->addMenu(tr("&View"));
   m_viewMenu->addAction(m_treeDock->toggleViewAction());
@@ -252,7 +266,8 @@ void MainWindow::updateRecentMenu() {
 
 void MainWindow::updateActions() {
   const bool open = hasProject();
-  for (QAction* a : {m_closeAction, m_importCorpus, m_importGraph, m_importRatings, m_importTable, m_newRun})
+  for (QAction* a :
+       {m_closeAction, m_importCorpus, m_importGraph, m_importRatings, m_importTable, m_newRun, m_precisionRecall})
     a->setEnabled(open);
   m_sampleMenu->setEnabled(open);
   m_stopRun->setEnabled(m_runs->activeCount() > 0);

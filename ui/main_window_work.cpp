@@ -30,6 +30,7 @@
 #include "ui/jobs/project_session.hpp"
 #include "ui/jobs/run_manager.hpp"
 #include "ui/main_window.hpp"
+#include "ui/runs/retrieval/precision_recall_view.hpp"
 #include "ui/runs/run_panel.hpp"
 #include "ui/runs/run_view.hpp"
 #include "ui/util/format.hpp"
@@ -103,6 +104,28 @@ void MainWindow::openDataset(qint64 datasetId, std::function<void(TabPage*)> the
         updateActions();
         then(page);
       });
+}
+
+PrecisionRecallView* MainWindow::openPrecisionRecall(const QList<qint64>& runIds) {
+  if (!hasProject() || runIds.isEmpty()) return nullptr;
+  const QString key = PrecisionRecallView::keyFor(runIds);
+  if (const int index = findTab(key); index >= 0) {
+    m_tabs->setCurrentIndex(index);
+    auto* view = qobject_cast<PrecisionRecallView*>(m_tabs->widget(index));
+    if (view) view->reload();  // the runs may have finished since
+    return view;
+  }
+  auto* view = new PrecisionRecallView(m_projectFile, runIds, m_tabs);
+  QStringList ids;
+  for (const qint64 id : view->runIds()) ids << QStringLiteral("#%1").arg(id);
+  const int index =
+      m_tabs->addTab(view, themedIcon("run"), tr("Precision–recall %1").arg(ids.join(QStringLiteral(", "))));
+  m_tabs->setTabToolTip(index, tr("Document retrieval of runs %1: precision against recall, held-out documents "
+                                  "as queries")
+                                   .arg(ids.join(QStringLiteral(", "))));
+  m_tabs->setCurrentIndex(index);
+  updateActions();
+  return view;
 }
 
 RunView* MainWindow::openRun(qint64 runId) {

@@ -6,7 +6,6 @@
 #include <memory>
 
 #include "cli_common.hpp"
-#include "core/io/csv_writer.hpp"
 #include "core/jobs/run_retrieval.hpp"
 #include "core/util/errors.hpp"
 
@@ -36,13 +35,7 @@ Command addRetrievalCommand(CLI::App& app) {
             core::Project p(*project, core::Project::Access::ReadOnly);
             const auto levels = core::defaultRecallLevels();
             const auto scored = core::retrievalForRuns(p, *runs, levels);
-            writeOutput(*out, [&](std::ostream& stream) {
-              core::CsvWriter csv(stream);
-              csv.field("run").field("model").field("recall").field("precision").endRow();
-              for (const auto& s : scored)
-                for (const auto& point : s.result.curve)
-                  csv.field(s.run.id).field(s.run.model).field(point.recall).field(point.precision).endRow();
-            });
+            writeOutput(*out, [&](std::ostream& stream) { core::writeRetrievalCsv(stream, scored); });
             for (const auto& s : scored) {
               const auto& r = s.result;
               if (*json) {

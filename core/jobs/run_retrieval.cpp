@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "core/eval/heldout.hpp"
+#include "core/io/csv_writer.hpp"
 #include "core/results/hidden_results.hpp"
 #include "core/results/topic_results.hpp"
 #include "core/store/corpus_store.hpp"
@@ -99,6 +100,14 @@ std::vector<RunRetrieval> retrievalForRuns(Project& project, std::span<const std
     out.push_back(std::move(scored));
   }
   return out;
+}
+
+void writeRetrievalCsv(std::ostream& out, std::span<const RunRetrieval> scored) {
+  CsvWriter csv(out);
+  csv.field("run").field("model").field("recall").field("precision").endRow();
+  for (const auto& s : scored)
+    for (const auto& point : s.result.curve)
+      csv.field(s.run.id).field(s.run.model).field(point.recall).field(point.precision).endRow();
 }
 
 }  // namespace latent::core

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <ostream>
 #include <span>
 #include <string>
 #include <vector>
@@ -33,5 +34,9 @@ struct RunRetrieval {
 // held-out document.
 std::vector<RunRetrieval> retrievalForRuns(Project& project, std::span<const std::int64_t> runIds,
                                            std::span<const double> recallLevels);
+
+// The curves as CSV (DESIGN §6, `retrieval --out`): the header `run,model,recall,precision`, then one
+// row per run and recall level, in the order of `scored`. The CLI and the GUI's export share it.
+void writeRetrievalCsv(std::ostream& out, std::span<const RunRetrieval> scored);
 
 }  // namespace latent::core

@@ -98,7 +98,8 @@ ProjectTree::ProjectTree(QWidget* parent) : QTreeWidget(parent) {
   setUniformRowHeights(false);
   setAnimated(true);
   setExpandsOnDoubleClick(false);
-  setSelectionMode(QAbstractItemView::SingleSelection);
+  // Several runs can be selected to compare them (precision-recall); the rest acts on the first.
+  setSelectionMode(QAbstractItemView::ExtendedSelection);
   connect(this, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem* item) { activate(item); });
 }
 
@@ -137,14 +138,13 @@ void ProjectTree::refresh() {
 
 void ProjectTree::fill(const std::vector<core::DatasetInfo>& datasets, const std::vector<core::RunRecord>& runs) {
   // What to restore: collapsed datasets (new ones start expanded) and the selection.
-  QSet<QString> collapsed;
-  QString selected;
+  QSet<QString> collapsed, selected;
   auto keyOf = [](const QTreeWidgetItem* item) {
     return QStringLiteral("%1:%2").arg(item->data(0, ItemTypeRole).toInt()).arg(item->data(0, IdRole).toLongLong());
   };
   for (QTreeWidgetItemIterator it(this); *it; ++it) {
     if (!(*it)->isExpanded()) collapsed.insert(keyOf(*it));
-    if ((*it)->isSelected()) selected = keyOf(*it);
+    if ((*it)->isSelected()) selected.insert(keyOf(*it));  // several runs can be selected
   }
   const bool firstFill = topLevelItemCount() == 0;
 
@@ -189,7 +189,7 @@ void ProjectTree::fill(const std::vector<core::DatasetInfo>& datasets, const std
   for (QTreeWidgetItemIterator it(this); *it; ++it) {
     const QString key = keyOf(*it);
     (*it)->setExpanded(firstFill || !collapsed.contains(key));
-    if (key == selected) (*it)->setSelected(true);
+    if (selected.contains(key)) (*it)->setSelected(true);
   }
 }
 
@@ -217,6 +217,13 @@ qint64 ProjectTree::selectedRunId() const {
   const auto items = selectedItems();
   if (items.isEmpty() || items.first()->data(0, ItemTypeRole).toInt() != RunItem) return 0;
   return items.first()->data(0, IdRole).toLongLong();
+}
+
+QList<qint64> ProjectTree::selectedRunIds() const {
+  QList<qint64> ids;
+  for (QTreeWidgetItemIterator it(const_cast<ProjectTree*>(this), QTreeWidgetItemIterator::Selected); *it; ++it)
+    if ((*it)->data(0, ItemTypeRole).toInt() == RunItem) ids << (*it)->data(0, IdRole).toLongLong();
+  return ids;
 }
 
 void ProjectTree::activate(QTreeWidgetItem* item) {
@@ -252,6 +259,18 @@ void ProjectTree::contextMenuEvent(QContextMenuEvent* event) {
     case RunItem:
       menu.addAction(tr("Open"), this, [this, id] { Q_EMIT openRunRequested(id); });
       menu.addAction(tr("Run Again with Changes…"), this, [this, id] { Q_EMIT rerunRequested(id); });
+      menu.addSeparator();
+      {
+        // The selected runs when the menu is on one of them, else this run alone.
+        QList<qint64> runs = selectedRunIds();
+        if (!item->isSelected() || runs.isEmpty()) runs = {id};
+        QAction* compare = menu.addAction(
+            runs.size() > 1 ? tr("Precision–Recall of %1 Runs…").arg(runs.size()) : tr("Precision–Recall…"), this,
+            [this, runs] { Q_EMIT precisionRecallRequested(runs); });
+        compare->setStatusTip(
+            tr("Document retrieval with held-out documents as queries, the runs' curves overlaid "
+               "(select several runs of one labelled corpus with Ctrl)"));
+      }
       break;
     default:
       return;

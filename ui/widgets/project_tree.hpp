@@ -37,12 +37,16 @@ class ProjectTree final : public QTreeWidget {
   // The dataset of the selected dataset or run, 0 when none.
   qint64 selectedDatasetId() const;
   qint64 selectedRunId() const;
+  // Every selected run (the tree selects several with Ctrl or Shift), in tree order.
+  QList<qint64> selectedRunIds() const;
 
  Q_SIGNALS:
   void openDatasetRequested(qint64 datasetId);
   void openRunRequested(qint64 runId);
   void newRunRequested(qint64 datasetId);
   void rerunRequested(qint64 runId);
+  // Precision-recall of document retrieval for these runs, overlaid (run context menu).
+  void precisionRecallRequested(const QList<qint64>& runIds);
   void renameDatasetRequested(qint64 datasetId);
   void deleteDatasetRequested(qint64 datasetId);
   void readFailed(const QString& message);

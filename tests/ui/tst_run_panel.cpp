@@ -41,7 +41,7 @@ QStringList comboData(const QComboBox* box) {
 QStringList catalogueNames(core::DataKind kind) {
   QStringList out;
   for (const auto* info : core::modelCatalogue())
-    if (info->kind == kind) out << ui::qs(info->name);
+    if (info->fits(kind)) out << ui::qs(info->name);
   return out;
 }
 

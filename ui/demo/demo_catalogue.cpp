@@ -115,6 +115,21 @@ QVector<DemoSpec> demoCatalogue() {
        QVariantMap{{QStringLiteral("k"), 30}, {QStringLiteral("iterations"), 15}},
        0.1,
        {}},
+      {QStringLiteral("bayesian-harmonium"),
+       QObject::tr("A Bayesian harmonium on synthetic binary data"),
+       QObject::tr("The synthetic experiment of the Bayesian harmonium paper (004 §5.1): 200 cases of 100 binary units "
+                   "drawn exactly from a harmonium with 10 hidden units, fitted by 300 Langevin iterations under the "
+                   "paper's prior (sd 0.1), the first 100 burn-in, 10% of the cases held out. The Langevin chain page "
+                   "shows the traced weights leaving their start and then wandering, as a single weight is not "
+                   "identified (rotating the hidden units gives the same model), and each weight's posterior spread; "
+                   "run it again with inference ml to compare with maximum likelihood."),
+       QStringLiteral("efh-synthetic"),
+       QStringLiteral("gb-efh"),
+       QString(),
+       QVariantMap{
+           {QStringLiteral("iterations"), 300}, {QStringLiteral("burn_in"), 100}, {QStringLiteral("prior_sd"), 0.1}},
+       0.1,
+       {}},
   };
 }
 

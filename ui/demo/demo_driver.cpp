@@ -11,6 +11,7 @@
 #include "ui/jobs/job_controller.hpp"
 #include "ui/main_window.hpp"
 #include "ui/runs/gibbs/gibbs_state_view.hpp"
+#include "ui/runs/hidden/hidden_chain_page.hpp"
 #include "ui/runs/k_choice/k_choice_view.hpp"
 #include "ui/runs/option_form.hpp"
 #include "ui/runs/run_panel.hpp"
@@ -67,7 +68,9 @@ void DemoDriver::imported(qint64 datasetId) {
   if (!m_window) return;
   m_window->openDataset(datasetId, [self = QPointer<DemoDriver>(this), datasetId](TabPage* page) {
     if (!self) return;
-    if (!page)
+    // A dataset without a browser of its own (a numeric table) opens no page: a demo that fits a
+    // model goes on to the fit all the same.
+    if (!page && self->m_spec.model.isEmpty())
       self->finish(false, tr("the dataset could not be opened"));
     else
       self->datasetOpened(datasetId, page);
@@ -82,8 +85,8 @@ void DemoDriver::datasetOpened(qint64 datasetId, TabPage* page) {
       // The run panel re-reads its datasets after the import: go on when it has.
       connect(
           panel, &RunPanel::datasetsRefreshed, this,
-          [this, datasetId, page = QPointer<TabPage>(page)] {
-            if (page) datasetOpened(datasetId, page);
+          [this, datasetId, page = QPointer<TabPage>(page), hadPage = page != nullptr] {
+            if (page || !hadPage) datasetOpened(datasetId, page);
           },
           Qt::SingleShotConnection);
       return;
@@ -156,6 +159,9 @@ void DemoDriver::runEnded(qint64 runId) {
     // The textbook's Gibbs example is shown as the textbook draws it (000 Fig. 27.8).
     if (view->page<GibbsStateView>() && view->pages()->indexOf(view->page<GibbsStateView>()) >= 0)
       view->pages()->setCurrentWidget(view->page<GibbsStateView>());
+    // The Bayesian harmonium's chain as 004 Fig. 3 draws it.
+    if (view->page<HiddenChainPage>() && view->pages()->indexOf(view->page<HiddenChainPage>()) >= 0)
+      view->pages()->setCurrentWidget(view->page<HiddenChainPage>());
     finish(ok, ok ? QString() : QString::fromStdString(view->run().message));
   };
   if (view->isSettled())

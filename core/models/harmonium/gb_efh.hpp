@@ -19,7 +19,7 @@ struct GbEfhOptions {
   std::int64_t hidden = 10;  // "k", J of 004
   std::int64_t iterations = 500;
   Inference inference = Inference::Langevin;
-  double learningRate = 0.1;
+  double learningRate = 0.02;
   double langevinStep = 0.0;  // 0: derived from the learning rate
   std::int64_t burnIn = 100;
   double priorMean = 0.0;

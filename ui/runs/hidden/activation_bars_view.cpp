@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "ui/runs/hidden/hidden_run_data.hpp"
 #include "ui/util/format.hpp"
@@ -64,9 +65,14 @@ QRectF ActivationBarsView::barRect(int unit) const {
   const QRectF plot = plotRect();
   const double slot = plot.width() / barCount();
   const double gap = slot >= 6 ? std::max(1.0, slot * 0.18) : 0.0;
-  const double value = std::clamp(barValue(unit), 0.0, 1.0);
-  return {plot.left() + unit * slot + gap / 2, plot.bottom() - value * plot.height(), slot - gap,
-          value * plot.height()};
+  const double top = valueY(barValue(unit)), zero = valueY(0.0);
+  return {plot.left() + unit * slot + gap / 2, std::min(top, zero), slot - gap, std::abs(zero - top)};
+}
+
+double ActivationBarsView::valueY(double value) const {
+  const QRectF plot = plotRect();
+  const double lo = m_data ? m_data->activationLow : 0.0, hi = m_data ? m_data->activationHigh : 1.0;
+  return plot.bottom() - (std::clamp(value, lo, hi) - lo) / (hi - lo) * plot.height();
 }
 
 int ActivationBarsView::unitAt(const QPointF& p) const {
@@ -79,10 +85,15 @@ int ActivationBarsView::unitAt(const QPointF& p) const {
 
 QString ActivationBarsView::toolTipFor(int unit) const {
   if (unit < 0 || unit >= barCount()) return {};
-  QString tip = tr("%1: P(on | this document) = %2").arg(m_data->unitName(unit), formatReal(barValue(unit), 3));
+  QString tip = m_data->activationsAreProbabilities()
+                    ? tr("%1: P(on | this %2) = %3")
+                          .arg(m_data->unitName(unit), m_data->caseNoun(), formatReal(barValue(unit), 3))
+                    : tr("%1: activation given this %2 = %3")
+                          .arg(m_data->unitName(unit), m_data->caseNoun(), formatReal(barValue(unit), 3));
   if (static_cast<std::size_t>(unit) < m_data->meanActivation.size())
     tip += QLatin1Char('\n') +
-           tr("mean over the documents: %1").arg(formatReal(m_data->meanActivation[static_cast<std::size_t>(unit)], 3));
+           tr("mean over the %1: %2")
+               .arg(m_data->caseNoun(true), formatReal(m_data->meanActivation[static_cast<std::size_t>(unit)], 3));
   const QString summary = m_data->unitSummary(unit, 8);
   if (!summary.isEmpty()) tip += QLatin1Char('\n') + summary;
   return tip;
@@ -96,8 +107,9 @@ void ActivationBarsView::paintEvent(QPaintEvent*) {
   if (n == 0) {
     painter.setPen(pal.color(QPalette::Disabled, QPalette::Text));
     painter.drawText(rect(), Qt::AlignCenter,
-                     m_data && !m_data->hasActivations() ? tr("The run stored no activations")
-                                                         : tr("Pick a document to see its activations"));
+                     m_data && !m_data->hasActivations()
+                         ? tr("The run stored no activations")
+                         : tr("Pick a %1 to see its activations").arg(m_data ? m_data->caseNoun() : tr("document")));
     return;
   }
   const QFontMetricsF fm(font());
@@ -106,14 +118,19 @@ void ActivationBarsView::paintEvent(QPaintEvent*) {
   QColor grid = pal.color(QPalette::Mid);
   grid.setAlphaF(0.35f);
 
-  // The 0..1 scale: activations are probabilities.
-  for (const double v : {0.0, 0.5, 1.0}) {
-    const double y = plot.bottom() - v * plot.height();
+  // The 0..1 scale when activations are probabilities, else from the least to the largest with zero.
+  const double lo = m_data->activationLow, hi = m_data->activationHigh;
+  const bool probabilities = m_data->activationsAreProbabilities();
+  std::vector<double> ticks = probabilities ? std::vector<double>{0.0, 0.5, 1.0} : std::vector<double>{lo, 0.0, hi};
+  ticks.erase(std::unique(ticks.begin(), ticks.end()), ticks.end());
+  for (const double v : ticks) {
+    const double y = valueY(v);
     painter.setPen(QPen(grid, 1));
     painter.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y));
     painter.setPen(text);
     painter.drawText(QRectF(kBarsMargin, y - fm.height() / 2, plot.left() - kBarsMargin - 6, fm.height()),
-                     Qt::AlignRight | Qt::AlignVCenter, QLocale().toString(v, 'f', 1));
+                     Qt::AlignRight | Qt::AlignVCenter,
+                     probabilities ? QLocale().toString(v, 'f', 1) : formatCompact(v, 2));
   }
   const QColor bar = topicColour(0, pal);
   for (int k = 0; k < n; ++k) painter.fillRect(barRect(k), mixColours(pal.color(QPalette::Base), bar, 0.75));
@@ -122,14 +139,13 @@ void ActivationBarsView::paintEvent(QPaintEvent*) {
   if (static_cast<int>(m_data->meanActivation.size()) == n) {
     painter.setPen(QPen(text, 2));
     for (int k = 0; k < n; ++k) {
-      const double y =
-          plot.bottom() - std::clamp(m_data->meanActivation[static_cast<std::size_t>(k)], 0.0, 1.0) * plot.height();
+      const double y = valueY(m_data->meanActivation[static_cast<std::size_t>(k)]);
       painter.drawLine(QPointF(plot.left() + k * slot + slot * 0.1, y),
                        QPointF(plot.left() + (k + 1) * slot - slot * 0.1, y));
     }
   }
   painter.setPen(QPen(pal.color(QPalette::Mid), 1));
-  painter.drawLine(plot.bottomLeft(), plot.bottomRight());
+  painter.drawLine(QPointF(plot.left(), valueY(0.0)), QPointF(plot.right(), valueY(0.0)));
 
   // Unit numbers under the bars, every n-th when they do not all fit.
   painter.setPen(text);
@@ -143,7 +159,8 @@ void ActivationBarsView::paintEvent(QPaintEvent*) {
   const double captionWidth = rect().width() - plot.left() - kBarsMargin;
   painter.drawText(
       QRectF(plot.left(), plot.bottom() + fm.height() + 6, captionWidth, fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
-      fm.elidedText(tr("unit · bar: this document · dash: mean over all documents"), Qt::ElideRight, captionWidth));
+      fm.elidedText(tr("unit · bar: this %1 · dash: mean over all %2").arg(m_data->caseNoun(), m_data->caseNoun(true)),
+                    Qt::ElideRight, captionWidth));
 }
 
 bool ActivationBarsView::event(QEvent* e) {

@@ -38,6 +38,8 @@ class ActivationBarsView final : public QWidget {
 
  private:
   QRectF plotRect() const;
+  // Where an activation lies on the plot's vertical scale (clamped to it).
+  double valueY(double value) const;
 
   std::shared_ptr<const HiddenRunData> m_data;
   int m_document = -1;

@@ -72,7 +72,7 @@ QVariant HiddenDocumentModel::headerData(int section, Qt::Orientation orientatio
     case IndexColumn:
       return tr("#");
     case TitleColumn:
-      return tr("Title");
+      return m_data && m_data->isTable() ? tr("Row") : tr("Title");
     case LabelColumn:
       return tr("Label");
     default:

@@ -6,6 +6,7 @@
 
 #include "core/results/hidden_results.hpp"
 #include "ui/runs/hidden/hidden_activations_page.hpp"
+#include "ui/runs/hidden/hidden_chain_page.hpp"
 #include "ui/runs/hidden/hidden_run_data.hpp"
 #include "ui/runs/hidden/hidden_units_page.hpp"
 #include "ui/runs/hidden/hidden_weights_page.hpp"
@@ -28,15 +29,16 @@ HiddenWeightsPage* HiddenPages::weights() {
 }
 
 void HiddenPages::update(const core::RunRecord& run, const RunHoldings& holdings) {
-  // Decided by what the run holds, not by its model: any corpus run with a harmonium's weights.
-  if (holdings.kind != core::DataKind::Corpus) {
+  // Decided by what the run holds, not by its model: any corpus or table run with a harmonium's
+  // weights.
+  if (holdings.kind != core::DataKind::Corpus && holdings.kind != core::DataKind::Table) {
     cancel();
     return;
   }
   if (run.status == core::RunStatus::Running) {
     cancel();
     // Nothing may be stored yet when a run starts: the family its model declares says whether
-    // snapshots of weights will come, so other corpus runs are not polled for them.
+    // snapshots of weights will come, so other corpus (or table) runs are not polled for them.
     const auto* info = findModel(run.model);
     if (holdings.holds(core::hidden::kWeights) || (info && info->family == core::ResultFamily::HiddenUnits)) follow();
     return;
@@ -71,6 +73,15 @@ void HiddenPages::update(const core::RunRecord& run, const RunHoldings& holdings
            hidePage(m_activations);
          }
          showPage(m_weights, tr("Weights"), isShown(m_activations) ? 2 : 1);
+         // A Bayesian harmonium's chain (gb-efh stores the trace of its weights) after the weights.
+         if (loaded.data->hasTrace()) {
+           if (!m_chain) m_chain = new HiddenChainPage(context().pages);
+           m_chain->setData(loaded.data);
+           showPage(m_chain, tr("Langevin chain"), context().pages->indexOf(m_weights) + 1);
+         } else if (m_chain) {
+           m_chain->setData(nullptr);
+           hidePage(m_chain);
+         }
          // A finished run is read for its results: the units come first.
          if (first) context().pages->setCurrentWidget(m_units);
        });

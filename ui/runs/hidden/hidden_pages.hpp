@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The pages of a harmonium's results (the hidden-units family: rbm, rsm), for a corpus run that
-// holds weights and biases: Hidden units, Activations (when the documents' activations are
-// stored) and Weights once the run has ended, and while it goes the Weights page following its
-// latest snapshot.
+// The pages of a harmonium's results (the hidden-units family: rbm, rsm, gb-efh), for a corpus or
+// table run that holds weights and biases: Hidden units, Activations (when the cases' activations
+// are stored), Weights and, when the run traced its weights (gb-efh), Langevin chain once the run
+// has ended, and while it goes the Weights page following its latest snapshot.
 #pragma once
 
 #include <QPointer>
@@ -12,6 +12,7 @@
 namespace latent::ui {
 
 class HiddenActivationsPage;
+class HiddenChainPage;
 class HiddenUnitsPage;
 class HiddenWeightsPage;
 
@@ -29,6 +30,7 @@ class HiddenPages final : public RunPages {
   QPointer<HiddenUnitsPage> m_units;
   QPointer<HiddenActivationsPage> m_activations;
   QPointer<HiddenWeightsPage> m_weights;
+  QPointer<HiddenChainPage> m_chain;
 };
 
 }  // namespace latent::ui

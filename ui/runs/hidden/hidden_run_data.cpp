@@ -1,16 +1,19 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// loadHiddenRun: the harmonium's matrices, the corpus' words, documents and labels, and the
-// analysis the pages show, all computed here off the GUI thread.
+// loadHiddenRun: the harmonium's matrices, the corpus' words, documents and labels (or the table's
+// columns, rows and row labels), and the analysis the pages show, all computed here off the GUI
+// thread.
 #include "ui/runs/hidden/hidden_run_data.hpp"
 
 #include <QObject>
 #include <QPalette>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 #include "core/results/hidden_results.hpp"
 #include "core/store/run_results.hpp"
+#include "core/store/table_store.hpp"
 #include "ui/jobs/project_session.hpp"
 #include "ui/util/format.hpp"
 #include "ui/util/qt_convert.hpp"
@@ -22,11 +25,41 @@ namespace {
 const std::vector<std::string> kHiddenRequired = {core::hidden::kWeights, core::hidden::kVisibleBias,
                                                   core::hidden::kHiddenBias};
 
+const std::vector<std::string> kHiddenOptional = {core::hidden::kHiddenActivations, core::hidden::kWeightsSd,
+                                                  core::hidden::kPriorMean, core::hidden::kPriorSd,
+                                                  core::hidden::kWeightTrace};
+
+// The cases' labels as indices into labelNames, by frequency (see HiddenCorpus).
+void indexHiddenLabels(HiddenCorpus* corpus);
+
 std::shared_ptr<const HiddenCorpus> readHiddenCorpus(core::Project& project, std::int64_t datasetId) {
   auto corpus = std::make_shared<HiddenCorpus>();
   for (auto& v : core::loadVocabulary(project, datasetId)) corpus->words.push_back(std::move(v.word));
   corpus->documents = core::listDocuments(project, datasetId);
+  indexHiddenLabels(corpus.get());
+  return corpus;
+}
 
+// A table's columns are the visible units, its rows the cases ("documents" named by the row).
+std::shared_ptr<const HiddenCorpus> readHiddenTable(core::Project& project, std::int64_t datasetId) {
+  auto corpus = std::make_shared<HiddenCorpus>();
+  corpus->table = true;
+  auto table = core::loadTable(project, datasetId);
+  corpus->words = std::move(table.featureNames);
+  corpus->documents.reserve(table.rowCount());
+  for (std::size_t r = 0; r < table.rowCount(); ++r) {
+    core::DocumentHeader d;
+    d.index = static_cast<std::int64_t>(r);
+    d.id = table.rowNames[r];
+    d.title = table.rowNames[r];
+    if (table.hasLabels()) d.label = table.rowLabels[r];
+    corpus->documents.push_back(std::move(d));
+  }
+  indexHiddenLabels(corpus.get());
+  return corpus;
+}
+
+void indexHiddenLabels(HiddenCorpus* corpus) {
   // Labels by frequency (ties by name), so that the commonest get the most distinct colours.
   std::map<std::string, std::int64_t> counts;
   for (const auto& d : corpus->documents)
@@ -50,7 +83,11 @@ std::shared_ptr<const HiddenCorpus> readHiddenCorpus(core::Project& project, std
   }
   corpus->labels.reserve(corpus->documents.size());
   for (const auto& d : corpus->documents) corpus->labels.push_back(d.label.empty() ? -1 : index[d.label]);
-  return corpus;
+}
+
+// A stored column vector of `rows` entries, else an empty one.
+Eigen::VectorXd hiddenColumn(const Eigen::MatrixXd* m, Eigen::Index rows) {
+  return m && m->rows() == rows && m->cols() >= 1 ? Eigen::VectorXd(m->col(0)) : Eigen::VectorXd();
 }
 
 }  // namespace
@@ -59,6 +96,16 @@ QString HiddenRunData::wordText(int word) const {
   return corpus && word >= 0 && static_cast<std::size_t>(word) < corpus->words.size()
              ? qs(corpus->words[static_cast<std::size_t>(word)])
              : QStringLiteral("#%1").arg(word + 1);
+}
+
+QString HiddenRunData::caseNoun(bool plural) const {
+  if (isTable()) return plural ? QObject::tr("rows") : QObject::tr("row");
+  return plural ? QObject::tr("documents") : QObject::tr("document");
+}
+
+QString HiddenRunData::visibleNoun(bool plural) const {
+  if (isTable()) return plural ? QObject::tr("columns") : QObject::tr("column");
+  return plural ? QObject::tr("words") : QObject::tr("word");
 }
 
 QString HiddenRunData::unitName(int unit) const { return QObject::tr("Unit %1").arg(unit + 1); }
@@ -108,23 +155,25 @@ HiddenRunLoad loadHiddenRun(const std::filesystem::path& projectFile, std::int64
     core::Project project(offGuiThread(projectFile), core::Project::Access::ReadOnly);
     auto data = std::make_shared<HiddenRunData>();
     data->run = core::loadRun(project, runId);
-    if (project.dataset(data->run.datasetId).kind != core::DataKind::Corpus) return out;
+    const auto kind = project.dataset(data->run.datasetId).kind;
+    if (kind != core::DataKind::Corpus && kind != core::DataKind::Table) return out;
     const auto iteration = core::latestResultIteration(project, runId, kHiddenRequired);
     if (!iteration) return out;
     if (previous && previous->run.id == runId && previous->iteration == *iteration) {
       out.unchanged = true;
       return out;
     }
-    auto result = core::loadResult(project, runId, kHiddenRequired, {core::hidden::kHiddenActivations}, *iteration);
+    auto result = core::loadResult(project, runId, kHiddenRequired, kHiddenOptional, *iteration);
     if (!result) return out;
     data->iteration = result->iteration;
-    data->corpus = previous && previous->run.id == runId && previous->corpus
-                       ? previous->corpus
-                       : readHiddenCorpus(project, data->run.datasetId);
+    data->corpus = previous && previous->run.id == runId && previous->corpus ? previous->corpus
+                   : kind == core::DataKind::Table ? readHiddenTable(project, data->run.datasetId)
+                                                   : readHiddenCorpus(project, data->run.datasetId);
     data->weights = *result->find(core::hidden::kWeights);
     const auto V = data->weights.rows(), K = data->weights.cols();
     if (static_cast<std::size_t>(V) != data->corpus->words.size()) {
-      out.error = QObject::tr("the weights have %1 rows but the vocabulary has %2 words")
+      out.error = (data->corpus->table ? QObject::tr("the weights have %1 rows but the table has %2 columns")
+                                       : QObject::tr("the weights have %1 rows but the vocabulary has %2 words"))
                       .arg(V)
                       .arg(data->corpus->words.size());
       return out;
@@ -137,12 +186,24 @@ HiddenRunLoad loadHiddenRun(const std::filesystem::path& projectFile, std::int64
     if (const auto* a = result->find(core::hidden::kHiddenActivations);
         a && a->cols() == K && a->rows() == static_cast<Eigen::Index>(data->corpus->documents.size()))
       data->activations = *a;
+    if (const auto* sd = result->find(core::hidden::kWeightsSd); sd && sd->rows() == V && sd->cols() == K)
+      data->weightsSd = *sd;
+    data->priorMean = hiddenColumn(result->find(core::hidden::kPriorMean), V);
+    data->priorSd = hiddenColumn(result->find(core::hidden::kPriorSd), V);
+    if (const auto* trace = result->find(core::hidden::kWeightTrace); trace && trace->cols() == 4)
+      data->weightTrace = *trace;
 
     data->topWords = unitTopWords(data->weights, kHiddenTopWords);
     data->layout = weightLayout(data->weights, kHeatMapWords);
     if (data->hasActivations()) {
       data->meanActivation = meanActivations(data->activations);
       data->projection = principalComponents(data->activations);
+      const double lo = data->activations.minCoeff(), hi = data->activations.maxCoeff();
+      if (std::isfinite(lo) && std::isfinite(hi) && (lo < 0.0 || hi > 1.0)) {
+        data->activationLow = std::min(0.0, lo);
+        data->activationHigh = std::max(0.0, hi);
+        if (data->activationHigh <= data->activationLow) data->activationHigh = data->activationLow + 1.0;
+      }
     }
     out.data = std::move(data);
   } catch (const std::exception& e) {

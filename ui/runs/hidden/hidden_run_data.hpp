@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// What the hidden-unit pages of a harmonium run (rbm, rsm) read from the project, loaded off the
-// GUI thread and shared read-only by the three pages: the weights and biases (final, or a
-// snapshot), the documents' hidden activations when stored, the vocabulary, the documents and
-// their labels, and what hidden_analysis computes from them.
+// What the hidden-unit pages of a harmonium run (rbm, rsm, gb-efh) read from the project, loaded
+// off the GUI thread and shared read-only by the pages: the weights and biases (final, or a
+// snapshot), the cases' hidden activations when stored, the visible units' names (a corpus'
+// vocabulary, a table's columns), the cases (documents, or a table's rows) and their labels, the
+// posterior of a Bayesian harmonium when stored, and what hidden_analysis computes from them.
 #pragma once
 
 #include <QColor>
@@ -32,9 +33,12 @@ inline constexpr int kHeatMapWords = 60;
 // Label colours: the most frequent labels get their own, the rest share one ("other labels").
 inline constexpr int kHiddenLabelColours = 12;
 
-// The corpus side, read once per run and shared by every later (live) load.
+// The data side, read once per run and shared by every later (live) load: a corpus, or a numeric
+// table whose columns are the visible units and whose rows are the cases (each row a "document"
+// here: id and title its row name, label its row label, no words counted).
 struct HiddenCorpus {
-  std::vector<std::string> words;  // index = word id = row of the weights
+  bool table = false;              // a numeric table's rows and columns rather than a corpus
+  std::vector<std::string> words;  // index = word id = row of the weights (a table: its columns)
   std::vector<core::DocumentHeader> documents;
   // Each document's label as an index into labelNames, -1 when it has none; labelNames by
   // frequency, the last one "other labels" when there are more than kHiddenLabelColours.
@@ -53,16 +57,37 @@ struct HiddenRunData {
   Eigen::VectorXd hiddenBias;   // K
   Eigen::MatrixXd activations;  // D x K in corpus order; 0 x 0 when not stored (snapshots)
 
+  // A Bayesian harmonium's posterior (gb-efh, core/results/hidden_results.hpp); each 0 x 0 when
+  // not stored.
+  Eigen::MatrixXd weightsSd;    // V x K
+  Eigen::VectorXd priorMean;    // V (empty when not stored)
+  Eigen::VectorXd priorSd;      // V
+  Eigen::MatrixXd weightTrace;  // T x 4: W_11, W_12, W_21, W_22 after each iteration
+
   std::vector<UnitWords> topWords;     // kHiddenTopWords each way per unit
   std::vector<double> meanActivation;  // per unit; empty without activations
-  ActivationProjection projection;     // empty without activations
-  WeightLayout layout;                 // the heat map's rows and columns
+  // The activations' scale: 0 to 1 when they are probabilities (binary hidden units), else from
+  // the least to the largest activation, zero included (gb-efh's Gaussian hidden units).
+  double activationLow = 0.0, activationHigh = 1.0;
+  ActivationProjection projection;  // empty without activations
+  WeightLayout layout;              // the heat map's rows and columns
 
   int unitCount() const noexcept { return static_cast<int>(weights.cols()); }
   int wordCount() const noexcept { return static_cast<int>(weights.rows()); }
   int documentCount() const noexcept { return corpus ? static_cast<int>(corpus->documents.size()) : 0; }
   bool hasActivations() const noexcept { return activations.rows() > 0 && activations.rows() == documentCount(); }
   bool hasLabels() const noexcept { return corpus && !corpus->labelNames.isEmpty(); }
+  bool isTable() const noexcept { return corpus && corpus->table; }
+  bool activationsAreProbabilities() const noexcept { return activationLow == 0.0 && activationHigh == 1.0; }
+  bool hasTrace() const noexcept { return weightTrace.rows() > 0 && weightTrace.cols() == 4; }
+  bool hasPosteriorSd() const noexcept {
+    return weightsSd.rows() == weights.rows() && weightsSd.cols() == weights.cols();
+  }
+  bool hasPrior() const noexcept { return priorMean.size() == weights.rows() && priorSd.size() == weights.rows(); }
+  // What the cases and the visible units are called: "document"/"documents" and "word"/"words"
+  // for a corpus, "row"/"rows" and "column"/"columns" for a table.
+  QString caseNoun(bool plural = false) const;
+  QString visibleNoun(bool plural = false) const;
   QString wordText(int word) const;
   QString unitName(int unit) const;  // "Unit 3"
   // "raises a, b, c; lowers x, y": the unit's first `count` words each way, for tooltips.
@@ -78,7 +103,7 @@ struct HiddenRunData {
 QColor hiddenLabelColour(const HiddenRunData& data, int label, const QPalette& palette);
 
 struct HiddenRunLoad {
-  // Null on error, for a run that is not a corpus', or one without weights and biases.
+  // Null on error, for a run on neither a corpus nor a table, or one without weights and biases.
   std::shared_ptr<const HiddenRunData> data;
   QString error;
   bool unchanged = false;  // `previous` already shows the result found
@@ -87,7 +112,7 @@ struct HiddenRunLoad {
 // Reads a run's hidden-unit result through its own read-only connection: call it off the GUI
 // thread. The final matrices, else the latest snapshot holding the weights and biases. With
 // `previous` (of the same run) its corpus is reused, and when it already shows the iteration
-// found the load stops there (unchanged).
+// found the load stops there (unchanged). A table's run reads the table's columns and rows.
 HiddenRunLoad loadHiddenRun(const std::filesystem::path& projectFile, std::int64_t runId,
                             std::shared_ptr<const HiddenRunData> previous = nullptr);
 

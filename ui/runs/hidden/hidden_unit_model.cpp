@@ -65,11 +65,20 @@ QVariant HiddenUnitModel::data(const QModelIndex& index, int role) const {
       const double mean = m_data->meanActivation[static_cast<std::size_t>(unit)];
       if (role == Qt::DisplayRole) return QLocale().toString(mean, 'f', 3);
       if (role == kHiddenSortRole || role == kExportRole) return mean;
-      // Activations are probabilities, so the bar's scale is the absolute one, 0 to 1.
-      if (role == kBarFractionRole) return mean;
-      if (role == Qt::ToolTipRole)
-        return tr("On average over the documents, P(unit %1 on | document) = %2")
+      // Activations that are probabilities have the absolute scale, 0 to 1; others (Gaussian
+      // hidden units) the range of the run's activations.
+      if (role == kBarFractionRole)
+        return (mean - m_data->activationLow) / (m_data->activationHigh - m_data->activationLow);
+      if (role == Qt::ToolTipRole && !m_data->activationsAreProbabilities())
+        return tr("On average over the %1, unit %2's activation is %3")
+            .arg(m_data->caseNoun(true))
             .arg(unit + 1)
+            .arg(formatReal(mean, 4));
+      if (role == Qt::ToolTipRole)
+        return tr("On average over the %1, P(unit %2 on | %3) = %4")
+            .arg(m_data->caseNoun(true))
+            .arg(unit + 1)
+            .arg(m_data->caseNoun())
             .arg(formatReal(mean, 4));
       break;
     }

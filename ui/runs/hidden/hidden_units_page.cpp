@@ -67,13 +67,18 @@ void HiddenUnitsPage::setData(std::shared_ptr<const HiddenRunData> data) {
   }
   const auto& d = *m_data;
   m_table->setColumnHidden(HiddenUnitModel::MeanColumn, d.meanActivation.empty());
-  m_header->setText(
-      tr("<b>%1</b>, from %2: each is an on-or-off feature of a document; a word's weight to a unit "
-         "says how much the unit being on raises (positive) or lowers (negative) the word's odds.")
-          .arg(countOf(d.unitCount(), tr("hidden unit"), tr("hidden units")), d.sourceText().toHtmlEscaped()));
+  const QString units = countOf(d.unitCount(), tr("hidden unit"), tr("hidden units"));
+  if (d.isTable())
+    m_header->setText(tr("<b>%1</b>, from %2: each is a hidden feature of a row; a column's weight to a unit says "
+                         "how much the unit raises (positive) or lowers (negative) the odds that the column is 1.")
+                          .arg(units, d.sourceText().toHtmlEscaped()));
+  else
+    m_header->setText(tr("<b>%1</b>, from %2: each is an on-or-off feature of a document; a word's weight to a unit "
+                         "says how much the unit being on raises (positive) or lowers (negative) the word's odds.")
+                          .arg(units, d.sourceText().toHtmlEscaped()));
   QString hint = tr("Click a column's title to sort by it; right-click to copy rows or export the table as CSV.");
   if (d.meanActivation.empty())
-    hint += QLatin1Char(' ') + tr("The documents' activations are stored with the final result only.");
+    hint += QLatin1Char(' ') + tr("The %1' activations are stored with the final result only.").arg(d.caseNoun(true));
   m_hint->setText(hint);
 }
 

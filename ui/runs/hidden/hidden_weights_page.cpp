@@ -60,8 +60,8 @@ void HiddenWeightsPage::show(std::shared_ptr<const HiddenRunData> data, bool liv
     return;
   }
   const auto& d = *m_data;
-  const QString what = tr("the %1 words that weigh most with some unit, of %2, against the %3")
-                           .arg(formatCount(d.layout.words.size()), formatCount(d.wordCount()),
+  const QString what = tr("the %1 %2 that weigh most with some unit, of %3, against the %4")
+                           .arg(formatCount(d.layout.words.size()), d.visibleNoun(true), formatCount(d.wordCount()),
                                 countOf(d.unitCount(), tr("hidden unit"), tr("hidden units")));
   if (live && d.iteration >= 0)
     m_header->setText(tr("<b>Weights at epoch %1</b> — the latest snapshot of the running fit; the map follows the "
@@ -72,10 +72,10 @@ void HiddenWeightsPage::show(std::shared_ptr<const HiddenRunData> data, bool liv
                           .arg(formatCount(d.iteration), what.toHtmlEscaped()));
   else
     m_header->setText(tr("<b>Weights</b> — the final result: %1.").arg(what.toHtmlEscaped()));
-  m_hint->setText(
-      tr("Red raises a word's odds when the unit is on, blue lowers them, the background colour leaves them. "
-         "Each word is listed under the unit that raises it most, and units that weigh the words alike stand "
-         "side by side. Hover a cell for its weight; right-click to save the picture."));
+  m_hint->setText(tr("Red raises a %1's odds when the unit is on, blue lowers them, the background colour leaves them. "
+                     "Each %1 is listed under the unit that raises it most, and units that weigh the %2 alike stand "
+                     "side by side. Hover a cell for its weight; right-click to save the picture.")
+                      .arg(d.visibleNoun(), d.visibleNoun(true)));
 }
 
 void HiddenWeightsPage::follow(std::filesystem::path projectFile, qint64 runId, JobController* controller) {

@@ -41,7 +41,8 @@ const ResultFamilyInfo& resultFamily(ResultFamily family) {
        {hidden::kHiddenActivations, hidden::kRatingLevels},
        {hidden::kRatingWeights, hidden::kRatingVisibleBias, hidden::kHiddenBias},
        {{topic::kHeldoutPerplexity, kPerplexityName},
-        {hidden::kHeldoutPseudoNll, "held-out negative pseudo-log-likelihood per document (nats, Besag 1975)"},
+        {hidden::kHeldoutPseudoNll,
+         "held-out negative pseudo-log-likelihood per case, a document or a row (nats, Besag 1975)"},
         {kHeldoutRmse, kRmseName}}},
   };
   return families[static_cast<int>(family)];

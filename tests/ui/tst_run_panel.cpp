@@ -171,10 +171,12 @@ class TestRunPanel : public QObject {
     QCOMPARE(*last.heldout, run.finalMetrics["heldout_perplexity"].get<double>());
 
     // The tree shows the run under its dataset, finished; its view opened.
-    auto* item = window.projectTree()->runItem(run.id);
-    QVERIFY(item);
-    QCOMPARE(item->parent(), window.projectTree()->datasetItem(m_corpus));
-    QVERIFY2(item->text(0).contains(QStringLiteral("finished")), qPrintable(item->text(0)));
+    // (The tree re-reads the project in the background after the run ends.)
+    const auto* tree = window.projectTree();
+    QTRY_VERIFY_WITH_TIMEOUT(
+        tree->runItem(run.id) && tree->runItem(run.id)->text(0).contains(QStringLiteral("finished")), 10000);
+    auto* item = tree->runItem(run.id);
+    QCOMPARE(item->parent(), tree->datasetItem(m_corpus));
     auto* view = qobject_cast<ui::RunView*>(window.tabs()->currentWidget());
     QVERIFY(view);
     QCOMPARE(view->runId(), run.id);
@@ -204,7 +206,11 @@ class TestRunPanel : public QObject {
     QCOMPARE(controller->run().status, core::RunStatus::Stopped);
     core::Project project(m_file, core::Project::Access::ReadOnly);
     QCOMPARE(core::loadRun(project, controller->runId()).status, core::RunStatus::Stopped);
-    QVERIFY(window.projectTree()->runItem(controller->runId())->text(0).contains(QStringLiteral("stopped")));
+    // The tree re-reads the project in the background after the run ends: wait for its item.
+    const auto* tree = window.projectTree();
+    const qint64 runId = controller->runId();
+    QTRY_VERIFY_WITH_TIMEOUT(tree->runItem(runId) && tree->runItem(runId)->text(0).contains(QStringLiteral("stopped")),
+                             10000);
   }
 
   void controllerAsksTheModelToStop() {

@@ -37,11 +37,11 @@ ModelInfo gbEfhInfo() {
   info.heldoutKey = hidden::kHeldoutPseudoNll;
   info.title = "Bayesian harmonium (Gaussian-Bernoulli EFH)";
   info.description =
-      "Explains each row of a 0/1 table (or each document by the words it contains) by a few continuous hidden "
-      "factors, each making some columns likelier "
-      "to be on together. Fitted by maximum likelihood, or the Bayesian way: many plausible weight matrices "
-      "drawn from their posterior and averaged, which is steadier when rows are few.";
-  info.objectiveName = "negative pseudo-log-likelihood per row (a monitor, not the likelihood)";
+      "Explains each row of a 0/1 table (or each document by the words it contains) by a few continuous "
+      "hidden factors, each making some columns likelier to be on together. Fitted by maximum likelihood, "
+      "or the Bayesian way: many plausible weight matrices drawn from their posterior and averaged, which "
+      "is steadier when rows are few.";
+  info.objectiveName = "negative pseudo-log-likelihood per case (a monitor, not the likelihood)";
   info.options = GbEfhOptions::table().specs();
   return info;
 }
@@ -59,8 +59,8 @@ class GbEfhChain final : public FitChain {
     // The objective's rows: the first 100 training rows, so that its curve follows the model.
     m_monitor = m_train.topRows(std::min<Eigen::Index>(100, m_train.rows()));
     if (options.hidden > m_train.cols())
-      throw UsageError("gb-efh: k (" + std::to_string(options.hidden) + ") exceeds the table's " +
-                       std::to_string(m_train.cols()) + " columns");
+      throw UsageError("gb-efh: k (" + std::to_string(options.hidden) + ") exceeds the " +
+                       std::to_string(m_train.cols()) + " visible units (the table's columns or the vocabulary)");
     m_trainer = EfhTrainer(stepsOf(options), initialParameters(settings.seed), settings.seed);
     m_prior = EfhPrior::uniform(m_train.cols(), options.priorMean, options.priorSd);
     m_metrics[data.table ? "train_rows" : "train_documents"] = static_cast<std::int64_t>(m_train.rows());

@@ -118,13 +118,20 @@ Command addRunsCommand(CLI::App& app) {
               std::cout << "no runs in " << *project << " (start one with latent-cli fit)\n";
               return kExitOk;
             }
-            std::cout << std::left << std::setw(6) << "run" << std::setw(20) << "dataset" << std::setw(12) << "model"
-                      << std::setw(10) << "status" << std::setw(8) << "seed" << std::setw(9) << "seconds"
+            // Columns as wide as their longest entry and a space ("rbm-gaussian" is 12 characters).
+            int datasetWidth = 20, modelWidth = 12;
+            for (const auto& r : runs) {
+              datasetWidth = std::max(datasetWidth, static_cast<int>(r.datasetName.size()) + 1);
+              modelWidth = std::max(modelWidth, static_cast<int>(r.model.size()) + 1);
+            }
+            std::cout << std::left << std::setw(6) << "run" << std::setw(datasetWidth) << "dataset"
+                      << std::setw(modelWidth) << "model" << std::setw(10) << "status" << std::setw(8) << "seed"
+                      << std::setw(9) << "seconds"
                       << "result\n";
             for (const auto& r : runs)
-              std::cout << std::setw(6) << r.id << std::setw(20) << r.datasetName << std::setw(12) << r.model
-                        << std::setw(10) << core::toString(r.status) << std::setw(8) << r.seed << std::setw(9)
-                        << (r.seconds ? fixed(*r.seconds, 2) : "-") << headline(r) << "\n";
+              std::cout << std::setw(6) << r.id << std::setw(datasetWidth) << r.datasetName << std::setw(modelWidth)
+                        << r.model << std::setw(10) << core::toString(r.status) << std::setw(8) << r.seed
+                        << std::setw(9) << (r.seconds ? fixed(*r.seconds, 2) : "-") << headline(r) << "\n";
             return kExitOk;
           }};
 }

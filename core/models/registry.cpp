@@ -4,6 +4,7 @@
 
 #include "core/models/harmonium/gb_efh.hpp"
 #include "core/models/harmonium/rbm.hpp"
+#include "core/models/harmonium/rbm_gaussian.hpp"
 #include "core/models/harmonium/rbm_ratings.hpp"
 #include "core/models/harmonium/rsm.hpp"
 #include "core/models/model.hpp"
@@ -25,8 +26,9 @@ namespace {
 
 // One row per model, in the order of DESIGN §3.
 const ModelDefinition kModels[] = {
-    unigramModel(), mixtureModel(), plsaModel(), ldaGibbsModel(), ldaVbModel(), ldaOnlineModel(),  sbmModel(),
-    mmsbModel(),    irmModel(),     pmfModel(),  rbmModel(),      rsmModel(),   rbmRatingsModel(), gbEfhModel(),
+    unigramModel(),   mixtureModel(), plsaModel(),       ldaGibbsModel(), ldaVbModel(),
+    ldaOnlineModel(), sbmModel(),     mmsbModel(),       irmModel(),      pmfModel(),
+    rbmModel(),       rsmModel(),     rbmRatingsModel(), gbEfhModel(),    rbmGaussianModel(),
 };
 
 }  // namespace

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// What harmoniums store (the hidden-units family: rbm, rsm, rbm-ratings): the names of their result matrices,
-// read by the hidden-unit views and the exports, and the held-out metrics they report.
+// What harmoniums store (the hidden-units family: rbm, rsm, rbm-ratings, gb-efh, rbm-gaussian): the
+// names of their result matrices, read by the hidden-unit views and the exports, and the held-out
+// metrics they report.
 #pragma once
 
 namespace latent::core::hidden {
 
 // Matrix names in FitResult::matrices and snapshots (V visible units, K hidden units, D cases):
-//   "weights" V x K          W of the energy (000 eq. 27.103 for binary units, eq. 27.129 for words)
+//   "weights" V x K          W of the energy (000 eq. 27.98 for binary units, eq. 27.129 for words)
 //   "visible_bias" V x 1     b
 //   "hidden_bias" K x 1      c (the replicated softmax scales it by the document's length)
 //   "hidden_activations" D x K   E[h_k | v] of each case in data order (documents in corpus order;
@@ -28,6 +29,15 @@ inline constexpr const char* kWeightsSd = "weights_sd";
 inline constexpr const char* kPriorMean = "prior_mean";
 inline constexpr const char* kPriorSd = "prior_sd";
 inline constexpr const char* kWeightTrace = "weight_trace";
+
+// The Gaussian RBM on a numeric table (rbm-gaussian) works on columns standardised on the
+// training rows, and keeps how, with the variance of each column given the hidden units:
+//   "column_mean", "column_sd" V x 1   each column's mean and spread (its weights, biases and
+//                                      variances are in standard deviations of the column)
+//   "visible_variance"         V x 1   s_r of p(v_r | h) = N(b_r + (W h)_r, s_r)
+inline constexpr const char* kColumnMean = "column_mean";
+inline constexpr const char* kColumnSd = "column_sd";
+inline constexpr const char* kVisibleVariance = "visible_variance";
 
 // The categorical RBM on ratings (rbm-ratings; 000 eq. 27.105) has R visible states per item, so
 // its weights and visible biases are stored in place of "weights" and "visible_bias" (the

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The binary RBM's kernels against the truth on models small enough to enumerate: the partition
 // function and the likelihood's gradient by brute force and by finite differences, the Gibbs
-// conditionals by chi-squared, AIS against the exact log Z, contrastive divergence against the
-// exact gradient, and a planted RBM fitted back from its own exact samples.
+// conditionals by chi-squared and contrastive divergence against the exact gradient. AIS against
+// the exact log Z and a planted RBM fitted back are in the evidence suite (tst_rbm_evidence).
 #include <QtTest>
 
 #include <tbb/task_arena.h>
@@ -11,15 +11,14 @@
 #include <cmath>
 #include <map>
 #include <numeric>
-#include <span>
 #include <stop_token>
 #include <vector>
 
 #include "core/models/harmonium/binary_rbm.hpp"
-#include "core/models/harmonium/rbm_ais.hpp"
 #include "core/models/harmonium/rbm_training.hpp"
 #include "core/util/errors.hpp"
 #include "core/util/random.hpp"
+#include "random_rbm.hpp"
 #include "test_case.hpp"
 
 using namespace latent;
@@ -27,21 +26,9 @@ namespace rbm = latent::core::harmonium;
 
 namespace {
 
-rbm::RbmParameters randomRbm(Eigen::Index visible, Eigen::Index hidden, double scale, std::uint64_t seed) {
-  core::Rng rng(seed);
-  rbm::RbmParameters p(visible, hidden);
-  for (Eigen::Index r = 0; r < visible; ++r)
-    for (Eigen::Index k = 0; k < hidden; ++k) p.weights(r, k) = scale * rng.normal();
-  for (Eigen::Index r = 0; r < visible; ++r) p.visibleBias[r] = 0.5 * rng.normal();
-  for (Eigen::Index k = 0; k < hidden; ++k) p.hiddenBias[k] = 0.5 * rng.normal();
-  return p;
-}
-
-Eigen::VectorXd bits(std::uint64_t state, Eigen::Index n) {
-  Eigen::VectorXd v(n);
-  for (Eigen::Index i = 0; i < n; ++i) v[i] = static_cast<double>(state >> i & 1U);
-  return v;
-}
+using test::bits;
+using test::exactSamples;
+using test::randomRbm;
 
 // log Z by the definition (000 eq. 27.100): every (v, h) pair.
 double bruteForceLogPartition(const rbm::RbmParameters& p) {
@@ -52,45 +39,6 @@ double bruteForceLogPartition(const rbm::RbmParameters& p) {
       sum += std::exp(v.dot(p.weights * h) + v.dot(p.visibleBias) + h.dot(p.hiddenBias));
     }
   return std::log(sum);
-}
-
-rbm::BinaryData toData(const std::vector<Eigen::VectorXd>& rows, Eigen::Index visible) {
-  std::vector<Eigen::Triplet<double>> entries;
-  for (std::size_t i = 0; i < rows.size(); ++i)
-    for (Eigen::Index r = 0; r < visible; ++r)
-      if (rows[i][r] > 0.5) entries.emplace_back(static_cast<Eigen::Index>(i), r, 1.0);
-  rbm::BinaryData data(static_cast<Eigen::Index>(rows.size()), visible);
-  data.setFromTriplets(entries.begin(), entries.end());
-  return data;
-}
-
-// Exact samples of v: h from its marginal p(h), proportional to exp(c^T h + sum_r softplus(b_r +
-// W_r h)) (small K, enumerated), then v from p(v | h).
-rbm::BinaryData exactSamples(const rbm::RbmParameters& p, int count, std::uint64_t seed) {
-  const auto states = std::uint64_t{1} << p.hidden();
-  std::vector<double> logWeight(states);
-  for (std::uint64_t s = 0; s < states; ++s) {
-    const Eigen::VectorXd h = bits(s, p.hidden());
-    const Eigen::VectorXd a = p.visibleBias + p.weights * h;
-    logWeight[s] = p.hiddenBias.dot(h);
-    for (Eigen::Index r = 0; r < a.size(); ++r) logWeight[s] += rbm::softplus(a[r]);
-  }
-  const double top = *std::max_element(logWeight.begin(), logWeight.end());
-  std::vector<double> cumulative(states);
-  double total = 0.0;
-  for (std::uint64_t s = 0; s < states; ++s) cumulative[s] = total += std::exp(logWeight[s] - top);
-  core::Rng rng(seed);
-  std::vector<Eigen::VectorXd> rows;
-  for (int i = 0; i < count; ++i) {
-    const double u = rng.uniform() * total;
-    const auto s =
-        static_cast<std::uint64_t>(std::lower_bound(cumulative.begin(), cumulative.end(), u) - cumulative.begin());
-    const Eigen::VectorXd a = p.visibleBias + p.weights * bits(std::min(s, states - 1), p.hidden());
-    Eigen::VectorXd v(p.visible());
-    for (Eigen::Index r = 0; r < v.size(); ++r) v[r] = rng.uniform() < rbm::sigmoid(a[r]) ? 1.0 : 0.0;
-    rows.push_back(v);
-  }
-  return toData(rows, p.visible());
 }
 
 // Pearson's statistic of observed counts against expected probabilities.
@@ -232,28 +180,6 @@ class BinaryRbmTest : public QObject {
              qPrintable(QString::number(chiSquared(visibleCounts, visibleExpected, draws))));
   }
 
-  void aisBracketsTheExactPartitionFunction() {
-    // A model with strong weights over 20 visible units, enumerable over its 10 hidden ones.
-    const auto p = randomRbm(20, 10, 0.6, 13);
-    const auto data = exactSamples(p, 500, 14);
-    const double exact = rbm::exactLogPartition(p);
-    rbm::AisSettings settings;
-    settings.particles = 200;
-    settings.temperatures = 3000;
-    const auto estimate = rbm::estimateLogPartition(p, rbm::baseRateBiases(data), settings, 15);
-    QVERIFY2(estimate.low <= exact && exact <= estimate.high, qPrintable(QStringLiteral("exact %1, AIS %2 [%3, %4]")
-                                                                             .arg(exact)
-                                                                             .arg(estimate.logPartition)
-                                                                             .arg(estimate.low)
-                                                                             .arg(estimate.high)));
-    QVERIFY(estimate.high - estimate.low < 0.5);
-    // The same seed gives the same estimate on any number of threads.
-    tbb::task_arena one(1);
-    const auto again =
-        one.execute([&] { return rbm::estimateLogPartition(p, rbm::baseRateBiases(data), settings, 15); });
-    QCOMPARE(again.logPartition, estimate.logPartition);
-  }
-
   void longContrastiveDivergenceApproachesTheExactGradient() {
     // With no momentum and no decay the first update is rate x the CD estimate; CD-k with a long
     // chain over a large batch approaches eq. 27.112, which CD-1 does not in general.
@@ -275,49 +201,6 @@ class BinaryRbmTest : public QObject {
     };
     const double errorLong = (estimate(200) - exact.weights).cwiseAbs().maxCoeff();
     QVERIFY2(errorLong < 0.04, qPrintable(QString::number(errorLong)));
-  }
-
-  void plantedRbmIsFittedBack() {
-    // Exact samples of a planted RBM whose three hidden units each turn on a block of four visible
-    // units; CD-1 and PCD fits reach the planted model's held-out log-likelihood (exact,
-    // enumerated) and beat independent units by a wide margin.
-    auto planted = randomRbm(12, 3, 0.3, 20);
-    for (Eigen::Index r = 0; r < 12; ++r) {
-      planted.weights(r, r / 4) += 4.0;
-      planted.visibleBias[r] = -2.0;
-    }
-    // c_k = -4 (softplus(2) - softplus(-2)) = -8 makes each unit's marginal about one half.
-    planted.hiddenBias.setConstant(-8.0);
-    const auto train = exactSamples(planted, 3000, 21);
-    const auto test = exactSamples(planted, 2000, 22);
-    const double truth = rbm::meanLogLikelihood(planted, test, rbm::exactLogPartition(planted));
-    rbm::RbmParameters independent(12, 0);
-    independent.visibleBias = rbm::baseRateBiases(train);
-    const double baseline = rbm::meanLogLikelihood(independent, test, rbm::exactLogPartition(independent));
-    QVERIFY2(truth > baseline + 0.5, qPrintable(QStringLiteral("planted %1, independent %2").arg(truth).arg(baseline)));
-
-    for (const bool persistent : {true, false}) {
-      rbm::ContrastiveDivergence cd;
-      cd.persistent = persistent;
-      cd.batchSize = 50;
-      cd.weightDecay = 0.0;
-      rbm::RbmTrainer trainer(cd, rbm::initialParameters(train, 3, 23), 24);
-      std::vector<Eigen::Index> order(static_cast<std::size_t>(train.rows()));
-      std::iota(order.begin(), order.end(), 0);
-      core::Rng shuffle(25);
-      for (int epoch = 0; epoch < 100; ++epoch) {
-        shuffle.shuffle(std::span<Eigen::Index>(order));
-        trainer.epoch(train, order, epoch < 50 ? 0.1 : 0.03, {});
-      }
-      const auto& fitted = trainer.parameters();
-      const double heldout = rbm::meanLogLikelihood(fitted, test, rbm::exactLogPartition(fitted));
-      QVERIFY2(heldout > truth - 0.05 && heldout > baseline + 1.5,
-               qPrintable(QStringLiteral("%1: held-out %2, planted %3, independent %4")
-                              .arg(persistent ? "PCD" : "CD-1")
-                              .arg(heldout)
-                              .arg(truth)
-                              .arg(baseline)));
-    }
   }
 
   void trainingIsTheSameOnAnyThreadCount() {

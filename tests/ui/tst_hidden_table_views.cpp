@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The hidden-unit pages of a harmonium fitted to a numeric table (gb-efh on a small 0/1 table with
-// row names and a label column), beside an rbm run on a corpus. Checks that the pages name the
-// table's columns as the visible units and its rows as the cases, colour the map by the row
-// labels, and that the Langevin chain page appears for the run that traced its weights (its curves
-// the stored trace, its table every weight's posterior mean and spread, sortable) and not for rbm.
+// row names and a label column; rbm-gaussian on the same table), beside an rbm run on a corpus. Checks that the pages
+// name the table's columns as the visible units and its rows as the cases, colour the map by the row labels, and that
+// the Langevin chain page appears for the run that traced its weights (its curves the stored trace, its table every
+// weight's posterior mean and spread, sortable) and not for rbm.
 #include <QChart>
 #include <QChartView>
 #include <QSortFilterProxyModel>
@@ -66,7 +66,7 @@ class TestHiddenTableViews : public QObject {
 
   std::unique_ptr<test::Scratch> m_scratch;
   std::filesystem::path m_file;
-  qint64 m_efhRun = 0, m_rbmRun = 0;
+  qint64 m_efhRun = 0, m_rbmRun = 0, m_gaussianRun = 0;
   Eigen::MatrixXd m_weights, m_weightsSd, m_trace;
 
   std::unique_ptr<ui::RunView> openView(qint64 run) {
@@ -123,6 +123,10 @@ class TestHiddenTableViews : public QObject {
     m_trace = *core::findMatrix(efh.result.matrices, core::hidden::kWeightTrace);
     QCOMPARE(m_weights.rows(), Eigen::Index{kTableColumns});
     QCOMPARE(m_trace.cols(), Eigen::Index{4});
+
+    request.model = "rbm-gaussian";
+    request.options = {{"k", kTableUnits}, {"iterations", 20}};
+    m_gaussianRun = core::runFit(m_file, request, nullptr, {}).run.id;
 
     request.model = "rbm";
     request.dataset = "notes";
@@ -201,6 +205,20 @@ class TestHiddenTableViews : public QObject {
     QCOMPARE(page->table()->model()->index(0, ui::HiddenPosteriorModel::SdColumn).data(ui::kHiddenSortRole).toDouble(),
              m_weightsSd.maxCoeff());
     QVERIFY(page->chartView()->chart()->series().size() >= 4);
+  }
+
+  void gaussianRbmPagesNameTheColumnsAndRows() {
+    auto view = openView(m_gaussianRun);
+    QVERIFY(!view->page<ui::HiddenChainPage>());
+    const auto& data = *view->page<ui::HiddenUnitsPage>()->data();
+    QVERIFY(data.isTable());
+    QCOMPARE(data.wordCount(), kTableColumns);
+    QCOMPARE(data.wordText(kTableColumns - 1), QStringLiteral("f%1").arg(kTableColumns));
+    auto* activations = view->page<ui::HiddenActivationsPage>();
+    view->pages()->setCurrentWidget(activations);
+    QTest::qWait(20);
+    QCOMPARE(activations->map()->pointCount(), kTableRows);
+    QCOMPARE(view->page<ui::HiddenWeightsPage>()->heatmap()->rowCount(), kTableColumns);
   }
 
   void noChainPageForRbm() {

@@ -59,6 +59,26 @@ ContrastiveDivergence contrastiveDivergence(const O& options) {
   return cd;
 }
 
+// The persistent-CD rows, for options structs with `persistent` and `particles` as well.
+template <typename O>
+OptionTable<O>& addPersistentOptions(OptionTable<O>& table) {
+  return table
+      .add(booleanOption("persistent",
+                         "Persistent CD: the negative phase continues chains kept from update to update instead "
+                         "of starting at the data; closer to the likelihood's gradient."),
+           &O::persistent)
+      .add(integerOption("particles", 1, 1e6, "Persistent CD: the number of chains kept."), &O::particles);
+}
+
+// contrastiveDivergence() with the persistent-CD settings of addPersistentOptions().
+template <typename O>
+ContrastiveDivergence persistentContrastiveDivergence(const O& options) {
+  ContrastiveDivergence cd = contrastiveDivergence(options);
+  cd.persistent = options.persistent;
+  cd.particles = options.particles;
+  return cd;
+}
+
 // A number as printf's %g writes it, for messages ("0.5", "1e-06").
 std::string shortNumber(double v);
 

@@ -41,13 +41,6 @@ ModelInfo rbmInfo() {
   return info;
 }
 
-ContrastiveDivergence rbmContrastiveDivergence(const RbmOptions& options) {
-  ContrastiveDivergence cd = contrastiveDivergence(options);
-  cd.persistent = options.persistent;
-  cd.particles = options.particles;
-  return cd;
-}
-
 class RbmChain final : public FitChain {
  public:
   RbmChain(const FitData& data, const RbmOptions& options, const FitSettings& settings, std::stop_token stop)
@@ -58,8 +51,8 @@ class RbmChain final : public FitChain {
         m_cases(binaryCases(data, "rbm")),
         m_occurrences(m_cases.train),
         m_heldout(m_cases.heldout),
-        m_trainer(rbmContrastiveDivergence(options), initialParameters(m_occurrences, options.hidden, settings.seed),
-                  settings.seed) {
+        m_trainer(persistentContrastiveDivergence(options),
+                  initialParameters(m_occurrences, options.hidden, settings.seed), settings.seed) {
     m_metrics[data.table ? "train_rows" : "train_documents"] = static_cast<std::int64_t>(m_occurrences.rows());
   }
 
@@ -140,12 +133,8 @@ class RbmModel final : public DescribedModel<&rbmInfo> {
 const OptionTable<RbmOptions>& RbmOptions::table() {
   static const auto table = [] {
     OptionTable<RbmOptions> t;
-    addTrainingOptions(t)
-        .add(booleanOption("persistent",
-                           "Persistent CD: the negative phase continues chains kept from update to update instead "
-                           "of starting at the data; closer to the likelihood's gradient."),
-             &RbmOptions::persistent)
-        .add(integerOption("particles", 1, 1e6, "Persistent CD: the number of chains kept."), &RbmOptions::particles);
+    addTrainingOptions(t);
+    addPersistentOptions(t);
     return t;
   }();
   return table;

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The Gaussian RBM (000 §27.7.1.3) against the truth: log Z against a numerical integral of the
+// energy, exact draws against the model's mean and variance, the hidden conditionals against the
+// energy, a stop between minibatches. A planted model
+// fitted back is in the evidence suite (tst_rbm_evidence).
+#include <QtTest>
+
+#include <cmath>
+#include <numbers>
+#include <stop_token>
+#include <vector>
+
+#include "core/models/harmonium/gaussian_rbm.hpp"
+#include "core/util/random.hpp"
+#include "test_case.hpp"
+
+using namespace latent;
+namespace grbm = latent::core::harmonium;
+
+namespace {
+
+// W ~ N(0, scale^2), b ~ N(0, 0.25), c ~ N(-1, 0.25), log s ~ N(0, 0.25).
+grbm::GaussianRbmParameters plantedGaussianRbm(Eigen::Index visible, Eigen::Index hidden, double scale,
+                                               std::uint64_t seed) {
+  core::Rng rng(seed);
+  grbm::GaussianRbmParameters p(visible, hidden);
+  for (Eigen::Index k = 0; k < hidden; ++k)
+    for (Eigen::Index r = 0; r < visible; ++r) p.rbm.weights(r, k) = scale * rng.normal();
+  for (Eigen::Index r = 0; r < visible; ++r) p.rbm.visibleBias[r] = 0.5 * rng.normal();
+  for (Eigen::Index k = 0; k < hidden; ++k) p.rbm.hiddenBias[k] = -1.0 + 0.5 * rng.normal();
+  for (Eigen::Index r = 0; r < visible; ++r) p.variance[r] = std::exp(0.5 * rng.normal());
+  return p;
+}
+
+Eigen::VectorXd hiddenState(std::uint64_t s, Eigen::Index K) {
+  Eigen::VectorXd h(K);
+  for (Eigen::Index k = 0; k < K; ++k) h[k] = static_cast<double>(s >> k & 1U);
+  return h;
+}
+
+// -E(v, h) by the definition (gaussian_rbm.hpp).
+double negativeEnergy(const grbm::GaussianRbmParameters& p, const Eigen::VectorXd& v, const Eigen::VectorXd& h) {
+  const Eigen::ArrayXd s = p.variance.array();
+  return ((v.array() * (p.rbm.weights * h).array()) / s).sum() -
+         0.5 * ((v - p.rbm.visibleBias).array().square() / s).sum() + p.rbm.hiddenBias.dot(h);
+}
+
+}  // namespace
+
+class GaussianRbmTest : public QObject {
+  Q_OBJECT
+
+ private Q_SLOTS:
+  void logPartitionMatchesANumericalIntegral() {
+    // R = 2, K = 2: sum over h of the energy integrated over v on a fine grid.
+    const auto p = plantedGaussianRbm(2, 2, 1.0, 3);
+    const double step = 0.02;
+    double sum = 0.0;
+    for (double x = -14.0; x <= 14.0; x += step)
+      for (double y = -14.0; y <= 14.0; y += step) {
+        const Eigen::Vector2d v(x, y);
+        for (std::uint64_t s = 0; s < 4; ++s) {
+          sum += std::exp(negativeEnergy(p, v, hiddenState(s, 2)));
+        }
+      }
+    const double numeric = std::log(sum * step * step);
+    QVERIFY2(std::abs(grbm::gaussianExactLogPartition(p) - numeric) < 1e-6,
+             qPrintable(QStringLiteral("%1 vs %2").arg(grbm::gaussianExactLogPartition(p)).arg(numeric)));
+  }
+
+  void drawsHaveTheModelsMeanAndVariance() {
+    // E[v] = b + W E[h] and Var[v_r] = s_r + Var[(W h)_r], with p(h) enumerated:
+    // p(h) = exp(c^T h + sum_r ((b_r + (W h)_r)^2 - b_r^2) / (2 s_r)) prod_r sqrt(2 pi s_r) / Z.
+    const auto p = plantedGaussianRbm(4, 3, 1.2, 5);
+    const double logZ = grbm::gaussianExactLogPartition(p);
+    const Eigen::ArrayXd s = p.variance.array();
+    Eigen::VectorXd mean = Eigen::VectorXd::Zero(4);
+    Eigen::ArrayXd secondMoment = Eigen::ArrayXd::Zero(4);
+    double total = 0.0;
+    for (std::uint64_t state = 0; state < 8; ++state) {
+      const Eigen::VectorXd h = hiddenState(state, 3);
+      const Eigen::ArrayXd shifted = (p.rbm.visibleBias + p.rbm.weights * h).array();
+      const double logWeight = p.rbm.hiddenBias.dot(h) +
+                               0.5 * ((shifted.square() - p.rbm.visibleBias.array().square()) / s).sum() +
+                               0.5 * (2.0 * std::numbers::pi * s).log().sum();
+      const double weight = std::exp(logWeight - logZ);
+      total += weight;
+      mean += weight * shifted.matrix();
+      secondMoment += weight * (shifted.square() + s);
+    }
+    QVERIFY(std::abs(total - 1.0) < 1e-12);
+    const Eigen::ArrayXd variance = secondMoment - mean.array().square();
+    const Eigen::MatrixXd draws = grbm::gaussianRbmSamples(p, 40000, 6);
+    const Eigen::RowVectorXd observedMean = draws.colwise().mean();
+    const Eigen::ArrayXd observedVariance =
+        (draws.rowwise() - observedMean).array().square().colwise().mean().transpose();
+    QVERIFY2((observedMean.transpose() - mean).cwiseAbs().maxCoeff() < 0.04,
+             qPrintable(QString::number((observedMean.transpose() - mean).cwiseAbs().maxCoeff())));
+    QVERIFY2((observedVariance / variance - 1.0).abs().maxCoeff() < 0.04,
+             qPrintable(QString::number((observedVariance / variance - 1.0).abs().maxCoeff())));
+  }
+
+  void hiddenConditionalsFollowTheEnergy() {
+    // p(h_k = 1 | v) against the joint energy summed over the other units.
+    const auto p = plantedGaussianRbm(3, 3, 1.0, 11);
+    const Eigen::MatrixXd v = grbm::gaussianRbmSamples(p, 5, 12);
+    Eigen::MatrixXd computed;
+    grbm::gaussianHiddenProbabilities(p, v, computed);
+    for (Eigen::Index i = 0; i < v.rows(); ++i) {
+      Eigen::VectorXd on = Eigen::VectorXd::Zero(3);
+      double total = 0.0;
+      for (std::uint64_t state = 0; state < 8; ++state) {
+        const Eigen::VectorXd h = hiddenState(state, 3);
+        const double w = std::exp(negativeEnergy(p, v.row(i).transpose(), h));
+        total += w;
+        on += w * h;
+      }
+      QVERIFY(((on / total).transpose() - computed.row(i)).cwiseAbs().maxCoeff() < 1e-12);
+    }
+  }
+
+  void stopBeforeAMinibatchLeavesTheParameters() {
+    const auto p = plantedGaussianRbm(4, 2, 1.0, 7);
+    const Eigen::MatrixXd cases = grbm::gaussianRbmSamples(p, 50, 8);
+    std::vector<Eigen::Index> order(50);
+    for (Eigen::Index i = 0; i < 50; ++i) order[static_cast<std::size_t>(i)] = i;
+    for (const bool persistent : {false, true}) {
+      grbm::GaussianRbmTraining training;
+      training.cd.persistent = persistent;
+      grbm::GaussianRbmTrainer trainer(training, p, 9);
+      std::stop_source stop;
+      stop.request_stop();
+      QVERIFY(!trainer.epoch(cases, order, 0.1, stop.get_token()));
+      QCOMPARE(trainer.parameters().rbm.weights, p.rbm.weights);
+      QCOMPARE(trainer.parameters().variance, p.variance);
+      QVERIFY(trainer.epoch(cases, order, 0.1, {}));
+      QVERIFY(trainer.parameters().rbm.weights != p.rbm.weights);
+      QVERIFY(trainer.parameters().variance != p.variance);
+    }
+  }
+};
+
+LATENT_TEST_CASE(GaussianRbmTest)
+
+#include "tst_gaussian_rbm.moc"

@@ -14,6 +14,7 @@
 #include "ui/main_window.hpp"
 #include "ui/runs/gibbs/gibbs_state_view.hpp"
 #include "ui/runs/k_choice/k_choice_view.hpp"
+#include "ui/runs/retrieval/precision_recall_view.hpp"
 #include "ui/runs/run_view.hpp"
 #include "ui/runs/topics/topic_document_view.hpp"
 #include "ui/runs/topics/topic_run_data.hpp"
@@ -35,7 +36,7 @@ class TestDemo : public QObject {
 
   void catalogueKnowsItsDemos() {
     for (const char* name : {"corpus-unigram", "corpus-lda", "gibbs-toy", "sampson", "sampson-mmsb", "karate",
-                             "insteval", "ratings-pmf", "folding-in"})
+                             "insteval", "ratings-pmf", "folding-in", "bayesian-harmonium", "rsm-vs-lda"})
       QVERIFY2(ui::findDemo(QString::fromLatin1(name)).has_value(), name);
     QVERIFY(!ui::findDemo(QStringLiteral("no-such-demo")));
     // folding-in fits PLSA for six K on Cora, 10% held out.
@@ -147,7 +148,8 @@ class TestDemo : public QObject {
                       QString(),
                       QVariantMap{{QStringLiteral("iterations"), 20}},
                       0.25,
-                      {1, 2, 3}};
+                      {1, 2, 3},
+                      {}};
     auto* driver = new ui::DemoDriver(&window, spec);
     QSignalSpy finished(driver, &ui::DemoDriver::finished);
     driver->start();
@@ -165,6 +167,48 @@ class TestDemo : public QObject {
       QVERIFY(points[i].fullFoldingIn.has_value());
     }
     QVERIFY(view->page<ui::KChoiceView>()->captionText().contains(QLatin1String("full folding-in")));
+  }
+
+  // A demo over several models (rsm-vs-lda's mechanism, with short fits): the models are fitted in
+  // turn on one split and seed, and the demo ends on their precision-recall tab.
+  void severalModelsEndOnPrecisionRecall() {
+    const auto catalogued = ui::findDemo(QStringLiteral("rsm-vs-lda"));
+    QVERIFY(catalogued);
+    QCOMPARE(catalogued->model, QStringLiteral("rsm"));
+    QCOMPARE(catalogued->thenFit.size(), 1);
+    QCOMPARE(catalogued->thenFit.front().model, QStringLiteral("lda-gibbs"));
+
+    ui::MainWindow window;
+    window.resize(1200, 800);
+    window.show();
+    ui::DemoSpec spec{QStringLiteral("toy-models"),
+                      QStringLiteral("toy"),
+                      QStringLiteral("toy"),
+                      QStringLiteral("sotu"),
+                      QStringLiteral("rsm"),
+                      QString(),
+                      QVariantMap{{QStringLiteral("k"), 4}, {QStringLiteral("iterations"), 2}},
+                      0.1,
+                      {},
+                      {ui::DemoFit{QStringLiteral("lda-gibbs"), QVariantMap{{QStringLiteral("k"), 4},
+                                                                            {QStringLiteral("iterations"), 5},
+                                                                            {QStringLiteral("restarts"), 1}}}}};
+    auto* driver = new ui::DemoDriver(&window, spec);
+    QSignalSpy finished(driver, &ui::DemoDriver::finished);
+    driver->start();
+    QVERIFY(finished.wait(120000));
+    QVERIFY2(finished.first().at(0).toBool(), qPrintable(finished.first().at(1).toString()));
+    auto* view = qobject_cast<ui::PrecisionRecallView*>(window.tabs()->currentWidget());
+    QVERIFY(view);
+    QCOMPARE(view->runIds().size(), 2);
+    const auto& runs = view->data().runs;
+    QCOMPARE(runs.size(), std::size_t{2});
+    QCOMPARE(runs[0].run.model, std::string("rsm"));
+    QCOMPARE(runs[1].run.model, std::string("lda-gibbs"));
+    QCOMPARE(runs[1].run.options["k"].get<int>(), 4);
+    QCOMPARE(runs[0].run.seed, runs[1].run.seed);
+    QCOMPARE(runs[0].run.heldout, 0.1);
+    QCOMPARE(runs[1].run.heldout, 0.1);
   }
 
   void corpusUnigramEndsOnTheRunView() {

@@ -152,6 +152,11 @@ class TestPrecisionRecall : public QObject {
                QStringLiteral("#%1 %2 — MAP %3").arg(scored.run.id).arg(ui::qs(scored.run.model), map));
       QVERIFY(scored.result.meanAveragePrecision > 0.4);  // three labels: chance is about 1/3
       QVERIFY(view->captionText().contains(map));
+      // Each run's held-out perplexity on the same split, as stored.
+      const double perplexity = scored.run.finalMetrics["heldout_perplexity"].get<double>();
+      QVERIFY2(view->captionText().contains(
+                   QStringLiteral("held-out perplexity %1 (document completion)").arg(perplexity, 0, 'f', 1)),
+               qPrintable(view->captionText()));
     }
     QVERIFY(view->captionText().contains(QStringLiteral("hidden activations")));
     QVERIFY(view->captionText().contains(QStringLiteral("topic proportions")));

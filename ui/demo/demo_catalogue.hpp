@@ -11,6 +11,12 @@
 
 namespace latent::ui {
 
+// A further fit of a demo that compares models: on the same data, split and seed as the first.
+struct DemoFit {
+  QString model;
+  QVariantMap options;  // the model's options that differ from its defaults
+};
+
 struct DemoSpec {
   QString name;          // --demo NAME
   QString title;         // one line
@@ -21,6 +27,9 @@ struct DemoSpec {
   QVariantMap options;   // the model's options that differ from its defaults
   double heldout = 0.1;  // the fraction of the data held out of the fit
   QList<int> kValues;    // when set: one fit per K, one after another, then the Choosing K page
+  // When set: these models are fitted after the first, one after another, and the demo ends on
+  // the precision-recall of all its runs (document retrieval on a labelled corpus).
+  QVector<DemoFit> thenFit;
 };
 
 QVector<DemoSpec> demoCatalogue();

@@ -14,6 +14,7 @@
 #include "ui/runs/hidden/hidden_chain_page.hpp"
 #include "ui/runs/k_choice/k_choice_view.hpp"
 #include "ui/runs/option_form.hpp"
+#include "ui/runs/retrieval/precision_recall_view.hpp"
 #include "ui/runs/run_panel.hpp"
 #include "ui/runs/run_view.hpp"
 #include "ui/util/qt_convert.hpp"
@@ -22,6 +23,26 @@
 #include <QSpinBox>
 
 namespace latent::ui {
+namespace {
+
+// A demo's model options as the option form takes them.
+nlohmann::json jsonOptions(const QVariantMap& values) {
+  nlohmann::json options = nlohmann::json::object();
+  for (auto it = values.constBegin(); it != values.constEnd(); ++it) {
+    const QVariant& v = it.value();
+    if (v.typeId() == QMetaType::Double)
+      options[utf8(it.key())] = v.toDouble();
+    else if (v.typeId() == QMetaType::Bool)
+      options[utf8(it.key())] = v.toBool();
+    else if (v.typeId() == QMetaType::QString)
+      options[utf8(it.key())] = utf8(v.toString());
+    else
+      options[utf8(it.key())] = v.toLongLong();
+  }
+  return options;
+}
+
+}  // namespace
 
 DemoDriver::DemoDriver(MainWindow* window, DemoSpec spec, QString screenshotPath)
     : QObject(window), m_window(window), m_spec(std::move(spec)), m_screenshot(std::move(screenshotPath)) {}
@@ -95,19 +116,7 @@ void DemoDriver::datasetOpened(qint64 datasetId, TabPage* page) {
       finish(false, tr("this build has no model %1").arg(m_spec.model));
       return;
     }
-    nlohmann::json options = nlohmann::json::object();
-    for (auto it = m_spec.options.constBegin(); it != m_spec.options.constEnd(); ++it) {
-      const QVariant& v = it.value();
-      if (v.typeId() == QMetaType::Double)
-        options[utf8(it.key())] = v.toDouble();
-      else if (v.typeId() == QMetaType::Bool)
-        options[utf8(it.key())] = v.toBool();
-      else if (v.typeId() == QMetaType::QString)
-        options[utf8(it.key())] = utf8(v.toString());
-      else
-        options[utf8(it.key())] = v.toLongLong();
-    }
-    m_options = options;
+    m_options = jsonOptions(m_spec.options);
     panel->seedBox()->setValue(1);
     panel->heldoutBox()->setValue(m_spec.heldout);
     connect(m_window, &MainWindow::runEnded, this, &DemoDriver::runEnded);
@@ -139,10 +148,44 @@ void DemoDriver::pageShown(TabPage* page) {
   finish(page->errorText().isEmpty(), page->errorText());
 }
 
+void DemoDriver::startNextModel() {
+  RunPanel* panel = m_window->runPanel();
+  const DemoFit& fit = m_spec.thenFit.at(m_nextFit++);
+  if (!panel->selectModel(fit.model)) {
+    finish(false, tr("this build has no model %1").arg(fit.model));
+    return;
+  }
+  m_window->log(tr("Demo: fit %1 of %2, %3").arg(m_nextFit + 1).arg(m_spec.thenFit.size() + 1).arg(fit.model));
+  panel->optionForm()->setValues(jsonOptions(fit.options));
+  if (!panel->start()) finish(false, panel->errorText());
+}
+
+void DemoDriver::showRetrieval() {
+  PrecisionRecallView* view = m_window->openPrecisionRecall(m_runIds);
+  if (!view) {
+    finish(false, tr("the precision-recall tab could not be opened"));
+    return;
+  }
+  auto done = [this, view] { finish(view->errorText().isEmpty(), view->errorText()); };
+  if (!view->isComputing() && !view->data().runs.empty())
+    done();
+  else
+    connect(view, &PrecisionRecallView::computed, this, done, Qt::SingleShotConnection);
+}
+
 void DemoDriver::runEnded(qint64 runId) {
   if (!m_window || m_done) return;
+  m_runIds << runId;
   if (m_nextK > 0 && m_nextK < m_spec.kValues.size()) {
     startFit();
+    return;
+  }
+  if (m_nextFit < m_spec.thenFit.size()) {
+    startNextModel();
+    return;
+  }
+  if (!m_spec.thenFit.isEmpty()) {
+    showRetrieval();
     return;
   }
   RunView* view = m_window->openRun(runId);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Runs one demo in the main window, step by step as each background job ends: a fresh
 // temporary project, the sample imported, its browser opened, optionally a model fitted and its
-// run view opened, then (for --screenshot) the window saved as PNG.
+// run view opened (or, for a demo that compares models, several fitted and their precision-recall
+// opened), then (for --screenshot) the window saved as PNG.
 #pragma once
 
 #include <QObject>
@@ -40,6 +41,10 @@ class DemoDriver final : public QObject {
   void pageShown(TabPage* page);
   void runEnded(qint64 runId);
   void startFit();
+  // The next of the spec's thenFit models, on the same split and seed.
+  void startNextModel();
+  // The end of a demo that compares models: the precision-recall of its runs.
+  void showRetrieval();
   void finish(bool ok, const QString& message);
 
   QPointer<MainWindow> m_window;
@@ -50,6 +55,8 @@ class DemoDriver final : public QObject {
   bool m_done = false;
   nlohmann::json m_options;  // the demo's model options
   int m_nextK = 0;           // demos over several K: the index of the next one
+  int m_nextFit = 0;         // demos over several models: the index of the next thenFit
+  QList<qint64> m_runIds;    // the runs the demo fitted, in order
 };
 
 }  // namespace latent::ui

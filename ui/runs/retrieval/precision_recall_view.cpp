@@ -150,6 +150,11 @@ QString PrecisionRecallView::captionText() const {
            "documents")
             .arg(topicColour(static_cast<int>(i), palette()).name(), seriesName(i).toHtmlEscaped(),
                  representationText(s.representation), formatCount(r.queries), formatCount(r.rankedDocuments));
+    // The other half of 000 Fig. 27.32-27.33's comparison: the same split's held-out perplexity.
+    const auto& metrics = s.run.finalMetrics;
+    if (metrics.contains("heldout_perplexity") && metrics["heldout_perplexity"].is_number())
+      line += tr("; held-out perplexity %1 (document completion)")
+                  .arg(QString::number(metrics["heldout_perplexity"].get<double>(), 'f', 1));
     if (r.skippedQueries > 0) line += tr(", %1 skipped (no training document has their label)").arg(r.skippedQueries);
     if (r.unlabelledQueries + r.unlabelledTraining > 0)
       line += tr(", without a label: %1 held-out and %2 training documents (left out)")

@@ -2,8 +2,8 @@
 // The Gaussian RBM (rbm-gaussian) on a numeric table through the command line: on two planted
 // groups of rows, each shifting its own half of the columns, the fit's held-out log-density beats
 // independent Gaussians fitted to the same training rows (computed here from heldout-split's files)
-// by far, and the textbook's unit variances do not; a constant column does no harm; the fit repeats itself for a seed on one thread or two;
-// the weights export by column name; a model of 0/1 tables refuses it, naming a cell.
+// by far, and the textbook's unit variances do not; a constant column does no harm; the fit repeats itself for a seed
+// on one thread or two; the weights export by column name; a model of 0/1 tables refuses it, naming a cell.
 #include <QtTest>
 
 #include <cmath>
@@ -35,6 +35,15 @@ void writePlantedGroups(const std::filesystem::path& file) {
     for (int c = 0; c < 6; ++c) out << ',' << 10.0 * (c + 1) + ((c < 3) == (r % 2 == 0) ? 3.0 : 0.0) + rng.normal();
     out << ",5\n";
   }
+}
+
+// Imports the table above as dataset "groups"; the import's exit status.
+int importPlantedGroups(const test::Scratch& scratch, const std::filesystem::path& project) {
+  const auto csv = scratch.path("groups.csv");
+  writePlantedGroups(csv);
+  return runCli({"import", "table", "--project", str(project), "--name", "groups", "--source", str(csv), "--id-column",
+                 "id"})
+      .exitCode;
 }
 
 // The rows of a CSV written by heldout-split (header skipped, first column the row name).
@@ -72,9 +81,8 @@ double independentGaussians(const std::vector<std::vector<double>>& train,
 }
 
 QStringList gaussianFit(const std::filesystem::path& project, const QString& threads) {
-  return {"fit",      "rbm-gaussian", "--project", str(project), "--dataset", "groups", "--k",    "2",
-          "--heldout", "0.2",         "--seed",    "3",          "--threads", threads,  "--json", "--iterations",
-          "100"};
+  return {"fit", "rbm-gaussian", "--project", str(project), "--dataset", "groups", "--k",          "2",  "--heldout",
+          "0.2", "--seed",       "3",         "--threads",  threads,     "--json", "--iterations", "100"};
 }
 
 }  // namespace
@@ -86,12 +94,7 @@ class CliGaussianTableTest : public QObject {
   void fitsPlantedGroupsBetterThanIndependentGaussians() {
     test::Scratch scratch;
     const auto project = scratch.path("p.latent");
-    const auto csv = scratch.path("groups.csv");
-    writePlantedGroups(csv);
-    QCOMPARE(runCli({"import", "table", "--project", str(project), "--name", "groups", "--source", str(csv),
-                     "--id-column", "id"})
-                 .exitCode,
-             0);
+    QCOMPARE(importPlantedGroups(scratch, project), 0);
     const auto r = runCli(gaussianFit(project, "1"));
     QCOMPARE(r.exitCode, 0);
     const auto final = r.jsonLines().back();
@@ -112,11 +115,13 @@ class CliGaussianTableTest : public QObject {
     // spread over both modes, the RBM's two units say which mode a row is in (about 2.5 nats a row
     // better on these columns).
     const double baseline = independentGaussians(train, heldout);
-    QVERIFY2(loglik > baseline + 1.5, qPrintable(QStringLiteral("rbm-gaussian %1, independent %2").arg(loglik).arg(baseline)));
+    QVERIFY2(loglik > baseline + 1.5,
+             qPrintable(QStringLiteral("rbm-gaussian %1, independent %2").arg(loglik).arg(baseline)));
 
     // With the variances fixed to 1 the hidden units can only add spread to standardised columns.
     auto unitVariance = gaussianFit(project, "1");
-    unitVariance << "--learn_variance" << "false";
+    unitVariance << "--learn_variance"
+                 << "false";
     const double fixed = runCli(unitVariance).jsonLines().back()["heldout_loglik"].get<double>();
     QVERIFY2(fixed < loglik - 1.0, qPrintable(QStringLiteral("unit variances %1, learnt %2").arg(fixed).arg(loglik)));
 
@@ -142,12 +147,7 @@ class CliGaussianTableTest : public QObject {
   void aBinaryModelRefusesRealValues() {
     test::Scratch scratch;
     const auto project = scratch.path("p.latent");
-    const auto csv = scratch.path("groups.csv");
-    writePlantedGroups(csv);
-    QCOMPARE(runCli({"import", "table", "--project", str(project), "--name", "groups", "--source", str(csv),
-                     "--id-column", "id"})
-                 .exitCode,
-             0);
+    QCOMPARE(importPlantedGroups(scratch, project), 0);
     const auto r = runCli({"fit", "rbm", "--project", str(project), "--dataset", "groups", "--k", "2"});
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains("rbm models 0/1 data, but column 'x0'"), qPrintable(r.err));

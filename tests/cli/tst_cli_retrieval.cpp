@@ -11,7 +11,7 @@
 #include <string>
 
 #include "cli_runner.hpp"
-#include "core/util/random.hpp"
+#include "labelled_texts.hpp"
 #include "test_case.hpp"
 #include "test_support.hpp"
 
@@ -21,27 +21,11 @@ using test::str;
 
 namespace {
 
-// Three labels, each with words of its own and a few shared ones; every tenth document has no label.
+// The retrieval corpus as JSON lines: 72 documents of 30 words, a quarter of them shared.
 std::string labelledJsonLines() {
-  const std::vector<std::string> labels = {"sport", "cooking", "space"};
-  const std::vector<std::vector<std::string>> words = {
-      {"goal", "match", "team", "score", "league", "coach", "player", "season"},
-      {"recipe", "oven", "flour", "butter", "sauce", "bake", "spice", "dinner"},
-      {"orbit", "rocket", "planet", "launch", "moon", "star", "galaxy", "comet"}};
-  const std::vector<std::string> shared = {"today", "people", "great", "new"};
-  core::Rng rng(21);
   std::ostringstream out;
-  for (int d = 0; d < 72; ++d) {
-    const auto label = static_cast<std::size_t>(d % 3);
-    std::string text;
-    for (int i = 0; i < 30; ++i) {
-      const bool common = rng.uniform() < 0.25;
-      const auto& pool = common ? shared : words[label];
-      text += pool[static_cast<std::size_t>(rng.uniform() * static_cast<double>(pool.size()))] + " ";
-    }
-    out << "{\"id\": \"doc" << d << "\", \"text\": \"" << text << "\", \"label\": \""
-        << (d % 10 == 9 ? std::string() : labels[label]) << "\"}\n";
-  }
+  for (const auto& doc : test::labelledTexts(72, 30, 0.25))
+    out << "{\"id\": \"" << doc.id << "\", \"text\": \"" << doc.text << "\", \"label\": \"" << doc.label << "\"}\n";
   return out.str();
 }
 

@@ -23,7 +23,7 @@
 
 #include "core/eval/retrieval.hpp"
 #include "core/jobs/fit_job.hpp"
-#include "core/util/random.hpp"
+#include "labelled_texts.hpp"
 #include "test_case.hpp"
 #include "test_support.hpp"
 #include "ui/runs/retrieval/precision_recall_view.hpp"
@@ -34,27 +34,12 @@ using namespace latent;
 
 namespace {
 
-// 60 short documents of three labels, each with words of its own but mostly shared ones (so the
-// curves fall below 1 and differ); every tenth document has no label.
+// 60 short documents of three labels, mostly of shared words (so the curves fall below 1 and
+// differ).
 std::vector<test::TextDocument> labelledRetrievalDocuments() {
-  const std::vector<std::string> labels = {"sport", "cooking", "space"};
-  const std::vector<std::vector<std::string>> words = {
-      {"goal", "match", "team", "score", "league", "coach", "player", "season"},
-      {"recipe", "oven", "flour", "butter", "sauce", "bake", "spice", "dinner"},
-      {"orbit", "rocket", "planet", "launch", "moon", "star", "galaxy", "comet"}};
-  const std::vector<std::string> shared = {"today", "people", "great", "new"};
-  core::Rng rng(21);
   std::vector<test::TextDocument> docs;
-  for (int d = 0; d < 60; ++d) {
-    const auto label = static_cast<std::size_t>(d % 3);
-    std::string text;
-    for (int i = 0; i < 16; ++i) {
-      const auto& pool = rng.uniform() < 0.6 ? shared : words[label];
-      text += pool[static_cast<std::size_t>(rng.uniform() * static_cast<double>(pool.size()))] + " ";
-    }
-    const std::string id = "doc" + std::to_string(d);
-    docs.emplace_back(id, id, text, std::string(), d % 10 == 9 ? std::string() : labels[label]);
-  }
+  for (const auto& doc : test::labelledTexts(60, 16, 0.6))
+    docs.emplace_back(doc.id, doc.id, doc.text, std::string(), doc.label);
   return docs;
 }
 

@@ -15,7 +15,8 @@
 namespace latent::test {
 
 // W ~ N(0, scale^2), b and c ~ N(0, 0.25), drawn in that order from stream 0 of `seed`.
-inline core::harmonium::RbmParameters randomRbm(Eigen::Index visible, Eigen::Index hidden, double scale, std::uint64_t seed) {
+inline core::harmonium::RbmParameters randomRbm(Eigen::Index visible, Eigen::Index hidden, double scale,
+                                                std::uint64_t seed) {
   core::Rng rng(seed);
   core::harmonium::RbmParameters p(visible, hidden);
   for (Eigen::Index r = 0; r < visible; ++r)
@@ -45,7 +46,8 @@ inline core::harmonium::BinaryData toData(const std::vector<Eigen::VectorXd>& ro
 
 // Exact samples of v: h from its marginal p(h), proportional to exp(c^T h + sum_r softplus(b_r +
 // W_r h)) (small K, enumerated), then v from p(v | h).
-inline core::harmonium::BinaryData exactSamples(const core::harmonium::RbmParameters& p, int count, std::uint64_t seed) {
+inline core::harmonium::BinaryData exactSamples(const core::harmonium::RbmParameters& p, int count,
+                                                std::uint64_t seed) {
   const auto states = std::uint64_t{1} << p.hidden();
   std::vector<double> logWeight(states);
   for (std::uint64_t s = 0; s < states; ++s) {

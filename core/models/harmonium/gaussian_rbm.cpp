@@ -76,8 +76,7 @@ double gaussianReconstructionRmse(const GaussianRbmParameters& p, const Eigen::M
   if (cases.size() == 0) return 0.0;
   Eigen::MatrixXd hidden;
   gaussianHiddenProbabilities(p, cases, hidden);
-  const Eigen::MatrixXd reconstruction =
-      (hidden * p.rbm.weights.transpose()).rowwise() + p.rbm.visibleBias.transpose();
+  const Eigen::MatrixXd reconstruction = (hidden * p.rbm.weights.transpose()).rowwise() + p.rbm.visibleBias.transpose();
   return std::sqrt((reconstruction - cases).squaredNorm() / static_cast<double>(cases.size()));
 }
 
@@ -177,11 +176,11 @@ bool GaussianRbmTrainer::epoch(const Eigen::MatrixXd& cases, std::span<const Eig
     const double negativeScale = learningRate / static_cast<double>(m_reconstruction.rows());
     const double momentum = m_settings.cd.momentum;
     const Eigen::ArrayXd inverseVariance = m_params.variance.array().inverse();
-    Eigen::MatrixXd weightStep = scale * (m_batch.transpose() * m_positive) -
-                                 negativeScale * (m_reconstruction.transpose() * m_negative);
+    Eigen::MatrixXd weightStep =
+        scale * (m_batch.transpose() * m_positive) - negativeScale * (m_reconstruction.transpose() * m_negative);
     weightStep.array().colwise() *= inverseVariance;
-    m_velocity.weights = momentum * m_velocity.weights + weightStep -
-                         learningRate * m_settings.cd.weightDecay * m_params.rbm.weights;
+    m_velocity.weights =
+        momentum * m_velocity.weights + weightStep - learningRate * m_settings.cd.weightDecay * m_params.rbm.weights;
     const Eigen::ArrayXd visibleStep =
         (scale * (m_batch.colwise().sum().transpose() - static_cast<double>(B) * m_params.rbm.visibleBias) -
          negativeScale * (m_reconstruction.colwise().sum().transpose() -

@@ -100,9 +100,7 @@ class GaussianRbmChain final : public FitChain {
     return true;
   }
 
-  std::vector<NamedMatrix> snapshot(const StepPlan&) override {
-    return parameterMatrices(m_trainer->parameters().rbm);
-  }
+  std::vector<NamedMatrix> snapshot(const StepPlan&) override { return parameterMatrices(m_trainer->parameters().rbm); }
 
   void finish(FitResult& result) override {
     const GaussianRbmParameters& p = m_trainer->parameters();

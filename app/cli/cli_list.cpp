@@ -38,11 +38,14 @@ std::string fixed(double value, int digits) {
   return out.str();
 }
 
-// The headline number of a run: its held-out metric when it has one, else nothing.
+// The headline number of a run: its model's held-out metric when it has one, else nothing.
 std::string headline(const core::RunRecord& run) {
-  for (const char* key : {"heldout_perplexity", "heldout_rmse", "heldout_link_perplexity"})
-    if (run.finalMetrics.contains(key) && run.finalMetrics[key].is_number())
-      return std::string(key) + " " + fixed(run.finalMetrics[key].get<double>(), 2);
+  for (const auto* info : core::modelCatalogue()) {
+    if (info->name != run.model) continue;
+    const auto& key = info->heldoutKey;
+    if (!key.empty() && run.finalMetrics.contains(key) && run.finalMetrics[key].is_number())
+      return key + " " + fixed(run.finalMetrics[key].get<double>(), 2);
+  }
   return "";
 }
 

@@ -167,13 +167,14 @@ const std::vector<Exporter>& exporters() {
        true},
       {{"hidden-weights", "unit,word,weight",
         "a harmonium's weights, every word under every hidden unit, with the hidden biases (empty word) and the "
-        "words' biases (unit 'bias')"},
+        "words' biases (unit 'bias'); a table's runs name features (unit,feature,weight), a graph's nodes "
+        "(unit,node,weight)"},
        detail::exportHiddenWeights,
        [](Project& p, const RunRecord& r) { return hasResultMatrix(p, r.id, hidden::kWeights); },
        true},
       {{"hidden-activations", "document,unit,activation",
         "each document's probability that each hidden unit is on (a ratings run: user,unit,activation, each user's "
-        "from its training ratings)"},
+        "from its training ratings; a table's: row,unit,activation; a graph's: node,unit,activation)"},
        detail::exportHiddenActivations,
        [](Project& p, const RunRecord& r) { return hasResultMatrix(p, r.id, hidden::kHiddenActivations); },
        true},

@@ -7,6 +7,7 @@
 
 #include <optional>
 
+#include "core/data/adjacency_table.hpp"
 #include "core/eval/heldout.hpp"
 #include "core/jobs/run_recorder.hpp"
 #include "core/models/fit_data.hpp"
@@ -93,7 +94,14 @@ RunOutcome runFit(const std::filesystem::path& projectFile, const RunRequest& re
       break;
     case DataKind::Graph:
       graph = loadGraph(project, dataset.id);
-      prepared.emplace(graph, request.heldout, request.seed);
+      if (info.kind == DataKind::Graph) {
+        prepared.emplace(graph, request.heldout, request.seed);
+      } else {
+        // A model of cases (rbm) fits the graph's adjacency rows as a 0/1 table, holding out nodes'
+        // rows rather than dyads.
+        table = adjacencyTable(graph);
+        prepared.emplace(table, request.heldout, request.seed);
+      }
       break;
     case DataKind::Ratings:
       ratings = loadRatings(project, dataset.id);

@@ -6,7 +6,8 @@
 // draws after burn-in, repeats itself for a seed whatever the thread count, exports its weights by
 // column name and its activations by row name; maximum likelihood keeps no draws; a table that is
 // not 0/1 is refused with one message. The binary RBM fits the same table, with its exact
-// log-likelihood (two hidden units), and refuses a table that is not 0/1 alike.
+// log-likelihood (two hidden units), and refuses a table that is not 0/1 alike; it fits a graph
+// by its adjacency rows.
 #include <QtTest>
 
 #include <cmath>
@@ -139,6 +140,40 @@ class CliBinaryTablesTest : public QObject {
     // Independent fair units would give 12 log 2 = 8.3 nats per row.
     QVERIFY2(final["heldout_pseudo_nll"].get<double>() < 6.0, qPrintable(QString::fromStdString(final.dump())));
     QVERIFY(final["heldout_loglik"].get<double>() < 0.0);
+  }
+
+  // A graph is fitted by its adjacency rows, each node a case, held out by nodes; the exports name
+  // nodes, and `runs` shows the held-out pseudo-likelihood.
+  void binaryRbmFitsAGraphsAdjacencyRows() {
+    test::Scratch scratch;
+    const auto project = scratch.path("p.latent");
+    QCOMPARE(runCli({"import", "sample", "--project", str(project), "--sample", "sampson"}).exitCode, 0);
+    const auto r = runCli({"fit", "rbm", "--project", str(project), "--dataset", "sampson", "--k", "2", "--iterations",
+                           "20", "--heldout", "0.2", "--json"});
+    QCOMPARE(r.exitCode, 0);
+    const auto final = r.jsonLines().back();
+    QCOMPARE(final["heldout_rows"].get<std::int64_t>() + final["train_rows"].get<std::int64_t>(), std::int64_t{18});
+    QVERIFY(final["heldout_rows"].get<std::int64_t>() > 0);
+    QVERIFY(final["heldout_pseudo_nll"].get<double>() > 0.0);
+    const auto run = QString::number(final["run"].get<std::int64_t>());
+    const auto weights = scratch.path("w.csv"), activations = scratch.path("a.csv");
+    QCOMPARE(
+        runCli({"export", "--project", str(project), "--run", run, "--what", "hidden-weights", "--out", str(weights)})
+            .exitCode,
+        0);
+    const auto w = efhCsvLines(weights);
+    QCOMPARE(w.front(), std::string("unit,node,weight"));
+    QCOMPARE(w.size(), std::size_t{1 + 2 + 18 + 2 * 18});
+    QCOMPARE(runCli({"export", "--project", str(project), "--run", run, "--what", "hidden-activations", "--out",
+                     str(activations)})
+                 .exitCode,
+             0);
+    const auto a = efhCsvLines(activations);
+    QCOMPARE(a.front(), std::string("node,unit,activation"));
+    QCOMPARE(a.size(), std::size_t{1 + 18 * 2});
+    QCOMPARE(a[1].substr(0, 13), std::string("John Bosco,0,"));
+    const auto runs = runCli({"runs", "--project", str(project)});
+    QVERIFY2(runs.out.contains("heldout_pseudo_nll"), qPrintable(runs.out));
   }
 
   void aTableThatIsNotBinaryIsRefused() {

@@ -27,15 +27,16 @@ ModelInfo rbmInfo() {
   ModelInfo info;
   info.name = "rbm";
   info.kind = DataKind::Corpus;
-  info.alsoFits = {DataKind::Table};
+  // A graph is fitted by its adjacency rows (fit_job: adjacencyTable), each node a case.
+  info.alsoFits = {DataKind::Table, DataKind::Graph};
   info.family = ResultFamily::HiddenUnits;
   info.heldoutKey = hidden::kHeldoutPseudoNll;
-  info.title = "Binary RBM on word occurrences or 0/1 tables";
+  info.title = "Binary RBM on word occurrences, 0/1 tables or a graph's adjacency rows";
   info.description =
-      "Sees each document as the set of words it contains (not how often), or each row of a 0/1 table as it is. Each "
-      "hidden unit is an on-or-off "
-      "feature that makes some words likelier to occur together; scored by how well each held-out word's "
-      "presence is predicted from the others.";
+      "Sees each document as the set of words it contains (not how often), each row of a 0/1 table as it is, or "
+      "each node of a graph as the set of nodes it links to. Each hidden unit is an on-or-off feature that makes "
+      "some words (columns, nodes) likelier to occur together; scored by how well each held-out case's values are "
+      "predicted from the others.";
   info.objectiveName = "mean squared reconstruction error per word (a monitor, not the likelihood)";
   info.options = RbmOptions::table().specs();
   return info;

@@ -60,8 +60,8 @@ class GaussianRbmChain final : public FitChain {
     if (!data.table) throw UsageError("rbm-gaussian fits numeric tables");
     const NumericTable& table = *data.table;
     const auto trainRows = trainingRows(static_cast<std::size_t>(table.values.rows()), data.heldoutRows);
-    // Standardised on the training rows (000 §27.7.1.3 fixes the variance to 1); a constant
-    // column keeps its scale.
+    // Standardised on the training rows, so that unit variances (000 eq. 27.108, and the start of
+    // learnt ones) are on the columns' own scale; a constant column keeps its scale.
     m_mean = Eigen::VectorXd::Zero(table.values.cols());
     for (const auto r : trainRows) m_mean += table.values.row(r).transpose();
     m_mean /= static_cast<double>(std::max<std::size_t>(trainRows.size(), 1));

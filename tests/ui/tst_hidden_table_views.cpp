@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The hidden-unit pages of a harmonium fitted to a numeric table (gb-efh on a small 0/1 table with
-// row names and a label column; rbm-gaussian on the same table), beside an rbm run on a corpus. Checks that the pages
+// row names and a label column; rbm-gaussian on the same table; rbm on Sampson's graph), beside an
+// rbm run on a corpus. Checks that the pages
 // name the table's columns as the visible units and its rows as the cases, colour the map by the row labels, and that
 // the Langevin chain page appears for the run that traced its weights (its curves the stored trace, its table every
 // weight's posterior mean and spread, sortable) and not for rbm.
@@ -15,6 +16,7 @@
 
 #include "core/jobs/fit_job.hpp"
 #include "core/jobs/import_job.hpp"
+#include "core/jobs/samples.hpp"
 #include "core/results/hidden_results.hpp"
 #include "test_case.hpp"
 #include "test_support.hpp"
@@ -66,7 +68,7 @@ class TestHiddenTableViews : public QObject {
 
   std::unique_ptr<test::Scratch> m_scratch;
   std::filesystem::path m_file;
-  qint64 m_efhRun = 0, m_rbmRun = 0, m_gaussianRun = 0;
+  qint64 m_efhRun = 0, m_rbmRun = 0, m_gaussianRun = 0, m_graphRun = 0;
   Eigen::MatrixXd m_weights, m_weightsSd, m_trace;
 
   std::unique_ptr<ui::RunView> openView(qint64 run) {
@@ -103,6 +105,7 @@ class TestHiddenTableViews : public QObject {
       table.read.idColumn = "case";
       table.read.labelColumn = "kind";
       core::importTable(project, table);
+      core::importSample(project, "sampson");
       test::addTextCorpus(project, "notes",
                           {{"d1", "One", "cat dog cat puppy"},
                            {"d2", "Two", "fish whale fish boat"},
@@ -129,6 +132,10 @@ class TestHiddenTableViews : public QObject {
     m_gaussianRun = core::runFit(m_file, request, nullptr, {}).run.id;
 
     request.model = "rbm";
+    request.dataset = "sampson";
+    request.options = {{"k", 2}, {"iterations", 50}};
+    m_graphRun = core::runFit(m_file, request, nullptr, {}).run.id;
+
     request.dataset = "notes";
     request.options = {{"k", 2}, {"iterations", 10}};
     m_rbmRun = core::runFit(m_file, request, nullptr, {}).run.id;
@@ -214,11 +221,30 @@ class TestHiddenTableViews : public QObject {
     QVERIFY(data.isTable());
     QCOMPARE(data.wordCount(), kTableColumns);
     QCOMPARE(data.wordText(kTableColumns - 1), QStringLiteral("f%1").arg(kTableColumns));
+    QVERIFY(view->page<ui::HiddenUnitsPage>()->headerText().contains(QStringLiteral("standard deviations")));
     auto* activations = view->page<ui::HiddenActivationsPage>();
     view->pages()->setCurrentWidget(activations);
     QTest::qWait(20);
     QCOMPARE(activations->map()->pointCount(), kTableRows);
     QCOMPARE(view->page<ui::HiddenWeightsPage>()->heatmap()->rowCount(), kTableColumns);
+  }
+
+  // An rbm on a graph: its nodes are the cases and the visible units, labelled by Sampson's groups.
+  void graphRunShowsItsNodes() {
+    auto view = openView(m_graphRun);
+    const auto& data = *view->page<ui::HiddenUnitsPage>()->data();
+    QVERIFY(data.isGraph());
+    QCOMPARE(data.wordCount(), 18);
+    QCOMPARE(data.documentCount(), 18);
+    QCOMPARE(data.wordText(0), QStringLiteral("John Bosco"));
+    QCOMPARE(data.documentTitle(0), QStringLiteral("John Bosco"));
+    QVERIFY(data.hasLabels());
+    QCOMPARE(data.caseNoun(true), QStringLiteral("nodes"));
+    QVERIFY(view->page<ui::HiddenUnitsPage>()->headerText().contains(QStringLiteral("node")));
+    auto* activations = view->page<ui::HiddenActivationsPage>();
+    view->pages()->setCurrentWidget(activations);
+    QTest::qWait(20);
+    QCOMPARE(activations->map()->pointCount(), 18);
   }
 
   void noChainPageForRbm() {

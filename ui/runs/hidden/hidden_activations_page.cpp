@@ -126,19 +126,22 @@ void HiddenActivationsPage::setData(std::shared_ptr<const HiddenRunData> data) {
   m_mapHint->clear();
   if (!m_data) return;
   m_documents->setColumnHidden(HiddenDocumentModel::LabelColumn, !m_data->hasLabels());
-  const bool table = m_data->isTable();
-  m_filterBox->setPlaceholderText(table ? tr("Filter rows by name or label")
-                                        : tr("Filter documents by title, id or label"));
+  const bool table = m_data->isTable(), ratings = m_data->isRatings();
+  m_filterBox->setPlaceholderText(ratings ? tr("Filter users by id")
+                                  : table ? tr("Filter rows by name or label")
+                                          : tr("Filter documents by title, id or label"));
   m_mapHeader->setText(
       tr("<b>All %1</b> on the first two principal components of their hidden activations")
           .arg(countOf(m_data->documentCount(), m_data->caseNoun(), m_data->caseNoun(true)).toHtmlEscaped()));
-  QString hint = table ? tr("Rows that switch on the same units lie close together.")
-                       : tr("Documents that switch on the same units lie close together.");
+  QString hint = ratings ? tr("Users whose ratings switch on the same units lie close together.")
+                 : table ? tr("Rows that switch on the same units lie close together.")
+                         : tr("Documents that switch on the same units lie close together.");
   if (m_data->hasLabels())
     hint += QLatin1Char(' ') + (table ? tr("Colour: the row's label in the table, which the model did not see.")
                                       : tr("Colour: the document's label in the corpus, which the model did not see."));
-  hint += QLatin1Char(' ') + (table ? tr("Click a dot to show that row's activations; hover it for its name.")
-                                    : tr("Click a dot to show that document's activations; hover it for its title."));
+  hint += QLatin1Char(' ') + (ratings ? tr("Click a dot to show that user's activations; hover it for its id.")
+                              : table ? tr("Click a dot to show that row's activations; hover it for its name.")
+                                      : tr("Click a dot to show that document's activations; hover it for its title."));
   m_mapHint->setText(hint);
   if (m_data->documentCount() > 0) selectDocument(0);
 }
@@ -163,12 +166,14 @@ void HiddenActivationsPage::show(int document) {
   m_bars->setDocument(document);
   m_map->setSelected(document);
   const QString label = m_data->documentLabel(document);
-  m_documentHeader->setText((m_data->isTable()
-                                 ? tr("<b>%1</b>%2 — each hidden unit's activation, given the row's values")
-                                 : tr("<b>%1</b>%2 — the probability that each hidden unit is on, given the document's "
-                                      "words"))
-                                .arg(m_data->documentTitle(document).toHtmlEscaped(),
-                                     label.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(label.toHtmlEscaped())));
+  m_documentHeader->setText(
+      (m_data->isRatings() ? tr("<b>%1</b>%2 — the probability that each hidden unit is on, given the user's "
+                                "ratings")
+       : m_data->isTable() ? tr("<b>%1</b>%2 — each hidden unit's activation, given the row's values")
+                           : tr("<b>%1</b>%2 — the probability that each hidden unit is on, given the document's "
+                                "words"))
+          .arg(m_data->documentTitle(document).toHtmlEscaped(),
+               label.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(label.toHtmlEscaped())));
   Q_EMIT documentShown(document);
 }
 

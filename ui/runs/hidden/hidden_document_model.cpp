@@ -49,7 +49,10 @@ QVariant HiddenDocumentModel::data(const QModelIndex& index, int role) const {
         QStringList parts{m_data->documentTitle(d)};
         if (!doc.id.empty() && doc.id != doc.title) parts << tr("id %1").arg(qs(doc.id));
         if (!doc.time.empty()) parts << qs(doc.time);
-        parts << countOf(doc.tokenCount, tr("kept word"), tr("kept words"));
+        if (m_data->isRatings())
+          parts << countOf(doc.tokenCount, tr("rating"), tr("ratings"));
+        else
+          parts << countOf(doc.tokenCount, tr("kept word"), tr("kept words"));
         return parts.join(QStringLiteral(" · "));
       }
       break;
@@ -72,6 +75,7 @@ QVariant HiddenDocumentModel::headerData(int section, Qt::Orientation orientatio
     case IndexColumn:
       return tr("#");
     case TitleColumn:
+      if (m_data && m_data->isRatings()) return tr("User");
       return m_data && m_data->isTable() ? tr("Row") : tr("Title");
     case LabelColumn:
       return tr("Label");

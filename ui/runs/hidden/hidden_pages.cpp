@@ -29,21 +29,31 @@ HiddenWeightsPage* HiddenPages::weights() {
 }
 
 void HiddenPages::update(const core::RunRecord& run, const RunHoldings& holdings) {
-  // Decided by what the run holds, not by its model: any corpus or table run with a harmonium's
-  // weights.
-  if (holdings.kind != core::DataKind::Corpus && holdings.kind != core::DataKind::Table) {
+  // Decided by what the run holds, not by its model: any corpus, table or graph run with a
+  // harmonium's weights (rbm fits a graph's adjacency rows), or ratings run with a categorical RBM's
+  // (rbm-ratings).
+  const bool ratings = holdings.kind == core::DataKind::Ratings;
+  if (holdings.kind != core::DataKind::Corpus && holdings.kind != core::DataKind::Table &&
+      holdings.kind != core::DataKind::Graph && !ratings) {
     cancel();
     return;
   }
   if (run.status == core::RunStatus::Running) {
     cancel();
     // Nothing may be stored yet when a run starts: the family its model declares says whether
-    // snapshots of weights will come, so other corpus (or table) runs are not polled for them.
+    // snapshots of weights will come, so other corpus (or table, or ratings) runs are not polled
+    // for them.
     const auto* info = findModel(run.model);
-    if (holdings.holds(core::hidden::kWeights) || (info && info->family == core::ResultFamily::HiddenUnits)) follow();
+    if (holdings.holds(ratings ? core::hidden::kRatingWeights : core::hidden::kWeights) ||
+        (info && info->family == core::ResultFamily::HiddenUnits))
+      follow();
     return;
   }
-  if (!holdings.holdsResult({core::hidden::kWeights, core::hidden::kVisibleBias, core::hidden::kHiddenBias})) {
+  const bool holdsResult =
+      ratings ? holdings.holdsResult({core::hidden::kRatingWeights, core::hidden::kRatingVisibleBias,
+                                      core::hidden::kRatingLevels, core::hidden::kHiddenBias})
+              : holdings.holdsResult({core::hidden::kWeights, core::hidden::kVisibleBias, core::hidden::kHiddenBias});
+  if (!holdsResult) {
     cancel();
     return;
   }

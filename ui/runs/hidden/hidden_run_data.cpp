@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // loadHiddenRun: the harmonium's matrices, the corpus' words, documents and labels (or the table's
-// columns, rows and row labels), and the analysis the pages show, all computed here off the GUI
-// thread.
+// columns, rows and row labels, or the ratings' items and users), and the analysis the pages show,
+// all computed here off the GUI thread.
 #include "ui/runs/hidden/hidden_run_data.hpp"
 
 #include <QObject>
@@ -11,10 +11,13 @@
 #include <cmath>
 #include <map>
 
+#include "core/data/adjacency_table.hpp"
 #include "core/results/hidden_results.hpp"
+#include "core/store/graph_store.hpp"
 #include "core/store/run_results.hpp"
 #include "core/store/table_store.hpp"
 #include "ui/jobs/project_session.hpp"
+#include "ui/runs/hidden/hidden_ratings_data.hpp"
 #include "ui/util/format.hpp"
 #include "ui/util/qt_convert.hpp"
 #include "ui/util/topic_colours.hpp"
@@ -40,11 +43,12 @@ std::shared_ptr<const HiddenCorpus> readHiddenCorpus(core::Project& project, std
   return corpus;
 }
 
-// A table's columns are the visible units, its rows the cases ("documents" named by the row).
-std::shared_ptr<const HiddenCorpus> readHiddenTable(core::Project& project, std::int64_t datasetId) {
+// A table's columns are the visible units, its rows the cases ("documents" named by the row); a
+// graph's adjacency rows (core/data/adjacency_table.hpp) are such a table, its nodes both.
+std::shared_ptr<const HiddenCorpus> hiddenCorpusOfTable(core::NumericTable table, bool graph) {
   auto corpus = std::make_shared<HiddenCorpus>();
   corpus->table = true;
-  auto table = core::loadTable(project, datasetId);
+  corpus->graph = graph;
   corpus->words = std::move(table.featureNames);
   corpus->documents.reserve(table.rowCount());
   for (std::size_t r = 0; r < table.rowCount(); ++r) {
@@ -57,6 +61,14 @@ std::shared_ptr<const HiddenCorpus> readHiddenTable(core::Project& project, std:
   }
   indexHiddenLabels(corpus.get());
   return corpus;
+}
+
+std::shared_ptr<const HiddenCorpus> readHiddenTable(core::Project& project, std::int64_t datasetId) {
+  return hiddenCorpusOfTable(core::loadTable(project, datasetId), false);
+}
+
+std::shared_ptr<const HiddenCorpus> readHiddenGraph(core::Project& project, std::int64_t datasetId) {
+  return hiddenCorpusOfTable(core::adjacencyTable(core::loadGraph(project, datasetId)), true);
 }
 
 void indexHiddenLabels(HiddenCorpus* corpus) {
@@ -90,6 +102,33 @@ Eigen::VectorXd hiddenColumn(const Eigen::MatrixXd* m, Eigen::Index rows) {
   return m && m->rows() == rows && m->cols() >= 1 ? Eigen::VectorXd(m->col(0)) : Eigen::VectorXd();
 }
 
+// Fills `data` (whose corpus is set) from a corpus or table run's result; returns what does not
+// fit, empty when all does.
+QString takeHiddenResult(const core::StoredResult& result, HiddenRunData& data) {
+  data.weights = *result.find(core::hidden::kWeights);
+  const auto V = data.weights.rows(), K = data.weights.cols();
+  if (static_cast<std::size_t>(V) != data.corpus->words.size())
+    return (data.corpus->table ? QObject::tr("the weights have %1 rows but the table has %2 columns")
+                               : QObject::tr("the weights have %1 rows but the vocabulary has %2 words"))
+        .arg(V)
+        .arg(data.corpus->words.size());
+  const auto* visible = result.find(core::hidden::kVisibleBias);
+  const auto* hidden = result.find(core::hidden::kHiddenBias);
+  data.visibleBias = visible->rows() == V ? Eigen::VectorXd(visible->col(0)) : Eigen::VectorXd::Zero(V);
+  data.hiddenBias = hidden->rows() == K ? Eigen::VectorXd(hidden->col(0)) : Eigen::VectorXd::Zero(K);
+  // Activations are stored with the final result only; snapshots (a running fit) have none.
+  if (const auto* a = result.find(core::hidden::kHiddenActivations);
+      a && a->cols() == K && a->rows() == static_cast<Eigen::Index>(data.corpus->documents.size()))
+    data.activations = *a;
+  if (const auto* sd = result.find(core::hidden::kWeightsSd); sd && sd->rows() == V && sd->cols() == K)
+    data.weightsSd = *sd;
+  data.priorMean = hiddenColumn(result.find(core::hidden::kPriorMean), V);
+  data.priorSd = hiddenColumn(result.find(core::hidden::kPriorSd), V);
+  if (const auto* trace = result.find(core::hidden::kWeightTrace); trace && trace->cols() == 4)
+    data.weightTrace = *trace;
+  return {};
+}
+
 }  // namespace
 
 QString HiddenRunData::wordText(int word) const {
@@ -99,11 +138,15 @@ QString HiddenRunData::wordText(int word) const {
 }
 
 QString HiddenRunData::caseNoun(bool plural) const {
+  if (isRatings()) return plural ? QObject::tr("users") : QObject::tr("user");
+  if (isGraph()) return plural ? QObject::tr("nodes") : QObject::tr("node");
   if (isTable()) return plural ? QObject::tr("rows") : QObject::tr("row");
   return plural ? QObject::tr("documents") : QObject::tr("document");
 }
 
 QString HiddenRunData::visibleNoun(bool plural) const {
+  if (isRatings()) return plural ? QObject::tr("items") : QObject::tr("item");
+  if (isGraph()) return plural ? QObject::tr("linked nodes") : QObject::tr("linked node");
   if (isTable()) return plural ? QObject::tr("columns") : QObject::tr("column");
   return plural ? QObject::tr("words") : QObject::tr("word");
 }
@@ -156,42 +199,28 @@ HiddenRunLoad loadHiddenRun(const std::filesystem::path& projectFile, std::int64
     auto data = std::make_shared<HiddenRunData>();
     data->run = core::loadRun(project, runId);
     const auto kind = project.dataset(data->run.datasetId).kind;
-    if (kind != core::DataKind::Corpus && kind != core::DataKind::Table) return out;
-    const auto iteration = core::latestResultIteration(project, runId, kHiddenRequired);
+    if (kind != core::DataKind::Corpus && kind != core::DataKind::Table && kind != core::DataKind::Graph &&
+        kind != core::DataKind::Ratings)
+      return out;
+    const bool ratings = kind == core::DataKind::Ratings;
+    const auto& required = ratings ? hiddenRatingsRequired() : kHiddenRequired;
+    const auto iteration = core::latestResultIteration(project, runId, required);
     if (!iteration) return out;
     if (previous && previous->run.id == runId && previous->iteration == *iteration) {
       out.unchanged = true;
       return out;
     }
-    auto result = core::loadResult(project, runId, kHiddenRequired, kHiddenOptional, *iteration);
+    auto result =
+        core::loadResult(project, runId, required, ratings ? hiddenRatingsOptional() : kHiddenOptional, *iteration);
     if (!result) return out;
     data->iteration = result->iteration;
     data->corpus = previous && previous->run.id == runId && previous->corpus ? previous->corpus
+                   : ratings                       ? readHiddenRatings(project, data->run.datasetId)
                    : kind == core::DataKind::Table ? readHiddenTable(project, data->run.datasetId)
+                   : kind == core::DataKind::Graph ? readHiddenGraph(project, data->run.datasetId)
                                                    : readHiddenCorpus(project, data->run.datasetId);
-    data->weights = *result->find(core::hidden::kWeights);
-    const auto V = data->weights.rows(), K = data->weights.cols();
-    if (static_cast<std::size_t>(V) != data->corpus->words.size()) {
-      out.error = (data->corpus->table ? QObject::tr("the weights have %1 rows but the table has %2 columns")
-                                       : QObject::tr("the weights have %1 rows but the vocabulary has %2 words"))
-                      .arg(V)
-                      .arg(data->corpus->words.size());
-      return out;
-    }
-    const auto* visible = result->find(core::hidden::kVisibleBias);
-    const auto* hidden = result->find(core::hidden::kHiddenBias);
-    data->visibleBias = visible->rows() == V ? Eigen::VectorXd(visible->col(0)) : Eigen::VectorXd::Zero(V);
-    data->hiddenBias = hidden->rows() == K ? Eigen::VectorXd(hidden->col(0)) : Eigen::VectorXd::Zero(K);
-    // Activations are stored with the final result only; snapshots (a running fit) have none.
-    if (const auto* a = result->find(core::hidden::kHiddenActivations);
-        a && a->cols() == K && a->rows() == static_cast<Eigen::Index>(data->corpus->documents.size()))
-      data->activations = *a;
-    if (const auto* sd = result->find(core::hidden::kWeightsSd); sd && sd->rows() == V && sd->cols() == K)
-      data->weightsSd = *sd;
-    data->priorMean = hiddenColumn(result->find(core::hidden::kPriorMean), V);
-    data->priorSd = hiddenColumn(result->find(core::hidden::kPriorSd), V);
-    if (const auto* trace = result->find(core::hidden::kWeightTrace); trace && trace->cols() == 4)
-      data->weightTrace = *trace;
+    out.error = ratings ? takeHiddenRatingsResult(*result, *data) : takeHiddenResult(*result, *data);
+    if (!out.error.isEmpty()) return out;
 
     data->topWords = unitTopWords(data->weights, kHiddenTopWords);
     data->layout = weightLayout(data->weights, kHeatMapWords);

@@ -32,15 +32,23 @@ QVariant HiddenUnitModel::wordsData(int unit, bool positive, int role) const {
   if (role == Qt::DisplayRole || role == kExportRole || role == kHiddenSortRole) {
     QStringList out;
     for (const int w : words) out << m_data->wordText(w);
-    // The export separates words by spaces (a CSV cell stays one field); the table by commas.
-    return role == kExportRole ? out.join(QLatin1Char(' ')) : out.join(QStringLiteral(", "));
+    // The export separates words by spaces (a CSV cell stays one field), items (whose titles may
+    // hold spaces and commas) by semicolons; the table by commas.
+    if (role == kExportRole) return out.join(m_data->isRatings() ? QStringLiteral("; ") : QStringLiteral(" "));
+    return out.join(QStringLiteral(", "));
   }
   if (role == Qt::ToolTipRole) {
+    const bool ratings = m_data->isRatings();
+    if (words.empty() && ratings)
+      return positive ? tr("This unit raises no item's expected rating.")
+                      : tr("This unit lowers no item's expected rating.");
     if (words.empty())
       return positive ? tr("No word has a positive weight on this unit.")
                       : tr("No word has a negative weight on this unit.");
-    QStringList lines{positive ? tr("%1 raises, by weight:").arg(m_data->unitName(unit))
-                               : tr("%1 lowers, by weight:").arg(m_data->unitName(unit))};
+    QStringList lines{ratings ? (positive ? tr("%1 raises, by change in expected rating:").arg(m_data->unitName(unit))
+                                          : tr("%1 lowers, by change in expected rating:").arg(m_data->unitName(unit)))
+                      : positive ? tr("%1 raises, by weight:").arg(m_data->unitName(unit))
+                                 : tr("%1 lowers, by weight:").arg(m_data->unitName(unit))};
     for (const int w : words)
       lines << QStringLiteral("%1  %2").arg(m_data->wordText(w), formatReal(m_data->weights(w, unit), 3));
     return lines.join(QLatin1Char('\n'));
@@ -90,6 +98,7 @@ QVariant HiddenUnitModel::data(const QModelIndex& index, int role) const {
 
 QVariant HiddenUnitModel::headerData(int section, Qt::Orientation orientation, int role) const {
   if (orientation != Qt::Horizontal) return {};
+  if (m_data && m_data->isRatings()) return ratingsHeaderData(section, role);
   if (role == Qt::DisplayRole || role == kExportRole) {
     switch (section) {
       case UnitColumn:
@@ -114,6 +123,39 @@ QVariant HiddenUnitModel::headerData(int section, Qt::Orientation orientation, i
             "likely.");
       case MeanColumn:
         return tr("The unit's activation P(h = 1 | document) averaged over the documents: how often it is on.");
+      default:
+        return {};
+    }
+  }
+  return {};
+}
+
+// On ratings the lists are items, ranked by how far the unit on alone moves their expected rating.
+QVariant HiddenUnitModel::ratingsHeaderData(int section, int role) const {
+  if (role == Qt::DisplayRole || role == kExportRole) {
+    switch (section) {
+      case UnitColumn:
+        return role == kExportRole ? tr("unit") : tr("Unit");
+      case RaisesColumn:
+        return role == kExportRole ? tr("raised_items") : tr("Raises (expected rating up most)");
+      case LowersColumn:
+        return role == kExportRole ? tr("lowered_items") : tr("Lowers (expected rating down most)");
+      case MeanColumn:
+        return role == kExportRole ? tr("mean_activation") : tr("Mean activation");
+      default:
+        return {};
+    }
+  }
+  if (role == Qt::ToolTipRole) {
+    switch (section) {
+      case RaisesColumn:
+        return tr(
+            "The items whose expected rating rises most when this unit alone is on: E[r | h = unit] - "
+            "E[r | h = 0].");
+      case LowersColumn:
+        return tr("The items whose expected rating falls most when this unit alone is on.");
+      case MeanColumn:
+        return tr("The unit's activation P(h = 1 | user's ratings) averaged over the users: how often it is on.");
       default:
         return {};
     }

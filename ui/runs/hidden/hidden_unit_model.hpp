@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The hidden units of a harmonium run as a table: one row per unit with the words it raises most,
-// those it lowers most, and its mean activation over the documents; sorted through a proxy on
-// kHiddenSortRole, exported with the full numbers (kExportRole).
+// those it lowers most (on ratings, the items whose expected rating it moves most each way), and
+// its mean activation over the documents; sorted through a proxy on kHiddenSortRole, exported
+// with the full numbers (kExportRole).
 #pragma once
 
 #include <QAbstractTableModel>
@@ -32,6 +33,7 @@ class HiddenUnitModel final : public QAbstractTableModel {
 
  private:
   QVariant wordsData(int unit, bool positive, int role) const;
+  QVariant ratingsHeaderData(int section, int role) const;
 
   std::shared_ptr<const HiddenRunData> m_data;
 };

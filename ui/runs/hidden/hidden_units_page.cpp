@@ -68,7 +68,22 @@ void HiddenUnitsPage::setData(std::shared_ptr<const HiddenRunData> data) {
   const auto& d = *m_data;
   m_table->setColumnHidden(HiddenUnitModel::MeanColumn, d.meanActivation.empty());
   const QString units = countOf(d.unitCount(), tr("hidden unit"), tr("hidden units"));
-  if (d.isTable())
+  if (d.isRatings())
+    m_header->setText(tr("<b>%1</b>, from %2: each is an on-or-off feature of a user's taste; an item's number to a "
+                         "unit is how much the unit, on alone with every other unit off, raises (positive) or lowers "
+                         "(negative) the item's expected rating.")
+                          .arg(units, d.sourceText().toHtmlEscaped()));
+  else if (d.isGraph())
+    m_header->setText(tr("<b>%1</b>, from %2: each is an on-or-off feature of a node, shared by nodes that link "
+                         "alike; a node's weight to a unit says how much the unit being on raises (positive) or "
+                         "lowers (negative) the odds of a link to that node.")
+                          .arg(units, d.sourceText().toHtmlEscaped()));
+  else if (d.isTable() && d.run.model == "rbm-gaussian")
+    m_header->setText(tr("<b>%1</b>, from %2: each is an on-or-off feature of a row; a column's weight to a unit says "
+                         "how far the unit being on moves the column's mean up (positive) or down (negative), in "
+                         "standard deviations of the column.")
+                          .arg(units, d.sourceText().toHtmlEscaped()));
+  else if (d.isTable())
     m_header->setText(tr("<b>%1</b>, from %2: each is a hidden feature of a row; a column's weight to a unit says "
                          "how much the unit raises (positive) or lowers (negative) the odds that the column is 1.")
                           .arg(units, d.sourceText().toHtmlEscaped()));

@@ -60,22 +60,34 @@ void HiddenWeightsPage::show(std::shared_ptr<const HiddenRunData> data, bool liv
     return;
   }
   const auto& d = *m_data;
-  const QString what = tr("the %1 %2 that weigh most with some unit, of %3, against the %4")
-                           .arg(formatCount(d.layout.words.size()), d.visibleNoun(true), formatCount(d.wordCount()),
-                                countOf(d.unitCount(), tr("hidden unit"), tr("hidden units")));
+  const QString what =
+      (d.isRatings() ? tr("the %1 %2 whose expected rating some unit moves most, of %3, against the %4")
+                     : tr("the %1 %2 that weigh most with some unit, of %3, against the %4"))
+          .arg(formatCount(d.layout.words.size()), d.visibleNoun(true), formatCount(d.wordCount()),
+               countOf(d.unitCount(), tr("hidden unit"), tr("hidden units")));
+  // On ratings the map shows each unit's effect on the items' expected ratings, not W itself.
+  const QString title = d.isRatings() ? tr("Effects on expected ratings") : tr("Weights");
   if (live && d.iteration >= 0)
-    m_header->setText(tr("<b>Weights at epoch %1</b> — the latest snapshot of the running fit; the map follows the "
-                         "run: %2.")
-                          .arg(formatCount(d.iteration), what.toHtmlEscaped()));
+    m_header->setText(tr("<b>%1 at epoch %2</b> — the latest snapshot of the running fit; the map follows the "
+                         "run: %3.")
+                          .arg(title, formatCount(d.iteration), what.toHtmlEscaped()));
   else if (d.iteration >= 0)
-    m_header->setText(tr("<b>Weights at epoch %1</b> — the run's last snapshot (it has no final result): %2.")
-                          .arg(formatCount(d.iteration), what.toHtmlEscaped()));
+    m_header->setText(tr("<b>%1 at epoch %2</b> — the run's last snapshot (it has no final result): %3.")
+                          .arg(title, formatCount(d.iteration), what.toHtmlEscaped()));
   else
-    m_header->setText(tr("<b>Weights</b> — the final result: %1.").arg(what.toHtmlEscaped()));
-  m_hint->setText(tr("Red raises a %1's odds when the unit is on, blue lowers them, the background colour leaves them. "
-                     "Each %1 is listed under the unit that raises it most, and units that weigh the %2 alike stand "
-                     "side by side. Hover a cell for its weight; right-click to save the picture.")
-                      .arg(d.visibleNoun(), d.visibleNoun(true)));
+    m_header->setText(tr("<b>%1</b> — the final result: %2.").arg(title, what.toHtmlEscaped()));
+  if (d.isRatings())
+    m_hint->setText(
+        tr("Red raises an item's expected rating when the unit alone is on, blue lowers it, the background "
+           "colour leaves it. Each item is listed under the unit that raises it most, and units that move "
+           "the items alike stand side by side. Hover a cell for the change and the item's expected "
+           "rating with every unit off; right-click to save the picture."));
+  else
+    m_hint->setText(
+        tr("Red raises a %1's odds when the unit is on, blue lowers them, the background colour leaves them. "
+           "Each %1 is listed under the unit that raises it most, and units that weigh the %2 alike stand "
+           "side by side. Hover a cell for its weight; right-click to save the picture.")
+            .arg(d.visibleNoun(), d.visibleNoun(true)));
 }
 
 void HiddenWeightsPage::follow(std::filesystem::path projectFile, qint64 runId, JobController* controller) {

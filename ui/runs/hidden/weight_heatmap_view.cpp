@@ -147,8 +147,15 @@ QPoint WeightHeatmapView::cellAt(const QPointF& p) const {
 QString WeightHeatmapView::toolTipFor(int row, int column) const {
   const int word = rowWord(row), unit = columnUnit(column);
   if (word < 0 || unit < 0) return {};
-  QString tip = tr("“%1” and %2: weight %3")
-                    .arg(m_data->wordText(word), m_data->unitName(unit), formatReal(m_data->weights(word, unit), 4));
+  QString tip =
+      m_data->isRatings()
+          ? tr("“%1” and %2: the expected rating moves by %3 when the unit alone is on (%4 with every unit off)")
+                .arg(m_data->wordText(word), m_data->unitName(unit),
+                     (m_data->weights(word, unit) >= 0 ? QStringLiteral("+") : QString()) +
+                         formatReal(m_data->weights(word, unit), 3),
+                     formatReal(m_data->baseRating(word), 3))
+          : tr("“%1” and %2: weight %3")
+                .arg(m_data->wordText(word), m_data->unitName(unit), formatReal(m_data->weights(word, unit), 4));
   const int owner = m_data->layout.rowUnit[static_cast<std::size_t>(row)];
   if (owner != unit)
     tip += QLatin1Char('\n') + tr("%1 raises “%2” most").arg(m_data->unitName(owner), m_data->wordText(word));

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The weight matrix of a harmonium as a heat map: rows are the most telling words, grouped under
+// The weight matrix of a harmonium (on ratings, the units' effects on the items' expected ratings,
+// rating_effects) as a heat map: rows are the most telling words, grouped under
 // the unit that raises each most, columns the units in an order that puts alike units side by
 // side (both from WeightLayout, computed off the GUI thread); a diverging colour scale, the
 // palette's base colour (white in light mode) at zero, red for positive and blue for negative

@@ -86,12 +86,6 @@ class TestHiddenRatingsViews : public QObject {
     return view;
   }
 
-  static QStringList tabs(const ui::RunView& view) {
-    QStringList out;
-    for (int i = 0; i < view.pages()->count(); ++i) out << view.pages()->tabText(i);
-    return out;
-  }
-
   // The items of `unit` with an effect of `sign`, strongest first (ties to the lower index), as
   // the table names them, at most `count`.
   QStringList rankedItems(int unit, int sign, int count) const {
@@ -160,7 +154,7 @@ class TestHiddenRatingsViews : public QObject {
 
   void pagesAppearForRbmRatingsOnly() {
     auto view = openView(m_rbmRun);
-    QCOMPARE(tabs(*view).mid(0, 3),
+    QCOMPARE(test::runViewTabs(*view).mid(0, 3),
              (QStringList{QStringLiteral("Hidden units"), QStringLiteral("Activations"), QStringLiteral("Weights")}));
     const auto& data = *view->page<ui::HiddenUnitsPage>()->data();
     QVERIFY(data.isRatings());
@@ -176,7 +170,7 @@ class TestHiddenRatingsViews : public QObject {
     QVERIFY(!pmf->page<ui::HiddenUnitsPage>());
     QVERIFY(!pmf->page<ui::HiddenActivationsPage>());
     QVERIFY(!pmf->page<ui::HiddenWeightsPage>());
-    QVERIFY(!tabs(*pmf).contains(QStringLiteral("Hidden units")));
+    QVERIFY(!test::runViewTabs(*pmf).contains(QStringLiteral("Hidden units")));
   }
 
   void unitTableRanksItemsByExpectedRating() {

@@ -83,12 +83,6 @@ class TestHiddenTableViews : public QObject {
     return view;
   }
 
-  static QStringList tabs(const ui::RunView& view) {
-    QStringList out;
-    for (int i = 0; i < view.pages()->count(); ++i) out << view.pages()->tabText(i);
-    return out;
-  }
-
  private Q_SLOTS:
   void initTestCase() {
     test::isolateSettings();
@@ -143,8 +137,9 @@ class TestHiddenTableViews : public QObject {
 
   void pagesNameTheTablesColumnsAndRows() {
     auto view = openView(m_efhRun);
-    QCOMPARE(tabs(*view).mid(0, 4), (QStringList{QStringLiteral("Hidden units"), QStringLiteral("Activations"),
-                                                 QStringLiteral("Weights"), QStringLiteral("Langevin chain")}));
+    QCOMPARE(test::runViewTabs(*view).mid(0, 4),
+             (QStringList{QStringLiteral("Hidden units"), QStringLiteral("Activations"), QStringLiteral("Weights"),
+                          QStringLiteral("Langevin chain")}));
     auto* units = view->page<ui::HiddenUnitsPage>();
     const auto& data = *units->data();
     QVERIFY(data.isTable());
@@ -250,7 +245,7 @@ class TestHiddenTableViews : public QObject {
   void noChainPageForRbm() {
     auto view = openView(m_rbmRun);
     QVERIFY(!view->page<ui::HiddenChainPage>());
-    QVERIFY(!tabs(*view).contains(QStringLiteral("Langevin chain")));
+    QVERIFY(!test::runViewTabs(*view).contains(QStringLiteral("Langevin chain")));
     QVERIFY(!view->page<ui::HiddenUnitsPage>()->data()->isTable());
     QVERIFY(view->page<ui::HiddenUnitsPage>()->headerText().contains(QStringLiteral("word")));
   }

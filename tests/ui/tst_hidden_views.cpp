@@ -121,12 +121,6 @@ class TestHiddenViews : public QObject {
     return view;
   }
 
-  QStringList tabs(const ui::RunView& view) const {
-    QStringList out;
-    for (int i = 0; i < view.pages()->count(); ++i) out << view.pages()->tabText(i);
-    return out;
-  }
-
  private Q_SLOTS:
   void initTestCase() {
     test::isolateSettings();
@@ -218,12 +212,12 @@ class TestHiddenViews : public QObject {
 
   void pagesAppearForHarmoniumsOnly() {
     auto view = openView(m_rsmRun);
-    QCOMPARE(tabs(*view), (QStringList{QStringLiteral("Hidden units"), QStringLiteral("Activations"),
-                                       QStringLiteral("Weights"), QStringLiteral("Training")}));
+    QCOMPARE(test::runViewTabs(*view), (QStringList{QStringLiteral("Hidden units"), QStringLiteral("Activations"),
+                                                    QStringLiteral("Weights"), QStringLiteral("Training")}));
     QCOMPARE(view->pages()->currentWidget(), static_cast<QWidget*>(view->page<ui::HiddenUnitsPage>()));
 
     auto rbm = openView(m_rbmRun);
-    QCOMPARE(tabs(*rbm).mid(0, 3),
+    QCOMPARE(test::runViewTabs(*rbm).mid(0, 3),
              (QStringList{QStringLiteral("Hidden units"), QStringLiteral("Activations"), QStringLiteral("Weights")}));
 
     auto lda = openView(m_ldaRun, false);
@@ -231,7 +225,7 @@ class TestHiddenViews : public QObject {
     QVERIFY(!lda->page<ui::HiddenUnitsPage>());
     QVERIFY(!lda->page<ui::HiddenActivationsPage>());
     QVERIFY(!lda->page<ui::HiddenWeightsPage>());
-    QVERIFY(!tabs(*lda).contains(QStringLiteral("Hidden units")));
+    QVERIFY(!test::runViewTabs(*lda).contains(QStringLiteral("Hidden units")));
   }
 
   void tableListsTheLargestWeights() {
@@ -394,7 +388,7 @@ class TestHiddenViews : public QObject {
     }
     // A snapshot has no activations: no Activations page, no mean column.
     QVERIFY(units->table()->isColumnHidden(ui::HiddenUnitModel::MeanColumn));
-    QCOMPARE(tabs(*view),
+    QCOMPARE(test::runViewTabs(*view),
              (QStringList{QStringLiteral("Hidden units"), QStringLiteral("Weights"), QStringLiteral("Training")}));
     QCOMPARE(view->page<ui::HiddenWeightsPage>()->shownIteration(), qint64{5});
     QVERIFY(view->page<ui::HiddenWeightsPage>()->headerText().contains(QStringLiteral("last snapshot")));

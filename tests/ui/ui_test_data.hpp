@@ -12,6 +12,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -26,6 +27,7 @@
 #include "core/store/graph_store.hpp"
 #include "core/store/project.hpp"
 #include "core/store/ratings_store.hpp"
+#include "ui/runs/run_view.hpp"
 #include "ui/widgets/tab_page.hpp"
 
 namespace latent::test {
@@ -173,6 +175,13 @@ inline ui::TabPage* openDataset(ui::MainWindow& window, qint64 datasetId) {
   });
   waitFor([&] { return done; });
   return page;
+}
+
+// The titles of a run view's pages, in tab order.
+inline QStringList runViewTabs(const ui::RunView& view) {
+  QStringList out;
+  for (int i = 0; i < view.pages()->count(); ++i) out << view.pages()->tabText(i);
+  return out;
 }
 
 }  // namespace latent::test

@@ -96,52 +96,54 @@ QVariant HiddenUnitModel::data(const QModelIndex& index, int role) const {
   return {};
 }
 
-QVariant HiddenUnitModel::headerData(int section, Qt::Orientation orientation, int role) const {
-  if (orientation != Qt::Horizontal) return {};
-  if (m_data && m_data->isRatings()) return ratingsHeaderData(section, role);
-  if (role == Qt::DisplayRole || role == kExportRole) {
-    switch (section) {
-      case UnitColumn:
-        return role == kExportRole ? tr("unit") : tr("Unit");
-      case RaisesColumn:
-        return role == kExportRole ? tr("positive_words") : tr("Raises (strongest positive weights)");
-      case LowersColumn:
-        return role == kExportRole ? tr("negative_words") : tr("Lowers (strongest negative weights)");
-      case MeanColumn:
-        return role == kExportRole ? tr("mean_activation") : tr("Mean activation");
-      default:
-        return {};
-    }
-  }
-  if (role == Qt::ToolTipRole) {
-    switch (section) {
-      case RaisesColumn:
-        return tr("The words whose weight to this unit is largest: when the unit is on, they become more likely.");
-      case LowersColumn:
-        return tr(
-            "The words whose weight to this unit is most negative: when the unit is on, they become less "
-            "likely.");
-      case MeanColumn:
-        return tr("The unit's activation P(h = 1 | document) averaged over the documents: how often it is on.");
-      default:
-        return {};
-    }
-  }
-  return {};
+namespace {
+
+// The titles, CSV names and tooltips of the raise and lower columns and the tooltip of the mean:
+// a harmonium's words (or columns) by their weights, or on ratings the items by how far the unit
+// on alone moves their expected rating.
+struct HiddenUnitColumnTexts {
+  QString raises, lowers, raisesExport, lowersExport, raisesTip, lowersTip, meanTip;
+};
+
+HiddenUnitColumnTexts hiddenUnitColumnTexts(bool ratings) {
+  if (ratings)
+    return {HiddenUnitModel::tr("Raises (expected rating up most)"),
+            HiddenUnitModel::tr("Lowers (expected rating down most)"),
+            HiddenUnitModel::tr("raised_items"),
+            HiddenUnitModel::tr("lowered_items"),
+            HiddenUnitModel::tr("The items whose expected rating rises most when this unit alone is on: E[r | h = "
+                                "unit] - E[r | h = 0]."),
+            HiddenUnitModel::tr("The items whose expected rating falls most when this unit alone is on."),
+            HiddenUnitModel::tr(
+                "The unit's activation P(h = 1 | user's ratings) averaged over the users: how often it is on.")};
+  return {HiddenUnitModel::tr("Raises (strongest positive weights)"),
+          HiddenUnitModel::tr("Lowers (strongest negative weights)"),
+          HiddenUnitModel::tr("positive_words"),
+          HiddenUnitModel::tr("negative_words"),
+          HiddenUnitModel::tr(
+              "The words whose weight to this unit is largest: when the unit is on, they become more likely."),
+          HiddenUnitModel::tr(
+              "The words whose weight to this unit is most negative: when the unit is on, they become less likely."),
+          HiddenUnitModel::tr(
+              "The unit's activation P(h = 1 | document) averaged over the documents: how often it is on.")};
 }
 
-// On ratings the lists are items, ranked by how far the unit on alone moves their expected rating.
-QVariant HiddenUnitModel::ratingsHeaderData(int section, int role) const {
+}  // namespace
+
+QVariant HiddenUnitModel::headerData(int section, Qt::Orientation orientation, int role) const {
+  if (orientation != Qt::Horizontal) return {};
+  const auto texts = hiddenUnitColumnTexts(m_data && m_data->isRatings());
   if (role == Qt::DisplayRole || role == kExportRole) {
+    const bool csv = role == kExportRole;
     switch (section) {
       case UnitColumn:
-        return role == kExportRole ? tr("unit") : tr("Unit");
+        return csv ? tr("unit") : tr("Unit");
       case RaisesColumn:
-        return role == kExportRole ? tr("raised_items") : tr("Raises (expected rating up most)");
+        return csv ? texts.raisesExport : texts.raises;
       case LowersColumn:
-        return role == kExportRole ? tr("lowered_items") : tr("Lowers (expected rating down most)");
+        return csv ? texts.lowersExport : texts.lowers;
       case MeanColumn:
-        return role == kExportRole ? tr("mean_activation") : tr("Mean activation");
+        return csv ? tr("mean_activation") : tr("Mean activation");
       default:
         return {};
     }
@@ -149,13 +151,11 @@ QVariant HiddenUnitModel::ratingsHeaderData(int section, int role) const {
   if (role == Qt::ToolTipRole) {
     switch (section) {
       case RaisesColumn:
-        return tr(
-            "The items whose expected rating rises most when this unit alone is on: E[r | h = unit] - "
-            "E[r | h = 0].");
+        return texts.raisesTip;
       case LowersColumn:
-        return tr("The items whose expected rating falls most when this unit alone is on.");
+        return texts.lowersTip;
       case MeanColumn:
-        return tr("The unit's activation P(h = 1 | user's ratings) averaged over the users: how often it is on.");
+        return texts.meanTip;
       default:
         return {};
     }

@@ -33,7 +33,6 @@ class HiddenUnitModel final : public QAbstractTableModel {
 
  private:
   QVariant wordsData(int unit, bool positive, int role) const;
-  QVariant ratingsHeaderData(int section, int role) const;
 
   std::shared_ptr<const HiddenRunData> m_data;
 };

@@ -60,8 +60,14 @@ Command addRetrievalCommand(CLI::App& app);
 nlohmann::json parseModelOptions(const core::ModelInfo& model, const std::vector<std::string>& extras);
 
 // Writes a result file through `write`, or standard output for "-". The file is written beside
-// the target and renamed at the end, so a failure never leaves half a file.
-void writeOutput(const std::string& path, const std::function<void(std::ostream&)>& write);
+// the target and renamed at the end, so a failure never leaves half a file. Refuses (UsageError)
+// a path that is the project file or one of SQLite's files beside it.
+void writeOutput(const std::string& path, const std::string& project, const std::function<void(std::ostream&)>& write);
+
+// `text` fit for a terminal: control characters (C0, DEL, C1) and bytes that are not UTF-8 are
+// written as escapes (\n, \x1b, \u0085), so that a name in a project file cannot move the
+// cursor, recolour the terminal or forge a line of output.
+std::string terminalSafe(std::string_view text);
 
 // "1,234,567"
 std::string withThousands(std::int64_t value);

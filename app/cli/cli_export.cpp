@@ -30,7 +30,7 @@ Command addExportCommand(CLI::App& app) {
             core::Project p(*project, core::Project::Access::ReadOnly);
             const auto snapshot = *iteration >= 0 ? std::optional<std::int64_t>(*iteration) : std::nullopt;
             std::int64_t written = -1;
-            writeOutput(*out,
+            writeOutput(*out, *project,
                         [&](std::ostream& stream) { written = core::exportRun(p, *run, *what, stream, snapshot); });
             // A run killed before its end exports its latest snapshot: say which.
             if (written >= 0 && !snapshot)

@@ -112,8 +112,8 @@ Command addFitCommand(CLI::App& app) {
             ReportPrinter printer(info, args->json);
             auto announce = [&](const core::RunRecord& run) {
               if (args->json) return;
-              std::cout << "run " << run.id << ": " << info.name << " on '" << run.datasetName << "' (seed " << run.seed
-                        << ", " << run.threads << (run.threads == 1 ? " thread" : " threads");
+              std::cout << "run " << run.id << ": " << info.name << " on '" << terminalSafe(run.datasetName)
+                        << "' (seed " << run.seed << ", " << run.threads << (run.threads == 1 ? " thread" : " threads");
               if (run.heldout > 0) std::cout << ", " << run.heldout * 100 << "% held out";
               std::cout << ")\n";
             };

@@ -47,6 +47,10 @@ int runImport(const CommonImportArgs& args, F&& importInto) {
     throw;
   }
   const auto& d = result.dataset;
+  // An interrupt that came once the final commit had begun did not stop it: say so, since the
+  // user may believe the import was undone.
+  if (interruptToken().stop_requested())
+    std::cerr << "latent-cli: the interrupt came while the import was being committed; it is complete\n";
   if (args.json) {
     printJsonLine({{"dataset", d.name},
                    {"id", d.id},
@@ -57,7 +61,8 @@ int runImport(const CommonImportArgs& args, F&& importInto) {
                    {"notes", result.notes}});
     return kExitOk;
   }
-  std::cout << "imported " << core::toString(d.kind) << " '" << d.name << "' (id " << d.id << ", " << d.format << "):";
+  std::cout << "imported " << core::toString(d.kind) << " '" << terminalSafe(d.name) << "' (id " << d.id << ", "
+            << d.format << "):";
   const auto& s = d.summary;
   auto count = [&](const char* key) { return withThousands(s.value(key, std::int64_t{0})); };
   switch (d.kind) {

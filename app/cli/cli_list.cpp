@@ -17,17 +17,26 @@ namespace latent::cli {
 namespace {
 
 std::string summaryText(const core::DatasetInfo& d) {
+  if (!d.damage.empty()) return "damaged: " + d.damage;
   const auto& s = d.summary;
-  auto count = [&](const char* key) { return withThousands(s.value(key, std::int64_t{0})); };
+  // The summary is the project file's word, not ours: a value of the wrong type reads as absent.
+  auto count = [&](const char* key) {
+    const auto it = s.find(key);
+    return withThousands(it != s.end() && it->is_number_integer() ? it->get<std::int64_t>() : 0);
+  };
+  auto flag = [&](const char* key) {
+    const auto it = s.find(key);
+    return it != s.end() && it->is_boolean() && it->get<bool>();
+  };
   switch (d.kind) {
     case core::DataKind::Corpus:
       return count("documents") + " documents, " + count("tokens") + " tokens, " + count("vocabulary") + " words";
     case core::DataKind::Graph:
-      return count("nodes") + " nodes, " + count("edges") + (s.value("directed", false) ? " arcs" : " edges");
+      return count("nodes") + " nodes, " + count("edges") + (flag("directed") ? " arcs" : " edges");
     case core::DataKind::Ratings:
       return count("ratings") + " ratings, " + count("users") + " users, " + count("items") + " items";
     case core::DataKind::Table:
-      return count("rows") + " rows, " + count("features") + " features" + (s.value("binary", false) ? " (0/1)" : "");
+      return count("rows") + " rows, " + count("features") + " features" + (flag("binary") ? " (0/1)" : "");
   }
   return {};
 }
@@ -75,12 +84,15 @@ Command addDatasetsCommand(CLI::App& app) {
               std::cout << "no datasets in " << *project << " (import one with latent-cli import)\n";
               return kExitOk;
             }
-            std::cout << std::left << std::setw(5) << "id" << std::setw(24) << "name" << std::setw(9) << "kind"
+            int nameWidth = 24;
+            for (const auto& d : datasets)
+              nameWidth = std::max(nameWidth, static_cast<int>(terminalSafe(d.name).size()) + 1);
+            std::cout << std::left << std::setw(5) << "id" << std::setw(nameWidth) << "name" << std::setw(9) << "kind"
                       << std::setw(11) << "format"
                       << "contents\n";
             for (const auto& d : datasets)
-              std::cout << std::setw(5) << d.id << std::setw(24) << d.name << std::setw(9) << core::toString(d.kind)
-                        << std::setw(11) << d.format << summaryText(d) << "\n";
+              std::cout << std::setw(5) << d.id << std::setw(nameWidth) << terminalSafe(d.name) << std::setw(9)
+                        << core::toString(d.kind) << std::setw(11) << d.format << summaryText(d) << "\n";
             return kExitOk;
           }};
 }
@@ -124,7 +136,7 @@ Command addRunsCommand(CLI::App& app) {
             // Columns as wide as their longest entry and a space ("rbm-gaussian" is 12 characters).
             int datasetWidth = 20, modelWidth = 12;
             for (const auto& r : runs) {
-              datasetWidth = std::max(datasetWidth, static_cast<int>(r.datasetName.size()) + 1);
+              datasetWidth = std::max(datasetWidth, static_cast<int>(terminalSafe(r.datasetName).size()) + 1);
               modelWidth = std::max(modelWidth, static_cast<int>(r.model.size()) + 1);
             }
             std::cout << std::left << std::setw(6) << "run" << std::setw(datasetWidth) << "dataset"
@@ -132,9 +144,9 @@ Command addRunsCommand(CLI::App& app) {
                       << std::setw(9) << "seconds"
                       << "result\n";
             for (const auto& r : runs)
-              std::cout << std::setw(6) << r.id << std::setw(datasetWidth) << r.datasetName << std::setw(modelWidth)
-                        << r.model << std::setw(10) << core::toString(r.status) << std::setw(8) << r.seed
-                        << std::setw(9) << (r.seconds ? fixed(*r.seconds, 2) : "-") << headline(r) << "\n";
+              std::cout << std::setw(6) << r.id << std::setw(datasetWidth) << terminalSafe(r.datasetName)
+                        << std::setw(modelWidth) << r.model << std::setw(10) << core::toString(r.status) << std::setw(8)
+                        << r.seed << std::setw(9) << (r.seconds ? fixed(*r.seconds, 2) : "-") << headline(r) << "\n";
             return kExitOk;
           }};
 }

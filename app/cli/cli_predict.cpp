@@ -25,12 +25,17 @@ Command addPredictCommand(CLI::App& app) {
   sub->add_option("--out", *out, "CSV to write (the same columns plus prediction), - for standard output")->required();
   return {sub, [=]() -> int {
             core::Project p(*project, core::Project::Access::ReadOnly);
-            std::int64_t used = -1;
-            writeOutput(*out, [&](std::ostream& stream) { used = core::predictPairs(p, *run, *pairs, stream); });
+            core::PredictionReport report;
+            writeOutput(*out, *project,
+                        [&](std::ostream& stream) { report = core::predictPairs(p, *run, *pairs, stream); });
             // A run killed before its end predicts with its latest snapshot: say which.
-            if (used >= 0)
+            if (report.iteration >= 0)
               std::cerr << "run " << *run << " has no final result; predicted with its latest snapshot, iteration "
-                        << used << "\n";
+                        << report.iteration << "\n";
+            if (report.unseen > 0)
+              std::cerr << report.unseen << (report.unseen == 1 ? " pair names" : " pairs name")
+                        << " an id the run's dataset does not have; predicted with the model's fallback and marked "
+                           "in the column unseen\n";
             return kExitOk;
           }};
 }
@@ -61,7 +66,7 @@ Command addRecommendCommand(CLI::App& app) {
             core::Project p(*project, core::Project::Access::ReadOnly);
             const auto list = user->empty() ? core::recommendForNewUser(p, *run, *ratings, *top)
                                             : core::recommendForUser(p, *run, *user, *top);
-            writeOutput(*out, [&](std::ostream& stream) {
+            writeOutput(*out, *project, [&](std::ostream& stream) {
               core::CsvWriter csv(stream);
               csv.field("rank").field("item").field("name").field("prediction").endRow();
               for (std::size_t r = 0; r < list.size(); ++r)

@@ -35,7 +35,7 @@ Command addRetrievalCommand(CLI::App& app) {
             core::Project p(*project, core::Project::Access::ReadOnly);
             const auto levels = core::defaultRecallLevels();
             const auto scored = core::retrievalForRuns(p, *runs, levels);
-            writeOutput(*out, [&](std::ostream& stream) { core::writeRetrievalCsv(stream, scored); });
+            writeOutput(*out, *project, [&](std::ostream& stream) { core::writeRetrievalCsv(stream, scored); });
             for (const auto& s : scored) {
               const auto& r = s.result;
               if (*json) {

@@ -71,7 +71,7 @@ Command addSweepCommand(CLI::App& app) {
             request.base.heldout = args->heldout;
             request.base.evalEvery = args->evalEvery;
             {
-              core::Project project(args->project, core::Project::Access::ReadWrite);
+              core::Project project(args->project, core::Project::Access::ReadWriteExisting);
               core::validateSweepRequest(project, request);
             }
             const std::string key = info.heldoutKey;

@@ -82,22 +82,22 @@ int main(int argc, char** argv) {
       if (command.app->parsed()) return command.run();
     return cli::kExitBadInput;
   } catch (const core::InputError& e) {
-    std::cerr << "latent-cli: " << e.what() << "\n";
+    std::cerr << "latent-cli: " << cli::terminalSafe(e.what()) << "\n";
     return cli::kExitBadInput;
   } catch (const core::UsageError& e) {
-    std::cerr << "latent-cli: " << e.what() << "\n";
+    std::cerr << "latent-cli: " << cli::terminalSafe(e.what()) << "\n";
     return cli::kExitBadInput;
   } catch (const CLI::ParseError& e) {
-    std::cerr << "latent-cli: " << e.what() << "\n";
+    std::cerr << "latent-cli: " << cli::terminalSafe(e.what()) << "\n";
     return cli::kExitBadInput;
   } catch (const core::Cancelled&) {
     std::cerr << "latent-cli: interrupted; nothing was changed\n";
     return cli::kExitInterrupted;
   } catch (const core::WriteAbandoned& e) {
-    std::cerr << "latent-cli: interrupted: " << e.what() << "; what was not saved is lost\n";
+    std::cerr << "latent-cli: interrupted: " << cli::terminalSafe(e.what()) << "; what was not saved is lost\n";
     return cli::kExitInterrupted;
   } catch (const std::exception& e) {
-    std::cerr << "latent-cli: " << e.what() << "\n";
+    std::cerr << "latent-cli: " << cli::terminalSafe(e.what()) << "\n";
     return cli::kExitFailure;
   }
 }

@@ -9,6 +9,7 @@
 
 #include "core/io/corpus_readers.hpp"
 #include "core/util/errors.hpp"
+#include "core/util/input_file.hpp"
 #include "core/util/utf8.hpp"
 
 namespace latent::core::corpus_io {
@@ -43,8 +44,10 @@ std::vector<TextFile> listTextFiles(const fs::path& folder) {
     const std::string name = it->path().filename().string();
     // Hidden files are skipped: "._x.txt" files that macOS leaves on shared drives are binary.
     if (name.empty() || name.front() == '.' || !hasTxtExtension(name)) continue;
+    // A named pipe or a dangling link among the texts is refused by name, not skipped unseen.
+    if (const auto reason = notARegularFile(it->path()); !reason.empty())
+      throw InputError(it->path().string(), 0, reason + "; a corpus folder's .txt entries must be text files");
     std::error_code fileError;
-    if (!it->is_regular_file(fileError)) continue;
     const auto size = it->file_size(fileError);
     files.push_back({it->path(), name, fileError ? 0 : size});
   }
@@ -64,8 +67,7 @@ void readWholeFile(const TextFile& file, std::string& text) {
     throw InputError(name, 0,
                      "is larger than 256 MB, too large for one document; split it into several files or "
                      "use the 'lines' format (one document per line)");
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(file.path.c_str(), "rb"), &std::fclose);
-  if (!f) throw InputError(name, 0, std::string("cannot open: ") + std::strerror(errno));
+  const auto f = openInputFile(file.path);
   text.clear();
   char chunk[1 << 16];
   for (;;) {

@@ -14,6 +14,7 @@
 #include "core/io/corpus_readers.hpp"
 #include "core/util/ascii.hpp"
 #include "core/util/errors.hpp"
+#include "core/util/input_file.hpp"
 #include "core/util/parse_number.hpp"
 
 namespace latent::core {
@@ -103,8 +104,7 @@ CorpusFormat detectCorpusFormat(const fs::path& source) {
   if (extension == ".jsonl" || extension == ".ndjson") return CorpusFormat::JsonLines;
   if (extension == ".csv" || extension == ".tsv") return CorpusFormat::Csv;
 
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(source.c_str(), "rb"), &std::fclose);
-  if (!file) throw InputError(name, 0, std::string("cannot open: ") + std::strerror(errno));
+  const auto file = openInputFile(source);
   std::string head(kSniffBytes, '\0');
   head.resize(std::fread(head.data(), 1, head.size(), file.get()));
   const bool wholeFile = head.size() < kSniffBytes;

@@ -45,7 +45,7 @@ std::string describe(const json& v) {
 
 // "column 12: syntax error ..." out of nlohmann's "[json.exception.parse_error.101] parse error
 // at line 1, column 12: syntax error ...": the line is ours to give, the id means nothing to users.
-std::string parserReason(const json::parse_error& e) {
+std::string parserReason(const json::exception& e) {
   std::string_view what = e.what();
   if (const auto bracket = what.find("] "); bracket != std::string_view::npos) what.remove_prefix(bracket + 2);
   constexpr std::string_view prefix = "parse error at line 1, ";
@@ -97,10 +97,19 @@ void readJsonLines(const std::filesystem::path& source, const CorpusReadOptions&
       continue;
     }
     json object;
+    // The member being read, so that a number too large for a double names its field.
+    std::string field;
+    const auto trackField = [&field](int depth, json::parse_event_t event, json& parsed) {
+      if (depth == 1 && event == json::parse_event_t::key) field = parsed.get<std::string>();
+      return true;
+    };
     try {
-      object = json::parse(line);
+      object = json::parse(line, trackField);
     } catch (const json::parse_error& e) {
       reader.fail("is not valid JSON (" + parserReason(e) + ")");
+    } catch (const json::out_of_range& e) {
+      reader.fail("the field " + quoteInput(field) + " holds a number beyond the range of a double (" +
+                  parserReason(e) + ")");
     }
     if (!object.is_object())
       reader.fail("expected a JSON object such as {\"text\": \"...\"}, found " + describe(object));

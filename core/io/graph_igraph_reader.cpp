@@ -48,6 +48,7 @@
 #include "core/io/graph_builder.hpp"
 #include "core/io/graph_reading.hpp"
 #include "core/util/errors.hpp"
+#include "core/util/input_file.hpp"
 #include "core/util/line_reader.hpp"
 #include "core/util/parse_number.hpp"
 #include "core/util/utf8.hpp"
@@ -254,8 +255,7 @@ struct Extracted {
 Extracted extract(const std::filesystem::path& source, GraphFormat format, std::int64_t lineCount) {
   const std::string file = source.string();
   IgraphSession session;
-  CFile f(std::fopen(source.c_str(), "rb"));
-  if (!f) throw InputError(file, 0, std::string("cannot open: ") + std::strerror(errno));
+  const auto f = openInputFile(source);  // igraph's readers take a FILE*
   GraphHolder holder;
   igraph_error_t rc = IGRAPH_SUCCESS;
   if (format == GraphFormat::Gml)

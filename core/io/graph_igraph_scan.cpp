@@ -19,6 +19,7 @@
 
 #include "core/io/graph_reading.hpp"
 #include "core/util/errors.hpp"
+#include "core/util/input_file.hpp"
 #include "core/util/line_reader.hpp"
 #include "core/util/parse_number.hpp"
 #include "core/util/utf8.hpp"
@@ -103,8 +104,7 @@ void scanLines(const std::filesystem::path& source, GraphFormat format, const Im
 void scanBytes(const std::filesystem::path& source, const ImportControl& control, IgraphScan& scan, bool& content) {
   ProgressThrottle progress(control);
   const std::string file = source.string();
-  CFile f(std::fopen(source.c_str(), "rb"));
-  if (!f) throw InputError(file, 0, std::string("cannot open: ") + std::strerror(errno));
+  const auto f = openInputFile(source);  // igraph's readers take a FILE*
   std::error_code ec;
   const auto total = std::filesystem::file_size(source, ec);
   std::vector<char> buffer(std::size_t{1} << 20);

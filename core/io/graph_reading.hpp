@@ -97,12 +97,6 @@ bool readEdgeList(const std::filesystem::path& source, const GraphReadOptions& o
 bool readMatrix(const std::filesystem::path& source, const GraphReadOptions& options, const ImportControl& control,
                 GraphBuilder& builder, GraphReadReport& report);
 
-// A C file that closes itself: igraph's readers take a FILE*.
-struct FileCloser {
-  void operator()(std::FILE* f) const { std::fclose(f); }
-};
-using CFile = std::unique_ptr<std::FILE, FileCloser>;
-
 // What the look at a GML, GraphML or Pajek file before igraph finds (graph_igraph_scan.cpp).
 struct IgraphScan {
   // Lines in the file (a last line without a line break counts): igraph says "line n+1" for an

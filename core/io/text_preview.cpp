@@ -10,6 +10,7 @@
 #include <system_error>
 
 #include "core/util/errors.hpp"
+#include "core/util/input_file.hpp"
 #include "core/util/utf8.hpp"
 
 namespace latent::core {
@@ -75,8 +76,7 @@ std::vector<std::string> previewLines(const std::filesystem::path& path, std::si
   if (ec || !std::filesystem::exists(status)) throw InputError(path.string(), 0, "does not exist");
   if (std::filesystem::is_directory(status)) return folderPreview(path, maxLines);
 
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
-  if (!file) throw InputError(path.string(), 0, std::string("cannot open: ") + std::strerror(errno));
+  const auto file = openInputFile(path);
   std::string bytes(kMaxPreviewBytes, '\0');
   bytes.resize(std::fread(bytes.data(), 1, bytes.size(), file.get()));
   const bool truncated = bytes.size() == kMaxPreviewBytes && std::fgetc(file.get()) != EOF;

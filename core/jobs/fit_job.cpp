@@ -75,7 +75,7 @@ nlohmann::json validateRunRequest(Project& project, const RunRequest& request) {
 
 RunOutcome runFit(const std::filesystem::path& projectFile, const RunRequest& request, TrainingObserver* observer,
                   std::stop_token stop, const std::function<void(const RunRecord&)>& onCreated, const WriteWait& wait) {
-  Project project(projectFile, Project::Access::ReadWrite);
+  Project project(projectFile, Project::Access::ReadWriteExisting);
   const nlohmann::json options = validateRunRequest(project, request);
   auto model = createModel(request.model);
   const auto& info = model->info();

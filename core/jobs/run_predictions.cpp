@@ -59,6 +59,15 @@ class RunRatingPredictor {
       const auto split = splitRatings(m_ratings, run.heldout, run.seed);
       m_rbm.emplace(stored.matrices, split.train, static_cast<std::int32_t>(m_ratings.userCount()),
                     static_cast<std::int32_t>(m_ratings.itemCount()));
+      // The RBM has no biases per user; its fallback for an unseen item is the user's mean
+      // training rating, or the global one.
+      m_userMeans.assign(m_ratings.userCount(), {0.0, 0.0});
+      for (const auto& r : split.train) {
+        m_userMeans[static_cast<std::size_t>(r.user)].first += r.value;
+        m_userMeans[static_cast<std::size_t>(r.user)].second += 1.0;
+        m_globalMean += r.value;
+      }
+      m_globalMean /= std::max<double>(1.0, static_cast<double>(split.train.size()));
     } else {
       m_factors.emplace(stored.matrices);
     }
@@ -69,6 +78,16 @@ class RunRatingPredictor {
   std::int64_t itemCount() const { return m_rbm ? m_rbm->itemCount() : m_factors->itemCount(); }
   double predict(std::int64_t user, std::int64_t item) const {
     return m_rbm ? m_rbm->predict(user, item) : m_factors->predict(user, item);
+  }
+  // For ids the run never saw (nullopt): the model's fallback (RatingPredictor::predictUnseen).
+  double predictUnseen(std::optional<std::int64_t> user, std::optional<std::int64_t> item) const {
+    if (!m_rbm) return m_factors->predictUnseen(user, item);
+    if (item) return m_rbm->predictFolded(m_rbm->foldInUser({}), *item);  // a user with no ratings yet
+    if (user) {
+      const auto& [sum, count] = m_userMeans[static_cast<std::size_t>(*user)];
+      if (count > 0) return sum / count;
+    }
+    return m_globalMean;
   }
   std::vector<std::pair<std::int64_t, double>> recommend(std::int64_t user, std::span<const std::int32_t> rated,
                                                          std::size_t n) const {
@@ -94,6 +113,8 @@ class RunRatingPredictor {
   Ratings m_ratings;
   std::optional<RatingPredictor> m_factors;
   std::optional<harmonium::RatingsRbmPredictor> m_rbm;
+  std::vector<std::pair<double, double>> m_userMeans;  // RBM only: (sum, count) of training ratings
+  double m_globalMean = 0.0;
 };
 
 std::unordered_map<std::string, std::int64_t> indexOf(const std::vector<std::string>& ids) {
@@ -102,12 +123,13 @@ std::unordered_map<std::string, std::int64_t> indexOf(const std::vector<std::str
   return out;
 }
 
-// Reads a two-column CSV of ids, calling `row(first, second)` with their indices.
+// Reads a two-column CSV of ids, calling `row(first, second, i, j)` with their indices, nullopt
+// for an id the dataset does not have (a user or item with no training ratings, a new node).
+// Returns how many rows named such an id.
 template <typename Row>
-void readPairs(const std::filesystem::path& path, const char* firstName, const char* secondName,
-               const std::unordered_map<std::string, std::int64_t>& firstIds,
-               const std::unordered_map<std::string, std::int64_t>& secondIds, const char* firstWhat,
-               const char* secondWhat, Row&& row) {
+std::int64_t readPairs(const std::filesystem::path& path, const char* firstName, const char* secondName,
+                       const std::unordered_map<std::string, std::int64_t>& firstIds,
+                       const std::unordered_map<std::string, std::int64_t>& secondIds, Row&& row) {
   CsvReader csv(path);
   std::vector<std::string> fields;
   if (!csv.next(fields)) csv.fail("the file is empty; expected a header " + std::string(firstName) + "," + secondName);
@@ -115,21 +137,33 @@ void readPairs(const std::filesystem::path& path, const char* firstName, const c
   const int a = findColumn(header, firstName), b = findColumn(header, secondName);
   if (a < 0 || b < 0)
     csv.fail("expected columns " + std::string(firstName) + " and " + secondName + " but found " + joinColumns(header));
+  const auto lookUp = [](const auto& ids, const std::string& id) -> std::optional<std::int64_t> {
+    const auto found = ids.find(id);
+    return found == ids.end() ? std::nullopt : std::optional<std::int64_t>(found->second);
+  };
+  std::int64_t unseen = 0;
   while (csv.next(fields)) {
     if (fields.size() <= static_cast<std::size_t>(std::max(a, b))) csv.fail("this row has too few columns");
     const auto& x = fields[static_cast<std::size_t>(a)];
     const auto& y = fields[static_cast<std::size_t>(b)];
-    const auto i = firstIds.find(x);
-    if (i == firstIds.end()) csv.fail(std::string(firstWhat) + " '" + x + "' is not in the dataset");
-    const auto j = secondIds.find(y);
-    if (j == secondIds.end()) csv.fail(std::string(secondWhat) + " '" + y + "' is not in the dataset");
-    row(x, y, i->second, j->second);
+    if (x.empty() || y.empty()) csv.fail("this row has an empty " + std::string(x.empty() ? firstName : secondName));
+    const auto i = lookUp(firstIds, x), j = lookUp(secondIds, y);
+    if (!i || !j) ++unseen;
+    row(x, y, i, j);
   }
+  return unseen;
+}
+
+// The `unseen` column: which of the pair's ids the run never saw.
+std::string unseenSides(bool first, bool second, const char* firstName, const char* secondName) {
+  if (first && second) return std::string(firstName) + "+" + secondName;
+  return first ? firstName : second ? secondName : "";
 }
 
 }  // namespace
 
-std::int64_t predictPairs(Project& project, std::int64_t runId, const std::filesystem::path& pairs, std::ostream& out) {
+PredictionReport predictPairs(Project& project, std::int64_t runId, const std::filesystem::path& pairs,
+                              std::ostream& out) {
   const auto run = loadRun(project, runId);
   const auto kind = project.dataset(run.datasetId).kind;
   if (kind != DataKind::Ratings && kind != DataKind::Graph)
@@ -140,12 +174,19 @@ std::int64_t predictPairs(Project& project, std::int64_t runId, const std::files
     const RunRatingPredictor predictor(project, run);
     const auto& ratings = predictor.ratings();
     const auto users = indexOf(ratings.userIds), items = indexOf(ratings.itemIds);
-    csv.field("user").field("item").field("prediction").endRow();
-    readPairs(pairs, "user", "item", users, items, "user", "item",
-              [&](const std::string& u, const std::string& i, std::int64_t user, std::int64_t item) {
-                csv.field(u).field(i).field(predictor.predict(user, item)).endRow();
+    const auto unseen = readPairs(pairs, "user", "item", users, items, [](auto&&...) {});
+    csv.field("user").field("item").field("prediction");
+    if (unseen > 0) csv.field("unseen");
+    csv.endRow();
+    readPairs(pairs, "user", "item", users, items,
+              [&](const std::string& u, const std::string& i, std::optional<std::int64_t> user,
+                  std::optional<std::int64_t> item) {
+                csv.field(u).field(i);
+                csv.field(user && item ? predictor.predict(*user, *item) : predictor.predictUnseen(user, item));
+                if (unseen > 0) csv.field(unseenSides(!user, !item, "user", "item"));
+                csv.endRow();
               });
-    return predictor.iteration();
+    return {predictor.iteration(), unseen};
   }
   const auto stored = predictionMatrices(project, run, kind);
   const auto& matrices = stored.matrices;
@@ -153,13 +194,19 @@ std::int64_t predictPairs(Project& project, std::int64_t runId, const std::files
     const LinkPredictor predictor(matrices);
     const auto graph = loadGraph(project, run.datasetId);
     const auto nodes = indexOf(graph.nodeIds);
-    csv.field("source").field("target").field("prediction").endRow();
-    readPairs(pairs, "source", "target", nodes, nodes, "node", "node",
-              [&](const std::string& s, const std::string& t, std::int64_t i, std::int64_t j) {
-                csv.field(s).field(t).field(predictor.probability(i, j)).endRow();
-              });
+    const auto unseen = readPairs(pairs, "source", "target", nodes, nodes, [](auto&&...) {});
+    csv.field("source").field("target").field("prediction");
+    if (unseen > 0) csv.field("unseen");
+    csv.endRow();
+    readPairs(
+        pairs, "source", "target", nodes, nodes,
+        [&](const std::string& s, const std::string& t, std::optional<std::int64_t> i, std::optional<std::int64_t> j) {
+          csv.field(s).field(t).field(predictor.probabilityUnseen(i, j));
+          if (unseen > 0) csv.field(unseenSides(!i, !j, "source", "target"));
+          csv.endRow();
+        });
+    return {stored.iteration, unseen};
   }
-  return stored.iteration;
 }
 
 std::vector<Recommendation> recommendForUser(Project& project, std::int64_t runId, const std::string& userId,

@@ -14,13 +14,24 @@
 
 namespace latent::core {
 
+struct PredictionReport {
+  std::int64_t iteration = -1;  // the snapshot predicted with, or -1 for the final result
+  std::int64_t unseen = 0;      // pairs that named an id the run's dataset does not have
+};
+
 // Reads `pairs`, a CSV with header `user,item` (a ratings run) or `source,target` (a graph run),
-// ids as in the imported files, and writes the same columns plus `prediction`: the predicted
-// rating or the probability of a link. Throws InputError naming the line of an unknown id or a
-// missing column, UsageError when the run has no model to predict with. A categorical RBM
-// (rbm-ratings) predicts from each user's training ratings, those of the run's own split. Predicts with the final
-// result, else the latest snapshot; returns the snapshot's iteration, or -1 for the final result.
-std::int64_t predictPairs(Project& project, std::int64_t runId, const std::filesystem::path& pairs, std::ostream& out);
+// ids as in the imported files, and writes the same columns plus `prediction` (the predicted
+// rating or the probability of a link). When some pair names an id the dataset does not have, a
+// last column `unseen` says which of each pair's ids those are ("item", "user+item", "source";
+// empty for the others; the file is read twice to know), and their prediction is the model's
+// fallback: the global mean plus the known side's bias for ratings (a categorical RBM: a new
+// user's prediction for a known item, the user's mean for an unknown one), the average
+// membership of the fitted nodes for a new node. Throws InputError naming the line of a malformed
+// row or a missing column, UsageError when the run has no model to predict with. A categorical
+// RBM (rbm-ratings) predicts from each user's training ratings, those of the run's own split.
+// Predicts with the final result, else the latest snapshot.
+PredictionReport predictPairs(Project& project, std::int64_t runId, const std::filesystem::path& pairs,
+                              std::ostream& out);
 
 struct Recommendation {
   std::string itemId;

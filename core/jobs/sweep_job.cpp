@@ -35,7 +35,7 @@ SweepOutcome runSweep(const std::filesystem::path& projectFile, const SweepReque
                       const WriteWait& wait) {
   SweepOutcome outcome;
   {
-    Project project(projectFile, Project::Access::ReadWrite);
+    Project project(projectFile, Project::Access::ReadWriteExisting);
     validateSweepRequest(project, request);
     const auto dataset = project.resolveDataset(request.base.dataset);
     writeWhenFree(project.db(), wait,

@@ -3,6 +3,7 @@
 #include "core/store/corpus_store.hpp"
 
 #include "core/store/blob.hpp"
+#include "core/store/damaged_project.hpp"
 #include "core/util/errors.hpp"
 
 namespace latent::core {
@@ -115,15 +116,54 @@ void StagedCorpusWriter::writePending(std::int64_t datasetId) {
   for (const auto& t : m_tokens) writer.writeTokens(t.document, t.wordIds, t.begins, t.ends);
 }
 
+namespace {
+
+std::string documentRow(std::int64_t datasetId, std::int64_t index) {
+  return "dataset " + std::to_string(datasetId) + ", document " + std::to_string(index);
+}
+
+// Rows are addressed by their position: a gap or a repeat would shift every later one.
+void checkPosition(const Project& project, std::string_view table, const std::string& row, std::string_view column,
+                   std::int64_t stored, std::size_t expected) {
+  if (stored != static_cast<std::int64_t>(expected))
+    throw damagedProject(project, table, row,
+                         std::string(column) + " " + std::to_string(stored) + " where " + std::to_string(expected) +
+                             " was expected (rows missing or out of order)");
+}
+
+void checkWordIds(const Project& project, std::int64_t datasetId, std::int64_t document,
+                  std::span<const std::int32_t> ids, std::size_t vocabularySize) {
+  for (const auto id : ids)
+    if (id < 0 || static_cast<std::size_t>(id) >= vocabularySize)
+      checkStoredIndex(project, "tokens", documentRow(datasetId, document), "word id", static_cast<std::uint32_t>(id),
+                       vocabularySize, "words of the vocabulary");
+}
+
+std::vector<std::int32_t> storedArray(const Project& project, std::string_view table, const std::string& row,
+                                      std::string_view column, std::span<const std::byte> blob) {
+  if (blob.size() % sizeof(std::int32_t) != 0)
+    throw damagedProject(
+        project, table, row,
+        std::string(column) + " holds " + std::to_string(blob.size()) + " bytes, not a whole number of 4-byte values");
+  return blobToVector<std::int32_t>(blob);
+}
+
+}  // namespace
+
 Corpus loadCorpus(Project& project, std::int64_t datasetId) {
+  requireSoundDataset(project, project.dataset(datasetId));
   Corpus corpus;
   for (auto& v : loadVocabulary(project, datasetId)) corpus.words.push_back(std::move(v.word));
   auto docs = project.db().prepare(
-      "SELECT d.external_id, d.title, t.word_ids FROM documents d LEFT JOIN tokens t "
+      "SELECT d.external_id, d.title, t.word_ids, d.doc_index FROM documents d LEFT JOIN tokens t "
       "ON t.dataset_id = d.dataset_id AND t.doc_index = d.doc_index WHERE d.dataset_id = ?1 ORDER BY d.doc_index");
   docs.bind(1, datasetId);
   while (docs.step()) {
-    const auto ids = blobToVector<std::int32_t>(docs.blob(2));
+    const auto index = docs.integer(3);
+    const auto row = documentRow(datasetId, index);
+    checkPosition(project, "documents", row, "doc_index", index, corpus.documentCount());
+    const auto ids = storedArray(project, "tokens", row, "word_ids", docs.blob(2));
+    checkWordIds(project, datasetId, index, ids, corpus.vocabularySize());
     corpus.addDocument(docs.text(0), docs.text(1), ids);
   }
   return corpus;
@@ -153,17 +193,41 @@ StoredDocument loadDocument(Project& project, std::int64_t datasetId, std::int64
   StoredDocument doc;
   doc.header = {s.integer(0), s.text(1), s.text(2), s.text(3), s.text(4), s.integer(5), s.integer(6) != 0};
   doc.text = s.text(7);
-  doc.wordIds = blobToVector<std::int32_t>(s.blob(8));
-  doc.begins = blobToVector<std::uint32_t>(s.blob(9));
-  doc.ends = blobToVector<std::uint32_t>(s.blob(10));
+  const auto row = documentRow(datasetId, index);
+  doc.wordIds = storedArray(project, "tokens", row, "word_ids", s.blob(8));
+  const auto begins = storedArray(project, "tokens", row, "span_begins", s.blob(9));
+  const auto ends = storedArray(project, "tokens", row, "span_ends", s.blob(10));
+  auto vocabularySize = project.db().prepare("SELECT count(*) FROM vocabulary WHERE dataset_id = ?1");
+  vocabularySize.bind(1, datasetId);
+  checkWordIds(project, datasetId, index, doc.wordIds,
+               vocabularySize.step() ? static_cast<std::size_t>(vocabularySize.integer(0)) : 0);
+  // The reader cuts the text at these spans: each must lie within it, in order, one per token.
+  if (!begins.empty() || !ends.empty()) {
+    if (begins.size() != doc.wordIds.size() || ends.size() != doc.wordIds.size())
+      throw damagedProject(project, "tokens", row, "the spans do not match the tokens in number");
+    for (std::size_t i = 0; i < begins.size(); ++i) {
+      const auto b = static_cast<std::uint32_t>(begins[i]), e = static_cast<std::uint32_t>(ends[i]);
+      if (b > e || e > doc.text.size())
+        throw damagedProject(project, "tokens", row,
+                             "token " + std::to_string(i) + "'s span [" + std::to_string(b) + ", " + std::to_string(e) +
+                                 ") lies outside the document's " + std::to_string(doc.text.size()) + " bytes of text");
+      doc.begins.push_back(b);
+      doc.ends.push_back(e);
+    }
+  }
   return doc;
 }
 
 std::vector<VocabularyEntry> loadVocabulary(Project& project, std::int64_t datasetId) {
-  auto s = project.db().prepare("SELECT word, doc_freq, count FROM vocabulary WHERE dataset_id = ?1 ORDER BY word_id");
+  auto s = project.db().prepare(
+      "SELECT word, doc_freq, count, word_id FROM vocabulary WHERE dataset_id = ?1 ORDER BY word_id");
   s.bind(1, datasetId);
   std::vector<VocabularyEntry> out;
-  while (s.step()) out.push_back({s.text(0), s.integer(1), s.integer(2)});
+  while (s.step()) {
+    checkPosition(project, "vocabulary", "dataset " + std::to_string(datasetId) + ", word " + s.text(0), "word_id",
+                  s.integer(3), out.size());
+    out.push_back({s.text(0), s.integer(1), s.integer(2)});
+  }
   return out;
 }
 

@@ -20,6 +20,52 @@ namespace {
 // The primary result code of an extended one (SQLITE_BUSY_SNAPSHOT is SQLITE_BUSY).
 int primaryCode(int code) noexcept { return code & 0xFF; }
 
+sqlite3* openConnection(const std::string& name, int flags) {
+  sqlite3* db = nullptr;
+  const int rc = sqlite3_open_v2(name.c_str(), &db, flags | SQLITE_OPEN_NOMUTEX, nullptr);
+  if (rc != SQLITE_OK) {
+    std::string message = "cannot open " + name + ": " + (db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
+    sqlite3_close(db);
+    throw StoreError(message, rc);
+  }
+  return db;
+}
+
+// A read fails as "read-only" (SQLITE_READONLY_DIRECTORY, _CANTINIT) only when the connection
+// cannot set up the write-ahead log's shared memory.
+bool cannotInitialiseWal(sqlite3* db) {
+  sqlite3_stmt* probe = nullptr;
+  if (sqlite3_prepare_v2(db, "SELECT count(*) FROM sqlite_master", -1, &probe, nullptr) != SQLITE_OK) {
+    sqlite3_finalize(probe);
+    return primaryCode(sqlite3_extended_errcode(db)) == SQLITE_READONLY;
+  }
+  const int rc = sqlite3_step(probe);
+  sqlite3_finalize(probe);
+  return rc != SQLITE_ROW && primaryCode(sqlite3_extended_errcode(db)) == SQLITE_READONLY;
+}
+
+bool hasWalContent(const std::filesystem::path& path) {
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(path.string() + "-wal", ec);
+  return !ec && size > 0;
+}
+
+// "file:" URI of a path (RFC 3986 escapes for what a URI reads specially), read as immutable.
+std::string immutableUri(const std::filesystem::path& path) {
+  std::string uri = "file:";
+  for (const char c : std::filesystem::absolute(path).string()) {
+    if (c == '%' || c == '?' || c == '#') {
+      static constexpr char kHex[] = "0123456789ABCDEF";
+      uri += '%';
+      uri += kHex[(static_cast<unsigned char>(c) >> 4) & 0xF];
+      uri += kHex[static_cast<unsigned char>(c) & 0xF];
+    } else {
+      uri += c;
+    }
+  }
+  return uri + "?immutable=1";
+}
+
 }  // namespace
 
 bool StoreError::busy() const noexcept { return primaryCode(m_code) == SQLITE_BUSY; }
@@ -112,11 +158,13 @@ std::span<const std::byte> Statement::blob(int column) const {
 
 Database::Database(const std::filesystem::path& path, Mode mode) : m_mode(mode) {
   const int flags = mode == Mode::ReadOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
-  const int rc = sqlite3_open_v2(path.c_str(), &m_db, flags | SQLITE_OPEN_NOMUTEX, nullptr);
-  if (rc != SQLITE_OK) {
-    std::string message = "cannot open " + path.string() + ": " + (m_db ? sqlite3_errmsg(m_db) : sqlite3_errstr(rc));
+  m_db = openConnection(path.string(), flags);
+  if (mode == Mode::ReadOnly && cannotInitialiseWal(m_db) && !hasWalContent(path)) {
+    // A WAL project in a folder this user cannot write: SQLite cannot create the shared-memory
+    // file a reader needs. With no write-ahead log beside it, everything is in the file itself,
+    // and no one who cannot write the folder can start one, so it is read as immutable.
     sqlite3_close(m_db);
-    throw StoreError(message);
+    m_db = openConnection(immutableUri(path), flags | SQLITE_OPEN_URI);
   }
   setBusyTimeout(defaultBusyTimeout());
   sqlite3_extended_result_codes(m_db, 1);

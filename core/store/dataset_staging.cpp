@@ -111,6 +111,8 @@ std::int64_t StagedDataset::publish(const nlohmann::json& summary, const std::fu
   writeWaiting([&] {
     id = m_id != 0 ? m_id : createRow();
     if (rows) rows(id);
+    // The last moment a stop can still undo the import: after this the commit makes it whole.
+    if (m_stop.stop_requested()) throw Cancelled();
     auto s = m_project.db().prepare(
         "UPDATE datasets SET status = 'ready', summary = ?2, created_at = ?3, owner_pid = NULL, owner_host = '', "
         "owner_import = NULL WHERE id = ?1");

@@ -3,8 +3,11 @@
 #include "core/store/graph_store.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include <nlohmann/json.hpp>
+
+#include "core/store/damaged_project.hpp"
 
 namespace latent::core {
 
@@ -51,26 +54,47 @@ void writeGraph(Project& project, std::int64_t datasetId, const Graph& graph) {
 Graph loadGraph(Project& project, std::int64_t datasetId) {
   Graph graph;
   const auto info = project.dataset(datasetId);
-  graph.directed = info.options.value("directed", false);
-  if (info.options.contains("attributes"))
-    graph.attributeNames = info.options["attributes"].get<std::vector<std::string>>();
+  requireSoundDataset(project, info);
+  const auto datasetRow = "row id " + std::to_string(datasetId);
+  const auto directed = info.options.find("directed");
+  if (directed != info.options.end() && !directed->is_boolean())
+    throw damagedProject(project, "datasets", datasetRow, "options.directed is not true or false");
+  graph.directed = directed != info.options.end() && directed->get<bool>();
+  if (const auto names = info.options.find("attributes"); names != info.options.end()) {
+    if (!names->is_array() || !std::all_of(names->begin(), names->end(), [](const auto& n) { return n.is_string(); }))
+      throw damagedProject(project, "datasets", datasetRow, "options.attributes is not a list of names");
+    graph.attributeNames = names->get<std::vector<std::string>>();
+  }
   graph.attributes.assign(graph.attributeNames.size(), {});
-  auto nodes =
-      project.db().prepare("SELECT external_id, name, attributes FROM nodes WHERE dataset_id = ?1 ORDER BY node_index");
+  auto nodes = project.db().prepare(
+      "SELECT external_id, name, attributes, node_index FROM nodes WHERE dataset_id = ?1 ORDER BY node_index");
   nodes.bind(1, datasetId);
   while (nodes.step()) {
+    if (nodes.integer(3) != static_cast<std::int64_t>(graph.nodeCount()))
+      throw damagedProject(project, "nodes", "dataset " + std::to_string(datasetId) + ", node " + nodes.text(0),
+                           "node_index " + std::to_string(nodes.integer(3)) + " where " +
+                               std::to_string(graph.nodeCount()) + " was expected (rows missing or out of order)");
     graph.nodeIds.push_back(nodes.text(0));
     graph.nodeNames.push_back(nodes.text(1));
     const auto attributes = nlohmann::json::parse(nodes.text(2), nullptr, false);
-    for (std::size_t a = 0; a < graph.attributeNames.size(); ++a)
-      graph.attributes[a].push_back(attributes.is_object() ? attributes.value(graph.attributeNames[a], "") : "");
+    for (std::size_t a = 0; a < graph.attributeNames.size(); ++a) {
+      const auto value = attributes.is_object() ? attributes.find(graph.attributeNames[a]) : attributes.end();
+      graph.attributes[a].push_back(value != attributes.end() && value->is_string() ? value->get<std::string>() : "");
+    }
   }
   auto edges =
       project.db().prepare("SELECT source, target, weight FROM edges WHERE dataset_id = ?1 ORDER BY source, target");
   edges.bind(1, datasetId);
-  while (edges.step())
-    graph.edges.push_back(
-        {static_cast<std::int32_t>(edges.integer(0)), static_cast<std::int32_t>(edges.integer(1)), edges.real(2)});
+  while (edges.step()) {
+    const auto source = edges.integer(0), target = edges.integer(1);
+    const auto weight = edges.real(2);
+    const auto row =
+        "dataset " + std::to_string(datasetId) + ", edge " + std::to_string(source) + " -> " + std::to_string(target);
+    checkStoredIndex(project, "edges", row, "source", source, graph.nodeCount(), "nodes");
+    checkStoredIndex(project, "edges", row, "target", target, graph.nodeCount(), "nodes");
+    if (!std::isfinite(weight)) throw damagedProject(project, "edges", row, "the weight is not a finite number");
+    graph.edges.push_back({static_cast<std::int32_t>(source), static_cast<std::int32_t>(target), weight});
+  }
   return graph;
 }
 

@@ -2,7 +2,12 @@
 // Opening, migrating and cataloguing a project file.
 #include "core/store/project.hpp"
 
+#include <sqlite3.h>
+
+#include <mutex>
+#include <set>
 #include <span>
+#include <sstream>
 
 #include "core/store/dataset_staging.hpp"
 #include "core/util/clock.hpp"
@@ -28,9 +33,18 @@ DatasetInfo readDataset(Statement& s) {
   info.kind = dataKindFromString(s.text(2)).value_or(DataKind::Corpus);
   info.source = s.text(3);
   info.format = s.text(4);
-  info.options = nlohmann::json::parse(s.text(5), nullptr, false);
-  info.summary = nlohmann::json::parse(s.text(6), nullptr, false);
+  // A damaged row is still listed (with empty options and summary) so that the rest of the project
+  // stays usable; loading the dataset itself is refused (requireSoundDataset).
+  const auto object = [&info](const std::string& text, const char* column) {
+    auto value = nlohmann::json::parse(text, nullptr, false);
+    if (value.is_object()) return value;
+    if (info.damage.empty()) info.damage = std::string(column) + " is not a JSON object";
+    return nlohmann::json::object();
+  };
+  info.options = object(s.text(5), "options");
+  info.summary = object(s.text(6), "summary");
   info.createdAt = s.text(7);
+  if (!dataKindFromString(s.text(2)) && info.damage.empty()) info.damage = "kind '" + s.text(2) + "' is unknown";
   return info;
 }
 
@@ -38,6 +52,20 @@ DatasetInfo readDataset(Statement& s) {
 // a killed import left, removed on the next opening).
 constexpr const char* kDatasetColumns =
     "SELECT id, name, kind, source, format, options, summary, created_at FROM datasets WHERE status = 'ready'";
+
+// Why the file could not be read at all, in the user's words.
+InputError unreadable(const std::filesystem::path& file, const StoreError& e) {
+  switch (e.code() & 0xFF) {
+    case SQLITE_NOTADB:
+      return InputError(file.string(), 0,
+                        "not a Latent Studio project: not an SQLite database, or a damaged or truncated one");
+    case SQLITE_CORRUPT:
+      return InputError(file.string(), 0,
+                        "damaged or truncated project (SQLite: " + std::string(sqlite3_errstr(e.code())) + ")");
+    default:
+      throw e;
+  }
+}
 
 }  // namespace
 
@@ -50,26 +78,31 @@ int Project::latestSchemaVersion() {
 Project::Project(const std::filesystem::path& file, Access access)
     : m_path(file), m_db([&]() -> Database {
         std::error_code ec;
-        if (access == Access::ReadOnly && !std::filesystem::exists(file, ec))
-          throw UsageError("project " + file.string() + " does not exist");
+        if (access != Access::ReadWrite && !std::filesystem::exists(file, ec))
+          throw UsageError("project " + file.string() + " does not exist" +
+                           (access == Access::ReadWriteExisting ? " (latent-cli import creates one)" : ""));
         if (std::filesystem::is_directory(file, ec))
           throw UsageError("project " + file.string() + " is a folder, not a project file");
         return Database(file, access == Access::ReadOnly ? Database::Mode::ReadOnly : Database::Mode::ReadWrite);
       }()) {
-  std::int64_t applicationId = 0;
+  std::int64_t applicationId = 0, tables = 0;
   try {
     applicationId = m_db.queryInteger("PRAGMA application_id");
-  } catch (const StoreError&) {
-    throw UsageError(file.string() + " is not a Latent Studio project (not an SQLite database)");
+    tables = m_db.queryInteger("SELECT count(*) FROM sqlite_master");
+  } catch (const StoreError& e) {
+    throw unreadable(file, e);
   }
-  const auto tables = m_db.queryInteger("SELECT count(*) FROM sqlite_master");
+  checkNotTruncated();
+  if (access == Access::ReadWriteExisting && tables == 0)
+    throw UsageError(file.string() + " is empty, not a Latent Studio project (latent-cli import creates one)");
   if (applicationId != kApplicationId && !(applicationId == 0 && tables == 0))
     throw UsageError(file.string() + " is not a Latent Studio project (an SQLite database of another program)");
   const auto version = m_db.queryInteger("PRAGMA user_version");
   if (version > latestSchemaVersion())
     throw UsageError(file.string() + " was written by a newer Latent Studio (schema " + std::to_string(version) +
                      "; this build reads up to " + std::to_string(latestSchemaVersion()) + ")");
-  if (access == Access::ReadWrite) {
+  if (access != Access::ReadOnly) {
+    if (tables > 0) checkIntegrityOnce();
     m_db.exec("PRAGMA journal_mode = WAL");
     m_db.exec("PRAGMA synchronous = NORMAL");
     migrate();
@@ -77,6 +110,52 @@ Project::Project(const std::filesystem::path& file, Access access)
   } else if (version < latestSchemaVersion()) {
     throw UsageError(file.string() + " uses an older schema; open it for writing once to upgrade it");
   }
+}
+
+void Project::checkNotTruncated() {
+  // The header says how many pages the file holds; a file cut short (a copy interrupted, a full
+  // disk) holds fewer. Pages still in the write-ahead log are not in the file yet.
+  std::error_code ec;
+  const auto wal = std::filesystem::file_size(m_path.string() + "-wal", ec);
+  if (!ec && wal > 0) return;
+  const auto size = std::filesystem::file_size(m_path, ec);
+  if (ec) return;
+  const auto pages = m_db.queryInteger("PRAGMA page_count"), pageSize = m_db.queryInteger("PRAGMA page_size");
+  if (pages > 0 && pageSize > 0 && static_cast<std::uintmax_t>(pages) * static_cast<std::uintmax_t>(pageSize) > size)
+    throw InputError(m_path.string(), 0,
+                     "damaged or truncated project: its header counts " + std::to_string(pages) + " pages of " +
+                         std::to_string(pageSize) + " bytes, but the file holds " + std::to_string(size) + " bytes");
+}
+
+void Project::checkIntegrityOnce() {
+  // Writing into a file with a damaged page could spread the damage, and an import would report
+  // success into a file that cannot be read back. SQLite's quick check reads every page (about a
+  // tenth of a second per 100 MB when cached), so a process checks each file once.
+  static std::mutex mutex;
+  static std::set<std::filesystem::path> checked;
+  std::error_code ec;
+  const auto key = std::filesystem::weakly_canonical(m_path, ec);
+  {
+    std::lock_guard lock(mutex);
+    if (checked.contains(key)) return;
+  }
+  std::string problems;
+  try {
+    auto check = m_db.prepare("PRAGMA quick_check(3)");
+    while (check.step()) {
+      std::istringstream lines(check.text(0));
+      for (std::string line; std::getline(lines, line);)
+        if (line != "ok" && !line.starts_with("*** in database")) problems += (problems.empty() ? "" : "; ") + line;
+    }
+  } catch (const StoreError& e) {
+    throw unreadable(m_path, e);
+  }
+  if (!problems.empty())
+    throw InputError(m_path.string(), 0,
+                     "damaged project (" + problems + "); nothing was written to it. `sqlite3 " + m_path.string() +
+                         " .recover` can save what is still readable into a new file");
+  std::lock_guard lock(mutex);
+  checked.insert(key);
 }
 
 int Project::schemaVersion() { return static_cast<int>(m_db.queryInteger("PRAGMA user_version")); }

@@ -24,6 +24,8 @@ struct DatasetInfo {
   nlohmann::json options = nlohmann::json::object();
   nlohmann::json summary = nlohmann::json::object();
   std::string createdAt;
+  // Why the row could not be read whole (options or summary not a JSON object); empty when sound.
+  std::string damage;
 };
 
 class Project {
@@ -32,8 +34,9 @@ class Project {
   static int latestSchemaVersion();
 
   enum class Access {
-    ReadWrite,  // creates the file when missing and migrates it
-    ReadOnly,   // for the GUI's reading connection and for listing commands
+    ReadWrite,          // creates the file when missing and migrates it (imports, New Project)
+    ReadWriteExisting,  // as ReadWrite, but refuses a missing or empty file: fits never create projects
+    ReadOnly,           // for the GUI's reading connection and for listing commands
   };
 
   // Throws UsageError when the file is not a Latent Studio project or is newer than this build.
@@ -64,6 +67,10 @@ class Project {
 
  private:
   void migrate();
+  // Refuses (InputError) a file shorter than its header says.
+  void checkNotTruncated();
+  // Refuses (InputError) a file whose pages SQLite finds damaged; once per file and process.
+  void checkIntegrityOnce();
 
   std::filesystem::path m_path;
   Database m_db;

@@ -3,8 +3,11 @@
 #include "core/store/ratings_store.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include <nlohmann/json.hpp>
+
+#include "core/store/damaged_project.hpp"
 
 namespace latent::core {
 
@@ -63,33 +66,68 @@ void writeRatings(Project& project, std::int64_t datasetId, const Ratings& ratin
   writeRatingsRows(project, datasetId, ratings, 0, ratingsRowCount(ratings));
 }
 
+namespace {
+
+// Users and items are addressed by position: a gap or a repeat would shift every later one.
+void checkRowPosition(const Project& project, std::string_view table, std::int64_t datasetId,
+                      const std::string& externalId, std::int64_t stored, std::size_t expected) {
+  if (stored != static_cast<std::int64_t>(expected))
+    throw damagedProject(project, table, "dataset " + std::to_string(datasetId) + ", id " + externalId,
+                         "index " + std::to_string(stored) + " where " + std::to_string(expected) +
+                             " was expected (rows missing or out of order)");
+}
+
+}  // namespace
+
 Ratings loadRatings(Project& project, std::int64_t datasetId) {
   Ratings ratings;
   const auto info = project.dataset(datasetId);
-  ratings.hasTime = info.options.value("has_time", false);
-  if (info.options.contains("item_attributes"))
-    ratings.itemAttributeNames = info.options["item_attributes"].get<std::vector<std::string>>();
+  requireSoundDataset(project, info);
+  const auto datasetRow = "row id " + std::to_string(datasetId);
+  const auto hasTime = info.options.find("has_time");
+  if (hasTime != info.options.end() && !hasTime->is_boolean())
+    throw damagedProject(project, "datasets", datasetRow, "options.has_time is not true or false");
+  ratings.hasTime = hasTime != info.options.end() && hasTime->get<bool>();
+  if (const auto names = info.options.find("item_attributes"); names != info.options.end()) {
+    if (!names->is_array() || !std::all_of(names->begin(), names->end(), [](const auto& n) { return n.is_string(); }))
+      throw damagedProject(project, "datasets", datasetRow, "options.item_attributes is not a list of names");
+    ratings.itemAttributeNames = names->get<std::vector<std::string>>();
+  }
   ratings.itemAttributes.assign(ratings.itemAttributeNames.size(), {});
-  auto users = project.db().prepare("SELECT external_id FROM users WHERE dataset_id = ?1 ORDER BY user_index");
+  auto users =
+      project.db().prepare("SELECT external_id, user_index FROM users WHERE dataset_id = ?1 ORDER BY user_index");
   users.bind(1, datasetId);
-  while (users.step()) ratings.userIds.push_back(users.text(0));
-  auto items =
-      project.db().prepare("SELECT external_id, name, attributes FROM items WHERE dataset_id = ?1 ORDER BY item_index");
+  while (users.step()) {
+    checkRowPosition(project, "users", datasetId, users.text(0), users.integer(1), ratings.userIds.size());
+    ratings.userIds.push_back(users.text(0));
+  }
+  auto items = project.db().prepare(
+      "SELECT external_id, name, attributes, item_index FROM items WHERE dataset_id = ?1 ORDER BY item_index");
   items.bind(1, datasetId);
   while (items.step()) {
+    checkRowPosition(project, "items", datasetId, items.text(0), items.integer(3), ratings.itemIds.size());
     ratings.itemIds.push_back(items.text(0));
     ratings.itemNames.push_back(items.text(1));
     const auto attributes = nlohmann::json::parse(items.text(2), nullptr, false);
-    for (std::size_t a = 0; a < ratings.itemAttributeNames.size(); ++a)
-      ratings.itemAttributes[a].push_back(attributes.is_object() ? attributes.value(ratings.itemAttributeNames[a], "")
-                                                                 : "");
+    for (std::size_t a = 0; a < ratings.itemAttributeNames.size(); ++a) {
+      const auto value = attributes.is_object() ? attributes.find(ratings.itemAttributeNames[a]) : attributes.end();
+      ratings.itemAttributes[a].push_back(value != attributes.end() && value->is_string() ? value->get<std::string>()
+                                                                                          : "");
+    }
   }
   auto rows = project.db().prepare(
-      "SELECT user_index, item_index, value, time FROM ratings WHERE dataset_id = ?1 ORDER BY seq");
+      "SELECT user_index, item_index, value, time, seq FROM ratings WHERE dataset_id = ?1 ORDER BY seq");
   rows.bind(1, datasetId);
-  while (rows.step())
-    ratings.ratings.push_back({static_cast<std::int32_t>(rows.integer(0)), static_cast<std::int32_t>(rows.integer(1)),
-                               rows.real(2), rows.isNull(3) ? 0 : rows.integer(3)});
+  while (rows.step()) {
+    const auto user = rows.integer(0), item = rows.integer(1);
+    const auto value = rows.real(2);
+    const auto row = "dataset " + std::to_string(datasetId) + ", rating " + std::to_string(rows.integer(4));
+    checkStoredIndex(project, "ratings", row, "user_index", user, ratings.userCount(), "users");
+    checkStoredIndex(project, "ratings", row, "item_index", item, ratings.itemCount(), "items");
+    if (!std::isfinite(value)) throw damagedProject(project, "ratings", row, "the value is not a finite number");
+    ratings.ratings.push_back({static_cast<std::int32_t>(user), static_cast<std::int32_t>(item), value,
+                               rows.isNull(3) ? 0 : rows.integer(3)});
+  }
   return ratings;
 }
 

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "core/store/blob.hpp"
+#include "core/store/damaged_project.hpp"
 #include "core/store/process_owner.hpp"
 #include "core/util/clock.hpp"
 #include "core/util/errors.hpp"
@@ -27,7 +28,7 @@ RunRecord readRun(Statement& s) {
   r.datasetId = s.integer(1);
   r.datasetName = s.text(2);
   r.model = s.text(3);
-  r.options = nlohmann::json::parse(s.text(4), nullptr, false);
+  r.options = storedObject(s.text(4));
   r.seed = static_cast<std::uint64_t>(s.integer(5));
   r.threads = static_cast<int>(s.integer(6));
   r.heldout = s.real(7);
@@ -41,7 +42,7 @@ RunRecord readRun(Statement& s) {
   r.finishedAt = s.text(15);
   if (!s.isNull(16)) r.seconds = s.real(16);
   if (!s.isNull(17)) r.iterations = s.integer(17);
-  r.finalMetrics = nlohmann::json::parse(s.text(18), nullptr, false);
+  r.finalMetrics = storedObject(s.text(18));
   if (r.status == RunStatus::Running && runOwnerIsGone(s)) r.status = RunStatus::Interrupted;
   if (!s.isNull(21)) r.sweepId = s.integer(21);
   return r;
@@ -223,7 +224,7 @@ std::vector<MetricRow> loadMetrics(Project& project, std::int64_t runId) {
     row.seconds = s.real(1);
     if (!s.isNull(2)) row.trainObjective = s.real(2);
     if (!s.isNull(3)) row.heldout = s.real(3);
-    row.extras = nlohmann::json::parse(s.text(4), nullptr, false);
+    row.extras = storedObject(s.text(4));
     out.push_back(std::move(row));
   }
   return out;
@@ -236,9 +237,17 @@ std::optional<Eigen::MatrixXd> loadMatrix(Project& project, std::int64_t runId, 
   s.bind(1, runId).bind(2, name).bind(3, iteration);
   if (!s.step()) return std::nullopt;
   const auto rows = s.integer(0), cols = s.integer(1);
-  const auto values = blobToVector<double>(s.blob(2));
-  if (static_cast<std::int64_t>(values.size()) != rows * cols)
-    throw StoreError("corrupt matrix '" + name + "' in run " + std::to_string(runId));
+  const auto blob = s.blob(2);
+  // Divided rather than multiplied, so that crafted sizes cannot overflow.
+  const auto doubles = static_cast<std::int64_t>(blob.size() / sizeof(double));
+  if (rows < 0 || cols < 0 || blob.size() % sizeof(double) != 0 ||
+      (cols == 0 ? doubles != 0 : doubles % cols != 0 || doubles / cols != rows))
+    throw damagedProject(
+        project, "run_matrices",
+        "run " + std::to_string(runId) + ", matrix " + name + ", iteration " + std::to_string(iteration),
+        "a " + std::to_string(rows) + " x " + std::to_string(cols) + " matrix stored in " +
+            std::to_string(blob.size()) + " bytes");
+  const auto values = blobToVector<double>(blob);
   return Eigen::Map<const Eigen::MatrixXd>(values.data(), rows, cols);
 }
 
@@ -254,7 +263,12 @@ std::vector<std::int32_t> loadTokenTopics(Project& project, std::int64_t runId, 
   auto s = project.db().prepare("SELECT topics FROM token_topics WHERE run_id = ?1 AND doc_index = ?2");
   s.bind(1, runId).bind(2, document);
   if (!s.step()) return {};
-  return blobToVector<std::int32_t>(s.blob(0));
+  const auto blob = s.blob(0);
+  if (blob.size() % sizeof(std::int32_t) != 0)
+    throw damagedProject(project, "token_topics",
+                         "run " + std::to_string(runId) + ", document " + std::to_string(document),
+                         "topics holds " + std::to_string(blob.size()) + " bytes, not a whole number of 4-byte values");
+  return blobToVector<std::int32_t>(blob);
 }
 
 }  // namespace latent::core

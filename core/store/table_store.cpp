@@ -3,12 +3,14 @@
 #include "core/store/table_store.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "core/store/blob.hpp"
+#include "core/store/damaged_project.hpp"
 
 namespace latent::core {
 
@@ -61,25 +63,50 @@ void writeTable(Project& project, std::int64_t datasetId, const NumericTable& ta
 NumericTable loadTable(Project& project, std::int64_t datasetId) {
   NumericTable table;
   const auto info = project.dataset(datasetId);
-  table.labelName = info.options.value("label_name", std::string());
-  const bool hasLabels = info.options.value("has_labels", false);
-  auto features = project.db().prepare("SELECT name FROM table_features WHERE dataset_id = ?1 ORDER BY feature_index");
+  requireSoundDataset(project, info);
+  const auto datasetRow = "row id " + std::to_string(datasetId);
+  const auto labelName = info.options.find("label_name");
+  if (labelName != info.options.end() && !labelName->is_string())
+    throw damagedProject(project, "datasets", datasetRow, "options.label_name is not a name");
+  table.labelName = labelName != info.options.end() ? labelName->get<std::string>() : std::string();
+  const auto hasLabels = info.options.find("has_labels");
+  if (hasLabels != info.options.end() && !hasLabels->is_boolean())
+    throw damagedProject(project, "datasets", datasetRow, "options.has_labels is not true or false");
+  const bool labelled = hasLabels != info.options.end() && hasLabels->get<bool>();
+  auto features = project.db().prepare(
+      "SELECT name, feature_index FROM table_features WHERE dataset_id = ?1 ORDER BY feature_index");
   features.bind(1, datasetId);
-  while (features.step()) table.featureNames.push_back(features.text(0));
+  while (features.step()) {
+    if (features.integer(1) != static_cast<std::int64_t>(table.featureCount()))
+      throw damagedProject(project, "table_features",
+                           "dataset " + std::to_string(datasetId) + ", feature " + features.text(0),
+                           "feature_index " + std::to_string(features.integer(1)) + " where " +
+                               std::to_string(table.featureCount()) + " was expected (rows missing or out of order)");
+    table.featureNames.push_back(features.text(0));
+  }
   const auto width = table.featureCount();
 
   std::vector<double> values;  // row-major while reading
-  auto rows = project.db().prepare("SELECT name, label, vals FROM table_rows WHERE dataset_id = ?1 ORDER BY row_index");
+  auto rows = project.db().prepare(
+      "SELECT name, label, vals, row_index FROM table_rows WHERE dataset_id = ?1 ORDER BY row_index");
   rows.bind(1, datasetId);
   while (rows.step()) {
+    const auto row = "dataset " + std::to_string(datasetId) + ", row " + std::to_string(rows.integer(3));
+    if (rows.integer(3) != static_cast<std::int64_t>(table.rowCount()))
+      throw damagedProject(project, "table_rows", row,
+                           "row_index " + std::to_string(rows.integer(3)) + " where " +
+                               std::to_string(table.rowCount()) + " was expected (rows missing or out of order)");
+    const auto blob = rows.blob(2);
+    if (blob.size() != width * sizeof(double))
+      throw damagedProject(
+          project, "table_rows", row,
+          "vals holds " + std::to_string(blob.size()) + " bytes for " + std::to_string(width) + " features of 8 bytes");
+    const auto rowValues = blobToVector<double>(blob);
+    if (!std::all_of(rowValues.begin(), rowValues.end(), [](double v) { return std::isfinite(v); }))
+      throw damagedProject(project, "table_rows", row, "vals holds a value that is not a finite number");
     table.rowNames.push_back(rows.text(0));
-    if (hasLabels) table.rowLabels.push_back(rows.isNull(1) ? std::string() : rows.text(1));
-    const auto row = blobToVector<double>(rows.blob(2));
-    if (row.size() != width)
-      throw std::runtime_error("corrupt table in the project file: row " + std::to_string(table.rowNames.size()) +
-                               " holds " + std::to_string(row.size()) + " values for " + std::to_string(width) +
-                               " features");
-    values.insert(values.end(), row.begin(), row.end());
+    if (labelled) table.rowLabels.push_back(rows.isNull(1) ? std::string() : rows.text(1));
+    values.insert(values.end(), rowValues.begin(), rowValues.end());
   }
   table.values = Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(
       values.data(), static_cast<Eigen::Index>(table.rowCount()), static_cast<Eigen::Index>(width));

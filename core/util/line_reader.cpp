@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "core/util/errors.hpp"
+#include "core/util/input_file.hpp"
 
 namespace latent::core {
 namespace {
@@ -18,10 +19,8 @@ std::string megabytes(std::size_t bytes) { return std::to_string((bytes + (1 << 
 }  // namespace
 
 LineReader::LineReader(const std::filesystem::path& path, Options options) : m_name(path.string()), m_options(options) {
+  m_file = openInputFile(path).release();
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw InputError(m_name, 0, "is a folder, not a file");
-  m_file = std::fopen(path.c_str(), "rb");
-  if (!m_file) throw InputError(m_name, 0, std::string("cannot open: ") + std::strerror(errno));
   const auto size = std::filesystem::file_size(path, ec);
   m_size = ec ? 0 : size;
   m_buffer.resize(kChunk);

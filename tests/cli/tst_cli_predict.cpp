@@ -112,14 +112,23 @@ class CliPredictTest : public QObject {
     QCOMPARE(first, std::string("a,b,0.45"));
     QCOMPARE(second, std::string("a,c,0.1"));
 
-    // An unknown node names its file and line; a graph run has no factors.
-    writeFile(scratch.path("bad.csv"), "source,target\na,b\na,zz\n");
+    // A node the run never saw gets the fitted nodes' average membership (0.5, 0.5), and the row
+    // is marked: P(a -> zz) = 0.8 * 0.5 + 0.1 * 0.5; P(zz -> yy) = 0.25 * (0.8 + 0.1 + 0.1 + 0.6).
+    writeFile(scratch.path("new.csv"), "source,target\na,b\na,zz\nzz,yy\n");
     out =
-        runCli({"predict", "--project", str(file), "--run", r, "--pairs", str(scratch.path("bad.csv")), "--out", "-"});
+        runCli({"predict", "--project", str(file), "--run", r, "--pairs", str(scratch.path("new.csv")), "--out", "-"});
+    QCOMPARE(out.exitCode, 0);
+    QCOMPARE(rows(out.out), (QStringList{"source,target,prediction,unseen", "a,b,0.45,", "a,zz,0.45,target",
+                                         "zz,yy,0.4,source+target"}));
+    QVERIFY2(out.err.contains("2 pairs name an id the run's dataset does not have"), qPrintable(out.err));
+    // A malformed row still fails the command, naming its file and line; a graph run has no factors.
+    writeFile(scratch.path("bad.csv"), "source,target\na,b\na\n");
+    out = runCli({"predict", "--project", str(file), "--run", r, "--pairs", str(scratch.path("bad.csv")), "--out",
+                  str(scratch.path("bad-out.csv"))});
     QCOMPARE(out.exitCode, 2);
-    QVERIFY2(out.err.contains("bad.csv:3:") && out.err.contains("node 'zz' is not in the dataset"),
-             qPrintable(out.err));
-    QVERIFY(!std::filesystem::exists(scratch.path("bad.csv.partial")));
+    QVERIFY2(out.err.contains("bad.csv:3:"), qPrintable(out.err));
+    for (const auto& entry : std::filesystem::directory_iterator(scratch.path("")))
+      QVERIFY2(!entry.path().filename().string().starts_with("bad-out.csv"), "a failed predict left a file behind");
     out = runCli({"export", "--project", str(file), "--run", r, "--what", "factors", "--out", "-"});
     QCOMPARE(out.exitCode, 2);
     QVERIFY2(out.err.contains("has no factors to export"), qPrintable(out.err));
@@ -164,6 +173,13 @@ class CliPredictTest : public QObject {
         {"predict", "--project", str(file), "--run", r, "--pairs", str(scratch.path("pairs.csv")), "--out", "-"});
     QCOMPARE(out.exitCode, 0);
     QCOMPARE(rows(out.out), (QStringList{"user,item,prediction", "u1,i2,5", "u2,i1,2.9"}));
+    // Ids with no training ratings: the global mean plus the known side's bias, marked.
+    writeFile(scratch.path("new.csv"), "user,item\nu1,i2\nu1,i9\nu9,i2\nu9,i9\n");
+    out =
+        runCli({"predict", "--project", str(file), "--run", r, "--pairs", str(scratch.path("new.csv")), "--out", "-"});
+    QCOMPARE(out.exitCode, 0);
+    QCOMPARE(rows(out.out), (QStringList{"user,item,prediction,unseen", "u1,i2,5,", "u1,i9,3.7,item", "u9,i2,3.8,user",
+                                         "u9,i9,3.5,user+item"}));
 
     // u1 rated i1: i2 (5.0) then i3 (3.5 + 0.2 + 0.1 - 0.25 = 3.55).
     out = runCli({"recommend", "--project", str(file), "--run", r, "--user", "u1", "--top", "5"});

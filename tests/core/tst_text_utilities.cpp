@@ -81,7 +81,7 @@ class TextUtilitiesTest : public QObject {
       QFAIL("expected an InputError");
     } catch (const core::InputError& e) {
       QCOMPARE(e.line(), 0);
-      QVERIFY(std::string(e.what()).find("/nonexistent/file.txt: cannot open") == 0);
+      QCOMPARE(std::string(e.what()), std::string("/nonexistent/file.txt: does not exist"));
     }
   }
 

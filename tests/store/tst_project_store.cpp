@@ -44,7 +44,7 @@ class ProjectStoreTest : public QObject {
   void refusesForeignFiles() {
     test::Scratch scratch;
     const auto text = scratch.write("notes.latent", "this is not a database, just some text that is long enough\n");
-    QVERIFY_THROWS_EXCEPTION(core::UsageError, core::Project{text});
+    QVERIFY_THROWS_EXCEPTION(core::InputError, core::Project{text});
     const auto other = scratch.path("other.db");
     {
       core::Database db(other, core::Database::Mode::ReadWrite);

@@ -28,14 +28,26 @@ LinkPredictor::LinkPredictor(const std::vector<NamedMatrix>& matrices) {
   if (const auto* scale = findMatrix(matrices, kLinkScale); scale && scale->size() == 1) m_scale = (*scale)(0, 0);
 }
 
-double LinkPredictor::probability(std::int64_t i, std::int64_t j) const {
+template <typename From, typename To>
+double LinkPredictor::probabilityOf(const From& from, double fromDegree, const To& to, double toDegree) const {
   if (m_degreeFactor.size() > 0) {
-    const double rate = m_degreeFactor(i) * m_degreeFactor(j) *
-                        m_memberships.row(i).dot(m_blockRates * m_memberships.row(j).transpose());
+    const double rate = fromDegree * toDegree * from.dot(m_blockRates * to.transpose());
     return std::clamp(-std::expm1(-rate), 0.0, 1.0);
   }
-  const double p = m_memberships.row(i).dot(m_blockMatrix * m_memberships.row(j).transpose());
-  return std::clamp(m_scale * p, 0.0, 1.0);
+  return std::clamp(m_scale * from.dot(m_blockMatrix * to.transpose()), 0.0, 1.0);
+}
+
+double LinkPredictor::probability(std::int64_t i, std::int64_t j) const {
+  return probabilityOf(m_memberships.row(i), degreeFactor(i), m_memberships.row(j), degreeFactor(j));
+}
+
+double LinkPredictor::probabilityUnseen(std::optional<std::int64_t> i, std::optional<std::int64_t> j) const {
+  if (i && j) return probability(*i, *j);
+  const Eigen::RowVectorXd mean = m_memberships.colwise().mean();
+  const double meanDegree = m_degreeFactor.size() > 0 ? m_degreeFactor.mean() : 1.0;
+  if (i) return probabilityOf(m_memberships.row(*i), degreeFactor(*i), mean, meanDegree);
+  if (j) return probabilityOf(mean, meanDegree, m_memberships.row(*j), degreeFactor(*j));
+  return probabilityOf(mean, meanDegree, mean, meanDegree);
 }
 
 }  // namespace latent::core

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include <Eigen/Core>
@@ -25,6 +26,10 @@ class LinkPredictor {
   // P(link i -> j) = scale * sum_kl m_ik m_jl B_kl (001: posterior means of theta and B), or for
   // the degree-corrected sbm 1 - exp(-theta_i theta_j sum_kl m_ik m_jl omega_kl).
   double probability(std::int64_t i, std::int64_t j) const;
+  // With a node the fit never saw (nullopt) in place of i or j: that node gets the average
+  // membership (and degree factor) of the fitted nodes, the prior a new node would be drawn from
+  // as the blocks' sizes say.
+  double probabilityUnseen(std::optional<std::int64_t> i, std::optional<std::int64_t> j) const;
 
  private:
   Eigen::MatrixXd m_memberships;
@@ -32,6 +37,10 @@ class LinkPredictor {
   Eigen::VectorXd m_degreeFactor;  // empty unless degree-corrected
   Eigen::MatrixXd m_blockRates;
   double m_scale = 1.0;
+
+  double degreeFactor(std::int64_t i) const { return m_degreeFactor.size() > 0 ? m_degreeFactor(i) : 1.0; }
+  template <typename From, typename To>
+  double probabilityOf(const From& from, double fromDegree, const To& to, double toDegree) const;
 };
 
 }  // namespace latent::core

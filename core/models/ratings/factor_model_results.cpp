@@ -46,6 +46,10 @@ double RatingPredictor::predict(std::int64_t user, std::int64_t item) const {
   return clip(m_mean + m_userBias(user) + m_itemBias(item) + m_users.row(user).dot(m_items.row(item)));
 }
 
+double RatingPredictor::predictUnseen(std::optional<std::int64_t> user, std::optional<std::int64_t> item) const {
+  return clip(m_mean + (user ? m_userBias(*user) : 0.0) + (item ? m_itemBias(*item) : 0.0));
+}
+
 std::vector<std::pair<std::int64_t, double>> RatingPredictor::recommend(std::int64_t user,
                                                                         std::span<const std::int32_t> rated,
                                                                         std::size_t n) const {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <utility>
 #include <vector>
@@ -26,6 +27,10 @@ class RatingPredictor {
 
   // mu + b_u + b_i + u_u . v_i, clipped to the training range (000 eq. 27.93).
   double predict(std::int64_t user, std::int64_t item) const;
+
+  // For a user or an item the fit never saw (nullopt): mu plus the known side's bias, its factors
+  // meeting the unseen side's prior mean of zero.
+  double predictUnseen(std::optional<std::int64_t> user, std::optional<std::int64_t> item) const;
 
   // The n items with the highest predicted rating that `user` has not rated (`rated` lists the
   // items it has), best first, as (item, prediction).

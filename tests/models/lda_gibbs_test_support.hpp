@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <map>
+#include <numeric>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -17,6 +18,7 @@
 #include "core/eval/heldout.hpp"
 #include "core/models/model.hpp"
 #include "core/models/topic/lda_gibbs.hpp"
+#include "core/models/topic/lda_gibbs_state.hpp"
 
 namespace latent::test {
 
@@ -141,6 +143,43 @@ inline double bruteLogJoint(const core::Corpus& corpus, std::span<const std::int
     for (int k = 0; k < K; ++k) sum += std::lgamma(c.docTopic(d, k) + alpha[k]) - std::lgamma(alpha[k]);
   }
   return sum;
+}
+
+// The default corpus has no word seen once and no one-word document; the alias sampler's
+// proposals leave the token itself out, so those are the cases where one proposal has nothing
+// else to choose from (see posteriorWithLoneWordAndOneWordDocument).
+inline core::Corpus posteriorCorpus() { return corpusFromIds(3, {{0, 1, 0, 2}, {2, 2, 1}, {0, 2}}); }
+
+// Total-variation distance between the states visited by 200,000 one-partition sweeps and the
+// enumerated posterior P(Z | W) (001 eq. 3) of a corpus of a few tokens, K = 2.
+template <typename Kernel, typename... Extra>
+double distanceFromPosterior(const core::Corpus& corpus, Extra... extra) {
+  const int K = 2;
+  const double beta = 0.3;
+  Eigen::VectorXd alpha(2);
+  alpha << 0.4, 0.7;
+  const std::size_t N = corpus.tokenCount();
+  std::vector<double> exact(std::size_t{1} << N);
+  for (std::size_t m = 0; m < exact.size(); ++m) {
+    std::vector<std::int32_t> z(N);
+    for (std::size_t i = 0; i < N; ++i) z[i] = static_cast<std::int32_t>((m >> i) & 1);
+    exact[m] = std::exp(bruteLogJoint(corpus, z, K, alpha, beta));
+  }
+  const double total = std::accumulate(exact.begin(), exact.end(), 0.0);
+  core::topic::LdaGibbsState state(corpus, K, 0.1, beta, 1, 3);
+  state.setAlpha(alpha);
+  Kernel kernel(state, extra...);
+  std::vector<double> visits(exact.size(), 0.0), logPrior;
+  const int sweeps = 200000;
+  for (int s = 0; s < sweeps; ++s) {
+    if (!kernel.sweep({}, false, logPrior)) return 1.0;
+    std::size_t m = 0;
+    for (std::size_t i = 0; i < N; ++i) m |= static_cast<std::size_t>(state.assignments()[i]) << i;
+    visits[m] += 1.0;
+  }
+  double distance = 0.0;
+  for (std::size_t m = 0; m < exact.size(); ++m) distance += std::abs(visits[m] / sweeps - exact[m] / total) / 2;
+  return distance;
 }
 
 }  // namespace latent::test

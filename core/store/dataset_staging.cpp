@@ -85,10 +85,15 @@ std::int64_t StagedDataset::createRow() {
   }
   auto s = db.prepare(
       "INSERT INTO datasets (name, kind, source, format, options, created_at, status, owner_pid, owner_host, "
-      "owner_import) VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'staging', ?7, ?8, ?9)");
+      "owner_import, owner_started) VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'staging', ?7, ?8, ?9, ?10)");
   s.bind(1, m_header.name).bind(2, toString(m_header.kind)).bind(3, m_header.source).bind(4, m_header.format);
   s.bind(5, m_header.options.dump()).bind(6, utcTimestamp()).bind(7, currentProcessId()).bind(8, hostName());
-  s.bind(9, m_import).run();
+  s.bind(9, m_import);
+  if (const auto started = currentProcessStart())
+    s.bind(10, *started);
+  else
+    s.bindNull(10);
+  s.run();
   return db.lastInsertId();
 }
 
@@ -163,14 +168,18 @@ void removeAbandonedImports(Project& project) {
   if (db.readOnly()) return;
   std::vector<std::int64_t> abandoned;
   {
-    auto s = db.prepare("SELECT id, owner_pid, owner_host, owner_import FROM datasets WHERE status = 'staging'");
+    auto s = db.prepare(
+        "SELECT id, owner_pid, owner_host, owner_import, owner_started FROM datasets WHERE status = 'staging'");
     const auto self = currentProcessId();
     const auto host = hostName();
+    const auto selfStarted = currentProcessStart();
     while (s.step()) {
       const bool ownerless = s.isNull(1);
       const auto pid = s.integer(1);
-      const bool ours = !ownerless && pid == self && s.text(2) == host;
-      if (ownerless || (ours && (s.isNull(3) || !importIsLive(s.integer(3)))) || (!ours && ownerIsGone(pid, s.text(2))))
+      const auto started = s.isNull(4) ? std::nullopt : std::optional<std::int64_t>(s.integer(4));
+      const bool ours = !ownerless && pid == self && s.text(2) == host && (!started || started == selfStarted);
+      if (ownerless || (ours && (s.isNull(3) || !importIsLive(s.integer(3)))) ||
+          (!ours && ownerIsGone(pid, s.text(2), started)))
         abandoned.push_back(s.integer(0));
     }
   }

@@ -16,11 +16,15 @@ namespace {
 constexpr const char* kRunColumns =
     "SELECT r.id, r.dataset_id, d.name, r.model, r.options, r.seed, r.threads, r.heldout, r.status, r.message, "
     "r.objective_name, r.heldout_name, r.app_version, r.created_at, r.updated_at, r.finished_at, r.seconds, "
-    "r.iterations, r.final_metrics, r.owner_pid, r.owner_host, r.sweep_id FROM runs r JOIN datasets d ON d.id = "
+    "r.iterations, r.final_metrics, r.owner_pid, r.owner_host, r.sweep_id, r.owner_started FROM runs r JOIN datasets d "
+    "ON d.id = "
     "r.dataset_id";
 
 // A process that is gone: only decidable for processes of this machine.
-bool runOwnerIsGone(Statement& s) { return !s.isNull(19) && ownerIsGone(s.integer(19), s.text(20)); }
+bool runOwnerIsGone(Statement& s) {
+  return !s.isNull(19) && ownerIsGone(s.integer(19), s.text(20),
+                                      s.isNull(22) ? std::nullopt : std::optional<std::int64_t>(s.integer(22)));
+}
 
 RunRecord readRun(Statement& s) {
   RunRecord r;
@@ -98,8 +102,8 @@ std::int64_t createRun(Project& project, const RunRecord& run) {
   inTransaction(project, [&] {
     auto s = project.db().prepare(
         "INSERT INTO runs (dataset_id, model, options, seed, threads, heldout, status, objective_name, heldout_name, "
-        "app_version, created_at, updated_at, owner_pid, owner_host, sweep_id) "
-        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'running', ?7, ?8, ?9, ?10, ?10, ?11, ?12, ?13)");
+        "app_version, created_at, updated_at, owner_pid, owner_host, sweep_id, owner_started) "
+        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'running', ?7, ?8, ?9, ?10, ?10, ?11, ?12, ?13, ?14)");
     s.bind(1, run.datasetId).bind(2, run.model).bind(3, run.options.dump());
     s.bind(4, static_cast<std::int64_t>(run.seed)).bind(5, run.threads).bind(6, run.heldout);
     s.bind(7, run.objectiveName).bind(8, run.heldoutName).bind(9, run.appVersion).bind(10, utcTimestamp());
@@ -108,6 +112,10 @@ std::int64_t createRun(Project& project, const RunRecord& run) {
       s.bind(13, *run.sweepId);
     else
       s.bindNull(13);
+    if (const auto started = currentProcessStart())
+      s.bind(14, *started);
+    else
+      s.bindNull(14);
     s.run();
     id = project.db().lastInsertId();
   });

@@ -10,6 +10,7 @@
 
 #include "core/store/corpus_store.hpp"
 #include "core/store/graph_store.hpp"
+#include "core/store/process_owner.hpp"
 #include "core/store/project.hpp"
 #include "core/store/ratings_store.hpp"
 #include "core/store/run_store.hpp"
@@ -323,6 +324,14 @@ class ProjectStoreTest : public QObject {
     // A run owned by another machine cannot be judged and stays running.
     p.db().prepare("UPDATE runs SET owner_host = 'elsewhere' WHERE id = ?1").bind(1, other).run();
     QVERIFY(core::loadRun(p, other).status == core::RunStatus::Running);
+    // A killed run's process id, once reused by a live process (here this one), does not make the
+    // run live again: the process holding the id started at another time.
+    QVERIFY(core::currentProcessStart().has_value());
+    p.db().prepare("UPDATE runs SET owner_started = owner_started - 1 WHERE id = ?1").bind(1, mine).run();
+    QVERIFY(core::loadRun(p, mine).status == core::RunStatus::Interrupted);
+    // Rows written before the start time was recorded are judged by the process id alone.
+    p.db().prepare("UPDATE runs SET owner_started = NULL WHERE id = ?1").bind(1, mine).run();
+    QVERIFY(core::loadRun(p, mine).status == core::RunStatus::Running);
   }
 
   void datasetNamesAreUnique() {

@@ -20,6 +20,9 @@ constexpr std::size_t kMaxEntryLine = std::size_t{1} << 20;
 // Documents without entries are still documents, so D alone decides how many are written: a
 // corrupted header must not send the import into writing billions of empty documents.
 constexpr std::int64_t kMaxDocuments = 100'000'000;
+// Nor millions: empty documents are believed only as far as the entries support them, a few
+// thousand and ten per document with words (the UCI collections have none or a handful).
+constexpr std::int64_t kEmptyDocumentsFree = 1000, kEmptyDocumentsPerDocument = 10;
 
 struct Header {
   std::int64_t documents = 0, words = 0, entries = 0;
@@ -94,12 +97,22 @@ void readUci(const fs::path& source, const CorpusReadOptions& options, CorpusBui
   std::vector<std::pair<std::int32_t, std::int32_t>> bag;
   std::vector<std::int64_t> seenOnLine(static_cast<std::size_t>(header.words), 0);
   std::int64_t current = 0, currentLine = 0, currentTokens = 0;
-  std::int64_t written = 0, entries = 0;
+  std::int64_t written = 0, entries = 0, withEntries = 0, empty = 0;
   std::string id, title;
   // Writes documents written+1 .. last: `current` with its entries, the others empty.
   const auto writeUpTo = [&](std::int64_t last) {
     for (std::int64_t d = written + 1; d <= last && !reachedLimit(control, written); ++d) {
       if ((d & 0xFFF) == 0) control.checkStop();
+      if (d == current) {
+        ++withEntries;
+      } else if (++empty > kEmptyDocumentsFree + kEmptyDocumentsPerDocument * withEntries) {
+        throw InputError(name, header.lines[0],
+                         "D = " + withCommas(header.documents) + " documents, but only " + withCommas(withEntries) +
+                             " of the first " + withCommas(d) +
+                             " have entries; so many empty documents are taken for a damaged header (at most " +
+                             withCommas(kEmptyDocumentsFree) + " and " + std::to_string(kEmptyDocumentsPerDocument) +
+                             " per document with words)");
+      }
       id = std::to_string(d);
       title = "doc " + id;
       DocumentRecord record;

@@ -256,6 +256,12 @@ Extracted extract(const std::filesystem::path& source, GraphFormat format, std::
   const std::string file = source.string();
   IgraphSession session;
   const auto f = openInputFile(source);  // igraph's readers take a FILE*
+  // igraph's GML and Pajek parsers take a UTF-8 byte order mark for part of the first keyword
+  // (libxml2 reads GraphML's itself).
+  if (format != GraphFormat::GraphMl) {
+    char head[3] = {};
+    if (std::fread(head, 1, 3, f.get()) != 3 || std::memcmp(head, "\xEF\xBB\xBF", 3) != 0) std::rewind(f.get());
+  }
   GraphHolder holder;
   igraph_error_t rc = IGRAPH_SUCCESS;
   if (format == GraphFormat::Gml)
@@ -404,6 +410,9 @@ bool readWithIgraph(const std::filesystem::path& source, GraphFormat format, con
     };
     double weight = 1.0;
     if (!graph.weights.empty() && !std::isnan(graph.weights[e])) weight = graph.weights[e];
+    if (!graph.weights.empty() && !std::isfinite(graph.weights[e]) && scan.nonFiniteLine > 0)
+      throw InputError(file, scan.nonFiniteLine,
+                       "a " + graph.weightName + " that is not a finite number; an edge needs a positive weight");
     if (!graph.weightText.empty() && !graph.weightText[e].empty()) {
       const auto value = parseReal(graph.weightText[e]);
       if (!value)

@@ -13,7 +13,9 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 
@@ -51,7 +53,13 @@ class PajekScanner {
       std::string keyword(first);
       std::transform(keyword.begin(), keyword.end(), keyword.begin(),
                      [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-      if (keyword == "*vertices") m_vertices = parseInteger(nextWord(rest)).value_or(-1);
+      if (keyword == "*vertices") {
+        m_vertices = parseInteger(nextWord(rest)).value_or(-1);
+        m_verticesLine = lines.lineNumber();
+      }
+      m_inVertices = keyword == "*vertices";
+      m_lists = keyword == "*arcslist" || keyword == "*edgeslist";
+      m_matrix = keyword == "*matrix";
       m_pairs = keyword == "*arcs" || keyword == "*edges";
       const bool arcs = keyword == "*arcs" || keyword == "*arcslist";
       const bool edges = keyword == "*edges" || keyword == "*edgeslist";
@@ -63,6 +71,14 @@ class PajekScanner {
       if (keyword == "*arcslist" || keyword == "*edgeslist" || keyword == "*matrix") m_scan.pajekPlain = false;
       return;
     }
+    if (m_inVertices && parseInteger(first)) ++m_labelled;
+    // igraph takes an unclosed quote for a label running to the end of the line.
+    if (m_inVertices && std::count(text.begin(), text.end(), '"') % 2 != 0)
+      lines.fail("this vertex line opens a quote it does not close");
+    if (m_matrix) ++m_matrixRows;
+    if (m_lists)
+      for (auto word = first; !word.empty(); word = nextWord(rest))
+        m_used = std::max(m_used, parseInteger(word).value_or(0));
     if (!m_pairs) return;
     const auto source = parseInteger(first);
     const auto target = parseInteger(nextWord(rest));
@@ -74,16 +90,52 @@ class PajekScanner {
       if (m_vertices >= 0 && (v < 1 || v > m_vertices))
         lines.fail("vertex " + std::to_string(v) + " is out of range: *Vertices declares " +
                    std::to_string(m_vertices) + " vertices, numbered 1 to " + std::to_string(m_vertices));
+    m_used = std::max({m_used, *source, *target});
     m_scan.pajekEdgeLines.push_back(lines.lineNumber());
     m_scan.pajekEdgeHasValue.push_back(parseReal(nextWord(rest)).has_value());
   }
 
+  // igraph reserves every vertex *Vertices declares: believed only as far as the file labels or
+  // links them, plus a thousand and ten per such vertex (31 bytes declaring 200 million vertices
+  // took 15 GB before this).
+  void finish(const LineReader& lines) const {
+    const std::int64_t supported = std::max({m_labelled, m_used, m_matrixRows});
+    if (m_vertices > supported && m_vertices - supported > 1000 + 10 * supported)
+      throw InputError(lines.displayName(), m_verticesLine,
+                       "*Vertices declares " + std::to_string(m_vertices) + " vertices, but the file labels or links " +
+                           std::to_string(supported) +
+                           "; so many vertices with nothing about them are taken for a damaged header (list "
+                           "isolated vertices one per line to import them)");
+  }
+
  private:
   IgraphScan& m_scan;
-  std::int64_t m_vertices = -1;
+  std::int64_t m_vertices = -1, m_verticesLine = 0;
+  std::int64_t m_labelled = 0, m_used = 0, m_matrixRows = 0;
+  bool m_inVertices = false, m_lists = false, m_matrix = false;
   bool m_pairs = false;
   bool m_seenArcs = false, m_seenEdges = false;
 };
+
+// "nan", "-inf", "Infinity", "1e999": what strtod reads whole as a value that is not finite.
+bool isNonFiniteNumber(std::string_view word) {
+  if (word.empty() || word.size() > 64) return false;
+  const std::string text(word);
+  char* end = nullptr;
+  const double value = std::strtod(text.c_str(), &end);
+  return end == text.c_str() + text.size() && !std::isfinite(value);
+}
+
+// GML: "weight nan" or "value inf" anywhere on the line.
+bool hasNonFiniteWeight(std::string_view line) {
+  std::string_view rest = line;
+  for (auto word = nextWord(rest); !word.empty(); word = nextWord(rest)) {
+    std::string key(word);
+    std::transform(key.begin(), key.end(), key.begin(), [](unsigned char c) { return std::tolower(c); });
+    if ((key == "weight" || key == "value") && isNonFiniteNumber(nextWord(rest))) return true;
+  }
+  return false;
+}
 
 void scanLines(const std::filesystem::path& source, GraphFormat format, const ImportControl& control, IgraphScan& scan,
                bool& content) {
@@ -95,8 +147,11 @@ void scanLines(const std::filesystem::path& source, GraphFormat format, const Im
     if (const auto bad = utf8::firstInvalid(line); bad != utf8::npos) lines.fail(utf8::invalidMessage(line, bad));
     if (!trimSpaces(line).empty()) content = true;
     if (format == GraphFormat::Pajek) pajek.line(line, lines);
+    if (format == GraphFormat::Gml && scan.nonFiniteLine == 0 && hasNonFiniteWeight(line))
+      scan.nonFiniteLine = lines.lineNumber();
     progress.update(lines.bytesConsumed(), lines.fileSize());
   }
+  if (format == GraphFormat::Pajek) pajek.finish(lines);
   scan.lineCount = lines.lineNumber();
 }
 
@@ -111,6 +166,9 @@ void scanBytes(const std::filesystem::path& source, const ImportControl& control
   std::int64_t line = 1;
   std::uint64_t done = 0;
   char last = '\n';
+  // The text of the element being read (">NaN<"), kept across buffers, for nonFiniteLine.
+  std::string text;
+  bool inText = false;
   while (const std::size_t got = std::fread(buffer.data(), 1, buffer.size(), f.get())) {
     const char* begin = buffer.data();
     if (const void* nul = std::memchr(begin, '\0', got)) {
@@ -126,6 +184,24 @@ void scanBytes(const std::filesystem::path& source, const ImportControl& control
         if (*first != '<' && !bom)
           throw InputError(file, line + std::count(begin, first, '\n'),
                            "does not look like GraphML: an XML file starts with '<' (such as <?xml or <graphml>)");
+      }
+    }
+    if (scan.nonFiniteLine == 0) {
+      std::int64_t at = line;
+      for (const char* c = begin; c != begin + got; ++c) {
+        if (*c == '\n') ++at;
+        if (*c == '>') {
+          inText = true;
+          text.clear();
+        } else if (*c == '<') {
+          if (inText && isNonFiniteNumber(trimSpaces(text))) {
+            scan.nonFiniteLine = at;
+            break;
+          }
+          inText = false;
+        } else if (inText && text.size() <= 64) {
+          text += *c;
+        }
       }
     }
     line += std::count(begin, begin + got, '\n');

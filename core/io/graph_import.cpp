@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <optional>
 
 #include "core/io/graph_builder.hpp"
@@ -136,6 +137,13 @@ Graph readGraph(const std::filesystem::path& source, const GraphReadOptions& opt
   Graph graph = builder.finish(directed, merged);
   out.selfLoopsDropped = selfLoops;
   out.duplicatesMerged = merged;
+  // Each weight was checked finite as it was read; repeated edges sum theirs, which can overflow.
+  for (const auto& e : graph.edges)
+    if (!std::isfinite(e.weight))
+      throw InputError(file, 0,
+                       "the repeated edges between " + graph.nodeIds[static_cast<std::size_t>(e.source)] + " and " +
+                           graph.nodeIds[static_cast<std::size_t>(e.target)] +
+                           " sum to a weight beyond the range of a double");
   if (graph.edges.empty() && control.maxRecords != 0) {
     if (selfLoops > 0)
       throw InputError(file, 0,

@@ -109,6 +109,10 @@ struct IgraphScan {
   std::vector<char> pajekEdgeHasValue;
   // Pajek: the line of the first section whose kind (*Arcs, *Edges) differs from an earlier one; 0 if none.
   std::int64_t pajekMixedLine = 0;
+  // GML: the first line giving a weight or value that is not a finite number (nan, inf, 1e999);
+  // GraphML: the first element whose text is one. igraph reads a missing weight as NaN too, so a
+  // NaN weight is refused only when the file wrote one. 0 if none.
+  std::int64_t nonFiniteLine = 0;
 };
 IgraphScan scanForIgraph(const std::filesystem::path& source, GraphFormat format, const ImportControl& control);
 

@@ -255,6 +255,13 @@ inline const std::vector<BadGraphCase>& badGraphCases() {
     add({"graphml negative weight", F::GraphMl, "g.graphml",
          graphmlHead + "<edge source=\"a\" target=\"b\"><data key=\"w\">-1.5</data></edge>\n" + graphmlTail, "", false,
          {}, false, 0, "the weight -1.5 of edge 1 from 'a' to 'b' is not above 0"});
+    add({"graphml nan weight", F::GraphMl, "g.graphml",
+         graphmlHead + "<edge source=\"a\" target=\"b\">\n<data key=\"w\">NaN</data></edge>\n" + graphmlTail, "",
+         false, {}, false, 8, "a weight that is not a finite number"});
+    add({"gml nan weight", F::Gml, "g.gml", gmlHead + "  edge [ source 1 target 2 weight nan ]\n]\n", "", false, {},
+         false, 5, "a weight that is not a finite number"});
+    add({"edges weights summing beyond a double", F::EdgeList, "e.csv", "a,b,1e308\nb,a,1e308\n", "", false, {}, false,
+         0, "sum to a weight beyond the range of a double"});
     add({"graphml no edges", F::GraphMl, "g.graphml", graphmlHead + graphmlTail, "", false, {}, false, 0, "holds no edges"});
     add({"graphml id not in nodes", F::GraphMl, "g.graphml", graphmlHead + "<edge source=\"a\" target=\"b\"/>\n" + graphmlTail,
          goodNodes, false, {}, false, 0, "node 'a' is not in the nodes file"});
@@ -277,6 +284,10 @@ inline const std::vector<BadGraphCase>& badGraphCases() {
          "the weight -1 of the edge from '1' to '3' is not above 0"});
     add({"pajek mixed sections", F::Pajek, "g.net", "*Vertices 3\n*Arcs\n1 2\n*Edges\n1 3\n", "", false, {}, false, 4,
          "mixes *Arcs and *Edges"});
+    add({"pajek unclosed quote", F::Pajek, "g.net", "*Vertices 2\n1 \"Ann\n2 \"Bob\"\n*Edges\n1 2\n", "", false, {},
+         false, 2, "opens a quote it does not close"});
+    add({"pajek header beyond its content", F::Pajek, "g.net", "*Vertices 200000000\n*Edges\n1 2\n", "", false, {},
+         false, 1, "*Vertices declares 200000000 vertices, but the file labels or links 2"});
     add({"pajek no edges", F::Pajek, "g.net", "*Vertices 3\n", "", false, {}, false, 0, "holds no edges"});
     add({"pajek only self-loop", F::Pajek, "g.net", "*Vertices 3\n*Edges\n2 2\n", "", false, {}, false, 0,
          "holds no edges other than 1 self-loop"});

@@ -216,6 +216,9 @@ const std::vector<BadCase>& cases() {
     v.push_back(uci("uci: header not a number", "two\n3\n1\n1 1 1\n", 1, "D (the number of documents)"));
     v.push_back(uci("uci: header zero", "2\n0\n1\n1 1 1\n", 2, "W (the number of words) as one positive whole number"));
     v.push_back(uci("uci: header two numbers", "2 3\n3\n1\n", 1, "found '2 3'"));
+    // 25 bytes declaring fifty million documents wrote a 4.67 GB project.
+    v.push_back(uci("uci: header beyond its content", "50000000\n3\n1\n1 1 1\n", 1,
+                    "D = 50,000,000 documents, but only 1 of the first 1,012 have entries"));
     v.push_back(uci("uci: header cut short", "2\n3\n", 0, "ends inside its header"));
     v.push_back(uci("uci: truncated line", uciHeader + "3\n1 1 1\n12 7\n", 5,
                     "expected 3 numbers (document id, word id, count), found 2"));

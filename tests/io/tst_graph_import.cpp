@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Graph import from real files: karate in five formats, Sampson, Davis, detection, names of formats.
 #include <QtTest>
+
 #include <algorithm>
+#include <fstream>
 #include <map>
 #include <set>
 
@@ -180,6 +182,21 @@ class GraphImportTest : public QObject {
       QCOMPARE(e.line(), std::int64_t{0});
       QVERIFY2(std::string(e.reason()).find("node '0' is not in the nodes file") != std::string::npos, e.what());
       QVERIFY2(std::string(e.reason()).find("matched by their numeric id") != std::string::npos, e.what());
+    }
+  }
+
+  // A UTF-8 byte order mark (what Windows editors write) changes nothing; igraph's GML and Pajek
+  // parsers refused it as part of the first keyword.
+  void byteOrderMarksAreAccepted() {
+    test::Scratch scratch;
+    for (const char* name : {"karate.gml", "karate.net", "karate.graphml"}) {
+      const auto original = test::fixture(std::string("graph/") + name);
+      std::ifstream in(original, std::ios::binary);
+      const std::string bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+      const auto marked = scratch.write(name, "\xEF\xBB\xBF" + bytes);
+      const auto g = readGraph(marked, {});
+      QCOMPARE(g.nodeCount(), std::size_t{34});
+      QCOMPARE(g.edgeCount(), std::size_t{78});
     }
   }
 

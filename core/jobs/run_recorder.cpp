@@ -5,6 +5,8 @@
 #include <chrono>
 #include <cmath>
 
+#include "core/store/snapshot_retention.hpp"
+
 namespace latent::core {
 namespace {
 
@@ -75,6 +77,7 @@ void RunRecorder::writePending() {
   appendMetrics(m_project, m_runId, m_pending);
   for (const auto& [name, m] : m_matrices)
     saveMatrix(m_project, m_runId, name, m.iteration, m.snapshot->matrices[m.index].values);
+  if (!m_matrices.empty()) thinSnapshots(m_project, m_runId);
 }
 
 void RunRecorder::clearPending() {

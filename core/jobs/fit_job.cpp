@@ -159,14 +159,28 @@ RunOutcome runFit(const std::filesystem::path& projectFile, const RunRequest& re
   // One transaction for what the recorder still holds, the final matrices (iteration -1), the
   // per-token assignments in full-corpus indices and the status: a reader sees a finished run
   // with all of its result or a running one. Everything in it was computed before it began.
-  writeWhenFree(project.db(), wait, [&] {
-    recorder.writePending();
-    for (const auto& m : result.matrices) saveMatrix(project, record.id, m.name, -1, m.values);
-    for (std::size_t d = 0; d < result.tokenTopics.size() && d < data.trainDocuments.size(); ++d)
-      saveTokenTopics(project, record.id, data.trainDocuments[d], result.tokenTopics[d]);
-    finishRun(project, record.id, toRunStatus(result.status), result.message, result.seconds, result.iterations,
-              result.finalMetrics);
-  });
+  try {
+    writeWhenFree(project.db(), wait, [&] {
+      recorder.writePending();
+      for (const auto& m : result.matrices) saveMatrix(project, record.id, m.name, -1, m.values);
+      for (std::size_t d = 0; d < result.tokenTopics.size() && d < data.trainDocuments.size(); ++d)
+        saveTokenTopics(project, record.id, data.trainDocuments[d], result.tokenTopics[d]);
+      finishRun(project, record.id, toRunStatus(result.status), result.message, result.seconds, result.iterations,
+                result.finalMetrics);
+    });
+  } catch (const WriteAbandoned&) {
+    throw;  // the user gave up waiting for the lock: nothing more is written
+  } catch (const std::exception& e) {
+    // The result could not be stored (a matrix beyond SQLite's blob limit, a full disk): the
+    // transaction rolled back, so the run is recorded as failed with what its snapshots hold,
+    // never left running.
+    recorder.clearPending();
+    writeWhenFree(project.db(), wait, [&] {
+      finishRun(project, record.id, RunStatus::Failed, std::string("the result could not be stored: ") + e.what(),
+                result.seconds, result.iterations, result.finalMetrics);
+    });
+    throw;
+  }
   recorder.clearPending();
   return {loadRun(project, record.id), std::move(result)};
 }

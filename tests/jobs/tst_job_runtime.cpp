@@ -120,6 +120,28 @@ class JobRuntimeTest : public QObject {
     QVERIFY(outcome.run.seconds.has_value());
   }
 
+  // A result the file refuses (SQLite's blob limit, a full disk; here a trigger) fails the run with
+  // the reason; it used to stay 'running', its work lost.
+  void aResultThatCannotBeStoredFailsTheRun() {
+    test::Scratch scratch;
+    const auto file = makeProject(scratch);
+    core::Project(file).db().exec(
+        "CREATE TRIGGER refuse_final BEFORE INSERT ON run_matrices WHEN NEW.iteration = -1 "
+        "BEGIN SELECT RAISE(ABORT, 'string or blob too big'); END");
+    core::RunRequest r;
+    r.model = "unigram";
+    r.dataset = "toy";
+    std::int64_t createdId = 0;
+    QVERIFY_THROWS_EXCEPTION(
+        core::StoreError, core::runFit(file, r, nullptr, {}, [&](const core::RunRecord& run) { createdId = run.id; }));
+    core::Project p(file, core::Project::Access::ReadOnly);
+    const auto run = core::loadRun(p, createdId);
+    QVERIFY(run.status == core::RunStatus::Failed);
+    QVERIFY2(run.message.find("the result could not be stored") != std::string::npos &&
+                 run.message.find("string or blob too big") != std::string::npos,
+             run.message.c_str());
+  }
+
   void recorderBatchesAndFlushes() {
     test::Scratch scratch;
     const auto file = makeProject(scratch);

@@ -9,6 +9,7 @@
 
 #include "core/data/adjacency_table.hpp"
 #include "core/eval/heldout.hpp"
+#include "core/jobs/resource_check.hpp"
 #include "core/jobs/run_recorder.hpp"
 #include "core/models/fit_data.hpp"
 #include "core/store/corpus_store.hpp"
@@ -113,6 +114,7 @@ RunOutcome runFit(const std::filesystem::path& projectFile, const RunRequest& re
       break;
   }
   const FitData& data = prepared->data();
+  checkResources(info, data, options, project.db());
 
   RunRecord record;
   record.datasetId = dataset.id;

@@ -27,6 +27,16 @@
 
 namespace latent::core {
 
+struct FitData;
+
+// What a fit will need, in bytes: the dominant terms, for runFit to refuse a request the machine
+// or the project file cannot hold before any work starts (jobs/resource_check.hpp).
+struct ResourceNeeds {
+  std::uint64_t memoryBytes = 0;         // working memory at its peak
+  std::uint64_t largestMatrixBytes = 0;  // the largest result matrix, stored as one blob
+};
+using ResourceEstimator = ResourceNeeds (*)(const FitData& data, const nlohmann::json& options);
+
 struct ModelInfo {
   std::string name;  // command-line name: "unigram", "lda-gibbs", ...
   DataKind kind = DataKind::Corpus;
@@ -43,6 +53,9 @@ struct ModelInfo {
   std::string heldoutName;
   std::string heldoutKey;
   std::vector<OptionSpec> options;
+  // Set by models whose needs grow with what the user picks (K topics, K factors) far beyond the
+  // data's own size.
+  ResourceEstimator needs = nullptr;
 
   bool fits(DataKind k) const { return k == kind || std::find(alsoFits.begin(), alsoFits.end(), k) != alsoFits.end(); }
 };

@@ -142,6 +142,30 @@ class JobRuntimeTest : public QObject {
              run.message.c_str());
   }
 
+  // Refused before any work and before a run is recorded: a need beyond the memory a fit may take
+  // (lda-gibbs at k 100000 on a corpus of 5 words needs about 6 MB, so the limit is lowered).
+  void fitsBeyondTheMachineAreRefusedUpFront() {
+    test::Scratch scratch;
+    const auto file = makeProject(scratch);
+    core::RunRequest r;
+    r.model = "lda-gibbs";
+    r.dataset = "toy";
+    r.options = {{"k", 100000}, {"iterations", 1}};
+    qputenv("LATENT_MEMORY_LIMIT_MB", "1");
+    try {
+      core::runFit(file, r, nullptr, {});
+      QFAIL("expected a UsageError");
+    } catch (const core::UsageError& e) {
+      QVERIFY2(std::string(e.what()).find("of memory on this dataset, more than the 1 MB") != std::string::npos,
+               e.what());
+    }
+    qunsetenv("LATENT_MEMORY_LIMIT_MB");
+    const auto outcome = core::runFit(file, r, nullptr, {});  // within 80% of this machine
+    QVERIFY(outcome.run.status == core::RunStatus::Finished);
+    core::Project p(file, core::Project::Access::ReadOnly);
+    QCOMPARE(core::listRuns(p).size(), std::size_t{1});  // the refused one left no run
+  }
+
   void recorderBatchesAndFlushes() {
     test::Scratch scratch;
     const auto file = makeProject(scratch);

@@ -44,6 +44,14 @@ ModelInfo pmfInfo() {
       "alternating least squares or stochastic gradient descent, and judged by the error on held-out ratings.";
   info.objectiveName = "regularised squared error per training rating (000 eq. 27.92 with biases)";
   info.options = PmfOptions::table().specs();
+  // SVD++'s ALS step keeps a K x K Gram matrix per user and a K x K factorisation per item.
+  info.needs = [](const FitData& data, const nlohmann::json& options) {
+    const auto K = options.at("k").get<std::uint64_t>();
+    const auto U = static_cast<std::uint64_t>(data.ratings->userCount());
+    const auto I = static_cast<std::uint64_t>(data.ratings->itemCount());
+    const bool implicit = options.at("implicit").get<bool>() && options.at("solver").get<std::string>() == "als";
+    return ResourceNeeds{(implicit ? (U + I) * K * K * 8 : 0) + (U + 2 * I) * K * 8, std::max(U, I) * (K + 1) * 8};
+  };
   return info;
 }
 

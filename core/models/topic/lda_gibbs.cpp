@@ -57,6 +57,14 @@ ModelInfo ldaGibbsInfo() {
   info.objectiveName = "log joint log P(W, Z | alpha, beta) per token (nats; 001 eq. 3)";
 
   info.options = LdaGibbsOptions::table().specs();
+  // Word-topic counts (4 bytes) and the topic_word result (8); doc_topic; two ints per token.
+  info.needs = [](const FitData& data, const nlohmann::json& options) {
+    const auto K = options.at("k").get<std::uint64_t>();
+    const auto V = static_cast<std::uint64_t>(data.corpus->vocabularySize());
+    const auto D = static_cast<std::uint64_t>(data.fullDocumentCount);
+    const auto N = static_cast<std::uint64_t>(data.corpus->tokenCount());
+    return ResourceNeeds{K * V * 12 + D * K * 8 + N * 8, std::max(K * V, D * K) * 8};
+  };
   return info;
 }
 

@@ -58,6 +58,7 @@ ModelInfo ldaOnlineInfo() {
       "already give good topics.";
   info.objectiveName = "ELBO per token, each document scored when its minibatch was visited (nats)";
   info.options = LdaOnlineOptions::table().specs();
+  info.needs = topic::variationalTopicNeeds;
   return info;
 }
 

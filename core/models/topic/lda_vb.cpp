@@ -60,6 +60,7 @@ ModelInfo ldaVbInfo() {
       "evidence (ELBO) that never goes down.";
   info.objectiveName = "evidence lower bound (ELBO) per token (nats)";
   info.options = LdaVbOptions::table().specs();
+  info.needs = topic::variationalTopicNeeds;
   return info;
 }
 

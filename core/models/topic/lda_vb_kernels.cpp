@@ -467,4 +467,11 @@ Eigen::MatrixXd mixtureInitialLambda(const DocumentWordCounts& docs, const WordP
   return full.array() + eta;
 }
 
+ResourceNeeds variationalTopicNeeds(const FitData& data, const nlohmann::json& options) {
+  const auto K = options.at("k").get<std::uint64_t>();
+  const auto V = static_cast<std::uint64_t>(data.corpus->vocabularySize());
+  const auto D = static_cast<std::uint64_t>(data.fullDocumentCount);
+  return {3 * K * V * 8 + D * K * 8, std::max(K * V, D * K) * 8};
+}
+
 }  // namespace latent::core::topic

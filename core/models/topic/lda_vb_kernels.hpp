@@ -19,6 +19,7 @@
 #include <Eigen/Core>
 
 #include "core/data/corpus.hpp"
+#include "core/models/model.hpp"
 
 namespace latent::core::topic {
 
@@ -202,6 +203,10 @@ namespace latent::core::topic {
 // frequencies. Returns lambda = eta + the expected counts of the last E step: counts at the scale of
 // the whole corpus, as the M step of batch VB and the target of online VB have. A stop request ends
 // the EM early (the caller then stops too).
+// What batch and online variational LDA need (ModelInfo::needs): lambda, E[log beta] and the
+// expected counts as K x V doubles each, gamma as D x K; the largest result is topic_word.
+ResourceNeeds variationalTopicNeeds(const FitData& data, const nlohmann::json& options);
+
 Eigen::MatrixXd mixtureInitialLambda(const DocumentWordCounts& docs, const WordPostings& postings, Eigen::Index topics,
                                      Eigen::Index vocabulary, double eta, int iterations, std::uint64_t seed,
                                      std::uint64_t stream, std::stop_token stop);

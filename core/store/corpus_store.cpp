@@ -122,15 +122,6 @@ std::string documentRow(std::int64_t datasetId, std::int64_t index) {
   return "dataset " + std::to_string(datasetId) + ", document " + std::to_string(index);
 }
 
-// Rows are addressed by their position: a gap or a repeat would shift every later one.
-void checkPosition(const Project& project, std::string_view table, const std::string& row, std::string_view column,
-                   std::int64_t stored, std::size_t expected) {
-  if (stored != static_cast<std::int64_t>(expected))
-    throw damagedProject(project, table, row,
-                         std::string(column) + " " + std::to_string(stored) + " where " + std::to_string(expected) +
-                             " was expected (rows missing or out of order)");
-}
-
 void checkWordIds(const Project& project, std::int64_t datasetId, std::int64_t document,
                   std::span<const std::int32_t> ids, std::size_t vocabularySize) {
   for (const auto id : ids)
@@ -161,7 +152,7 @@ Corpus loadCorpus(Project& project, std::int64_t datasetId) {
   while (docs.step()) {
     const auto index = docs.integer(3);
     const auto row = documentRow(datasetId, index);
-    checkPosition(project, "documents", row, "doc_index", index, corpus.documentCount());
+    checkStoredPosition(project, "documents", row, "doc_index", index, corpus.documentCount());
     const auto ids = storedArray(project, "tokens", row, "word_ids", docs.blob(2));
     checkWordIds(project, datasetId, index, ids, corpus.vocabularySize());
     corpus.addDocument(docs.text(0), docs.text(1), ids);
@@ -224,8 +215,8 @@ std::vector<VocabularyEntry> loadVocabulary(Project& project, std::int64_t datas
   s.bind(1, datasetId);
   std::vector<VocabularyEntry> out;
   while (s.step()) {
-    checkPosition(project, "vocabulary", "dataset " + std::to_string(datasetId) + ", word " + s.text(0), "word_id",
-                  s.integer(3), out.size());
+    checkStoredPosition(project, "vocabulary", "dataset " + std::to_string(datasetId) + ", word " + s.text(0),
+                        "word_id", s.integer(3), out.size());
     out.push_back({s.text(0), s.integer(1), s.integer(2)});
   }
   return out;

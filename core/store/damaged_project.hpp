@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -32,5 +33,25 @@ nlohmann::json storedObject(const std::string& text);
 
 // Throws damagedProject when the dataset's row could not be read whole (DatasetInfo::damage).
 void requireSoundDataset(const Project& project, const DatasetInfo& dataset);
+
+// Rows are addressed by their position: throws damagedProject when `stored` (the row's index
+// column) is not `expected`, since a gap or a repeat would shift every later row.
+void checkStoredPosition(const Project& project, std::string_view table, const std::string& row,
+                         std::string_view column, std::int64_t stored, std::size_t expected);
+
+// A sound dataset's import options as its loader reads them: a missing one is the default, one
+// of the wrong type is damage, named.
+class StoredOptions {
+ public:
+  StoredOptions(const Project& project, const DatasetInfo& dataset);  // requireSoundDataset first
+  bool flag(const char* key) const;                                   // false when missing
+  std::string text(const char* key) const;                            // "" when missing
+  std::vector<std::string> names(const char* key) const;              // none when missing
+
+ private:
+  [[noreturn]] void fail(const char* key, const char* expected) const;
+  const Project& m_project;
+  const DatasetInfo& m_dataset;
+};
 
 }  // namespace latent::core

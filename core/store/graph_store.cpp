@@ -54,26 +54,16 @@ void writeGraph(Project& project, std::int64_t datasetId, const Graph& graph) {
 Graph loadGraph(Project& project, std::int64_t datasetId) {
   Graph graph;
   const auto info = project.dataset(datasetId);
-  requireSoundDataset(project, info);
-  const auto datasetRow = "row id " + std::to_string(datasetId);
-  const auto directed = info.options.find("directed");
-  if (directed != info.options.end() && !directed->is_boolean())
-    throw damagedProject(project, "datasets", datasetRow, "options.directed is not true or false");
-  graph.directed = directed != info.options.end() && directed->get<bool>();
-  if (const auto names = info.options.find("attributes"); names != info.options.end()) {
-    if (!names->is_array() || !std::all_of(names->begin(), names->end(), [](const auto& n) { return n.is_string(); }))
-      throw damagedProject(project, "datasets", datasetRow, "options.attributes is not a list of names");
-    graph.attributeNames = names->get<std::vector<std::string>>();
-  }
+  const StoredOptions options(project, info);
+  graph.directed = options.flag("directed");
+  graph.attributeNames = options.names("attributes");
   graph.attributes.assign(graph.attributeNames.size(), {});
   auto nodes = project.db().prepare(
       "SELECT external_id, name, attributes, node_index FROM nodes WHERE dataset_id = ?1 ORDER BY node_index");
   nodes.bind(1, datasetId);
   while (nodes.step()) {
-    if (nodes.integer(3) != static_cast<std::int64_t>(graph.nodeCount()))
-      throw damagedProject(project, "nodes", "dataset " + std::to_string(datasetId) + ", node " + nodes.text(0),
-                           "node_index " + std::to_string(nodes.integer(3)) + " where " +
-                               std::to_string(graph.nodeCount()) + " was expected (rows missing or out of order)");
+    checkStoredPosition(project, "nodes", "dataset " + std::to_string(datasetId) + ", node " + nodes.text(0),
+                        "node_index", nodes.integer(3), graph.nodeCount());
     graph.nodeIds.push_back(nodes.text(0));
     graph.nodeNames.push_back(nodes.text(1));
     const auto attributes = nlohmann::json::parse(nodes.text(2), nullptr, false);

@@ -66,46 +66,27 @@ void writeRatings(Project& project, std::int64_t datasetId, const Ratings& ratin
   writeRatingsRows(project, datasetId, ratings, 0, ratingsRowCount(ratings));
 }
 
-namespace {
-
-// Users and items are addressed by position: a gap or a repeat would shift every later one.
-void checkRowPosition(const Project& project, std::string_view table, std::int64_t datasetId,
-                      const std::string& externalId, std::int64_t stored, std::size_t expected) {
-  if (stored != static_cast<std::int64_t>(expected))
-    throw damagedProject(project, table, "dataset " + std::to_string(datasetId) + ", id " + externalId,
-                         "index " + std::to_string(stored) + " where " + std::to_string(expected) +
-                             " was expected (rows missing or out of order)");
-}
-
-}  // namespace
-
 Ratings loadRatings(Project& project, std::int64_t datasetId) {
   Ratings ratings;
   const auto info = project.dataset(datasetId);
-  requireSoundDataset(project, info);
-  const auto datasetRow = "row id " + std::to_string(datasetId);
-  const auto hasTime = info.options.find("has_time");
-  if (hasTime != info.options.end() && !hasTime->is_boolean())
-    throw damagedProject(project, "datasets", datasetRow, "options.has_time is not true or false");
-  ratings.hasTime = hasTime != info.options.end() && hasTime->get<bool>();
-  if (const auto names = info.options.find("item_attributes"); names != info.options.end()) {
-    if (!names->is_array() || !std::all_of(names->begin(), names->end(), [](const auto& n) { return n.is_string(); }))
-      throw damagedProject(project, "datasets", datasetRow, "options.item_attributes is not a list of names");
-    ratings.itemAttributeNames = names->get<std::vector<std::string>>();
-  }
+  const StoredOptions options(project, info);
+  ratings.hasTime = options.flag("has_time");
+  ratings.itemAttributeNames = options.names("item_attributes");
   ratings.itemAttributes.assign(ratings.itemAttributeNames.size(), {});
   auto users =
       project.db().prepare("SELECT external_id, user_index FROM users WHERE dataset_id = ?1 ORDER BY user_index");
   users.bind(1, datasetId);
   while (users.step()) {
-    checkRowPosition(project, "users", datasetId, users.text(0), users.integer(1), ratings.userIds.size());
+    checkStoredPosition(project, "users", "dataset " + std::to_string(datasetId) + ", user " + users.text(0),
+                        "user_index", users.integer(1), ratings.userIds.size());
     ratings.userIds.push_back(users.text(0));
   }
   auto items = project.db().prepare(
       "SELECT external_id, name, attributes, item_index FROM items WHERE dataset_id = ?1 ORDER BY item_index");
   items.bind(1, datasetId);
   while (items.step()) {
-    checkRowPosition(project, "items", datasetId, items.text(0), items.integer(3), ratings.itemIds.size());
+    checkStoredPosition(project, "items", "dataset " + std::to_string(datasetId) + ", item " + items.text(0),
+                        "item_index", items.integer(3), ratings.itemIds.size());
     ratings.itemIds.push_back(items.text(0));
     ratings.itemNames.push_back(items.text(1));
     const auto attributes = nlohmann::json::parse(items.text(2), nullptr, false);

@@ -63,25 +63,16 @@ void writeTable(Project& project, std::int64_t datasetId, const NumericTable& ta
 NumericTable loadTable(Project& project, std::int64_t datasetId) {
   NumericTable table;
   const auto info = project.dataset(datasetId);
-  requireSoundDataset(project, info);
-  const auto datasetRow = "row id " + std::to_string(datasetId);
-  const auto labelName = info.options.find("label_name");
-  if (labelName != info.options.end() && !labelName->is_string())
-    throw damagedProject(project, "datasets", datasetRow, "options.label_name is not a name");
-  table.labelName = labelName != info.options.end() ? labelName->get<std::string>() : std::string();
-  const auto hasLabels = info.options.find("has_labels");
-  if (hasLabels != info.options.end() && !hasLabels->is_boolean())
-    throw damagedProject(project, "datasets", datasetRow, "options.has_labels is not true or false");
-  const bool labelled = hasLabels != info.options.end() && hasLabels->get<bool>();
+  const StoredOptions options(project, info);
+  table.labelName = options.text("label_name");
+  const bool labelled = options.flag("has_labels");
   auto features = project.db().prepare(
       "SELECT name, feature_index FROM table_features WHERE dataset_id = ?1 ORDER BY feature_index");
   features.bind(1, datasetId);
   while (features.step()) {
-    if (features.integer(1) != static_cast<std::int64_t>(table.featureCount()))
-      throw damagedProject(project, "table_features",
-                           "dataset " + std::to_string(datasetId) + ", feature " + features.text(0),
-                           "feature_index " + std::to_string(features.integer(1)) + " where " +
-                               std::to_string(table.featureCount()) + " was expected (rows missing or out of order)");
+    checkStoredPosition(project, "table_features",
+                        "dataset " + std::to_string(datasetId) + ", feature " + features.text(0), "feature_index",
+                        features.integer(1), table.featureCount());
     table.featureNames.push_back(features.text(0));
   }
   const auto width = table.featureCount();
@@ -92,10 +83,7 @@ NumericTable loadTable(Project& project, std::int64_t datasetId) {
   rows.bind(1, datasetId);
   while (rows.step()) {
     const auto row = "dataset " + std::to_string(datasetId) + ", row " + std::to_string(rows.integer(3));
-    if (rows.integer(3) != static_cast<std::int64_t>(table.rowCount()))
-      throw damagedProject(project, "table_rows", row,
-                           "row_index " + std::to_string(rows.integer(3)) + " where " +
-                               std::to_string(table.rowCount()) + " was expected (rows missing or out of order)");
+    checkStoredPosition(project, "table_rows", row, "row_index", rows.integer(3), table.rowCount());
     const auto blob = rows.blob(2);
     if (blob.size() != width * sizeof(double))
       throw damagedProject(

@@ -195,7 +195,7 @@ class ImportFuzzTest : public QObject {
 
  private Q_SLOTS:
   void mutatedFilesImportOrFailCleanly() {
-    const int cases = environmentInt("LATENT_FUZZ_CASES", 120);
+    const int cases = environmentInt("LATENT_FUZZ_CASES", 60);
     Mutator mutator(static_cast<std::uint64_t>(environmentInt("LATENT_FUZZ_SEED", 1)));
     int imported = 0, refused = 0;
     for (int c = 0; c < cases; ++c) {

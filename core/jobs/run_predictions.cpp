@@ -68,6 +68,7 @@ class RunRatingPredictor {
         m_globalMean += r.value;
       }
       m_globalMean /= std::max<double>(1.0, static_cast<double>(split.train.size()));
+      m_newUser = m_rbm->foldInUser({});
     } else {
       m_factors.emplace(stored.matrices);
     }
@@ -82,7 +83,7 @@ class RunRatingPredictor {
   // For ids the run never saw (nullopt): the model's fallback (RatingPredictor::predictUnseen).
   double predictUnseen(std::optional<std::int64_t> user, std::optional<std::int64_t> item) const {
     if (!m_rbm) return m_factors->predictUnseen(user, item);
-    if (item) return m_rbm->predictFolded(m_rbm->foldInUser({}), *item);  // a user with no ratings yet
+    if (item) return m_rbm->predictFolded(m_newUser, *item);
     if (user) {
       const auto& [sum, count] = m_userMeans[static_cast<std::size_t>(*user)];
       if (count > 0) return sum / count;
@@ -115,6 +116,7 @@ class RunRatingPredictor {
   std::optional<harmonium::RatingsRbmPredictor> m_rbm;
   std::vector<std::pair<double, double>> m_userMeans;  // RBM only: (sum, count) of training ratings
   double m_globalMean = 0.0;
+  Eigen::VectorXd m_newUser;  // RBM only: the hidden mean-field of a user with no ratings yet
 };
 
 std::unordered_map<std::string, std::int64_t> indexOf(const std::vector<std::string>& ids) {

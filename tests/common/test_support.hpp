@@ -8,6 +8,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -41,6 +42,12 @@ class Scratch {
  private:
   QTemporaryDir m_dir;
 };
+
+// An integer from the environment (LATENT_FUZZ_CASES ...), or `fallback` when it is not set.
+inline int environmentInt(const char* name, int fallback) {
+  const char* text = std::getenv(name);
+  return text ? std::atoi(text) : fallback;
+}
 
 // SHA-256 of a file's bytes, or "" when it does not exist.
 inline QByteArray fileDigest(const std::filesystem::path& path) {

@@ -183,11 +183,6 @@ void importAs(Kind kind, core::Project& project, const std::filesystem::path& so
   }
 }
 
-int environmentInt(const char* name, int fallback) {
-  const char* text = std::getenv(name);
-  return text ? std::atoi(text) : fallback;
-}
-
 }  // namespace
 
 class ImportFuzzTest : public QObject {
@@ -195,8 +190,8 @@ class ImportFuzzTest : public QObject {
 
  private Q_SLOTS:
   void mutatedFilesImportOrFailCleanly() {
-    const int cases = environmentInt("LATENT_FUZZ_CASES", 60);
-    Mutator mutator(static_cast<std::uint64_t>(environmentInt("LATENT_FUZZ_SEED", 1)));
+    const int cases = test::environmentInt("LATENT_FUZZ_CASES", 60);
+    Mutator mutator(static_cast<std::uint64_t>(test::environmentInt("LATENT_FUZZ_SEED", 1)));
     int imported = 0, refused = 0;
     for (int c = 0; c < cases; ++c) {
       const auto& seed = seeds()[static_cast<std::size_t>(c) % seeds().size()];

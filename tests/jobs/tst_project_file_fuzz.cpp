@@ -27,6 +27,7 @@
 #include "core/store/table_store.hpp"
 #include "core/util/errors.hpp"
 #include "test_case.hpp"
+#include "test_support.hpp"
 
 using namespace latent;
 
@@ -311,11 +312,6 @@ std::string exercise(const std::filesystem::path& file) {
   return unexpected;
 }
 
-int environmentInt(const char* name, int fallback) {
-  const char* text = std::getenv(name);
-  return text ? std::atoi(text) : fallback;
-}
-
 }  // namespace
 
 class ProjectFileFuzzTest : public QObject {
@@ -329,8 +325,8 @@ class ProjectFileFuzzTest : public QObject {
     QCOMPARE(exercise(base), std::string());
     // LATENT_FUZZ_CASES and LATENT_FUZZ_SEED run more (or other) cases by hand.
     // About 80 ms a case in the optimised build, several times that under the sanitizers.
-    const int cases = environmentInt("LATENT_FUZZ_CASES", 40);
-    Damager damager(static_cast<std::uint64_t>(environmentInt("LATENT_FUZZ_SEED", 1)));
+    const int cases = test::environmentInt("LATENT_FUZZ_CASES", 40);
+    Damager damager(static_cast<std::uint64_t>(test::environmentInt("LATENT_FUZZ_SEED", 1)));
     for (int c = 0; c < cases; ++c) {
       // A new name for each case: a process checks a file's pages once (Project::checkIntegrityOnce).
       const std::filesystem::path file = dir.filePath(QString("case-%1.latent").arg(c)).toStdString();

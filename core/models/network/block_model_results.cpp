@@ -26,6 +26,8 @@ LinkPredictor::LinkPredictor(const std::vector<NamedMatrix>& matrices) {
     m_blockRates = *rates;
   }
   if (const auto* scale = findMatrix(matrices, kLinkScale); scale && scale->size() == 1) m_scale = (*scale)(0, 0);
+  m_meanMembership = m_memberships.colwise().mean();
+  if (m_degreeFactor.size() > 0) m_meanDegree = m_degreeFactor.mean();
 }
 
 template <typename From, typename To>
@@ -43,11 +45,9 @@ double LinkPredictor::probability(std::int64_t i, std::int64_t j) const {
 
 double LinkPredictor::probabilityUnseen(std::optional<std::int64_t> i, std::optional<std::int64_t> j) const {
   if (i && j) return probability(*i, *j);
-  const Eigen::RowVectorXd mean = m_memberships.colwise().mean();
-  const double meanDegree = m_degreeFactor.size() > 0 ? m_degreeFactor.mean() : 1.0;
-  if (i) return probabilityOf(m_memberships.row(*i), degreeFactor(*i), mean, meanDegree);
-  if (j) return probabilityOf(mean, meanDegree, m_memberships.row(*j), degreeFactor(*j));
-  return probabilityOf(mean, meanDegree, mean, meanDegree);
+  if (i) return probabilityOf(m_memberships.row(*i), degreeFactor(*i), m_meanMembership, m_meanDegree);
+  if (j) return probabilityOf(m_meanMembership, m_meanDegree, m_memberships.row(*j), degreeFactor(*j));
+  return probabilityOf(m_meanMembership, m_meanDegree, m_meanMembership, m_meanDegree);
 }
 
 }  // namespace latent::core

@@ -37,6 +37,9 @@ class LinkPredictor {
   Eigen::VectorXd m_degreeFactor;  // empty unless degree-corrected
   Eigen::MatrixXd m_blockRates;
   double m_scale = 1.0;
+  // A node the fit never saw: the fitted nodes' average membership and degree factor.
+  Eigen::RowVectorXd m_meanMembership;
+  double m_meanDegree = 1.0;
 
   double degreeFactor(std::int64_t i) const { return m_degreeFactor.size() > 0 ? m_degreeFactor(i) : 1.0; }
   template <typename From, typename To>

@@ -77,7 +77,7 @@ void RunRecorder::writePending() {
   appendMetrics(m_project, m_runId, m_pending);
   for (const auto& [name, m] : m_matrices)
     saveMatrix(m_project, m_runId, name, m.iteration, m.snapshot->matrices[m.index].values);
-  if (!m_matrices.empty()) thinSnapshots(m_project, m_runId);
+  if (!m_matrices.empty()) thinSnapshots(m_project, m_runId, m_retention);
 }
 
 void RunRecorder::clearPending() {

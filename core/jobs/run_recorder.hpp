@@ -10,6 +10,7 @@
 
 #include "core/models/training.hpp"
 #include "core/store/run_store.hpp"
+#include "core/store/snapshot_retention.hpp"
 #include "core/util/clock.hpp"
 
 namespace latent::core {
@@ -25,7 +26,8 @@ namespace latent::core {
 // for the lock as long as it takes (writePending, clearPending).
 class RunRecorder final : public TrainingObserver {
  public:
-  RunRecorder(Project& project, std::int64_t runId) : m_project(project), m_runId(runId) {}
+  RunRecorder(Project& project, std::int64_t runId)
+      : m_project(project), m_runId(runId), m_retention(snapshotRetentionFromEnvironment()) {}
   ~RunRecorder() override;
 
   bool onReport(const IterationReport& report) override;
@@ -50,6 +52,7 @@ class RunRecorder final : public TrainingObserver {
 
   Project& m_project;
   std::int64_t m_runId;
+  SnapshotRetention m_retention;
   std::vector<MetricRow> m_pending;
   std::map<std::string, PendingMatrix> m_matrices;
   std::vector<IterationReport> m_all;

@@ -2,9 +2,27 @@
 // Thinning a run's snapshots to a bounded, evenly spread history.
 #include "core/store/snapshot_retention.hpp"
 
+#include <cstdlib>
+#include <cstring>
+#include <limits>
 #include <vector>
 
 namespace latent::core {
+
+SnapshotRetention snapshotRetentionFromEnvironment() {
+  SnapshotRetention retention;
+  const char* text = std::getenv("LATENT_KEEP_SNAPSHOTS");
+  if (!text) return retention;
+  if (std::strcmp(text, "all") == 0) {
+    retention.maxSnapshots = std::numeric_limits<std::size_t>::max();
+    retention.maxHistoryBytes = std::numeric_limits<std::uint64_t>::max();
+    return retention;
+  }
+  char* end = nullptr;
+  const auto count = std::strtoull(text, &end, 10);
+  if (end != text && *end == '\0' && count > 0) retention.maxSnapshots = static_cast<std::size_t>(count);
+  return retention;
+}
 
 void thinSnapshots(Project& project, std::int64_t runId, const SnapshotRetention& retention) {
   struct Snapshot {

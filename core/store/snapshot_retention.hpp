@@ -16,6 +16,12 @@ struct SnapshotRetention {
   std::uint64_t maxHistoryBytes = 256 << 20;  // of the snapshots before the latest
 };
 
+// The retention runs are recorded with: the default, or what LATENT_KEEP_SNAPSHOTS says: a whole
+// number of snapshots per run (at least 1; the byte bound stays), or `all` to keep every snapshot
+// (for stepping through a whole run's history, or a reader that must find each snapshot it was
+// shown). Anything else is the default.
+SnapshotRetention snapshotRetentionFromEnvironment();
+
 // Thins a run's snapshots (iterations 0 and up; the final result, iteration -1, is never touched)
 // to the retention: the latest is always kept, and the ones before it are thinned evenly (the one
 // whose neighbours are closest goes first; the oldest is kept while any other is) until they fit

@@ -49,6 +49,28 @@ inline int environmentInt(const char* name, int fallback) {
   return text ? std::atoi(text) : fallback;
 }
 
+// Sets an environment variable for the life of the object and restores what it was.
+class ScopedEnvironment {
+ public:
+  ScopedEnvironment(const char* name, const char* value) : m_name(name), m_had(qEnvironmentVariableIsSet(name)) {
+    if (m_had) m_old = qgetenv(name);
+    qputenv(name, value);
+  }
+  ~ScopedEnvironment() {
+    if (m_had)
+      qputenv(m_name, m_old);
+    else
+      qunsetenv(m_name);
+  }
+  ScopedEnvironment(const ScopedEnvironment&) = delete;
+  ScopedEnvironment& operator=(const ScopedEnvironment&) = delete;
+
+ private:
+  const char* m_name;
+  bool m_had;
+  QByteArray m_old;
+};
+
 // SHA-256 of a file's bytes, or "" when it does not exist.
 inline QByteArray fileDigest(const std::filesystem::path& path) {
   QFile f(QString::fromStdString(path.string()));

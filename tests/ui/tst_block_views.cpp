@@ -419,6 +419,9 @@ class TestBlockViews : public QObject {
   }
 
   void liveMembershipsFollowARunningMmsb() {
+    // The page shows the latest snapshot; the default retention deletes it as soon as the next one is
+    // written (many a second here), before the test could read it back.
+    const test::ScopedEnvironment keepAll("LATENT_KEEP_SNAPSHOTS", "all");
     const auto file = m_scratch->path("live.latent");
     std::int64_t dataset = 0;
     {

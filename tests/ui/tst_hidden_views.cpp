@@ -395,6 +395,9 @@ class TestHiddenViews : public QObject {
   }
 
   void liveWeightsFollowARunningRsm() {
+    // The page shows the latest snapshot; the default retention deletes it as soon as the next one is
+    // written (many a second here), before the test could read it back.
+    const test::ScopedEnvironment keepAll("LATENT_KEEP_SNAPSHOTS", "all");
     ui::MainWindow window;
     window.resize(1300, 850);
     window.show();

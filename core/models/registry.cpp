@@ -16,6 +16,7 @@
 #include "core/models/topic/lda_online.hpp"
 #include "core/models/topic/lda_vb.hpp"
 #include "core/models/topic/mixture.hpp"
+#include "core/models/topic/nmf.hpp"
 #include "core/models/topic/plsa.hpp"
 #include "core/models/topic/unigram.hpp"
 #include "core/util/errors.hpp"
@@ -26,9 +27,9 @@ namespace {
 
 // One row per model, in the order of DESIGN §3.
 const ModelDefinition kModels[] = {
-    unigramModel(),   mixtureModel(), plsaModel(),       ldaGibbsModel(), ldaVbModel(),
-    ldaOnlineModel(), sbmModel(),     mmsbModel(),       irmModel(),      pmfModel(),
-    rbmModel(),       rsmModel(),     rbmRatingsModel(), gbEfhModel(),    rbmGaussianModel(),
+    unigramModel(), mixtureModel(),    plsaModel(),  ldaGibbsModel(),    ldaVbModel(), ldaOnlineModel(),
+    nmfModel(),     sbmModel(),        mmsbModel(),  irmModel(),         pmfModel(),   rbmModel(),
+    rsmModel(),     rbmRatingsModel(), gbEfhModel(), rbmGaussianModel(),
 };
 
 }  // namespace

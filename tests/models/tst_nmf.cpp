@@ -39,8 +39,9 @@ class NmfObserver final : public core::TrainingObserver {
   std::stop_source source;
 };
 
-core::FitResult fitTopicModelForNmf(const core::ModelDefinition& model, const core::Corpus& corpus, const nlohmann::json& options,
-                         core::TrainingObserver& observer, std::uint64_t seed = 1, std::stop_token stop = {}) {
+core::FitResult fitTopicModelForNmf(const core::ModelDefinition& model, const core::Corpus& corpus,
+                                    const nlohmann::json& options, core::TrainingObserver& observer,
+                                    std::uint64_t seed = 1, std::stop_token stop = {}) {
   core::FitData data;
   data.corpus = &corpus;
   data.fullDocumentCount = static_cast<std::int64_t>(corpus.documentCount());
@@ -157,11 +158,11 @@ class NmfTest : public QObject {
     spec.seed = 12;
     const auto truth = core::generateLdaCorpus(spec);
     NmfObserver nmfReports, plsaReports;
-    const auto nmf = fitNmf(truth.corpus, {{"k", 4}, {"iterations", 600}, {"tolerance", 0.0}, {"smoothing", 0.0}},
-                            nmfReports, 3);
-    const auto plsa = fitTopicModelForNmf(core::plsaModel(), truth.corpus,
-                               {{"k", 4}, {"iterations", 600}, {"tolerance", 0.0}, {"regularization", 1e-12}},
-                               plsaReports, 3);
+    const auto nmf =
+        fitNmf(truth.corpus, {{"k", 4}, {"iterations", 600}, {"tolerance", 0.0}, {"smoothing", 0.0}}, nmfReports, 3);
+    const auto plsa = fitTopicModelForNmf(
+        core::plsaModel(), truth.corpus, {{"k", 4}, {"iterations", 600}, {"tolerance", 0.0}, {"regularization", 1e-12}},
+        plsaReports, 3);
     const auto& phi = test::resultMatrix(nmf, "topic_word");
     const auto& theta = test::resultMatrix(nmf, "doc_topic");
     double logLik = 0.0, constant = 0.0;
@@ -246,8 +247,8 @@ class NmfTest : public QObject {
         NmfObserver observer;
         core::FitResult result;
         arena.execute([&] {
-          result = fitNmf(truth.corpus, {{"k", 3}, {"iterations", 15}, {"loss", loss}, {"solver", solver}}, observer,
-                          9);
+          result =
+              fitNmf(truth.corpus, {{"k", 3}, {"iterations", 15}, {"loss", loss}, {"solver", solver}}, observer, 9);
         });
         if (first.size() == 0) {
           first = test::resultMatrix(result, "topic_word");

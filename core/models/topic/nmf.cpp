@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // NMF: options, the sweeps under the fit driver, reports, held-out scoring under both protocols of
-// 003, and results. References: 000 §27.2.4 (NMF and GaP), 003 §3 (NMF with the KL divergence is
-// PLSA up to scaling; its full folding-in perplexity is optimistic), Lee & Seung 2001
-// (multiplicative updates), Cichocki & Phan 2009 (HALS).
+// 003, and results. References: 000 §27.2.4 (NMF and GaP), 003 §3.3-3.4 (NMF with the KL
+// divergence, eq. 3.15-3.19, is PLSA, eq. 3.20-3.24, up to the normalisation of H), 003 §4-5 (its
+// full folding-in perplexity is optimistic), Lee & Seung 2001 (multiplicative updates), Cichocki
+// & Phan 2009 (HALS).
 #include "core/models/topic/nmf.hpp"
 
 #include <cmath>
@@ -158,14 +159,12 @@ const OptionTable<NmfOptions>& NmfOptions::table() {
         .add(choiceOption("loss", {},
                           "kl: the generalised Kullback-Leibler divergence, which treats the counts as Poisson (PLSA "
                           "up to scaling); frobenius: the squared error, which treats them as Gaussian."),
-             &NmfOptions::loss,
-             {{"kl", topic::NmfLoss::KullbackLeibler}, {"frobenius", topic::NmfLoss::Frobenius}})
+             &NmfOptions::loss, {{"kl", topic::NmfLoss::KullbackLeibler}, {"frobenius", topic::NmfLoss::Frobenius}})
         .add(choiceOption("solver", {},
                           "auto: mu for kl, hals for frobenius; mu: Lee and Seung's multiplicative updates; hals: "
                           "exact coordinate descent on one factor column at a time (frobenius only, converges in "
                           "fewer sweeps)."),
-             &NmfOptions::solver,
-             {{"auto", Solver::Auto}, {"mu", Solver::Multiplicative}, {"hals", Solver::Hals}})
+             &NmfOptions::solver, {{"auto", Solver::Auto}, {"mu", Solver::Multiplicative}, {"hals", Solver::Hals}})
         .add(realOption("smoothing", 0.0, kNoMaximum, false,
                         "Pseudo-count added to every word of every topic's expected counts when the factors are read "
                         "as topics (the topic pages and held-out perplexity); 0 keeps words a topic never produced "

@@ -59,9 +59,7 @@ double squaredCounts(const DocWordCounts& counts) {
   return sum;
 }
 
-Eigen::RowVectorXd flooredColumnSums(const RowMatrix& m) {
-  return m.colwise().sum().cwiseMax(kNmfTiny);
-}
+Eigen::RowVectorXd flooredColumnSums(const RowMatrix& m) { return m.colwise().sum().cwiseMax(kNmfTiny); }
 
 // Row `v` of X^T W: sum over the documents holding word v of x_dv W_d.
 template <typename Out>

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The sweeps of non-negative matrix factorisation X ~ W H of the document-word counts (000
-// §27.2.4; 003 §3.3): Lee & Seung's multiplicative updates for the generalised KL divergence and
+// §27.2.4; 003 §3.3, eq. 3.15-3.19: the KL loss is the Poisson likelihood of eq. 3.15, its
+// updates eq. 3.18-3.19): Lee & Seung's multiplicative updates for the generalised KL divergence and
 // for the Frobenius norm, and hierarchical alternating least squares (HALS: exact coordinate
 // descent, one factor column at a time) for the Frobenius norm. X stays sparse: every sweep costs
 // O(entries x K) for the products with X plus O((D + V) K^2) for the Gram matrices.
@@ -38,7 +39,7 @@ struct NmfState {
 // leaves `ratio` or `wGram` ready for the first sweep), or NaN when stopped: the state then holds
 // the corpus word frequencies in every topic.
 double initNmf(const DocWordCounts& counts, std::int64_t K, NmfLoss loss, std::uint64_t seed, NmfState& state,
-             std::stop_token stop);
+               std::stop_token stop);
 
 // One sweep: H then W, each updated from the other's newest value. Returns the loss at the new
 // pair (generalised KL divergence D(X || W H) = sum x log(x / (W H)) - x + (W H), or half the

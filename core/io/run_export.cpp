@@ -10,6 +10,7 @@
 #include "core/io/csv_writer.hpp"
 #include "core/io/run_export_detail.hpp"
 #include "core/results/block_results.hpp"
+#include "core/results/embedding_results.hpp"
 #include "core/results/factor_results.hpp"
 #include "core/results/hidden_results.hpp"
 #include "core/results/topic_results.hpp"
@@ -172,6 +173,19 @@ const std::vector<Exporter>& exporters() {
        detail::exportHiddenWeights,
        [](Project& p, const RunRecord& r) { return hasResultMatrix(p, r.id, hidden::kWeights); },
        true},
+      {{"word-embeddings", "word,component,value",
+        "each word's coordinates on the components (singular vector times singular value: lsa)"},
+       detail::exportWordEmbeddings,
+       [](Project& p, const RunRecord& r) { return hasResultMatrix(p, r.id, embedding::kWordVectors); }},
+      {{"doc-embeddings", "document,component,value",
+        "each document's coordinates on the components (its weighted counts projected: lsa)"},
+       detail::exportDocEmbeddings,
+       [](Project& p, const RunRecord& r) { return hasResultMatrix(p, r.id, embedding::kDocVectors); }},
+      {{"singular-values", "component,singular_value,share",
+        "the singular values, largest first, with the share of the weighted training matrix's squared norm each "
+        "captures (a scree plot's numbers)"},
+       detail::exportSingularValues,
+       [](Project& p, const RunRecord& r) { return hasResultMatrix(p, r.id, embedding::kSingularValues); }},
       {{"hidden-activations", "document,unit,activation",
         "each document's probability that each hidden unit is on (a ratings run: user,unit,activation, each user's "
         "from its training ratings; a table's: row,unit,activation; a graph's: node,unit,activation)"},

@@ -42,4 +42,14 @@ std::int64_t exportHiddenWeights(Project& project, const RunRecord& run, std::os
 std::int64_t exportHiddenActivations(Project& project, const RunRecord& run, std::ostream& out,
                                      std::optional<std::int64_t> iteration);
 
+// Embeddings (embedding_export.cpp): coordinates W diag(s) of the words (`word,component,value`)
+// and U diag(s) of the documents (`document,component,value`), and the singular values with the
+// share of the weighted matrix's squared norm each captures (`component,singular_value,share`).
+std::int64_t exportWordEmbeddings(Project& project, const RunRecord& run, std::ostream& out,
+                                  std::optional<std::int64_t> iteration);
+std::int64_t exportDocEmbeddings(Project& project, const RunRecord& run, std::ostream& out,
+                                 std::optional<std::int64_t> iteration);
+std::int64_t exportSingularValues(Project& project, const RunRecord& run, std::ostream& out,
+                                  std::optional<std::int64_t> iteration);
+
 }  // namespace latent::core::detail

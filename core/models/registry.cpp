@@ -15,6 +15,7 @@
 #include "core/models/topic/lda_gibbs.hpp"
 #include "core/models/topic/lda_online.hpp"
 #include "core/models/topic/lda_vb.hpp"
+#include "core/models/topic/lsa.hpp"
 #include "core/models/topic/mixture.hpp"
 #include "core/models/topic/nmf.hpp"
 #include "core/models/topic/plsa.hpp"
@@ -27,9 +28,9 @@ namespace {
 
 // One row per model, in the order of DESIGN §3.
 const ModelDefinition kModels[] = {
-    unigramModel(), mixtureModel(),    plsaModel(),  ldaGibbsModel(),    ldaVbModel(), ldaOnlineModel(),
-    nmfModel(),     sbmModel(),        mmsbModel(),  irmModel(),         pmfModel(),   rbmModel(),
-    rsmModel(),     rbmRatingsModel(), gbEfhModel(), rbmGaussianModel(),
+    unigramModel(), mixtureModel(), plsaModel(),       ldaGibbsModel(), ldaVbModel(),       ldaOnlineModel(),
+    nmfModel(),     lsaModel(),     sbmModel(),        mmsbModel(),     irmModel(),         pmfModel(),
+    rbmModel(),     rsmModel(),     rbmRatingsModel(), gbEfhModel(),    rbmGaussianModel(),
 };
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include "core/results/result_family.hpp"
 
 #include "core/results/block_results.hpp"
+#include "core/results/embedding_results.hpp"
 #include "core/results/factor_results.hpp"
 #include "core/results/hidden_results.hpp"
 #include "core/results/topic_results.hpp"
@@ -44,6 +45,14 @@ const ResultFamilyInfo& resultFamily(ResultFamily family) {
         {hidden::kHeldoutPseudoNll,
          "held-out negative pseudo-log-likelihood per case, a document or a row (nats, Besag 1975)"},
         {kHeldoutRmse, kRmseName}}},
+      {ResultFamily::Embeddings,
+       "embeddings",
+       {embedding::kWordVectors, embedding::kSingularValues},
+       {embedding::kDocVectors, embedding::kTermWeights},
+       {},
+       {{embedding::kHeldoutResidual,
+         "held-out residual share: the held-out documents' squared norm outside the subspace (weighted as in "
+         "training)"}}},
   };
   return families[static_cast<int>(family)];
 }

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The families of results models produce. Each is declared once here: the matrices that make a
 // result (what "final, else the latest snapshot holding them" looks for), the ones that go with
-// them, and the held-out metrics its models report. The families to come (embeddings, time
-// slices) are added here with their own names header.
+// them, and the held-out metrics its models report. The families to come (time slices) are added
+// here with their own names header.
 #pragma once
 
 #include <string>
@@ -16,6 +16,7 @@ enum class ResultFamily {
   Blocks,       // node memberships and block link probabilities (results/block_results.hpp)
   Factors,      // user and item factors with biases (results/factor_results.hpp)
   HiddenUnits,  // a harmonium's weights, biases and hidden activations (results/hidden_results.hpp)
+  Embeddings,   // words and documents as vectors: a truncated SVD (results/embedding_results.hpp)
 };
 
 struct HeldoutMetric {

@@ -171,6 +171,20 @@ QVector<DemoSpec> demoCatalogue() {
        0.1,
        {},
        {DemoFit{QStringLiteral("lda-gibbs"), QVariantMap{{QStringLiteral("k"), 50}}}}},
+      {QStringLiteral("words-on-a-map"),
+       QObject::tr("LSA: the State of the Union's words on a map"),
+       QObject::tr("Latent semantic analysis (a truncated SVD of the tf-idf weighted counts, 100 components) of the "
+                   "240 State of the Union addresses, with 10% held out. The Map page places the words on the "
+                   "second and third components; find a word (slavery, tariff, terrorism) for its nearest neighbours "
+                   "over all 100 components, or switch to documents to see addresses of one era together. "
+                   "Components shows how little each component captures: tf-idf counts are far from low-rank."),
+       QStringLiteral("sotu"),
+       QStringLiteral("lsa"),
+       QString(),
+       QVariantMap{{QStringLiteral("k"), 100}},
+       0.1,
+       {},
+       {}},
   };
 }
 

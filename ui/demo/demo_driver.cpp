@@ -10,6 +10,7 @@
 #include "ui/jobs/import_task.hpp"
 #include "ui/jobs/job_controller.hpp"
 #include "ui/main_window.hpp"
+#include "ui/runs/embeddings/embedding_map_page.hpp"
 #include "ui/runs/gibbs/gibbs_state_view.hpp"
 #include "ui/runs/hidden/hidden_chain_page.hpp"
 #include "ui/runs/k_choice/k_choice_view.hpp"
@@ -202,6 +203,11 @@ void DemoDriver::runEnded(qint64 runId) {
     // The textbook's Gibbs example is shown as the textbook draws it (000 Fig. 27.8).
     if (view->page<GibbsStateView>() && view->pages()->indexOf(view->page<GibbsStateView>()) >= 0)
       view->pages()->setCurrentWidget(view->page<GibbsStateView>());
+    // An embedding's words on their map.
+    if (auto* map = view->page<EmbeddingMapPage>(); map && view->pages()->indexOf(map) >= 0) {
+      map->showWords(true);
+      view->pages()->setCurrentWidget(map);
+    }
     // The Bayesian harmonium's chain as 004 Fig. 3 draws it.
     if (view->page<HiddenChainPage>() && view->pages()->indexOf(view->page<HiddenChainPage>()) >= 0)
       view->pages()->setCurrentWidget(view->page<HiddenChainPage>());

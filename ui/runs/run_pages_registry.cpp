@@ -3,6 +3,7 @@
 #include "ui/runs/run_pages_registry.hpp"
 
 #include "ui/runs/blocks/block_pages.hpp"
+#include "ui/runs/embeddings/embedding_pages.hpp"
 #include "ui/runs/factors/factor_pages.hpp"
 #include "ui/runs/gibbs/gibbs_pages.hpp"
 #include "ui/runs/hidden/hidden_pages.hpp"
@@ -24,8 +25,8 @@ RunPages* make(const RunPagesContext& context, QObject* parent) {
 // units both apply to corpora), then the Gibbs sampler's picture just before Training, then
 // Choosing K just after it; each family places its tabs so, whichever of their loads ends first.
 constexpr Factory kFamilies[] = {
-    &make<TopicPages>,  &make<FactorPages>, &make<BlockPages>,
-    &make<HiddenPages>, &make<GibbsPages>,  &make<KChoicePages>,
+    &make<TopicPages>,     &make<FactorPages>, &make<BlockPages>,   &make<HiddenPages>,
+    &make<EmbeddingPages>, &make<GibbsPages>,  &make<KChoicePages>,
 };
 
 }  // namespace

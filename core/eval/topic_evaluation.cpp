@@ -35,6 +35,38 @@ void countWords(std::span<const std::int32_t> words, std::vector<std::int32_t>& 
   ids.resize(out);
 }
 
+// Scores every held-out document under `protocol`: `score(conditioned, target, seed)` returns the
+// log probability of the words `target` given the words `conditioned` the model may fit to.
+// Parallel over documents; each document's number depends on that document alone.
+template <typename Score>
+TopicHeldoutScore scoreDocuments(const HeldoutDocuments& heldout, HeldoutProtocol protocol, std::uint64_t seed,
+                                 Score&& score) {
+  const std::size_t D = heldout.size();
+  std::vector<double> logLik(D, 0.0);
+  std::vector<std::int64_t> lengths(D, 0);
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, D, 8), [&](const auto& range) {
+    std::vector<std::int32_t> words;
+    for (std::size_t d = range.begin(); d != range.end(); ++d) {
+      const auto observed = heldout.observed.document(d);
+      const auto scored = heldout.scored.document(d);
+      words.assign(observed.begin(), observed.end());
+      if (protocol == HeldoutProtocol::FullFoldingIn) words.insert(words.end(), scored.begin(), scored.end());
+      // Full folding-in scores the very words it was fitted on; document completion only the rest.
+      const std::span<const std::int32_t> target =
+          protocol == HeldoutProtocol::FullFoldingIn ? std::span<const std::int32_t>(words) : scored;
+      logLik[d] = score(std::span<const std::int32_t>(words), target,
+                        seed ^ (kFoldInStream + static_cast<std::uint64_t>(heldout.documents[d])));
+      lengths[d] = static_cast<std::int64_t>(target.size());
+    }
+  });
+  TopicHeldoutScore result;
+  result.perplexity = perplexityPerDocument(logLik, lengths);
+  result.perplexityPerToken = perplexityPerToken(logLik, lengths);
+  result.documents = static_cast<std::int64_t>(D);
+  for (const auto n : lengths) result.tokens += n;
+  return result;
+}
+
 struct GibbsFoldInScratch {
   std::vector<std::int32_t> ids, slot, z;
   std::vector<double> counts, smoothing, scores;
@@ -49,34 +81,28 @@ const char* toString(HeldoutProtocol protocol) noexcept {
 
 TopicHeldoutScore scoreHeldout(const HeldoutDocuments& heldout, const Eigen::MatrixXd& topicWord, const FoldIn& foldIn,
                                HeldoutProtocol protocol, std::uint64_t seed) {
-  const std::size_t D = heldout.size();
   const auto K = topicWord.rows();
-  std::vector<double> logLik(D, 0.0);
-  std::vector<std::int64_t> lengths(D, 0);
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, D, 8), [&](const auto& range) {
-    Eigen::VectorXd theta(K);
-    std::vector<std::int32_t> words;
-    for (std::size_t d = range.begin(); d != range.end(); ++d) {
-      const auto observed = heldout.observed.document(d);
-      const auto scored = heldout.scored.document(d);
-      words.assign(observed.begin(), observed.end());
-      if (protocol == HeldoutProtocol::FullFoldingIn) words.insert(words.end(), scored.begin(), scored.end());
-      foldIn(words, seed ^ (kFoldInStream + static_cast<std::uint64_t>(heldout.documents[d])), theta);
-      // Full folding-in scores the very words it was fitted on; document completion only the rest.
-      const std::span<const std::int32_t> target =
-          protocol == HeldoutProtocol::FullFoldingIn ? std::span<const std::int32_t>(words) : scored;
-      double sum = 0.0;
-      for (const auto w : target) sum += std::log(theta.dot(topicWord.col(w)));
-      logLik[d] = sum;
-      lengths[d] = static_cast<std::int64_t>(target.size());
-    }
-  });
-  TopicHeldoutScore score;
-  score.perplexity = perplexityPerDocument(logLik, lengths);
-  score.perplexityPerToken = perplexityPerToken(logLik, lengths);
-  score.documents = static_cast<std::int64_t>(D);
-  for (const auto n : lengths) score.tokens += n;
-  return score;
+  return scoreDocuments(
+      heldout, protocol, seed,
+      [&](std::span<const std::int32_t> words, std::span<const std::int32_t> target, std::uint64_t s) {
+        Eigen::VectorXd theta(K);
+        foldIn(words, s, theta);
+        double sum = 0.0;
+        for (const auto w : target) sum += std::log(theta.dot(topicWord.col(w)));
+        return sum;
+      });
+}
+
+TopicHeldoutScore scoreHeldout(const HeldoutDocuments& heldout, const LogPredictive& predictive,
+                               HeldoutProtocol protocol, std::uint64_t seed) {
+  return scoreDocuments(
+      heldout, protocol, seed,
+      [&](std::span<const std::int32_t> words, std::span<const std::int32_t> target, std::uint64_t s) {
+        const Eigen::VectorXd logp = predictive(words, s);
+        double sum = 0.0;
+        for (const auto w : target) sum += logp[w];
+        return sum;
+      });
 }
 
 FoldIn variationalFoldIn(const Eigen::MatrixXd& topicWord, Eigen::VectorXd alpha, int maxIterations, double tolerance) {

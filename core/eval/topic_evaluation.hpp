@@ -40,6 +40,15 @@ struct TopicHeldoutScore {
 TopicHeldoutScore scoreHeldout(const HeldoutDocuments& heldout, const Eigen::MatrixXd& topicWord, const FoldIn& foldIn,
                                HeldoutProtocol protocol, std::uint64_t seed);
 
+// A held-out document's predictive distribution over the vocabulary as log probabilities, given
+// the words it may be fitted to, for models whose predictive is not a mixture of topics (ePCA's
+// softmax of its loadings times the document's coordinates). Must be safe to call concurrently.
+using LogPredictive = std::function<Eigen::VectorXd(std::span<const std::int32_t> words, std::uint64_t seed)>;
+
+// Scores `heldout` as above, with the model's own predictive.
+TopicHeldoutScore scoreHeldout(const HeldoutDocuments& heldout, const LogPredictive& predictive,
+                               HeldoutProtocol protocol, std::uint64_t seed);
+
 // Fold-ins for the models we have. Each takes phi (K x V) by reference: it must outlive the FoldIn.
 
 // LDA: the variational E step with the topics fixed (000 eq. 27.44-27.45 with b = phi):

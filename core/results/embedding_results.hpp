@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// What embedding models store (the embeddings family: lsa): the names of their result matrices,
+// What embedding models store (the embeddings family: lsa, epca): the names of their result matrices,
 // read by the exports, and the held-out metric they report.
 #pragma once
 
@@ -19,6 +19,9 @@ inline constexpr const char* kSingularValues = "singular_values";
 inline constexpr const char* kWordVectors = "word_vectors";
 inline constexpr const char* kDocVectors = "doc_vectors";
 inline constexpr const char* kTermWeights = "term_weights";
+// epca adds (its word_vectors and singular_values the SVD of its low-rank part Z W^T):
+//   "word_bias" V x 1         b of softmax(W z_d + b)
+inline constexpr const char* kWordBias = "word_bias";
 
 // The final metric holding the weighted training matrix's squared norm, sum of all its squared
 // singular values: what each component's share is of.

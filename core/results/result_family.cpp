@@ -48,11 +48,12 @@ const ResultFamilyInfo& resultFamily(ResultFamily family) {
       {ResultFamily::Embeddings,
        "embeddings",
        {embedding::kWordVectors, embedding::kSingularValues},
-       {embedding::kDocVectors, embedding::kTermWeights},
+       {embedding::kDocVectors, embedding::kTermWeights, embedding::kWordBias},
        {},
        {{embedding::kHeldoutResidual,
          "held-out residual share: the held-out documents' squared norm outside the subspace (weighted as in "
-         "training)"}}},
+         "training)"},
+        {topic::kHeldoutPerplexity, kPerplexityName}}},
   };
   return families[static_cast<int>(family)];
 }

@@ -41,19 +41,20 @@ class NmfObserver final : public core::TrainingObserver {
 
 core::FitResult fitTopicModelForNmf(const core::ModelDefinition& model, const core::Corpus& corpus,
                                     const nlohmann::json& options, core::TrainingObserver& observer,
-                                    std::uint64_t seed = 1, std::stop_token stop = {}) {
+                                    std::uint64_t seed = 1, std::stop_token stop = {}, int evalEvery = 10) {
   core::FitData data;
   data.corpus = &corpus;
   data.fullDocumentCount = static_cast<std::int64_t>(corpus.documentCount());
   core::FitSettings settings;
   settings.options = core::resolveOptions(model.info(), options);
   settings.seed = seed;
+  settings.evalEvery = evalEvery;
   return model.make()->fit(data, settings, observer, stop);
 }
 
 core::FitResult fitNmf(const core::Corpus& corpus, const nlohmann::json& options, NmfObserver& observer,
-                       std::uint64_t seed = 1, std::stop_token stop = {}) {
-  return fitTopicModelForNmf(core::nmfModel(), corpus, options, observer, seed, stop);
+                       std::uint64_t seed = 1, std::stop_token stop = {}, int evalEvery = 10) {
+  return fitTopicModelForNmf(core::nmfModel(), corpus, options, observer, seed, stop, evalEvery);
 }
 
 core::SyntheticLda nmfSmallCorpus(std::uint64_t seed = 8) {
@@ -119,7 +120,7 @@ class NmfTest : public QObject {
       QVERIFY(std::abs(start - dense()) < 1e-9 * dense());
       QVERIFY(state.w.minCoeff() >= 0.0 && state.h.minCoeff() >= 0.0);
       for (int sweep = 0; sweep < 5; ++sweep) {
-        const double reported = core::topic::nmfSweep(counts, loss, solver, state, {});
+        const double reported = core::topic::nmfSweep(counts, loss, solver, state, true, {});
         QVERIFY2(std::abs(reported - dense()) < 1e-9 * dense(), qPrintable(QString("sweep %1").arg(sweep)));
         QVERIFY(state.w.minCoeff() >= 0.0 && state.h.minCoeff() >= 0.0);
       }
@@ -131,8 +132,9 @@ class NmfTest : public QObject {
     const auto truth = nmfSmallCorpus(3);
     for (const auto& [loss, solver] : kNmfVariants) {
       NmfObserver observer;
+      // Evaluated every sweep: the KL loss is computed on evaluated sweeps only.
       fitNmf(truth.corpus, {{"k", 3}, {"iterations", 80}, {"tolerance", 0.0}, {"loss", loss}, {"solver", solver}},
-             observer);
+             observer, 1, {}, 1);
       QCOMPARE(observer.reports.size(), std::size_t{80});
       for (std::size_t i = 1; i < observer.reports.size(); ++i) {
         const double before = *observer.reports[i - 1].extra("loss"), after = *observer.reports[i].extra("loss");
@@ -290,12 +292,45 @@ class NmfTest : public QObject {
       QCOMPARE(observer.reports.size(), std::size_t{1});
     }
     {
+      // The Frobenius loss reports every sweep; stopped at the fourth.
       NmfObserver observer;
       observer.stopAt = 4;
-      const auto result =
-          fitNmf(truth.corpus, {{"k", 3}, {"tolerance", 0.0}}, observer, 1, observer.source.get_token());
+      const auto result = fitNmf(truth.corpus, {{"k", 3}, {"tolerance", 0.0}, {"loss", "frobenius"}}, observer, 1,
+                                 observer.source.get_token());
       QVERIFY(result.status == core::FitStatus::Cancelled);
       QCOMPARE(result.iterations, std::int64_t{4});
+    }
+    {
+      // The KL loss is computed on evaluated sweeps only (every 10th here). Stopped at the third
+      // sweep (from its snapshot), the run still ends with the loss of the state it kept: with no
+      // smoothing, D(X || WH) = sum x log x - sum_d N_d log N_d - log p(X | theta, phi) (003 §3).
+      class StopAtSnapshot final : public core::TrainingObserver {
+       public:
+        bool onReport(const core::IterationReport&) override {
+          ++reports;
+          return true;
+        }
+        void onSnapshot(std::shared_ptr<const core::ModelSnapshot>) override { source.request_stop(); }
+        int reports = 0;
+        std::stop_source source;
+      } observer;
+      const auto result = fitTopicModelForNmf(core::nmfModel(), truth.corpus,
+                                              {{"k", 3}, {"tolerance", 0.0}, {"smoothing", 0.0}, {"snapshot_every", 3}},
+                                              observer, 1, observer.source.get_token());
+      QVERIFY(result.status == core::FitStatus::Cancelled);
+      QCOMPARE(result.iterations, std::int64_t{3});
+      QCOMPARE(observer.reports, 0);
+      const auto& phi = test::resultMatrix(result, "topic_word");
+      const auto& theta = test::resultMatrix(result, "doc_topic");
+      const Eigen::MatrixXd x = nmfDenseCounts(truth.corpus);
+      double expected = 0.0;
+      for (Eigen::Index d = 0; d < x.rows(); ++d) {
+        const double length = x.row(d).sum();
+        expected -= length * std::log(length);
+        for (Eigen::Index v = 0; v < x.cols(); ++v)
+          if (x(d, v) > 0) expected += x(d, v) * (std::log(x(d, v)) - std::log(theta.row(d).dot(phi.col(v))));
+      }
+      QVERIFY(std::abs(result.finalMetrics["train_loss"].get<double>() - expected) < 1e-9 * expected);
     }
   }
 

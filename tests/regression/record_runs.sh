@@ -41,6 +41,7 @@ runs=(
   "nmf-kl|nmf|cora|--k 8 --iterations 30 --heldout 0.1|topic-word doc-topic"
   "nmf-hals|nmf|cora|--k 8 --iterations 30 --heldout 0.1 --loss frobenius|topic-word doc-topic"
   "lsa|lsa|cora|--k 20 --heldout 0.1|word-embeddings doc-embeddings singular-values"
+  "epca|epca|cora|--k 5 --iterations 30 --heldout 0.1|word-embeddings singular-values"
   "sbm|sbm|karate|--k 2 --iterations 60 --heldout 0.1|blocks block-matrix"
   "sbm-dc|sbm|karate|--k 2 --iterations 60 --degree-corrected true|blocks block-matrix"
   "mmsb|mmsb|sampson|--k 3 --iterations 80 --heldout 0.1|memberships block-matrix"

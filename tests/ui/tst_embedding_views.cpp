@@ -51,7 +51,8 @@ class TestEmbeddingViews : public QObject {
 
   std::unique_ptr<test::Scratch> m_scratch;
   std::filesystem::path m_file;
-  qint64 m_lsaRun = 0, m_nmfRun = 0;
+  qint64 m_lsaRun = 0, m_nmfRun = 0, m_epcaRun = 0;
+  Eigen::VectorXd m_epcaSingularValues;
   Eigen::VectorXd m_singularValues;
   Eigen::MatrixXd m_wordVectors;
   std::vector<std::string> m_words;
@@ -91,6 +92,11 @@ class TestEmbeddingViews : public QObject {
     request.model = "nmf";
     request.options = {{"k", 2}, {"iterations", 20}};
     m_nmfRun = core::runFit(m_file, request, nullptr, {}).run.id;
+    request.model = "epca";
+    request.options = {{"k", 2}, {"iterations", 30}};
+    const auto epca = core::runFit(m_file, request, nullptr, {});
+    m_epcaRun = epca.run.id;
+    m_epcaSingularValues = core::findMatrix(epca.result.matrices, core::embedding::kSingularValues)->col(0);
   }
 
   void componentsPageShowsTheDecomposition() {
@@ -177,6 +183,19 @@ class TestEmbeddingViews : public QObject {
       view->pages()->setCurrentWidget(view->page<ui::EmbeddingComponentsPage>());
       QVERIFY(view->grab().save(QDir(dir).filePath(QStringLiteral("lsa-components.png"))));
     }
+  }
+
+  // An ePCA run shows the same pages, its components the SVD of its low-rank part.
+  void epcaRunShowsItsComponents() {
+    auto view = openView(m_epcaRun);
+    auto* page = view->page<ui::EmbeddingComponentsPage>();
+    QVERIFY(page);
+    QCOMPARE(page->model()->rowCount(), 2);
+    for (int k = 0; k < 2; ++k)
+      QCOMPARE(page->model()->index(k, ui::EmbeddingComponentsPage::SingularValueColumn).data(Qt::UserRole).toDouble(),
+               m_epcaSingularValues[k]);
+    QVERIFY(page->headerText().contains(QStringLiteral("low-rank part")));
+    QVERIFY(view->page<ui::EmbeddingMapPage>());
   }
 
   void topicRunHasNoEmbeddingPages() {

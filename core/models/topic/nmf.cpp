@@ -61,16 +61,29 @@ class NmfChain final : public FitChain {
     return !std::isnan(m_loss);
   }
 
+  // The KL loss is computed on evaluated iterations only (schedule()), the Frobenius loss on every one.
+  ChainSchedule schedule() const {
+    ChainSchedule s{m_options.iterations, m_options.snapshotEvery};
+    s.reportEveryIteration = m_options.loss == topic::NmfLoss::Frobenius;
+    return s;
+  }
+
   bool step(const StepPlan& plan, IterationReport& report) override {
     m_next = m_state;
-    const double loss = topic::nmfSweep(m_counts, m_options.loss, m_solver, m_next, m_stop);
+    const bool withLoss = m_options.loss == topic::NmfLoss::Frobenius || plan.evaluate;
+    const double loss = topic::nmfSweep(m_counts, m_options.loss, m_solver, m_next, withLoss, m_stop);
     if (std::isnan(loss)) return false;
     std::swap(m_state, m_next);
+    m_iteration = plan.iteration;
+    if (!withLoss) return true;
+    // The change per sweep since the loss was last computed, against the tolerance.
     const double before = perToken(m_loss);
+    const auto sweeps = static_cast<double>(plan.iteration - m_lossIteration);
     m_loss = loss;
+    m_lossIteration = plan.iteration;
     report.trainObjective = perToken(loss);
     report.extras.emplace_back("loss", loss);
-    m_converged = m_options.tolerance > 0 && std::abs(report.trainObjective - before) < m_options.tolerance;
+    m_converged = m_options.tolerance > 0 && std::abs(report.trainObjective - before) / sweeps < m_options.tolerance;
     if (plan.evaluate || m_converged) {
       const Eigen::MatrixXd topicWord = topic::nmfTopics(m_state, m_options.smoothing);
       report.heldout = topic::heldoutPerplexity(m_data, topicWord, foldIn(topicWord), m_settings.seed);
@@ -84,6 +97,9 @@ class NmfChain final : public FitChain {
 
   // Results, also for a stopped run (then the last complete sweep, or the start).
   void finish(FitResult& result) override {
+    // A stop between evaluations: the loss of the state kept, in one pass that is not stopped.
+    if (!std::isnan(m_loss) && m_lossIteration != m_iteration)
+      m_loss = topic::nmfLoss(m_counts, m_options.loss, m_state, {});
     if (!std::isnan(m_loss)) {
       result.finalMetrics["train_objective"] = perToken(m_loss);
       result.finalMetrics["train_loss"] = m_loss;
@@ -116,6 +132,8 @@ class NmfChain final : public FitChain {
   topic::DocWordCounts m_counts;
   topic::NmfState m_state, m_next;
   double m_loss = std::numeric_limits<double>::quiet_NaN();
+  std::int64_t m_iteration = 0;      // of the state
+  std::int64_t m_lossIteration = 0;  // at which m_loss was computed (0: the start)
   bool m_converged = false;
 };
 
@@ -130,8 +148,7 @@ class NmfModel final : public DescribedModel<&nmfInfo> {
     NmfChain chain(data, settings, options, stop);
     // Seeded even when stopped already: a stopped start still leaves topics (corpus frequencies).
     const bool cancelled = !chain.start() || stop.stop_requested();
-    const ChainSchedule schedule{options.iterations, options.snapshotEvery};
-    return driveChain(chain, schedule, settings, observer, stop, clock, cancelled);
+    return driveChain(chain, chain.schedule(), settings, observer, stop, clock, cancelled);
   }
 };
 

@@ -93,25 +93,36 @@ void coordinateDescentRow(Row&& x, const Rhs& b, const Eigen::MatrixXd& gram) {
   }
 }
 
-// The KL loss at `state` (fills `ratio`): sum x log(x / (W H)) - x + sum_k (sum_d W_dk)(sum_v H_vk).
+// Document d's ratios x / (W H) at the current pair, into `ratio`; with `withLoss`, returns its
+// part of sum x log(x / (W H)) (else 0: the logarithms are most of this pass's cost).
+double klDocumentRatios(const DocWordCounts& counts, NmfState& state, std::int64_t d, bool withLoss) {
+  const auto row = state.w.row(d);
+  double sum = 0.0;
+  for (auto e = static_cast<std::size_t>(counts.docStart[static_cast<std::size_t>(d)]);
+       e < static_cast<std::size_t>(counts.docStart[static_cast<std::size_t>(d) + 1]); ++e) {
+    const double z = std::max(row.dot(state.h.row(counts.words[e])), kNmfTiny);
+    state.ratio[e] = counts.counts[e] / z;
+    if (withLoss) sum += counts.counts[e] * std::log(counts.counts[e] / z);
+  }
+  return sum;
+}
+
+// The KL loss from its data term: sum x log(x / (W H)) - x + sum_k (sum_d W_dk)(sum_v H_vk).
+double klFromDivergence(const DocWordCounts& counts, const NmfState& state, double divergence) {
+  return divergence - counts.tokens + state.w.colwise().sum().dot(state.h.colwise().sum());
+}
+
+// The KL loss at `state` (fills `ratio`).
 double klLoss(const DocWordCounts& counts, NmfState& state, std::stop_token stop) {
   state.ratio.resize(counts.entries());
   bool stopped = false;
   const double divergence = sumOverBlocks(counts.blocks(), stop, stopped, [&](std::size_t b) {
     double sum = 0.0;
-    for (auto d = counts.blockStart[b]; d < counts.blockStart[b + 1]; ++d) {
-      const auto row = state.w.row(d);
-      for (auto e = static_cast<std::size_t>(counts.docStart[static_cast<std::size_t>(d)]);
-           e < static_cast<std::size_t>(counts.docStart[static_cast<std::size_t>(d) + 1]); ++e) {
-        const double z = std::max(row.dot(state.h.row(counts.words[e])), kNmfTiny);
-        state.ratio[e] = counts.counts[e] / z;
-        sum += counts.counts[e] * std::log(counts.counts[e] / z);
-      }
-    }
+    for (auto d = counts.blockStart[b]; d < counts.blockStart[b + 1]; ++d)
+      sum += klDocumentRatios(counts, state, d, true);
     return sum;
   });
-  if (stopped) return nmfNaN();
-  return divergence - counts.tokens + state.w.colwise().sum().dot(state.h.colwise().sum());
+  return stopped ? nmfNaN() : klFromDivergence(counts, state, divergence);
 }
 
 // Half the squared Frobenius error from its parts: 0.5 (||X||^2 - 2 <X, W H> + <W^T W, H^T H>).
@@ -145,7 +156,7 @@ double frobeniusLoss(const DocWordCounts& counts, NmfState& state, std::stop_tok
 // Lee & Seung's KL updates: H_vk *= sum_d W_dk x_dv / (W H)_dv / sum_d W_dk, then
 // W_dk *= sum_v H_vk x_dv / (W H)_dv / sum_v H_vk with the new H. `ratio` arrives for the
 // current pair and leaves for the new one.
-double klSweep(const DocWordCounts& counts, NmfState& state, std::stop_token stop) {
+double klSweep(const DocWordCounts& counts, NmfState& state, bool withLoss, std::stop_token stop) {
   const auto K = state.w.cols();
   const auto V = static_cast<std::int64_t>(counts.vocabulary);
   const Eigen::RowVectorXd wSum = flooredColumnSums(state.w);
@@ -163,9 +174,11 @@ double klSweep(const DocWordCounts& counts, NmfState& state, std::stop_token sto
     }
   });
   if (stopped) return nmfNaN();
+  // Each document's row of W, then at once (its entries still in cache) its ratios at the new pair.
   const Eigen::RowVectorXd hSum = flooredColumnSums(state.h);
-  sumOverBlocks(counts.blocks(), stop, stopped, [&](std::size_t b) {
+  const double divergence = sumOverBlocks(counts.blocks(), stop, stopped, [&](std::size_t b) {
     Eigen::RowVectorXd acc(K);
+    double sum = 0.0;
     for (auto d = counts.blockStart[b]; d < counts.blockStart[b + 1]; ++d) {
       auto row = state.w.row(d);
       acc.setZero();
@@ -175,11 +188,12 @@ double klSweep(const DocWordCounts& counts, NmfState& state, std::stop_token sto
         acc.noalias() += counts.counts[e] / std::max(row.dot(h), kNmfTiny) * h;
       }
       row.array() *= acc.array() / hSum.array();
+      sum += klDocumentRatios(counts, state, d, withLoss);
     }
-    return 0.0;
+    return sum;
   });
   if (stopped) return nmfNaN();
-  return klLoss(counts, state, stop);
+  return withLoss ? klFromDivergence(counts, state, divergence) : 0.0;
 }
 
 // The Frobenius updates: H from A = X^T W and B = W^T W (kept from the last sweep), then W from
@@ -253,8 +267,9 @@ double initNmf(const DocWordCounts& counts, std::int64_t K, NmfLoss loss, std::u
   return frobeniusLoss(counts, state, stop);
 }
 
-double nmfSweep(const DocWordCounts& counts, NmfLoss loss, NmfSolver solver, NmfState& state, std::stop_token stop) {
-  if (loss == NmfLoss::KullbackLeibler) return klSweep(counts, state, stop);
+double nmfSweep(const DocWordCounts& counts, NmfLoss loss, NmfSolver solver, NmfState& state, bool withLoss,
+                std::stop_token stop) {
+  if (loss == NmfLoss::KullbackLeibler) return klSweep(counts, state, withLoss, stop);
   return frobeniusSweep(counts, solver, state, stop);
 }
 

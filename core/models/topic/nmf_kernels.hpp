@@ -44,9 +44,13 @@ double initNmf(const DocWordCounts& counts, std::int64_t K, NmfLoss loss, std::u
 // One sweep: H then W, each updated from the other's newest value. Returns the loss at the new
 // pair (generalised KL divergence D(X || W H) = sum x log(x / (W H)) - x + (W H), or half the
 // squared Frobenius error), or NaN when stopped, in which case `state` may hold a half-updated
-// pair: callers keep a copy of the last complete one. The multiplicative updates never increase
-// the loss (Lee & Seung 2001); HALS minimises it exactly in one column of one factor at a time.
-double nmfSweep(const DocWordCounts& counts, NmfLoss loss, NmfSolver solver, NmfState& state, std::stop_token stop);
+// pair: callers keep a copy of the last complete one. Without `withLoss` the KL loss is not
+// computed (its logarithms cost about a third of a sweep) and 0 is returned; the Frobenius loss
+// comes with the sweep's own products and is always returned. The multiplicative updates never
+// increase the loss (Lee & Seung 2001); HALS minimises it exactly in one column of one factor at a
+// time.
+double nmfSweep(const DocWordCounts& counts, NmfLoss loss, NmfSolver solver, NmfState& state, bool withLoss,
+                std::stop_token stop);
 
 // The loss of `state` as it is (which also fills `ratio` and `wGram`); NaN when stopped.
 double nmfLoss(const DocWordCounts& counts, NmfLoss loss, NmfState& state, std::stop_token stop);

@@ -52,8 +52,11 @@ std::optional<double> heldoutPerplexity(const FitData& data, const Eigen::Matrix
 void addFinalHeldoutMetrics(nlohmann::json& metrics, const FitData& data, const Eigen::MatrixXd& topicWord,
                             const FoldIn& foldIn, std::uint64_t seed) {
   if (!data.heldout || data.heldout->empty()) return;
-  const auto completion = scoreHeldout(*data.heldout, topicWord, foldIn, HeldoutProtocol::DocumentCompletion, seed);
-  const auto full = scoreHeldout(*data.heldout, topicWord, foldIn, HeldoutProtocol::FullFoldingIn, seed);
+  addHeldoutScores(metrics, scoreHeldout(*data.heldout, topicWord, foldIn, HeldoutProtocol::DocumentCompletion, seed),
+                   scoreHeldout(*data.heldout, topicWord, foldIn, HeldoutProtocol::FullFoldingIn, seed));
+}
+
+void addHeldoutScores(nlohmann::json& metrics, const TopicHeldoutScore& completion, const TopicHeldoutScore& full) {
   metrics[kHeldoutPerplexity] = completion.perplexity;
   metrics["heldout_perplexity_per_token"] = completion.perplexityPerToken;
   metrics["heldout_protocol"] = toString(HeldoutProtocol::DocumentCompletion);

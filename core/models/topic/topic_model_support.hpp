@@ -41,6 +41,9 @@ std::optional<double> heldoutPerplexity(const FitData& data, const Eigen::Matrix
 void addFinalHeldoutMetrics(nlohmann::json& metrics, const FitData& data, const Eigen::MatrixXd& topicWord,
                             const FoldIn& foldIn, std::uint64_t seed);
 
+// The same keys from scores computed by the model itself (scoreHeldout with its own predictive).
+void addHeldoutScores(nlohmann::json& metrics, const TopicHeldoutScore& completion, const TopicHeldoutScore& full);
+
 // doc_topic in corpus order (fullDocumentCount x K): training rows from `trainTheta` (one row per
 // document of data.corpus), held-out rows folded in on all of each document's tokens.
 Eigen::MatrixXd assembleDocTopic(const FitData& data, const Eigen::MatrixXd& trainTheta, const FoldIn& foldIn,

@@ -67,9 +67,8 @@ EmbeddingComponentsPage::EmbeddingComponentsPage(QWidget* parent) : QWidget(pare
   m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
   enableTableExport(m_table, [this] { return m_data ? tr("run-%1-components.csv").arg(m_data->run.id) : QString(); });
   auto* hint = new QLabel(tr("A component is a direction in word space: the words at its positive end tend to occur "
-                             "together, and apart from those at its negative end. The first component of tf-idf "
-                             "weighted counts mostly measures how much a document says. Right-click the table to "
-                             "export it, the chart to save it."),
+                             "together, and apart from those at its negative end. Right-click the table to export it, "
+                             "the chart to save it."),
                           this);
   hint->setWordWrap(true);
   hint->setForegroundRole(QPalette::PlaceholderText);
@@ -121,8 +120,14 @@ void EmbeddingComponentsPage::setData(std::shared_ptr<const EmbeddingRunData> da
   QString captured;
   if (std::isfinite(cumulative))
     captured = tr(", which together capture %1 of the weighted counts' squared norm").arg(formatPercent(cumulative));
-  m_header->setText(tr("<b>%1</b> of a truncated SVD%2.")
-                        .arg(countOf(d.componentCount(), tr("component"), tr("components")), captured.toHtmlEscaped()));
+  // lsa decomposes the weighted counts themselves; epca the low-rank part of its logits.
+  const QString what = d.run.model == "lsa"
+                           ? tr("of a truncated SVD of the tf-idf weighted counts (the first component mostly measures "
+                                "how much a document says)")
+                           : tr("of the low-rank part of the word logits, Z W\u1d40, in SVD form");
+  m_header->setText(tr("<b>%1</b> %2%3.")
+                        .arg(countOf(d.componentCount(), tr("component"), tr("components")), what.toHtmlEscaped(),
+                             captured.toHtmlEscaped()));
   rebuildChart();
 }
 

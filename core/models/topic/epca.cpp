@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Multinomial ePCA: options, the Adam ascent under the fit driver, held-out perplexity under both
+// protocols of 003 with the model's own predictive softmax(W z + b), and results in SVD form.
+// References: 000 §27.2.2 (eq. 27.8; the point estimate is "very prone to overfitting"), 003 §3.5
+// (EPCA as point-posterior EM) and §4-5 (folding-in), Collins et al. 2002, Kingma & Ba 2015.
+#include "core/models/topic/epca.hpp"
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <utility>
+
+#include "core/eval/topic_evaluation.hpp"
+#include "core/models/fit_driver.hpp"
+#include "core/models/topic/doc_word_counts.hpp"
+#include "core/models/topic/epca_kernels.hpp"
+#include "core/models/topic/topic_model_support.hpp"
+#include "core/results/embedding_results.hpp"
+#include "core/util/clock.hpp"
+#include "core/util/errors.hpp"
+
+namespace latent::core {
+namespace {
+
+ModelInfo epcaInfo() {
+  ModelInfo info;
+  info.name = "epca";
+  info.kind = DataKind::Corpus;
+  info.family = ResultFamily::Embeddings;
+  info.heldoutKey = topic::kHeldoutPerplexity;
+  info.title = "ePCA (multinomial, point estimates)";
+  info.description =
+      "Places each document at a point in K dimensions from which its words are drawn through a softmax, like PCA "
+      "for counts; the points and the word loadings are fitted as fixed numbers (no integrating out), which 003 "
+      "shows makes full folding-in far too optimistic. Held-out perplexity is by document completion.";
+  info.objectiveName =
+      "log p(words | Z, W, b) + Gaussian log priors on Z and W (without their constants), per token (nats)";
+  info.options = EpcaOptions::table().specs();
+  info.needs = [](const FitData& data, const nlohmann::json& options) {
+    const auto K = options.at("k").get<std::uint64_t>();
+    const auto V = static_cast<std::uint64_t>(data.corpus->vocabularySize());
+    const auto D = static_cast<std::uint64_t>(data.fullDocumentCount);
+    // The state, its gradient and Adam's two moments (4 copies), 8 ranges' gradients of W, the
+    // dense logits of one block of documents per thread.
+    return ResourceNeeds{(12 * (V + D) * K + 16 * 16 * V) * 8, std::max(V, D) * K * 8};
+  };
+  return info;
+}
+
+class EpcaChain final : public FitChain {
+ public:
+  EpcaChain(const FitData& data, const FitSettings& settings, const EpcaOptions& options, std::stop_token stop)
+      : m_data(data),
+        m_settings(settings),
+        m_options(options),
+        m_stop(std::move(stop)),
+        m_counts(topic::buildDocWordCounts(*data.corpus)),
+        m_priors{options.zPrecision, options.wPrecision} {
+    const auto limit = std::min<std::int64_t>(static_cast<std::int64_t>(m_counts.documents()), m_counts.vocabulary);
+    if (options.components >= limit)
+      throw UsageError("epca: --k must be below the number of training documents and of words (here " +
+                       std::to_string(limit) + ")");
+    m_state = topic::initEpca(m_counts, options.components, settings.seed);
+    m_adam = std::make_unique<topic::EpcaAdam>(m_state);
+  }
+
+  bool step(const StepPlan& plan, IterationReport& report) override {
+    // The gradient at the current state, then one step; the objective reported is the current
+    // state's, i.e. before the step (the step's own would cost another pass).
+    const double objective = topic::epcaObjective(m_counts, m_state, m_priors, &m_gradient, m_stop);
+    if (std::isnan(objective)) return false;
+    m_adam->apply(m_state, m_gradient, m_options.learningRate);
+    const double now = perToken(objective);
+    m_converged = m_options.tolerance > 0 && plan.iteration > 1 && std::abs(now - m_previous) < m_options.tolerance;
+    m_previous = now;
+    report.trainObjective = now;
+    if (plan.evaluate || m_converged) report.heldout = heldout(HeldoutProtocol::DocumentCompletion).perplexity;
+    return true;
+  }
+  bool converged() const override { return m_converged; }
+  std::vector<NamedMatrix> snapshot(const StepPlan&) override {
+    const auto canonical = topic::epcaCanonical(m_state.z, m_state.w);
+    return {{embedding::kWordVectors, canonical.wordVectors},
+            {embedding::kSingularValues, canonical.singularValues},
+            {embedding::kWordBias, m_state.b}};
+  }
+
+  void finish(FitResult& result) override {
+    const double objective = topic::epcaObjective(m_counts, m_state, m_priors, nullptr, {});
+    result.finalMetrics["train_objective"] = perToken(objective);
+    const auto canonical = topic::epcaCanonical(m_state.z, m_state.w);
+    result.matrices.push_back({embedding::kSingularValues, canonical.singularValues});
+    result.matrices.push_back({embedding::kWordVectors, canonical.wordVectors});
+    result.matrices.push_back({embedding::kDocVectors, documentVectors(canonical)});
+    result.matrices.push_back({embedding::kWordBias, m_state.b});
+    if (result.status != FitStatus::Cancelled && m_data.heldout && !m_data.heldout->empty())
+      topic::addHeldoutScores(result.finalMetrics, heldout(HeldoutProtocol::DocumentCompletion),
+                              heldout(HeldoutProtocol::FullFoldingIn));
+  }
+
+ private:
+  double perToken(double value) const {
+    return m_counts.tokens > 0 ? value / m_counts.tokens : std::numeric_limits<double>::quiet_NaN();
+  }
+
+  TopicHeldoutScore heldout(HeldoutProtocol protocol) const {
+    if (!m_data.heldout || m_data.heldout->empty()) return {};
+    const LogPredictive predictive = [this](std::span<const std::int32_t> words, std::uint64_t) {
+      return topic::epcaLogProbabilities(m_state.w, m_state.b,
+                                         topic::epcaFoldIn(words, m_state.w, m_state.b, m_options.zPrecision));
+    };
+    return scoreHeldout(*m_data.heldout, predictive, protocol, m_settings.seed);
+  }
+
+  // U in corpus order: a training document's row of the canonical form; a held-out document's
+  // coordinates folded in from all of its words, in the same frame (z W^T V diag(1/s)).
+  Eigen::MatrixXd documentVectors(const topic::EpcaCanonical& canonical) const {
+    const auto K = canonical.singularValues.size();
+    Eigen::MatrixXd out = Eigen::MatrixXd::Zero(m_data.fullDocumentCount, K);
+    for (Eigen::Index d = 0; d < canonical.docVectors.rows(); ++d)
+      out.row(m_data.trainDocuments.empty() ? d : m_data.trainDocuments[static_cast<std::size_t>(d)]) =
+          canonical.docVectors.row(d);
+    if (!m_data.heldout) return out;
+    const Eigen::MatrixXd frame = m_state.w.transpose() * canonical.wordVectors;  // K x K
+    Eigen::VectorXd inverse(K);
+    for (Eigen::Index k = 0; k < K; ++k)
+      inverse[k] = canonical.singularValues[k] > 0 ? 1.0 / canonical.singularValues[k] : 0.0;
+    const auto& h = *m_data.heldout;
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, h.size(), 4), [&](const auto& range) {
+      std::vector<std::int32_t> words;
+      for (std::size_t i = range.begin(); i != range.end(); ++i) {
+        const auto a = h.observed.document(i), b = h.scored.document(i);
+        words.assign(a.begin(), a.end());
+        words.insert(words.end(), b.begin(), b.end());
+        const Eigen::VectorXd z = topic::epcaFoldIn(words, m_state.w, m_state.b, m_options.zPrecision);
+        out.row(h.documents[i]) = (frame.transpose() * z).cwiseProduct(inverse).transpose();
+      }
+    });
+    return out;
+  }
+
+  const FitData& m_data;
+  const FitSettings& m_settings;
+  const EpcaOptions& m_options;
+  std::stop_token m_stop;
+  topic::DocWordCounts m_counts;
+  topic::EpcaPriors m_priors;
+  topic::EpcaState m_state, m_gradient;
+  std::unique_ptr<topic::EpcaAdam> m_adam;
+  double m_previous = std::numeric_limits<double>::quiet_NaN();
+  bool m_converged = false;
+};
+
+class EpcaModel final : public DescribedModel<&epcaInfo> {
+ public:
+  FitResult fit(const FitData& data, const FitSettings& settings, TrainingObserver& observer,
+                std::stop_token stop) override {
+    const Stopwatch clock;
+    const auto options = EpcaOptions::table().parse(settings.options, info().name);
+    EpcaChain chain(data, settings, options, stop);
+    return driveChain(chain, ChainSchedule{options.iterations, options.snapshotEvery}, settings, observer, stop, clock);
+  }
+};
+
+}  // namespace
+
+const OptionTable<EpcaOptions>& EpcaOptions::table() {
+  static const auto table = [] {
+    OptionTable<EpcaOptions> t;
+    t.add(integerOption("k", 1, 10000,
+                        "Components: the dimensions each document's point lives in (its word distribution is a "
+                        "softmax of K loadings times the point)."),
+          &EpcaOptions::components)
+        .add(topic::iterationsOption("Adam steps on all the parameters at once, each after one pass over the "
+                                     "documents."),
+             &EpcaOptions::iterations)
+        .add(realOption("learning_rate", 0.0, 10.0, true,
+                        "Adam's step size: how far each parameter moves per step, in its own units."),
+             &EpcaOptions::learningRate)
+        .add(realOption("z_precision", 0.0, kNoMaximum, true,
+                        "Precision of the Gaussian prior on each document's point: larger pulls the points towards "
+                        "the origin (the unigram model)."),
+             &EpcaOptions::zPrecision)
+        .add(realOption("w_precision", 0.0, kNoMaximum, true,
+                        "Precision of the Gaussian prior on each word loading: larger keeps the loadings small."),
+             &EpcaOptions::wPrecision)
+        .add(topic::toleranceOption(), &EpcaOptions::tolerance)
+        .add(topic::snapshotEveryOption(), &EpcaOptions::snapshotEvery);
+    return t;
+  }();
+  return table;
+}
+
+ModelDefinition epcaModel() { return defineModel<EpcaModel>(); }
+
+}  // namespace latent::core

@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Exponential-family PCA of documents with the multinomial likelihood (000 §27.2.2, eq. 27.8;
+// Collins et al. 2002): each document a point z_d in K dimensions, its words drawn from
+// softmax(W z_d + b). Point estimates under Gaussian priors (003 §3.5): the degenerate EM that 003
+// shows overfits, measured here by document completion beside full folding-in. Its results are
+// stored as embeddings: the low-rank part Z W^T in SVD form, and the word biases.
+#pragma once
+
+#include <cstdint>
+
+#include "core/models/model.hpp"
+#include "core/models/option_table.hpp"
+
+namespace latent::core {
+
+struct EpcaOptions {
+  std::int64_t components = 10;
+  std::int64_t iterations = 300;
+  double learningRate = 0.05;  // Adam's step size
+  double zPrecision = 1.0;     // the Gaussian prior on each document's coordinates
+  double wPrecision = 1.0;     // the Gaussian prior on the word loadings
+  double tolerance = 1e-6;     // stop when the objective per token changes by less than this
+  std::int64_t snapshotEvery = 50;
+
+  static const OptionTable<EpcaOptions>& table();
+};
+
+ModelDefinition epcaModel();
+
+}  // namespace latent::core

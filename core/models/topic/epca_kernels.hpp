@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Multinomial exponential-family PCA of documents (000 §27.2.2, eq. 27.8 with the softmax link;
+// Collins, Dasgupta & Schapire 2002): each document's words are drawn from softmax(W z_d + b), with
+// K-dimensional z_d, word loadings W (V x K) and word biases b. The point estimates of 003 §3.5
+// (EPCA as point-posterior EM) with Gaussian priors on z_d and on W's entries, fitted by Adam on
+// the log posterior; a held-out document's z by Newton's method with W and b fixed.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <stop_token>
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "core/models/topic/doc_word_counts.hpp"
+
+namespace latent::core::topic {
+
+struct EpcaState {
+  Eigen::MatrixXd w;  // V x K
+  Eigen::MatrixXd z;  // D x K
+  Eigen::VectorXd b;  // V
+};
+
+struct EpcaPriors {
+  double zPrecision = 1.0;  // z_d ~ N(0, I / zPrecision)
+  double wPrecision = 1.0;  // W's entries ~ N(0, 1 / wPrecision)
+};
+
+// b the corpus's smoothed log word frequencies, W and z small seeded draws (so the start is the
+// unigram model, its symmetry broken).
+EpcaState initEpca(const DocWordCounts& counts, std::int64_t K, std::uint64_t seed);
+
+// The log posterior up to constants, sum_d sum_v x_dv log softmax(W z_d + b)_v - zPrecision/2 ||Z||^2
+// - wPrecision/2 ||W||^2, and its gradient (same shapes as the state); each document's term is
+// computed once, and the sums are added in an order fixed by the data. NaN when stopped.
+double epcaObjective(const DocWordCounts& counts, const EpcaState& state, const EpcaPriors& priors, EpcaState* gradient,
+                     std::stop_token stop);
+
+// Adam's steps (Kingma & Ba 2015) over W, Z and b, for an ascent direction.
+class EpcaAdam {
+ public:
+  explicit EpcaAdam(const EpcaState& shape);
+  void apply(EpcaState& state, const EpcaState& gradient, double rate);
+
+ private:
+  EpcaState m_first, m_second;
+  std::int64_t m_steps = 0;
+};
+
+// A document's z maximising sum_v n_v log softmax(W z + b)_v - zPrecision/2 ||z||^2 (concave: Newton
+// steps with a backtracking line search), from z = 0. `words` repeat as often as they occur.
+Eigen::VectorXd epcaFoldIn(std::span<const std::int32_t> words, const Eigen::MatrixXd& w, const Eigen::VectorXd& b,
+                           double zPrecision, int maxIterations = 50);
+
+// log softmax(W z + b) over the vocabulary.
+Eigen::VectorXd epcaLogProbabilities(const Eigen::MatrixXd& w, const Eigen::VectorXd& b, const Eigen::VectorXd& z);
+
+// The low-rank part Z W^T in canonical form U diag(s) V^T (U D x K, V V x K orthonormal columns,
+// s descending; each column of V's largest entry positive), which identifies the factors up to
+// the rotation that leaves Z W^T unchanged.
+struct EpcaCanonical {
+  Eigen::VectorXd singularValues;
+  Eigen::MatrixXd docVectors;   // U
+  Eigen::MatrixXd wordVectors;  // V
+};
+EpcaCanonical epcaCanonical(const Eigen::MatrixXd& z, const Eigen::MatrixXd& w);
+
+}  // namespace latent::core::topic

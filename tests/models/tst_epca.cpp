@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Multinomial ePCA against a dense computation of its objective, finite differences of its
+// gradient, the optimality of its fold-in, documents generated from the model, and its contract
+// with the job runtime.
+#include <QtTest>
+
+#include <tbb/task_arena.h>
+
+#include <Eigen/SVD>
+#include <cmath>
+
+#include "core/data/corpus.hpp"
+#include "core/eval/heldout.hpp"
+#include "core/jobs/fit_job.hpp"
+#include "core/models/topic/doc_word_counts.hpp"
+#include "core/models/topic/epca.hpp"
+#include "core/models/topic/epca_kernels.hpp"
+#include "core/results/embedding_results.hpp"
+#include "core/store/run_store.hpp"
+#include "core/util/errors.hpp"
+#include "core/util/random.hpp"
+#include "quiet_observer.hpp"
+#include "result_matrix.hpp"
+#include "test_case.hpp"
+#include "test_datasets.hpp"
+#include "test_support.hpp"
+
+using namespace latent;
+
+namespace {
+
+struct GeneratedEpca {
+  core::Corpus corpus;
+  Eigen::MatrixXd w;  // V x K, the true loadings
+};
+
+// Documents drawn from the model: z_d ~ N(0, I), words from softmax(W z_d + b) with W's columns
+// spread over the vocabulary and b flat.
+GeneratedEpca generateEpca(int documents, int vocabulary, int K, int length, std::uint64_t seed) {
+  core::Rng rng(seed, 0);
+  GeneratedEpca out;
+  out.w.resize(vocabulary, K);
+  for (Eigen::Index i = 0; i < out.w.size(); ++i) out.w.data()[i] = 1.5 * rng.normal();
+  for (int v = 0; v < vocabulary; ++v) out.corpus.words.push_back("w" + std::to_string(v));
+  const Eigen::VectorXd b = Eigen::VectorXd::Zero(vocabulary);
+  for (int d = 0; d < documents; ++d) {
+    Eigen::VectorXd z(K);
+    for (int k = 0; k < K; ++k) z[k] = rng.normal();
+    const Eigen::VectorXd p = core::topic::epcaLogProbabilities(out.w, b, z).array().exp();
+    std::vector<std::int32_t> words;
+    for (int t = 0; t < length; ++t) {
+      double u = rng.uniform(), acc = 0.0;
+      int v = 0;
+      for (; v + 1 < vocabulary; ++v) {
+        acc += p[v];
+        if (u < acc) break;
+      }
+      words.push_back(v);
+    }
+    out.corpus.addDocument("d" + std::to_string(d), "", words);
+  }
+  return out;
+}
+
+core::FitData epcaWhole(const core::Corpus& corpus) {
+  core::FitData data;
+  data.corpus = &corpus;
+  data.fullDocumentCount = static_cast<std::int64_t>(corpus.documentCount());
+  return data;
+}
+
+core::FitResult fitEpca(const core::FitData& data, const nlohmann::json& options, std::stop_token stop = {}) {
+  core::FitSettings settings;
+  settings.options = core::resolveOptions(core::epcaModel().info(), options);
+  settings.evalEvery = 1000;
+  test::QuietObserver observer;
+  return core::epcaModel().make()->fit(data, settings, observer, stop);
+}
+
+// The largest principal angle's cosine between the column spaces of a and b: 1 when they agree.
+// Both are centred first: softmax(W z + b) does not change when a multiple of the all-ones vector
+// is added to a column of W, so only the centred columns are identified.
+double epcaSubspaceAgreement(Eigen::MatrixXd a, Eigen::MatrixXd b) {
+  a.rowwise() -= a.colwise().mean();
+  b.rowwise() -= b.colwise().mean();
+  const Eigen::MatrixXd qa =
+      Eigen::HouseholderQR<Eigen::MatrixXd>(a).householderQ() * Eigen::MatrixXd::Identity(a.rows(), a.cols());
+  const Eigen::MatrixXd qb =
+      Eigen::HouseholderQR<Eigen::MatrixXd>(b).householderQ() * Eigen::MatrixXd::Identity(b.rows(), b.cols());
+  return Eigen::JacobiSVD<Eigen::MatrixXd>(qa.transpose() * qb).singularValues().minCoeff();
+}
+
+}  // namespace
+
+class EpcaTest : public QObject {
+  Q_OBJECT
+
+ private Q_SLOTS:
+  // The objective is sum x log softmax(W z + b) minus the two Gaussian penalties, written out here
+  // densely; its gradient agrees with central differences in every block of parameters.
+  void objectiveAndGradientAgainstDenseAndFiniteDifferences() {
+    const auto truth = generateEpca(12, 15, 2, 20, 3);
+    const auto counts = core::topic::buildDocWordCounts(truth.corpus);
+    auto state = core::topic::initEpca(counts, 2, 5);
+    core::Rng rng(9, 0);
+    for (Eigen::Index i = 0; i < state.w.size(); ++i) state.w.data()[i] = 0.5 * rng.normal();
+    for (Eigen::Index i = 0; i < state.z.size(); ++i) state.z.data()[i] = 0.5 * rng.normal();
+    const core::topic::EpcaPriors priors{0.7, 1.3};
+    core::topic::EpcaState gradient;
+    const double objective = core::topic::epcaObjective(counts, state, priors, &gradient, {});
+    double dense = -0.5 * priors.zPrecision * state.z.squaredNorm() - 0.5 * priors.wPrecision * state.w.squaredNorm();
+    for (std::size_t d = 0; d < truth.corpus.documentCount(); ++d) {
+      const Eigen::VectorXd logp =
+          core::topic::epcaLogProbabilities(state.w, state.b, state.z.row(static_cast<Eigen::Index>(d)).transpose());
+      for (const auto v : truth.corpus.document(d)) dense += logp[v];
+    }
+    QVERIFY(std::abs(objective - dense) < 1e-10 * std::abs(dense));
+    const double h = 1e-6;
+    const auto check = [&](Eigen::Ref<Eigen::MatrixXd> values, const Eigen::MatrixXd& analytic, const char* name) {
+      for (Eigen::Index i = 0; i < values.size(); i += 3) {
+        const double kept = values.data()[i];
+        values.data()[i] = kept + h;
+        const double up = core::topic::epcaObjective(counts, state, priors, nullptr, {});
+        values.data()[i] = kept - h;
+        const double down = core::topic::epcaObjective(counts, state, priors, nullptr, {});
+        values.data()[i] = kept;
+        const double numeric = (up - down) / (2 * h);
+        QVERIFY2(std::abs(numeric - analytic.data()[i]) < 1e-5 * std::max(1.0, std::abs(numeric)),
+                 qPrintable(QString("%1[%2]: %3 against %4").arg(name).arg(i).arg(analytic.data()[i]).arg(numeric)));
+      }
+    };
+    check(state.w, gradient.w, "W");
+    check(state.z, gradient.z, "z");
+    check(state.b, gradient.b, "b");
+  }
+
+  // A held-out document's z is the maximum of its concave objective: the gradient vanishes there.
+  void foldInIsTheMaximum() {
+    const auto truth = generateEpca(5, 30, 3, 60, 4);
+    const Eigen::VectorXd b = Eigen::VectorXd::Constant(30, 0.1);
+    const auto words = truth.corpus.document(2);
+    const double precision = 0.5;
+    const Eigen::VectorXd z = core::topic::epcaFoldIn(words, truth.w, b, precision);
+    Eigen::VectorXd counts = Eigen::VectorXd::Zero(30);
+    for (const auto v : words) counts[v] += 1.0;
+    const Eigen::VectorXd p = core::topic::epcaLogProbabilities(truth.w, b, z).array().exp();
+    const Eigen::VectorXd gradient =
+        truth.w.transpose() * (counts - static_cast<double>(words.size()) * p) - precision * z;
+    QVERIFY2(gradient.norm() < 1e-6, qPrintable(QString::number(gradient.norm())));
+  }
+
+  // The canonical form is the SVD of Z W^T.
+  void canonicalFormIsTheSvdOfTheLowRankPart() {
+    core::Rng rng(2, 0);
+    Eigen::MatrixXd z(20, 3), w(40, 3);
+    for (Eigen::Index i = 0; i < z.size(); ++i) z.data()[i] = rng.normal();
+    for (Eigen::Index i = 0; i < w.size(); ++i) w.data()[i] = rng.normal();
+    const auto canonical = core::topic::epcaCanonical(z, w);
+    const Eigen::MatrixXd product = z * w.transpose();
+    QVERIFY((canonical.docVectors * canonical.singularValues.asDiagonal() * canonical.wordVectors.transpose() - product)
+                .cwiseAbs()
+                .maxCoeff() < 1e-10);
+    const Eigen::JacobiSVD<Eigen::MatrixXd> dense(product);
+    QVERIFY((canonical.singularValues - dense.singularValues().head(3)).cwiseAbs().maxCoeff() < 1e-10);
+    QVERIFY((canonical.wordVectors.transpose() * canonical.wordVectors - Eigen::MatrixXd::Identity(3, 3))
+                .cwiseAbs()
+                .maxCoeff() < 1e-10);
+  }
+
+  // Documents generated from the model: the fitted loadings span the true ones' subspace.
+  void recoversTheGeneratingSubspace() {
+    const auto truth = generateEpca(300, 60, 2, 150, 11);
+    const auto result = fitEpca(epcaWhole(truth.corpus), {{"k", 2}, {"iterations", 400}, {"tolerance", 0.0}});
+    const auto& w = test::resultMatrix(result, core::embedding::kWordVectors);
+    const double agreement = epcaSubspaceAgreement(w, truth.w);
+    qInfo("smallest cosine of the principal angles between the fitted and true loadings: %.4f", agreement);
+    QVERIFY(agreement > 0.95);
+  }
+
+  void sameNumbersAnyThreadCount() {
+    const auto truth = generateEpca(70, 25, 2, 30, 6);
+    Eigen::MatrixXd first;
+    for (const int threads : {1, 2}) {
+      tbb::task_arena arena(threads);
+      core::FitResult result;
+      arena.execute([&] { result = fitEpca(epcaWhole(truth.corpus), {{"k", 2}, {"iterations", 20}}); });
+      const auto& w = test::resultMatrix(result, core::embedding::kWordVectors);
+      if (first.size() == 0)
+        first = w;
+      else
+        QVERIFY(w == first);
+    }
+  }
+
+  void refusesTooManyComponentsAndHonoursAStop() {
+    const auto truth = generateEpca(10, 30, 2, 10, 1);
+    QVERIFY_THROWS_EXCEPTION(core::UsageError, fitEpca(epcaWhole(truth.corpus), {{"k", 10}}));
+    std::stop_source stop;
+    stop.request_stop();
+    const auto result = fitEpca(epcaWhole(truth.corpus), {{"k", 2}}, stop.get_token());
+    QVERIFY(result.status == core::FitStatus::Cancelled);
+    QCOMPARE(test::resultMatrix(result, core::embedding::kWordVectors).rows(), Eigen::Index{30});
+  }
+
+  // Through the job and the project: both protocols, full folding-in the more optimistic (003).
+  void endToEndThroughTheProject() {
+    test::Scratch scratch;
+    const auto file = scratch.path("p.latent");
+    const auto truth = generateEpca(80, 40, 2, 40, 8);
+    std::vector<std::string> texts;
+    for (std::size_t d = 0; d < truth.corpus.documentCount(); ++d) {
+      std::string t;
+      for (const auto w : truth.corpus.document(d)) t += "word" + std::to_string(w) + " ";
+      texts.push_back(t);
+    }
+    {
+      core::Project p(file);
+      test::addCorpus(p, "toy", texts);
+    }
+    core::RunRequest request;
+    request.model = "epca";
+    request.dataset = "toy";
+    request.options = {{"k", 2}, {"iterations", 100}};
+    request.seed = 4;
+    request.heldout = 0.2;
+    const auto outcome = core::runFit(file, request, nullptr, {});
+    QVERIFY(outcome.run.status == core::RunStatus::Finished);
+    core::Project p(file, core::Project::Access::ReadOnly);
+    const auto stored = core::loadRun(p, outcome.run.id);
+    const double completion = stored.finalMetrics["heldout_perplexity"].get<double>();
+    const double full = stored.finalMetrics["heldout_perplexity_full_folding_in"].get<double>();
+    qInfo("document completion %.2f, full folding-in %.2f", completion, full);
+    QVERIFY(completion > 1.0 && completion < 40.0);
+    QVERIFY(full < completion);
+    const auto u = core::loadMatrix(p, outcome.run.id, core::embedding::kDocVectors);
+    QVERIFY(u.has_value());
+    QCOMPARE(u->rows(), Eigen::Index{80});
+  }
+};
+
+LATENT_TEST_CASE(EpcaTest)
+#include "tst_epca.moc"

@@ -83,13 +83,20 @@ void documentProduct(const DocWordCounts& counts, const RowMatrix& h, std::int64
 }
 
 // One exact coordinate-descent pass over a row x >= 0 minimising 0.5 x G x^T - b x^T, the
-// coordinates in order (HALS's update of one row of a factor).
+// coordinates in order (HALS's update of one row of a factor). The residual b - x G is kept up to
+// date and changed only by coordinates that move: most entries of a factor row stay at zero, so
+// a pass costs one product with G and then little more. `residual` is the caller's buffer.
 template <typename Row, typename Rhs>
-void coordinateDescentRow(Row&& x, const Rhs& b, const Eigen::MatrixXd& gram) {
+void coordinateDescentRow(Row&& x, const Rhs& b, const Eigen::MatrixXd& gram, Eigen::RowVectorXd& residual) {
+  residual.noalias() = b - x * gram;
   for (Eigen::Index k = 0; k < x.size(); ++k) {
     const double g = gram(k, k);
     if (g <= 0.0) continue;  // a factor column that is all zero: nothing to fit with
-    x[k] = std::max(0.0, x[k] + (b[k] - x.dot(gram.col(k))) / g);
+    const double next = std::max(0.0, x[k] + residual[k] / g);
+    const double delta = next - x[k];
+    if (delta == 0.0) continue;
+    x[k] = next;
+    residual.noalias() -= delta * gram.col(k).transpose();  // G is symmetric
   }
 }
 
@@ -211,7 +218,7 @@ double frobeniusSweep(const DocWordCounts& counts, NmfSolver solver, NmfState& s
       wordProduct(counts, state.w, v, a);
       auto h = state.h.row(v);
       if (hals) {
-        coordinateDescentRow(h, a, wGram);
+        coordinateDescentRow(h, a, wGram, denominator);
       } else {
         denominator.noalias() = h * wGram;
         h.array() *= a.array() / denominator.array().max(kNmfTiny);
@@ -227,7 +234,7 @@ double frobeniusSweep(const DocWordCounts& counts, NmfSolver solver, NmfState& s
       documentProduct(counts, state.h, d, c);
       auto w = state.w.row(d);
       if (hals) {
-        coordinateDescentRow(w, c, hGram);
+        coordinateDescentRow(w, c, hGram, denominator);
       } else {
         denominator.noalias() = w * hGram;
         w.array() *= c.array() / denominator.array().max(kNmfTiny);
@@ -320,11 +327,11 @@ FoldIn frobeniusFoldIn(const RowMatrix& h, int iterations) {
   return [fixed = std::shared_ptr<const Fixed>(fixed), iterations](std::span<const std::int32_t> words, std::uint64_t,
                                                                    Eigen::Ref<Eigen::VectorXd> theta) {
     const auto K = fixed->h.cols();
-    Eigen::RowVectorXd b = Eigen::RowVectorXd::Zero(K), w = Eigen::RowVectorXd::Zero(K), before(K);
+    Eigen::RowVectorXd b = Eigen::RowVectorXd::Zero(K), w = Eigen::RowVectorXd::Zero(K), before(K), residual(K);
     for (const auto v : words) b += fixed->h.row(v);
     for (int iteration = 0; iteration < iterations; ++iteration) {
       before = w;
-      coordinateDescentRow(w, b, fixed->gram);
+      coordinateDescentRow(w, b, fixed->gram, residual);
       if ((w - before).cwiseAbs().maxCoeff() <= 1e-12 * std::max(1.0, w.cwiseAbs().maxCoeff())) break;
     }
     theta = w.cwiseProduct(fixed->wordMass).transpose();

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/data/corpus.hpp"
 #include "core/data/corpus_builder.hpp"
 #include "core/store/corpus_store.hpp"
 #include "core/store/project.hpp"
@@ -33,6 +34,18 @@ inline std::int64_t addCorpus(core::Project& project, const std::string& name, c
       id, {{"documents", summary.documents}, {"tokens", summary.tokens}, {"vocabulary", summary.vocabulary}});
   tx.commit();
   return id;
+}
+
+// A corpus made in memory (a generated one) written as text, its word w as "word<w>", through the
+// same store: what the end-to-end model tests fit through the job.
+inline std::int64_t addCorpusOf(core::Project& project, const std::string& name, const core::Corpus& corpus) {
+  std::vector<std::string> texts;
+  for (std::size_t d = 0; d < corpus.documentCount(); ++d) {
+    std::string text;
+    for (const auto w : corpus.document(d)) text += "word" + std::to_string(w) + " ";
+    texts.push_back(std::move(text));
+  }
+  return addCorpus(project, name, texts);
 }
 
 }  // namespace latent::test

@@ -188,15 +188,9 @@ class LsaTest : public QObject {
     test::Scratch scratch;
     const auto file = scratch.path("p.latent");
     const auto truth = lsaCorpus(80, 50, 4);
-    std::vector<std::string> texts;
-    for (std::size_t d = 0; d < truth.corpus.documentCount(); ++d) {
-      std::string t;
-      for (const auto w : truth.corpus.document(d)) t += "word" + std::to_string(w) + " ";
-      texts.push_back(t);
-    }
     {
       core::Project p(file);
-      test::addCorpus(p, "toy", texts);
+      test::addCorpusOf(p, "toy", truth.corpus);
     }
     core::RunRequest request;
     request.model = "lsa";

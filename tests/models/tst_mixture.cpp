@@ -331,15 +331,9 @@ class MixtureTest : public QObject {
     test::Scratch scratch;
     const auto file = scratch.path("m.latent");
     const auto truth = test::generateMixtureCorpus(3, 40, 60, 10, 30, 0.2, 3);
-    std::vector<std::string> texts;
-    for (std::size_t d = 0; d < truth.corpus.documentCount(); ++d) {
-      std::string t;
-      for (const auto w : truth.corpus.document(d)) t += "word" + std::to_string(w) + " ";
-      texts.push_back(t);
-    }
     {
       core::Project p(file);
-      test::addCorpus(p, "toy", texts);
+      test::addCorpusOf(p, "toy", truth.corpus);
     }
     core::RunRequest request;
     request.model = "mixture";

@@ -70,24 +70,9 @@ import gensim  # noqa: E402
 from gensim.matutils import Sparse2Corpus  # noqa: E402
 from gensim.models import LsiModel  # noqa: E402
 
+from split_matrix import training_matrix  # noqa: E402
+
 logging.getLogger("gensim").setLevel(logging.WARNING)
-
-
-def read_ldac(path, vocabulary):
-    """LDA-C lines 'N id:count ...' (0-based ids) as a CSR matrix of counts."""
-    indptr, indices, data = [0], [], []
-    with open(path, encoding="utf-8") as lines:
-        for line in lines:
-            fields = line.split()
-            if not fields:
-                continue
-            for pair in fields[1:]:
-                word, count = pair.split(":")
-                indices.append(int(word))
-                data.append(float(count))
-            indptr.append(len(indices))
-    return sp.csr_matrix((np.array(data), np.array(indices, dtype=np.int64), np.array(indptr, dtype=np.int64)),
-                         shape=(len(indptr) - 1, vocabulary))
 
 
 def tfidf(X):
@@ -142,11 +127,8 @@ LABELS = {"randomized": "sklearn TruncatedSVD randomized (n_iter 5)", "arpack": 
 
 def main():
     work = ARGS.work or tempfile.mkdtemp(prefix="lsa_peers_")
-    subprocess.run([ARGS.cli, "heldout-split", "--project", ARGS.project, "--dataset", ARGS.dataset, "--heldout",
-                    str(ARGS.heldout), "--seed", str(ARGS.seed), "--out", work], check=True, capture_output=True)
-    with open(os.path.join(work, "vocab.txt"), encoding="utf-8") as f:
-        V = sum(1 for _ in f)
-    X = read_ldac(os.path.join(work, "train.ldac"), V)
+    X = training_matrix(ARGS.cli, ARGS.project, ARGS.dataset, ARGS.heldout, ARGS.seed, work)
+    V = X.shape[1]
     Y = tfidf(X)
     norm2 = float(Y.data @ Y.data)
     corpus = list(Sparse2Corpus(Y, documents_columns=False))  # built before any clock starts

@@ -61,30 +61,14 @@ import time  # noqa: E402
 import warnings  # noqa: E402
 
 import numpy as np  # noqa: E402
-import scipy.sparse as sp  # noqa: E402
 import sklearn  # noqa: E402
 from sklearn.decomposition import NMF  # noqa: E402
+
+from split_matrix import training_matrix  # noqa: E402
 
 # Our (loss, solver) -> sklearn's (solver, beta_loss).
 PEERS = {("kl", "mu"): ("mu", "kullback-leibler"), ("frobenius", "mu"): ("mu", "frobenius"),
          ("frobenius", "hals"): ("cd", "frobenius")}
-
-
-def read_ldac(path, vocabulary):
-    """LDA-C lines 'N id:count ...' (0-based ids) as a CSR matrix of counts."""
-    indptr, indices, data = [0], [], []
-    with open(path, encoding="utf-8") as lines:
-        for line in lines:
-            fields = line.split()
-            if not fields:
-                continue
-            for pair in fields[1:]:
-                word, count = pair.split(":")
-                indices.append(int(word))
-                data.append(float(count))
-            indptr.append(len(indices))
-    return sp.csr_matrix((np.array(data), np.array(indices, dtype=np.int64), np.array(indptr, dtype=np.int64)),
-                         shape=(len(indptr) - 1, vocabulary))
 
 
 def reconstruction_at_nonzeros(X, W, H, chunk=200000):
@@ -135,11 +119,8 @@ def run_peer(X, solver, beta_loss):
 
 def main():
     work = ARGS.work or tempfile.mkdtemp(prefix="nmf_peers_")
-    subprocess.run([ARGS.cli, "heldout-split", "--project", ARGS.project, "--dataset", ARGS.dataset, "--heldout",
-                    str(ARGS.heldout), "--seed", str(ARGS.seed), "--out", work], check=True, capture_output=True)
-    with open(os.path.join(work, "vocab.txt"), encoding="utf-8") as f:
-        V = sum(1 for _ in f)
-    X = read_ldac(os.path.join(work, "train.ldac"), V)
+    X = training_matrix(ARGS.cli, ARGS.project, ARGS.dataset, ARGS.heldout, ARGS.seed, work)
+    V = X.shape[1]
     print(f"# {ARGS.dataset}: X {X.shape[0]} x {V}, {X.nnz} nonzeros, {X.sum():.0f} tokens; K = {ARGS.k}, "
           f"{ARGS.iterations} iterations, heldout {ARGS.heldout:g}, seed {ARGS.seed}, threads {ARGS.threads}, "
           f"runs {ARGS.runs}; scikit-learn {sklearn.__version__}, numpy {np.__version__}", flush=True)

@@ -36,6 +36,20 @@ std::int64_t finishedLda(core::Project& project, std::int64_t dataset, std::int6
   return id;
 }
 
+// A finished run of another model on the same dataset, with both protocols' perplexities.
+void finishedOther(core::Project& project, std::int64_t dataset, const std::string& model, std::int64_t k,
+                   double completion, double full, std::uint64_t seed, double heldout = 0.1) {
+  core::RunRecord r;
+  r.datasetId = dataset;
+  r.model = model;
+  r.options = core::resolveOptions(core::createModel(model)->info(), {{"k", k}});
+  r.seed = seed;
+  r.heldout = heldout;
+  const auto id = core::createRun(project, r);
+  core::finishRun(project, id, core::RunStatus::Finished, "", 1.0, 10,
+                  {{"heldout_perplexity", completion}, {"heldout_perplexity_full_folding_in", full}});
+}
+
 bool settleChoice(ui::RunView* view, int ms = 30000) {
   return QTest::qWaitFor([&] { return view->isSettled(); }, ms);
 }
@@ -87,6 +101,44 @@ class TestKChoice : public QObject {
     QCOMPARE(mean->points(), (QList<QPointF>{{2.0, 900.0}, {5.0, 730.0}, {10.0, 720.0}}));
     QVERIFY2(page->captionText().contains(QLatin1String("lowest at <b>K = 10</b>")), qPrintable(page->captionText()));
     QVERIFY(!page->captionText().contains(QLatin1String("ICL")));
+  }
+
+  // Other models' runs scored on the same held-out documents (same fraction and seed) are drawn
+  // beside this model's, each under both protocols; runs on other held-out documents are not.
+  void drawsOtherModelsOnTheSameHeldOutDocuments() {
+    test::Scratch scratch;
+    const auto file = scratch.path("models.latent");
+    std::int64_t current = 0;
+    {
+      core::Project project(file);
+      const auto corpus =
+          test::addTextCorpus(project, "texts", {{"a", "A", "apple banana"}, {"b", "B", "cherry apple"}});
+      finishedLda(project, corpus, 2, 900.0, 1);
+      current = finishedLda(project, corpus, 5, 700.0, 1);
+      finishedOther(project, corpus, "nmf", 2, 950.0, 800.0, 1);
+      finishedOther(project, corpus, "nmf", 5, 990.0, 600.0, 1);
+      finishedOther(project, corpus, "plsa", 5, 10.0, 5.0, 2);       // another seed: other documents
+      finishedOther(project, corpus, "epca", 5, 10.0, 5.0, 1, 0.2);  // another fraction
+    }
+    ui::RunView view(file, current);
+    view.resize(900, 700);
+    view.show();
+    QVERIFY(settleChoice(&view));
+    ui::KChoiceView* page = view.page<ui::KChoiceView>();
+    QVERIFY(page);
+    QCOMPARE(page->data().otherModels.size(), std::size_t{1});
+    QCOMPARE(page->data().otherModels[0].model, std::string("nmf"));
+    QCOMPARE(page->data().otherModels[0].points.size(), std::size_t{2});
+    QList<QPointF> completion, full;
+    for (auto* s : page->chartView()->chart()->series()) {
+      auto* line = qobject_cast<QLineSeries*>(s);
+      if (line && line->name() == QStringLiteral("nmf")) completion = line->points();
+      if (line && line->name() == QStringLiteral("nmf, full folding-in")) full = line->points();
+    }
+    QCOMPARE(completion, (QList<QPointF>{{2.0, 950.0}, {5.0, 990.0}}));
+    QCOMPARE(full, (QList<QPointF>{{2.0, 800.0}, {5.0, 600.0}}));
+    QVERIFY2(page->captionText().contains(QLatin1String("the runs of nmf on the same held-out documents")),
+             qPrintable(page->captionText()));
   }
 
   // A real sweep of the degree-corrected SBM on Zachary's karate club: ICL is drawn on its own

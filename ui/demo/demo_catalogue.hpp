@@ -28,7 +28,9 @@ struct DemoSpec {
   double heldout = 0.1;  // the fraction of the data held out of the fit
   QList<int> kValues;    // when set: one fit per K, one after another, then the Choosing K page
   // When set: these models are fitted after the first, one after another, and the demo ends on
-  // the precision-recall of all its runs (document retrieval on a labelled corpus).
+  // the precision-recall of all its runs (document retrieval on a labelled corpus); with
+  // kValues, each model is fitted at every K and the demo ends on Choosing K, where the models'
+  // curves are drawn together.
   QVector<DemoFit> thenFit;
 };
 

@@ -156,6 +156,14 @@ void DemoDriver::startNextModel() {
     finish(false, tr("this build has no model %1").arg(fit.model));
     return;
   }
+  // A demo over several K fits every model at each of them.
+  if (!m_spec.kValues.isEmpty()) {
+    m_window->log(tr("Demo: model %1 of %2, %3").arg(m_nextFit + 1).arg(m_spec.thenFit.size() + 1).arg(fit.model));
+    m_options = jsonOptions(fit.options);
+    m_nextK = 0;
+    startFit();
+    return;
+  }
   m_window->log(tr("Demo: fit %1 of %2, %3").arg(m_nextFit + 1).arg(m_spec.thenFit.size() + 1).arg(fit.model));
   panel->optionForm()->setValues(jsonOptions(fit.options));
   if (!panel->start()) finish(false, panel->errorText());
@@ -185,7 +193,8 @@ void DemoDriver::runEnded(qint64 runId) {
     startNextModel();
     return;
   }
-  if (!m_spec.thenFit.isEmpty()) {
+  // Several models on one K each end on their precision-recall; over several K, on Choosing K.
+  if (!m_spec.thenFit.isEmpty() && m_spec.kValues.isEmpty()) {
     showRetrieval();
     return;
   }

@@ -89,15 +89,18 @@ class EpcaChain final : public FitChain {
             {embedding::kWordBias, m_state.b}};
   }
 
+  // Results, also for a stopped run; the passes a stop should not wait for (the objective of the
+  // state reached, the held-out documents' fold-ins) only when the run was not stopped.
   void finish(FitResult& result) override {
-    const double objective = topic::epcaObjective(m_counts, m_state, m_priors, nullptr, {});
-    result.finalMetrics["train_objective"] = perToken(objective);
+    const bool stopped = result.status == FitStatus::Cancelled;
     const auto canonical = topic::epcaCanonical(m_state.z, m_state.w);
     result.matrices.push_back({embedding::kSingularValues, canonical.singularValues});
     result.matrices.push_back({embedding::kWordVectors, canonical.wordVectors});
-    result.matrices.push_back({embedding::kDocVectors, documentVectors(canonical)});
     result.matrices.push_back({embedding::kWordBias, m_state.b});
-    if (result.status != FitStatus::Cancelled && m_data.heldout && !m_data.heldout->empty())
+    if (stopped) return;
+    result.finalMetrics["train_objective"] = perToken(topic::epcaObjective(m_counts, m_state, m_priors, nullptr, {}));
+    result.matrices.push_back({embedding::kDocVectors, documentVectors(canonical)});
+    if (m_data.heldout && !m_data.heldout->empty())
       topic::addHeldoutScores(result.finalMetrics, heldout(HeldoutProtocol::DocumentCompletion),
                               heldout(HeldoutProtocol::FullFoldingIn));
   }

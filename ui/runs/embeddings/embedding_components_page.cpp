@@ -114,6 +114,9 @@ void EmbeddingComponentsPage::setData(std::shared_ptr<const EmbeddingRunData> da
     }
     m_model->appendRow(row);
   }
+  // Shares only where the run recorded what they are of (lsa's weighted counts).
+  m_table->setColumnHidden(ShareColumn, d.squaredNorm <= 0.0);
+  m_table->setColumnHidden(CumulativeColumn, d.squaredNorm <= 0.0);
   // The word lists share what the numbers leave.
   m_table->horizontalHeader()->setSectionResizeMode(PositiveColumn, QHeaderView::Stretch);
   m_table->horizontalHeader()->setSectionResizeMode(NegativeColumn, QHeaderView::Stretch);

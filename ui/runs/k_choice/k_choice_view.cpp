@@ -23,6 +23,7 @@
 #include "ui/util/figure_export.hpp"
 #include "ui/util/format.hpp"
 #include "ui/util/qt_convert.hpp"
+#include "ui/util/topic_colours.hpp"
 
 namespace latent::ui {
 namespace {
@@ -48,7 +49,9 @@ KChoiceData loadKChoice(const std::filesystem::path& projectFile, std::int64_t r
   const auto* info = findModel(data.run.model);
   if (!info || info->heldoutKey.empty()) return data;
   data.heldoutName = qs(data.run.heldoutName.empty() ? info->heldoutName : data.run.heldoutName);
-  data.points = core::comparableRuns(core::listRuns(project, data.run.datasetId), data.run, info->heldoutKey);
+  const auto runs = core::listRuns(project, data.run.datasetId);
+  data.points = core::comparableRuns(runs, data.run, info->heldoutKey);
+  data.otherModels = core::otherModelsByK(runs, data.run, info->heldoutKey);
   std::set<std::int64_t> ks;
   for (const auto& p : data.points) ks.insert(p.k);
   data.distinctK = static_cast<int>(ks.size());
@@ -101,6 +104,13 @@ QString KChoiceView::captionText() const {
                 "grows, so it would always pick the largest K.")
                  .arg(QString::number(100.0 * (1.0 - *last->fullFoldingIn / last->heldout), 'f', 0))
                  .arg(last->k);
+  if (!m_data.otherModels.empty()) {
+    QStringList models;
+    for (const auto& curve : m_data.otherModels) models << qs(curve.model);
+    parts << tr("Also drawn, each in its own colour: the runs of %1 on the same held-out documents (the same fraction "
+                "and seed), their means per K, dashed where scored by full folding-in.")
+                 .arg(models.join(QStringLiteral(", ")).toHtmlEscaped());
+  }
   parts << tr("Use “Run again with changes” with another K, or <tt>latent-cli sweep</tt>, to add points.");
   return parts.join(QLatin1Char(' '));
 }
@@ -207,6 +217,39 @@ void KChoiceView::rebuild() {
   } else {
     delete icl;
   }
+  // Other models on the same held-out documents: their means per K under both protocols.
+  struct OtherSeries {
+    QLineSeries* series;
+    int model;
+    Qt::PenStyle style;
+  };
+  std::vector<OtherSeries> others;
+  for (std::size_t i = 0; i < m_data.otherModels.size(); ++i) {
+    const auto& curve = m_data.otherModels[i];
+    const auto means = core::meansPerK(curve.points);
+    for (const bool full : {false, true}) {
+      const auto& values = full ? means.fullFoldingIn : means.heldout;
+      if (values.empty()) continue;
+      auto* series = new QLineSeries;
+      series->setName(full ? tr("%1, full folding-in").arg(qs(curve.model)) : qs(curve.model));
+      series->append(line(values));
+      series->setPointsVisible(true);
+      for (const auto& [k, value] : values) {
+        lo = std::min(lo, value);
+        hi = std::max(hi, value);
+        kLo = std::min(kLo, double(k));
+        kHi = std::max(kHi, double(k));
+      }
+      chart->addSeries(series);
+      series->attachAxis(x);
+      series->attachAxis(y);
+      others.push_back({series, static_cast<int>(i), full ? Qt::DashLine : Qt::SolidLine});
+    }
+  }
+  if (!others.empty() && std::isfinite(lo)) {
+    fitAxis(y, lo, hi);
+    x->setRange(kLo - 0.5, kHi + 0.5);
+  }
   chart->legend()->setAlignment(Qt::AlignBottom);
   // The dots and their line share a name: one legend entry for both.
   for (auto* marker : chart->legend()->markers(mean)) marker->setVisible(false);
@@ -214,6 +257,9 @@ void KChoiceView::rebuild() {
   // styleChart follows the palette; the series keep their own colours.
   mean->setPen(QPen(heldoutColour, 2));
   if (hasFull) full->setPen(QPen(heldoutColour, 2, Qt::DashLine));
+  // Colours after the first two, which the reference model's curves and ICL resemble.
+  for (const auto& other : others)
+    other.series->setPen(QPen(topicColour(other.model + 2, palette()), 1.5, other.style));
   QChart* old = m_view->chart();
   m_view->setChart(chart);
   delete old;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Choosing K (000 §27.3.8): the held-out metric of every finished run that differs from this one
-// only in K, against K, with ICL beside it for block models, and which K each criterion prefers.
+// only in K, against K, with ICL beside it for block models, and which K each criterion prefers;
+// beside them other models' runs scored on the same held-out documents (003's comparison of
+// models under both protocols).
 #pragma once
 
 #include <QWidget>
@@ -18,6 +20,8 @@ namespace latent::ui {
 struct KChoiceData {
   core::RunRecord run;               // the run whose tab this is
   std::vector<core::KPoint> points;  // comparable runs, this one included
+  // Other models' runs on the same held-out documents (same fraction and seed), to compare models.
+  std::vector<core::ModelCurve> otherModels;
   QString heldoutName;
   int distinctK = 0;
 };

@@ -37,24 +37,8 @@ import tempfile
 import time
 
 import numpy as np
-import scipy.sparse as sp
 
-
-def read_ldac(path, vocabulary):
-    """LDA-C lines 'N id:count ...' (0-based ids) as a CSR matrix of counts."""
-    indptr, indices, data = [0], [], []
-    with open(path, encoding="utf-8") as lines:
-        for line in lines:
-            fields = line.split()
-            if not fields:
-                continue
-            for pair in fields[1:]:
-                word, count = pair.split(":")
-                indices.append(int(word))
-                data.append(float(count))
-            indptr.append(len(indices))
-    return sp.csr_matrix((np.array(data), np.array(indices, dtype=np.int64), np.array(indptr, dtype=np.int64)),
-                         shape=(len(indptr) - 1, vocabulary))
+from split_matrix import read_ldac
 
 
 def perplexities(theta, phi, scored):

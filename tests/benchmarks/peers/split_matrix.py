@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """The training documents of `latent-cli heldout-split` as a scipy CSR count matrix, so that a peer
-factors exactly the matrix our fit trains on (same --heldout and --seed). Shared by nmf_peers.py and
-lsa_peers.py; import it after the thread variables are set, as it loads numpy."""
+factors exactly the matrix our fit trains on (same --heldout and --seed). Shared by the peers' scripts
+(lda, nmf, lsa); import it after the thread variables are set, as it loads numpy."""
 import os
 import subprocess
 

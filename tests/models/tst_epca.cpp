@@ -62,6 +62,30 @@ GeneratedEpca generateEpca(int documents, int vocabulary, int K, int length, std
   return out;
 }
 
+// Counts drawn from the Poisson model: x_dv ~ Poisson(exp(W z_d + b)_v), z_d ~ N(0, I), b flat at
+// log(meanRate); a count by Knuth's product of uniforms (the rates stay small).
+GeneratedEpca generatePoissonEpca(int documents, int vocabulary, int K, double meanRate, std::uint64_t seed) {
+  core::Rng rng(seed, 0);
+  GeneratedEpca out;
+  out.w.resize(vocabulary, K);
+  for (Eigen::Index i = 0; i < out.w.size(); ++i) out.w.data()[i] = 0.7 * rng.normal();
+  for (int v = 0; v < vocabulary; ++v) out.corpus.words.push_back("w" + std::to_string(v));
+  for (int d = 0; d < documents; ++d) {
+    Eigen::VectorXd z(K);
+    for (int k = 0; k < K; ++k) z[k] = rng.normal();
+    const Eigen::VectorXd rates = (out.w * z).array().exp() * meanRate;
+    std::vector<std::int32_t> words;
+    for (int v = 0; v < vocabulary; ++v) {
+      const double limit = std::exp(-rates[v]);
+      double product = rng.uniform();
+      for (; product > limit; product *= rng.uniform()) words.push_back(v);
+    }
+    if (words.empty()) words.push_back(0);
+    out.corpus.addDocument("d" + std::to_string(d), "", words);
+  }
+  return out;
+}
+
 core::FitData epcaWhole(const core::Corpus& corpus) {
   core::FitData data;
   data.corpus = &corpus;
@@ -96,23 +120,33 @@ class EpcaTest : public QObject {
   Q_OBJECT
 
  private Q_SLOTS:
-  // The objective is sum x log softmax(W z + b) minus the two Gaussian penalties, written out here
-  // densely; its gradient agrees with central differences in every block of parameters.
+  // The objective is sum x log softmax(W z + b) (multinomial) or sum x l - exp(l) (Poisson) minus the
+  // two Gaussian penalties, written out here densely; its gradient agrees with central differences
+  // in every block of parameters.
+  void objectiveAndGradientAgainstDenseAndFiniteDifferences_data() {
+    QTest::addColumn<bool>("poisson");
+    QTest::newRow("multinomial") << false;
+    QTest::newRow("poisson") << true;
+  }
   void objectiveAndGradientAgainstDenseAndFiniteDifferences() {
+    QFETCH(bool, poisson);
+    const auto likelihood = poisson ? core::topic::EpcaLikelihood::Poisson : core::topic::EpcaLikelihood::Multinomial;
     const auto truth = generateEpca(12, 15, 2, 20, 3);
     const auto counts = core::topic::buildDocWordCounts(truth.corpus);
-    auto state = core::topic::initEpca(counts, 2, 5);
+    auto state = core::topic::initEpca(counts, 2, 5, likelihood);
     core::Rng rng(9, 0);
     for (Eigen::Index i = 0; i < state.w.size(); ++i) state.w.data()[i] = 0.5 * rng.normal();
     for (Eigen::Index i = 0; i < state.z.size(); ++i) state.z.data()[i] = 0.5 * rng.normal();
-    const core::topic::EpcaPriors priors{0.7, 1.3};
+    const core::topic::EpcaPriors priors{0.7, 1.3, likelihood};
     core::topic::EpcaState gradient;
     const double objective = core::topic::epcaObjective(counts, state, priors, &gradient, {});
     double dense = -0.5 * priors.zPrecision * state.z.squaredNorm() - 0.5 * priors.wPrecision * state.w.squaredNorm();
     for (std::size_t d = 0; d < truth.corpus.documentCount(); ++d) {
-      const Eigen::VectorXd logp =
-          core::topic::epcaLogProbabilities(state.w, state.b, state.z.row(static_cast<Eigen::Index>(d)).transpose());
-      for (const auto v : truth.corpus.document(d)) dense += logp[v];
+      const Eigen::VectorXd z = state.z.row(static_cast<Eigen::Index>(d)).transpose();
+      const Eigen::VectorXd logits = state.w * z + state.b;
+      const Eigen::VectorXd logp = core::topic::epcaLogProbabilities(state.w, state.b, z);
+      for (const auto v : truth.corpus.document(d)) dense += poisson ? logits[v] : logp[v];
+      if (poisson) dense -= logits.array().exp().sum();
     }
     QVERIFY(std::abs(objective - dense) < 1e-10 * std::abs(dense));
     const double h = 1e-6;
@@ -167,10 +201,21 @@ class EpcaTest : public QObject {
                 .maxCoeff() < 1e-10);
   }
 
-  // Documents generated from the model: the fitted loadings span the true ones' subspace.
+  // Documents generated from each model: the fitted loadings span the true ones' subspace. (A
+  // Poisson fit of multinomial documents does not: its points must also account for each
+  // document's length, which the softmax leaves free.)
+  void recoversTheGeneratingSubspace_data() {
+    QTest::addColumn<QString>("likelihood");
+    QTest::newRow("multinomial") << "multinomial";
+    QTest::newRow("poisson") << "poisson";
+  }
   void recoversTheGeneratingSubspace() {
-    const auto truth = generateEpca(300, 60, 2, 150, 11);
-    const auto result = fitEpca(epcaWhole(truth.corpus), {{"k", 2}, {"iterations", 400}, {"tolerance", 0.0}});
+    QFETCH(QString, likelihood);
+    const auto truth =
+        likelihood == "poisson" ? generatePoissonEpca(300, 60, 2, 2.5, 11) : generateEpca(300, 60, 2, 150, 11);
+    const auto result =
+        fitEpca(epcaWhole(truth.corpus),
+                {{"k", 2}, {"iterations", 400}, {"tolerance", 0.0}, {"likelihood", likelihood.toStdString()}});
     const auto& w = test::resultMatrix(result, core::embedding::kWordVectors);
     const double agreement = epcaSubspaceAgreement(w, truth.w);
     qInfo("smallest cosine of the principal angles between the fitted and true loadings: %.4f", agreement);

@@ -32,13 +32,14 @@ ModelInfo epcaInfo() {
   info.kind = DataKind::Corpus;
   info.family = ResultFamily::Embeddings;
   info.heldoutKey = topic::kHeldoutPerplexity;
-  info.title = "ePCA (multinomial, point estimates)";
+  info.title = "ePCA (multinomial or Poisson, point estimates)";
   info.description =
       "Places each document at a point in K dimensions from which its words are drawn through a softmax, like PCA "
       "for counts; the points and the word loadings are fitted as fixed numbers (no integrating out), which 003 "
       "shows makes full folding-in far too optimistic. Held-out perplexity is by document completion.";
   info.objectiveName =
-      "log p(words | Z, W, b) + Gaussian log priors on Z and W (without their constants), per token (nats)";
+      "log p(words | Z, W, b) + Gaussian log priors on Z and W (without their constants; the Poisson likelihood "
+      "also without log x!), per token (nats)";
   info.options = EpcaOptions::table().specs();
   info.needs = [](const FitData& data, const nlohmann::json& options) {
     const auto K = options.at("k").get<std::uint64_t>();
@@ -59,12 +60,12 @@ class EpcaChain final : public FitChain {
         m_options(options),
         m_stop(std::move(stop)),
         m_counts(topic::buildDocWordCounts(*data.corpus)),
-        m_priors{options.zPrecision, options.wPrecision} {
+        m_priors{options.zPrecision, options.wPrecision, options.likelihood} {
     const auto limit = std::min<std::int64_t>(static_cast<std::int64_t>(m_counts.documents()), m_counts.vocabulary);
     if (options.components >= limit)
       throw UsageError("epca: --k must be below the number of training documents and of words (here " +
                        std::to_string(limit) + ")");
-    m_state = topic::initEpca(m_counts, options.components, settings.seed);
+    m_state = topic::initEpca(m_counts, options.components, settings.seed, options.likelihood);
     m_adam = std::make_unique<topic::EpcaAdam>(m_state);
   }
 
@@ -110,6 +111,9 @@ class EpcaChain final : public FitChain {
     return m_counts.tokens > 0 ? value / m_counts.tokens : std::numeric_limits<double>::quiet_NaN();
   }
 
+  // Under either likelihood, given the words' number: the Poisson counts of a document of known
+  // length are multinomial with the softmax of the same logits, so one fold-in and one predictive
+  // serve both.
   TopicHeldoutScore heldout(HeldoutProtocol protocol) const {
     if (!m_data.heldout || m_data.heldout->empty()) return {};
     const LogPredictive predictive = [this](std::span<const std::int32_t> words, std::uint64_t) {
@@ -181,6 +185,11 @@ const OptionTable<EpcaOptions>& EpcaOptions::table() {
         .add(topic::iterationsOption("Adam steps on all the parameters at once, each after one pass over the "
                                      "documents."),
              &EpcaOptions::iterations)
+        .add(choiceOption("likelihood", {},
+                          "multinomial: a document's words drawn from softmax(W z + b), its length given; poisson: "
+                          "each count drawn from Poisson(exp(W z + b)), so the point also accounts for the length."),
+             &EpcaOptions::likelihood,
+             {{"multinomial", topic::EpcaLikelihood::Multinomial}, {"poisson", topic::EpcaLikelihood::Poisson}})
         .add(realOption("learning_rate", 0.0, 10.0, true,
                         "Adam's step size: how far each parameter moves per step, in its own units."),
              &EpcaOptions::learningRate)

@@ -39,13 +39,18 @@ Eigen::VectorXd logSoftmaxRows(Eigen::MatrixXd& logits) {
 
 }  // namespace
 
-EpcaState initEpca(const DocWordCounts& counts, std::int64_t K, std::uint64_t seed) {
+EpcaState initEpca(const DocWordCounts& counts, std::int64_t K, std::uint64_t seed, EpcaLikelihood likelihood) {
   const auto V = static_cast<Eigen::Index>(counts.vocabulary);
   const auto D = static_cast<Eigen::Index>(counts.documents());
   EpcaState state;
   Eigen::VectorXd frequency = Eigen::VectorXd::Ones(V);  // add-one smoothing
   for (std::size_t e = 0; e < counts.entries(); ++e) frequency[counts.words[e]] += counts.counts[e];
-  state.b = (frequency / frequency.sum()).array().log();
+  // Multinomial: log frequencies (softmax ignores their scale); Poisson: the mean count per document.
+  const double scale =
+      likelihood == EpcaLikelihood::Poisson
+          ? frequency.sum() * static_cast<double>(std::max<Eigen::Index>(1, D)) / std::max(1.0, counts.tokens)
+          : frequency.sum();
+  state.b = (frequency / scale).array().log();
   Rng rng(seed, 0);
   state.w.resize(V, K);
   for (Eigen::Index i = 0; i < state.w.size(); ++i) state.w.data()[i] = kEpcaStartSpread * rng.normal();
@@ -81,8 +86,10 @@ double epcaObjective(const DocWordCounts& counts, const EpcaState& state, const 
       const auto size = std::min(D, first + kEpcaBlockDocuments) - first;
       logits.noalias() = state.z.middleRows(first, size) * state.w.transpose();
       logits.rowwise() += state.b.transpose();
-      logSoftmaxRows(logits);
-      double sum = 0.0;
+      const bool poisson = priors.likelihood == EpcaLikelihood::Poisson;
+      // Poisson: the rates' total enters the data term; multinomial: the logits become log-probabilities.
+      double sum = poisson ? -logits.array().exp().sum() : 0.0;
+      if (!poisson) logSoftmaxRows(logits);
       for (Eigen::Index i = 0; i < size; ++i) {
         const auto d = static_cast<std::size_t>(first + i);
         for (auto e = static_cast<std::size_t>(counts.docStart[d]);
@@ -91,10 +98,11 @@ double epcaObjective(const DocWordCounts& counts, const EpcaState& state, const 
       }
       data[static_cast<std::size_t>(r)] += sum;
       if (!gradient) continue;
-      // d/dlogits: the counts minus the document's length times the probabilities.
+      // d/dlogits: the counts minus the expected counts (the document's length times the
+      // probabilities, or the Poisson rates).
       for (Eigen::Index i = 0; i < size; ++i) {
         const auto d = static_cast<std::size_t>(first + i);
-        logits.row(i) = -counts.docLength[d] * logits.row(i).array().exp();
+        logits.row(i) = -(poisson ? 1.0 : counts.docLength[d]) * logits.row(i).array().exp();
         for (auto e = static_cast<std::size_t>(counts.docStart[d]);
              e < static_cast<std::size_t>(counts.docStart[d + 1]); ++e)
           logits(i, counts.words[e]) += counts.counts[e];

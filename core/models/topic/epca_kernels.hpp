@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Multinomial exponential-family PCA of documents (000 §27.2.2, eq. 27.8 with the softmax link;
-// Collins, Dasgupta & Schapire 2002): each document's words are drawn from softmax(W z_d + b), with
-// K-dimensional z_d, word loadings W (V x K) and word biases b. The point estimates of 003 §3.5
-// (EPCA as point-posterior EM) with Gaussian priors on z_d and on W's entries, fitted by Adam on
-// the log posterior; a held-out document's z by Newton's method with W and b fixed.
+// Exponential-family PCA of documents (000 §27.2.2; Collins, Dasgupta & Schapire 2002) with K-
+// dimensional z_d, word loadings W (V x K) and word biases b: each document's words drawn from
+// softmax(W z_d + b) (multinomial, eq. 27.8), or each count x_dv from Poisson(exp(W z_d + b)_v)
+// (eq. 27.9's Poisson case), which given the document's length is the same multinomial. The point
+// estimates of 003 §3.5 (EPCA as point-posterior EM) with Gaussian priors on z_d and on W's
+// entries, fitted by Adam on the log posterior; a held-out document's z by Newton's method with W
+// and b fixed, conditioned on its length under either likelihood.
 #pragma once
 
 #include <cstdint>
@@ -23,18 +25,24 @@ struct EpcaState {
   Eigen::VectorXd b;  // V
 };
 
+enum class EpcaLikelihood { Multinomial, Poisson };
+
 struct EpcaPriors {
   double zPrecision = 1.0;  // z_d ~ N(0, I / zPrecision)
   double wPrecision = 1.0;  // W's entries ~ N(0, 1 / wPrecision)
+  EpcaLikelihood likelihood = EpcaLikelihood::Multinomial;
 };
 
-// b the corpus's smoothed log word frequencies, W and z small seeded draws (so the start is the
-// unigram model, its symmetry broken).
-EpcaState initEpca(const DocWordCounts& counts, std::int64_t K, std::uint64_t seed);
+// b the corpus's smoothed log word frequencies (per document, for the Poisson rates), W and z
+// small seeded draws (so the start is the unigram model, its symmetry broken).
+EpcaState initEpca(const DocWordCounts& counts, std::int64_t K, std::uint64_t seed,
+                   EpcaLikelihood likelihood = EpcaLikelihood::Multinomial);
 
-// The log posterior up to constants, sum_d sum_v x_dv log softmax(W z_d + b)_v - zPrecision/2 ||Z||^2
-// - wPrecision/2 ||W||^2, and its gradient (same shapes as the state); each document's term is
-// computed once, and the sums are added in an order fixed by the data. NaN when stopped.
+// The log posterior up to constants and its gradient (same shapes as the state): the data term
+// sum_d sum_v x_dv log softmax(W z_d + b)_v (multinomial) or sum_d sum_v x_dv l_dv - exp(l_dv)
+// with l = W z_d + b (Poisson, without its log x! constant), minus zPrecision/2 ||Z||^2 and
+// wPrecision/2 ||W||^2. Each document's term is computed once, and the sums are added in an order
+// fixed by the data. NaN when stopped.
 double epcaObjective(const DocWordCounts& counts, const EpcaState& state, const EpcaPriors& priors, EpcaState* gradient,
                      std::stop_token stop);
 

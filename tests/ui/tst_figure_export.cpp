@@ -101,6 +101,25 @@ class TestFigureExport : public QObject {
              qPrintable(error));
   }
 
+  // Exact CSV by default; for spreadsheets, text a spreadsheet would run as a formula gets a
+  // leading apostrophe, while numbers (shown or typed) and other text stay as they are.
+  void spreadsheetSafeExportNeutralisesFormulas() {
+    QStandardItemModel model(1, 9);
+    const QStringList cells = {
+        QStringLiteral("=1+2"),  QStringLiteral("-3.5"),  QStringLiteral("@SUM(A1)"), QStringLiteral("+x"),
+        QStringLiteral("plain"), QStringLiteral("\tTab"), QStringLiteral("-"),        QString()};
+    for (int c = 0; c < cells.size(); ++c) model.setItem(0, c, new QStandardItem(cells[c]));
+    auto* typed = new QStandardItem(QStringLiteral("shown"));
+    typed->setData(-2.0, ui::kExportRole);
+    model.setItem(0, 8, typed);
+    model.setHorizontalHeaderLabels({QStringLiteral("=h"), QStringLiteral("b"), QStringLiteral("c"),
+                                     QStringLiteral("d"), QStringLiteral("e"), QStringLiteral("f"), QStringLiteral("g"),
+                                     QStringLiteral("h"), QStringLiteral("i")});
+    QCOMPARE(ui::tableCsv(model), QStringLiteral("=h,b,c,d,e,f,g,h,i\n=1+2,-3.5,@SUM(A1),+x,plain,\tTab,-,,-2\n"));
+    QCOMPARE(ui::tableCsv(model, ui::CsvCells::SpreadsheetSafe),
+             QStringLiteral("'=h,b,c,d,e,f,g,h,i\n'=1+2,-3.5,'@SUM(A1),'+x,plain,'\tTab,'-,,-2\n"));
+  }
+
   void exportPicksTheFocusedElseTheLargest() {
     QWidget tab;
     auto* layout = new QVBoxLayout(&tab);

@@ -9,6 +9,7 @@
 #include <QDir>
 #include <QFileDialog>
 #include <QHeaderView>
+#include <QLocale>
 #include <QMenu>
 #include <QMessageBox>
 #include <QSaveFile>
@@ -24,7 +25,20 @@
 namespace latent::ui {
 namespace {
 
-void writeCell(core::CsvWriter& csv, const QModelIndex& index) {
+// Text as the cells mode says: with SpreadsheetSafe, an apostrophe before text a spreadsheet would
+// take for a formula (numbers such as -3.5 stay numbers).
+std::string cellText(const QString& text, CsvCells cells) {
+  static const QString triggers = QStringLiteral("=+-@\t\r");
+  if (cells == CsvCells::SpreadsheetSafe && !text.isEmpty() && triggers.contains(text.front())) {
+    bool number = false;
+    text.toDouble(&number);
+    if (!number) QLocale().toDouble(text, &number);  // "-1,234.5" as the table shows it
+    if (!number) return utf8(QLatin1Char('\'') + text);
+  }
+  return utf8(text);
+}
+
+void writeCell(core::CsvWriter& csv, const QModelIndex& index, CsvCells cells) {
   const QVariant exported = index.data(kExportRole);
   if (exported.isValid()) {
     switch (exported.typeId()) {
@@ -39,23 +53,24 @@ void writeCell(core::CsvWriter& csv, const QModelIndex& index) {
         csv.field(static_cast<std::int64_t>(exported.toLongLong()));
         return;
       default:
-        csv.field(utf8(exported.toString()));
+        csv.field(cellText(exported.toString(), cells));
         return;
     }
   }
-  csv.field(utf8(index.data(Qt::DisplayRole).toString()));
+  csv.field(cellText(index.data(Qt::DisplayRole).toString(), cells));
 }
 
-QString csvOf(const QAbstractItemModel& model, const QList<int>& rows, const QList<int>& columns) {
+QString csvOf(const QAbstractItemModel& model, const QList<int>& rows, const QList<int>& columns, CsvCells cells) {
   std::ostringstream out;
   core::CsvWriter csv(out);
   for (const int c : columns) {
     const QVariant exported = model.headerData(c, Qt::Horizontal, kExportRole);
-    csv.field(utf8((exported.isValid() ? exported : model.headerData(c, Qt::Horizontal, Qt::DisplayRole)).toString()));
+    csv.field(cellText(
+        (exported.isValid() ? exported : model.headerData(c, Qt::Horizontal, Qt::DisplayRole)).toString(), cells));
   }
   csv.endRow();
   for (const int r : rows) {
-    for (const int c : columns) writeCell(csv, model.index(r, c));
+    for (const int c : columns) writeCell(csv, model.index(r, c), cells);
     csv.endRow();
   }
   return qs(out.str());
@@ -69,11 +84,11 @@ QList<int> range(int n) {
 
 }  // namespace
 
-QString tableCsv(const QAbstractItemModel& model) {
-  return csvOf(model, range(model.rowCount()), range(model.columnCount()));
+QString tableCsv(const QAbstractItemModel& model, CsvCells cells) {
+  return csvOf(model, range(model.rowCount()), range(model.columnCount()), cells);
 }
 
-QString tableCsv(const QTableView& view) {
+QString tableCsv(const QTableView& view, CsvCells cells) {
   const QAbstractItemModel* model = view.model();
   if (!model) return {};
   // Visual order: the user may have moved columns; rows follow the view's sort (a proxy model's
@@ -89,7 +104,7 @@ QString tableCsv(const QTableView& view) {
     const int logical = vertical->logicalIndex(visual);
     if (!view.isRowHidden(logical)) rows << logical;
   }
-  return csvOf(*model, rows, columns);
+  return csvOf(*model, rows, columns, cells);
 }
 
 bool writeCsvFile(const QString& csv, const QString& file, QString* error) {
@@ -115,6 +130,10 @@ void enableTableExport(QTableView* view, std::function<QString()> suggestedName)
     copy->setEnabled(view->selectionModel() && view->selectionModel()->hasSelection());
     QAction* exportCsv =
         menu.addAction(QIcon::fromTheme(QStringLiteral("document-export")), QObject::tr("&Export Table as CSV…"));
+    QAction* exportSafe = menu.addAction(QObject::tr("Export Table for &Spreadsheets…"));
+    exportSafe->setToolTip(
+        QObject::tr("CSV in which text that a spreadsheet would run as a formula starts with an "
+                    "apostrophe"));
     QAction* chosen = menu.exec(view->viewport()->mapToGlobal(at));
     if (chosen == copy) {
       // The selected rows as tab-separated text, in view order, for pasting into a spreadsheet.
@@ -128,13 +147,15 @@ void enableTableExport(QTableView* view, std::function<QString()> suggestedName)
         lines << cells.join(QLatin1Char('\t'));
       }
       QApplication::clipboard()->setText(lines.join(QLatin1Char('\n')));
-    } else if (chosen == exportCsv) {
-      const QString file = QFileDialog::getSaveFileName(view, QObject::tr("Export Table as CSV"),
-                                                        suggestedName ? suggestedName() : QString(),
+    } else if (chosen == exportCsv || chosen == exportSafe) {
+      const QString title =
+          chosen == exportCsv ? QObject::tr("Export Table as CSV") : QObject::tr("Export Table for Spreadsheets");
+      const QString file = QFileDialog::getSaveFileName(view, title, suggestedName ? suggestedName() : QString(),
                                                         QObject::tr("CSV files (*.csv);;All files (*)"));
       if (file.isEmpty()) return;
+      const auto cells = chosen == exportCsv ? CsvCells::Exact : CsvCells::SpreadsheetSafe;
       QString error;
-      if (!exportTableCsv(*view, file, &error)) QMessageBox::warning(view, QObject::tr("Export Table as CSV"), error);
+      if (!writeCsvFile(tableCsv(*view, cells), file, &error)) QMessageBox::warning(view, title, error);
     }
   });
 }

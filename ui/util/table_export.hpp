@@ -18,10 +18,17 @@ namespace latent::ui {
 // the file).
 inline constexpr int kExportRole = Qt::UserRole + 0x200;
 
+// How text cells are written. Exact: as they are (what programs reading the file want; the CLI's
+// exports are always exact). SpreadsheetSafe: a text cell that a spreadsheet would run as a
+// formula (it starts with =, +, -, @, a tab or a carriage return and is not a number) gets a
+// leading apostrophe, so that opening an export of untrusted text (a document's title, a word)
+// cannot run anything.
+enum class CsvCells { Exact, SpreadsheetSafe };
+
 // The header row and every row of `model`, in the model's order.
-QString tableCsv(const QAbstractItemModel& model);
+QString tableCsv(const QAbstractItemModel& model, CsvCells cells = CsvCells::Exact);
 // The rows and columns `view` shows, in the order it shows them (QTableWidget included).
-QString tableCsv(const QTableView& view);
+QString tableCsv(const QTableView& view, CsvCells cells = CsvCells::Exact);
 
 // Writes `csv` to `file` atomically (QSaveFile); false with a message for people in `error`.
 bool writeCsvFile(const QString& csv, const QString& file, QString* error = nullptr);
@@ -29,8 +36,9 @@ inline bool exportTableCsv(const QTableView& view, const QString& file, QString*
   return writeCsvFile(tableCsv(view), file, error);
 }
 
-// Gives `view` a context menu with "Copy" (selected rows, tab-separated) and "Export Table as
-// CSV…", which asks for a file (suggesting `suggestedName()`, e.g. "run-3-topics.csv").
+// Gives `view` a context menu with "Copy" (selected rows, tab-separated), "Export Table as CSV…"
+// (exact) and "Export Table for Spreadsheets…" (SpreadsheetSafe), which ask for a file
+// (suggesting `suggestedName()`, e.g. "run-3-topics.csv").
 void enableTableExport(QTableView* view, std::function<QString()> suggestedName);
 
 }  // namespace latent::ui

@@ -12,6 +12,7 @@
 #include "core/models/network/mmsb.hpp"
 #include "core/models/network/sbm.hpp"
 #include "core/models/ratings/pmf.hpp"
+#include "core/models/topic/discrete_components.hpp"
 #include "core/models/topic/epca.hpp"
 #include "core/models/topic/lda_gibbs.hpp"
 #include "core/models/topic/lda_online.hpp"
@@ -29,9 +30,10 @@ namespace {
 
 // One row per model, in the order of DESIGN §3.
 const ModelDefinition kModels[] = {
-    unigramModel(),   mixtureModel(), plsaModel(), epcaModel(),       ldaGibbsModel(), ldaVbModel(),
-    ldaOnlineModel(), nmfModel(),     lsaModel(),  sbmModel(),        mmsbModel(),     irmModel(),
-    pmfModel(),       rbmModel(),     rsmModel(),  rbmRatingsModel(), gbEfhModel(),    rbmGaussianModel(),
+    unigramModel(), mixtureModel(),   plsaModel(),       epcaModel(),  ldaGibbsModel(),
+    ldaVbModel(),   ldaOnlineModel(), mpcaModel(),       gapModel(),   nmfModel(),
+    lsaModel(),     sbmModel(),       mmsbModel(),       irmModel(),   pmfModel(),
+    rbmModel(),     rsmModel(),       rbmRatingsModel(), gbEfhModel(), rbmGaussianModel(),
 };
 
 }  // namespace

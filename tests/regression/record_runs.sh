@@ -40,6 +40,8 @@ runs=(
   "lda-online|lda-online|cora|--k 8 --iterations 5 --heldout 0.1|topic-word doc-topic"
   "nmf-kl|nmf|cora|--k 8 --iterations 30 --heldout 0.1|topic-word doc-topic"
   "nmf-hals|nmf|cora|--k 8 --iterations 30 --heldout 0.1 --loss frobenius|topic-word doc-topic"
+  "mpca|mpca|cora|--k 8 --iterations 30 --heldout 0.1|topic-word doc-topic assignments"
+  "gap|gap|cora|--k 8 --iterations 30 --heldout 0.1|topic-word doc-topic"
   "lsa|lsa|cora|--k 20 --heldout 0.1|word-embeddings doc-embeddings singular-values"
   "epca|epca|cora|--k 5 --iterations 30 --heldout 0.1|word-embeddings singular-values"
   "sbm|sbm|karate|--k 2 --iterations 60 --heldout 0.1|blocks block-matrix"

@@ -19,6 +19,7 @@
 #include "core/store/run_store.hpp"
 #include "core/util/errors.hpp"
 #include "core/util/random.hpp"
+#include "generated_epca.hpp"
 #include "quiet_observer.hpp"
 #include "result_matrix.hpp"
 #include "test_case.hpp"
@@ -28,63 +29,6 @@
 using namespace latent;
 
 namespace {
-
-struct GeneratedEpca {
-  core::Corpus corpus;
-  Eigen::MatrixXd w;  // V x K, the true loadings
-};
-
-// Documents drawn from the model: z_d ~ N(0, I), words from softmax(W z_d + b) with W's columns
-// spread over the vocabulary and b flat.
-GeneratedEpca generateEpca(int documents, int vocabulary, int K, int length, std::uint64_t seed) {
-  core::Rng rng(seed, 0);
-  GeneratedEpca out;
-  out.w.resize(vocabulary, K);
-  for (Eigen::Index i = 0; i < out.w.size(); ++i) out.w.data()[i] = 1.5 * rng.normal();
-  for (int v = 0; v < vocabulary; ++v) out.corpus.words.push_back("w" + std::to_string(v));
-  const Eigen::VectorXd b = Eigen::VectorXd::Zero(vocabulary);
-  for (int d = 0; d < documents; ++d) {
-    Eigen::VectorXd z(K);
-    for (int k = 0; k < K; ++k) z[k] = rng.normal();
-    const Eigen::VectorXd p = core::topic::epcaLogProbabilities(out.w, b, z).array().exp();
-    std::vector<std::int32_t> words;
-    for (int t = 0; t < length; ++t) {
-      double u = rng.uniform(), acc = 0.0;
-      int v = 0;
-      for (; v + 1 < vocabulary; ++v) {
-        acc += p[v];
-        if (u < acc) break;
-      }
-      words.push_back(v);
-    }
-    out.corpus.addDocument("d" + std::to_string(d), "", words);
-  }
-  return out;
-}
-
-// Counts drawn from the Poisson model: x_dv ~ Poisson(exp(W z_d + b)_v), z_d ~ N(0, I), b flat at
-// log(meanRate); a count by Knuth's product of uniforms (the rates stay small).
-GeneratedEpca generatePoissonEpca(int documents, int vocabulary, int K, double meanRate, std::uint64_t seed) {
-  core::Rng rng(seed, 0);
-  GeneratedEpca out;
-  out.w.resize(vocabulary, K);
-  for (Eigen::Index i = 0; i < out.w.size(); ++i) out.w.data()[i] = 0.7 * rng.normal();
-  for (int v = 0; v < vocabulary; ++v) out.corpus.words.push_back("w" + std::to_string(v));
-  for (int d = 0; d < documents; ++d) {
-    Eigen::VectorXd z(K);
-    for (int k = 0; k < K; ++k) z[k] = rng.normal();
-    const Eigen::VectorXd rates = (out.w * z).array().exp() * meanRate;
-    std::vector<std::int32_t> words;
-    for (int v = 0; v < vocabulary; ++v) {
-      const double limit = std::exp(-rates[v]);
-      double product = rng.uniform();
-      for (; product > limit; product *= rng.uniform()) words.push_back(v);
-    }
-    if (words.empty()) words.push_back(0);
-    out.corpus.addDocument("d" + std::to_string(d), "", words);
-  }
-  return out;
-}
 
 core::FitData epcaWhole(const core::Corpus& corpus) {
   core::FitData data;
@@ -131,7 +75,7 @@ class EpcaTest : public QObject {
   void objectiveAndGradientAgainstDenseAndFiniteDifferences() {
     QFETCH(bool, poisson);
     const auto likelihood = poisson ? core::topic::EpcaLikelihood::Poisson : core::topic::EpcaLikelihood::Multinomial;
-    const auto truth = generateEpca(12, 15, 2, 20, 3);
+    const auto truth = test::generateEpca(12, 15, 2, 20, 3);
     const auto counts = core::topic::buildDocWordCounts(truth.corpus);
     auto state = core::topic::initEpca(counts, 2, 5, likelihood);
     core::Rng rng(9, 0);
@@ -170,7 +114,7 @@ class EpcaTest : public QObject {
 
   // A held-out document's z is the maximum of its concave objective: the gradient vanishes there.
   void foldInIsTheMaximum() {
-    const auto truth = generateEpca(5, 30, 3, 60, 4);
+    const auto truth = test::generateEpca(5, 30, 3, 60, 4);
     const Eigen::VectorXd b = Eigen::VectorXd::Constant(30, 0.1);
     const auto words = truth.corpus.document(2);
     const double precision = 0.5;
@@ -211,8 +155,8 @@ class EpcaTest : public QObject {
   }
   void recoversTheGeneratingSubspace() {
     QFETCH(QString, likelihood);
-    const auto truth =
-        likelihood == "poisson" ? generatePoissonEpca(300, 60, 2, 2.5, 11) : generateEpca(300, 60, 2, 150, 11);
+    const auto truth = likelihood == "poisson" ? test::generatePoissonEpca(300, 60, 2, 2.5, 11)
+                                               : test::generateEpca(300, 60, 2, 150, 11);
     const auto result =
         fitEpca(epcaWhole(truth.corpus),
                 {{"k", 2}, {"iterations", 400}, {"tolerance", 0.0}, {"likelihood", likelihood.toStdString()}});
@@ -223,7 +167,7 @@ class EpcaTest : public QObject {
   }
 
   void sameNumbersAnyThreadCount() {
-    const auto truth = generateEpca(70, 25, 2, 30, 6);
+    const auto truth = test::generateEpca(70, 25, 2, 30, 6);
     Eigen::MatrixXd first;
     for (const int threads : {1, 2}) {
       tbb::task_arena arena(threads);
@@ -238,7 +182,7 @@ class EpcaTest : public QObject {
   }
 
   void refusesTooManyComponentsAndHonoursAStop() {
-    const auto truth = generateEpca(10, 30, 2, 10, 1);
+    const auto truth = test::generateEpca(10, 30, 2, 10, 1);
     QVERIFY_THROWS_EXCEPTION(core::UsageError, fitEpca(epcaWhole(truth.corpus), {{"k", 10}}));
     std::stop_source stop;
     stop.request_stop();
@@ -251,7 +195,7 @@ class EpcaTest : public QObject {
   void endToEndThroughTheProject() {
     test::Scratch scratch;
     const auto file = scratch.path("p.latent");
-    const auto truth = generateEpca(80, 40, 2, 40, 8);
+    const auto truth = test::generateEpca(80, 40, 2, 40, 8);
     {
       core::Project p(file);
       test::addCorpusOf(p, "toy", truth.corpus);

@@ -18,6 +18,7 @@
 #include "core/models/fit_driver.hpp"
 #include "core/models/topic/doc_word_counts.hpp"
 #include "core/models/topic/epca_kernels.hpp"
+#include "core/models/topic/epca_variational.hpp"
 #include "core/models/topic/topic_model_support.hpp"
 #include "core/results/embedding_results.hpp"
 #include "core/util/clock.hpp"
@@ -32,22 +33,26 @@ ModelInfo epcaInfo() {
   info.kind = DataKind::Corpus;
   info.family = ResultFamily::Embeddings;
   info.heldoutKey = topic::kHeldoutPerplexity;
-  info.title = "ePCA (multinomial or Poisson, point estimates)";
+  info.title = "ePCA (multinomial or Poisson; point estimates or variational)";
   info.description =
       "Places each document at a point in K dimensions from which its words are drawn through a softmax, like PCA "
       "for counts; the points and the word loadings are fitted as fixed numbers (no integrating out), which 003 "
-      "shows makes full folding-in far too optimistic. Held-out perplexity is by document completion.";
+      "shows makes full folding-in far too optimistic. With --inference variational the points are integrated out "
+      "under their Gaussian prior instead (variational EM), which overfits less. Held-out perplexity is by document "
+      "completion.";
   info.objectiveName =
-      "log p(words | Z, W, b) + Gaussian log priors on Z and W (without their constants; the Poisson likelihood "
-      "also without log x!), per token (nats)";
+      "map: log p(words | Z, W, b) + Gaussian log priors on Z and W (without their constants); variational: the "
+      "lower bound on log p(words | W, b) with Z integrated out, + W's Gaussian log prior; per token (nats; the "
+      "Poisson likelihood without log x!)";
   info.options = EpcaOptions::table().specs();
   info.needs = [](const FitData& data, const nlohmann::json& options) {
     const auto K = options.at("k").get<std::uint64_t>();
     const auto V = static_cast<std::uint64_t>(data.corpus->vocabularySize());
     const auto D = static_cast<std::uint64_t>(data.fullDocumentCount);
     // The state, its gradient and Adam's two moments (4 copies), 8 ranges' gradients of W, the
-    // dense logits of one block of documents per thread.
-    return ResourceNeeds{(12 * (V + D) * K + 16 * 16 * V) * 8, std::max(V, D) * K * 8};
+    // dense logits of one block of documents per thread; variational: two covariances per document.
+    const std::uint64_t covariances = options.at("inference").get<std::string>() == "variational" ? 2 * D * K * K : 0;
+    return ResourceNeeds{(12 * (V + D) * K + 16 * 16 * V + covariances) * 8, std::max(V, D) * K * 8};
   };
   return info;
 }
@@ -67,14 +72,25 @@ class EpcaChain final : public FitChain {
                        std::to_string(limit) + ")");
     m_state = topic::initEpca(m_counts, options.components, settings.seed, options.likelihood);
     m_adam = std::make_unique<topic::EpcaAdam>(m_state);
+    if (variational())
+      m_covariances = topic::initEpcaCovariances(m_counts.documents(), options.components, options.zPrecision);
   }
 
   bool step(const StepPlan& plan, IterationReport& report) override {
     // The gradient at the current state, then one step; the objective reported is the current
     // state's, i.e. before the step (the step's own would cost another pass).
-    const double objective = topic::epcaObjective(m_counts, m_state, m_priors, &m_gradient, m_stop);
+    // Variational: the bound and its gradient in W and b, with every q(z_d) updated; the means
+    // take their new values after W and b have stepped (their gradient is zero).
+    const double objective = variational()
+                                 ? topic::epcaVariationalSweep(m_counts, m_state, m_covariances, m_priors, m_gradient,
+                                                               m_nextMeans, m_nextCovariances, m_stop)
+                                 : topic::epcaObjective(m_counts, m_state, m_priors, &m_gradient, m_stop);
     if (std::isnan(objective)) return false;
     m_adam->apply(m_state, m_gradient, m_options.learningRate);
+    if (variational()) {
+      std::swap(m_state.z, m_nextMeans);
+      std::swap(m_covariances, m_nextCovariances);
+    }
     const double now = perToken(objective);
     m_converged = m_options.tolerance > 0 && plan.iteration > 1 && std::abs(now - m_previous) < m_options.tolerance;
     m_previous = now;
@@ -99,7 +115,7 @@ class EpcaChain final : public FitChain {
     result.matrices.push_back({embedding::kWordVectors, canonical.wordVectors});
     result.matrices.push_back({embedding::kWordBias, m_state.b});
     if (stopped) return;
-    result.finalMetrics["train_objective"] = perToken(topic::epcaObjective(m_counts, m_state, m_priors, nullptr, {}));
+    result.finalMetrics["train_objective"] = perToken(finalObjective());
     result.matrices.push_back({embedding::kDocVectors, documentVectors(canonical)});
     if (m_data.heldout && !m_data.heldout->empty())
       topic::addHeldoutScores(result.finalMetrics, heldout(HeldoutProtocol::DocumentCompletion),
@@ -111,12 +127,31 @@ class EpcaChain final : public FitChain {
     return m_counts.tokens > 0 ? value / m_counts.tokens : std::numeric_limits<double>::quiet_NaN();
   }
 
+  bool variational() const { return m_options.inference == EpcaOptions::Inference::Variational; }
+
+  // The objective of the state reached (for the variational bound, one more sweep's, its update
+  // discarded).
+  double finalObjective() {
+    if (!variational()) return topic::epcaObjective(m_counts, m_state, m_priors, nullptr, {});
+    return topic::epcaVariationalSweep(m_counts, m_state, m_covariances, m_priors, m_gradient, m_nextMeans,
+                                       m_nextCovariances, {});
+  }
+
+  // A held-out document's coordinates: the point estimate, or the mean of q(z).
+  Eigen::VectorXd foldIn(std::span<const std::int32_t> words) const {
+    if (variational()) return topic::epcaVariationalFoldIn(words, m_state.w, m_state.b, m_priors).mean;
+    return topic::epcaFoldIn(words, m_state.w, m_state.b, m_options.zPrecision);
+  }
+
   // Under either likelihood, given the words' number: the Poisson counts of a document of known
   // length are multinomial with the softmax of the same logits, so one fold-in and one predictive
-  // serve both.
+  // serve both. Variational: the predictive averages the softmax over q(z), integrating z out.
   TopicHeldoutScore heldout(HeldoutProtocol protocol) const {
     if (!m_data.heldout || m_data.heldout->empty()) return {};
-    const LogPredictive predictive = [this](std::span<const std::int32_t> words, std::uint64_t) {
+    const LogPredictive predictive = [this](std::span<const std::int32_t> words, std::uint64_t seed) {
+      if (variational())
+        return topic::epcaPredictiveLogProbabilities(
+            m_state.w, m_state.b, topic::epcaVariationalFoldIn(words, m_state.w, m_state.b, m_priors), seed);
       return topic::epcaLogProbabilities(m_state.w, m_state.b,
                                          topic::epcaFoldIn(words, m_state.w, m_state.b, m_options.zPrecision));
     };
@@ -143,7 +178,7 @@ class EpcaChain final : public FitChain {
         const auto a = h.observed.document(i), b = h.scored.document(i);
         words.assign(a.begin(), a.end());
         words.insert(words.end(), b.begin(), b.end());
-        const Eigen::VectorXd z = topic::epcaFoldIn(words, m_state.w, m_state.b, m_options.zPrecision);
+        const Eigen::VectorXd z = foldIn(words);
         out.row(h.documents[i]) = (frame.transpose() * z).cwiseProduct(inverse).transpose();
       }
     });
@@ -157,6 +192,8 @@ class EpcaChain final : public FitChain {
   topic::DocWordCounts m_counts;
   topic::EpcaPriors m_priors;
   topic::EpcaState m_state, m_gradient;
+  topic::EpcaCovariances m_covariances, m_nextCovariances;  // variational: each q(z_d)'s covariance
+  Eigen::MatrixXd m_nextMeans;
   std::unique_ptr<topic::EpcaAdam> m_adam;
   double m_previous = std::numeric_limits<double>::quiet_NaN();
   bool m_converged = false;
@@ -190,6 +227,13 @@ const OptionTable<EpcaOptions>& EpcaOptions::table() {
                           "each count drawn from Poisson(exp(W z + b)), so the point also accounts for the length."),
              &EpcaOptions::likelihood,
              {{"multinomial", topic::EpcaLikelihood::Multinomial}, {"poisson", topic::EpcaLikelihood::Poisson}})
+        .add(choiceOption("inference", {},
+                          "map: each document's point fitted as a fixed number (Collins et al.; 003 shows it "
+                          "overfits); variational: the points integrated out under their Gaussian prior by "
+                          "variational EM, a Gaussian of full covariance per document (slower: K times the work per "
+                          "document)."),
+             &EpcaOptions::inference,
+             {{"map", EpcaOptions::Inference::Map}, {"variational", EpcaOptions::Inference::Variational}})
         .add(realOption("learning_rate", 0.0, 10.0, true,
                         "Adam's step size: how far each parameter moves per step, in its own units."),
              &EpcaOptions::learningRate)

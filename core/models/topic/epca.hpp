@@ -2,8 +2,9 @@
 // Exponential-family PCA of documents with the multinomial or the Poisson likelihood (000 §27.2.2,
 // eq. 27.8-27.9; Collins et al. 2002): each document a point z_d in K dimensions, its words drawn
 // from softmax(W z_d + b), or its counts from Poisson(exp(W z_d + b)). Point estimates under Gaussian priors (003
-// §3.5): the degenerate EM that 003 shows overfits, measured here by document completion beside full folding-in. Its
-// results are stored as embeddings: the low-rank part Z W^T in SVD form, and the word biases.
+// §3.5): the degenerate EM that 003 shows overfits, measured here by document completion beside full folding-in; or,
+// with --inference variational, the points integrated out (epca_variational.hpp). Its results are stored as
+// embeddings: the low-rank part Z W^T in SVD form (Z the means of q for the variational fit), and the word biases.
 #pragma once
 
 #include <cstdint>
@@ -18,6 +19,9 @@ struct EpcaOptions {
   std::int64_t components = 10;
   std::int64_t iterations = 300;
   topic::EpcaLikelihood likelihood = topic::EpcaLikelihood::Multinomial;
+  // map: point estimates of the documents' coordinates; variational: integrated out (Bayesian ePCA).
+  enum class Inference { Map, Variational };
+  Inference inference = Inference::Map;
   double learningRate = 0.05;  // Adam's step size
   double zPrecision = 1.0;     // the Gaussian prior on each document's coordinates
   double wPrecision = 1.0;     // the Gaussian prior on the word loadings

@@ -31,13 +31,14 @@ struct FormatName {
   std::string_view name;
 };
 
-constexpr std::array<FormatName, 7> kNames{{{CorpusFormat::Auto, "auto"},
+constexpr std::array<FormatName, 8> kNames{{{CorpusFormat::Auto, "auto"},
                                             {CorpusFormat::Folder, "dir"},
                                             {CorpusFormat::Lines, "lines"},
                                             {CorpusFormat::Csv, "csv"},
                                             {CorpusFormat::JsonLines, "jsonl"},
                                             {CorpusFormat::Uci, "uci"},
-                                            {CorpusFormat::Ldac, "ldac"}}};
+                                            {CorpusFormat::Ldac, "ldac"},
+                                            {CorpusFormat::Responses, "responses"}}};
 
 bool isDigits(std::string_view s) noexcept {
   return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
@@ -91,7 +92,9 @@ std::optional<CorpusFormat> corpusFormatFromString(std::string_view name) noexce
   return std::nullopt;
 }
 
-bool isBagOfWords(CorpusFormat format) noexcept { return format == CorpusFormat::Uci || format == CorpusFormat::Ldac; }
+bool isBagOfWords(CorpusFormat format) noexcept {
+  return format == CorpusFormat::Uci || format == CorpusFormat::Ldac || format == CorpusFormat::Responses;
+}
 
 CorpusFormat detectCorpusFormat(const fs::path& source) {
   const std::string name = source.string();
@@ -156,6 +159,9 @@ CorpusFormat readCorpus(const fs::path& source, const CorpusReadOptions& options
       break;
     case CorpusFormat::Ldac:
       corpus_io::readLdac(source, options, builder, control);
+      break;
+    case CorpusFormat::Responses:
+      corpus_io::readResponses(source, options, builder, control);
       break;
     case CorpusFormat::Auto:
       break;  // resolved above

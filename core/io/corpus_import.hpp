@@ -20,6 +20,7 @@ enum class CorpusFormat {
   JsonLines,  // one JSON object per line with a text field
   Uci,        // UCI bag-of-words: docword (D, W, NNZ, then "doc word count") + vocab
   Ldac,       // Blei's LDA-C: "N id:count ..." per line (0-based ids) + vocab
+  Responses,  // survey answers: CSV/TSV, a row per respondent, a column per question ("question=answer" words)
 };
 
 std::string_view toString(CorpusFormat format) noexcept;

@@ -29,6 +29,8 @@ void readUci(const std::filesystem::path& source, const CorpusReadOptions& optio
              const ImportControl& control);
 void readLdac(const std::filesystem::path& source, const CorpusReadOptions& options, CorpusBuilder& builder,
               const ImportControl& control);
+void readResponses(const std::filesystem::path& source, const CorpusReadOptions& options, CorpusBuilder& builder,
+                   const ImportControl& control);
 
 // True once `documents` reached the preview limit (control.maxRecords >= 0).
 inline bool reachedLimit(const ImportControl& control, std::int64_t documents) noexcept {

@@ -35,6 +35,10 @@ std::vector<SampleInfo> builtInSamples() {
        "2,410 papers as word counts in UCI format, without their text. Shows how bag-of-words data "
        "import and why the document reader can show only words for them.",
        "cora/docword.cora.txt"},
+      {"anes96", DataKind::Corpus, "ANES 1996: 944 voters' answers to nine questions",
+       "Party, own and candidates' liberal-conservative positions, vote, education, income, age and TV news, "
+       "each answer one of a few categories; public domain. Categorical PCA places the answers on a map.",
+       "anes96/anes96.csv"},
       {"sampson", DataKind::Graph, "Sampson's monks: who liked whom (T4)",
        "18 novices of a New England monastery in 1968 and their three strongest liking nominations "
        "just before the group split. Sampson's four groups are kept as the node attribute 'group'.",
@@ -106,6 +110,14 @@ ImportResult importSample(Project& project, const std::string& sample, const std
     r.source = source;
     r.read.format = CorpusFormat::Lines;
     r.stopWords = "none";
+    return importCorpus(project, r, control);
+  }
+  if (info->name == "anes96") {
+    CorpusImportRequest r;
+    r.name = datasetName;
+    r.source = source;
+    r.read.format = CorpusFormat::Responses;
+    r.read.idColumn = "id";
     return importCorpus(project, r, control);
   }
   if (info->name == "cora") {

@@ -57,6 +57,9 @@ Source sourceFor(CorpusFormat format) {
     case CorpusFormat::Ldac:
       s.path = test::fixture("corpus/cora200.ldac");
       break;
+    case CorpusFormat::Responses:
+      s.path = test::sample("anes96/anes96.csv");
+      break;
     case CorpusFormat::Auto:
       break;
   }

@@ -40,6 +40,8 @@ const FormatEntry kCorpusFormats[] = {
      static_cast<int>(core::CorpusFormat::Uci)},
     {"ldac", QT_TRANSLATE_NOOP("ImportOptionsForm", "LDA-C (N id:count … + vocab)"),
      static_cast<int>(core::CorpusFormat::Ldac)},
+    {"responses", QT_TRANSLATE_NOOP("ImportOptionsForm", "Survey answers (CSV / TSV, a column per question)"),
+     static_cast<int>(core::CorpusFormat::Responses)},
 };
 const FormatEntry kGraphFormats[] = {
     {"auto", QT_TRANSLATE_NOOP("ImportOptionsForm", "Detect from the file"), static_cast<int>(core::GraphFormat::Auto)},
@@ -220,6 +222,7 @@ void ImportOptionsForm::updateEnabled() {
   const bool bag =
       format == core::CorpusFormat::Auto || format == core::CorpusFormat::Uci || format == core::CorpusFormat::Ldac;
   for (auto* edit : {m_textColumn, m_titleColumn, m_timeColumn, m_labelColumn, m_idColumn}) edit->setEnabled(columns);
+  if (format == core::CorpusFormat::Responses) m_idColumn->setEnabled(true);
   m_vocabulary->setEnabled(bag);
   m_stopFile->setEnabled(m_stopWords->currentData().toString() == QLatin1String("file"));
 }

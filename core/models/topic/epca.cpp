@@ -12,8 +12,11 @@
 #include <cmath>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <utility>
 
+#include "core/data/response_groups.hpp"
+#include "core/eval/response_evaluation.hpp"
 #include "core/eval/topic_evaluation.hpp"
 #include "core/models/fit_driver.hpp"
 #include "core/models/topic/doc_word_counts.hpp"
@@ -26,6 +29,17 @@
 
 namespace latent::core {
 namespace {
+
+ResourceNeeds epcaNeeds(const FitData& data, const nlohmann::json& options) {
+  const auto K = options.at("k").get<std::uint64_t>();
+  const auto V = static_cast<std::uint64_t>(data.corpus->vocabularySize());
+  const auto D = static_cast<std::uint64_t>(data.fullDocumentCount);
+  // The state, its gradient and Adam's two moments (4 copies), 8 ranges' gradients of W, the
+  // dense logits of one block of documents per thread; variational: two covariances per document.
+  const bool variational = options.contains("inference") && options.at("inference").get<std::string>() == "variational";
+  const std::uint64_t covariances = variational ? 2 * D * K * K : 0;
+  return ResourceNeeds{(12 * (V + D) * K + 16 * 16 * V + covariances) * 8, std::max(V, D) * K * 8};
+}
 
 ModelInfo epcaInfo() {
   ModelInfo info;
@@ -45,30 +59,45 @@ ModelInfo epcaInfo() {
       "lower bound on log p(words | W, b) with Z integrated out, + W's Gaussian log prior; per token (nats; the "
       "Poisson likelihood without log x!)";
   info.options = EpcaOptions::table().specs();
-  info.needs = [](const FitData& data, const nlohmann::json& options) {
-    const auto K = options.at("k").get<std::uint64_t>();
-    const auto V = static_cast<std::uint64_t>(data.corpus->vocabularySize());
-    const auto D = static_cast<std::uint64_t>(data.fullDocumentCount);
-    // The state, its gradient and Adam's two moments (4 copies), 8 ranges' gradients of W, the
-    // dense logits of one block of documents per thread; variational: two covariances per document.
-    const std::uint64_t covariances = options.at("inference").get<std::string>() == "variational" ? 2 * D * K * K : 0;
-    return ResourceNeeds{(12 * (V + D) * K + 16 * 16 * V + covariances) * 8, std::max(V, D) * K * 8};
-  };
+  info.needs = &epcaNeeds;
+  return info;
+}
+
+ModelInfo catpcaInfo() {
+  ModelInfo info;
+  info.name = "catpca";
+  info.kind = DataKind::Corpus;
+  info.family = ResultFamily::Embeddings;
+  info.heldoutKey = topic::kHeldoutPerplexity;
+  info.title = "Categorical PCA (survey answers)";
+  info.description =
+      "For survey answers (imported with --format responses): places each respondent at a point in K dimensions, "
+      "and each question's answer is drawn through a softmax over that question's answers of its own loadings "
+      "times the point (000 eq. 27.7), fitted as point estimates under Gaussian priors. The Map page places the "
+      "answers on two components. Held-out respondents' hidden answers are predicted from their others: log loss "
+      "and accuracy per question, beside the answers' frequencies as a baseline.";
+  info.objectiveName =
+      "log p(answers | Z, W, b) + Gaussian log priors on Z and W (without their constants), per answer (nats)";
+  info.options = CatpcaOptions::table().specs();
+  info.needs = &epcaNeeds;
   return info;
 }
 
 class EpcaChain final : public FitChain {
  public:
-  EpcaChain(const FitData& data, const FitSettings& settings, const EpcaOptions& options, std::stop_token stop)
+  // `questions`: categorical PCA's, which must outlive the chain; null for epca.
+  EpcaChain(const FitData& data, const FitSettings& settings, const EpcaOptions& options,
+            const ResponseGroups* questions, std::stop_token stop)
       : m_data(data),
         m_settings(settings),
         m_options(options),
         m_stop(std::move(stop)),
         m_counts(topic::buildDocWordCounts(*data.corpus)),
-        m_priors{options.zPrecision, options.wPrecision, options.likelihood} {
+        m_priors{options.zPrecision, options.wPrecision, options.likelihood, questions} {
     const auto limit = std::min<std::int64_t>(static_cast<std::int64_t>(m_counts.documents()), m_counts.vocabulary);
     if (options.components >= limit)
-      throw UsageError("epca: --k must be below the number of training documents and of words (here " +
+      throw UsageError(std::string(questions ? "catpca" : "epca") +
+                       ": --k must be below the number of training documents and of words (here " +
                        std::to_string(limit) + ")");
     m_state = topic::initEpca(m_counts, options.components, settings.seed, options.likelihood);
     m_adam = std::make_unique<topic::EpcaAdam>(m_state);
@@ -117,9 +146,13 @@ class EpcaChain final : public FitChain {
     if (stopped) return;
     result.finalMetrics["train_objective"] = perToken(finalObjective());
     result.matrices.push_back({embedding::kDocVectors, documentVectors(canonical)});
-    if (m_data.heldout && !m_data.heldout->empty())
+    if (m_data.heldout && !m_data.heldout->empty()) {
       topic::addHeldoutScores(result.finalMetrics, heldout(HeldoutProtocol::DocumentCompletion),
                               heldout(HeldoutProtocol::FullFoldingIn));
+      if (m_priors.questions)
+        addResponseScores(result.finalMetrics, scoreResponses(*m_data.heldout, *m_data.corpus, *m_priors.questions,
+                                                              predictive(), m_settings.seed));
+    }
   }
 
  private:
@@ -140,22 +173,24 @@ class EpcaChain final : public FitChain {
   // A held-out document's coordinates: the point estimate, or the mean of q(z).
   Eigen::VectorXd foldIn(std::span<const std::int32_t> words) const {
     if (variational()) return topic::epcaVariationalFoldIn(words, m_state.w, m_state.b, m_priors).mean;
-    return topic::epcaFoldIn(words, m_state.w, m_state.b, m_options.zPrecision);
+    return topic::epcaFoldIn(words, m_state.w, m_state.b, m_options.zPrecision, m_priors.questions);
   }
 
   // Under either likelihood, given the words' number: the Poisson counts of a document of known
   // length are multinomial with the softmax of the same logits, so one fold-in and one predictive
   // serve both. Variational: the predictive averages the softmax over q(z), integrating z out.
-  TopicHeldoutScore heldout(HeldoutProtocol protocol) const {
-    if (!m_data.heldout || m_data.heldout->empty()) return {};
-    const LogPredictive predictive = [this](std::span<const std::int32_t> words, std::uint64_t seed) {
+  // Categorical PCA: the probabilities of each question's answers.
+  LogPredictive predictive() const {
+    return [this](std::span<const std::int32_t> words, std::uint64_t seed) {
       if (variational())
         return topic::epcaPredictiveLogProbabilities(
             m_state.w, m_state.b, topic::epcaVariationalFoldIn(words, m_state.w, m_state.b, m_priors), seed);
-      return topic::epcaLogProbabilities(m_state.w, m_state.b,
-                                         topic::epcaFoldIn(words, m_state.w, m_state.b, m_options.zPrecision));
+      return topic::epcaLogProbabilities(m_state.w, m_state.b, foldIn(words), m_priors.questions);
     };
-    return scoreHeldout(*m_data.heldout, predictive, protocol, m_settings.seed);
+  }
+  TopicHeldoutScore heldout(HeldoutProtocol protocol) const {
+    if (!m_data.heldout || m_data.heldout->empty()) return {};
+    return scoreHeldout(*m_data.heldout, predictive(), protocol, m_settings.seed);
   }
 
   // U in corpus order: a training document's row of the canonical form; a held-out document's
@@ -199,13 +234,18 @@ class EpcaChain final : public FitChain {
   bool m_converged = false;
 };
 
-class EpcaModel final : public DescribedModel<&epcaInfo> {
+// epca, or categorical PCA (the same chain with a softmax per question).
+template <ModelInfo (*Info)(), bool Categorical>
+class EpcaModel final : public DescribedModel<Info> {
  public:
   FitResult fit(const FitData& data, const FitSettings& settings, TrainingObserver& observer,
                 std::stop_token stop) override {
     const Stopwatch clock;
-    const auto options = EpcaOptions::table().parse(settings.options, info().name);
-    EpcaChain chain(data, settings, options, stop);
+    const auto options = Categorical ? CatpcaOptions::table().parse(settings.options, this->info().name).epca()
+                                     : EpcaOptions::table().parse(settings.options, this->info().name);
+    std::optional<ResponseGroups> questions;
+    if (Categorical) questions = responseGroups(data.corpus->words, this->info().name);
+    EpcaChain chain(data, settings, options, questions ? &*questions : nullptr, stop);
     return driveChain(chain, ChainSchedule{options.iterations, options.snapshotEvery}, settings, observer, stop, clock);
   }
 };
@@ -251,6 +291,46 @@ const OptionTable<EpcaOptions>& EpcaOptions::table() {
   return table;
 }
 
-ModelDefinition epcaModel() { return defineModel<EpcaModel>(); }
+EpcaOptions CatpcaOptions::epca() const {
+  EpcaOptions out;
+  out.components = components;
+  out.iterations = iterations;
+  out.learningRate = learningRate;
+  out.zPrecision = zPrecision;
+  out.wPrecision = wPrecision;
+  out.tolerance = tolerance;
+  out.snapshotEvery = snapshotEvery;
+  return out;
+}
+
+const OptionTable<CatpcaOptions>& CatpcaOptions::table() {
+  static const auto table = [] {
+    OptionTable<CatpcaOptions> t;
+    t.add(integerOption("k", 1, 10000,
+                        "Components: the dimensions each respondent's point lives in (each question's answer is a "
+                        "softmax of its own loadings times the point)."),
+          &CatpcaOptions::components)
+        .add(topic::iterationsOption("Adam steps on all the parameters at once, each after one pass over the "
+                                     "respondents."),
+             &CatpcaOptions::iterations)
+        .add(realOption("learning_rate", 0.0, 10.0, true,
+                        "Adam's step size: how far each parameter moves per step, in its own units."),
+             &CatpcaOptions::learningRate)
+        .add(realOption("z_precision", 0.0, kNoMaximum, true,
+                        "Precision of the Gaussian prior on each respondent's point: larger pulls the points "
+                        "towards the origin (every question answered by its answers' frequencies)."),
+             &CatpcaOptions::zPrecision)
+        .add(realOption("w_precision", 0.0, kNoMaximum, true,
+                        "Precision of the Gaussian prior on each answer's loadings: larger keeps them small."),
+             &CatpcaOptions::wPrecision)
+        .add(topic::toleranceOption(), &CatpcaOptions::tolerance)
+        .add(topic::snapshotEveryOption(), &CatpcaOptions::snapshotEvery);
+    return t;
+  }();
+  return table;
+}
+
+ModelDefinition epcaModel() { return defineModel<EpcaModel<&epcaInfo, false>>(); }
+ModelDefinition catpcaModel() { return defineModel<EpcaModel<&catpcaInfo, true>>(); }
 
 }  // namespace latent::core

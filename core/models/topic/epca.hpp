@@ -31,6 +31,25 @@ struct EpcaOptions {
   static const OptionTable<EpcaOptions>& table();
 };
 
+// Categorical PCA's options: epca's without the likelihood and inference choices, with its own
+// defaults (a two-dimensional map; a stronger prior on the loadings, as a survey has few rows for
+// each answer's K loadings).
+struct CatpcaOptions {
+  std::int64_t components = 2;
+  std::int64_t iterations = 300;
+  double learningRate = 0.05;
+  double zPrecision = 1.0;
+  double wPrecision = 10.0;
+  double tolerance = 1e-6;
+  std::int64_t snapshotEvery = 50;
+
+  EpcaOptions epca() const;
+  static const OptionTable<CatpcaOptions>& table();
+};
+
 ModelDefinition epcaModel();
+// Categorical PCA (000 eq. 27.7) of survey answers: epca's point estimates with a softmax within
+// each question's answers; the dataset's words must be "question=answer".
+ModelDefinition catpcaModel();
 
 }  // namespace latent::core

@@ -37,6 +37,28 @@ Eigen::VectorXd logSoftmaxRows(Eigen::MatrixXd& logits) {
   return normaliser;
 }
 
+// Log-softmax of each question's part of a row in place (categorical PCA).
+template <typename Row>
+void logSoftmaxQuestions(Row&& row, const ResponseGroups& questions, std::vector<double>& scratch) {
+  const std::size_t R = questions.count();
+  scratch.assign(2 * R, 0.0);
+  double* top = scratch.data();
+  double* sum = scratch.data() + R;
+  for (std::size_t r = 0; r < R; ++r) top[r] = -std::numeric_limits<double>::infinity();
+  const auto V = static_cast<std::size_t>(row.size());
+  for (std::size_t v = 0; v < V; ++v) {
+    auto& t = top[static_cast<std::size_t>(questions.questionOfWord[v])];
+    t = std::max(t, row[static_cast<Eigen::Index>(v)]);
+  }
+  for (std::size_t v = 0; v < V; ++v) {
+    const auto r = static_cast<std::size_t>(questions.questionOfWord[v]);
+    sum[r] += std::exp(row[static_cast<Eigen::Index>(v)] - top[r]);
+  }
+  for (std::size_t r = 0; r < R; ++r) top[r] += std::log(sum[r]);
+  for (std::size_t v = 0; v < V; ++v)
+    row[static_cast<Eigen::Index>(v)] -= top[static_cast<std::size_t>(questions.questionOfWord[v])];
+}
+
 }  // namespace
 
 EpcaState initEpca(const DocWordCounts& counts, std::int64_t K, std::uint64_t seed, EpcaLikelihood likelihood) {
@@ -73,6 +95,7 @@ double epcaObjective(const DocWordCounts& counts, const EpcaState& state, const 
   std::atomic<bool> halted{false};
   tbb::parallel_for(std::int64_t{0}, ranges, [&](std::int64_t r) {
     Eigen::MatrixXd logits;
+    std::vector<double> scratch, answered;
     if (gradient) {
       gradW[static_cast<std::size_t>(r)] = Eigen::MatrixXd::Zero(V, K);
       gradB[static_cast<std::size_t>(r)] = Eigen::VectorXd::Zero(V);
@@ -89,7 +112,11 @@ double epcaObjective(const DocWordCounts& counts, const EpcaState& state, const 
       const bool poisson = priors.likelihood == EpcaLikelihood::Poisson;
       // Poisson: the rates' total enters the data term; multinomial: the logits become log-probabilities.
       double sum = poisson ? -logits.array().exp().sum() : 0.0;
-      if (!poisson) logSoftmaxRows(logits);
+      if (!poisson && priors.questions) {
+        for (Eigen::Index i = 0; i < size; ++i) logSoftmaxQuestions(logits.row(i), *priors.questions, scratch);
+      } else if (!poisson) {
+        logSoftmaxRows(logits);
+      }
       for (Eigen::Index i = 0; i < size; ++i) {
         const auto d = static_cast<std::size_t>(first + i);
         for (auto e = static_cast<std::size_t>(counts.docStart[d]);
@@ -102,7 +129,20 @@ double epcaObjective(const DocWordCounts& counts, const EpcaState& state, const 
       // probabilities, or the Poisson rates).
       for (Eigen::Index i = 0; i < size; ++i) {
         const auto d = static_cast<std::size_t>(first + i);
-        logits.row(i) = -(poisson ? 1.0 : counts.docLength[d]) * logits.row(i).array().exp();
+        if (!poisson && priors.questions) {
+          // Each answer's expected count: the question's number of answers times its probability.
+          answered.assign(priors.questions->count(), 0.0);
+          for (auto e = static_cast<std::size_t>(counts.docStart[d]);
+               e < static_cast<std::size_t>(counts.docStart[d + 1]); ++e)
+            answered[static_cast<std::size_t>(
+                priors.questions->questionOfWord[static_cast<std::size_t>(counts.words[e])])] += counts.counts[e];
+          for (Eigen::Index v = 0; v < V; ++v)
+            logits(i, v) =
+                -answered[static_cast<std::size_t>(priors.questions->questionOfWord[static_cast<std::size_t>(v)])] *
+                std::exp(logits(i, v));
+        } else {
+          logits.row(i) = -(poisson ? 1.0 : counts.docLength[d]) * logits.row(i).array().exp();
+        }
         for (auto e = static_cast<std::size_t>(counts.docStart[d]);
              e < static_cast<std::size_t>(counts.docStart[d + 1]); ++e)
           logits(i, counts.words[e]) += counts.counts[e];
@@ -151,30 +191,56 @@ void EpcaAdam::apply(EpcaState& state, const EpcaState& gradient, double rate) {
   step(state.b, m_first.b, m_second.b, gradient.b);
 }
 
-Eigen::VectorXd epcaLogProbabilities(const Eigen::MatrixXd& w, const Eigen::VectorXd& b, const Eigen::VectorXd& z) {
+Eigen::VectorXd epcaLogProbabilities(const Eigen::MatrixXd& w, const Eigen::VectorXd& b, const Eigen::VectorXd& z,
+                                     const ResponseGroups* questions) {
   Eigen::VectorXd logits = w * z + b;
+  if (questions) {
+    std::vector<double> scratch;
+    logSoftmaxQuestions(logits, *questions, scratch);
+    return logits;
+  }
   const double top = logits.maxCoeff();
   return logits.array() - (top + std::log((logits.array() - top).exp().sum()));
 }
 
 Eigen::VectorXd epcaFoldIn(std::span<const std::int32_t> words, const Eigen::MatrixXd& w, const Eigen::VectorXd& b,
-                           double zPrecision, int maxIterations) {
+                           double zPrecision, const ResponseGroups* questions, int maxIterations) {
   const auto K = w.cols();
   Eigen::VectorXd counts = Eigen::VectorXd::Zero(w.rows());
   for (const auto v : words) counts[v] += 1.0;
   const double length = static_cast<double>(words.size());
+  // Categorical PCA: the answers given to each question (the words of one softmax).
+  std::vector<double> answered(questions ? questions->count() : 0, 0.0);
+  if (questions)
+    for (const auto v : words)
+      answered[static_cast<std::size_t>(questions->questionOfWord[static_cast<std::size_t>(v)])] += 1.0;
   const auto value = [&](const Eigen::VectorXd& z, const Eigen::VectorXd& logp) {
     return counts.dot(logp) - 0.5 * zPrecision * z.squaredNorm();
   };
   Eigen::VectorXd z = Eigen::VectorXd::Zero(K);
-  Eigen::VectorXd logp = epcaLogProbabilities(w, b, z);
+  Eigen::VectorXd logp = epcaLogProbabilities(w, b, z, questions);
   double current = value(z, logp);
   for (int iteration = 0; iteration < maxIterations; ++iteration) {
     const Eigen::VectorXd p = logp.array().exp();
-    const Eigen::VectorXd gradient = w.transpose() * (counts - length * p) - zPrecision * z;
-    // Minus the Hessian: N W^T (diag(p) - p p^T) W + zPrecision I, positive definite.
-    const Eigen::VectorXd mean = w.transpose() * p;
-    Eigen::MatrixXd curvature = length * (w.transpose() * p.asDiagonal() * w - mean * mean.transpose());
+    // Minus the Hessian: N W^T (diag(p) - p p^T) W + zPrecision I, positive definite; for
+    // categorical PCA the sum of that over the questions, each with its own answers' p and N_r.
+    Eigen::VectorXd expected = length * p;
+    Eigen::MatrixXd curvature;
+    if (questions) {
+      for (Eigen::Index v = 0; v < w.rows(); ++v)
+        expected[v] = answered[static_cast<std::size_t>(questions->questionOfWord[static_cast<std::size_t>(v)])] * p[v];
+      curvature = w.transpose() * expected.asDiagonal() * w;
+      for (std::size_t r = 0; r < questions->count(); ++r) {
+        if (answered[r] == 0.0) continue;
+        Eigen::VectorXd mean = Eigen::VectorXd::Zero(K);
+        for (const auto v : questions->answersOfQuestion[r]) mean += p[v] * w.row(v).transpose();
+        curvature -= answered[r] * mean * mean.transpose();
+      }
+    } else {
+      const Eigen::VectorXd mean = w.transpose() * p;
+      curvature = length * (w.transpose() * p.asDiagonal() * w - mean * mean.transpose());
+    }
+    const Eigen::VectorXd gradient = w.transpose() * (counts - expected) - zPrecision * z;
     curvature.diagonal().array() += zPrecision;
     const Eigen::VectorXd direction = curvature.ldlt().solve(gradient);
     // Backtracking: halve the step until the objective rises.
@@ -182,7 +248,7 @@ Eigen::VectorXd epcaFoldIn(std::span<const std::int32_t> words, const Eigen::Mat
     Eigen::VectorXd candidate = z, candidateLogp = logp;
     for (int halving = 0; halving < 30; ++halving, step *= 0.5) {
       candidate = z + step * direction;
-      candidateLogp = epcaLogProbabilities(w, b, candidate);
+      candidateLogp = epcaLogProbabilities(w, b, candidate, questions);
       next = value(candidate, candidateLogp);
       if (next >= current) break;
     }

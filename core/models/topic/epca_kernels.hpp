@@ -15,6 +15,7 @@
 
 #include <Eigen/Core>
 
+#include "core/data/response_groups.hpp"
 #include "core/models/topic/doc_word_counts.hpp"
 
 namespace latent::core::topic {
@@ -31,6 +32,9 @@ struct EpcaPriors {
   double zPrecision = 1.0;  // z_d ~ N(0, I / zPrecision)
   double wPrecision = 1.0;  // W's entries ~ N(0, 1 / wPrecision)
   EpcaLikelihood likelihood = EpcaLikelihood::Multinomial;
+  // Categorical PCA (000 eq. 27.7): with the multinomial likelihood, a softmax within each
+  // question's answers (W_r z + b_r) instead of one over the vocabulary; null: one softmax.
+  const ResponseGroups* questions = nullptr;
 };
 
 // b the corpus's smoothed log word frequencies (per document, for the Poisson rates), W and z
@@ -58,12 +62,14 @@ class EpcaAdam {
 };
 
 // A document's z maximising sum_v n_v log softmax(W z + b)_v - zPrecision/2 ||z||^2 (concave: Newton
-// steps with a backtracking line search), from z = 0. `words` repeat as often as they occur.
+// steps with a backtracking line search), from z = 0; with `questions`, the softmax within each
+// question's answers. `words` repeat as often as they occur.
 Eigen::VectorXd epcaFoldIn(std::span<const std::int32_t> words, const Eigen::MatrixXd& w, const Eigen::VectorXd& b,
-                           double zPrecision, int maxIterations = 50);
+                           double zPrecision, const ResponseGroups* questions = nullptr, int maxIterations = 50);
 
-// log softmax(W z + b) over the vocabulary.
-Eigen::VectorXd epcaLogProbabilities(const Eigen::MatrixXd& w, const Eigen::VectorXd& b, const Eigen::VectorXd& z);
+// log softmax(W z + b) over the vocabulary, or within each question's answers.
+Eigen::VectorXd epcaLogProbabilities(const Eigen::MatrixXd& w, const Eigen::VectorXd& b, const Eigen::VectorXd& z,
+                                     const ResponseGroups* questions = nullptr);
 
 // The low-rank part Z W^T in canonical form U diag(s) V^T (U D x K, V V x K orthonormal columns,
 // s descending; each column of V's largest entry positive), which identifies the factors up to

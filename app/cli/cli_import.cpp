@@ -112,7 +112,9 @@ Command addImportCommand(CLI::App& app) {
   auto* c =
       import->add_subcommand("corpus", "Import documents (folder of .txt, lines, CSV/TSV, JSON Lines, UCI, LDA-C)");
   addCommon(c, *corpusArgs);
-  c->add_option("--format", corpusArgs->format, "auto|dir|lines|csv|jsonl|uci|ldac|responses (survey answers: a column per question)")->capture_default_str();
+  c->add_option("--format", corpusArgs->format,
+                "auto|dir|lines|csv|jsonl|uci|ldac|responses (survey answers: a column per question)")
+      ->capture_default_str();
   c->add_option("--vocab", *vocab, "Vocabulary file (UCI, LDA-C); found next to the data when omitted");
   c->add_option("--text-column", corpus->read.textColumn, "CSV/JSON Lines field holding the text (default: text)");
   c->add_option("--title-column", corpus->read.titleColumn, "Field holding the title");

@@ -73,8 +73,8 @@ ResponseLayout readLayout(CsvReader& reader, const CorpusReadOptions& options) {
   if (!options.idColumn.empty()) {
     layout.id = findColumn(layout.header, options.idColumn);
     if (layout.id < 0)
-      reader.fail("no column named " + quoteInput(options.idColumn) + " (columns: " +
-                  clip(joinColumns(layout.header), 400) + ")");
+      reader.fail("no column named " + quoteInput(options.idColumn) +
+                  " (columns: " + clip(joinColumns(layout.header), 400) + ")");
   } else {
     layout.id = findColumn(layout.header, "id");
   }

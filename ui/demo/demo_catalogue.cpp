@@ -190,6 +190,23 @@ QVector<DemoSpec> demoCatalogue() {
        {DemoFit{QStringLiteral("gap"), {}}, DemoFit{QStringLiteral("plsa"), {}},
         DemoFit{QStringLiteral("epca"), QVariantMap{{QStringLiteral("iterations"), 150}}},
         DemoFit{QStringLiteral("lda-vb"), QVariantMap{{QStringLiteral("iterations"), 50}}}}},
+      {QStringLiteral("survey-map"),
+       QObject::tr("Survey answers on a map: ANES 1996"),
+       QObject::tr("Categorical PCA (two components) of 944 voters' answers to nine questions of the 1996 American "
+                   "National Election Study, with 10% of the voters held out. The Map page places every answer "
+                   "on the two components: the first runs from strong Democrats, Clinton voters and liberals on "
+                   "the left to strong Republicans, Dole voters and conservatives on the right; the second from "
+                   "low income and little schooling at the bottom to $75k and over and a PhD at the top. Switch to "
+                   "documents to see the voters, or find an answer for its neighbours. The final metrics predict "
+                   "each held-out voter's hidden answers from their others: better than the "
+                   "answers' frequencies, most of all for the vote."),
+       QStringLiteral("anes96"),
+       QStringLiteral("catpca"),
+       QString(),
+       QVariantMap{{QStringLiteral("k"), 2}},
+       0.1,
+       {},
+       {}},
       {QStringLiteral("words-on-a-map"),
        QObject::tr("LSA: the State of the Union's words on a map"),
        QObject::tr("Latent semantic analysis (a truncated SVD of the tf-idf weighted counts, 100 components) of the "

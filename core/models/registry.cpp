@@ -30,9 +30,10 @@ namespace {
 
 // One row per model, in the order of DESIGN §3.
 const ModelDefinition kModels[] = {
-    unigramModel(),   mixtureModel(), plsaModel(), epcaModel(), catpcaModel(),     ldaGibbsModel(), ldaVbModel(),
-    ldaOnlineModel(), mpcaModel(),    gapModel(),  nmfModel(),  lsaModel(),        sbmModel(),      mmsbModel(),
-    irmModel(),       pmfModel(),     rbmModel(),  rsmModel(),  rbmRatingsModel(), gbEfhModel(),    rbmGaussianModel(),
+    unigramModel(), mixtureModel(),    plsaModel(),  epcaModel(),        catpcaModel(), ldaGibbsModel(),
+    ldaVbModel(),   ldaOnlineModel(),  mpcaModel(),  urpModel(),         gapModel(),    nmfModel(),
+    lsaModel(),     sbmModel(),        mmsbModel(),  irmModel(),         pmfModel(),    rbmModel(),
+    rsmModel(),     rbmRatingsModel(), gbEfhModel(), rbmGaussianModel(),
 };
 
 }  // namespace

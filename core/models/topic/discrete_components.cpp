@@ -8,8 +8,11 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <utility>
 
+#include "core/data/response_groups.hpp"
+#include "core/eval/response_evaluation.hpp"
 #include "core/eval/topic_evaluation.hpp"
 #include "core/models/fit_driver.hpp"
 #include "core/models/topic/discrete_components_kernels.hpp"
@@ -69,6 +72,24 @@ ModelInfo gapInfo() {
   return info;
 }
 
+ModelInfo urpInfo() {
+  ModelInfo info;
+  info.name = "urp";
+  info.kind = DataKind::Corpus;
+  info.family = ResultFamily::Topics;
+  info.title = "URP (simplex factor model of survey answers)";
+  info.description =
+      "For survey answers (imported with --format responses): Marlin's user rating profile model, mPCA's version of "
+      "categorical PCA. Each respondent mixes K profiles with a Dirichlet prior, and each profile gives every "
+      "question its own distribution over that question's answers; fitted by the same Gibbs sampling of counts as "
+      "mpca. Held-out respondents' hidden answers are predicted from their others: log loss and accuracy per "
+      "question, beside the answers' frequencies.";
+  info.objectiveName = "log p(answers | shares, profiles) of the state each sweep starts from, per answer (nats)";
+  info.options = DiscreteComponentOptions::mpcaTable().specs();
+  info.needs = &discreteComponentNeeds;
+  return info;
+}
+
 // Each training token's component in corpus order, from the splits: the i-th occurrence of a word
 // in a document takes the i-th component split off its count.
 std::vector<std::vector<std::int32_t>> tokenComponents(const Corpus& corpus, const topic::DocWordCounts& counts,
@@ -93,8 +114,9 @@ std::vector<std::vector<std::int32_t>> tokenComponents(const Corpus& corpus, con
 
 class DiscreteComponentChain final : public FitChain {
  public:
+  // `responses`: the URP, whose words must be survey answers ("question=answer").
   DiscreteComponentChain(const FitData& data, const FitSettings& settings, const DiscreteComponentOptions& options,
-                         topic::DocumentPrior kind, std::stop_token stop)
+                         topic::DocumentPrior kind, bool responses, std::stop_token stop)
       : m_data(data),
         m_settings(settings),
         m_options(options),
@@ -105,6 +127,10 @@ class DiscreteComponentChain final : public FitChain {
         // better estimate of E[b | data] than one sample's, as long as no two components swap there.
         m_averageFrom(options.iterations - std::max<std::int64_t>(1, options.iterations / 5) + 1) {
     const auto K = static_cast<Eigen::Index>(options.topics);
+    if (responses) {
+      m_questions = responseGroups(data.corpus->words, "urp");
+      m_priors.questions = &*m_questions;
+    }
     m_priors.kind = kind;
     m_priors.beta = options.beta;
     m_priors.shape = Eigen::VectorXd::Constant(K, options.documentPrior);
@@ -129,7 +155,7 @@ class DiscreteComponentChain final : public FitChain {
         m_counts.tokens > 0 ? logLikelihood / m_counts.tokens : std::numeric_limits<double>::quiet_NaN();
     if (plan.iteration >= m_averageFrom) {
       if (m_topicSamples == 0) m_topicSum.setZero(m_state.topicWord.rows(), m_state.topicWord.cols());
-      m_topicSum += topic::posteriorTopics(m_state, m_priors.beta);
+      m_topicSum += topic::posteriorTopics(m_state, m_priors.beta, m_priors.questions);
       ++m_topicSamples;
     }
     if (plan.evaluate) {
@@ -149,12 +175,12 @@ class DiscreteComponentChain final : public FitChain {
     return true;
   }
 
-  std::vector<NamedMatrix> snapshot(const StepPlan&) override { return {{topic::kTopicWord, currentTopics()}}; }
+  std::vector<NamedMatrix> snapshot(const StepPlan&) override { return {{topic::kTopicWord, stored(currentTopics())}}; }
 
   void finish(FitResult& result) override {
     const Eigen::MatrixXd topics = currentTopics();
     const FoldIn fold = foldIn(topics);
-    result.matrices.push_back({topic::kTopicWord, topics});
+    result.matrices.push_back({topic::kTopicWord, stored(topics)});
     result.matrices.push_back(
         {topic::kDocTopic,
          topic::assembleDocTopic(m_data, topic::expectedDocumentShares(m_state, m_priors), fold, m_settings.seed)});
@@ -167,15 +193,32 @@ class DiscreteComponentChain final : public FitChain {
     result.tokenTopics = tokenComponents(*m_data.corpus, m_counts, m_entryStart, m_state.split);
     result.finalMetrics["beta"] = m_priors.beta;
     result.finalMetrics["topic_word_samples"] = m_topicSamples;  // sweeps averaged into topic_word
-    if (result.status != FitStatus::Cancelled)
+    if (result.status != FitStatus::Cancelled) {
       topic::addFinalHeldoutMetrics(result.finalMetrics, m_data, topics, fold, m_settings.seed);
+      if (m_priors.questions && m_data.heldout && !m_data.heldout->empty()) {
+        const LogPredictive predictive = [&](std::span<const std::int32_t> words, std::uint64_t seed) {
+          Eigen::VectorXd theta(topics.rows());
+          fold(words, seed, theta);
+          return Eigen::VectorXd((topics.transpose() * theta).array().log());
+        };
+        addResponseScores(result.finalMetrics, scoreResponses(*m_data.heldout, *m_data.corpus, *m_priors.questions,
+                                                              predictive, m_settings.seed));
+      }
+    }
   }
 
  private:
   // The average so far within the averaging stretch, else the last sample's posterior mean.
   Eigen::MatrixXd currentTopics() const {
     if (m_topicSamples > 0) return m_topicSum / static_cast<double>(m_topicSamples);
-    return topic::posteriorTopics(m_state, m_priors.beta);
+    return topic::posteriorTopics(m_state, m_priors.beta, m_priors.questions);
+  }
+
+  // As stored for the topic views, whose rows sum to one: the URP's profiles (a distribution per
+  // question) divided by the number of questions.
+  Eigen::MatrixXd stored(const Eigen::MatrixXd& topics) const {
+    if (!m_priors.questions) return topics;
+    return topics / static_cast<double>(m_priors.questions->count());
   }
 
   // A held-out document's shares with the topics fixed: LDA's collapsed fold-in for mPCA (the
@@ -192,6 +235,7 @@ class DiscreteComponentChain final : public FitChain {
   std::stop_token m_stop;
   topic::DocWordCounts m_counts;
   std::vector<std::int64_t> m_entryStart;
+  std::optional<ResponseGroups> m_questions;
   topic::ComponentPriors m_priors;
   std::int64_t m_averageFrom;
   topic::ComponentSample m_state, m_next;
@@ -199,7 +243,7 @@ class DiscreteComponentChain final : public FitChain {
   std::int64_t m_topicSamples = 0;
 };
 
-template <ModelInfo (*Info)(), topic::DocumentPrior Kind>
+template <ModelInfo (*Info)(), topic::DocumentPrior Kind, bool Responses = false>
 class DiscreteComponentModel final : public DescribedModel<Info> {
  public:
   FitResult fit(const FitData& data, const FitSettings& settings, TrainingObserver& observer,
@@ -208,7 +252,7 @@ class DiscreteComponentModel final : public DescribedModel<Info> {
     const auto& table = Kind == topic::DocumentPrior::Gamma ? DiscreteComponentOptions::gapTable()
                                                             : DiscreteComponentOptions::mpcaTable();
     const auto options = table.parse(settings.options, this->info().name);
-    DiscreteComponentChain chain(data, settings, options, Kind, stop);
+    DiscreteComponentChain chain(data, settings, options, Kind, Responses, stop);
     return driveChain(chain, chain.schedule(), settings, observer, stop, clock, stop.stop_requested());
   }
 };
@@ -259,6 +303,9 @@ const OptionTable<DiscreteComponentOptions>& DiscreteComponentOptions::gapTable(
 
 ModelDefinition mpcaModel() {
   return defineModel<DiscreteComponentModel<&mpcaInfo, topic::DocumentPrior::Dirichlet>>();
+}
+ModelDefinition urpModel() {
+  return defineModel<DiscreteComponentModel<&urpInfo, topic::DocumentPrior::Dirichlet, true>>();
 }
 ModelDefinition gapModel() { return defineModel<DiscreteComponentModel<&gapInfo, topic::DocumentPrior::Gamma>>(); }
 

@@ -29,5 +29,8 @@ struct DiscreteComponentOptions {
 
 ModelDefinition mpcaModel();
 ModelDefinition gapModel();
+// The URP / simplex factor model (000 eq. 27.14; Marlin 2003): mpca for survey answers, each
+// component a distribution over each question's answers; the dataset's words must be "question=answer".
+ModelDefinition urpModel();
 
 }  // namespace latent::core

@@ -24,8 +24,31 @@ std::uint64_t wordStream(std::int64_t iteration, std::size_t documents, std::int
 
 // Counts n_kw word by word from the splits, then each b_k ~ Dir(beta + n_k.) as normalised Gamma
 // draws. False when stopped.
+// Each row (or each question's part of it) divided by its sum, in a fixed order.
+void normaliseTopics(Eigen::MatrixXd& topics, const ResponseGroups* questions) {
+  const auto K = topics.rows();
+  if (!questions) {
+    const Eigen::VectorXd total = topics.rowwise().sum();
+    for (Eigen::Index k = 0; k < K; ++k) {
+      if (total[k] > 0.0)
+        topics.row(k) /= total[k];
+      else
+        topics.row(k).setConstant(1.0 / static_cast<double>(topics.cols()));
+    }
+    return;
+  }
+  for (const auto& answers : questions->answersOfQuestion)
+    for (Eigen::Index k = 0; k < K; ++k) {
+      double total = 0.0;
+      for (const auto v : answers) total += topics(k, v);
+      for (const auto v : answers)
+        topics(k, v) = total > 0.0 ? topics(k, v) / total : 1.0 / static_cast<double>(answers.size());
+    }
+}
+
 bool drawTopics(const DocWordCounts& counts, const std::vector<std::int64_t>& entryStart, double beta,
-                std::uint64_t seed, std::int64_t iteration, ComponentSample& sample, std::stop_token stop) {
+                const ResponseGroups* questions, std::uint64_t seed, std::int64_t iteration, ComponentSample& sample,
+                std::stop_token stop) {
   const auto K = sample.docCounts.rows();
   const auto V = counts.vocabulary;
   sample.wordCounts.resize(K, V);
@@ -46,14 +69,7 @@ bool drawTopics(const DocWordCounts& counts, const std::vector<std::int64_t>& en
     }
   });
   if (stopped) return false;
-  // Row sums in a fixed order, whatever the threads did.
-  const Eigen::VectorXd total = sample.topicWord.rowwise().sum();
-  for (Eigen::Index k = 0; k < K; ++k) {
-    if (total[k] > 0.0)
-      sample.topicWord.row(k) /= total[k];
-    else
-      sample.topicWord.row(k).setConstant(1.0 / static_cast<double>(V));
-  }
+  normaliseTopics(sample.topicWord, questions);
   return true;
 }
 
@@ -95,7 +111,7 @@ void initComponents(const DocWordCounts& counts, const std::vector<std::int64_t>
       sample.docCounts(k, static_cast<Eigen::Index>(d)) += static_cast<int>(entryStart[entry + 1] - entryStart[entry]);
     }
   }
-  drawTopics(counts, entryStart, priors.beta, seed, 0, sample, {});
+  drawTopics(counts, entryStart, priors.beta, priors.questions, seed, 0, sample, {});
   // Each document starts at its prior mean, so the first splits follow the topics alone.
   sample.docFactor.resize(K, static_cast<Eigen::Index>(D));
   if (priors.kind == DocumentPrior::Gamma)
@@ -156,15 +172,14 @@ double componentSweep(const DocWordCounts& counts, const std::vector<std::int64_
     return sum;
   });
   if (stopped) return std::numeric_limits<double>::quiet_NaN();
-  if (!drawTopics(counts, entryStart, priors.beta, seed, iteration, next, stop))
+  if (!drawTopics(counts, entryStart, priors.beta, priors.questions, seed, iteration, next, stop))
     return std::numeric_limits<double>::quiet_NaN();
   return logLikelihood;
 }
 
-Eigen::MatrixXd posteriorTopics(const ComponentSample& sample, double beta) {
+Eigen::MatrixXd posteriorTopics(const ComponentSample& sample, double beta, const ResponseGroups* questions) {
   Eigen::MatrixXd topics = sample.wordCounts.cast<double>().array() + beta;
-  const Eigen::VectorXd total = topics.rowwise().sum();
-  for (Eigen::Index k = 0; k < topics.rows(); ++k) topics.row(k) /= total[k];
+  normaliseTopics(topics, questions);
   return topics;
 }
 
@@ -232,6 +247,7 @@ void optimizeComponentPriors(const ComponentSample& sample, ComponentPriors& pri
     }
     optimizeAsymmetricAlpha(priors.shape, histograms);
   }
+  if (priors.questions) return;
   TopicWordHistograms words;
   for (Eigen::Index w = 0; w < sample.wordCounts.cols(); ++w)
     for (Eigen::Index k = 0; k < K; ++k) {

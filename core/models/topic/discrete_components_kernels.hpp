@@ -17,6 +17,7 @@
 
 #include <Eigen/Core>
 
+#include "core/data/response_groups.hpp"
 #include "core/eval/topic_evaluation.hpp"
 #include "core/models/topic/dirichlet_hyperparameters.hpp"
 #include "core/models/topic/doc_word_counts.hpp"
@@ -33,6 +34,10 @@ struct ComponentPriors {
   Eigen::VectorXd shape;  // alpha_k (Dirichlet) or a_k (Gamma)
   Eigen::VectorXd rate;   // b_k (Gamma only)
   double beta = 0.01;     // symmetric prior on each component's words
+  // The URP / simplex factor model (000 eq. 27.14): survey answers, each component a distribution
+  // over each question's answers (b_k^(r) ~ Dir(beta)) rather than one over the vocabulary; null
+  // for mPCA and GaP. Must outlive the priors.
+  const ResponseGroups* questions = nullptr;
 };
 
 // One state of the chain. Matrices are stored with the component index fastest (K x D, K x V), so
@@ -64,8 +69,9 @@ double componentSweep(const DocWordCounts& counts, const std::vector<std::int64_
                       const ComponentSample& current, ComponentSample& next, std::stop_token stop);
 
 // The components' word distributions given the splits, E[b_k | n_k.] = (beta + n_kw) /
-// (V beta + n_k): the topics the views show and held-out documents are scored with (K x V).
-Eigen::MatrixXd posteriorTopics(const ComponentSample& sample, double beta);
+// (V beta + n_k): the topics the views show and held-out documents are scored with (K x V). With
+// questions, within each question's answers (each row then sums to the number of questions).
+Eigen::MatrixXd posteriorTopics(const ComponentSample& sample, double beta, const ResponseGroups* questions = nullptr);
 
 // Each document's expected share of each component given its splits (D x K, rows sum to one):
 // (alpha_k + n_dk) normalised for mPCA, E[z_dk] = (a_k + n_dk) / (b_k + 1) normalised for GaP,
@@ -75,7 +81,8 @@ Eigen::MatrixXd expectedDocumentShares(const ComponentSample& sample, const Comp
 // Empirical Bayes for the priors from the splits: alpha by Minka's fixed point over the n_dk
 // (mPCA), each Gamma's shape and rate by maximum likelihood on the expected sufficient statistics
 // E[z_dk], E[log z_dk] under z_dk's conditional (GaP; Minka 2002's Newton step for the shape), and
-// beta by Minka's fixed point over the n_kw.
+// beta by Minka's fixed point over the n_kw (not with questions, whose Dirichlets differ in size:
+// there beta stays as given).
 void optimizeComponentPriors(const ComponentSample& sample, ComponentPriors& priors);
 
 // The maximum-likelihood Gamma(shape, rate) for data with the given mean of x and of log x

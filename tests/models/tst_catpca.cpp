@@ -5,6 +5,7 @@
 // their frequencies.
 #include <QtTest>
 
+#include <Eigen/LU>
 #include <cmath>
 
 #include "core/data/response_groups.hpp"
@@ -15,6 +16,7 @@
 #include "core/models/topic/doc_word_counts.hpp"
 #include "core/models/topic/epca.hpp"
 #include "core/models/topic/epca_kernels.hpp"
+#include "core/models/topic/epca_variational.hpp"
 #include "core/store/project.hpp"
 #include "core/store/run_store.hpp"
 #include "core/util/random.hpp"
@@ -114,6 +116,62 @@ class CatpcaTest : public QObject {
     QVERIFY(gradient.norm() < 1e-8);
   }
 
+  // The variational bound with a softmax per question: its gradient in W and b, and its fold-in's
+  // fixed point (W^T (x - mu) = lambda m, S^-1 = W^T diag(mu) W + lambda I, mu_v = n_r p_v).
+  void variationalGradientAndFixedPoint() {
+    const auto survey = generateSurvey(5, 3, 4, 2, 21);
+    const auto counts = core::topic::buildDocWordCounts(survey.corpus);
+    const auto groups = core::responseGroups(survey.corpus.words, "test");
+    const core::topic::EpcaPriors priors{1.2, 0.8, core::topic::EpcaLikelihood::Multinomial, &groups};
+    auto state = core::topic::initEpca(counts, 2, 5);
+    core::Rng rng(22);
+    for (auto* m : {&state.w, &state.z})
+      for (Eigen::Index i = 0; i < m->size(); ++i) m->data()[i] = 0.6 * rng.normal();
+    auto covariances = core::topic::initEpcaCovariances(5, 2, 2.0);
+    const auto bound = [&](core::topic::EpcaState* gradient) {
+      core::topic::EpcaState g;
+      Eigen::MatrixXd means;
+      core::topic::EpcaCovariances next;
+      return core::topic::epcaVariationalSweep(counts, state, covariances, priors, gradient ? *gradient : g, means,
+                                               next, {});
+    };
+    core::topic::EpcaState gradient;
+    bound(&gradient);
+    double worst = 0.0;
+    const double h = 1e-6;
+    for (Eigen::Index i = 0; i < state.w.size(); ++i) {
+      double& entry = state.w.data()[i];
+      const double saved = entry;
+      entry = saved + h;
+      const double up = bound(nullptr);
+      entry = saved - h;
+      const double down = bound(nullptr);
+      entry = saved;
+      worst = std::max(worst, std::abs((up - down) / (2 * h) - gradient.w.data()[i]));
+    }
+    qInfo("largest gradient error %.2e", worst);
+    QVERIFY(worst < 1e-6);
+
+    const auto words = survey.corpus.document(0).first(2);  // two of the three questions answered
+    const auto q = core::topic::epcaVariationalFoldIn(words, state.w, state.b, priors, 2000, 0.0);
+    const Eigen::VectorXd quadratic = ((state.w * q.covariance).array() * state.w.array()).rowwise().sum();
+    Eigen::VectorXd mu = Eigen::VectorXd::Zero(12), x = Eigen::VectorXd::Zero(12);
+    for (const auto v : words) x[v] += 1.0;
+    for (int r = 0; r < 2; ++r) {
+      const Eigen::VectorXd t =
+          (state.w.middleRows(4 * r, 4) * q.mean + state.b.segment(4 * r, 4) + 0.5 * quadratic.segment(4 * r, 4))
+              .array()
+              .exp();
+      mu.segment(4 * r, 4) = t / t.sum();
+    }
+    const Eigen::VectorXd stationary = state.w.transpose() * (x - mu) - priors.zPrecision * q.mean;
+    Eigen::MatrixXd precision = state.w.transpose() * mu.asDiagonal() * state.w;
+    precision.diagonal().array() += priors.zPrecision;
+    const Eigen::MatrixXd inverse = q.covariance.inverse();
+    QVERIFY(stationary.norm() < 1e-8);
+    QVERIFY((inverse - precision).norm() < 1e-8 * inverse.norm());
+  }
+
   // On answers drawn from the model, the fit predicts held-out answers nearly as well as the true
   // loadings do (the same fold-in), and far better than the answers' frequencies.
   void predictsAlmostAsWellAsTheTruth() {
@@ -126,7 +184,8 @@ class CatpcaTest : public QObject {
     data.trainDocuments = split.trainDocuments;
     data.fullDocumentCount = 800;
     core::FitSettings settings;
-    settings.options = core::resolveOptions(core::catpcaModel().info(), {{"k", 2}});
+    // The point estimate, whose fold-in is the one the true loadings are scored with here.
+    settings.options = core::resolveOptions(core::catpcaModel().info(), {{"k", 2}, {"inference", "map"}});
     settings.evalEvery = 1000;
     test::QuietObserver quiet;
     const auto result = core::catpcaModel().make()->fit(data, settings, quiet, {});

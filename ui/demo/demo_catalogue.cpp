@@ -194,13 +194,14 @@ QVector<DemoSpec> demoCatalogue() {
        QObject::tr("Survey answers on a map: ANES 1996"),
        QObject::tr("Categorical PCA (two components) of 944 voters' answers to nine questions of the 1996 American "
                    "National Election Study, with 10% of the voters held out. The Map page places every answer "
-                   "on the two components: the first runs from strong Democrats, Clinton voters and liberals on "
-                   "the left to strong Republicans, Dole voters and conservatives on the right; the second from "
-                   "low income and little schooling at the bottom to $75k and over and a PhD at the top. Switch to "
-                   "documents to see the voters, or find an answer for its neighbours. The final metrics predict "
-                   "each held-out voter's hidden answers from their others: over all questions only a little "
-                   "better than the answers' frequencies (two components cannot say much about age or TV news), "
-                   "but the vote far better (80% right against 61%)."),
+                   "on the two components: the first runs from strong Democrats, Clinton voters and those who "
+                   "call Clinton a moderate on the left to strong Republicans, Dole voters and those who call him "
+                   "extremely liberal on the right; the second from educated, well-off liberals at the bottom to "
+                   "older voters with little schooling and extreme or reversed placements of the candidates at the "
+                   "top. The points are integrated out (variational EM). Switch to documents to see the voters, or "
+                   "find an answer for its neighbours. The final metrics predict each held-out voter's hidden "
+                   "answers from their others: over all questions a little better than the answers' frequencies "
+                   "(two components say little about age or TV news), the vote far better (76% right against 61%)."),
        QStringLiteral("anes96"),
        QStringLiteral("catpca"),
        QString(),

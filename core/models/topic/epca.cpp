@@ -184,7 +184,8 @@ class EpcaChain final : public FitChain {
     return [this](std::span<const std::int32_t> words, std::uint64_t seed) {
       if (variational())
         return topic::epcaPredictiveLogProbabilities(
-            m_state.w, m_state.b, topic::epcaVariationalFoldIn(words, m_state.w, m_state.b, m_priors), seed);
+            m_state.w, m_state.b, topic::epcaVariationalFoldIn(words, m_state.w, m_state.b, m_priors), seed, 200,
+            m_priors.questions);
       return topic::epcaLogProbabilities(m_state.w, m_state.b, foldIn(words), m_priors.questions);
     };
   }
@@ -300,6 +301,7 @@ EpcaOptions CatpcaOptions::epca() const {
   out.wPrecision = wPrecision;
   out.tolerance = tolerance;
   out.snapshotEvery = snapshotEvery;
+  out.inference = inference;
   return out;
 }
 
@@ -313,6 +315,12 @@ const OptionTable<CatpcaOptions>& CatpcaOptions::table() {
         .add(topic::iterationsOption("Adam steps on all the parameters at once, each after one pass over the "
                                      "respondents."),
              &CatpcaOptions::iterations)
+        .add(choiceOption("inference", {},
+                          "map: each respondent's point fitted as a fixed number; variational: the points "
+                          "integrated out under their Gaussian prior by variational EM (overfits less when K is "
+                          "large for the answers each respondent gives)."),
+             &CatpcaOptions::inference,
+             {{"map", EpcaOptions::Inference::Map}, {"variational", EpcaOptions::Inference::Variational}})
         .add(realOption("learning_rate", 0.0, 10.0, true,
                         "Adam's step size: how far each parameter moves per step, in its own units."),
              &CatpcaOptions::learningRate)

@@ -31,15 +31,18 @@ struct EpcaOptions {
   static const OptionTable<EpcaOptions>& table();
 };
 
-// Categorical PCA's options: epca's without the likelihood and inference choices, with its own
-// defaults (a two-dimensional map; a stronger prior on the loadings, as a survey has few rows for
-// each answer's K loadings).
+// Categorical PCA's options: epca's without the likelihood choice, with its own defaults (a
+// two-dimensional map; the points integrated out; a stronger prior on the loadings, as a survey
+// has few rows for each answer's K loadings).
 struct CatpcaOptions {
   std::int64_t components = 2;
   std::int64_t iterations = 300;
   double learningRate = 0.05;
   double zPrecision = 1.0;
   double wPrecision = 10.0;
+  // Integrating the points out costs little on survey answers and overfits far less (measured on
+  // the ANES sample: tests/benchmarks/README.md).
+  EpcaOptions::Inference inference = EpcaOptions::Inference::Variational;
   double tolerance = 1e-6;
   std::int64_t snapshotEvery = 50;
 

@@ -26,7 +26,19 @@ struct DocumentCounts {
   std::span<const std::int32_t> words;  // distinct
   std::span<const double> counts;
   double length = 0.0;
+  // Categorical PCA: the questions and the answers given to each (one softmax per question).
+  const ResponseGroups* questions = nullptr;
+  std::span<const double> answered;
 };
+
+// The answers given to each question by a document of these words and counts.
+std::vector<double> answersPerQuestion(const ResponseGroups& questions, std::span<const std::int32_t> words,
+                                       std::span<const double> counts) {
+  std::vector<double> answered(questions.count(), 0.0);
+  for (std::size_t e = 0; e < words.size(); ++e)
+    answered[static_cast<std::size_t>(questions.questionOfWord[static_cast<std::size_t>(words[e])])] += counts[e];
+  return answered;
+}
 
 struct UpdateScratch {
   Eigen::MatrixXd product, weighted;                      // V x K: W S, and W with rows scaled by mu
@@ -48,6 +60,20 @@ double dataBound(const DocumentCounts& doc, const Eigen::VectorXd& eta, const Ei
   if (poisson) {
     mu = mu.array().exp();
     return sum - mu.sum();
+  }
+  if (doc.questions) {
+    // Each question's own bound: n_r log sum over its answers of exp(eta + q / 2).
+    for (std::size_t r = 0; r < doc.questions->count(); ++r) {
+      const auto& answers = doc.questions->answersOfQuestion[r];
+      const double n = doc.answered[r];
+      double top = -std::numeric_limits<double>::infinity(), total = 0.0;
+      for (const auto v : answers) top = std::max(top, mu[v]);
+      for (const auto v : answers) total += std::exp(mu[v] - top);
+      const double normaliser = top + std::log(total);
+      for (const auto v : answers) mu[v] = n > 0.0 ? n * std::exp(mu[v] - normaliser) : 0.0;
+      sum -= n * normaliser;
+    }
+    return sum;
   }
   const double normaliser = logSumExp(mu);
   mu = doc.length * (mu.array() - normaliser).exp();
@@ -94,7 +120,14 @@ double updateDocument(const DocumentCounts& doc, const Eigen::MatrixXd& w, const
   Eigen::MatrixXd precision = w.transpose() * x.weighted;
   precision.diagonal().array() += lambda;
   Eigen::MatrixXd curvature = precision;
-  if (!poisson && doc.length > 0) {
+  if (!poisson && doc.questions) {
+    for (std::size_t r = 0; r < doc.questions->count(); ++r) {
+      if (doc.answered[r] <= 0.0) continue;
+      Eigen::VectorXd mean = Eigen::VectorXd::Zero(K);
+      for (const auto v : doc.questions->answersOfQuestion[r]) mean += x.mu[v] * w.row(v).transpose();
+      curvature -= mean * mean.transpose() / doc.answered[r];
+    }
+  } else if (!poisson && doc.length > 0) {
     const Eigen::VectorXd mean = w.transpose() * x.mu;
     curvature -= mean * mean.transpose() / doc.length;
   }
@@ -149,8 +182,14 @@ double epcaVariationalSweep(const DocWordCounts& counts, const EpcaState& state,
       }
       const auto first = static_cast<std::size_t>(counts.docStart[d]);
       const auto size = static_cast<std::size_t>(counts.docStart[d + 1]) - first;
-      const DocumentCounts doc{
-          {counts.words.data() + first, size}, {counts.counts.data() + first, size}, counts.docLength[d]};
+      DocumentCounts doc{
+          {counts.words.data() + first, size}, {counts.counts.data() + first, size}, counts.docLength[d], nullptr, {}};
+      std::vector<double> answered;
+      if (priors.questions) {
+        answered = answersPerQuestion(*priors.questions, doc.words, doc.counts);
+        doc.questions = priors.questions;
+        doc.answered = answered;
+      }
       Eigen::VectorXd m = state.z.row(static_cast<Eigen::Index>(d)).transpose();
       Eigen::MatrixXd s = covariances.blocks[d];
       bounds[r] +=
@@ -187,7 +226,13 @@ EpcaDocumentPosterior epcaVariationalFoldIn(std::span<const std::int32_t> words,
     i = j;
   }
   distinct.resize(n);
-  const DocumentCounts doc{distinct, counts, static_cast<double>(words.size())};
+  DocumentCounts doc{distinct, counts, static_cast<double>(words.size()), nullptr, {}};
+  std::vector<double> answered;
+  if (priors.questions) {
+    answered = answersPerQuestion(*priors.questions, doc.words, doc.counts);
+    doc.questions = priors.questions;
+    doc.answered = answered;
+  }
   EpcaDocumentPosterior out;
   out.mean = Eigen::VectorXd::Zero(w.cols());
   out.covariance = Eigen::MatrixXd::Identity(w.cols(), w.cols()) / priors.zPrecision;
@@ -204,8 +249,8 @@ EpcaDocumentPosterior epcaVariationalFoldIn(std::span<const std::int32_t> words,
 }
 
 Eigen::VectorXd epcaPredictiveLogProbabilities(const Eigen::MatrixXd& w, const Eigen::VectorXd& b,
-                                               const EpcaDocumentPosterior& posterior, std::uint64_t seed,
-                                               int samples) {
+                                               const EpcaDocumentPosterior& posterior, std::uint64_t seed, int samples,
+                                               const ResponseGroups* questions) {
   const auto K = w.cols();
   const Eigen::MatrixXd root = posterior.covariance.llt().matrixL();
   Rng rng(seed);
@@ -219,6 +264,10 @@ Eigen::VectorXd epcaPredictiveLogProbabilities(const Eigen::MatrixXd& w, const E
     logits.noalias() = w * draws;
     logits.colwise() += b;
     for (int j = 0; j < block; ++j) {
+      if (questions) {
+        total.array() += epcaLogProbabilities(w, b, draws.col(j), questions).array().exp();
+        continue;
+      }
       const double normaliser = logSumExp(logits.col(j));
       total.array() += (logits.col(j).array() - normaliser).exp();
     }

@@ -6,6 +6,7 @@
 //   Poisson (eq. 27.9):      sum_v x_v eta_v - exp(eta_v + q_v / 2)            (exact expectation)
 //   multinomial (eq. 27.8):  sum_v x_v eta_v - L log sum_v exp(eta_v + q_v / 2)
 //                            (Jensen: E log sum exp <= log sum E exp, the bound of CTM)
+//   categorical (eq. 27.7):  the multinomial's for each question's answers, L its answers
 // minus KL(q(z_d) || N(0, I / lambda)). Each sweep updates every q(z_d) by one Newton step on m_d
 // (S_d fixed, with a line search) and the fixed point S_d^-1 = W^T diag(mu) W + lambda I, with
 // mu_v the expected count; W and b then take one Adam step on the bound's gradient, so that 003's
@@ -51,10 +52,11 @@ EpcaDocumentPosterior epcaVariationalFoldIn(std::span<const std::int32_t> words,
                                             const Eigen::VectorXd& b, const EpcaPriors& priors, int maxIterations = 100,
                                             double tolerance = 1e-6);
 
-// log E_q[softmax(W z + b)] over the vocabulary: the predictive of the document's other words with
-// z integrated out, by `samples` draws of z from q (seeded), averaged in probability.
+// log E_q[softmax(W z + b)] over the vocabulary (or within each question's answers): the
+// predictive of the document's other words with z integrated out, by `samples` draws of z from q
+// (seeded), averaged in probability.
 Eigen::VectorXd epcaPredictiveLogProbabilities(const Eigen::MatrixXd& w, const Eigen::VectorXd& b,
                                                const EpcaDocumentPosterior& posterior, std::uint64_t seed,
-                                               int samples = 200);
+                                               int samples = 200, const ResponseGroups* questions = nullptr);
 
 }  // namespace latent::core::topic

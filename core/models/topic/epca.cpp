@@ -73,11 +73,13 @@ ModelInfo catpcaInfo() {
   info.description =
       "For survey answers (imported with --format responses): places each respondent at a point in K dimensions, "
       "and each question's answer is drawn through a softmax over that question's answers of its own loadings "
-      "times the point (000 eq. 27.7), fitted as point estimates under Gaussian priors. The Map page places the "
-      "answers on two components. Held-out respondents' hidden answers are predicted from their others: log loss "
+      "times the point (000 eq. 27.7); the points are integrated out under their Gaussian prior (variational EM; "
+      "--inference map fits them as point estimates, which overfits). The Map page places the answers on two "
+      "components. Held-out respondents' hidden answers are predicted from their others: log loss "
       "and accuracy per question, beside the answers' frequencies as a baseline.";
   info.objectiveName =
-      "log p(answers | Z, W, b) + Gaussian log priors on Z and W (without their constants), per answer (nats)";
+      "variational: the lower bound on log p(answers | W, b) with Z integrated out; map: log p(answers | Z, W, b) + "
+      "the Gaussian log prior on Z; both + W's Gaussian log prior, per answer (nats)";
   info.options = CatpcaOptions::table().specs();
   info.needs = &epcaNeeds;
   return info;

@@ -4,7 +4,8 @@
 // igraph's parsers give no line for some errors and none at all for bad bytes, so this pass
 // rejects, with the line: a NUL byte (a binary file); for GML and Pajek, invalid UTF-8 and lines
 // over 4 MB; for GraphML, a first non-blank character other than '<' (libxml2 would only say
-// "Document is empty"); for Pajek, an *Arcs/*Edges line naming a vertex outside 1..n. A file of
+// "Document is empty"; UTF-16 GraphML with a byte order mark is scanned by its code units, and
+// libxml2 reads it as such); for Pajek, an *Arcs/*Edges line naming a vertex outside 1..n. A file of
 // blank lines holds no graph. It also notes, for Pajek's plain *Arcs/*Edges lines, each edge's
 // line and whether it gives a value: igraph 0.10.2 pads the weights of earlier edges without a
 // value with 0 (later ones with NaN), and the reader needs to tell those from a written 0. And it
@@ -18,6 +19,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <optional>
+#include <string_view>
 
 #include "core/io/graph_reading.hpp"
 #include "core/util/errors.hpp"
@@ -155,7 +158,43 @@ void scanLines(const std::filesystem::path& source, GraphFormat format, const Im
   scan.lineCount = lines.lineNumber();
 }
 
-// GraphML may be one huge line and may declare another encoding, so only bytes are looked at.
+// UTF-16 text (a GraphML file that says so) narrowed for the scan: each code unit below 0x80 as
+// its byte, any other as 'x' (the scan looks only at ASCII: '<', '>', line ends and numbers).
+// A code unit split between two reads is carried over in `pending`.
+class Utf16Narrower {
+ public:
+  explicit Utf16Narrower(bool bigEndian) : m_bigEndian(bigEndian) {}
+  std::string_view narrow(const char* data, std::size_t size) {
+    m_out.clear();
+    std::size_t i = 0;
+    if (m_hasPending && size > 0) {
+      push(m_pending, data[0]);
+      m_hasPending = false;
+      i = 1;
+    }
+    for (; i + 1 < size; i += 2) push(data[i], data[i + 1]);
+    if (i < size) {
+      m_pending = data[i];
+      m_hasPending = true;
+    }
+    return m_out;
+  }
+
+ private:
+  void push(char a, char b) {
+    const auto first = static_cast<unsigned char>(a), second = static_cast<unsigned char>(b);
+    const unsigned unit = m_bigEndian ? (first << 8) | second : (second << 8) | first;
+    m_out.push_back(unit == 0 ? '\0' : unit < 0x80 ? static_cast<char>(unit) : 'x');
+  }
+  bool m_bigEndian;
+  std::string m_out;
+  char m_pending = 0;
+  bool m_hasPending = false;
+};
+
+// GraphML may be one huge line and may declare another encoding, so only bytes are looked at: the
+// file's own for UTF-8 (or any ASCII-based encoding), the narrowed code units for UTF-16 with a
+// byte order mark (libxml2 reads it as such).
 void scanBytes(const std::filesystem::path& source, const ImportControl& control, IgraphScan& scan, bool& content) {
   ProgressThrottle progress(control);
   const std::string file = source.string();
@@ -169,8 +208,26 @@ void scanBytes(const std::filesystem::path& source, const ImportControl& control
   // The text of the element being read (">NaN<"), kept across buffers, for nonFiniteLine.
   std::string text;
   bool inText = false;
-  while (const std::size_t got = std::fread(buffer.data(), 1, buffer.size(), f.get())) {
+  std::optional<Utf16Narrower> utf16;
+  while (const std::size_t read = std::fread(buffer.data(), 1, buffer.size(), f.get())) {
     const char* begin = buffer.data();
+    std::size_t got = read;
+    if (done == 0 && read >= 2) {
+      const bool little = std::memcmp(begin, "\xFF\xFE", 2) == 0, big = std::memcmp(begin, "\xFE\xFF", 2) == 0;
+      if (little || big) {
+        utf16.emplace(big);
+        begin += 2;
+        got -= 2;
+      }
+    }
+    done += read;
+    progress.update(done, ec ? 0 : total);
+    if (utf16) {
+      const auto narrowed = utf16->narrow(begin, got);
+      begin = narrowed.data();
+      got = narrowed.size();
+    }
+    if (got == 0) continue;
     if (const void* nul = std::memchr(begin, '\0', got)) {
       line += std::count(begin, static_cast<const char*>(nul), '\n');
       throw InputError(file, line, "contains a NUL byte: this looks like a binary file, not text");
@@ -179,8 +236,9 @@ void scanBytes(const std::filesystem::path& source, const ImportControl& control
       const char* first =
           std::find_if(begin, begin + got, [](char c) { return !std::isspace(static_cast<unsigned char>(c)); });
       if (first != begin + got) {
+        const bool bom =
+            !utf16 && done == read && first == begin && got >= 3 && std::memcmp(begin, "\xEF\xBB\xBF", 3) == 0;
         content = true;
-        const bool bom = done == 0 && first == begin && got >= 3 && std::memcmp(begin, "\xEF\xBB\xBF", 3) == 0;
         if (*first != '<' && !bom)
           throw InputError(file, line + std::count(begin, first, '\n'),
                            "does not look like GraphML: an XML file starts with '<' (such as <?xml or <graphml>)");
@@ -206,8 +264,6 @@ void scanBytes(const std::filesystem::path& source, const ImportControl& control
     }
     line += std::count(begin, begin + got, '\n');
     last = begin[got - 1];
-    done += got;
-    progress.update(done, ec ? 0 : total);
   }
   scan.lineCount = last == '\n' ? line - 1 : line;
 }

@@ -427,6 +427,44 @@ class GraphImportTest : public QObject {
     QCOMPARE(int(core::detectGraphFormat(path.toStdString())), format);
   }
 
+  // UTF-16 GraphML with its byte order mark and declaration (what some Windows tools write), in
+  // either byte order: read as the UTF-8 file is, names intact; a bad weight still names its line.
+  void graphMlInUtf16() {
+    const QString xml = QStringLiteral(
+        "<?xml version=\"1.0\" encoding=\"UTF-16\"?>\n"
+        "<graphml xmlns=\"http://graphml.graphdrawing.org/xmlns\">\n"
+        "<key id=\"w\" for=\"edge\" attr.name=\"weight\" attr.type=\"double\"/>\n"
+        "<graph id=\"G\" edgedefault=\"undirected\">\n"
+        "<node id=\"Zoë\"/><node id=\"Ana\"/><node id=\"Bo\"/>\n"
+        "<edge source=\"Zoë\" target=\"Ana\"><data key=\"w\">2</data></edge>\n"
+        "<edge source=\"Ana\" target=\"Bo\"><data key=\"w\">%1</data></edge>\n"
+        "</graph>\n</graphml>\n");
+    const auto utf16 = [](const QString& text, bool bigEndian) {
+      std::string bytes = bigEndian ? std::string("\xFE\xFF") : std::string("\xFF\xFE");
+      for (const QChar c : text) {
+        const auto unit = c.unicode();
+        const char high = static_cast<char>(unit >> 8), low = static_cast<char>(unit & 0xFF);
+        bytes += bigEndian ? std::string{high, low} : std::string{low, high};
+      }
+      return bytes;
+    };
+    test::Scratch scratch;
+    for (const bool bigEndian : {false, true}) {
+      const auto good = scratch.write(bigEndian ? "be.graphml" : "le.graphml", utf16(xml.arg(3), bigEndian));
+      const auto g = readGraph(good);
+      QCOMPARE(g.nodeCount(), std::size_t{3});
+      QCOMPARE(g.edgeCount(), std::size_t{2});
+      QVERIFY(std::find(g.nodeIds.begin(), g.nodeIds.end(), std::string("Zo\xC3\xAB")) != g.nodeIds.end());
+      const auto bad = scratch.write("nan.graphml", utf16(xml.arg(QStringLiteral("NaN")), bigEndian));
+      try {
+        readGraph(bad);
+        QFAIL("a NaN weight was accepted");
+      } catch (const core::InputError& e) {
+        QVERIFY2(QString(e.what()).contains(QStringLiteral("nan.graphml:7")), e.what());
+      }
+    }
+  }
+
   void detectionByContent() {
     test::Scratch scratch;
     const auto gml = scratch.write("a.txt", "# made by hand\ngraph [\n node [ id 1 ]\n]\n");

@@ -268,8 +268,8 @@ OptionTable<DiscreteComponentOptions> componentTable(AddPrior&& addPrior) {
   addPrior(t);
   t.add(topic::betaOption(), &DiscreteComponentOptions::beta)
       .add(integerOption("optimize_every", 0, 1e7,
-                         "Re-estimate the priors (on the documents' factors, one per component, and beta) from the "
-                         "sample every N sweeps; 0 keeps them fixed."),
+                         "Re-estimate the priors (on the documents' factors, one per component, and beta; urp keeps "
+                         "beta) from the sample every N sweeps; 0 keeps them fixed."),
            &DiscreteComponentOptions::optimizeEvery)
       .add(integerOption("optimize_burn_in", 0, 1e7,
                          "Sweeps before the priors are first re-estimated, so the components have formed."),

@@ -6,9 +6,12 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTabWidget>
+#include <QWheelEvent>
 #include <QtTest>
 
 #include <thread>
@@ -38,6 +41,12 @@ QStringList comboData(const QComboBox* box) {
   return out;
 }
 
+const core::ModelInfo* runPanelModel(const std::string& name) {
+  for (const auto* info : core::modelCatalogue())
+    if (info->name == name) return info;
+  return nullptr;
+}
+
 QStringList catalogueNames(core::DataKind kind) {
   QStringList out;
   for (const auto* info : core::modelCatalogue())
@@ -55,6 +64,37 @@ class TestRunPanel : public QObject {
   qint64 m_corpus = 0, m_graph = 0;
 
  private Q_SLOTS:
+  // Scrolling the form over a number field scrolls the form and leaves the value alone; once the
+  // field is clicked into, the wheel steps it (issue 20: "Restarts 0 -> 35" while scrolling).
+  void wheelOverAnUnfocusedFieldScrollsTheForm() {
+    QScrollArea area;
+    auto* form = new ui::OptionForm;
+    form->setModel(runPanelModel("lda-gibbs"));
+    area.setWidget(form);
+    area.setWidgetResizable(true);
+    area.resize(400, 200);  // far shorter than lda-gibbs's fields: the form scrolls
+    area.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&area));
+    auto* restarts = form->findChild<QSpinBox*>(QStringLiteral("restarts"));
+    QVERIFY(restarts);
+    const int before = restarts->value();
+    const int scrolled = area.verticalScrollBar()->value();
+    // A notch down (scrolls the form down, would step the field down) or up.
+    const auto wheel = [&](QWidget* target, int delta) {
+      const QPointF at(target->width() / 2.0, target->height() / 2.0);
+      QWheelEvent event(at, target->mapToGlobal(at), QPoint(), QPoint(0, delta), Qt::NoButton, Qt::NoModifier,
+                        Qt::NoScrollPhase, false);
+      QApplication::sendEvent(target, &event);
+    };
+    wheel(restarts, -120);
+    QCOMPARE(restarts->value(), before);
+    QVERIFY(area.verticalScrollBar()->value() > scrolled);
+    restarts->setFocus();
+    QTRY_VERIFY(restarts->hasFocus());
+    wheel(restarts, 120);  // up: restarts starts at its minimum
+    QVERIFY(restarts->value() > before);
+  }
+
   void initTestCase() {
     test::isolateSettings();
     ui::appSettings().clear();

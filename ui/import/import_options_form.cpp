@@ -16,6 +16,7 @@
 #include <climits>
 
 #include "ui/util/qt_convert.hpp"
+#include "ui/util/wheel_guard.hpp"
 
 namespace latent::ui {
 namespace {
@@ -76,6 +77,7 @@ ImportOptionsForm::ImportOptionsForm(core::DataKind kind, QWidget* parent) : QWi
   form->setContentsMargins(0, 0, 0, 0);
   form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
   m_format = new QComboBox(this);
+  guardWheel(m_format);
   auto addFormats = [this](const auto& formats) {
     for (const auto& f : formats) {
       m_format->addItem(tr(f.label), f.value);
@@ -114,6 +116,7 @@ ImportOptionsForm::ImportOptionsForm(core::DataKind kind, QWidget* parent) : QWi
         addFile(form, tr("Vocabulary file"), tr("UCI and LDA-C: one word per line; found next to the data when empty."),
                 tr("Vocabulary (*.txt *.vocab);;All files (*)"));
     m_stopWords = new QComboBox(this);
+    guardWheel(m_stopWords);
     m_stopWords->addItem(tr("Default (English for text, none for bag of words)"), QString());
     m_stopWords->addItem(tr("English (built in)"), QStringLiteral("en"));
     m_stopWords->addItem(tr("None"), QStringLiteral("none"));
@@ -123,16 +126,19 @@ ImportOptionsForm::ImportOptionsForm(core::DataKind kind, QWidget* parent) : QWi
     m_stopFile = addFile(form, tr("Stop-word file"), tr("One word per line; # starts a comment."),
                          tr("Text files (*.txt);;All files (*)"));
     m_minDf = new QSpinBox(this);
+    guardWheel(m_minDf);
     m_minDf->setRange(1, INT_MAX);
     m_minDf->setToolTip(tr("Drop words found in fewer documents than this."));
     form->addRow(tr("Minimum document frequency"), m_minDf);
     m_maxDf = new QDoubleSpinBox(this);
+    guardWheel(m_maxDf);
     m_maxDf->setRange(0.01, 1.0);
     m_maxDf->setSingleStep(0.05);
     m_maxDf->setValue(1.0);
     m_maxDf->setToolTip(tr("Drop words found in more than this fraction of documents."));
     form->addRow(tr("Maximum document fraction"), m_maxDf);
     m_maxVocab = new QSpinBox(this);
+    guardWheel(m_maxVocab);
     m_maxVocab->setRange(0, INT_MAX);
     m_maxVocab->setSpecialValueText(tr("no cap"));
     m_maxVocab->setGroupSeparatorShown(true);
@@ -149,6 +155,7 @@ ImportOptionsForm::ImportOptionsForm(core::DataKind kind, QWidget* parent) : QWi
                       tr("Optional CSV: an id column, a name column, other columns become node attributes."),
                       tr("CSV files (*.csv *.tsv *.txt);;All files (*)"));
     m_direction = new QComboBox(this);
+    guardWheel(m_direction);
     m_direction->addItem(tr("As the file declares"), 0);
     m_direction->addItem(tr("Directed"), 1);
     m_direction->addItem(tr("Undirected"), 2);

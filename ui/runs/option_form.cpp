@@ -14,6 +14,7 @@
 #include <cmath>
 
 #include "ui/util/qt_convert.hpp"
+#include "ui/util/wheel_guard.hpp"
 
 namespace latent::ui {
 namespace {
@@ -91,6 +92,7 @@ void OptionForm::setModel(const core::ModelInfo* model) {
     }
     field->setObjectName(qs(spec.name));
     field->setToolTip(help);
+    if (spec.type != core::OptionSpec::Type::Boolean) guardWheel(field);
     m_fields.insert(qs(spec.name), field);
     auto* label = new QLabel(optionLabel(spec.name), this);
     label->setToolTip(help);

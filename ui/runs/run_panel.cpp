@@ -26,6 +26,7 @@
 #include "ui/runs/run_progress_row.hpp"
 #include "ui/util/format.hpp"
 #include "ui/util/qt_convert.hpp"
+#include "ui/util/wheel_guard.hpp"
 
 namespace latent::ui {
 namespace {
@@ -97,6 +98,8 @@ RunPanel::RunPanel(RunManager* runs, QWidget* parent) : QWidget(parent), m_runs(
   m_evalEvery->setRange(1, 1000000);
   m_evalEvery->setValue(10);
   m_evalEvery->setToolTip(tr("Compute the held-out metric every this many iterations (and at the end)."));
+  for (QWidget* field : std::initializer_list<QWidget*>{m_dataset, m_model, m_seed, m_threads, m_heldout, m_evalEvery})
+    guardWheel(field);
   auto* settingsForm = new QFormLayout(settings);
   settingsForm->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
   settingsForm->addRow(tr("Seed"), m_seed);

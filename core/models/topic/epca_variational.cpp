@@ -41,8 +41,9 @@ std::vector<double> answersPerQuestion(const ResponseGroups& questions, std::spa
 }
 
 struct UpdateScratch {
-  Eigen::MatrixXd product, weighted;                      // V x K: W S, and W with rows scaled by mu
-  Eigen::VectorXd eta, q, mu, candidateEta, candidateMu;  // candidateMu: the line search's, unused
+  Eigen::MatrixXd product, weighted;  // V x K: W S, and W with rows scaled by mu
+  // The line search writes its expected counts to candidateMu; S is set from those of the start (mu).
+  Eigen::VectorXd eta, q, mu, candidateEta, candidateMu;
 };
 
 double logSumExp(const Eigen::VectorXd& t) {

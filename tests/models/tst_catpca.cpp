@@ -8,6 +8,7 @@
 #include <Eigen/LU>
 #include <cmath>
 
+#include "anes_fit.hpp"
 #include "core/data/response_groups.hpp"
 #include "core/eval/heldout.hpp"
 #include "core/eval/response_evaluation.hpp"
@@ -212,17 +213,7 @@ class CatpcaTest : public QObject {
   void anesThroughTheProject() {
     test::Scratch scratch;
     const auto file = scratch.path("p.latent");
-    {
-      core::Project project(file);
-      core::importSample(project, "anes96");
-    }
-    core::RunRequest request;
-    request.model = "catpca";
-    request.dataset = "anes96";
-    request.options = {{"k", 2}};
-    request.seed = 1;
-    request.heldout = 0.2;
-    const auto outcome = core::runFit(file, request, nullptr, {});
+    const auto outcome = test::fitOnAnes(file, "catpca", {{"k", 2}});
     QVERIFY(outcome.run.status == core::RunStatus::Finished);
     core::Project project(file, core::Project::Access::ReadOnly);
     const auto metrics = core::loadRun(project, outcome.run.id).finalMetrics;

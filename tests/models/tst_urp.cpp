@@ -6,6 +6,7 @@
 
 #include <cmath>
 
+#include "anes_fit.hpp"
 #include "core/data/response_groups.hpp"
 #include "core/data/synthetic_lda.hpp"
 #include "core/eval/heldout.hpp"
@@ -111,17 +112,7 @@ class UrpTest : public QObject {
   void anesThroughTheProject() {
     test::Scratch scratch;
     const auto file = scratch.path("p.latent");
-    {
-      core::Project project(file);
-      core::importSample(project, "anes96");
-    }
-    core::RunRequest request;
-    request.model = "urp";
-    request.dataset = "anes96";
-    request.options = {{"k", 3}};
-    request.seed = 1;
-    request.heldout = 0.2;
-    const auto outcome = core::runFit(file, request, nullptr, {});
+    const auto outcome = test::fitOnAnes(file, "urp", {{"k", 3}});
     QVERIFY(outcome.run.status == core::RunStatus::Finished);
     core::Project project(file, core::Project::Access::ReadOnly);
     const auto metrics = core::loadRun(project, outcome.run.id).finalMetrics;

@@ -73,6 +73,25 @@ std::int64_t exportDocTopic(Project& project, const RunRecord& run, std::ostream
   return chosen->iteration;
 }
 
+// ctm: the topics' correlations and covariance, every ordered pair.
+std::int64_t exportTopicCorrelations(Project& project, const RunRecord& run, std::ostream& out,
+                                     std::optional<std::int64_t>) {
+  const auto correlation = loadMatrix(project, run.id, topic::kTopicCorrelation);
+  const auto covariance = loadMatrix(project, run.id, topic::kTopicCovariance);
+  if (!correlation || !covariance || correlation->rows() != covariance->rows())
+    throw UsageError("run " + std::to_string(run.id) + " (" + run.model + ") has no topic correlations");
+  CsvWriter csv(out);
+  csv.field("topic").field("other_topic").field("correlation").field("covariance").endRow();
+  for (Eigen::Index a = 0; a < correlation->rows(); ++a)
+    for (Eigen::Index b = 0; b < correlation->cols(); ++b)
+      csv.field(static_cast<std::int64_t>(a))
+          .field(static_cast<std::int64_t>(b))
+          .field((*correlation)(a, b))
+          .field((*covariance)(a, b))
+          .endRow();
+  return -1;
+}
+
 std::int64_t exportAssignments(Project& project, const RunRecord& run, std::ostream& out, std::optional<std::int64_t>) {
   if (!hasTokenTopics(project, run.id))
     throw UsageError("run " + std::to_string(run.id) + " (" + run.model + ") has no per-token assignments");
@@ -148,6 +167,11 @@ const std::vector<Exporter>& exporters() {
         "the topic of every kept token (begin/end: byte span in the text)"},
        exportAssignments,
        [](Project& p, const RunRecord& r) { return hasTokenTopics(p, r.id); }},
+      {{"topic-correlations", "topic,other_topic,correlation,covariance",
+        "a correlated topic model's topics: the covariance of their centred log-ratios and the correlations from "
+        "it, every ordered pair"},
+       exportTopicCorrelations,
+       [](Project& p, const RunRecord& r) { return hasResultMatrix(p, r.id, topic::kTopicCorrelation); }},
       {{"blocks", "node,name,block", "each node's block (the most probable one)"},
        detail::exportBlocks,
        [](Project& p, const RunRecord& r) { return hasResultMatrix(p, r.id, kBlocks); },

@@ -12,6 +12,7 @@
 #include "core/models/network/mmsb.hpp"
 #include "core/models/network/sbm.hpp"
 #include "core/models/ratings/pmf.hpp"
+#include "core/models/topic/ctm.hpp"
 #include "core/models/topic/discrete_components.hpp"
 #include "core/models/topic/epca.hpp"
 #include "core/models/topic/lda_gibbs.hpp"
@@ -30,10 +31,10 @@ namespace {
 
 // One row per model, in the order of DESIGN §3.
 const ModelDefinition kModels[] = {
-    unigramModel(), mixtureModel(),    plsaModel(),  epcaModel(),        catpcaModel(), ldaGibbsModel(),
-    ldaVbModel(),   ldaOnlineModel(),  mpcaModel(),  urpModel(),         gapModel(),    nmfModel(),
-    lsaModel(),     sbmModel(),        mmsbModel(),  irmModel(),         pmfModel(),    rbmModel(),
-    rsmModel(),     rbmRatingsModel(), gbEfhModel(), rbmGaussianModel(),
+    unigramModel(), mixtureModel(),   plsaModel(),       epcaModel(),  catpcaModel(),      ldaGibbsModel(),
+    ldaVbModel(),   ldaOnlineModel(), ctmModel(),        mpcaModel(),  urpModel(),         gapModel(),
+    nmfModel(),     lsaModel(),       sbmModel(),        mmsbModel(),  irmModel(),         pmfModel(),
+    rbmModel(),     rsmModel(),       rbmRatingsModel(), gbEfhModel(), rbmGaussianModel(),
 };
 
 }  // namespace

@@ -15,6 +15,13 @@ inline constexpr const char* kInitialTokenTopics = "initial_token_topics";
 // mixture: the mixing weights pi (1 x K), the MAP estimate (EM) or the posterior mean (VB).
 inline constexpr const char* kMixingWeights = "mixing_weights";
 
+// ctm: the logistic normal's mean (1 x K) and covariance (K x K) of the centred log-ratios
+// z - mean_k z_k (softmax ignores z's sum, so only these are identified), and the topics'
+// correlations (that covariance scaled to unit diagonal).
+inline constexpr const char* kTopicMean = "topic_mean";
+inline constexpr const char* kTopicCovariance = "topic_covariance";
+inline constexpr const char* kTopicCorrelation = "topic_correlation";
+
 // The held-out metric of the family: perplexity by document completion (000 eq. 27.29).
 inline constexpr const char* kHeldoutPerplexity = "heldout_perplexity";
 

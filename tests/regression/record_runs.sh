@@ -42,6 +42,7 @@ runs=(
   "nmf-hals|nmf|cora|--k 8 --iterations 30 --heldout 0.1 --loss frobenius|topic-word doc-topic"
   "mpca|mpca|cora|--k 8 --iterations 30 --heldout 0.1|topic-word doc-topic assignments"
   "gap|gap|cora|--k 8 --iterations 30 --heldout 0.1|topic-word doc-topic"
+  "ctm|ctm|cora|--k 8 --iterations 20 --heldout 0.1|topic-word doc-topic topic-correlations"
   "lsa|lsa|cora|--k 20 --heldout 0.1|word-embeddings doc-embeddings singular-values"
   "epca|epca|cora|--k 5 --iterations 30 --heldout 0.1|word-embeddings singular-values"
   "sbm|sbm|karate|--k 2 --iterations 60 --heldout 0.1|blocks block-matrix"

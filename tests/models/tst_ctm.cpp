@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The correlated topic model (ctm): its EM bound never falls, a document's posterior is where the
+// bound is stationary, documents drawn from a CTM give back its topics and the signs of its
+// topics' correlations, and its contract with the job runtime (threads, stops, the project).
+#include <QtTest>
+
+#include <tbb/task_arena.h>
+
+#include <Eigen/Cholesky>
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "core/data/synthetic_lda.hpp"
+#include "core/eval/topic_matching.hpp"
+#include "core/io/run_export.hpp"
+#include "core/jobs/fit_job.hpp"
+#include "core/models/topic/ctm.hpp"
+#include "core/models/topic/ctm_kernels.hpp"
+#include "core/models/topic/doc_word_counts.hpp"
+#include "core/store/run_store.hpp"
+#include "core/util/random.hpp"
+#include "quiet_observer.hpp"
+#include "result_matrix.hpp"
+#include "test_case.hpp"
+#include "test_datasets.hpp"
+#include "test_support.hpp"
+
+using namespace latent;
+
+namespace {
+
+struct GeneratedCtm {
+  core::Corpus corpus;
+  Eigen::MatrixXd topicWord;
+  Eigen::MatrixXd sigma;
+};
+
+// Documents drawn from a CTM (000 eq. 27.50-27.54): four topics, the first two positively
+// correlated in z, the last two negatively, mu = 0.
+GeneratedCtm generateCtm(int documents, int length, std::uint64_t seed) {
+  const int K = 4, V = 300;
+  core::Rng rng(seed);
+  GeneratedCtm out;
+  out.topicWord.resize(K, V);
+  for (int k = 0; k < K; ++k) out.topicWord.row(k) = core::sampleSymmetricDirichlet(rng, V, 0.05).transpose();
+  out.sigma.resize(K, K);
+  out.sigma << 1.0, 0.5, 0.0, 0.0, 0.5, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, -0.5, 0.0, 0.0, -0.5, 1.0;
+  const Eigen::MatrixXd root = out.sigma.llt().matrixL();
+  for (int v = 0; v < V; ++v) out.corpus.words.push_back("w" + std::to_string(v));
+  std::vector<std::int32_t> words;
+  for (int d = 0; d < documents; ++d) {
+    Eigen::VectorXd e(K);
+    for (int k = 0; k < K; ++k) e[k] = rng.normal();
+    Eigen::VectorXd theta = (root * e).array().exp();
+    theta /= theta.sum();
+    words.clear();
+    for (int t = 0; t < length; ++t) {
+      double u = rng.uniform();
+      int k = 0;
+      while (k + 1 < K && (u -= theta[k]) >= 0.0) ++k;
+      double w = rng.uniform();
+      int v = 0;
+      while (v + 1 < V && (w -= out.topicWord(k, v)) >= 0.0) ++v;
+      words.push_back(v);
+    }
+    out.corpus.addDocument("d" + std::to_string(d), "", words);
+  }
+  return out;
+}
+
+// The covariance of z's first K - 1 coordinates less the last (the model's parameters) from z's.
+Eigen::MatrixXd referenceCovariance(const Eigen::MatrixXd& sigma) {
+  const auto K = sigma.rows();
+  Eigen::MatrixXd a = Eigen::MatrixXd::Zero(K - 1, K);
+  a.leftCols(K - 1).setIdentity();
+  a.col(K - 1).setConstant(-1.0);
+  return a * sigma * a.transpose();
+}
+
+core::FitResult fitCtm(const core::Corpus& corpus, const nlohmann::json& options, std::stop_token stop = {}) {
+  core::FitData data;
+  data.corpus = &corpus;
+  data.fullDocumentCount = static_cast<std::int64_t>(corpus.documentCount());
+  core::FitSettings settings;
+  settings.options = core::resolveOptions(core::ctmModel().info(), options);
+  settings.evalEvery = 1000;
+  test::QuietObserver observer;
+  return core::ctmModel().make()->fit(data, settings, observer, stop);
+}
+
+}  // namespace
+
+class CtmTest : public QObject {
+  Q_OBJECT
+
+ private Q_SLOTS:
+  // Without shrinkage the M step maximises the bound, so EM never lowers it.
+  void boundNeverFalls() {
+    const auto truth = generateCtm(200, 60, 3);
+    const auto counts = core::topic::buildDocWordCounts(truth.corpus);
+    core::topic::CtmGlobals globals;
+    core::topic::CtmDocuments documents;
+    core::topic::initCtm(counts, 4, 0.01, 1, 0, globals, documents);
+    double previous = -std::numeric_limits<double>::infinity();
+    const core::topic::CtmEStep estep{200, 1e-10};
+    for (int iteration = 0; iteration < 25; ++iteration) {
+      // The bound returned is at the new posteriors and the old globals: each one at least the last.
+      const double bound = core::topic::ctmIteration(counts, estep, globals, documents, {});
+      QVERIFY2(bound >= previous - 1e-6 * std::abs(previous),
+               qPrintable(QString("iteration %1: %2 after %3").arg(iteration).arg(bound).arg(previous)));
+      previous = bound;
+    }
+  }
+
+  // A document's posterior is where the bound is stationary: with phi at its optimum,
+  // sum_w n_w phi_w - N p - Sigma^-1 (lambda - mu) = 0 and 1 / nu2_k = (Sigma^-1)_kk + N p_k, with
+  // p = softmax(lambda + nu2 / 2).
+  void documentPosteriorIsStationary() {
+    const auto truth = generateCtm(1, 80, 5);
+    core::topic::CtmGlobals globals;
+    globals.topics.expElogBeta = truth.topicWord;  // what the E step reads
+    globals.mu = Eigen::VectorXd::LinSpaced(3, -0.5, 0.5);
+    globals.sigma = referenceCovariance(truth.sigma);
+    core::topic::refreshCtmPrecision(globals);
+    const auto words = truth.corpus.document(0);
+    const auto q = core::topic::fitCtmDocument(words, globals, {5000, 0.0});
+    const Eigen::VectorXd lambda = q.lambda.col(0), nu2 = q.nu2.col(0);
+    Eigen::VectorXd expected = Eigen::VectorXd::Zero(4);
+    for (const auto w : words) {
+      const Eigen::VectorXd phi = lambda.array().exp() * truth.topicWord.col(w).array();
+      expected += phi / phi.sum();
+    }
+    Eigen::VectorXd p = (lambda + 0.5 * nu2).array().exp();
+    p /= p.sum();
+    const double N = static_cast<double>(words.size());
+    QCOMPARE(lambda[3], 0.0);
+    QCOMPARE(nu2[3], 0.0);
+    const Eigen::VectorXd gradient = (expected - N * p).head(3) - globals.precision * (lambda.head(3) - globals.mu);
+    const Eigen::VectorXd fixedPoint = nu2.head(3).cwiseInverse() - globals.precision.diagonal() - N * p.head(3);
+    qInfo("|gradient| %.2e, |nu2 fixed point| %.2e", gradient.norm(), fixedPoint.norm());
+    QVERIFY(gradient.norm() < 1e-6);
+    QVERIFY(fixedPoint.norm() < 1e-6);
+  }
+
+  // Documents drawn from a CTM: its topics come back, and so do the topics' correlations.
+  void recoversTopicsAndCorrelations() {
+    const auto truth = generateCtm(800, 100, 7);
+    const auto result = fitCtm(truth.corpus, {{"k", 4}, {"iterations", 100}, {"tolerance", 0.0}});
+    const auto match = core::matchTopics(test::resultMatrix(result, "topic_word"), truth.topicWord);
+    const auto& correlation = test::resultMatrix(result, "topic_correlation");
+    // The estimated topics that match true topics 0..3.
+    std::vector<Eigen::Index> of(4);
+    for (Eigen::Index k = 0; k < 4; ++k)
+      of[static_cast<std::size_t>(match.truthForEstimate[static_cast<std::size_t>(k)])] = k;
+    // Against the truth's centred correlations (softmax ignores the sum of z).
+    const Eigen::MatrixXd trueCorrelation = core::topic::ctmCorrelations(referenceCovariance(truth.sigma));
+    double worst = 0.0;
+    for (Eigen::Index a = 0; a < 4; ++a)
+      for (Eigen::Index b = a + 1; b < 4; ++b)
+        worst = std::max(worst, std::abs(correlation(of[static_cast<std::size_t>(a)], of[static_cast<std::size_t>(b)]) -
+                                         trueCorrelation(a, b)));
+    qInfo("topics: mean TV %.3f, max %.3f; correlations: the true pair apart %.2f (truth %.2f), largest error %.2f",
+          match.meanTotalVariation, match.maxTotalVariation, correlation(of[2], of[3]), trueCorrelation(2, 3), worst);
+    QVERIFY(match.maxTotalVariation < 0.1);
+    QVERIFY(worst < 0.15);
+    // The topics were drawn from a symmetric Dirichlet(0.05): beta's empirical Bayes estimate.
+    const double beta = result.finalMetrics.at("beta").get<double>();
+    qInfo("beta %.4f (the topics' prior 0.05)", beta);
+    QVERIFY(beta > 0.025 && beta < 0.1);
+  }
+
+  void sameResultOnAnyThreadCount() {
+    const auto truth = generateCtm(120, 40, 9);
+    Eigen::MatrixXd first;
+    for (const int threads : {1, 2}) {
+      tbb::task_arena arena(threads);
+      core::FitResult result;
+      arena.execute([&] { result = fitCtm(truth.corpus, {{"k", 3}, {"iterations", 8}}); });
+      const auto& topics = test::resultMatrix(result, "topic_word");
+      if (first.size() == 0)
+        first = topics;
+      else
+        QVERIFY(topics == first);
+    }
+  }
+
+  // Through the job and the project: both held-out protocols, the covariance and correlations
+  // stored; a stop before the first iteration still leaves topics.
+  void endToEndThroughTheProject() {
+    test::Scratch scratch;
+    const auto file = scratch.path("p.latent");
+    const auto truth = generateCtm(150, 50, 11);
+    {
+      core::Project p(file);
+      test::addCorpusOf(p, "toy", truth.corpus);
+    }
+    core::RunRequest request;
+    request.model = "ctm";
+    request.dataset = "toy";
+    request.options = {{"k", 4}, {"iterations", 15}};
+    request.seed = 2;
+    request.heldout = 0.2;
+    const auto outcome = core::runFit(file, request, nullptr, {});
+    QVERIFY(outcome.run.status == core::RunStatus::Finished);
+    core::Project p(file, core::Project::Access::ReadOnly);
+    const auto stored = core::loadRun(p, outcome.run.id);
+    const double completion = stored.finalMetrics["heldout_perplexity"].get<double>();
+    const double full = stored.finalMetrics["heldout_perplexity_full_folding_in"].get<double>();
+    qInfo("document completion %.2f, full folding-in %.2f", completion, full);
+    QVERIFY(completion > 1.0 && full < completion);
+    const auto correlation = core::loadMatrix(p, outcome.run.id, "topic_correlation");
+    QVERIFY(correlation.has_value());
+    QVERIFY((correlation->diagonal().array() - 1.0).abs().maxCoeff() < 1e-12);
+    QVERIFY(core::loadMatrix(p, outcome.run.id, "topic_covariance").has_value());
+    std::ostringstream csv;
+    core::exportRun(p, outcome.run.id, "topic-correlations", csv);
+    const auto text = csv.str();
+    QVERIFY(text.starts_with("topic,other_topic,correlation,covariance\n"));
+    QCOMPARE(std::count(text.begin(), text.end(), '\n'), std::ptrdiff_t{1 + 16});
+
+    std::stop_source stop;
+    stop.request_stop();
+    const auto stopped = fitCtm(truth.corpus, {{"k", 4}}, stop.get_token());
+    QVERIFY(stopped.status == core::FitStatus::Cancelled);
+    QCOMPARE(test::resultMatrix(stopped, "topic_word").rows(), Eigen::Index{4});
+  }
+};
+
+LATENT_TEST_CASE(CtmTest)
+#include "tst_ctm.moc"

@@ -209,6 +209,24 @@ QVector<DemoSpec> demoCatalogue() {
        0.1,
        {},
        {}},
+      {QStringLiteral("topics-together"),
+       QObject::tr("Which topics go together: a correlated topic model of the State of the Union"),
+       QObject::tr(
+           "A correlated topic model (20 topics) of the 240 State of the Union addresses, 10% of them held out: "
+           "LDA with a logistic-normal prior whose covariance is learnt (000 §27.4.1). The Correlations "
+           "page places topics that share addresses together (000 Fig. 27.10) and joins the most "
+           "correlated pairs: the addresses span 1790 to 2020, and what their topics share most is their "
+           "era, the nineteenth century's (Britain, Mexico, the constitution, commerce) on one side, the "
+           "twentieth's and our own (the economy, security, jobs, applause) on the other. Move the slider "
+           "for more or fewer links, hover over a topic for what it goes with and least with, click it to "
+           "open its words."),
+       QStringLiteral("sotu"),
+       QStringLiteral("ctm"),
+       QString(),
+       QVariantMap{{QStringLiteral("k"), 20}},
+       0.1,
+       {},
+       {}},
       {QStringLiteral("words-on-a-map"),
        QObject::tr("LSA: the State of the Union's words on a map"),
        QObject::tr("Latent semantic analysis (a truncated SVD of the tf-idf weighted counts, 100 components) of the "

@@ -18,6 +18,7 @@
 #include "ui/runs/retrieval/precision_recall_view.hpp"
 #include "ui/runs/run_panel.hpp"
 #include "ui/runs/run_view.hpp"
+#include "ui/runs/topics/topic_correlation_view.hpp"
 #include "ui/util/qt_convert.hpp"
 
 #include <QDoubleSpinBox>
@@ -217,6 +218,9 @@ void DemoDriver::runEnded(qint64 runId) {
       map->showWords(true);
       view->pages()->setCurrentWidget(map);
     }
+    // Which topics go together, as 000 Fig. 27.10 draws them.
+    if (auto* graph = view->page<TopicCorrelationView>(); graph && view->pages()->indexOf(graph) >= 0)
+      view->pages()->setCurrentWidget(graph);
     // The Bayesian harmonium's chain as 004 Fig. 3 draws it.
     if (view->page<HiddenChainPage>() && view->pages()->indexOf(view->page<HiddenChainPage>()) >= 0)
       view->pages()->setCurrentWidget(view->page<HiddenChainPage>());

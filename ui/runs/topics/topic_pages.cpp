@@ -5,6 +5,7 @@
 #include <QTabWidget>
 
 #include "core/models/topic/topic_model_support.hpp"
+#include "ui/runs/topics/topic_correlation_view.hpp"
 #include "ui/runs/topics/topic_document_view.hpp"
 #include "ui/runs/topics/topic_run_data.hpp"
 #include "ui/runs/topics/topic_table_view.hpp"
@@ -36,6 +37,16 @@ void TopicPages::update(const core::RunRecord& run, const RunHoldings& holdings)
            m_documents->hide();
            connect(m_table, &TopicTableView::labelsChanged, m_documents, &TopicDocumentView::setLabels);
          }
+         const bool correlated = loaded.data->topicCorrelation.size() > 0;
+         if (correlated && !m_correlations) {
+           m_correlations = new TopicCorrelationView(context().pages);
+           m_correlations->hide();
+           connect(m_table, &TopicTableView::labelsChanged, m_correlations, &TopicCorrelationView::setLabels);
+           connect(m_correlations, &TopicCorrelationView::topicActivated, this, [this](int topic) {
+             m_table->selectTopic(topic);
+             context().pages->setCurrentWidget(m_table);
+           });
+         }
          const bool several = loaded.data->topicCount() > 1;
          const bool documents = loaded.data->hasDocTopic() || loaded.data->hasAssignments();
          m_table->setData(context().projectFile, loaded.data);
@@ -45,6 +56,13 @@ void TopicPages::update(const core::RunRecord& run, const RunHoldings& holdings)
            showPage(m_documents, tr("Documents"), 1);
          else
            hidePage(m_documents);
+         if (correlated) {
+           m_correlations->setData(loaded.data);
+           m_correlations->setLabels(m_table->labels());
+           showPage(m_correlations, tr("Correlations"), documents ? 2 : 1);
+         } else if (m_correlations) {
+           hidePage(m_correlations);
+         }
          // A finished run is read for its results: the topics come first.
          if (first) context().pages->setCurrentWidget(m_table);
        });

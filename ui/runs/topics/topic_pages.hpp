@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The pages of a topic model's results: the topic-word table ("Topics", or "Words" for a single
-// distribution) and the annotated document reader, for a corpus run that holds a topic-word matrix.
+// distribution), the annotated document reader, and for a model of how topics go together (ctm) the
+// correlation graph, for a corpus run that holds a topic-word matrix.
 #pragma once
 
 #include <QPointer>
@@ -9,6 +10,7 @@
 
 namespace latent::ui {
 
+class TopicCorrelationView;
 class TopicDocumentView;
 class TopicTableView;
 
@@ -22,6 +24,7 @@ class TopicPages final : public RunPages {
  private:
   QPointer<TopicTableView> m_table;
   QPointer<TopicDocumentView> m_documents;
+  QPointer<TopicCorrelationView> m_correlations;  // runs that hold the topics' correlations (ctm)
 };
 
 }  // namespace latent::ui

@@ -5,9 +5,11 @@
 #include <QObject>
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 #include <optional>
 
+#include "core/eval/correlation_map.hpp"
 #include "core/models/topic/mixture.hpp"
 #include "core/models/topic/topic_model_support.hpp"
 #include "core/store/run_results.hpp"
@@ -89,6 +91,13 @@ TopicRunLoad loadTopicRun(const std::filesystem::path& projectFile, std::int64_t
     data->topWords = rankTopics(data->topicWord, data->corpusFrequency, 1.0, 10);
     data->labels = core::loadTopicLabels(project, runId);
     data->clusters = core::hasResultMatrix(project, runId, core::kMixingWeights);
+    if (auto correlation = core::loadMatrix(project, runId, core::topic::kTopicCorrelation);
+        correlation && correlation->rows() == K && correlation->cols() == K) {
+      data->topicCorrelation = std::move(*correlation);
+      // Nodes kept further apart when there are few of them, for their labels.
+      data->correlationMap =
+          core::correlationMap(data->topicCorrelation, std::min(0.16, 0.6 / std::sqrt(static_cast<double>(K))));
+    }
     out.data = std::move(data);
   } catch (const std::exception& e) {
     out.error = qs(e.what());

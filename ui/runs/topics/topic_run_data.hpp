@@ -38,6 +38,10 @@ struct TopicRunData {
   // The run stored mixing weights: a mixture of clusters, whose per-token topics are each
   // document's one cluster.
   bool clusters = false;
+  // A model of how topics go together (ctm): their correlations (K x K; 0 x 0 otherwise) and the
+  // map the correlation graph draws them on (core/eval/correlation_map.hpp).
+  Eigen::MatrixXd topicCorrelation;
+  Eigen::MatrixX2d correlationMap;
 
   int topicCount() const noexcept { return static_cast<int>(topicWord.rows()); }
   int vocabularySize() const noexcept { return static_cast<int>(topicWord.cols()); }

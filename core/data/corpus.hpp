@@ -15,6 +15,9 @@ struct Corpus {
   std::vector<std::string> words;        // vocabulary; index = word id
   std::vector<std::string> documentIds;  // ids of the imported file (file name, line, docID)
   std::vector<std::string> titles;
+  // Each document's time as imported (a year or a date, data/time_slices.hpp), "" where it has
+  // none; empty when the corpus carries no times at all. Set after addDocument.
+  std::vector<std::string> times;
   std::vector<std::int64_t> offsets{0};  // document d holds tokens[offsets[d], offsets[d+1])
   std::vector<std::int32_t> tokens;      // word id of every kept token, document after document
 

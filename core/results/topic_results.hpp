@@ -22,6 +22,14 @@ inline constexpr const char* kTopicMean = "topic_mean";
 inline constexpr const char* kTopicCovariance = "topic_covariance";
 inline constexpr const char* kTopicCorrelation = "topic_correlation";
 
+// dtm: time slices (data/time_slices.hpp), T x 3: each slice's start (a year), its width in years
+// and its number of documents (training and held out); each topic's words slice by slice,
+// (T K) x V with row t K + k for topic k in slice t; each topic's share of each slice's words
+// (T x K, rows summing to one). topic_word holds each topic over all slices (weighted by their words).
+inline constexpr const char* kTimeSlices = "time_slices";
+inline constexpr const char* kTopicWordBySlice = "topic_word_by_slice";
+inline constexpr const char* kTopicShareBySlice = "topic_share_by_slice";
+
 // The held-out metric of the family: perplexity by document completion (000 eq. 27.29).
 inline constexpr const char* kHeldoutPerplexity = "heldout_perplexity";
 

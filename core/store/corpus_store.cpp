@@ -2,6 +2,8 @@
 // CorpusWriter and the corpus readers.
 #include "core/store/corpus_store.hpp"
 
+#include <algorithm>
+
 #include "core/store/blob.hpp"
 #include "core/store/damaged_project.hpp"
 #include "core/util/errors.hpp"
@@ -146,7 +148,7 @@ Corpus loadCorpus(Project& project, std::int64_t datasetId) {
   Corpus corpus;
   for (auto& v : loadVocabulary(project, datasetId)) corpus.words.push_back(std::move(v.word));
   auto docs = project.db().prepare(
-      "SELECT d.external_id, d.title, t.word_ids, d.doc_index FROM documents d LEFT JOIN tokens t "
+      "SELECT d.external_id, d.title, t.word_ids, d.doc_index, d.time FROM documents d LEFT JOIN tokens t "
       "ON t.dataset_id = d.dataset_id AND t.doc_index = d.doc_index WHERE d.dataset_id = ?1 ORDER BY d.doc_index");
   docs.bind(1, datasetId);
   while (docs.step()) {
@@ -156,7 +158,11 @@ Corpus loadCorpus(Project& project, std::int64_t datasetId) {
     const auto ids = storedArray(project, "tokens", row, "word_ids", docs.blob(2));
     checkWordIds(project, datasetId, index, ids, corpus.vocabularySize());
     corpus.addDocument(docs.text(0), docs.text(1), ids);
+    corpus.times.push_back(docs.text(4));
   }
+  // A corpus imported without a time column keeps no times.
+  if (std::all_of(corpus.times.begin(), corpus.times.end(), [](const auto& t) { return t.empty(); }))
+    corpus.times.clear();
   return corpus;
 }
 

@@ -14,8 +14,9 @@
 namespace latent::test {
 
 // Each string is one document's text, tokenised by the real tokenizer, no stop words.
+// `times`, when given, one per document (a year or a date).
 inline std::int64_t addCorpus(core::Project& project, const std::string& name, const std::vector<std::string>& texts,
-                              core::CorpusBuildOptions options = {}) {
+                              core::CorpusBuildOptions options = {}, const std::vector<std::string>& times = {}) {
   core::Transaction tx(project.db());
   const auto id = project.createDataset(name, core::DataKind::Corpus, "memory", "lines", nlohmann::json::object());
   core::CorpusWriter writer(project, id);
@@ -27,6 +28,7 @@ inline std::int64_t addCorpus(core::Project& project, const std::string& name, c
     record.id = docId;
     record.title = title;
     record.text = texts[i];
+    if (i < times.size()) record.time = times[i];
     builder.addText(record);
   }
   const auto summary = builder.finish();
@@ -37,7 +39,7 @@ inline std::int64_t addCorpus(core::Project& project, const std::string& name, c
 }
 
 // A corpus made in memory (a generated one) written as text, its word w as "word<w>", through the
-// same store: what the end-to-end model tests fit through the job.
+// same store: what the end-to-end model tests fit through the job. Its times go with it.
 inline std::int64_t addCorpusOf(core::Project& project, const std::string& name, const core::Corpus& corpus) {
   std::vector<std::string> texts;
   for (std::size_t d = 0; d < corpus.documentCount(); ++d) {
@@ -45,7 +47,7 @@ inline std::int64_t addCorpusOf(core::Project& project, const std::string& name,
     for (const auto w : corpus.document(d)) text += "word" + std::to_string(w) + " ";
     texts.push_back(std::move(text));
   }
-  return addCorpus(project, name, texts);
+  return addCorpus(project, name, texts, {}, corpus.times);
 }
 
 }  // namespace latent::test

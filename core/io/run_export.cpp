@@ -7,6 +7,7 @@
 #include <functional>
 #include <optional>
 
+#include "core/data/time_slices.hpp"
 #include "core/io/csv_writer.hpp"
 #include "core/io/run_export_detail.hpp"
 #include "core/results/block_results.hpp"
@@ -92,6 +93,60 @@ std::int64_t exportTopicCorrelations(Project& project, const RunRecord& run, std
   return -1;
 }
 
+// dtm: the slices of a run (start, width) and their labels; throws when the run has none.
+TimeSlices storedSlices(Project& project, const RunRecord& run) {
+  const auto slices = loadMatrix(project, run.id, topic::kTimeSlices);
+  if (!slices || slices->rows() == 0 || slices->cols() < 2)
+    throw UsageError("run " + std::to_string(run.id) + " (" + run.model + ") has no time slices");
+  TimeSlices out;
+  out.width = (*slices)(0, 1);
+  for (Eigen::Index t = 0; t < slices->rows(); ++t) out.starts.push_back((*slices)(t, 0));
+  return out;
+}
+
+// dtm: every topic's words in every slice.
+std::int64_t exportTopicsBySlice(Project& project, const RunRecord& run, std::ostream& out,
+                                 std::optional<std::int64_t>) {
+  const auto slices = storedSlices(project, run);
+  const auto matrix = loadMatrix(project, run.id, topic::kTopicWordBySlice);
+  const auto vocabulary = loadVocabulary(project, run.datasetId);
+  const auto T = static_cast<Eigen::Index>(slices.size());
+  if (!matrix || matrix->rows() % T != 0 || static_cast<std::size_t>(matrix->cols()) != vocabulary.size())
+    throw UsageError("run " + std::to_string(run.id) + " (" + run.model + ") has no topics by time slice");
+  const auto K = matrix->rows() / T;
+  CsvWriter csv(out);
+  csv.field("slice").field("start").field("topic").field("word").field("probability").endRow();
+  for (Eigen::Index t = 0; t < T; ++t)
+    for (Eigen::Index k = 0; k < K; ++k)
+      for (Eigen::Index v = 0; v < matrix->cols(); ++v)
+        csv.field(slices.label(static_cast<std::size_t>(t)))
+            .field(slices.starts[static_cast<std::size_t>(t)])
+            .field(static_cast<std::int64_t>(k))
+            .field(vocabulary[static_cast<std::size_t>(v)].word)
+            .field((*matrix)(t * K + k, v))
+            .endRow();
+  return -1;
+}
+
+// dtm: each topic's share of each slice's words.
+std::int64_t exportTopicSharesBySlice(Project& project, const RunRecord& run, std::ostream& out,
+                                      std::optional<std::int64_t>) {
+  const auto slices = storedSlices(project, run);
+  const auto shares = loadMatrix(project, run.id, topic::kTopicShareBySlice);
+  if (!shares || shares->rows() != static_cast<Eigen::Index>(slices.size()))
+    throw UsageError("run " + std::to_string(run.id) + " (" + run.model + ") has no topic shares by time slice");
+  CsvWriter csv(out);
+  csv.field("slice").field("start").field("topic").field("share").endRow();
+  for (Eigen::Index t = 0; t < shares->rows(); ++t)
+    for (Eigen::Index k = 0; k < shares->cols(); ++k)
+      csv.field(slices.label(static_cast<std::size_t>(t)))
+          .field(slices.starts[static_cast<std::size_t>(t)])
+          .field(static_cast<std::int64_t>(k))
+          .field((*shares)(t, k))
+          .endRow();
+  return -1;
+}
+
 std::int64_t exportAssignments(Project& project, const RunRecord& run, std::ostream& out, std::optional<std::int64_t>) {
   if (!hasTokenTopics(project, run.id))
     throw UsageError("run " + std::to_string(run.id) + " (" + run.model + ") has no per-token assignments");
@@ -172,6 +227,13 @@ const std::vector<Exporter>& exporters() {
         "it, every ordered pair"},
        exportTopicCorrelations,
        [](Project& p, const RunRecord& r) { return hasResultMatrix(p, r.id, topic::kTopicCorrelation); }},
+      {{"topics-by-slice", "slice,start,topic,word,probability",
+        "a dynamic topic model's topics in each time slice (every word)"},
+       exportTopicsBySlice,
+       [](Project& p, const RunRecord& r) { return hasResultMatrix(p, r.id, topic::kTopicWordBySlice); }},
+      {{"topic-shares-by-slice", "slice,start,topic,share", "a dynamic topic model's topic shares in each time slice"},
+       exportTopicSharesBySlice,
+       [](Project& p, const RunRecord& r) { return hasResultMatrix(p, r.id, topic::kTopicShareBySlice); }},
       {{"blocks", "node,name,block", "each node's block (the most probable one)"},
        detail::exportBlocks,
        [](Project& p, const RunRecord& r) { return hasResultMatrix(p, r.id, kBlocks); },

@@ -17,7 +17,7 @@ struct DtmOptions {
   std::int64_t topics = 10;
   std::int64_t iterations = 50;
   double sliceYears = 0.0;          // 0: a round width that makes at most kAutoSlices slices
-  double drift = 0.005;             // variance of a natural parameter's change per year
+  double drift = 0.05;              // variance of a natural parameter's change per year
   double initialVariance = 10.0;    // of the first slice's natural parameters
   std::int64_t optimizeEvery = 10;  // re-estimate alpha every N iterations; 0 = never
   double tolerance = 1e-5;

@@ -15,6 +15,7 @@
 #include "core/models/topic/discrete_components.hpp"
 #include "core/models/topic/epca.hpp"
 #include "core/models/topic/lda_gibbs.hpp"
+#include "core/models/topic/lda_hmm.hpp"
 #include "core/models/topic/lda_online.hpp"
 #include "core/models/topic/lda_vb.hpp"
 #include "core/models/topic/lsa.hpp"
@@ -30,10 +31,10 @@ namespace {
 
 // One row per model, in the order of DESIGN §3.
 const ModelDefinition kModels[] = {
-    unigramModel(), mixtureModel(),    plsaModel(),  epcaModel(),        catpcaModel(), ldaGibbsModel(),
-    ldaVbModel(),   ldaOnlineModel(),  mpcaModel(),  urpModel(),         gapModel(),    nmfModel(),
-    lsaModel(),     sbmModel(),        mmsbModel(),  irmModel(),         pmfModel(),    rbmModel(),
-    rsmModel(),     rbmRatingsModel(), gbEfhModel(), rbmGaussianModel(),
+    unigramModel(), mixtureModel(),   plsaModel(),       epcaModel(),  catpcaModel(),      ldaGibbsModel(),
+    ldaVbModel(),   ldaOnlineModel(), mpcaModel(),       urpModel(),   gapModel(),         nmfModel(),
+    lsaModel(),     ldaHmmModel(),    sbmModel(),        mmsbModel(),  irmModel(),         pmfModel(),
+    rbmModel(),     rsmModel(),       rbmRatingsModel(), gbEfhModel(), rbmGaussianModel(),
 };
 
 }  // namespace

@@ -17,6 +17,8 @@
 
 namespace latent::core {
 
+// `classes` counts the semantic class: classes 0..C-1, class 0 the one that draws from the topics
+// (000 numbers the states 0..C, the syntactic ones 1..C; C here is that C plus one).
 struct LdaHmmOptions {
   std::int64_t topics = 20;
   std::int64_t classes = 10;  // C, the semantic class included; LdaHmmOptions::table() says why each default

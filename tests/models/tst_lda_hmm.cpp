@@ -267,6 +267,18 @@ class LdaHmmTest : public QObject {
     const double forward = core::topic::logPredictiveSequence(p, sequence, theta);
     qInfo("forward %.12f, enumeration %.12f", forward, exact);
     QVERIFY(std::abs(forward - exact) < 1e-12);
+    // Every word given and scored (full folding-in): log p(all words | theta).
+    std::fill(sequence.given.begin(), sequence.given.end(), 1);
+    std::fill(sequence.target.begin(), sequence.target.end(), 1);
+    double all = 0.0;
+    for (int code = 0; code < 729; ++code) {
+      for (int i = 0, rest = code; i < n; ++i, rest /= C) path[static_cast<std::size_t>(i)] = rest % C;
+      double probability = p.start[path[0]] * emission(path[0], sequence.words[0]);
+      for (int i = 1; i < n; ++i)
+        probability *= p.transitions(path[i - 1], path[i]) * emission(path[i], sequence.words[i]);
+      all += probability;
+    }
+    QVERIFY(std::abs(core::topic::logPredictiveSequence(p, sequence, theta) - std::log(all)) < 1e-12);
   }
 
   // The document-completion split keeps each held-out token's place: the halves' positions are a
@@ -352,7 +364,13 @@ class LdaHmmTest : public QObject {
           hmmPerplexity, ldaPerplexity, best.perplexity);
     QVERIFY(hmmPerplexity < 0.8 * ldaPerplexity);
     QVERIFY(hmmPerplexity < 1.05 * best.perplexity);
-    QVERIFY(hmm.finalMetrics["heldout_perplexity_full_folding_in"].get<double>() < hmmPerplexity);
+    // Full folding-in scores the whole sequence's joint probability, with theta fitted to it. Here
+    // it is above document completion: a scored word's probability given its observed neighbours
+    // is sharper than the chain's unconditioned, which outweighs the optimism of fitting theta to
+    // the scored words (003's finding is about theta alone).
+    const double full = hmm.finalMetrics["heldout_perplexity_full_folding_in"].get<double>();
+    qInfo("full folding-in %.3f", full);
+    QVERIFY(full > 1.0 && full < ldaPerplexity);
     QCOMPARE(hmm.finalMetrics["heldout_tokens"].get<std::int64_t>(),
              lda.finalMetrics["heldout_tokens"].get<std::int64_t>());
   }

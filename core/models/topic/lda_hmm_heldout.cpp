@@ -164,7 +164,10 @@ double logPredictiveSequence(const LdaHmmParameters& parameters, const LdaHmmSeq
         f = parameters.start;
       else
         f = transposed * f;
-      if (sequence.given[i] != 0 || (withTargets && sequence.target[i] != 0)) {
+      // Conditioned on the given words that are not scored: under full folding-in every word is
+      // both, and its score is then log p(all words | theta) itself.
+      const bool counted = sequence.target[i] != 0 ? withTargets : sequence.given[i] != 0;
+      if (counted) {
         const auto w = static_cast<Eigen::Index>(sequence.words[i]);
         emission = parameters.classWord.col(w);
         emission[0] = theta.dot(parameters.topicWord.col(w));

@@ -46,7 +46,8 @@ void heldoutSequence(const HeldoutDocuments& heldout, std::size_t i, HeldoutProt
 void foldInSequence(const LdaHmmParameters& parameters, const LdaHmmSequence& sequence, std::uint64_t seed,
                     Eigen::Ref<Eigen::VectorXd> theta, int sweeps = 50, int burnIn = 20);
 
-// log p(target words | given words, theta) under the HMM: log F(given and target) - log F(given),
+// log p(target words | given words that are not targets, theta) under the HMM: log F(given and
+// target) - log F(given but not target),
 // each the likelihood by the forward algorithm (Rabiner 1989, "A tutorial on hidden Markov
 // models") with emissions theta . phi_w for class 0
 // and psi_cw for class c > 0, and 1 at positions whose word is not counted.
@@ -54,7 +55,10 @@ double logPredictiveSequence(const LdaHmmParameters& parameters, const LdaHmmSeq
                              const Eigen::Ref<const Eigen::VectorXd>& theta);
 
 // Scores every held-out document: the fold-in on the given words, then the predictive of the
-// target words. Parallel over documents; the result does not depend on the thread count.
+// target words. Under full folding-in that is the probability of the whole word sequence, which can
+// come out above document completion's: there each scored word is predicted from its observed
+// neighbours as well, which in an HMM outweighs the optimism of fitting theta to the scored words
+// (003's finding concerns theta alone). Parallel over documents; the result does not depend on the thread count.
 TopicHeldoutScore scoreLdaHmmHeldout(const HeldoutDocuments& heldout, const LdaHmmParameters& parameters,
                                      HeldoutProtocol protocol, std::uint64_t seed);
 

@@ -26,6 +26,7 @@
 #include "core/results/topic_results.hpp"
 #include "core/store/run_results.hpp"
 #include "core/store/run_store.hpp"
+#include "core/util/errors.hpp"
 #include "core/util/random.hpp"
 #include "lda_gibbs_test_support.hpp"
 #include "result_matrix.hpp"
@@ -535,6 +536,16 @@ class LdaHmmTest : public QObject {
     std::ostringstream header;
     core::exportRun(p, run.id, "token-classes", header);
     QVERIFY(header.str().rfind("document,position,word,topic,class,content_probability,begin,end\n", 0) == 0);
+
+    // A stored layer of the wrong length is a damaged project, named as such.
+    {
+      core::Project writable(file);
+      writable.db().exec("UPDATE token_values SET vals = x'010203' WHERE doc_index = " +
+                         std::to_string(split.trainDocuments.front()) + " AND name = 'token_class'");
+    }
+    core::Project again(file, core::Project::Access::ReadOnly);
+    QVERIFY_THROWS_EXCEPTION(core::InputError, core::loadTokenValues(again, run.id, core::topic::kTokenClass,
+                                                                      split.trainDocuments.front()));
   }
 };
 

@@ -21,7 +21,7 @@ namespace latent::core {
 // (000 numbers the states 0..C, the syntactic ones 1..C; C here is that C plus one).
 struct LdaHmmOptions {
   std::int64_t topics = 20;
-  std::int64_t classes = 10;  // C, the semantic class included; LdaHmmOptions::table() says why each default
+  std::int64_t classes = 20;  // C, the semantic class included; LdaHmmOptions::table() says why each default
   std::int64_t iterations = 500;
   double alpha = 0.1;
   double beta = 0.01;

@@ -544,8 +544,8 @@ class LdaHmmTest : public QObject {
                          std::to_string(split.trainDocuments.front()) + " AND name = 'token_class'");
     }
     core::Project again(file, core::Project::Access::ReadOnly);
-    QVERIFY_THROWS_EXCEPTION(core::InputError, core::loadTokenValues(again, run.id, core::topic::kTokenClass,
-                                                                      split.trainDocuments.front()));
+    QVERIFY_THROWS_EXCEPTION(
+        core::InputError, core::loadTokenValues(again, run.id, core::topic::kTokenClass, split.trainDocuments.front()));
   }
 };
 

@@ -48,7 +48,7 @@ std::vector<std::vector<std::string>> sotuTopWords(const Eigen::MatrixXd& rows, 
 }
 
 // The share of English stop words among the words of `rows` (all of them, or rows from `first`).
-double stopWordShare(const std::vector<std::vector<std::string>>& rows, std::size_t first = 0) {
+double sotuStopWordShare(const std::vector<std::vector<std::string>>& rows, std::size_t first = 0) {
   const auto english = core::StopWords::english();
   double stop = 0.0, all = 0.0;
   for (std::size_t r = first; r < rows.size(); ++r)
@@ -59,7 +59,7 @@ double stopWordShare(const std::vector<std::vector<std::string>>& rows, std::siz
   return all > 0 ? stop / all : 0.0;
 }
 
-std::string joined(const std::vector<std::string>& words) {
+std::string sotuJoined(const std::vector<std::string>& words) {
   std::string out;
   for (const auto& w : words) out += (out.empty() ? "" : " ") + w;
   return out;
@@ -112,10 +112,10 @@ class LdaHmmEvidenceTest : public QObject {
     const auto topics = sotuTopWords(test::resultMatrix(hmm, core::topic::kTopicWord), corpus, 10);
     const auto ldaTopics = sotuTopWords(test::resultMatrix(lda, core::topic::kTopicWord), corpus, 10);
     qInfo("%zu training tokens; lda-hmm %.1f s, lda-gibbs %.1f s", data.corpus->tokenCount(), hmm.seconds, lda.seconds);
-    for (std::size_t c = 0; c < classes.size(); ++c) qInfo("class %zu: %s", c, joined(classes[c]).c_str());
-    for (std::size_t k = 0; k < topics.size(); ++k) qInfo("lda-hmm topic %zu: %s", k, joined(topics[k]).c_str());
+    for (std::size_t c = 0; c < classes.size(); ++c) qInfo("class %zu: %s", c, sotuJoined(classes[c]).c_str());
+    for (std::size_t k = 0; k < topics.size(); ++k) qInfo("lda-hmm topic %zu: %s", k, sotuJoined(topics[k]).c_str());
     for (std::size_t k = 0; k < ldaTopics.size(); ++k)
-      qInfo("lda-gibbs topic %zu: %s", k, joined(ldaTopics[k]).c_str());
+      qInfo("lda-gibbs topic %zu: %s", k, sotuJoined(ldaTopics[k]).c_str());
 
     // Where the function words' tokens went: their mean probability of being a content word, and
     // the class most of them are in.
@@ -150,9 +150,9 @@ class LdaHmmEvidenceTest : public QObject {
 
     // Table 27.1: LDA's topics on these words are mostly function words, LDA-HMM's mostly not; and
     // several of the syntactic classes are mostly function words.
-    const double hmmShare = stopWordShare(topics), ldaShare = stopWordShare(ldaTopics);
+    const double hmmShare = sotuStopWordShare(topics), ldaShare = sotuStopWordShare(ldaTopics);
     int functionClasses = 0;
-    for (std::size_t c = 1; c < classes.size(); ++c) functionClasses += stopWordShare({classes[c]}) >= 0.6 ? 1 : 0;
+    for (std::size_t c = 1; c < classes.size(); ++c) functionClasses += sotuStopWordShare({classes[c]}) >= 0.6 ? 1 : 0;
     qInfo("stop words among the top 10 words: lda-hmm's topics %.2f, lda-gibbs's %.2f; classes mostly stop words: %d",
           hmmShare, ldaShare, functionClasses);
     QVERIFY(hmmShare < 0.25);

@@ -32,7 +32,7 @@ struct LdaHmmFoldInScratch {
 };
 
 // Whether document i's halves carry valid positions.
-bool hasPositions(const HeldoutDocuments& h) {
+bool ldaHmmHasPositions(const HeldoutDocuments& h) {
   return h.observedPositions.size() == h.observed.tokenCount() && h.scoredPositions.size() == h.scored.tokenCount();
 }
 
@@ -52,7 +52,7 @@ void heldoutSequence(const HeldoutDocuments& heldout, std::size_t i, HeldoutProt
     out.target[position] = !fromObserved || full ? 1 : 0;
   };
   bool placed = false;
-  if (hasPositions(heldout)) {
+  if (ldaHmmHasPositions(heldout)) {
     const auto o = static_cast<std::size_t>(heldout.observed.offsets[i]);
     const auto s = static_cast<std::size_t>(heldout.scored.offsets[i]);
     const auto inRange = [n](std::int32_t p) { return p >= 0 && static_cast<std::size_t>(p) < n; };

@@ -45,8 +45,8 @@ constexpr std::int64_t kLdaHmmStopCheck = 4095;  // tokens between looks at the 
 constexpr std::size_t kLdaHmmWordBlock = 512;    // words per block of the log joint's sums
 
 // new = old + sum over copies of (copy - old): the changes each part made, added up.
-void mergeCounts(std::vector<std::int32_t>& shared, std::vector<LdaHmmCounts>& copies,
-                 std::vector<std::int32_t> LdaHmmCounts::*member) {
+void ldaHmmMergeCounts(std::vector<std::int32_t>& shared, std::vector<LdaHmmCounts>& copies,
+                       std::vector<std::int32_t> LdaHmmCounts::*member) {
   const std::size_t n = shared.size();
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 4096), [&](const auto& r) {
     for (std::size_t e = r.begin(); e != r.end(); ++e) {
@@ -77,7 +77,7 @@ struct LdaHmmScales {
 };
 
 // weight^heat, with square roots for the heats annealing uses (pow costs as much as a draw).
-inline double heated(double weight, double heat) {
+inline double ldaHmmHeated(double weight, double heat) {
   if (heat == 0.5) return std::sqrt(weight);
   if (heat == 0.75) {
     const double root = std::sqrt(weight);
@@ -221,12 +221,12 @@ bool LdaHmmState::sweep(std::int64_t iteration, std::span<float> contentProbabil
     }
   });
   // Merged also after a stop: every part's counts match its assignments, so their sum does.
-  mergeCounts(m_counts.topicWord, m_copies, &LdaHmmCounts::topicWord);
-  mergeCounts(m_counts.topicTotal, m_copies, &LdaHmmCounts::topicTotal);
-  mergeCounts(m_counts.classWord, m_copies, &LdaHmmCounts::classWord);
-  mergeCounts(m_counts.classTotal, m_copies, &LdaHmmCounts::classTotal);
-  mergeCounts(m_counts.transitions, m_copies, &LdaHmmCounts::transitions);
-  mergeCounts(m_counts.transitionTotal, m_copies, &LdaHmmCounts::transitionTotal);
+  ldaHmmMergeCounts(m_counts.topicWord, m_copies, &LdaHmmCounts::topicWord);
+  ldaHmmMergeCounts(m_counts.topicTotal, m_copies, &LdaHmmCounts::topicTotal);
+  ldaHmmMergeCounts(m_counts.classWord, m_copies, &LdaHmmCounts::classWord);
+  ldaHmmMergeCounts(m_counts.classTotal, m_copies, &LdaHmmCounts::classTotal);
+  ldaHmmMergeCounts(m_counts.transitions, m_copies, &LdaHmmCounts::transitions);
+  ldaHmmMergeCounts(m_counts.transitionTotal, m_copies, &LdaHmmCounts::transitionTotal);
   return std::all_of(finished.begin(), finished.end(), [](char f) { return f != 0; });
 }
 
@@ -264,7 +264,7 @@ bool LdaHmmState::sweepRange(std::size_t part, LdaHmmCounts& n, std::int64_t ite
         for (int k = 0; k < C; ++k) {
           const double weight = classMass[k] - previous;
           previous = classMass[k];
-          classMass[k] = sum += heated(weight, m_heat);
+          classMass[k] = sum += ldaHmmHeated(weight, m_heat);
         }
       }
       const double total = classMass[static_cast<std::size_t>(C - 1)];
@@ -392,11 +392,19 @@ double LdaHmmState::evaluateSwap(std::size_t w, int a, int b, LdaHmmSwap& s) con
   const double beta = m_priors.beta, delta = m_priors.delta, gamma = m_priors.gamma;
   const double vBeta = V * beta, vDelta = V * delta, cGamma = C * gamma;
   const auto& n = m_counts;
-  s.change.assign(static_cast<std::size_t>((C + 1) * C), 0);
-  s.seen.assign(s.change.size(), 0);
+  // Cleared where the previous proposal wrote: the tables are (C + 1) x C, the touched entries few.
+  if (s.change.size() != static_cast<std::size_t>((C + 1) * C)) {
+    s.change.assign(static_cast<std::size_t>((C + 1) * C), 0);
+    s.seen.assign(s.change.size(), 0);
+    s.touched.clear();
+  }
+  for (const auto e : s.touched) {
+    s.change[e] = 0;
+    s.seen[e] = 0;
+  }
+  s.touched.clear();
   s.rowChange.assign(static_cast<std::size_t>(C + 1), 0);
   s.incoming.assign(static_cast<std::size_t>(K), 0);
-  s.touched.clear();
   const auto swapped = [a, b](int c) { return c == a ? b : c == b ? a : c; };
   const auto moves = [&](std::size_t t) {
     return m_corpus.tokens[t] == static_cast<std::int32_t>(w) && (m_class[t] == a || m_class[t] == b);

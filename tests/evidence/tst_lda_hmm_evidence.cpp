@@ -25,7 +25,7 @@ using namespace latent;
 namespace {
 
 // The first tokens of each address: the test stays within seconds in the optimised build.
-constexpr std::size_t kSotuOpening = 1500;
+constexpr std::size_t kSotuOpening = 1000;
 
 class SotuQuiet final : public core::TrainingObserver {
  public:
@@ -103,8 +103,8 @@ class LdaHmmEvidenceTest : public QObject {
       SotuQuiet quiet;
       return model.make()->fit(data, settings, quiet, {});
     };
-    const auto hmm = fit(core::ldaHmmModel(), {{"k", 10}, {"classes", 10}, {"iterations", 200}});
-    const auto lda = fit(core::ldaGibbsModel(), {{"k", 10}, {"iterations", 200}, {"restarts", 1}});
+    const auto hmm = fit(core::ldaHmmModel(), {{"k", 10}, {"classes", 10}, {"iterations", 150}});
+    const auto lda = fit(core::ldaGibbsModel(), {{"k", 10}, {"iterations", 150}, {"restarts", 1}});
     QCOMPARE(hmm.status, core::FitStatus::MaxIterations);
     QVERIFY(hmm.message.empty());  // the stop words are there: no warning
 

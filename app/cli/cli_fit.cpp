@@ -130,6 +130,12 @@ Command addFitCommand(CLI::App& app) {
                                     {"iterations", run.iterations.value_or(0)},
                                     {"seed", run.seed}};
             for (const auto& [key, value] : run.finalMetrics.items()) final[key] = value;
+            // What the model wants the user to know about a run that went through (lda-hmm on a corpus
+            // without stop words): on stderr, and in the final line under "message".
+            if (!run.message.empty() && run.status != core::RunStatus::Failed) {
+              std::cerr << "latent-cli: " << run.message << "\n";
+              final["message"] = run.message;
+            }
             if (args->json) {
               printJsonLine(final);
             } else {

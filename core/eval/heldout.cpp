@@ -38,7 +38,7 @@ CorpusSplit splitForDocumentCompletion(const Corpus& corpus, double fraction, st
   split.heldout.observed.words = corpus.words;
   split.heldout.scored.words = corpus.words;
   const bool timed = corpus.times.size() == D;
-  std::vector<std::int32_t> tokens, first, second;
+  std::vector<std::int32_t> positions, first, second;
   for (std::size_t d = 0; d < D; ++d) {
     const auto doc = corpus.document(d);
     if (!heldout[d]) {
@@ -47,13 +47,22 @@ CorpusSplit splitForDocumentCompletion(const Corpus& corpus, double fraction, st
       split.trainDocuments.push_back(static_cast<std::int64_t>(d));
       continue;
     }
-    // Each document's halves come from its own stream, so they do not depend on the others.
-    tokens.assign(doc.begin(), doc.end());
+    // Each document's halves come from its own stream, so they do not depend on the others. The
+    // positions are shuffled, not the tokens: the same draws, so the same halves as shuffling the
+    // tokens gave, and each token's place in the document is kept.
+    positions.resize(doc.size());
+    std::iota(positions.begin(), positions.end(), 0);
     Rng tokenRng(seed ^ kTokenStream, static_cast<std::uint64_t>(d));
-    tokenRng.shuffle(std::span<std::int32_t>(tokens));
-    const std::size_t half = tokens.size() / 2;
-    first.assign(tokens.begin(), tokens.begin() + static_cast<std::ptrdiff_t>(half));
-    second.assign(tokens.begin() + static_cast<std::ptrdiff_t>(half), tokens.end());
+    tokenRng.shuffle(std::span<std::int32_t>(positions));
+    const std::size_t half = positions.size() / 2;
+    first.clear();
+    second.clear();
+    for (std::size_t i = 0; i < positions.size(); ++i)
+      (i < half ? first : second).push_back(doc[static_cast<std::size_t>(positions[i])]);
+    split.heldout.observedPositions.insert(split.heldout.observedPositions.end(), positions.begin(),
+                                           positions.begin() + static_cast<std::ptrdiff_t>(half));
+    split.heldout.scoredPositions.insert(split.heldout.scoredPositions.end(),
+                                         positions.begin() + static_cast<std::ptrdiff_t>(half), positions.end());
     split.heldout.documents.push_back(static_cast<std::int64_t>(d));
     split.heldout.observed.addDocument(corpus.documentIds[d], corpus.titles[d], first);
     split.heldout.scored.addDocument(corpus.documentIds[d], corpus.titles[d], second);

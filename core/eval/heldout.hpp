@@ -16,6 +16,12 @@ struct HeldoutDocuments {
   std::vector<std::int64_t> documents;  // indices in the full corpus
   Corpus observed;                      // document i: the first half
   Corpus scored;                        // document i: the second half
+  // Where each token of `observed` and of `scored` stood in its whole document (0-based, aligned
+  // with observed.tokens and scored.tokens): a model of word order (lda-hmm) puts the halves back
+  // in sequence from them. Empty when the halves were made without them (hand-made test data);
+  // such a model then takes the observed half's tokens, then the scored half's, as the sequence.
+  std::vector<std::int32_t> observedPositions;
+  std::vector<std::int32_t> scoredPositions;
 
   bool empty() const noexcept { return documents.empty(); }
   std::size_t size() const noexcept { return documents.size(); }

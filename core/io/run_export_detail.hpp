@@ -52,4 +52,15 @@ std::int64_t exportDocEmbeddings(Project& project, const RunRecord& run, std::os
 std::int64_t exportSingularValues(Project& project, const RunRecord& run, std::ostream& out,
                                   std::optional<std::int64_t> iteration);
 
+// lda-hmm's classes (class_export.cpp): `class,word,probability` (class 0, the semantic class, is the
+// topics mixed by their shares of its tokens), `from_class,to_class,probability`, and every kept
+// token's `document,position,word,topic,class,content_probability,begin,end` (topic -1 outside
+// class 0; content_probability is p(class 0 | the rest) averaged over the last sweeps).
+std::int64_t exportClassWord(Project& project, const RunRecord& run, std::ostream& out,
+                             std::optional<std::int64_t> iteration);
+std::int64_t exportClassTransitions(Project& project, const RunRecord& run, std::ostream& out,
+                                    std::optional<std::int64_t> iteration);
+std::int64_t exportTokenClasses(Project& project, const RunRecord& run, std::ostream& out,
+                                std::optional<std::int64_t> iteration);
+
 }  // namespace latent::core::detail

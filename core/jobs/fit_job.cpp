@@ -159,7 +159,7 @@ RunOutcome runFit(const std::filesystem::path& projectFile, const RunRequest& re
   }
 
   // One transaction for what the recorder still holds, the final matrices (iteration -1), the
-  // per-token assignments in full-corpus indices and the status: a reader sees a finished run
+  // per-token assignments and values in full-corpus indices and the status: a reader sees a finished run
   // with all of its result or a running one. Everything in it was computed before it began.
   try {
     writeWhenFree(project.db(), wait, [&] {
@@ -167,6 +167,9 @@ RunOutcome runFit(const std::filesystem::path& projectFile, const RunRequest& re
       for (const auto& m : result.matrices) saveMatrix(project, record.id, m.name, -1, m.values);
       for (std::size_t d = 0; d < result.tokenTopics.size() && d < data.trainDocuments.size(); ++d)
         saveTokenTopics(project, record.id, data.trainDocuments[d], result.tokenTopics[d]);
+      for (const auto& layer : result.tokenValues)
+        for (std::size_t d = 0; d < layer.documents.size() && d < data.trainDocuments.size(); ++d)
+          saveTokenValues(project, record.id, layer.name, data.trainDocuments[d], layer.documents[d]);
       finishRun(project, record.id, toRunStatus(result.status), result.message, result.seconds, result.iterations,
                 result.finalMetrics);
     });

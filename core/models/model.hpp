@@ -88,6 +88,13 @@ struct FitSettings {
   int evalEvery = 10;  // evaluate held-out metrics every this many iterations (and at the end)
 };
 
+// A named per-token result beside the topics (results/topic_results.hpp: lda-hmm's token_class and
+// token_content_probability): one vector per training document, one value per token in order.
+struct TokenValues {
+  std::string name;
+  std::vector<std::vector<float>> documents;
+};
+
 struct FitResult {
   FitStatus status = FitStatus::Failed;
   std::string message;
@@ -97,6 +104,8 @@ struct FitResult {
   std::vector<NamedMatrix> matrices;                       // final parameters
   // Per-token assignments, one vector per training document (topic models), else empty.
   std::vector<std::vector<std::int32_t>> tokenTopics;
+  // Further per-token layers, laid out as tokenTopics; stored per document under their names.
+  std::vector<TokenValues> tokenValues;
 };
 
 class Model {

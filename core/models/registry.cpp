@@ -17,6 +17,7 @@
 #include "core/models/topic/dtm.hpp"
 #include "core/models/topic/epca.hpp"
 #include "core/models/topic/lda_gibbs.hpp"
+#include "core/models/topic/lda_hmm.hpp"
 #include "core/models/topic/lda_online.hpp"
 #include "core/models/topic/lda_vb.hpp"
 #include "core/models/topic/lsa.hpp"
@@ -32,10 +33,11 @@ namespace {
 
 // One row per model, in the order of DESIGN §3.
 const ModelDefinition kModels[] = {
-    unigramModel(), mixtureModel(),   plsaModel(), epcaModel(),       catpcaModel(), ldaGibbsModel(),
-    ldaVbModel(),   ldaOnlineModel(), ctmModel(),  dtmModel(),        mpcaModel(),   urpModel(),
-    gapModel(),     nmfModel(),       lsaModel(),  sbmModel(),        mmsbModel(),   irmModel(),
-    pmfModel(),     rbmModel(),       rsmModel(),  rbmRatingsModel(), gbEfhModel(),  rbmGaussianModel(),
+    unigramModel(),  mixtureModel(),     plsaModel(),      ldaHmmModel(), epcaModel(),   catpcaModel(),
+    ldaGibbsModel(), ldaVbModel(),       ldaOnlineModel(), ctmModel(),    dtmModel(),    mpcaModel(),
+    urpModel(),      gapModel(),         nmfModel(),       lsaModel(),    ldaHmmModel(), sbmModel(),
+    mmsbModel(),     irmModel(),         pmfModel(),       rbmModel(),    rsmModel(),    rbmRatingsModel(),
+    gbEfhModel(),    rbmGaussianModel(),
 };
 
 }  // namespace

@@ -30,6 +30,19 @@ inline constexpr const char* kTimeSlices = "time_slices";
 inline constexpr const char* kTopicWordBySlice = "topic_word_by_slice";
 inline constexpr const char* kTopicShareBySlice = "topic_share_by_slice";
 
+// lda-hmm (000 §27.4.3): C syntactic classes, class 0 the semantic one that emits from the topics.
+inline constexpr const char* kClassWord = "class_word";  // C x V, rows sum to one; row 0 the topics' mixture
+inline constexpr const char* kClassTransitions = "class_transitions";  // C x C, row c: p(next class | c)
+inline constexpr const char* kClassStart = "class_start";              // 1 x C, the class of a document's first token
+
+// Per-token values beside the topics (FitResult::tokenValues, stored per document in the table
+// token_values as float32, one value per kept token in document order; store/run_store.hpp):
+// lda-hmm's class of each token (the last sample; 0 is the semantic class) and each token's
+// posterior probability of being a content word, p(class 0 | the rest), averaged over the sweeps
+// of the last fifth of the chain. lda-hmm's token topics are -1 for tokens not in class 0.
+inline constexpr const char* kTokenClass = "token_class";
+inline constexpr const char* kTokenContentProbability = "token_content_probability";
+
 // The held-out metric of the family: perplexity by document completion (000 eq. 27.29).
 inline constexpr const char* kHeldoutPerplexity = "heldout_perplexity";
 

@@ -76,4 +76,10 @@ bool hasTokenTopics(Project& project, std::int64_t runId) {
   return statement.step();
 }
 
+bool hasTokenValues(Project& project, std::int64_t runId, const std::string& name) {
+  auto statement = project.db().prepare("SELECT 1 FROM token_values WHERE run_id = ?1 AND name = ?2 LIMIT 1");
+  statement.bind(1, runId).bind(2, name);
+  return statement.step();
+}
+
 }  // namespace latent::core

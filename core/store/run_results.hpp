@@ -39,4 +39,7 @@ bool hasResultMatrix(Project& project, std::int64_t runId, const std::string& na
 // Whether the run stored per-token topic assignments.
 bool hasTokenTopics(Project& project, std::int64_t runId);
 
+// Whether the run stored the per-token layer `name` (store/run_store.hpp, loadTokenValues).
+bool hasTokenValues(Project& project, std::int64_t runId, const std::string& name);
+
 }  // namespace latent::core

@@ -164,6 +164,15 @@ void saveTokenTopics(Project& project, std::int64_t runId, std::int64_t document
   });
 }
 
+void saveTokenValues(Project& project, std::int64_t runId, const std::string& name, std::int64_t document,
+                     std::span<const float> values) {
+  inTransaction(project, [&] {
+    auto s = project.db().prepare(
+        "INSERT OR REPLACE INTO token_values (run_id, name, doc_index, vals) VALUES (?1, ?2, ?3, ?4)");
+    s.bind(1, runId).bind(2, name).bind(3, document).bindBlob(4, values).run();
+  });
+}
+
 void finishRun(Project& project, std::int64_t runId, RunStatus status, const std::string& message, double seconds,
                std::int64_t iterations, const nlohmann::json& finalMetrics) {
   inTransaction(project, [&] {
@@ -277,6 +286,27 @@ std::vector<std::int32_t> loadTokenTopics(Project& project, std::int64_t runId, 
                          "run " + std::to_string(runId) + ", document " + std::to_string(document),
                          "topics holds " + std::to_string(blob.size()) + " bytes, not a whole number of 4-byte values");
   return blobToVector<std::int32_t>(blob);
+}
+
+std::vector<float> loadTokenValues(Project& project, std::int64_t runId, const std::string& name,
+                                   std::int64_t document) {
+  auto s = project.db().prepare("SELECT vals FROM token_values WHERE run_id = ?1 AND name = ?2 AND doc_index = ?3");
+  s.bind(1, runId).bind(2, name).bind(3, document);
+  if (!s.step()) return {};
+  const auto blob = s.blob(0);
+  if (blob.size() % sizeof(float) != 0)
+    throw damagedProject(project, "token_values",
+                         "run " + std::to_string(runId) + ", " + name + ", document " + std::to_string(document),
+                         "vals holds " + std::to_string(blob.size()) + " bytes, not a whole number of 4-byte values");
+  return blobToVector<float>(blob);
+}
+
+std::vector<std::string> listTokenValues(Project& project, std::int64_t runId) {
+  auto s = project.db().prepare("SELECT DISTINCT name FROM token_values WHERE run_id = ?1 ORDER BY name");
+  s.bind(1, runId);
+  std::vector<std::string> out;
+  while (s.step()) out.push_back(s.text(0));
+  return out;
 }
 
 }  // namespace latent::core

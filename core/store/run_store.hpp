@@ -66,6 +66,10 @@ void appendMetrics(Project& project, std::int64_t runId, std::span<const MetricR
 void saveMatrix(Project& project, std::int64_t runId, const std::string& name, std::int64_t iteration,
                 const Eigen::MatrixXd& values);
 void saveTokenTopics(Project& project, std::int64_t runId, std::int64_t document, std::span<const std::int32_t> topics);
+// A named per-token layer of one document (results/topic_results.hpp: token_class,
+// token_content_probability), one float32 per kept token in document order.
+void saveTokenValues(Project& project, std::int64_t runId, const std::string& name, std::int64_t document,
+                     std::span<const float> values);
 void finishRun(Project& project, std::int64_t runId, RunStatus status, const std::string& message, double seconds,
                std::int64_t iterations, const nlohmann::json& finalMetrics);
 
@@ -82,5 +86,11 @@ std::optional<Eigen::MatrixXd> loadMatrix(Project& project, std::int64_t runId, 
 // Names of the matrices a run holds (final and snapshots), with their iterations.
 std::vector<std::pair<std::string, std::int64_t>> listMatrices(Project& project, std::int64_t runId);
 std::vector<std::int32_t> loadTokenTopics(Project& project, std::int64_t runId, std::int64_t document);
+// The layer `name` of document `document` (its index in the corpus); empty when the run holds none
+// for it (a held-out document, another model, a run of an older build).
+std::vector<float> loadTokenValues(Project& project, std::int64_t runId, const std::string& name,
+                                   std::int64_t document);
+// The names of the per-token layers the run stored, sorted.
+std::vector<std::string> listTokenValues(Project& project, std::int64_t runId);
 
 }  // namespace latent::core

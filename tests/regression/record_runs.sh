@@ -44,6 +44,7 @@ runs=(
   "gap|gap|cora|--k 8 --iterations 30 --heldout 0.1|topic-word doc-topic"
   "ctm|ctm|cora|--k 8 --iterations 20 --heldout 0.1|topic-word doc-topic topic-correlations"
   "lsa|lsa|cora|--k 20 --heldout 0.1|word-embeddings doc-embeddings singular-values"
+  "lda-hmm|lda-hmm|cora|--k 8 --classes 4 --iterations 20 --anneal-sweeps 10 --heldout 0.1|topic-word doc-topic class-word class-transitions token-classes"
   "epca|epca|cora|--k 5 --iterations 30 --heldout 0.1|word-embeddings singular-values"
   "sbm|sbm|karate|--k 2 --iterations 60 --heldout 0.1|blocks block-matrix"
   "sbm-dc|sbm|karate|--k 2 --iterations 60 --degree-corrected true|blocks block-matrix"

@@ -1,0 +1,756 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// TopicTimeView: the topic chooser, the words-by-slice table, the word lines, the stacked shares,
+// the chosen slice's documents; SliceChartView: clicks on a chart in its values.
+#include "ui/runs/topics/topic_time_view.hpp"
+
+#include <QAreaSeries>
+#include <QChart>
+#include <QComboBox>
+#include <QCompleter>
+#include <QCursor>
+#include <QEvent>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLineEdit>
+#include <QLineSeries>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QPixmap>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QStringListModel>
+#include <QTableView>
+#include <QToolTip>
+#include <QVBoxLayout>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+
+#include "ui/runs/topics/topic_run_data.hpp"
+#include "ui/runs/topics/topic_table_models.hpp"
+#include "ui/runs/topics/topic_time_data.hpp"
+#include "ui/runs/topics/topic_time_models.hpp"
+#include "ui/util/bar_delegate.hpp"
+#include "ui/util/chart_style.hpp"
+#include "ui/util/figure_export.hpp"
+#include "ui/util/format.hpp"
+#include "ui/util/qt_convert.hpp"
+#include "ui/util/table_export.hpp"
+#include "ui/util/table_style.hpp"
+#include "ui/util/topic_colours.hpp"
+
+namespace latent::ui {
+namespace {
+
+constexpr int kDefaultChartedWords = 5;  // lines drawn at first
+constexpr int kMostChartedWords = 12;    // lines at most (beyond that they cannot be told apart)
+constexpr int kDefaultSliceRanks = 10;   // words per slice in the table, as in Fig. 27.12
+
+const TopicTimeData& overTimeOf(const TopicRunData& data) { return *data.overTime; }
+
+// Ticks on slice starts a round number of slices apart, at most about eight of them.
+void setYearAxis(QValueAxis* axis, const TopicTimeData& time) {
+  const double first = time.slices.starts.front(), last = time.slices.starts.back(), width = time.slices.width;
+  if (last > first)
+    axis->setRange(first, last);
+  else
+    axis->setRange(first - width / 2, first + width / 2);
+  const double span = (last - first) / width;
+  double every = 1;
+  for (const double step : {1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1000.0, 2000.0}) {
+    every = step;
+    if (span / step <= 8) break;
+  }
+  const double interval = every * width;
+  axis->setTickType(QValueAxis::TicksDynamic);
+  axis->setTickAnchor(std::ceil(first / interval) * interval);
+  axis->setTickInterval(interval);
+  const bool whole = std::abs(width - std::round(width)) < 1e-9 && std::abs(first - std::round(first)) < 1e-9;
+  axis->setLabelFormat(whole ? QStringLiteral("%.0f") : QStringLiteral("%g"));
+}
+
+QIcon topicSwatch(const QColor& colour) {
+  QPixmap pixmap(12, 12);
+  pixmap.fill(Qt::transparent);
+  QPainter painter(&pixmap);
+  painter.setPen(colour.darker(130));
+  painter.setBrush(colour);
+  painter.drawRect(0, 0, 11, 11);
+  return QIcon(pixmap);
+}
+
+}  // namespace
+
+SliceChartView::SliceChartView(QWidget* parent) : QChartView(parent) {
+  setRenderHint(QPainter::Antialiasing);
+  setMinimumSize(240, 220);
+}
+
+QPoint SliceChartView::viewportPosition(const QPointF& value) const {
+  if (!chart()) return {};
+  return mapFromScene(chart()->mapToScene(chart()->mapToPosition(value)));
+}
+
+void SliceChartView::mouseReleaseEvent(QMouseEvent* event) {
+  QChartView::mouseReleaseEvent(event);
+  if (event->button() != Qt::LeftButton || !chart()) return;
+  const QPointF at = chart()->mapFromScene(mapToScene(event->position().toPoint()));
+  if (chart()->plotArea().contains(at)) Q_EMIT clickedAt(chart()->mapToValue(at));
+}
+
+TopicTimeView::TopicTimeView(QWidget* parent) : QWidget(parent) {
+  auto* intro = new QLabel(
+      tr("How a topic's words and every topic's share change from one time slice to the next. Click a slice (its "
+         "column, or a point on either chart) to list its documents; double-click a word to draw it over time."),
+      this);
+  intro->setWordWrap(true);
+
+  m_topicBox = new QComboBox(this);
+  m_topicBox->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  m_topicBox->setMinimumContentsLength(30);
+  m_topicBox->setAccessibleName(tr("Topic"));
+  m_rankBox = new QSpinBox(this);
+  m_rankBox->setRange(1, kRankedWordsPerSlice);
+  m_rankBox->setValue(kDefaultSliceRanks);
+  m_rankBox->setToolTip(tr("How many of the topic's most probable words to list in each slice"));
+  auto* topRow = new QHBoxLayout;
+  topRow->addWidget(new QLabel(tr("Topic:"), this));
+  topRow->addWidget(m_topicBox, 1);
+  topRow->addSpacing(12);
+  topRow->addWidget(new QLabel(tr("Words per slice:"), this));
+  topRow->addWidget(m_rankBox);
+
+  // The topic's words slice by slice.
+  m_wordModel = new SliceWordsModel(this);
+  m_wordTable = new QTableView(this);
+  m_wordTable->setModel(m_wordModel);
+  makeCompact(m_wordTable);
+  m_wordTable->setAlternatingRowColors(false);
+  m_wordTable->verticalHeader()->setVisible(true);  // the ranks
+  m_wordTable->setSelectionBehavior(QAbstractItemView::SelectColumns);
+  m_wordTable->setSelectionMode(QAbstractItemView::SingleSelection);
+  m_wordTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  m_wordTable->setTextElideMode(Qt::ElideRight);
+  m_wordTable->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+  m_wordTable->horizontalHeader()->setDefaultSectionSize(
+      std::max(90, m_wordTable->fontMetrics().horizontalAdvance(QStringLiteral("1790-1799")) + 24));
+  m_wordTable->horizontalHeader()->setSectionsClickable(true);
+  enableTableExport(m_wordTable, [this] {
+    return m_data ? tr("run-%1-topic-%2-words-by-slice.csv").arg(m_data->run.id).arg(m_topic + 1) : QString();
+  });
+
+  // The chosen words' probability within the topic over time.
+  m_wordChart = new SliceChartView(this);
+  enableFigureExport(m_wordChart, [this] {
+    return m_data ? tr("run-%1-topic-%2-words-over-time").arg(m_data->run.id).arg(m_topic + 1) : QString();
+  });
+  m_wordBox = new QLineEdit(this);
+  m_wordBox->setPlaceholderText(tr("Add a word…"));
+  m_wordBox->setClearButtonEnabled(true);
+  m_wordBox->setToolTip(tr("Type a word of the vocabulary and press Enter to draw its probability in this topic"));
+  m_resetWords = new QPushButton(tr("Words That Move Most"), this);
+  m_resetWords->setToolTip(tr("Draw again the topic's words whose probability changes most across the slices"));
+  m_wordNote = new QLabel(this);
+  m_wordNote->setWordWrap(true);
+  m_wordNote->setForegroundRole(QPalette::PlaceholderText);
+  auto* wordRow = new QHBoxLayout;
+  wordRow->addWidget(m_wordBox, 1);
+  wordRow->addWidget(m_resetWords);
+  auto* wordPane = new QWidget(this);
+  auto* wordLayout = new QVBoxLayout(wordPane);
+  wordLayout->setContentsMargins(0, 0, 0, 0);
+  wordLayout->addWidget(m_wordChart, 1);
+  wordLayout->addLayout(wordRow);
+  wordLayout->addWidget(m_wordNote);
+
+  // Every topic's share of each slice.
+  m_shareChart = new SliceChartView(this);
+  enableFigureExport(m_shareChart,
+                     [this] { return m_data ? tr("run-%1-topic-shares-over-time").arg(m_data->run.id) : QString(); });
+
+  // The chosen slice's documents.
+  m_sliceNote = new QLabel(this);
+  m_sliceNote->setWordWrap(true);
+  m_sliceNote->setTextFormat(Qt::RichText);
+  m_documentModel = new SliceDocumentModel(this);
+  m_documentOrder = new QSortFilterProxyModel(this);
+  m_documentOrder->setSourceModel(m_documentModel);
+  m_documentOrder->setSortRole(kSortRole);
+  m_documentTable = new QTableView(this);
+  m_documentTable->setModel(m_documentOrder);
+  makeCompact(m_documentTable);
+  m_documentTable->setSortingEnabled(true);
+  m_documentTable->setSelectionBehavior(QAbstractItemView::SelectRows);
+  m_documentTable->setSelectionMode(QAbstractItemView::SingleSelection);
+  m_documentTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  m_documentTable->setTextElideMode(Qt::ElideRight);
+  m_documentTable->setItemDelegateForColumn(SliceDocumentModel::ShareColumn,
+                                            new BarDelegate(QStringLiteral("100.0 %"), m_documentTable));
+  auto* dh = m_documentTable->horizontalHeader();
+  dh->setSectionResizeMode(QHeaderView::ResizeToContents);
+  dh->setSectionResizeMode(SliceDocumentModel::TitleColumn, QHeaderView::Stretch);
+  dh->setSectionResizeMode(SliceDocumentModel::ShareColumn, QHeaderView::Fixed);
+  m_documentTable->setColumnWidth(SliceDocumentModel::ShareColumn, 112);
+  enableTableExport(m_documentTable, [this] {
+    return m_data && m_slice >= 0 ? tr("run-%1-slice-%2-documents.csv")
+                                        .arg(m_data->run.id)
+                                        .arg(overTimeOf(*m_data).sliceLabels.value(m_slice))
+                                  : QString();
+  });
+  m_open = new QPushButton(tr("Open in Documents"), this);
+  m_open->setEnabled(false);
+  m_open->setToolTip(tr("Read the selected document with its words coloured by topic (or double-click it)"));
+  auto* documentPane = new QWidget(this);
+  auto* documentLayout = new QVBoxLayout(documentPane);
+  documentLayout->setContentsMargins(0, 0, 0, 0);
+  documentLayout->addWidget(m_sliceNote);
+  documentLayout->addWidget(m_documentTable, 1);
+  documentLayout->addWidget(m_open, 0, Qt::AlignLeft);
+
+  auto* bottom = new QSplitter(Qt::Horizontal, this);
+  bottom->addWidget(wordPane);
+  bottom->addWidget(m_shareChart);
+  bottom->addWidget(documentPane);
+  bottom->setStretchFactor(0, 4);
+  bottom->setStretchFactor(1, 4);
+  bottom->setStretchFactor(2, 3);
+  bottom->setChildrenCollapsible(false);
+  documentPane->setMinimumWidth(220);
+  m_splitter = new QSplitter(Qt::Vertical, this);
+  m_splitter->addWidget(m_wordTable);
+  m_splitter->addWidget(bottom);
+  m_splitter->setStretchFactor(0, 2);
+  m_splitter->setStretchFactor(1, 3);
+  m_splitter->setChildrenCollapsible(false);
+
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 6, 0, 0);
+  layout->addWidget(intro);
+  layout->addLayout(topRow);
+  layout->addWidget(m_splitter, 1);
+
+  connect(m_topicBox, &QComboBox::activated, this, [this](int index) { selectTopic(index); });
+  connect(m_rankBox, &QSpinBox::valueChanged, this, [this](int count) { setRankCount(count); });
+  connect(m_wordTable->horizontalHeader(), &QHeaderView::sectionClicked, this,
+          [this](int slice) { selectSlice(slice); });
+  connect(m_wordTable->selectionModel(), &QItemSelectionModel::currentChanged, this,
+          [this](const QModelIndex& current) {
+            if (current.isValid() && !m_syncing) selectSlice(current.column());
+          });
+  connect(m_wordTable, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
+    const auto word = m_wordModel->wordAt(index.row(), index.column());
+    if (word >= 0 && m_data) addWord(m_data->wordText(word));
+  });
+  connect(m_wordBox, &QLineEdit::returnPressed, this, [this] {
+    if (addWord(m_wordBox->text())) m_wordBox->clear();
+  });
+  connect(m_resetWords, &QPushButton::clicked, this, [this] { resetWords(); });
+  connect(m_wordChart, &SliceChartView::clickedAt, this, [this](const QPointF& value) {
+    if (m_data) selectSlice(overTimeOf(*m_data).sliceNear(value.x()));
+  });
+  connect(m_shareChart, &SliceChartView::clickedAt, this, [this](const QPointF& value) {
+    if (!m_data) return;
+    // The band clicked is the topic to look at, the point in time the slice.
+    const int topic = topicAtShare(value);
+    const int slice = overTimeOf(*m_data).sliceNear(value.x());
+    if (topic >= 0) selectTopic(topic);
+    selectSlice(slice);
+  });
+  connect(m_documentTable, &QTableView::doubleClicked, this, [this] { openCurrentDocument(); });
+  connect(m_documentTable->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+          [this](const QModelIndex& current) { m_open->setEnabled(m_openable && current.isValid()); });
+  connect(m_open, &QPushButton::clicked, this, [this] { openCurrentDocument(); });
+}
+
+void TopicTimeView::setData(std::shared_ptr<const TopicRunData> data) {
+  m_data = data && data->overTime ? std::move(data) : nullptr;
+  m_labels = QStringList(m_data ? m_data->topicCount() : 0, QString());
+  if (m_data)
+    for (const auto& [topic, label] : m_data->labels)
+      if (topic >= 0 && topic < m_data->topicCount()) m_labels[static_cast<int>(topic)] = qs(label);
+  m_topic = 0;
+  m_slice = -1;
+  m_wordModel->setData(m_data);
+  m_documentModel->setDocuments(nullptr, {}, 0);
+  if (!m_data) return;
+  const auto& time = overTimeOf(*m_data);
+  {
+    const QSignalBlocker block(m_rankBox);
+    m_rankBox->setRange(1, std::max(1, static_cast<int>(time.ranked.empty() ? 1 : time.ranked.front().size())));
+  }
+  m_wordModel->setRankCount(m_rankBox->value());
+  auto* completer = new QCompleter(new QStringListModel(time.vocabulary, this), m_wordBox);
+  completer->setCaseSensitivity(Qt::CaseInsensitive);
+  completer->setFilterMode(Qt::MatchStartsWith);
+  completer->setMaxVisibleItems(12);
+  delete m_wordBox->completer();
+  m_wordBox->setCompleter(completer);
+  connect(completer, qOverload<const QString&>(&QCompleter::activated), this, [this](const QString& word) {
+    // After the completer has put the word in the box.
+    QMetaObject::invokeMethod(
+        this,
+        [this, word] {
+          if (addWord(word)) m_wordBox->clear();
+        },
+        Qt::QueuedConnection);
+  });
+  updateTopicBox();
+  rebuildShareChart();
+  resetWords();  // draws the word chart
+  const auto slices = drawnSlices();
+  selectSlice(slices.empty() ? 0 : slices.front());
+}
+
+void TopicTimeView::setLabels(const QStringList& labels) {
+  m_labels = labels;
+  updateTopicBox();
+  updateDocuments();  // the share column's header names the topic
+}
+
+void TopicTimeView::setDocumentsOpenable(bool openable) {
+  m_openable = openable;
+  m_open->setVisible(openable);
+  m_open->setEnabled(openable && m_documentTable->currentIndex().isValid());
+}
+
+QString TopicTimeView::topicName(int topic) const {
+  if (!m_data || topic < 0 || topic >= m_data->topicCount()) return {};
+  if (!m_labels.value(topic).isEmpty()) return QStringLiteral("%1 · %2").arg(topic + 1).arg(m_labels[topic]);
+  QStringList words;
+  if (static_cast<std::size_t>(topic) < m_data->topWords.size())
+    for (const auto& w : m_data->topWords[static_cast<std::size_t>(topic)]) {
+      if (words.size() == 3) break;
+      words << m_data->wordText(w.word);
+    }
+  return QStringLiteral("%1 · %2").arg(topic + 1).arg(words.join(QStringLiteral(", ")));
+}
+
+void TopicTimeView::updateTopicBox() {
+  if (!m_data) return;
+  const QSignalBlocker block(m_topicBox);
+  const int K = m_data->topicCount();
+  if (m_topicBox->count() != K) {
+    m_topicBox->clear();
+    for (int k = 0; k < K; ++k) m_topicBox->addItem(QString());
+  }
+  for (int k = 0; k < K; ++k) {
+    m_topicBox->setItemText(k, topicName(k));
+    m_topicBox->setItemIcon(k, topicSwatch(topicColour(k, palette())));
+  }
+  m_topicBox->setCurrentIndex(m_topic);
+}
+
+void TopicTimeView::selectTopic(int topic) {
+  if (!m_data || topic < 0 || topic >= m_data->topicCount()) return;
+  const bool changed = topic != m_topic;
+  m_topic = topic;
+  {
+    const QSignalBlocker block(m_topicBox);
+    m_topicBox->setCurrentIndex(topic);
+  }
+  if (!changed) return;
+  m_wordModel->setTopic(topic);
+  updateShareChart();
+  resetWords();
+  updateDocuments();
+  showSliceColumn();
+}
+
+void TopicTimeView::showSliceColumn() {
+  if (m_slice < 0 || m_wordModel->rowCount() == 0) return;
+  m_syncing = true;
+  m_wordTable->selectColumn(m_slice);
+  m_wordTable->scrollTo(m_wordModel->index(0, m_slice));
+  m_syncing = false;
+}
+
+void TopicTimeView::selectSlice(int slice) {
+  if (!m_data || slice < 0 || slice >= overTimeOf(*m_data).sliceCount()) return;
+  m_slice = slice;
+  showSliceColumn();
+  updateMarkers();
+  updateDocuments();
+}
+
+void TopicTimeView::setRankCount(int count) {
+  {
+    const QSignalBlocker block(m_rankBox);
+    m_rankBox->setValue(count);
+  }
+  m_wordModel->setRankCount(m_rankBox->value());
+  showSliceColumn();
+}
+
+int TopicTimeView::rankCount() const { return m_wordModel->rankCount(); }
+
+std::vector<int> TopicTimeView::drawnSlices() const {
+  std::vector<int> out;
+  if (!m_data) return out;
+  const auto& time = overTimeOf(*m_data);
+  for (int t = 0; t < time.sliceCount(); ++t)
+    if (time.hasDocuments(t)) out.push_back(t);
+  if (out.empty())
+    for (int t = 0; t < time.sliceCount(); ++t) out.push_back(t);
+  return out;
+}
+
+std::int32_t TopicTimeView::wordId(const QString& word) const {
+  if (!m_data) return -1;
+  const QString wanted = word.trimmed();
+  const auto& vocabulary = overTimeOf(*m_data).vocabulary;
+  // The word as written first, else in any case (the vocabulary may keep capitals).
+  if (const auto exact = vocabulary.indexOf(wanted); exact >= 0) return static_cast<std::int32_t>(exact);
+  for (qsizetype w = 0; w < vocabulary.size(); ++w)
+    if (vocabulary[w].compare(wanted, Qt::CaseInsensitive) == 0) return static_cast<std::int32_t>(w);
+  return -1;
+}
+
+bool TopicTimeView::addWord(const QString& text) {
+  if (!m_data || text.trimmed().isEmpty()) return false;
+  const auto word = wordId(text);
+  if (word < 0) {
+    showWordMessage(tr("“%1” is not in the vocabulary.").arg(text.trimmed()));
+    return false;
+  }
+  if (std::any_of(m_words.begin(), m_words.end(), [word](const auto& w) { return w.word == word; })) {
+    showWordMessage(tr("“%1” is drawn already.").arg(m_data->wordText(word)));
+    return false;
+  }
+  if (static_cast<int>(m_words.size()) >= kMostChartedWords) {
+    showWordMessage(
+        tr("At most %1 words are drawn at once: take one off first (click it in the legend).").arg(kMostChartedWords));
+    return false;
+  }
+  int colour = 0;
+  while (std::any_of(m_words.begin(), m_words.end(), [colour](const auto& w) { return w.colour == colour; })) ++colour;
+  m_words.push_back({word, colour});
+  showWordMessage({});
+  rebuildWordChart();
+  return true;
+}
+
+void TopicTimeView::removeWord(const QString& text) {
+  const auto word = wordId(text);
+  const auto found = std::find_if(m_words.begin(), m_words.end(), [word](const auto& w) { return w.word == word; });
+  if (found == m_words.end()) return;
+  m_words.erase(found);
+  showWordMessage({});
+  rebuildWordChart();
+}
+
+void TopicTimeView::resetWords() {
+  m_words.clear();
+  if (m_data) {
+    const auto& changing = overTimeOf(*m_data).changing[static_cast<std::size_t>(m_topic)];
+    for (std::size_t i = 0; i < changing.size() && i < static_cast<std::size_t>(kDefaultChartedWords); ++i)
+      m_words.push_back({changing[i], static_cast<int>(i)});
+  }
+  showWordMessage({});
+  rebuildWordChart();
+}
+
+QStringList TopicTimeView::chartedWords() const {
+  QStringList out;
+  if (m_data)
+    for (const auto& w : m_words) out << m_data->wordText(w.word);
+  return out;
+}
+
+QLineSeries* TopicTimeView::wordSeries(const QString& word) const {
+  if (!m_wordChart->chart()) return nullptr;
+  for (auto* series : m_wordChart->chart()->series())
+    if (series != m_wordMarker && series->name() == word) return qobject_cast<QLineSeries*>(series);
+  return nullptr;
+}
+
+void TopicTimeView::showWordMessage(const QString& message) {
+  m_wordNote->setText(message.isEmpty()
+                          ? tr("At first the topic's words whose probability changes most. Click a word in the "
+                               "legend to take it off.")
+                          : message);
+}
+
+QString TopicTimeView::wordMessage() const { return m_wordNote->text(); }
+
+void TopicTimeView::rebuildWordChart() {
+  auto* chart = new QChart;
+  m_wordMarker = nullptr;
+  if (m_data) {
+    const auto& time = overTimeOf(*m_data);
+    chart->setTitle(tr("Words within topic %1").arg(m_topic + 1));
+    auto* x = new QValueAxis;
+    setYearAxis(x, time);
+    auto* y = new QValueAxis;
+    y->setTitleText(tr("probability in the topic"));
+    y->setLabelFormat(QStringLiteral("%.3g"));
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    const auto slices = drawnSlices();
+    double highest = 0;
+    std::vector<QLineSeries*> lines;
+    for (const auto& charted : m_words) {
+      auto* series = new QLineSeries;
+      series->setName(m_data->wordText(charted.word));
+      series->setPointsVisible(true);
+      QList<QPointF> points;
+      for (const int t : slices) {
+        const double p = time.probability(t, m_topic, charted.word);
+        points << QPointF(time.slices.starts[static_cast<std::size_t>(t)], p);
+        highest = std::max(highest, p);
+      }
+      series->replace(points);
+      chart->addSeries(series);
+      series->attachAxis(x);
+      series->attachAxis(y);
+      lines.push_back(series);
+      const std::int32_t word = charted.word;
+      connect(series, &QLineSeries::hovered, this, [this, word](const QPointF& point, bool state) {
+        if (!state || !m_data) return;
+        const auto& t = overTimeOf(*m_data);
+        const int slice = t.sliceNear(point.x());
+        QToolTip::showText(QCursor::pos(),
+                           tr("<b>%1</b> in %2: %3 of topic %4's words")
+                               .arg(m_data->wordText(word).toHtmlEscaped(), t.sliceLabels.value(slice),
+                                    formatPercent(t.probability(slice, m_topic, word)))
+                               .arg(m_topic + 1),
+                           m_wordChart);
+      });
+    }
+    y->setRange(0, highest > 0 ? highest * 1.1 : 1.0);
+    m_wordMarker = new QLineSeries;
+    chart->addSeries(m_wordMarker);
+    m_wordMarker->attachAxis(x);
+    m_wordMarker->attachAxis(y);
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    for (auto* marker : chart->legend()->markers(m_wordMarker)) marker->setVisible(false);
+    styleChart(chart, palette());
+    // styleChart follows the palette; the lines keep their words' colours.
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      const QColor colour = topicColour(m_words[i].colour, palette());
+      lines[i]->setPen(QPen(colour, 2));
+      lines[i]->setColor(colour);
+    }
+    for (auto* marker : chart->legend()->markers()) {
+      if (marker->series() == m_wordMarker) continue;
+      marker->setShape(QLegend::MarkerShapeRectangle);
+      const QString word = marker->label();
+      connect(marker, &QLegendMarker::clicked, this, [this, word] {
+        // Not while the legend is still delivering the click.
+        QMetaObject::invokeMethod(
+            this, [this, word] { removeWord(word); }, Qt::QueuedConnection);
+      });
+    }
+    if (m_words.empty()) chart->setTitle(tr("Words within topic %1: type a word below to draw it").arg(m_topic + 1));
+  } else {
+    styleChart(chart, palette());
+  }
+  QChart* old = m_wordChart->chart();
+  m_wordChart->setChart(chart);
+  delete old;
+  updateMarkers();
+  updateWordColours();
+}
+
+void TopicTimeView::rebuildShareChart() {
+  auto* chart = new QChart;
+  m_areas.clear();
+  m_shareMarker = nullptr;
+  if (m_data) {
+    const auto& time = overTimeOf(*m_data);
+    chart->setTitle(tr("Each topic's share of the slice's words"));
+    auto* x = new QValueAxis;
+    setYearAxis(x, time);
+    auto* y = new QValueAxis;
+    y->setRange(0, 100);
+    y->setTitleText(tr("share (%)"));
+    y->setLabelFormat(QStringLiteral("%.0f"));
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    for (int k = 0; k < time.topicCount(); ++k) {
+      auto* area = new QAreaSeries;
+      area->setUpperSeries(new QLineSeries(area));
+      area->setLowerSeries(new QLineSeries(area));
+      area->setName(tr("Topic %1").arg(k + 1));
+      chart->addSeries(area);
+      area->attachAxis(x);
+      area->attachAxis(y);
+      m_areas.push_back(area);
+      connect(area, &QAreaSeries::hovered, this, [this, k](const QPointF& point, bool state) {
+        if (!state || !m_data) return;
+        const auto& t = overTimeOf(*m_data);
+        const int slice = t.sliceNear(point.x());
+        QToolTip::showText(
+            QCursor::pos(),
+            tr("<b>%1</b><br>%2: %3 of the words")
+                .arg(topicName(k).toHtmlEscaped(), t.sliceLabels.value(slice), formatPercent(t.shareBySlice(slice, k))),
+            m_shareChart);
+      });
+    }
+    m_shareMarker = new QLineSeries;
+    chart->addSeries(m_shareMarker);
+    m_shareMarker->attachAxis(x);
+    m_shareMarker->attachAxis(y);
+    chart->legend()->setVisible(false);  // K entries would crowd it: the chooser and the tooltips name them
+    styleChart(chart, palette());
+  } else {
+    styleChart(chart, palette());
+  }
+  QChart* old = m_shareChart->chart();
+  m_shareChart->setChart(chart);
+  delete old;
+  updateShareChart();
+  updateMarkers();
+}
+
+void TopicTimeView::updateShareChart() {
+  if (!m_data || m_areas.empty()) return;
+  const auto& time = overTimeOf(*m_data);
+  const auto slices = drawnSlices();
+  // The chosen topic at the bottom, so that its share reads off the axis; the others above it in order.
+  std::vector<int> order{m_topic};
+  for (int k = 0; k < time.topicCount(); ++k)
+    if (k != m_topic) order.push_back(k);
+  std::vector<double> below(slices.size(), 0.0);
+  for (const int k : order) {
+    QList<QPointF> lower, upper;
+    for (std::size_t i = 0; i < slices.size(); ++i) {
+      const double start = time.slices.starts[static_cast<std::size_t>(slices[i])];
+      lower << QPointF(start, below[i]);
+      below[i] += 100.0 * std::max(0.0, time.shareBySlice(slices[i], k));
+      upper << QPointF(start, below[i]);
+    }
+    auto* area = m_areas[static_cast<std::size_t>(k)];
+    area->lowerSeries()->replace(lower);
+    area->upperSeries()->replace(upper);
+    const QColor colour = topicColour(k, palette());
+    const bool chosen = k == m_topic;
+    QColor fill = chosen ? colour : topicTint(colour, palette(), 0.35);
+    area->setBrush(fill);
+    area->setPen(QPen(chosen ? palette().color(QPalette::Text) : colour, chosen ? 1.5 : 0.5));
+  }
+  if (auto* chart = m_shareChart->chart())
+    chart->setTitle(tr("Each topic's share of the slice's words (topic %1 at the bottom)").arg(m_topic + 1));
+}
+
+int TopicTimeView::topicAtShare(const QPointF& value) const {
+  if (!m_data || m_areas.empty()) return -1;
+  const auto& time = overTimeOf(*m_data);
+  const auto slices = drawnSlices();
+  // Where x falls between the drawn slices, and how far between them: the bands are straight there.
+  std::size_t left = 0, right = 0;
+  double along = 0;
+  for (std::size_t i = 0; i < slices.size(); ++i) {
+    const double start = time.slices.starts[static_cast<std::size_t>(slices[i])];
+    if (start <= value.x()) left = right = i;
+    if (start > value.x()) {
+      right = i;
+      break;
+    }
+  }
+  if (right != left) {
+    const double a = time.slices.starts[static_cast<std::size_t>(slices[left])];
+    const double b = time.slices.starts[static_cast<std::size_t>(slices[right])];
+    along = (value.x() - a) / (b - a);
+  }
+  std::vector<int> order{m_topic};
+  for (int k = 0; k < time.topicCount(); ++k)
+    if (k != m_topic) order.push_back(k);
+  double low = 0;
+  for (const int k : order) {
+    const double share = (1 - along) * time.shareBySlice(slices[left], k) + along * time.shareBySlice(slices[right], k);
+    const double high = low + 100.0 * std::max(0.0, share);
+    if (value.y() >= low && value.y() < high) return k;
+    low = high;
+  }
+  return -1;
+}
+
+void TopicTimeView::updateMarkers() {
+  if (!m_data || m_slice < 0) return;
+  const double start = overTimeOf(*m_data).slices.starts[static_cast<std::size_t>(m_slice)];
+  QPen pen(palette().color(QPalette::Text), 1.5, Qt::DashLine);
+  if (m_wordMarker) {
+    const auto* y = qobject_cast<QValueAxis*>(m_wordChart->chart()->axes(Qt::Vertical).value(0));
+    m_wordMarker->replace({QPointF(start, 0), QPointF(start, y ? y->max() : 1.0)});
+    m_wordMarker->setPen(pen);
+  }
+  if (m_shareMarker) {
+    m_shareMarker->replace({QPointF(start, 0), QPointF(start, 100)});
+    m_shareMarker->setPen(pen);
+  }
+}
+
+void TopicTimeView::updateWordColours() {
+  QHash<std::int32_t, QColor> colours;
+  for (const auto& w : m_words) colours.insert(w.word, topicColour(w.colour, palette()));
+  m_wordModel->setWordColours(std::move(colours), palette().color(QPalette::PlaceholderText));
+}
+
+void TopicTimeView::updateDocuments() {
+  if (!m_data || m_slice < 0) {
+    m_documentModel->setDocuments(nullptr, {}, 0);
+    m_sliceNote->clear();
+    return;
+  }
+  const auto& time = overTimeOf(*m_data);
+  const auto& positions = time.sliceDocuments[static_cast<std::size_t>(m_slice)];
+  const QString label = time.sliceLabels.value(m_slice).toHtmlEscaped();
+  m_documentModel->setDocuments(m_data, positions, m_topic);
+  m_documentModel->setColour(topicColour(m_topic, palette()));
+  m_documentTable->setColumnHidden(SliceDocumentModel::ShareColumn, !m_documentModel->hasShares());
+  if (m_documentModel->hasShares())
+    m_documentTable->sortByColumn(SliceDocumentModel::ShareColumn, Qt::DescendingOrder);
+  else
+    m_documentTable->sortByColumn(SliceDocumentModel::TimeColumn, Qt::AscendingOrder);
+  QString note;
+  if (positions.empty()) {
+    note = time.hasDocuments(m_slice)
+               ? tr("<b>%1</b>: the run counted documents here, but none of the corpus' documents has a time in "
+                    "this slice now.")
+                     .arg(label)
+               : tr("<b>%1</b>: no documents. The model's topics here only bridge the slices around it.").arg(label);
+  } else {
+    note = tr("<b>%1</b>: %2")
+               .arg(label, countOf(static_cast<std::int64_t>(positions.size()), tr("document"), tr("documents")));
+    if (m_documentModel->hasShares()) note += tr(", most of topic %1 first").arg(m_topic + 1);
+    note += QLatin1Char('.');
+  }
+  if (time.undated > 0)
+    note += tr(" %1 fall in no slice (no readable time).").arg(countOf(time.undated, tr("document"), tr("documents")));
+  m_sliceNote->setText(note);
+  m_open->setEnabled(false);
+}
+
+std::vector<std::int64_t> TopicTimeView::listedDocuments() const {
+  std::vector<std::int64_t> out;
+  for (int row = 0; row < m_documentOrder->rowCount(); ++row)
+    out.push_back(m_documentOrder->index(row, 0).data(SliceDocumentModel::DocumentIndexRole).toLongLong());
+  return out;
+}
+
+QString TopicTimeView::sliceNote() const { return m_sliceNote->text(); }
+
+void TopicTimeView::openCurrentDocument() {
+  const QModelIndex current = m_documentTable->currentIndex();
+  if (!m_openable || !current.isValid()) return;
+  Q_EMIT documentActivated(current.data(SliceDocumentModel::DocumentIndexRole).toLongLong());
+}
+
+void TopicTimeView::changeEvent(QEvent* event) {
+  if (event->type() == QEvent::PaletteChange && m_data) {
+    updateTopicBox();
+    rebuildShareChart();
+    rebuildWordChart();
+    updateDocuments();
+  }
+  QWidget::changeEvent(event);
+}
+
+}  // namespace latent::ui

@@ -8,11 +8,14 @@
 // becomes a line, a listed document opens in the Documents page. With LATENT_UI_SHOTS=DIR it also
 // saves the page as PNG, on these documents and on the State of the Union (an LDA fit's assignments
 // counted per decade stand in for a dtm until there is one).
+#include <QApplication>
 #include <QAreaSeries>
 #include <QChart>
 #include <QComboBox>
 #include <QDir>
 #include <QHeaderView>
+#include <QLegend>
+#include <QLegendMarker>
 #include <QLineEdit>
 #include <QLineSeries>
 #include <QPushButton>
@@ -377,8 +380,13 @@ class TestTopicsOverTime : public QObject {
     // Not a word of the corpus: a message, no line.
     QVERIFY(!page->addWord(QStringLiteral("zeppelin")));
     QVERIFY2(page->wordMessage().contains(QStringLiteral("not in the vocabulary")), qPrintable(page->wordMessage()));
-    page->removeWord(QStringLiteral("harvest"));
-    QVERIFY(!page->wordSeries(QStringLiteral("harvest")));
+    // A click on its legend entry takes it off.
+    QLegendMarker* entry = nullptr;
+    for (auto* marker : page->wordChart()->chart()->legend()->markers(series)) entry = marker;
+    QVERIFY(entry);
+    Q_EMIT entry->clicked();
+    QVERIFY(test::waitFor([&] { return !page->wordSeries(QStringLiteral("harvest")); }));
+    QVERIFY(!page->chartedWords().contains(QStringLiteral("harvest")));
     // Double-clicking a word in the table draws it.
     const QString first = model->index(0, 0).data().toString();
     page->removeWord(first);
@@ -450,7 +458,11 @@ class TestTopicsOverTime : public QObject {
     QTest::mouseClick(chart->viewport(), Qt::LeftButton, {}, chart->viewportPosition({1812, y->max() / 2}));
     QCOMPARE(page->currentSlice(), 1);
     QCOMPARE(listed(), documentsOf(1));
-    QCOMPARE(page->wordTable()->selectionModel()->selectedColumns().value(0).column(), 1);
+    // The table marks the slice.
+    QCOMPARE(page->wordModel()->currentSlice(), 1);
+    QVERIFY(page->wordModel()->index(0, 1).data(Qt::BackgroundRole).isValid());
+    QVERIFY(!page->wordModel()->index(0, 0).data(Qt::BackgroundRole).isValid());
+    QVERIFY(page->wordModel()->headerData(1, Qt::Horizontal, Qt::FontRole).value<QFont>().bold());
   }
 
   void listedDocumentOpensInTheDocumentsPage() {
@@ -458,10 +470,17 @@ class TestTopicsOverTime : public QObject {
     auto* page = view->page<ui::TopicTimeView>();
     page->selectSlice(3);
     QVERIFY(page->openButton()->isVisible());
-    QVERIFY(!page->openButton()->isEnabled());
+    // The first document picked at first; another clicked.
     auto* list = page->documentTable();
+    QCOMPARE(list->currentIndex().row(), 0);
+    QVERIFY(page->openButton()->isEnabled());
     list->setCurrentIndex(list->model()->index(1, 0));
     QVERIFY(page->openButton()->isEnabled());
+    // An empty slice leaves nothing to open.
+    page->selectSlice(2);
+    QVERIFY(!page->openButton()->isEnabled());
+    page->selectSlice(3);
+    list->setCurrentIndex(list->model()->index(1, 0));
     const qint64 wanted = page->listedDocuments()[1];
     auto* reader = view->page<ui::TopicDocumentView>();
     QTest::mouseClick(page->openButton(), Qt::LeftButton);
@@ -534,6 +553,22 @@ class TestTopicsOverTime : public QObject {
     page->selectTopic(3);
     QTest::qWait(300);
     QVERIFY(window.grab().save(QDir(dir).filePath(QStringLiteral("topics-over-time-sotu-topic4.png"))));
+    QPalette dark;
+    dark.setColor(QPalette::Window, QColor(0x2b, 0x2b, 0x2b));
+    dark.setColor(QPalette::WindowText, QColor(0xe8, 0xe8, 0xe8));
+    dark.setColor(QPalette::Base, QColor(0x1f, 0x1f, 0x1f));
+    dark.setColor(QPalette::AlternateBase, QColor(0x27, 0x27, 0x27));
+    dark.setColor(QPalette::Text, QColor(0xe8, 0xe8, 0xe8));
+    dark.setColor(QPalette::Button, QColor(0x35, 0x35, 0x35));
+    dark.setColor(QPalette::ButtonText, QColor(0xe8, 0xe8, 0xe8));
+    dark.setColor(QPalette::Highlight, QColor(0x3d, 0x7a, 0xd6));
+    dark.setColor(QPalette::HighlightedText, Qt::white);
+    dark.setColor(QPalette::PlaceholderText, QColor(0x9a, 0x9a, 0x9a));
+    const QPalette before = QApplication::palette();
+    QApplication::setPalette(dark);
+    QTest::qWait(400);
+    QVERIFY(window.grab().save(QDir(dir).filePath(QStringLiteral("topics-over-time-sotu-dark.png"))));
+    QApplication::setPalette(before);
   }
 };
 

@@ -50,6 +50,17 @@ void SliceWordsModel::setWordColours(QHash<std::int32_t, QColor> colours, QColor
   }
 }
 
+void SliceWordsModel::setCurrentSlice(int slice, QColor tint) {
+  const int previous = m_slice;
+  m_slice = slice;
+  m_tint = tint;
+  for (const int column : {previous, slice})
+    if (column >= 0 && column < columnCount()) {
+      if (rowCount() > 0) Q_EMIT dataChanged(index(0, column), index(rowCount() - 1, column));
+      Q_EMIT headerDataChanged(Qt::Horizontal, column, column);
+    }
+}
+
 std::int32_t SliceWordsModel::wordAt(int rank, int slice) const {
   const auto* t = time();
   if (!t || rank < 0 || slice < 0 || slice >= t->sliceCount() || m_topic < 0 || m_topic >= t->topicCount()) return -1;
@@ -76,6 +87,9 @@ QVariant SliceWordsModel::data(const QModelIndex& index, int role) const {
   if (word < 0) return {};
   const bool observed = t->hasDocuments(slice);
   switch (role) {
+    case Qt::BackgroundRole:
+      if (slice == m_slice && m_tint.isValid()) return m_tint;
+      return {};
     case Qt::DisplayRole:
     case kExportRole:
       return m_data->wordText(word);
@@ -130,6 +144,13 @@ QVariant SliceWordsModel::headerData(int section, Qt::Orientation orientation, i
                            : tr("%1: no documents.").arg(t->sliceLabels[section]);
     case Qt::ForegroundRole:
       if (documents == 0 && m_muted.isValid()) return m_muted;
+      return {};
+    case Qt::FontRole:
+      if (section == m_slice) {
+        QFont bold;
+        bold.setBold(true);
+        return bold;
+      }
       return {};
     default:
       return {};

@@ -33,6 +33,9 @@ class SliceWordsModel final : public QAbstractTableModel {
   // text colour, greyed (`muted`) in slices without documents.
   void setWordColours(QHash<std::int32_t, QColor> colours, QColor muted);
   std::int32_t wordAt(int rank, int slice) const;
+  // The chosen slice: its column on a `tint` background, its header in bold.
+  void setCurrentSlice(int slice, QColor tint);
+  int currentSlice() const noexcept { return m_slice; }
 
   int rowCount(const QModelIndex& parent = {}) const override;
   int columnCount(const QModelIndex& parent = {}) const override;
@@ -47,6 +50,8 @@ class SliceWordsModel final : public QAbstractTableModel {
   int m_ranks = 10;
   QHash<std::int32_t, QColor> m_colours;
   QColor m_muted;
+  int m_slice = -1;
+  QColor m_tint;
 };
 
 class SliceDocumentModel final : public QAbstractTableModel {

@@ -21,6 +21,7 @@
 #include <QPainter>
 #include <QPixmap>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QSplitter>
@@ -107,8 +108,9 @@ void SliceChartView::mouseReleaseEvent(QMouseEvent* event) {
 
 TopicTimeView::TopicTimeView(QWidget* parent) : QWidget(parent) {
   auto* intro = new QLabel(
-      tr("How a topic's words and every topic's share change from one time slice to the next. Click a slice (its "
-         "column, or a point on either chart) to list its documents; double-click a word to draw it over time."),
+      tr("How a topic's words and every topic's share change from one time slice to the next (the chosen topic is "
+         "the bottom band of the shares). Click a slice (its column, or a point on either chart) to list its "
+         "documents; double-click a word to draw it over time."),
       this);
   intro->setWordWrap(true);
 
@@ -134,8 +136,8 @@ TopicTimeView::TopicTimeView(QWidget* parent) : QWidget(parent) {
   makeCompact(m_wordTable);
   m_wordTable->setAlternatingRowColors(false);
   m_wordTable->verticalHeader()->setVisible(true);  // the ranks
-  m_wordTable->setSelectionBehavior(QAbstractItemView::SelectColumns);
-  m_wordTable->setSelectionMode(QAbstractItemView::SingleSelection);
+  // The chosen slice is tinted by the model rather than selected, so that the words keep their colours.
+  m_wordTable->setSelectionMode(QAbstractItemView::NoSelection);
   m_wordTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
   m_wordTable->setTextElideMode(Qt::ElideRight);
   m_wordTable->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
@@ -197,7 +199,7 @@ TopicTimeView::TopicTimeView(QWidget* parent) : QWidget(parent) {
   dh->setSectionResizeMode(QHeaderView::ResizeToContents);
   dh->setSectionResizeMode(SliceDocumentModel::TitleColumn, QHeaderView::Stretch);
   dh->setSectionResizeMode(SliceDocumentModel::ShareColumn, QHeaderView::Fixed);
-  m_documentTable->setColumnWidth(SliceDocumentModel::ShareColumn, 112);
+  m_documentTable->setColumnWidth(SliceDocumentModel::ShareColumn, 96);
   enableTableExport(m_documentTable, [this] {
     return m_data && m_slice >= 0 ? tr("run-%1-slice-%2-documents.csv")
                                         .arg(m_data->run.id)
@@ -214,20 +216,25 @@ TopicTimeView::TopicTimeView(QWidget* parent) : QWidget(parent) {
   documentLayout->addWidget(m_documentTable, 1);
   documentLayout->addWidget(m_open, 0, Qt::AlignLeft);
 
+  // The words by slice with the chosen slice's documents beside them; the two charts below.
+  auto* top = new QSplitter(Qt::Horizontal, this);
+  top->addWidget(m_wordTable);
+  top->addWidget(documentPane);
+  top->setStretchFactor(0, 2);
+  top->setStretchFactor(1, 1);
+  top->setChildrenCollapsible(false);
+  documentPane->setMinimumWidth(260);
   auto* bottom = new QSplitter(Qt::Horizontal, this);
   bottom->addWidget(wordPane);
   bottom->addWidget(m_shareChart);
-  bottom->addWidget(documentPane);
-  bottom->setStretchFactor(0, 4);
-  bottom->setStretchFactor(1, 4);
-  bottom->setStretchFactor(2, 3);
+  bottom->setStretchFactor(0, 1);
+  bottom->setStretchFactor(1, 1);
   bottom->setChildrenCollapsible(false);
-  documentPane->setMinimumWidth(220);
   m_splitter = new QSplitter(Qt::Vertical, this);
-  m_splitter->addWidget(m_wordTable);
+  m_splitter->addWidget(top);
   m_splitter->addWidget(bottom);
-  m_splitter->setStretchFactor(0, 2);
-  m_splitter->setStretchFactor(1, 3);
+  m_splitter->setStretchFactor(0, 0);
+  m_splitter->setStretchFactor(1, 1);
   m_splitter->setChildrenCollapsible(false);
 
   auto* layout = new QVBoxLayout(this);
@@ -277,6 +284,7 @@ void TopicTimeView::setData(std::shared_ptr<const TopicRunData> data) {
       if (topic >= 0 && topic < m_data->topicCount()) m_labels[static_cast<int>(topic)] = qs(label);
   m_topic = 0;
   m_slice = -1;
+  m_fitted = false;
   m_wordModel->setData(m_data);
   m_documentModel->setDocuments(nullptr, {}, 0);
   if (!m_data) return;
@@ -297,7 +305,9 @@ void TopicTimeView::setData(std::shared_ptr<const TopicRunData> data) {
     QMetaObject::invokeMethod(
         this,
         [this, word] {
-          if (addWord(word)) m_wordBox->clear();
+          // Enter in the popup may have drawn it already through the box's returnPressed.
+          if (!chartedWords().contains(word, Qt::CaseInsensitive)) addWord(word);
+          m_wordBox->clear();
         },
         Qt::QueuedConnection);
   });
@@ -306,6 +316,7 @@ void TopicTimeView::setData(std::shared_ptr<const TopicRunData> data) {
   resetWords();  // draws the word chart
   const auto slices = drawnSlices();
   selectSlice(slices.empty() ? 0 : slices.front());
+  fitTable();
 }
 
 void TopicTimeView::setLabels(const QStringList& labels) {
@@ -364,11 +375,39 @@ void TopicTimeView::selectTopic(int topic) {
 }
 
 void TopicTimeView::showSliceColumn() {
-  if (m_slice < 0 || m_wordModel->rowCount() == 0) return;
+  if (m_slice < 0) return;
+  m_wordModel->setCurrentSlice(m_slice,
+                               mixColours(palette().color(QPalette::Base), palette().color(QPalette::Highlight), 0.22));
+  if (m_wordModel->rowCount() == 0) return;
   m_syncing = true;
-  m_wordTable->selectColumn(m_slice);
+  const QModelIndex current = m_wordTable->currentIndex();
+  m_wordTable->setCurrentIndex(m_wordModel->index(current.isValid() ? current.row() : 0, m_slice));
   m_wordTable->scrollTo(m_wordModel->index(0, m_slice));
   m_syncing = false;
+}
+
+void TopicTimeView::fitTable() {
+  // The table as tall as its words (up to ten of them), the charts the rest: once per run shown,
+  // when the page first has its height; the user's dragging is kept after that.
+  if (m_fitted || !m_data || m_splitter->height() <= 0 || !isVisible()) return;
+  m_fitted = true;
+  const int rows = std::min(m_wordModel->rowCount(), kDefaultSliceRanks);
+  const int wanted = m_wordTable->horizontalHeader()->height() +
+                     rows * m_wordTable->verticalHeader()->defaultSectionSize() +
+                     m_wordTable->horizontalScrollBar()->sizeHint().height() + 2 * m_wordTable->frameWidth() + 2;
+  const int total = m_splitter->height() - m_splitter->handleWidth();
+  const int top = std::min(wanted, std::max(total / 2, total - 260));
+  m_splitter->setSizes({top, total - top});
+}
+
+void TopicTimeView::resizeEvent(QResizeEvent* event) {
+  QWidget::resizeEvent(event);
+  fitTable();
+}
+
+void TopicTimeView::showEvent(QShowEvent* event) {
+  QWidget::showEvent(event);
+  fitTable();
 }
 
 void TopicTimeView::selectSlice(int slice) {
@@ -488,7 +527,7 @@ void TopicTimeView::rebuildWordChart() {
     auto* x = new QValueAxis;
     setYearAxis(x, time);
     auto* y = new QValueAxis;
-    y->setTitleText(tr("probability in the topic"));
+    y->setTitleText(tr("probability"));
     y->setLabelFormat(QStringLiteral("%.3g"));
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
@@ -523,7 +562,8 @@ void TopicTimeView::rebuildWordChart() {
                            m_wordChart);
       });
     }
-    y->setRange(0, highest > 0 ? highest * 1.1 : 1.0);
+    y->setRange(0, highest > 0 ? highest * 1.05 : 1.0);
+    y->applyNiceNumbers();
     m_wordMarker = new QLineSeries;
     chart->addSeries(m_wordMarker);
     m_wordMarker->attachAxis(x);
@@ -564,7 +604,7 @@ void TopicTimeView::rebuildShareChart() {
   m_shareMarker = nullptr;
   if (m_data) {
     const auto& time = overTimeOf(*m_data);
-    chart->setTitle(tr("Each topic's share of the slice's words"));
+    chart->setTitle(tr("Each topic's share over time"));
     auto* x = new QValueAxis;
     setYearAxis(x, time);
     auto* y = new QValueAxis;
@@ -635,8 +675,6 @@ void TopicTimeView::updateShareChart() {
     area->setBrush(fill);
     area->setPen(QPen(chosen ? palette().color(QPalette::Text) : colour, chosen ? 1.5 : 0.5));
   }
-  if (auto* chart = m_shareChart->chart())
-    chart->setTitle(tr("Each topic's share of the slice's words (topic %1 at the bottom)").arg(m_topic + 1));
 }
 
 int TopicTimeView::topicAtShare(const QPointF& value) const {
@@ -725,7 +763,9 @@ void TopicTimeView::updateDocuments() {
   if (time.undated > 0)
     note += tr(" %1 fall in no slice (no readable time).").arg(countOf(time.undated, tr("document"), tr("documents")));
   m_sliceNote->setText(note);
+  // The document with most of the topic picked, for Open in Documents.
   m_open->setEnabled(false);
+  if (m_documentOrder->rowCount() > 0) m_documentTable->setCurrentIndex(m_documentOrder->index(0, 0));
 }
 
 std::vector<std::int64_t> TopicTimeView::listedDocuments() const {
@@ -749,6 +789,7 @@ void TopicTimeView::changeEvent(QEvent* event) {
     rebuildShareChart();
     rebuildWordChart();
     updateDocuments();
+    showSliceColumn();
   }
   QWidget::changeEvent(event);
 }

@@ -108,6 +108,8 @@ class TopicTimeView final : public QWidget {
 
  protected:
   void changeEvent(QEvent* event) override;
+  void resizeEvent(QResizeEvent* event) override;
+  void showEvent(QShowEvent* event) override;
 
  private:
   struct ChartedWord {
@@ -121,7 +123,8 @@ class TopicTimeView final : public QWidget {
   void updateMarkers();     // the chosen slice on both charts
   void updateWordColours();
   void updateDocuments();
-  void showSliceColumn();  // selects the chosen slice's column in the table
+  void showSliceColumn();  // marks the chosen slice's column in the table
+  void fitTable();         // the splitter's first sizes
   void showWordMessage(const QString& message);
   std::vector<int> drawnSlices() const;  // the slices with documents (every slice if none has)
   std::int32_t wordId(const QString& word) const;
@@ -132,7 +135,8 @@ class TopicTimeView final : public QWidget {
   int m_topic = 0;
   int m_slice = -1;
   bool m_openable = false;
-  bool m_syncing = false;  // the table's selection follows m_slice
+  bool m_syncing = false;  // the table's current cell follows m_slice
+  bool m_fitted = false;   // fitTable has set the splitter's sizes for this run
   std::vector<ChartedWord> m_words;
 
   QComboBox* m_topicBox = nullptr;

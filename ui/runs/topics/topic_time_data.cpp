@@ -74,7 +74,7 @@ std::shared_ptr<const TopicTimeData> loadTopicTime(core::Project& project, std::
   auto out = std::make_shared<TopicTimeData>();
   out->iteration = stored->iteration;
   const Eigen::MatrixXd& slices = stored->matrices[0].values;
-  out->wordBySlice = std::move(stored->matrices[1].values);
+  const Eigen::MatrixXd& bySlice = stored->matrices[1].values;
   out->shareBySlice = std::move(stored->matrices[2].values);
 
   const auto T = slices.rows();
@@ -86,8 +86,8 @@ std::shared_ptr<const TopicTimeData> loadTopicTime(core::Project& project, std::
   if (!(slices(0, 1) > 0.0) || !std::isfinite(slices(0, 1)) || !slices.col(0).allFinite())
     throw std::runtime_error(std::string(core::topic::kTimeSlices) +
                              " has a slice width that is not a positive number");
-  if (out->wordBySlice.rows() != T * K || out->wordBySlice.cols() != V)
-    throw std::runtime_error(std::string(core::topic::kTopicWordBySlice) + " is " + matrixShape(out->wordBySlice) +
+  if (bySlice.rows() != T * K || bySlice.cols() != V)
+    throw std::runtime_error(std::string(core::topic::kTopicWordBySlice) + " is " + matrixShape(bySlice) +
                              ", not (slices x topics) x words = " + std::to_string(T * K) + " x " + std::to_string(V));
   if (out->shareBySlice.rows() != T || out->shareBySlice.cols() != K)
     throw std::runtime_error(std::string(core::topic::kTopicShareBySlice) + " is " + matrixShape(out->shareBySlice) +
@@ -100,7 +100,9 @@ std::shared_ptr<const TopicTimeData> loadTopicTime(core::Project& project, std::
     out->sliceLabels << qs(out->slices.label(static_cast<std::size_t>(t)));
   }
 
-  out->ranked = topWordsByRow(out->wordBySlice, kRankedWordsPerSlice);
+  out->ranked = topWordsByRow(bySlice, kRankedWordsPerSlice);
+  out->wordBySlice = bySlice.cast<float>();
+  stored.reset();  // the doubles are not kept
 
   // The words that move most: among those that make some slice's top list, the widest range of
   // probability over the slices that have documents (all of them if none has).

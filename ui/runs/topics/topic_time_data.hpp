@@ -32,8 +32,10 @@ inline constexpr int kChangingWordsPool = 10;
 struct TopicTimeData {
   // starts, width; documents: the stored number of documents per slice (training and held out).
   core::TimeSlices slices;
-  std::int64_t iteration = -1;   // -1: the final result; else the snapshot read
-  Eigen::MatrixXd wordBySlice;   // (T K) x V: row t K + k is topic k's words in slice t
+  std::int64_t iteration = -1;  // -1: the final result; else the snapshot read
+  // (T K) x V: row t K + k is topic k's words in slice t. Kept in single precision (the page shows
+  // three or four digits), as it is the largest thing a run's pages hold: T K V numbers.
+  Eigen::MatrixXf wordBySlice;
   Eigen::MatrixXd shareBySlice;  // T x K: each topic's share of slice t's words
   // Per row t K + k of wordBySlice: its kRankedWordsPerSlice most probable words, best first (ties
   // to the smaller word id); lift and relevance are not filled.
@@ -51,7 +53,7 @@ struct TopicTimeData {
   int topicCount() const noexcept { return static_cast<int>(shareBySlice.cols()); }
   bool hasDocuments(int slice) const;
   double probability(int slice, int topic, std::int32_t word) const {
-    return wordBySlice(static_cast<Eigen::Index>(slice) * topicCount() + topic, word);
+    return static_cast<double>(wordBySlice(static_cast<Eigen::Index>(slice) * topicCount() + topic, word));
   }
   const std::vector<RankedWord>& topWords(int slice, int topic) const {
     return ranked[static_cast<std::size_t>(slice) * static_cast<std::size_t>(topicCount()) +

@@ -9,6 +9,7 @@
 #include "ui/runs/topics/topic_document_view.hpp"
 #include "ui/runs/topics/topic_run_data.hpp"
 #include "ui/runs/topics/topic_table_view.hpp"
+#include "ui/runs/topics/topic_time_view.hpp"
 
 namespace latent::ui {
 
@@ -29,6 +30,8 @@ void TopicPages::update(const core::RunRecord& run, const RunHoldings& holdings)
            return;
          }
          if (!loaded.data) return;
+         if (!loaded.data->overTimeError.isEmpty())
+           Q_EMIT failed(tr("The topics over time could not be read: %1").arg(loaded.data->overTimeError));
          const bool first = !m_table;
          if (first) {
            m_table = new TopicTableView(context().pages, context().undoStack);
@@ -47,6 +50,16 @@ void TopicPages::update(const core::RunRecord& run, const RunHoldings& holdings)
              context().pages->setCurrentWidget(m_table);
            });
          }
+         const bool overTime = loaded.data->overTime != nullptr;
+         if (overTime && !m_overTime) {
+           m_overTime = new TopicTimeView(context().pages);
+           m_overTime->hide();
+           connect(m_table, &TopicTableView::labelsChanged, m_overTime, &TopicTimeView::setLabels);
+           connect(m_overTime, &TopicTimeView::documentActivated, this, [this](qint64 index) {
+             m_documents->showDocument(index);
+             context().pages->setCurrentWidget(m_documents);
+           });
+         }
          const bool several = loaded.data->topicCount() > 1;
          const bool documents = loaded.data->hasDocTopic() || loaded.data->hasAssignments();
          m_table->setData(context().projectFile, loaded.data);
@@ -62,6 +75,14 @@ void TopicPages::update(const core::RunRecord& run, const RunHoldings& holdings)
            showPage(m_correlations, tr("Correlations"), documents ? 2 : 1);
          } else if (m_correlations) {
            hidePage(m_correlations);
+         }
+         if (overTime) {
+           m_overTime->setData(loaded.data);
+           m_overTime->setLabels(m_table->labels());
+           m_overTime->setDocumentsOpenable(documents);
+           showPage(m_overTime, tr("Topics over time"), 1 + (documents ? 1 : 0) + (correlated ? 1 : 0));
+         } else if (m_overTime) {
+           hidePage(m_overTime);
          }
          // A finished run is read for its results: the topics come first.
          if (first) context().pages->setCurrentWidget(m_table);

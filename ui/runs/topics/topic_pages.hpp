@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The pages of a topic model's results: the topic-word table ("Topics", or "Words" for a single
 // distribution), the annotated document reader, and for a model of how topics go together (ctm) the
-// correlation graph, for a corpus run that holds a topic-word matrix.
+// correlation graph, and for a dynamic topic model (dtm) the topics over time, for a corpus run that
+// holds a topic-word matrix.
 #pragma once
 
 #include <QPointer>
@@ -13,6 +14,7 @@ namespace latent::ui {
 class TopicCorrelationView;
 class TopicDocumentView;
 class TopicTableView;
+class TopicTimeView;
 
 class TopicPages final : public RunPages {
   Q_OBJECT
@@ -25,6 +27,7 @@ class TopicPages final : public RunPages {
   QPointer<TopicTableView> m_table;
   QPointer<TopicDocumentView> m_documents;
   QPointer<TopicCorrelationView> m_correlations;  // runs that hold the topics' correlations (ctm)
+  QPointer<TopicTimeView> m_overTime;             // runs that hold the topics slice by slice (dtm)
 };
 
 }  // namespace latent::ui

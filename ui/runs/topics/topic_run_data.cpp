@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// loadTopicRun: matrices, vocabulary, documents, which documents have assignments, labels.
+// loadTopicRun: matrices, vocabulary, documents, which documents have assignments, labels, and
+// the topics over time of a dynamic topic model.
 #include "ui/runs/topics/topic_run_data.hpp"
 
 #include <QObject>
@@ -15,6 +16,7 @@
 #include "core/store/run_results.hpp"
 #include "core/store/topic_label_store.hpp"
 #include "ui/jobs/project_session.hpp"
+#include "ui/runs/topics/topic_time_data.hpp"
 #include "ui/util/format.hpp"
 #include "ui/util/qt_convert.hpp"
 
@@ -97,6 +99,12 @@ TopicRunLoad loadTopicRun(const std::filesystem::path& projectFile, std::int64_t
       // Nodes kept further apart when there are few of them, for their labels.
       data->correlationMap =
           core::correlationMap(data->topicCorrelation, std::min(0.16, 0.6 / std::sqrt(static_cast<double>(K))));
+    }
+    // The topics over time read apart, so that a fault in them leaves the other pages.
+    try {
+      data->overTime = loadTopicTime(project, runId, *data);
+    } catch (const std::exception& e) {
+      data->overTimeError = qs(e.what());
     }
     out.data = std::move(data);
   } catch (const std::exception& e) {

@@ -20,6 +20,8 @@
 
 namespace latent::ui {
 
+struct TopicTimeData;
+
 struct TopicRunData {
   core::RunRecord run;
   Eigen::MatrixXd topicWord;             // K x V, rows sum to one
@@ -42,6 +44,10 @@ struct TopicRunData {
   // map the correlation graph draws them on (core/eval/correlation_map.hpp).
   Eigen::MatrixXd topicCorrelation;
   Eigen::MatrixX2d correlationMap;
+  // A dynamic topic model (dtm): the topics slice by slice (topic_time_data.hpp); null otherwise.
+  // When its matrices are there but do not fit together, null with the reason in overTimeError.
+  std::shared_ptr<const TopicTimeData> overTime;
+  QString overTimeError;
 
   int topicCount() const noexcept { return static_cast<int>(topicWord.rows()); }
   int vocabularySize() const noexcept { return static_cast<int>(topicWord.cols()); }

@@ -227,6 +227,22 @@ QVector<DemoSpec> demoCatalogue() {
        0.1,
        {},
        {}},
+      {QStringLiteral("topics-over-time"),
+       QObject::tr("Topics of the State of the Union over two centuries"),
+       QObject::tr(
+           "A dynamic topic model (10 topics) of the 240 State of the Union addresses, 1790 to 2020, in decades, "
+           "10% held out (000 §27.4.2): each topic's words drift from one decade to the next. The Topics over "
+           "time page shows a topic's top words decade by decade, the words that changed most within it as "
+           "lines, and every topic's share of each decade. Slavery peaks in its topic in the 1850s and has "
+           "all but gone by the 1880s; terrorism rises from the 1970s. The addresses' language changes so "
+           "much that most decades are dominated by one or two topics. Click a decade for its addresses."),
+       QStringLiteral("sotu"),
+       QStringLiteral("dtm"),
+       QString(),
+       QVariantMap{{QStringLiteral("k"), 10}},
+       0.1,
+       {},
+       {}},
       {QStringLiteral("words-on-a-map"),
        QObject::tr("LSA: the State of the Union's words on a map"),
        QObject::tr("Latent semantic analysis (a truncated SVD of the tf-idf weighted counts, 100 components) of the "

@@ -19,6 +19,7 @@
 #include "ui/runs/run_panel.hpp"
 #include "ui/runs/run_view.hpp"
 #include "ui/runs/topics/topic_correlation_view.hpp"
+#include "ui/runs/topics/topic_time_view.hpp"
 #include "ui/util/qt_convert.hpp"
 
 #include <QDoubleSpinBox>
@@ -218,6 +219,9 @@ void DemoDriver::runEnded(qint64 runId) {
       map->showWords(true);
       view->pages()->setCurrentWidget(map);
     }
+    // A dynamic topic model's topics across time, as 000 Fig. 27.12 draws them.
+    if (auto* time = view->page<TopicTimeView>(); time && view->pages()->indexOf(time) >= 0)
+      view->pages()->setCurrentWidget(time);
     // Which topics go together, as 000 Fig. 27.10 draws them.
     if (auto* graph = view->page<TopicCorrelationView>(); graph && view->pages()->indexOf(graph) >= 0)
       view->pages()->setCurrentWidget(graph);

@@ -17,6 +17,7 @@
 #include <QScrollBar>
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QStringListModel>
 #include <QTableView>
@@ -189,11 +190,22 @@ TopicTimeView::TopicTimeView(QWidget* parent) : QWidget(parent) {
   m_splitter->setStretchFactor(1, 1);
   m_splitter->setChildrenCollapsible(false);
 
-  auto* layout = new QVBoxLayout(this);
+  // In a small window the page scrolls rather than squeezing the charts under their controls.
+  top->setMinimumHeight(150);
+  bottom->setMinimumHeight(300);
+  auto* content = new QWidget;
+  auto* layout = new QVBoxLayout(content);
   layout->setContentsMargins(0, 6, 0, 0);
   layout->addWidget(intro);
   layout->addLayout(topRow);
   layout->addWidget(m_splitter, 1);
+  auto* scroll = new QScrollArea(this);
+  scroll->setWidget(content);
+  scroll->setWidgetResizable(true);
+  scroll->setFrameShape(QFrame::NoFrame);
+  auto* outer = new QVBoxLayout(this);
+  outer->setContentsMargins(0, 0, 0, 0);
+  outer->addWidget(scroll);
 
   connect(m_topicBox, &QComboBox::activated, this, [this](int index) { selectTopic(index); });
   connect(m_rankBox, &QSpinBox::valueChanged, this, [this](int count) { setRankCount(count); });

@@ -27,6 +27,10 @@ std::vector<SampleInfo> builtInSamples() {
        "240 addresses by 42 presidents, public domain. Topics drift with the centuries: tariffs and "
        "Indian treaties give way to the economy, terrorism and health care.",
        "sotu/sotu.jsonl"},
+      {"sotu-words", DataKind::Corpus, "US State of the Union addresses, every word kept",
+       "The same 240 addresses with their stop words (the, of, to, and) kept: what a model of syntax as well "
+       "as topics (lda-hmm) needs to tell function words from content words.",
+       "sotu/sotu.jsonl"},
       {"gibbs-toy", DataKind::Corpus, "Gibbs sampling toy: money, loan, bank, river, stream",
        "16 short documents generated from two topics that share the word 'bank' (textbook §27.3.5). "
        "A topic model should put money/loan/bank in one topic and river/stream/bank in the other.",
@@ -90,7 +94,7 @@ ImportResult importSample(Project& project, const std::string& sample, const std
                      " is missing; set LATENT_SAMPLES_DIR to the samples folder");
   const std::string datasetName = name.empty() ? info->name : name;
 
-  if (info->name == "sotu") {
+  if (info->name == "sotu" || info->name == "sotu-words") {
     CorpusImportRequest r;
     r.name = datasetName;
     r.source = source;
@@ -102,6 +106,11 @@ ImportResult importSample(Project& project, const std::string& sample, const std
     // Words in fewer than 3 addresses are mostly names and typos; words in more than 90% carry no topic.
     r.prune.minDocumentFrequency = 3;
     r.prune.maxDocumentFraction = 0.9;
+    if (info->name == "sotu-words") {
+      // Every word kept: the function words are what a model of syntax learns its classes from.
+      r.stopWords = "none";
+      r.prune.maxDocumentFraction = 1.0;
+    }
     return importCorpus(project, r, control);
   }
   if (info->name == "gibbs-toy") {

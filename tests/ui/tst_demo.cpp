@@ -35,9 +35,10 @@ class TestDemo : public QObject {
   }
 
   void catalogueKnowsItsDemos() {
-    for (const char* name : {"corpus-unigram", "corpus-lda", "gibbs-toy", "sampson", "sampson-mmsb", "karate",
-                             "insteval", "ratings-pmf", "folding-in", "bayesian-harmonium", "rsm-vs-lda", "ratings-rbm",
-                             "words-on-a-map", "ways-to-factor", "survey-map", "topics-together", "topics-over-time"})
+    for (const char* name :
+         {"corpus-unigram", "corpus-lda", "gibbs-toy", "sampson", "sampson-mmsb", "karate", "insteval", "ratings-pmf",
+          "folding-in", "bayesian-harmonium", "rsm-vs-lda", "ratings-rbm", "words-on-a-map", "ways-to-factor",
+          "survey-map", "topics-together", "topics-over-time", "function-words"})
       QVERIFY2(ui::findDemo(QString::fromLatin1(name)).has_value(), name);
     QVERIFY(!ui::findDemo(QStringLiteral("no-such-demo")));
     // folding-in fits PLSA for six K on Cora, 10% held out.

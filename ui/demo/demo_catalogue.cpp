@@ -243,6 +243,22 @@ QVector<DemoSpec> demoCatalogue() {
        0.1,
        {},
        {}},
+      {QStringLiteral("function-words"),
+       QObject::tr("Function and content words in the State of the Union"),
+       QObject::tr("LDA-HMM (20 topics, 20 syntactic classes) of the 240 State of the Union addresses with every word "
+                   "kept, 10% held out (000 §27.4.3, about a minute): a hidden Markov chain over classes runs "
+                   "along each address, and one class draws its words from the topics. The Documents page colours "
+                   "content words by topic and marks function words with their class (c1, c2, ...), shaded by "
+                   "their chance of being content after all, as 000 Fig. 27.14 does; on the Topics page the "
+                   "topics hold content words, while plain LDA on the same words fills its topics with the, of "
+                   "and to (000 Table 27.1)."),
+       QStringLiteral("sotu-words"),
+       QStringLiteral("lda-hmm"),
+       QString(),
+       QVariantMap{{QStringLiteral("iterations"), 200}},
+       0.1,
+       {},
+       {}},
       {QStringLiteral("words-on-a-map"),
        QObject::tr("LSA: the State of the Union's words on a map"),
        QObject::tr("Latent semantic analysis (a truncated SVD of the tf-idf weighted counts, 100 components) of the "

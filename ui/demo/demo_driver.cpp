@@ -19,6 +19,7 @@
 #include "ui/runs/run_panel.hpp"
 #include "ui/runs/run_view.hpp"
 #include "ui/runs/topics/topic_correlation_view.hpp"
+#include "ui/runs/topics/topic_document_view.hpp"
 #include "ui/runs/topics/topic_time_view.hpp"
 #include "ui/util/qt_convert.hpp"
 
@@ -222,6 +223,10 @@ void DemoDriver::runEnded(qint64 runId) {
     // A dynamic topic model's topics across time, as 000 Fig. 27.12 draws them.
     if (auto* time = view->page<TopicTimeView>(); time && view->pages()->indexOf(time) >= 0)
       view->pages()->setCurrentWidget(time);
+    // A model of syntax: its words by class and topic in the reader, as 000 Fig. 27.14 shows them.
+    if (auto* reader = view->page<TopicDocumentView>();
+        reader && view->run().model == "lda-hmm" && view->pages()->indexOf(reader) >= 0)
+      view->pages()->setCurrentWidget(reader);
     // Which topics go together, as 000 Fig. 27.10 draws them.
     if (auto* graph = view->page<TopicCorrelationView>(); graph && view->pages()->indexOf(graph) >= 0)
       view->pages()->setCurrentWidget(graph);

@@ -18,10 +18,13 @@ namespace latent::ui {
 namespace {
 
 // Token fragments carry their token index + 1 (so two adjacent tokens never merge into one
-// fragment), their topic, and whether they are emphasised; superscripts carry kMarkProperty.
+// fragment), their topic, whether they are emphasised, and with classes their class and
+// probability of being a content word; superscripts carry kMarkProperty.
 constexpr int kAnnotatedTokenProperty = QTextFormat::UserProperty + 11;
 constexpr int kTopicProperty = QTextFormat::UserProperty + 12;
 constexpr int kEmphasisProperty = QTextFormat::UserProperty + 13;
+constexpr int kClassProperty = QTextFormat::UserProperty + 15;
+constexpr int kContentProperty = QTextFormat::UserProperty + 16;
 constexpr int kMarkProperty = QTextFormat::UserProperty + 14;
 
 }  // namespace
@@ -66,13 +69,14 @@ std::unique_ptr<QTextDocument> annotatedDocument(const AnnotationInput& input, c
   document->setDocumentLayout(new QPlainTextDocumentLayout(document.get()));
   document->setUndoRedoEnabled(false);
   document->setDefaultFont(font);
-  renderAnnotations(document.get(), input.text, input.ranges, input.topics, style);
+  renderAnnotations(document.get(), input.text, input.ranges, input.topics, style, input.classes, input.content);
   if (owner && document->thread() != owner) document->moveToThread(owner);
   return document;
 }
 
 void renderAnnotations(QTextDocument* document, const QString& text, const QVector<TextRange>& ranges,
-                       std::span<const std::int32_t> topics, const AnnotationStyle& style) {
+                       std::span<const std::int32_t> topics, const AnnotationStyle& style,
+                       std::span<const std::int32_t> classes, std::span<const float> content) {
   const QPalette& pal = style.palette;
   const QColor textColour = pal.color(QPalette::Text);
   const QColor base = pal.color(QPalette::Base);
@@ -115,14 +119,34 @@ void renderAnnotations(QTextDocument* document, const QString& text, const QVect
         word.clearBackground();
       if (style.emphasised == topic) word.setFontWeight(QFont::DemiBold);
     }
+    const auto at_i = static_cast<std::size_t>(i);
+    const int wordClass = at_i < classes.size() ? classes[at_i] : -1;
+    const double contentProbability = at_i < content.size() ? static_cast<double>(content[at_i]) : -1.0;
+    const bool functionWord = topic < 0 && wordClass > 0;
+    if (functionWord) {
+      // 000 Fig. 27.14: function words in the text's colour, shaded by how likely each is a content
+      // word after all.
+      word.setForeground(style.emphasised >= 0 ? faded : textColour);
+      if (contentProbability > 0.0)
+        word.setBackground(mixColours(base, pal.color(QPalette::Highlight), 0.45 * contentProbability));
+      else
+        word.clearBackground();
+    }
     word.setProperty(kAnnotatedTokenProperty, i + 1);
     word.setProperty(kTopicProperty, topic);
     word.setProperty(kEmphasisProperty, emphasised);
+    word.setProperty(kClassProperty, wordClass);
+    word.setProperty(kContentProperty, contentProbability);
     cursor.insertText(text.mid(r.start, r.length), word);
     if (topic >= 0) {
       QTextCharFormat number = mark;
       number.setForeground(emphasised && topic < style.colours.size() ? style.colours[topic] : faded);
       cursor.insertText(QString::number(topic + 1), number);
+    } else if (functionWord) {
+      QTextCharFormat number = mark;
+      number.setForeground(grey);
+      number.setFontWeight(QFont::Normal);
+      cursor.insertText(QStringLiteral("c%1").arg(wordClass), number);
     }
     at = r.start + r.length;
   }
@@ -147,6 +171,8 @@ QVector<Annotation> readAnnotations(const QTextDocument* document) {
         a.text = fragment.text();
         a.topic = format.intProperty(kTopicProperty);
         a.emphasised = format.boolProperty(kEmphasisProperty);
+        a.syntacticClass = format.intProperty(kClassProperty);
+        a.content = format.doubleProperty(kContentProperty);
         out.push_back(a);
       }
     }

@@ -34,11 +34,13 @@ struct AnnotationStyle {
 };
 
 struct Annotation {
-  int token = -1;          // index into the token arrays given to renderAnnotations
-  TextRange range;         // in the text given to renderAnnotations (superscripts not counted)
-  QString text;            // the word as shown
-  int topic = -1;          // -1: the word has no topic (a held-out document)
-  bool emphasised = true;  // false when another topic is emphasised
+  int token = -1;           // index into the token arrays given to renderAnnotations
+  TextRange range;          // in the text given to renderAnnotations (superscripts not counted)
+  QString text;             // the word as shown
+  int topic = -1;           // -1: the word has no topic (a held-out document, or a function word)
+  bool emphasised = true;   // false when another topic is emphasised
+  int syntacticClass = -1;  // lda-hmm: the word's class (0 the content class), -1 without classes
+  double content = -1.0;    // lda-hmm: its probability of being a content word, -1 without
 };
 
 // What to annotate: the text, each token's place in it, and each token's topic (empty: none).
@@ -47,6 +49,10 @@ struct AnnotationInput {
   QVector<TextRange> ranges;
   std::vector<std::int32_t> topics;
   bool hasText = true;
+  // A model of syntax (lda-hmm, 000 Fig. 27.14): each token's class and its probability of being a
+  // content word; empty for other models.
+  std::vector<std::int32_t> classes;
+  std::vector<float> content;
 };
 
 // A stored document's text (carriage returns as spaces, so that positions stay those of the
@@ -62,9 +68,12 @@ std::unique_ptr<QTextDocument> annotatedDocument(const AnnotationInput& input, c
                                                  const QFont& font, QThread* owner);
 
 // Replaces `document`'s contents. `ranges[i]` is token i's place in `text`; `topics` is empty or
-// holds token i's topic at i. Tokens that overlap an earlier one or are empty are skipped.
+// holds token i's topic at i. Tokens that overlap an earlier one or are empty are skipped. With
+// `classes`, a word of a function class (above 0) is marked with its class ("c3") instead of a
+// topic and shaded by its probability of being a content word (`content`, when given).
 void renderAnnotations(QTextDocument* document, const QString& text, const QVector<TextRange>& ranges,
-                       std::span<const std::int32_t> topics, const AnnotationStyle& style);
+                       std::span<const std::int32_t> topics, const AnnotationStyle& style,
+                       std::span<const std::int32_t> classes = {}, std::span<const float> content = {});
 
 // The kept words as the document shows them, in text order.
 QVector<Annotation> readAnnotations(const QTextDocument* document);

@@ -23,6 +23,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "core/results/topic_results.hpp"
 #include "core/store/run_store.hpp"
 #include "ui/jobs/project_session.hpp"
 #include "ui/runs/topics/run_document_model.hpp"
@@ -250,8 +251,18 @@ void TopicDocumentView::showDocument(qint64 index) {
           if (!topics.empty() && topics.size() != document.wordIds.size()) topics.clear();
           out.header = document.header;
           out.wordCount = document.wordIds.size();
-          out.input = std::make_shared<const AnnotationInput>(
-              annotationInput(document, std::move(topics), [&data](std::int32_t w) { return data->wordText(w); }));
+          auto input =
+              annotationInput(document, std::move(topics), [&data](std::int32_t w) { return data->wordText(w); });
+          if (data->syntacticClasses) {
+            // lda-hmm: each token's class and probability of being a content word (000 Fig. 27.14).
+            const auto classes = core::loadTokenValues(project, data->run.id, core::topic::kTokenClass, index);
+            auto content = core::loadTokenValues(project, data->run.id, core::topic::kTokenContentProbability, index);
+            if (classes.size() == document.wordIds.size()) {
+              for (const float c : classes) input.classes.push_back(static_cast<std::int32_t>(c));
+              if (content.size() == classes.size()) input.content = std::move(content);
+            }
+          }
+          out.input = std::make_shared<const AnnotationInput>(std::move(input));
           out.text = annotatedDocument(*out.input, style, font, owner);
         } catch (const std::exception& e) {
           out.error = qs(e.what());
@@ -333,6 +344,11 @@ void TopicDocumentView::updateHeader() {
         "topics of their own. Its proportions were inferred afterwards by folding it in, with the topics fixed.");
   } else if (m_input->topics.empty()) {
     note << tr("This model gives each document its topic proportions but no topic to single words.");
+  } else if (!m_input->classes.empty()) {
+    note << tr(
+        "Content words (the semantic class) are coloured by the topic the sampler last gave them; function words "
+        "are in the text's colour with their syntactic class (c1, c2, ...), shaded by their probability of being a "
+        "content word after all.");
   } else {
     note << assignmentMeaning(*m_data);
   }

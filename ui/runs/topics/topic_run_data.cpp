@@ -93,6 +93,8 @@ TopicRunLoad loadTopicRun(const std::filesystem::path& projectFile, std::int64_t
     data->topWords = rankTopics(data->topicWord, data->corpusFrequency, 1.0, 10);
     data->labels = core::loadTopicLabels(project, runId);
     data->clusters = core::hasResultMatrix(project, runId, core::kMixingWeights);
+    const auto layers = core::listTokenValues(project, runId);
+    data->syntacticClasses = std::find(layers.begin(), layers.end(), core::topic::kTokenClass) != layers.end();
     if (auto correlation = core::loadMatrix(project, runId, core::topic::kTopicCorrelation);
         correlation && correlation->rows() == K && correlation->cols() == K) {
       data->topicCorrelation = std::move(*correlation);

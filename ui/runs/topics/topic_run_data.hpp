@@ -40,6 +40,8 @@ struct TopicRunData {
   // The run stored mixing weights: a mixture of clusters, whose per-token topics are each
   // document's one cluster.
   bool clusters = false;
+  // A model of syntax (lda-hmm): the run holds each token's class and probability of being a content word.
+  bool syntacticClasses = false;
   // A model of how topics go together (ctm): their correlations (K x K; 0 x 0 otherwise) and the
   // map the correlation graph draws them on (core/eval/correlation_map.hpp).
   Eigen::MatrixXd topicCorrelation;

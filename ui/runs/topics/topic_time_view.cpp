@@ -14,10 +14,10 @@
 #include <QPainter>
 #include <QPixmap>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QScrollBar>
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
-#include <QScrollArea>
 #include <QSplitter>
 #include <QStringListModel>
 #include <QTableView>

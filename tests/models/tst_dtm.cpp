@@ -224,6 +224,13 @@ class DtmTest : public QObject {
     QCOMPARE(core::loadMatrix(p, outcome.run.id, "topic_word_by_slice")->rows(), Eigen::Index{9});
     QCOMPARE(core::loadMatrix(p, outcome.run.id, "doc_topic")->rows(),
              static_cast<Eigen::Index>(truth.corpus.documentCount()));
+
+    // Nothing held out: no held-out numbers at all (not a perplexity of 0).
+    request.heldout = 0.0;
+    const auto whole = core::runFit(file, request, nullptr, {});
+    QVERIFY(whole.run.status == core::RunStatus::Finished);
+    QVERIFY(!whole.run.finalMetrics.contains("heldout_perplexity"));
+    QVERIFY(!whole.run.finalMetrics.contains("heldout_perplexity_by_slice"));
   }
 };
 

@@ -101,7 +101,7 @@ class DtmChain final : public FitChain {
     const std::vector<std::int32_t> trainSlices(m_slices.sliceOf.begin(),
                                                 m_slices.sliceOf.begin() + static_cast<std::ptrdiff_t>(trainCount));
     topic::initDtm(m_counts, trainSlices, m_slices.size(), options.topics, settings.seed, 0, m_state);
-    if (data.heldout) {
+    if (data.heldout && !data.heldout->empty()) {
       // The held-out documents by slice, as HeldoutDocuments of their own.
       m_heldout.resize(m_slices.size());
       for (std::size_t i = 0; i < data.heldout->size(); ++i) {

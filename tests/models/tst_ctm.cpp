@@ -4,8 +4,6 @@
 // topics' correlations, and its contract with the job runtime (threads, stops, the project).
 #include <QtTest>
 
-#include <tbb/task_arena.h>
-
 #include <Eigen/Cholesky>
 #include <algorithm>
 #include <cmath>
@@ -25,6 +23,7 @@
 #include "test_case.hpp"
 #include "test_datasets.hpp"
 #include "test_support.hpp"
+#include "thread_counts.hpp"
 
 using namespace latent;
 
@@ -172,17 +171,11 @@ class CtmTest : public QObject {
 
   void sameResultOnAnyThreadCount() {
     const auto truth = generateCtm(120, 40, 9);
-    Eigen::MatrixXd first;
-    for (const int threads : {1, 2}) {
-      tbb::task_arena arena(threads);
-      core::FitResult result;
-      arena.execute([&] { result = fitCtm(truth.corpus, {{"k", 3}, {"iterations", 8}}); });
-      const auto& topics = test::resultMatrix(result, "topic_word");
-      if (first.size() == 0)
-        first = topics;
-      else
-        QVERIFY(topics == first);
-    }
+    QVERIFY(test::sameOnOneAndTwoThreads(
+        [&] {
+          return fitCtm(truth.corpus, {{"k", 3}, {"iterations", 8}});
+        },
+        "topic_word"));
   }
 
   // Through the job and the project: both held-out protocols, the covariance and correlations

@@ -5,8 +5,6 @@
 // held-out perplexity by slice). Time slices themselves are checked here too.
 #include <QtTest>
 
-#include <tbb/task_arena.h>
-
 #include <cmath>
 
 #include "core/data/time_slices.hpp"
@@ -23,6 +21,7 @@
 #include "test_case.hpp"
 #include "test_datasets.hpp"
 #include "test_support.hpp"
+#include "thread_counts.hpp"
 
 using namespace latent;
 
@@ -175,17 +174,11 @@ class DtmTest : public QObject {
 
   void sameResultOnAnyThreadCount() {
     const auto truth = generateDtm(15, 30, 4);
-    Eigen::MatrixXd first;
-    for (const int threads : {1, 2}) {
-      tbb::task_arena arena(threads);
-      core::FitResult result;
-      arena.execute([&] { result = fitDtm(truth.corpus, {{"k", 2}, {"iterations", 6}}); });
-      const auto& topics = test::resultMatrix(result, "topic_word_by_slice");
-      if (first.size() == 0)
-        first = topics;
-      else
-        QVERIFY(topics == first);
-    }
+    QVERIFY(test::sameOnOneAndTwoThreads(
+        [&] {
+          return fitDtm(truth.corpus, {{"k", 2}, {"iterations", 6}});
+        },
+        "topic_word_by_slice"));
   }
 
   void endToEndThroughTheProject() {

@@ -56,6 +56,45 @@ QString jsonValueText(const nlohmann::json& v) {
   return qs(v.dump());
 }
 
+constexpr int kListedValues = 3;       // a list of more values is summarised in its cell
+constexpr int kLongestValueText = 40;  // longer text is elided in its cell
+
+// A final metric's cell: a list summarised (how many, the smallest and the largest), long text
+// elided; the whole value in the tooltip. One long value must not push the others out of sight.
+struct MetricCell {
+  QString text, tooltip;
+};
+
+MetricCell metricCell(const nlohmann::json& v) {
+  MetricCell cell{jsonValueText(v), QString()};
+  if (v.is_array()) {
+    QStringList all;
+    bool numbers = true;
+    for (const auto& item : v) {
+      all << jsonValueText(item);
+      numbers = numbers && item.is_number();
+    }
+    cell.tooltip = all.join(QStringLiteral(", "));
+    if (all.size() <= kListedValues) {
+      cell.text = cell.tooltip;
+    } else if (numbers) {
+      double low = v.front().get<double>(), high = low;
+      for (const auto& item : v) {
+        low = std::min(low, item.get<double>());
+        high = std::max(high, item.get<double>());
+      }
+      cell.text = QObject::tr("%1 values, %2 to %3").arg(all.size()).arg(formatCompact(low, 6), formatCompact(high, 6));
+    } else {
+      cell.text = QObject::tr("%1 values: %2, ...").arg(all.size()).arg(all.front());
+    }
+  }
+  if (cell.text.size() > kLongestValueText) {
+    if (cell.tooltip.isEmpty()) cell.tooltip = cell.text;
+    cell.text = cell.text.left(kLongestValueText - 1) + QChar(0x2026);
+  }
+  return cell;
+}
+
 }  // namespace
 
 QString metricName(const core::RunRecord& run, const std::string& key) {
@@ -295,12 +334,23 @@ void RunView::reload() {
           m_final->item(0, 0)->setFont(bold);
           m_final->item(0, 1)->setFont(bold);
         }
-        for (const auto& [key, value] : m_run.finalMetrics.items()) {
-          if (info && key == info->heldoutKey) continue;
+        const auto addRow = [this](const QString& name, const nlohmann::json& value) {
           const int row = m_final->rowCount();
           m_final->insertRow(row);
-          m_final->setItem(row, 0, tableCell(metricName(m_run, key)));
-          m_final->setItem(row, 1, tableCell(jsonValueText(value), true));
+          m_final->setItem(row, 0, tableCell(name));
+          const auto cell = metricCell(value);
+          m_final->setItem(row, 1, tableCell(cell.text, true));
+          if (!cell.tooltip.isEmpty()) m_final->item(row, 1)->setToolTip(cell.tooltip);
+        };
+        for (const auto& [key, value] : m_run.finalMetrics.items()) {
+          if (info && key == info->heldoutKey) continue;
+          // A metric by part (dtm's held-out perplexity by time slice): a row per part.
+          if (value.is_object()) {
+            for (const auto& [part, partValue] : value.items())
+              addRow(QStringLiteral("%1, %2").arg(metricName(m_run, key), qs(part)), partValue);
+            continue;
+          }
+          addRow(metricName(m_run, key), value);
         }
         if (m_final->rowCount() == 0) {
           m_final->insertRow(0);

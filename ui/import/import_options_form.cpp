@@ -119,9 +119,11 @@ ImportOptionsForm::ImportOptionsForm(core::DataKind kind, QWidget* parent) : QWi
     guardWheel(m_stopWords);
     m_stopWords->addItem(tr("Default (English for text, none for bag of words)"), QString());
     m_stopWords->addItem(tr("English (built in)"), QStringLiteral("en"));
-    m_stopWords->addItem(tr("None"), QStringLiteral("none"));
+    m_stopWords->addItem(tr("None: keep every word (for LDA-HMM)"), QStringLiteral("none"));
     m_stopWords->addItem(tr("From a file…"), QStringLiteral("file"));
-    m_stopWords->setToolTip(tr("Words dropped before counting: very common words that carry no topic."));
+    m_stopWords->setToolTip(
+        tr("Words dropped before counting: very common words that carry no topic. Keep them (None) for LDA-HMM, "
+           "which learns the function words as syntactic classes and needs them."));
     form->addRow(tr("Stop words"), m_stopWords);
     m_stopFile = addFile(form, tr("Stop-word file"), tr("One word per line; # starts a comment."),
                          tr("Text files (*.txt);;All files (*)"));

@@ -11,6 +11,7 @@
 
 #include "core/jobs/fit_job.hpp"
 #include "core/jobs/samples.hpp"
+#include "dark_palette.hpp"
 #include "test_case.hpp"
 #include "test_support.hpp"
 #include "ui/main_window.hpp"
@@ -77,17 +78,7 @@ class TestFactorViewScreenshots : public QObject {
     qInfo("%d lecturers and %d students drawn in %.1f ms", page->data()->itemCount(), page->data()->userCount(),
           page->scatter()->lastRenderMilliseconds());
 
-    QPalette dark;
-    dark.setColor(QPalette::Window, QColor(0x2b, 0x2b, 0x2b));
-    dark.setColor(QPalette::WindowText, QColor(0xe8, 0xe8, 0xe8));
-    dark.setColor(QPalette::Base, QColor(0x1f, 0x1f, 0x1f));
-    dark.setColor(QPalette::AlternateBase, QColor(0x27, 0x27, 0x27));
-    dark.setColor(QPalette::Text, QColor(0xe8, 0xe8, 0xe8));
-    dark.setColor(QPalette::Button, QColor(0x35, 0x35, 0x35));
-    dark.setColor(QPalette::ButtonText, QColor(0xe8, 0xe8, 0xe8));
-    dark.setColor(QPalette::Highlight, QColor(0x3d, 0x7a, 0xd6));
-    dark.setColor(QPalette::HighlightedText, Qt::white);
-    dark.setColor(QPalette::PlaceholderText, QColor(0x9a, 0x9a, 0x9a));
+    QPalette dark = test::darkPalette();
     dark.setColor(QPalette::Mid, QColor(0x50, 0x50, 0x50));
     const QPalette before = QApplication::palette();
     QApplication::setPalette(dark);

@@ -14,6 +14,7 @@
 
 #include "core/jobs/fit_job.hpp"
 #include "core/jobs/samples.hpp"
+#include "dark_palette.hpp"
 #include "test_case.hpp"
 #include "test_support.hpp"
 #include "ui/main_window.hpp"
@@ -133,17 +134,7 @@ class TestTopicViewScreenshots : public QObject {
       qInfo("worst event-loop gap while the longest document (%lld kept words) is redrawn: %lld ms",
             static_cast<long long>(longestCount), worst);
     }
-    QPalette dark;
-    dark.setColor(QPalette::Window, QColor(0x2b, 0x2b, 0x2b));
-    dark.setColor(QPalette::WindowText, QColor(0xe8, 0xe8, 0xe8));
-    dark.setColor(QPalette::Base, QColor(0x1f, 0x1f, 0x1f));
-    dark.setColor(QPalette::AlternateBase, QColor(0x27, 0x27, 0x27));
-    dark.setColor(QPalette::Text, QColor(0xe8, 0xe8, 0xe8));
-    dark.setColor(QPalette::Button, QColor(0x35, 0x35, 0x35));
-    dark.setColor(QPalette::ButtonText, QColor(0xe8, 0xe8, 0xe8));
-    dark.setColor(QPalette::Highlight, QColor(0x3d, 0x7a, 0xd6));
-    dark.setColor(QPalette::HighlightedText, Qt::white);
-    dark.setColor(QPalette::PlaceholderText, QColor(0x9a, 0x9a, 0x9a));
+    QPalette dark = test::darkPalette();
     const QPalette before = QApplication::palette();
     QApplication::setPalette(dark);
     show(training);

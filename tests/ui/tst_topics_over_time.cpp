@@ -36,6 +36,7 @@
 #include "core/jobs/samples.hpp"
 #include "core/results/topic_results.hpp"
 #include "core/store/run_store.hpp"
+#include "dark_palette.hpp"
 #include "test_case.hpp"
 #include "test_support.hpp"
 #include "ui/main_window.hpp"
@@ -557,17 +558,7 @@ class TestTopicsOverTime : public QObject {
     page->selectTopic(3);
     QTest::qWait(300);
     QVERIFY(window.grab().save(QDir(dir).filePath(QStringLiteral("topics-over-time-sotu-topic4.png"))));
-    QPalette dark;
-    dark.setColor(QPalette::Window, QColor(0x2b, 0x2b, 0x2b));
-    dark.setColor(QPalette::WindowText, QColor(0xe8, 0xe8, 0xe8));
-    dark.setColor(QPalette::Base, QColor(0x1f, 0x1f, 0x1f));
-    dark.setColor(QPalette::AlternateBase, QColor(0x27, 0x27, 0x27));
-    dark.setColor(QPalette::Text, QColor(0xe8, 0xe8, 0xe8));
-    dark.setColor(QPalette::Button, QColor(0x35, 0x35, 0x35));
-    dark.setColor(QPalette::ButtonText, QColor(0xe8, 0xe8, 0xe8));
-    dark.setColor(QPalette::Highlight, QColor(0x3d, 0x7a, 0xd6));
-    dark.setColor(QPalette::HighlightedText, Qt::white);
-    dark.setColor(QPalette::PlaceholderText, QColor(0x9a, 0x9a, 0x9a));
+    QPalette dark = test::darkPalette();
     const QPalette before = QApplication::palette();
     QApplication::setPalette(dark);
     QTest::qWait(400);

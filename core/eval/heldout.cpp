@@ -37,13 +37,15 @@ CorpusSplit splitForDocumentCompletion(const Corpus& corpus, double fraction, st
   split.train.words = corpus.words;
   split.heldout.observed.words = corpus.words;
   split.heldout.scored.words = corpus.words;
-  const bool timed = corpus.times.size() == D;
+  split.train.takeFieldLayoutOf(corpus);
+  split.heldout.observed.takeFieldLayoutOf(corpus);
+  split.heldout.scored.takeFieldLayoutOf(corpus);
   std::vector<std::int32_t> positions, first, second;
   for (std::size_t d = 0; d < D; ++d) {
     const auto doc = corpus.document(d);
     if (!heldout[d]) {
       split.train.addDocument(corpus.documentIds[d], corpus.titles[d], doc);
-      if (timed) split.train.times.push_back(corpus.times[d]);
+      split.train.appendFieldsOf(corpus, d);
       split.trainDocuments.push_back(static_cast<std::int64_t>(d));
       continue;
     }
@@ -66,10 +68,8 @@ CorpusSplit splitForDocumentCompletion(const Corpus& corpus, double fraction, st
     split.heldout.documents.push_back(static_cast<std::int64_t>(d));
     split.heldout.observed.addDocument(corpus.documentIds[d], corpus.titles[d], first);
     split.heldout.scored.addDocument(corpus.documentIds[d], corpus.titles[d], second);
-    if (timed) {
-      split.heldout.observed.times.push_back(corpus.times[d]);
-      split.heldout.scored.times.push_back(corpus.times[d]);
-    }
+    split.heldout.observed.appendFieldsOf(corpus, d);
+    split.heldout.scored.appendFieldsOf(corpus, d);
   }
   return split;
 }

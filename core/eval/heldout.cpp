@@ -74,4 +74,20 @@ CorpusSplit splitForDocumentCompletion(const Corpus& corpus, double fraction, st
   return split;
 }
 
+Corpus wholeHeldoutDocuments(const HeldoutDocuments& heldout) {
+  Corpus whole;
+  whole.words = heldout.observed.words;
+  whole.takeFieldLayoutOf(heldout.observed);
+  std::vector<std::int32_t> tokens;
+  for (std::size_t i = 0; i < heldout.size(); ++i) {
+    const auto first = heldout.observed.document(i);
+    const auto second = heldout.scored.document(i);
+    tokens.assign(first.begin(), first.end());
+    tokens.insert(tokens.end(), second.begin(), second.end());
+    whole.addDocument(heldout.observed.documentIds[i], heldout.observed.titles[i], tokens);
+    whole.appendFieldsOf(heldout.observed, i);
+  }
+  return whole;
+}
+
 }  // namespace latent::core

@@ -33,6 +33,11 @@ struct CorpusSplit {
   HeldoutDocuments heldout;
 };
 
+// Each held-out document whole again (its observed half, then its scored half; time, label and
+// metadata kept): the text from which a model predicts a document's response or labels (slda,
+// labeled-lda) and from which the baselines beside it predict the same.
+Corpus wholeHeldoutDocuments(const HeldoutDocuments& heldout);
+
 // Holds out round(fraction * D) documents chosen at random among those with at least two tokens
 // (a document needs a word to condition on and a word to score). Same seed, same split.
 // fraction = 0 gives everything to training.

@@ -33,11 +33,10 @@ namespace {
 
 // One row per model, in the order of DESIGN §3.
 const ModelDefinition kModels[] = {
-    unigramModel(),  mixtureModel(),     plsaModel(),      ldaHmmModel(), epcaModel(),   catpcaModel(),
-    ldaGibbsModel(), ldaVbModel(),       ldaOnlineModel(), ctmModel(),    dtmModel(),    mpcaModel(),
-    urpModel(),      gapModel(),         nmfModel(),       lsaModel(),    ldaHmmModel(), sbmModel(),
-    mmsbModel(),     irmModel(),         pmfModel(),       rbmModel(),    rsmModel(),    rbmRatingsModel(),
-    gbEfhModel(),    rbmGaussianModel(),
+    unigramModel(),   mixtureModel(),    plsaModel(),  epcaModel(),        catpcaModel(), ldaGibbsModel(), ldaVbModel(),
+    ldaOnlineModel(), ctmModel(),        dtmModel(),   mpcaModel(),        urpModel(),    gapModel(),      nmfModel(),
+    lsaModel(),       ldaHmmModel(),     sbmModel(),   mmsbModel(),        irmModel(),    pmfModel(),      rbmModel(),
+    rsmModel(),       rbmRatingsModel(), gbEfhModel(), rbmGaussianModel(),
 };
 
 }  // namespace

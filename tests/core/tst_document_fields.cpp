@@ -122,6 +122,14 @@ class DocumentFieldsTest : public QObject {
       QCOMPARE(split.heldout.observed.labels[i], corpus.labels[d]);
       QCOMPARE(split.heldout.scored.metadata[0].values[i], corpus.metadata[0].values[d]);
     }
+    const auto whole = core::wholeHeldoutDocuments(split.heldout);
+    QCOMPARE(whole.documentCount(), split.heldout.size());
+    for (std::size_t i = 0; i < whole.documentCount(); ++i) {
+      const auto d = static_cast<std::size_t>(split.heldout.documents[i]);
+      QCOMPARE(whole.documentLength(i), corpus.documentLength(d));
+      QCOMPARE(whole.labels[i], corpus.labels[d]);
+      QCOMPARE(whole.metadata[1].values[i], corpus.metadata[1].values[d]);
+    }
   }
 };
 

@@ -46,6 +46,9 @@ nlohmann::json checkValue(std::string_view model, const OptionSpec& spec, const 
         throw UsageError(where + " must be one of: " + listed(spec.choices) + " (got " + value.dump() + ")");
       return value;
     }
+    case OptionSpec::Type::Text:
+      if (!value.is_string()) throw UsageError(where + " must be text (got " + value.dump() + ")");
+      return value;
     case OptionSpec::Type::Integer:
     case OptionSpec::Type::Real: {
       if (!value.is_number()) throw UsageError(where + " must be a number");
@@ -99,6 +102,14 @@ OptionSpec choiceOption(const std::string& name, std::vector<std::string> choice
   o.name = name;
   o.type = OptionSpec::Type::Choice;
   o.choices = std::move(choices);
+  o.help = help;
+  return o;
+}
+
+OptionSpec textOption(const std::string& name, const std::string& help) {
+  OptionSpec o;
+  o.name = name;
+  o.type = OptionSpec::Type::Text;
   o.help = help;
   return o;
 }

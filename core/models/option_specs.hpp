@@ -14,7 +14,7 @@
 namespace latent::core {
 
 struct OptionSpec {
-  enum class Type { Integer, Real, Boolean, Choice };
+  enum class Type { Integer, Real, Boolean, Choice, Text };
   std::string name;  // JSON key and command-line flag (--name); "k" and "iterations" are shared
   Type type = Type::Real;
   nlohmann::json defaultValue;
@@ -36,6 +36,9 @@ OptionSpec realOption(const std::string& name, double minimum, double maximum, b
 OptionSpec booleanOption(const std::string& name, const std::string& help);
 // A choice among named values; an enum field's table row names them, a string field's gives `choices`.
 OptionSpec choiceOption(const std::string& name, std::vector<std::string> choices, const std::string& help);
+// Free text: the name of a document field ("time", "party") or a comma-separated list of them. The
+// model checks it against the data when a fit starts.
+OptionSpec textOption(const std::string& name, const std::string& help);
 // Seeded starts of which the best is kept; `help` says what a poor start looks like.
 OptionSpec restartsOption(const std::string& help);
 

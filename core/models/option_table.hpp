@@ -24,8 +24,8 @@ nlohmann::json resolveOptions(std::string_view model, const std::vector<OptionSp
                               const nlohmann::json& given);
 
 // `Options` is a struct whose default-constructed value holds every default. A field is an
-// integer (std::int64_t or int), a double, a bool, a std::string choosing among the spec's
-// choices, or an enum with a name for each value.
+// integer (std::int64_t or int), a double, a bool, a std::string (free text, or a choice among the
+// spec's choices), or an enum with a name for each value.
 template <typename Options>
 class OptionTable {
  public:

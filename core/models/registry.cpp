@@ -79,6 +79,7 @@ nlohmann::json parseOptionValue(const OptionSpec& spec, std::string_view text) {
       if (text == "false" || text == "0" || text == "no") return false;
       throw UsageError("option " + optionFlag(spec.name) + " must be true or false (got '" + std::string(text) + "')");
     case OptionSpec::Type::Choice:
+    case OptionSpec::Type::Text:
       return std::string(text);
     case OptionSpec::Type::Integer:
       if (const auto v = parseInteger(text)) return *v;

@@ -160,6 +160,10 @@ class TestRunPanel : public QObject {
             QCOMPARE(qobject_cast<QComboBox*>(field)->currentData().toString(),
                      ui::qs(spec.defaultValue.get<std::string>()));
             break;
+          case core::OptionSpec::Type::Text:
+            QVERIFY(qobject_cast<QComboBox*>(field)->isEditable());
+            QCOMPARE(qobject_cast<QComboBox*>(field)->currentText(), ui::qs(spec.defaultValue.get<std::string>()));
+            break;
         }
       }
       // The form's JSON is what resolveOptions accepts and equals the defaults.

@@ -89,6 +89,15 @@ void OptionForm::setModel(const core::ModelInfo* model) {
         field = box;
         break;
       }
+      case core::OptionSpec::Type::Text: {
+        // Editable: the dataset's fields are offered (setTextSuggestions), anything may be typed.
+        auto* box = new QComboBox(this);
+        box->setEditable(true);
+        box->setInsertPolicy(QComboBox::NoInsert);
+        box->setProperty("freeText", true);
+        field = box;
+        break;
+      }
     }
     field->setObjectName(qs(spec.name));
     field->setToolTip(help);
@@ -121,7 +130,11 @@ void OptionForm::setField(const core::OptionSpec& spec, const nlohmann::json& va
   } else if (auto* box = qobject_cast<QCheckBox*>(w)) {
     if (value.is_boolean()) box->setChecked(value.get<bool>());
   } else if (auto* box = qobject_cast<QComboBox*>(w)) {
-    if (value.is_string()) box->setCurrentIndex(std::max(0, box->findData(qs(value.get<std::string>()))));
+    if (!value.is_string()) return;
+    if (box->isEditable())
+      box->setEditText(qs(value.get<std::string>()));
+    else
+      box->setCurrentIndex(std::max(0, box->findData(qs(value.get<std::string>()))));
   }
 }
 
@@ -149,9 +162,22 @@ nlohmann::json OptionForm::values() const {
     else if (auto* box = qobject_cast<QCheckBox*>(w))
       out[spec.name] = box->isChecked();
     else if (auto* box = qobject_cast<QComboBox*>(w))
-      out[spec.name] = utf8(box->currentData().toString());
+      out[spec.name] = utf8(box->isEditable() ? box->currentText().trimmed() : box->currentData().toString());
   }
   return out;
+}
+
+void OptionForm::setTextSuggestions(const QStringList& suggestions) {
+  if (!m_model) return;
+  for (const auto& spec : m_model->options) {
+    if (spec.type != core::OptionSpec::Type::Text) continue;
+    auto* box = qobject_cast<QComboBox*>(field(qs(spec.name)));
+    if (!box) continue;
+    const QString text = box->currentText();
+    box->clear();
+    box->addItems(suggestions);
+    box->setEditText(text);
+  }
 }
 
 }  // namespace latent::ui

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <QMap>
+#include <QStringList>
 #include <QWidget>
 
 #include <nlohmann/json.hpp>
@@ -29,8 +30,11 @@ class OptionForm final : public QWidget {
   // Sets the fields named in `options`; the others go back to their defaults.
   void setValues(const nlohmann::json& options);
   void resetToDefaults();
+  // What the free-text options (a document field's name) offer in their lists: the fields of the
+  // dataset the run is for. What is typed stays.
+  void setTextSuggestions(const QStringList& suggestions);
 
-  // The field of one option (QSpinBox, QDoubleSpinBox, QCheckBox or QComboBox), or null.
+  // The field of one option (QSpinBox, QDoubleSpinBox, QCheckBox or QComboBox, editable for text), or null.
   QWidget* field(const QString& name) const { return m_fields.value(name, nullptr); }
 
  private:

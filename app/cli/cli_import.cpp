@@ -119,7 +119,17 @@ Command addImportCommand(CLI::App& app) {
   c->add_option("--text-column", corpus->read.textColumn, "CSV/JSON Lines field holding the text (default: text)");
   c->add_option("--title-column", corpus->read.titleColumn, "Field holding the title");
   c->add_option("--time-column", corpus->read.timeColumn, "Field holding a time stamp or year");
-  c->add_option("--label-column", corpus->read.labelColumn, "Field holding a known label");
+  c->add_option("--label-column", corpus->read.labelColumn, "Field holding a known label (or several, see below)");
+  c->add_option("--label-separator", corpus->labelSeparator,
+                "The label field holds several labels separated by this (e.g. \";\")");
+  c->add_option("--metadata-columns", corpus->read.metadataColumns,
+                "Further fields kept with each document as named metadata (a,b,c), or 'all' (CSV, JSON Lines)")
+      ->delimiter(',');
+  c->add_option("--metadata", corpus->metadataFile,
+                "CSV/TSV of metadata joined to the documents by id or file name (time and label columns may "
+                "come from it)");
+  c->add_option("--metadata-key", corpus->metadataKey,
+                "Column of the metadata file matching documents (default: id, else file, else the first)");
   c->add_option("--id-column", corpus->read.idColumn,
                 "Field holding the document id (default: id, else the record number)");
   c->add_option("--stopwords", *stopwords, "en|none|FILE (default: en for text, none for bag-of-words formats)");

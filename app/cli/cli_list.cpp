@@ -29,8 +29,17 @@ std::string summaryText(const core::DatasetInfo& d) {
     return it != s.end() && it->is_boolean() && it->get<bool>();
   };
   switch (d.kind) {
-    case core::DataKind::Corpus:
-      return count("documents") + " documents, " + count("tokens") + " tokens, " + count("vocabulary") + " words";
+    case core::DataKind::Corpus: {
+      std::string text =
+          count("documents") + " documents, " + count("tokens") + " tokens, " + count("vocabulary") + " words";
+      if (const auto it = s.find("metadata_columns"); it != s.end() && it->is_array()) {
+        std::string names;
+        for (const auto& n : *it)
+          if (n.is_string()) names += (names.empty() ? "" : ", ") + terminalSafe(n.get<std::string>());
+        if (!names.empty()) text += ", metadata: " + names;
+      }
+      return text;
+    }
     case core::DataKind::Graph:
       return count("nodes") + " nodes, " + count("edges") + (flag("directed") ? " arcs" : " edges");
     case core::DataKind::Ratings:

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/data/corpus.hpp"
+#include "core/data/metadata_columns.hpp"
 
 namespace latent::core {
 
@@ -16,9 +17,10 @@ struct DocumentRecord {
   std::int64_t index = 0;  // 0-based position in the corpus
   std::string_view id;     // id in the imported file
   std::string_view title;
-  std::string_view time;  // as written in the file ("1790", "2020-02-04"); may be empty
-  std::string_view label;
-  std::string_view text;  // original text; empty for bag-of-words formats
+  std::string_view time;      // as written in the file ("1790", "2020-02-04"); may be empty
+  std::string_view label;     // one label, or several joined by the import's label separator
+  std::string_view metadata;  // a JSON object of named values ({"party": "Whig"}); empty when none
+  std::string_view text;      // original text; empty for bag-of-words formats
   bool hasText = false;
 };
 
@@ -48,6 +50,7 @@ class MemoryCorpusSink final : public CorpusSink {
     bool hasText = false;
     std::vector<std::int32_t> wordIds;
     std::vector<std::uint32_t> begins, ends;
+    std::string metadata;
   };
 
   void writeDocument(const DocumentRecord& d) override {
@@ -59,7 +62,8 @@ class MemoryCorpusSink final : public CorpusSink {
                          d.hasText,
                          {},
                          {},
-                         {}});
+                         {},
+                         std::string(d.metadata)});
   }
   void writeVocabulary(std::span<const VocabularyEntry> v) override { vocabulary.assign(v.begin(), v.end()); }
   void writeTokens(std::int64_t d, std::span<const std::int32_t> ids, std::span<const std::uint32_t> b,
@@ -74,7 +78,19 @@ class MemoryCorpusSink final : public CorpusSink {
   Corpus corpus() const {
     Corpus c;
     for (const auto& v : vocabulary) c.words.push_back(v.word);
-    for (const auto& d : documents) c.addDocument(d.id, d.title, d.wordIds);
+    MetadataColumnsCollector metadata;
+    bool timed = false, labelled = false;
+    for (const auto& d : documents) {
+      c.addDocument(d.id, d.title, d.wordIds);
+      c.times.push_back(d.time);
+      c.labels.push_back(d.label);
+      timed |= !d.time.empty();
+      labelled |= !d.label.empty();
+      metadata.addText(d.metadata);
+    }
+    if (!timed) c.times.clear();
+    if (!labelled) c.labels.clear();
+    c.metadata = metadata.finish();
     return c;
   }
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include <nlohmann/json.hpp>
+
 #include "core/io/corpus_readers.hpp"
 #include "core/util/csv_reader.hpp"
 #include "core/util/errors.hpp"
@@ -62,6 +64,15 @@ void readCsv(const fs::path& source, const CorpusReadOptions& options, CorpusBui
   const int time = options.timeColumn.empty() ? -1 : column(options.timeColumn);
   const int label = options.labelColumn.empty() ? -1 : column(options.labelColumn);
   const int idColumn = options.idColumn.empty() ? findColumn(header, "id") : column(options.idColumn);
+  // The metadata columns: those asked for, or with "all" every one not read as something else.
+  std::vector<int> metadataIndex;
+  if (keepsAllMetadata(options.metadataColumns)) {
+    for (int i = 0; i < static_cast<int>(header.size()); ++i)
+      if (i != text && i != title && i != time && i != label && i != idColumn) metadataIndex.push_back(i);
+  } else {
+    for (const auto& name : options.metadataColumns) metadataIndex.push_back(column(name));
+  }
+  std::string metadata;
   const auto field = [](const std::vector<std::string>& fields, int index) {
     return index < 0 ? std::string_view() : std::string_view(fields[static_cast<std::size_t>(index)]);
   };
@@ -94,6 +105,15 @@ void readCsv(const fs::path& source, const CorpusReadOptions& options, CorpusBui
     if (record.title.empty()) record.title = record.id;
     record.time = field(fields, time);
     record.label = field(fields, label);
+    metadata.clear();
+    if (!metadataIndex.empty()) {
+      nlohmann::ordered_json object = nlohmann::ordered_json::object();
+      for (const int i : metadataIndex)
+        if (const auto value = field(fields, i); !value.empty())
+          object[header[static_cast<std::size_t>(i)]] = std::string(value);
+      if (!object.empty()) metadata = object.dump();
+    }
+    record.metadata = metadata;
     record.text = field(fields, text);
     record.hasText = true;
     builder.addText(record);

@@ -37,7 +37,15 @@ struct CorpusReadOptions {
   // Empty id column: "id" when present, else the record number. Empty title column: "title"
   // when present, else the id.
   std::string textColumn, titleColumn, timeColumn, labelColumn, idColumn;
+  // CSV/TSV and JSON Lines: further columns kept with each document as named metadata (a party, a
+  // rating). "all" alone keeps every column not read as the text, id, title, time or label.
+  std::vector<std::string> metadataColumns;
 };
+
+// True when `columns` asks for every column ("all").
+inline bool keepsAllMetadata(const std::vector<std::string>& columns) {
+  return columns.size() == 1 && columns.front() == "all";
+}
 
 // The format a path most likely is, from what it is (folder), its name and its first lines.
 // Throws InputError when it cannot tell.

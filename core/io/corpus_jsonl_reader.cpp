@@ -88,7 +88,13 @@ void readJsonLines(const std::filesystem::path& source, const CorpusReadOptions&
   DocumentIdSet ids;
   std::int64_t documents = 0;
   std::string_view line;
-  std::string id, title, time, label, text;
+  std::string id, title, time, label, text, metadata, metadataValue;
+  // The fields read as something else, left out when every other field is kept as metadata.
+  const std::vector<std::string> readFields{textName, idName,
+                                            options.titleColumn.empty() ? "title" : options.titleColumn,
+                                            options.timeColumn, options.labelColumn};
+  const bool allMetadata = keepsAllMetadata(options.metadataColumns);
+  std::vector<char> metadataSeen(options.metadataColumns.size(), 0);
   while (!reachedLimit(control, documents) && reader.next(line)) {
     control.checkStop();
     if (const auto bad = utf8::firstInvalid(line); bad != utf8::npos) reader.fail(utf8::invalidMessage(line, bad));
@@ -128,11 +134,35 @@ void readJsonLines(const std::filesystem::path& source, const CorpusReadOptions&
     if (!options.timeColumn.empty()) value(object, options.timeColumn, true, time);
     if (!options.labelColumn.empty()) value(object, options.labelColumn, true, label);
 
+    metadata.clear();
+    if (!options.metadataColumns.empty()) {
+      nlohmann::ordered_json kept = nlohmann::ordered_json::object();
+      if (allMetadata) {
+        for (const auto& [key, v] : object.items()) {
+          if (std::any_of(readFields.begin(), readFields.end(),
+                          [&](const std::string& f) { return !f.empty() && equalsIgnoreCase(f, key); }))
+            continue;
+          if (!v.is_string() && !v.is_number() && !v.is_null()) continue;  // nested values are not metadata
+          if (value(object, key, true, metadataValue) && !metadataValue.empty()) kept[key] = metadataValue;
+        }
+      } else {
+        // A record may lack a metadata field (it is missing there); a name no record has is a mistake.
+        for (std::size_t c = 0; c < options.metadataColumns.size(); ++c) {
+          const auto& column = options.metadataColumns[c];
+          if (!value(object, column, false, metadataValue)) continue;
+          metadataSeen[c] = true;
+          if (!metadataValue.empty()) kept[column] = metadataValue;
+        }
+      }
+      if (!kept.empty()) metadata = kept.dump();
+    }
+
     DocumentRecord record;
     record.id = id;
     record.title = title.empty() ? std::string_view(id) : std::string_view(title);
     record.time = time;
     record.label = label;
+    record.metadata = metadata;
     record.text = text;
     record.hasText = true;
     object = json();  // the parsed copy of a long text is not needed while tokenising
@@ -140,6 +170,11 @@ void readJsonLines(const std::filesystem::path& source, const CorpusReadOptions&
     ++documents;
     throttle.update(reader.bytesConsumed(), reader.fileSize());
   }
+  if (!allMetadata && documents > 0)
+    for (std::size_t c = 0; c < metadataSeen.size(); ++c)
+      if (!metadataSeen[c])
+        throw InputError(name, 0,
+                         "no line has the field " + quoteInput(options.metadataColumns[c]) + " named as metadata");
 }
 
 }  // namespace latent::core::corpus_io

@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 
+#include "core/io/metadata_file.hpp"
 #include "core/store/corpus_store.hpp"
 #include "core/store/dataset_staging.hpp"
 #include "core/store/graph_store.hpp"
@@ -63,6 +65,44 @@ ImportResult importCorpus(Project& project, const CorpusImportRequest& request, 
   build.stopWords = StopWords::fromSpec(stopSpec);
   build.prune = request.prune;
 
+  // The metadata file: which of its columns give the time, the label and named metadata. Those
+  // it gives are no longer looked for in the corpus file.
+  std::optional<MetadataFile> metadataFile;
+  MetadataJoin join;
+  if (!request.metadataFile.empty()) {
+    metadataFile.emplace(request.metadataFile, request.metadataKey);
+    const auto take = [&](std::string& column) {
+      const int c = column.empty() ? -1 : metadataFile->column(column);
+      if (c >= 0) column.clear();
+      return c;
+    };
+    join.timeColumn = take(read.timeColumn);
+    join.labelColumn = take(read.labelColumn);
+    const bool all = read.metadataColumns.empty() || keepsAllMetadata(read.metadataColumns);
+    std::vector<std::string> leftForCorpus;
+    if (all) {
+      for (const auto& name : metadataFile->valueColumns()) {
+        const int c = metadataFile->column(name);
+        if (c != join.timeColumn && c != join.labelColumn) join.valueColumns.push_back(c);
+      }
+      if (!read.metadataColumns.empty() && (read.format == CorpusFormat::Csv || read.format == CorpusFormat::JsonLines))
+        leftForCorpus = read.metadataColumns;
+    } else {
+      for (const auto& name : read.metadataColumns) {
+        if (const int c = metadataFile->column(name); c >= 0)
+          join.valueColumns.push_back(c);
+        else
+          leftForCorpus.push_back(name);
+      }
+    }
+    read.metadataColumns = leftForCorpus;
+  }
+  if (!read.metadataColumns.empty() && read.format != CorpusFormat::Csv && read.format != CorpusFormat::JsonLines)
+    throw UsageError("--metadata-columns names columns of a CSV/TSV or JSON Lines corpus; for a " +
+                     std::string(toString(read.format)) + " corpus give them in a metadata file (--metadata FILE)");
+  if (request.labelSeparator.empty() == false && request.read.labelColumn.empty())
+    throw UsageError("--label-separator splits the label column: name it with --label-column");
+
   nlohmann::json options = {{"stopwords", stopSpec},
                             {"prune", pruneJson(request.prune)},
                             {"text_column", read.textColumn},
@@ -73,13 +113,20 @@ ImportResult importCorpus(Project& project, const CorpusImportRequest& request, 
                             {"vocabulary", read.vocabulary.string()},
                             {"min_length", request.tokenizer.minLength},
                             {"keep_numbers", request.tokenizer.keepNumbers}};
+  if (!request.labelSeparator.empty()) options["label_separator"] = request.labelSeparator;
+  if (!request.read.metadataColumns.empty()) options["metadata_columns"] = request.read.metadataColumns;
+  if (metadataFile) {
+    options["metadata_file"] = absoluteSource(request.metadataFile);
+    options["metadata_key"] = metadataFile->keyColumn();
+  }
 
   StagedDataset staging(
       project,
       {request.name, DataKind::Corpus, absoluteSource(request.source), std::string(toString(read.format)), options},
       control.stop);
   StagedCorpusWriter writer(project, staging);
-  CorpusBuilder builder(std::move(build), writer);
+  DocumentMetadataSink metadataSink(writer, metadataFile ? &*metadataFile : nullptr, join);
+  CorpusBuilder builder(std::move(build), metadataSink);
   readCorpus(request.source, read, builder, control);
   control.checkStop();
   const CorpusSummary s = builder.finish();
@@ -92,6 +139,11 @@ ImportResult importCorpus(Project& project, const CorpusImportRequest& request, 
                             {"pruned_tokens", s.prunedTokens},
                             {"empty_documents", s.emptyDocuments},
                             {"has_text", !isBagOfWords(read.format)}};
+  if (!metadataSink.metadataColumns().empty()) summary["metadata_columns"] = metadataSink.metadataColumns();
+  if (metadataFile) {
+    summary["metadata_matched"] = metadataSink.matchedDocuments();
+    summary["metadata_unmatched"] = metadataSink.unmatchedDocuments();
+  }
   control.checkStop();
   const auto id = staging.publish(summary, [&](std::int64_t datasetId) { writer.writePending(datasetId); });
 
@@ -99,6 +151,13 @@ ImportResult importCorpus(Project& project, const CorpusImportRequest& request, 
   if (s.emptyDocuments > 0)
     result.notes.push_back(std::to_string(s.emptyDocuments) +
                            " documents have no words left after stop words and pruning");
+  if (metadataFile && metadataSink.unmatchedDocuments() > 0)
+    result.notes.push_back(std::to_string(metadataSink.unmatchedDocuments()) + " documents have no row in " +
+                           metadataFile->displayName() + " (matched by its column '" + metadataFile->keyColumn() +
+                           "'); their metadata is missing");
+  if (metadataFile && metadataSink.matchedDocuments() < metadataFile->rowCount())
+    result.notes.push_back(std::to_string(metadataFile->rowCount() - metadataSink.matchedDocuments()) + " rows of " +
+                           metadataFile->displayName() + " match no document");
   return result;
 }
 

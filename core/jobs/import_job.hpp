@@ -30,6 +30,13 @@ struct CorpusImportRequest {
   std::optional<std::string> stopWords;
   PruneOptions prune;
   TokenizerOptions tokenizer;
+  // Several labels per document in the label column, separated by this (";"); empty: one label.
+  std::string labelSeparator;
+  // A CSV/TSV of metadata joined to the documents (io/metadata_file.hpp) by `metadataKey` (empty:
+  // "id", else "file", else its first column). The time and label columns are taken from it when it
+  // has them; its other columns become metadata (only those of read.metadataColumns when given).
+  std::filesystem::path metadataFile;
+  std::string metadataKey;
 };
 
 struct GraphImportRequest {

@@ -103,6 +103,7 @@ ImportResult importSample(Project& project, const std::string& sample, const std
     r.read.timeColumn = "year";
     r.read.labelColumn = "party";
     r.read.idColumn = "id";
+    r.read.metadataColumns = {"president", "type"};
     // Words in fewer than 3 addresses are mostly names and typos; words in more than 90% carry no topic.
     r.prune.minDocumentFrequency = 3;
     r.prune.maxDocumentFraction = 0.9;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "core/data/metadata_columns.hpp"
 #include "core/store/blob.hpp"
 #include "core/store/damaged_project.hpp"
 #include "core/util/errors.hpp"
@@ -13,8 +14,8 @@ namespace latent::core {
 CorpusWriter::CorpusWriter(Project& project, std::int64_t datasetId)
     : m_dataset(datasetId),
       m_insertDocument(
-          project.db().prepare("INSERT INTO documents (dataset_id, doc_index, external_id, title, time, label, text) "
-                               "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")),
+          project.db().prepare("INSERT INTO documents (dataset_id, doc_index, external_id, title, time, label, text, "
+                               "metadata) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)")),
       m_insertWord(project.db().prepare(
           "INSERT INTO vocabulary (dataset_id, word_id, word, doc_freq, count) VALUES (?1, ?2, ?3, ?4, ?5)")),
       m_insertTokens(project.db().prepare(
@@ -36,6 +37,10 @@ void CorpusWriter::writeDocument(const DocumentRecord& d) {
     s.bind(7, d.text);
   else
     s.bindNull(7);
+  if (d.metadata.empty())
+    s.bindNull(8);
+  else
+    s.bind(8, d.metadata);
   s.run();
 }
 
@@ -63,9 +68,9 @@ void CorpusWriter::writeTokens(std::int64_t document, std::span<const std::int32
 
 void StagedCorpusWriter::writeDocument(const DocumentRecord& d) {
   m_documents.push_back({d.index, std::string(d.id), std::string(d.title), std::string(d.time), std::string(d.label),
-                         std::string(d.text), d.hasText});
+                         std::string(d.text), std::string(d.metadata), d.hasText});
   ++m_rows;
-  m_bytes += d.id.size() + d.title.size() + d.time.size() + d.label.size() + d.text.size() + 64;
+  m_bytes += d.id.size() + d.title.size() + d.time.size() + d.label.size() + d.text.size() + d.metadata.size() + 64;
   flushWhenFull();
 }
 
@@ -111,6 +116,7 @@ void StagedCorpusWriter::writePending(std::int64_t datasetId) {
     record.time = d.time;
     record.label = d.label;
     record.text = d.text;
+    record.metadata = d.metadata;
     record.hasText = d.hasText;
     writer.writeDocument(record);
   }
@@ -144,13 +150,16 @@ std::vector<std::int32_t> storedArray(const Project& project, std::string_view t
 }  // namespace
 
 Corpus loadCorpus(Project& project, std::int64_t datasetId) {
-  requireSoundDataset(project, project.dataset(datasetId));
+  const auto dataset = project.dataset(datasetId);
+  requireSoundDataset(project, dataset);
   Corpus corpus;
   for (auto& v : loadVocabulary(project, datasetId)) corpus.words.push_back(std::move(v.word));
   auto docs = project.db().prepare(
-      "SELECT d.external_id, d.title, t.word_ids, d.doc_index, d.time FROM documents d LEFT JOIN tokens t "
+      "SELECT d.external_id, d.title, t.word_ids, d.doc_index, d.time, d.label, d.metadata FROM documents d "
+      "LEFT JOIN tokens t "
       "ON t.dataset_id = d.dataset_id AND t.doc_index = d.doc_index WHERE d.dataset_id = ?1 ORDER BY d.doc_index");
   docs.bind(1, datasetId);
+  MetadataColumnsCollector metadata;
   while (docs.step()) {
     const auto index = docs.integer(3);
     const auto row = documentRow(datasetId, index);
@@ -159,23 +168,35 @@ Corpus loadCorpus(Project& project, std::int64_t datasetId) {
     checkWordIds(project, datasetId, index, ids, corpus.vocabularySize());
     corpus.addDocument(docs.text(0), docs.text(1), ids);
     corpus.times.push_back(docs.text(4));
+    corpus.labels.push_back(docs.text(5));
+    if (!metadata.addText(docs.text(6)))
+      throw damagedProject(project, "documents", row, "metadata is not a JSON object of texts and numbers");
   }
-  // A corpus imported without a time column keeps no times.
-  if (std::all_of(corpus.times.begin(), corpus.times.end(), [](const auto& t) { return t.empty(); }))
-    corpus.times.clear();
+  // A corpus imported without a time (label) column keeps no times (labels).
+  const auto allEmpty = [](const std::vector<std::string>& v) {
+    return std::all_of(v.begin(), v.end(), [](const auto& t) { return t.empty(); });
+  };
+  if (allEmpty(corpus.times)) corpus.times.clear();
+  if (allEmpty(corpus.labels)) corpus.labels.clear();
+  corpus.metadata = metadata.finish();
+  if (const auto it = dataset.options.find("label_separator");
+      it != dataset.options.end() && it->is_string() && !corpus.labels.empty())
+    corpus.labelSeparator = it->get<std::string>();
   return corpus;
 }
 
 std::vector<DocumentHeader> listDocuments(Project& project, std::int64_t datasetId) {
   auto s = project.db().prepare(
       "SELECT d.doc_index, d.external_id, d.title, d.time, d.label, coalesce(length(t.word_ids), 0) / 4, "
-      "d.text IS NOT NULL FROM documents d LEFT JOIN tokens t ON t.dataset_id = d.dataset_id AND t.doc_index = "
+      "d.text IS NOT NULL, d.metadata FROM documents d LEFT JOIN tokens t ON t.dataset_id = d.dataset_id AND "
+      "t.doc_index = "
       "d.doc_index "
       "WHERE d.dataset_id = ?1 ORDER BY d.doc_index");
   s.bind(1, datasetId);
   std::vector<DocumentHeader> out;
   while (s.step())
-    out.push_back({s.integer(0), s.text(1), s.text(2), s.text(3), s.text(4), s.integer(5), s.integer(6) != 0});
+    out.push_back(
+        {s.integer(0), s.text(1), s.text(2), s.text(3), s.text(4), s.text(7), s.integer(5), s.integer(6) != 0});
   return out;
 }
 
@@ -183,12 +204,12 @@ StoredDocument loadDocument(Project& project, std::int64_t datasetId, std::int64
   auto s = project.db().prepare(
       "SELECT d.doc_index, d.external_id, d.title, d.time, d.label, coalesce(length(t.word_ids), 0) / 4, "
       "d.text IS NOT NULL, d.text, "
-      "t.word_ids, t.span_begins, t.span_ends FROM documents d LEFT JOIN tokens t "
+      "t.word_ids, t.span_begins, t.span_ends, d.metadata FROM documents d LEFT JOIN tokens t "
       "ON t.dataset_id = d.dataset_id AND t.doc_index = d.doc_index WHERE d.dataset_id = ?1 AND d.doc_index = ?2");
   s.bind(1, datasetId).bind(2, index);
   if (!s.step()) throw UsageError("no document " + std::to_string(index) + " in dataset " + std::to_string(datasetId));
   StoredDocument doc;
-  doc.header = {s.integer(0), s.text(1), s.text(2), s.text(3), s.text(4), s.integer(5), s.integer(6) != 0};
+  doc.header = {s.integer(0), s.text(1), s.text(2), s.text(3), s.text(4), s.text(11), s.integer(5), s.integer(6) != 0};
   doc.text = s.text(7);
   const auto row = documentRow(datasetId, index);
   doc.wordIds = storedArray(project, "tokens", row, "word_ids", s.blob(8));

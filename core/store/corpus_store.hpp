@@ -46,7 +46,7 @@ class StagedCorpusWriter final : public CorpusSink {
  private:
   struct PendingDocument {
     std::int64_t index = 0;
-    std::string id, title, time, label, text;
+    std::string id, title, time, label, text, metadata;
     bool hasText = false;
   };
   struct PendingTokens {
@@ -68,6 +68,7 @@ class StagedCorpusWriter final : public CorpusSink {
 struct DocumentHeader {
   std::int64_t index = 0;
   std::string id, title, time, label;
+  std::string metadata;  // a JSON object of named values, "" when none
   std::int64_t tokenCount = 0;
   bool hasText = false;
 };

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The corpus browser: title/id and word search, and the document viewer's highlighting, which
 // must cover exactly the stored token spans (UTF-8 bytes) in the QString (UTF-16) text.
+#include <QLabel>
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QTableView>
@@ -8,8 +9,10 @@
 #include <QtTest>
 
 #include "test_case.hpp"
+#include "test_datasets.hpp"
 #include "test_support.hpp"
 #include "ui/browsers/corpus_browser.hpp"
+#include "ui/browsers/document_table_model.hpp"
 #include "ui/browsers/document_viewer.hpp"
 #include "ui/util/qt_convert.hpp"
 #include "ui/util/text_spans.hpp"
@@ -140,6 +143,41 @@ class TestCorpusBrowser : public QObject {
     QCOMPARE(table->item(0, 1)->text(), QStringLiteral("3"));
     QCOMPARE(table->item(1, 0)->text(), QStringLiteral("gamma"));
     QCOMPARE(table->item(1, 1)->text(), QStringLiteral("1"));
+  }
+
+  // Metadata (issue 17): a column per name after the fixed ones, numbers sorting as numbers, a
+  // document without a value left blank, and the reader listing the shown document's metadata.
+  void metadataColumnsAndTheReaderShowThem() {
+    qint64 id = 0;
+    {
+      core::Project project(m_file);
+      test::StoredFields fields;
+      fields.labels = {"drama; acting", "action", ""};
+      fields.labelSeparator = ";";
+      fields.metadata = {R"({"stars":"10","reviewer":"ann"})", R"({"stars":"9"})", R"({"reviewer":"bob"})"};
+      id = test::addCorpusWithFields(project, "reviews", {"a good plot", "loud cars", "slow and long"}, {}, fields);
+    }
+    ui::CorpusBrowser browser(m_file, id);
+    QVERIFY(test::waitLoaded(&browser));
+    auto* model = browser.documentTable()->model();
+    const int fixed = ui::DocumentTableModel::ColumnCount;
+    QCOMPARE(model->columnCount(), fixed + 2);
+    QCOMPARE(model->headerData(fixed, Qt::Horizontal).toString(), QStringLiteral("stars"));
+    QCOMPARE(model->headerData(fixed + 1, Qt::Horizontal).toString(), QStringLiteral("reviewer"));
+    QCOMPARE(model->index(2, fixed).data().toString(), QString());
+    QCOMPARE(model->index(1, fixed + 1).data().toString(), QString());
+    // "9" before "10": sorted as numbers, the missing value last.
+    browser.documentTable()->sortByColumn(fixed, Qt::AscendingOrder);
+    QCOMPARE(model->index(0, fixed).data().toString(), QStringLiteral("9"));
+    QCOMPARE(model->index(1, fixed).data().toString(), QStringLiteral("10"));
+    QCOMPARE(model->index(2, fixed).data().toString(), QString());
+    browser.documentTable()->sortByColumn(ui::DocumentTableModel::IndexColumn, Qt::AscendingOrder);
+    QVERIFY(show(browser, 0));
+    const auto* header = browser.viewer()->findChild<QLabel*>(QStringLiteral("documentHeader"));
+    QVERIFY(header);
+    QVERIFY2(header->text().contains(QStringLiteral("stars: 10")), qPrintable(header->text()));
+    QVERIFY2(header->text().contains(QStringLiteral("reviewer: ann")), qPrintable(header->text()));
+    QVERIFY2(header->text().contains(QStringLiteral("drama; acting")), qPrintable(header->text()));
   }
 };
 

@@ -9,6 +9,7 @@
 #include <QTextBlock>
 #include <QtTest>
 
+#include "core/store/corpus_store.hpp"
 #include "test_case.hpp"
 #include "test_support.hpp"
 #include "ui/import/import_dialog.hpp"
@@ -92,6 +93,42 @@ class TestImportDialog : public QObject {
     QCOMPARE(datasets[0].id, imported.first().at(0).toLongLong());
     QCOMPARE(datasets[0].summary["documents"].get<int>(), 3);
     QCOMPARE(datasets[0].summary["tokens"].get<int>(), 6);
+  }
+
+  // A folder of texts with a metadata CSV beside it (issue 17): the time and label come from the
+  // file's columns, its other columns become metadata, and the fields for them are enabled for a
+  // folder only once a metadata file is named.
+  void folderWithAMetadataFileImportsItsColumns() {
+    test::Scratch scratch;
+    const auto project = scratch.path("p.latent");
+    { core::Project create(project); }
+    ui::ImportDialog dialog(project, core::DataKind::Corpus);
+    QVERIFY(dialog.options()->setFormat(QStringLiteral("dir")));
+    const auto field = [&](const char* name) {
+      auto* edit = dialog.options()->findChild<QLineEdit*>(QString::fromLatin1(name));
+      if (!edit) qFatal("no field %s", name);
+      return edit;
+    };
+    QVERIFY(!field("timeColumn")->isEnabled());
+    QVERIFY(!field("metadataKey")->isEnabled());
+    field("metadataFile")->setText(ui::fromPath(test::fixture("corpus/sotu_dir/metadata.csv")));
+    QVERIFY(field("timeColumn")->isEnabled());
+    QVERIFY(field("labelColumn")->isEnabled());
+    QVERIFY(field("metadataKey")->isEnabled());
+    field("timeColumn")->setText(QStringLiteral("year"));
+    field("labelColumn")->setText(QStringLiteral("party"));
+    field("metadataColumns")->setText(QStringLiteral("president, sotu_type"));
+    QVERIFY(preview(dialog, test::fixture("corpus/sotu_dir")));
+    QVERIFY2(dialog.previewError().isEmpty(), qPrintable(dialog.previewError()));
+    QSignalSpy imported(&dialog, &ui::ImportDialog::imported);
+    dialog.startImport();
+    QVERIFY(imported.wait(15000));
+    core::Project check(project, core::Project::Access::ReadOnly);
+    const auto dataset = check.datasets().at(0);
+    QCOMPARE(dataset.summary["metadata_columns"], nlohmann::json({"president", "sotu_type"}));
+    const auto corpus = core::loadCorpus(check, dataset.id);
+    QCOMPARE(corpus.times.front(), std::string("1790"));
+    QCOMPARE(corpus.labels.back(), std::string("Republican"));
   }
 
   // A numeric table: the preview shows row names, the label and the features; the import

@@ -31,6 +31,7 @@ namespace {
 struct LoadedCorpus {
   core::DatasetInfo dataset;
   std::vector<core::DocumentHeader> documents;
+  std::vector<core::Corpus::MetadataColumn> metadata;
   std::vector<std::string> words;
   QString error;
 };
@@ -119,6 +120,7 @@ void CorpusBrowser::load() {
           core::Project project(offGuiThread(file), core::Project::Access::ReadOnly);
           out.dataset = project.dataset(id);
           out.documents = core::listDocuments(project, id);
+          out.metadata = metadataColumnsOf(out.documents);
           for (auto& v : core::loadVocabulary(project, id)) out.words.push_back(std::move(v.word));
         } catch (const std::exception& e) {
           out.error = qs(e.what());
@@ -141,7 +143,7 @@ void CorpusBrowser::load() {
         m_table->setColumnHidden(DocumentTableModel::IdColumn, all([](const auto& d) {
                                    return d.id.empty() || d.id == std::to_string(d.index + 1);
                                  }));
-        m_model->setDocuments(std::move(loaded.documents));
+        m_model->setDocuments(std::move(loaded.documents), std::move(loaded.metadata));
         m_table->resizeColumnsToContents();
         // Long ids (file names) must not push the titles out of sight.
         m_table->setColumnWidth(DocumentTableModel::IdColumn,

@@ -2,6 +2,8 @@
 // DocumentTableModel and DocumentFilter.
 #include "ui/browsers/document_table_model.hpp"
 
+#include "core/data/metadata_columns.hpp"
+#include "core/util/parse_number.hpp"
 #include "ui/util/format.hpp"
 #include "ui/util/qt_convert.hpp"
 
@@ -9,17 +11,27 @@ namespace latent::ui {
 
 DocumentTableModel::DocumentTableModel(QObject* parent) : QAbstractTableModel(parent) {}
 
-void DocumentTableModel::setDocuments(std::vector<core::DocumentHeader> documents) {
+void DocumentTableModel::setDocuments(std::vector<core::DocumentHeader> documents,
+                                      std::vector<core::Corpus::MetadataColumn> metadata) {
   beginResetModel();
   m_documents = std::move(documents);
+  m_metadata = std::move(metadata);
   endResetModel();
+}
+
+std::vector<core::Corpus::MetadataColumn> metadataColumnsOf(const std::vector<core::DocumentHeader>& documents) {
+  core::MetadataColumnsCollector collector;
+  for (const auto& d : documents) collector.addText(d.metadata);
+  return collector.finish();
 }
 
 int DocumentTableModel::rowCount(const QModelIndex& parent) const {
   return parent.isValid() ? 0 : static_cast<int>(m_documents.size());
 }
 
-int DocumentTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int DocumentTableModel::columnCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : ColumnCount + metadataColumnCount();
+}
 
 QVariant DocumentTableModel::data(const QModelIndex& index, int role) const {
   if (!index.isValid() || index.row() >= rowCount()) return {};
@@ -31,6 +43,15 @@ QVariant DocumentTableModel::data(const QModelIndex& index, int role) const {
   if (role == Qt::ToolTipRole && index.column() == TitleColumn) return qs(d.title);
   if (role != Qt::DisplayRole && role != Qt::EditRole) return {};
   const bool sortValue = role == Qt::EditRole;  // numbers sort as numbers
+  if (index.column() >= ColumnCount) {
+    const auto& value = m_metadata.at(static_cast<std::size_t>(index.column() - ColumnCount))
+                            .values.at(static_cast<std::size_t>(index.row()));
+    if (sortValue) {
+      if (value.empty()) return {};  // a missing value sorts last
+      if (const auto number = core::parseReal(value)) return *number;
+    }
+    return qs(value);
+  }
   switch (index.column()) {
     case IndexColumn:
       return sortValue ? QVariant(static_cast<qlonglong>(d.index + 1)) : QVariant(QString::number(d.index + 1));
@@ -52,6 +73,8 @@ QVariant DocumentTableModel::data(const QModelIndex& index, int role) const {
 QVariant DocumentTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
   if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
     return QAbstractTableModel::headerData(section, orientation, role);
+  if (section >= ColumnCount && section < columnCount())
+    return qs(m_metadata[static_cast<std::size_t>(section - ColumnCount)].name);
   switch (section) {
     case IndexColumn:
       return tr("#");

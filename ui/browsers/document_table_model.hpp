@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The documents of a corpus as a table (index, id, title, time, label, tokens), and the filter
-// the search box drives: title/id text, or the documents that contain a searched word.
+// The documents of a corpus as a table (index, id, title, time, label, tokens, then one column per
+// metadata name), and the filter the search box drives: title/id text, or the documents that
+// contain a searched word.
 #pragma once
 
 #include <QAbstractTableModel>
@@ -22,7 +23,10 @@ class DocumentTableModel final : public QAbstractTableModel {
 
   explicit DocumentTableModel(QObject* parent = nullptr);
 
-  void setDocuments(std::vector<core::DocumentHeader> documents);
+  // `metadata` (from metadataColumnsOf, off the GUI thread): a column per name after Tokens.
+  void setDocuments(std::vector<core::DocumentHeader> documents,
+                    std::vector<core::Corpus::MetadataColumn> metadata = {});
+  int metadataColumnCount() const noexcept { return static_cast<int>(m_metadata.size()); }
   const core::DocumentHeader& document(int row) const { return m_documents.at(static_cast<std::size_t>(row)); }
 
   int rowCount(const QModelIndex& parent = {}) const override;
@@ -32,7 +36,11 @@ class DocumentTableModel final : public QAbstractTableModel {
 
  private:
   std::vector<core::DocumentHeader> m_documents;
+  std::vector<core::Corpus::MetadataColumn> m_metadata;
 };
+
+// The metadata columns of these documents (their stored JSON objects read).
+std::vector<core::Corpus::MetadataColumn> metadataColumnsOf(const std::vector<core::DocumentHeader>& documents);
 
 class DocumentFilter final : public QSortFilterProxyModel {
   Q_OBJECT

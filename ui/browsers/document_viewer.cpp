@@ -12,6 +12,8 @@
 #include <QTextCursor>
 #include <QVBoxLayout>
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <map>
 #include <numeric>
@@ -36,6 +38,7 @@ QColor blend(const QColor& a, const QColor& b, double t) {
 
 DocumentViewer::DocumentViewer(QWidget* parent) : QWidget(parent) {
   m_header = new QLabel(this);
+  m_header->setObjectName(QStringLiteral("documentHeader"));
   m_header->setWordWrap(true);
   m_header->setTextFormat(Qt::RichText);
   m_header->setContentsMargins(2, 2, 2, 4);
@@ -106,6 +109,13 @@ void DocumentViewer::render() {
   if (!h.id.empty()) facts << tr("id %1").arg(qs(h.id).toHtmlEscaped());
   if (!h.time.empty()) facts << qs(h.time).toHtmlEscaped();
   if (!h.label.empty()) facts << qs(h.label).toHtmlEscaped();
+  if (!h.metadata.empty()) {
+    const auto object = nlohmann::ordered_json::parse(h.metadata, nullptr, false);
+    if (object.is_object())
+      for (const auto& [name, value] : object.items())
+        if (value.is_string())
+          facts << QStringLiteral("%1: %2").arg(qs(name), qs(value.get<std::string>())).toHtmlEscaped();
+  }
   facts << tr("%1 kept tokens").arg(formatCount(h.tokenCount));
   const QString title = h.title.empty() ? tr("Document %1").arg(h.index + 1) : qs(h.title).toHtmlEscaped();
   m_header->setText(QStringLiteral("<b>%1</b><br><span style=\"color:gray\">%2</span>")

@@ -110,8 +110,26 @@ ImportOptionsForm::ImportOptionsForm(core::DataKind kind, QWidget* parent) : QWi
     m_titleColumn = addText(form, tr("Title column"), tr("none"), tr("Optional: a column with document titles."));
     m_timeColumn = addText(form, tr("Time column"), tr("none"), tr("Optional: a year or date per document."));
     m_labelColumn = addText(form, tr("Label column"), tr("none"), tr("Optional: a known category per document."));
+    m_labelSeparator = addText(form, tr("Label separator"), tr("one label"),
+                               tr("Optional: the label column holds several labels split by this, e.g. ;"));
     m_idColumn =
         addText(form, tr("Id column"), QStringLiteral("id"), tr("Optional: document ids; else the record number."));
+    m_metadataColumns = addText(form, tr("Metadata columns"), tr("none"),
+                                tr("Optional: further columns kept with each document (party, rating), comma "
+                                   "separated, or all."));
+    m_metadataFile = addFile(form, tr("Metadata file"),
+                             tr("Optional: a CSV with a row per document (year, party, author), matched by id or file "
+                                "name; the time and label columns may come from it."),
+                             tr("CSV files (*.csv *.tsv);;All files (*)"));
+    m_metadataKey = addText(form, tr("Metadata key"), tr("id, else file"),
+                            tr("The metadata file's column that names each document (its id or file name)."));
+    connect(m_metadataFile, &QLineEdit::textChanged, this, [this] { updateEnabled(); });
+    m_timeColumn->setObjectName(QStringLiteral("timeColumn"));
+    m_labelColumn->setObjectName(QStringLiteral("labelColumn"));
+    m_labelSeparator->setObjectName(QStringLiteral("labelSeparator"));
+    m_metadataColumns->setObjectName(QStringLiteral("metadataColumns"));
+    m_metadataFile->setObjectName(QStringLiteral("metadataFile"));
+    m_metadataKey->setObjectName(QStringLiteral("metadataKey"));
     m_vocabulary =
         addFile(form, tr("Vocabulary file"), tr("UCI and LDA-C: one word per line; found next to the data when empty."),
                 tr("Vocabulary (*.txt *.vocab);;All files (*)"));
@@ -230,8 +248,14 @@ void ImportOptionsForm::updateEnabled() {
                        format == core::CorpusFormat::JsonLines;
   const bool bag =
       format == core::CorpusFormat::Auto || format == core::CorpusFormat::Uci || format == core::CorpusFormat::Ldac;
-  for (auto* edit : {m_textColumn, m_titleColumn, m_timeColumn, m_labelColumn, m_idColumn}) edit->setEnabled(columns);
+  for (auto* edit : {m_textColumn, m_titleColumn, m_timeColumn, m_labelColumn, m_idColumn, m_metadataColumns})
+    edit->setEnabled(columns);
   if (format == core::CorpusFormat::Responses) m_idColumn->setEnabled(true);
+  // A metadata file gives any format its times, labels and metadata.
+  const bool metadataFile = !m_metadataFile->text().trimmed().isEmpty();
+  for (auto* edit : {m_timeColumn, m_labelColumn, m_metadataColumns})
+    if (metadataFile) edit->setEnabled(true);
+  m_metadataKey->setEnabled(metadataFile);
   m_vocabulary->setEnabled(bag);
   m_stopFile->setEnabled(m_stopWords->currentData().toString() == QLatin1String("file"));
 }
@@ -246,6 +270,12 @@ void ImportOptionsForm::apply(ImportSettings& s) const {
       r.read.timeColumn = trimmed(m_timeColumn);
       r.read.labelColumn = trimmed(m_labelColumn);
       r.read.idColumn = trimmed(m_idColumn);
+      r.labelSeparator = utf8(m_labelSeparator->text());
+      r.read.metadataColumns.clear();
+      for (const auto& name : m_metadataColumns->text().split(QLatin1Char(','), Qt::SkipEmptyParts))
+        if (!name.trimmed().isEmpty()) r.read.metadataColumns.push_back(utf8(name.trimmed()));
+      r.metadataFile = toPath(m_metadataFile->text().trimmed());
+      r.metadataKey = trimmed(m_metadataKey);
       r.read.vocabulary = toPath(m_vocabulary->text().trimmed());
       const QString stop = m_stopWords->currentData().toString();
       if (stop.isEmpty())

@@ -42,6 +42,8 @@ class ImportOptionsForm final : public QWidget {
   // Corpus.
   QLineEdit *m_textColumn = nullptr, *m_titleColumn = nullptr, *m_timeColumn = nullptr, *m_labelColumn = nullptr,
             *m_idColumn = nullptr, *m_vocabulary = nullptr, *m_stopFile = nullptr;
+  QLineEdit *m_labelSeparator = nullptr, *m_metadataColumns = nullptr, *m_metadataFile = nullptr,
+            *m_metadataKey = nullptr;
   QComboBox* m_stopWords = nullptr;
   QSpinBox *m_minDf = nullptr, *m_maxVocab = nullptr;
   QDoubleSpinBox* m_maxDf = nullptr;

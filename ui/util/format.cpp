@@ -114,6 +114,12 @@ QString datasetSummaryText(const core::DatasetInfo& dataset) {
                      QObject::tr("%1 words").arg(formatCount(summaryInt(s, "vocabulary")));
       if (s.contains("has_text") && s["has_text"].is_boolean() && !s["has_text"].get<bool>())
         text += dot + QObject::tr("bag of words");
+      if (s.contains("metadata_columns") && s["metadata_columns"].is_array()) {
+        QStringList names;
+        for (const auto& n : s["metadata_columns"])
+          if (n.is_string()) names << qs(n.get<std::string>());
+        if (!names.isEmpty()) text += dot + QObject::tr("metadata: %1").arg(names.join(QStringLiteral(", ")));
+      }
       return text;
     }
     case core::DataKind::Graph: {

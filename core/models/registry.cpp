@@ -13,6 +13,7 @@
 #include "core/models/network/sbm.hpp"
 #include "core/models/ratings/pmf.hpp"
 #include "core/models/topic/ctm.hpp"
+#include "core/models/topic/dcatpca.hpp"
 #include "core/models/topic/discrete_components.hpp"
 #include "core/models/topic/dtm.hpp"
 #include "core/models/topic/epca.hpp"
@@ -33,10 +34,11 @@ namespace {
 
 // One row per model, in the order of DESIGN §3.
 const ModelDefinition kModels[] = {
-    unigramModel(),   mixtureModel(),    plsaModel(),  epcaModel(),        catpcaModel(), ldaGibbsModel(), ldaVbModel(),
-    ldaOnlineModel(), ctmModel(),        dtmModel(),   mpcaModel(),        urpModel(),    gapModel(),      nmfModel(),
-    lsaModel(),       ldaHmmModel(),     sbmModel(),   mmsbModel(),        irmModel(),    pmfModel(),      rbmModel(),
-    rsmModel(),       rbmRatingsModel(), gbEfhModel(), rbmGaussianModel(),
+    unigramModel(),  mixtureModel(),     plsaModel(),      epcaModel(), catpcaModel(), dcatpcaModel(),
+    ldaGibbsModel(), ldaVbModel(),       ldaOnlineModel(), ctmModel(),  dtmModel(),    mpcaModel(),
+    urpModel(),      gapModel(),         nmfModel(),       lsaModel(),  ldaHmmModel(), sbmModel(),
+    mmsbModel(),     irmModel(),         pmfModel(),       rbmModel(),  rsmModel(),    rbmRatingsModel(),
+    gbEfhModel(),    rbmGaussianModel(),
 };
 
 }  // namespace

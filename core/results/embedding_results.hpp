@@ -22,6 +22,16 @@ inline constexpr const char* kTermWeights = "term_weights";
 // epca adds (its word_vectors and singular_values the SVD of its low-rank part Z W^T):
 //   "word_bias" V x 1         b of softmax(W z_d + b)
 inline constexpr const char* kWordBias = "word_bias";
+// dcatpca adds (its doc_vectors diag(singular_values) the documents' latent coordinates, rotated to
+// their principal axes; its word_vectors diag(singular_values) the words' map V^T into them):
+//   "label_weights" L x K      W of softmax(W z_d + b), in the same axes
+//   "label_bias" L x 1         b
+//   "latent_covariance" K x K  Sigma of z_d ~ N(V x_d, Sigma), in the same axes
+inline constexpr const char* kLabelWeights = "label_weights";
+inline constexpr const char* kLabelBias = "label_bias";
+inline constexpr const char* kLatentCovariance = "latent_covariance";
+// dcatpca's held-out metric: the mean over the held-out documents' labels of -log p(label | words).
+inline constexpr const char* kHeldoutLabelLogLoss = "heldout_label_log_loss";
 
 // The final metric holding the weighted training matrix's squared norm, sum of all its squared
 // singular values: what each component's share is of.

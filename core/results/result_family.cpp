@@ -49,12 +49,15 @@ const ResultFamilyInfo& resultFamily(ResultFamily family) {
       {ResultFamily::Embeddings,
        "embeddings",
        {embedding::kWordVectors, embedding::kSingularValues},
-       {embedding::kDocVectors, embedding::kTermWeights, embedding::kWordBias},
+       {embedding::kDocVectors, embedding::kTermWeights, embedding::kWordBias, embedding::kLabelWeights,
+        embedding::kLabelBias, embedding::kLatentCovariance},
        {},
        {{embedding::kHeldoutResidual,
          "held-out residual share: the held-out documents' squared norm outside the subspace (weighted as in "
          "training)"},
-        {topic::kHeldoutPerplexity, kPerplexityName}}},
+        {topic::kHeldoutPerplexity, kPerplexityName},
+        {embedding::kHeldoutLabelLogLoss,
+         "held-out label log loss: the mean over held-out documents' labels of -log p(label | words) (nats)"}}},
   };
   return families[static_cast<int>(family)];
 }

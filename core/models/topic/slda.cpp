@@ -176,6 +176,7 @@ class SldaChain final : public FitChain {
       result.matrices.push_back({topic::kResponseCoefficients, m_response.eta});
     } else {
       result.finalMetrics["response_noise_sd"] = std::sqrt(m_response.sigma2) * m_scale;
+      result.finalMetrics["response_mean"] = m_mean;
       result.matrices.push_back({topic::kResponseCoefficients, (m_scale * m_response.eta).array() + m_mean});
     }
     if (cancelled) return;

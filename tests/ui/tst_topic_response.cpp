@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The Response page of an sLDA run on documents whose year follows their themes (games early,
+// money in the middle, rivers late) and whose label is their main theme: the page is there (and only
+// for a run with a response), the bars are sorted with the late theme first and the early one last,
+// a categorical run offers its classes and the bars follow the class chosen, and labels follow the
+// Topics page. With LATENT_UI_SHOTS=DIR it saves the page as PNG.
+#include <QComboBox>
+#include <QDir>
+#include <QTabWidget>
+#include <QtTest>
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/jobs/fit_job.hpp"
+#include "test_case.hpp"
+#include "test_support.hpp"
+#include "ui/runs/run_view.hpp"
+#include "ui/runs/topics/topic_response_view.hpp"
+#include "ui/runs/topics/topic_run_data.hpp"
+#include "ui/runs/topics/topic_table_view.hpp"
+#include "ui/util/settings.hpp"
+#include "ui_test_data.hpp"
+
+using namespace latent;
+
+namespace {
+
+const std::vector<std::string> kGames = {"game", "team", "score", "ball", "coach", "season"};
+const std::vector<std::string> kMoney = {"money", "loan", "credit", "interest", "debt", "payment"};
+const std::vector<std::string> kRiver = {"river", "stream", "water", "fish", "boat", "shore"};
+
+// Each document mixes two of the themes; its year is 1900, 1950 or 2000 weighted by its shares of
+// games, money and rivers, and its label its main theme.
+std::vector<test::TextDocument> yearDocuments() {
+  const std::vector<const std::vector<std::string>*> themes = {&kGames, &kMoney, &kRiver};
+  const double years[] = {1900.0, 1950.0, 2000.0};
+  const char* names[] = {"sport", "finance", "nature"};
+  std::vector<test::TextDocument> docs;
+  std::uint32_t state = 7;
+  auto next = [&state](std::uint32_t n) {
+    state = state * 1664525u + 1013904223u;
+    return (state >> 8) % n;
+  };
+  for (int d = 0; d < 90; ++d) {
+    const int a = d % 3, b = (d / 3) % 3;
+    const double share = 0.5 + 0.5 * static_cast<double>(next(100)) / 100.0;  // of theme a
+    std::string text;
+    double counts[3] = {0, 0, 0};
+    for (int i = 0; i < 40; ++i) {
+      const int t = next(1000) < share * 1000 ? a : b;
+      counts[t] += 1.0;
+      const auto& theme = *themes[static_cast<std::size_t>(t)];
+      text += theme[next(static_cast<std::uint32_t>(theme.size()))] + " ";
+    }
+    double year = 0.0;
+    for (int t = 0; t < 3; ++t) year += years[t] * counts[t] / 40.0;
+    const int main = static_cast<int>(std::max_element(counts, counts + 3) - counts);
+    docs.push_back({"doc" + std::to_string(d + 1), "Document " + std::to_string(d + 1), text,
+                    std::to_string(static_cast<int>(std::lround(year))), names[main]});
+  }
+  return docs;
+}
+
+int topicOf(const ui::TopicRunData& data, const std::string& word) {
+  const auto found = std::find(data.words.begin(), data.words.end(), word);
+  if (found == data.words.end()) return -1;
+  Eigen::Index topic = 0;
+  data.topicWord.col(found - data.words.begin()).maxCoeff(&topic);
+  return static_cast<int>(topic);
+}
+
+}  // namespace
+
+class TestTopicResponse : public QObject {
+  Q_OBJECT
+
+  std::unique_ptr<test::Scratch> m_scratch;
+  std::filesystem::path m_file;
+  qint64 m_yearRun = 0, m_labelRun = 0;
+
+  std::unique_ptr<ui::RunView> openView(qint64 run) {
+    auto view = std::make_unique<ui::RunView>(m_file, run);
+    view->resize(1100, 700);
+    [&] { QVERIFY(test::waitFor([&] { return view->isSettled() && view->page<ui::TopicResponseView>(); })); }();
+    return view;
+  }
+
+ private Q_SLOTS:
+  void initTestCase() {
+    test::isolateSettings();
+    ui::appSettings().clear();
+    m_scratch = std::make_unique<test::Scratch>();
+    m_file = m_scratch->path("slda.latent");
+    {
+      core::Project project(m_file);
+      test::addTextCorpus(project, "years", yearDocuments(), true);
+    }
+    core::RunRequest request;
+    request.model = "slda";
+    request.dataset = "years";
+    request.options = {{"k", 3}, {"iterations", 30}, {"response", "time"}};
+    request.seed = 3;
+    const auto year = core::runFit(m_file, request, nullptr, {});
+    QVERIFY2(year.run.status == core::RunStatus::Finished, year.run.message.c_str());
+    m_yearRun = year.run.id;
+    request.options = {{"k", 3}, {"iterations", 30}, {"response", "label"}};
+    const auto label = core::runFit(m_file, request, nullptr, {});
+    QVERIFY2(label.run.status == core::RunStatus::Finished, label.run.message.c_str());
+    m_labelRun = label.run.id;
+  }
+
+  void pageFollowsTheDocumentsPage() {
+    auto view = openView(m_yearRun);
+    QStringList tabs;
+    for (int i = 0; i < view->pages()->count(); ++i) tabs << view->pages()->tabText(i);
+    QCOMPARE(tabs, (QStringList{QStringLiteral("Topics"), QStringLiteral("Documents"), QStringLiteral("Response"),
+                                QStringLiteral("Training")}));
+  }
+
+  // Rivers (late) first, games (early) last; the bars start at the mean year.
+  void barsSortedByTheTopicsEffect() {
+    auto view = openView(m_yearRun);
+    auto* page = view->page<ui::TopicResponseView>();
+    const auto* data = view->page<ui::TopicTableView>()->data();
+    const int games = topicOf(*data, "game"), money = topicOf(*data, "money"), river = topicOf(*data, "river");
+    QVERIFY(games >= 0 && money >= 0 && river >= 0 && games != money && money != river && games != river);
+    qInfo("years: games %.0f, money %.0f, rivers %.0f", page->value(games), page->value(money), page->value(river));
+    QCOMPARE(page->order(), (std::vector<int>{river, money, games}));
+    QVERIFY(std::abs(page->value(games) - 1900.0) < 20.0);
+    QVERIFY(std::abs(page->value(river) - 2000.0) < 20.0);
+    QVERIFY(!page->classSelector()->isVisibleTo(page));
+    QVERIFY2(page->summary().contains(QStringLiteral("time")), qPrintable(page->summary()));
+    // A bar reaches from the mean to the topic's value: the late theme's to the right of the mean.
+    auto* canvas = page->canvas();
+    view->pages()->setCurrentWidget(page);
+    QVERIFY(canvas->barRect(river).left() > canvas->barRect(games).left());
+    QVERIFY(canvas->barRect(river).width() > 1.0 && canvas->barRect(games).width() > 1.0);
+  }
+
+  void classesAreSelectable() {
+    auto view = openView(m_labelRun);
+    auto* page = view->page<ui::TopicResponseView>();
+    const auto* data = view->page<ui::TopicTableView>()->data();
+    QVERIFY(page->classSelector()->isVisibleTo(page));
+    QCOMPARE(page->classSelector()->count(), 3);
+    const int river = topicOf(*data, "river"), games = topicOf(*data, "game");
+    // Classes are sorted by name: finance, nature, sport.
+    page->classSelector()->setCurrentIndex(1);
+    QCOMPARE(page->currentClass(), 1);
+    QCOMPARE(page->order().front(), river);
+    page->classSelector()->setCurrentIndex(2);
+    QCOMPARE(page->order().front(), games);
+    QVERIFY2(page->summary().contains(QStringLiteral("sport")), qPrintable(page->summary()));
+  }
+
+  void labelsFollowTheTopicsPage() {
+    auto view = openView(m_yearRun);
+    auto* page = view->page<ui::TopicResponseView>();
+    auto* table = view->page<ui::TopicTableView>();
+    const int games = topicOf(*table->data(), "game");
+    table->renameTopic(games, QStringLiteral("Sport"));
+    QCOMPARE(page->rowLabel(games), QStringLiteral("%1 Sport").arg(games + 1));
+    table->undoStack()->undo();
+    QVERIFY(page->rowLabel(games).contains(QStringLiteral("game")));
+  }
+
+  void screenshots() {
+    const QString dir = qEnvironmentVariable("LATENT_UI_SHOTS");
+    if (dir.isEmpty()) QSKIP("set LATENT_UI_SHOTS=DIR to write screenshots of the Response page");
+    for (const auto& [run, name] :
+         {std::pair{m_yearRun, "response-year.png"}, std::pair{m_labelRun, "response-label.png"}}) {
+      auto view = openView(run);
+      view->pages()->setCurrentWidget(view->page<ui::TopicResponseView>());
+      QTest::qWait(200);
+      QVERIFY(view->grab().save(QDir(dir).filePath(QString::fromLatin1(name))));
+    }
+  }
+};
+
+LATENT_TEST_CASE(TestTopicResponse)
+#include "tst_topic_response.moc"

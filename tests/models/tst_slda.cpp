@@ -226,6 +226,11 @@ class SldaTest : public QObject {
     QVERIFY(rmse < 1.3 * spec.noise);
     QVERIFY(noise > 0.7 * spec.noise && noise < 1.3 * spec.noise);
     QCOMPARE(result.finalMetrics.at("heldout_responses").get<std::int64_t>(), std::int64_t{100});
+    // The baselines beside it, on the same documents: the training mean and ridge on the words.
+    const double mean = result.finalMetrics.at("baseline_response_rmse_mean").get<double>();
+    const double ridge = result.finalMetrics.at("baseline_response_rmse_ridge").get<double>();
+    qInfo("baselines: training mean %.3f, ridge %.3f", mean, ridge);
+    QVERIFY(rmse < ridge && ridge < mean);
     // Every document's prediction in corpus order, the held-out ones marked.
     const auto& predicted = test::resultMatrix(result, "response_predicted");
     const auto& heldout = test::resultMatrix(result, "response_heldout");
@@ -257,6 +262,8 @@ class SldaTest : public QObject {
     const double majority = *std::max_element(sizes.begin(), sizes.end()) / 400.0;
     qInfo("held-out accuracy %.3f (majority class %.3f)", accuracy, majority);
     QVERIFY(accuracy > majority + 0.2);
+    qInfo("baselines: majority %.3f, logistic %.3f", result.finalMetrics.at("baseline_accuracy_majority").get<double>(),
+          result.finalMetrics.at("baseline_accuracy_logistic").get<double>());
     QCOMPARE(test::resultMatrix(result, "response_coefficients").cols(), Eigen::Index{3});
     QCOMPARE(test::resultMatrix(result, "response_predicted").cols(), Eigen::Index{3});
     QCOMPARE(result.finalMetrics.at("response_classes").size(), std::size_t{3});

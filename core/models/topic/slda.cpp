@@ -15,11 +15,12 @@
 #include <utility>
 
 #include "core/data/document_fields.hpp"
+#include "core/eval/linear_baselines.hpp"
+#include "core/eval/response_metrics.hpp"
 #include "core/models/fit_driver.hpp"
 #include "core/models/topic/dirichlet_hyperparameters.hpp"
 #include "core/models/topic/lda_vb.hpp"
 #include "core/models/topic/slda_kernels.hpp"
-#include "core/models/topic/slda_metrics.hpp"
 #include "core/models/topic/topic_model_support.hpp"
 #include "core/util/clock.hpp"
 #include "core/util/errors.hpp"
@@ -143,7 +144,7 @@ class SldaChain final : public FitChain {
       m_topicBound = topic::refreshTopics(m_topics, m_beta, nullptr).prior;
     }
     if (m_response.categorical)
-      topic::sldaCategoricalMStep(m_docs, m_state, m_targets, m_response);
+      topic::sldaCategoricalMStep(m_docs, m_state, m_targets, m_response, 50, m_stop);
     else
       topic::sldaGaussianMStep(m_docs, m_state, m_targets, m_response);
 
@@ -200,9 +201,12 @@ class SldaChain final : public FitChain {
       }
       const DocumentField truth = documentFieldLike(whole, m_field);
       if (m_response.categorical)
-        topic::addSldaClassScores(result.finalMetrics, test, truth.codes);
+        addScores(result.finalMetrics, scoreClasses(test, truth.codes));
       else
-        topic::addSldaNumericScores(result.finalMetrics, test.col(0), truth.numbers);
+        addScores(result.finalMetrics, scoreNumeric(Eigen::VectorXd(test.col(0)), truth.numbers));
+      // The baselines on the same held-out documents: the training mean or majority class, and
+      // ridge or logistic regression on the words.
+      addBaselineScores(result.finalMetrics, *m_data.corpus, m_field, whole, m_settings.seed);
     }
     result.matrices.push_back({topic::kResponsePredicted, predicted});
     result.matrices.push_back({topic::kResponseHeldout, heldout});
@@ -218,9 +222,9 @@ class SldaChain final : public FitChain {
   void addTrainScores(nlohmann::json& metrics, const Eigen::MatrixXd& train) const {
     nlohmann::json scores = nlohmann::json::object();
     if (m_response.categorical)
-      topic::addSldaClassScores(scores, train, m_field.codes);
+      addScores(scores, scoreClasses(train, m_field.codes));
     else
-      topic::addSldaNumericScores(scores, train.col(0), m_field.numbers);
+      addScores(scores, scoreNumeric(Eigen::VectorXd(train.col(0)), m_field.numbers));
     for (const auto& [key, value] : scores.items())
       if (key.starts_with("heldout_")) metrics["train_" + key.substr(8)] = value;
   }

@@ -302,15 +302,16 @@ double sldaCategoricalObjective(const DocumentWordCounts& docs, const SldaDocume
 }
 
 double sldaCategoricalMStep(const DocumentWordCounts& docs, const SldaDocuments& state,
-                            std::span<const SldaTarget> targets, SldaResponseModel& response, int steps) {
+                            std::span<const SldaTarget> targets, SldaResponseModel& response, int steps,
+                            std::stop_token stop) {
   Eigen::MatrixXd gradient, candidate;
   double value = sldaCategoricalTerms(docs, state, targets, response.eta, response.penalty, &gradient);
   // Gradient ascent with a step that grows after a success and halves after a failure; a step is
   // kept only when the objective rises, so the M step never lowers the bound.
   double step = 1.0 / std::max(1.0, gradient.cwiseAbs().maxCoeff());
-  for (int i = 0; i < steps; ++i) {
+  for (int i = 0; i < steps && !stop.stop_requested(); ++i) {
     bool moved = false;
-    for (int halving = 0; halving < 30 && !moved; ++halving) {
+    for (int halving = 0; halving < 30 && !moved && !stop.stop_requested(); ++halving) {
       candidate = response.eta + step * gradient;
       const double next = sldaCategoricalTerms(docs, state, targets, candidate, response.penalty, nullptr);
       if (next > value) {

@@ -110,9 +110,11 @@ void sldaGaussianMStep(const DocumentWordCounts& docs, const SldaDocuments& stat
                        SldaResponseModel& response, double ridge = 1e-8);
 
 // The categorical M step: `steps` gradient-ascent steps (with backtracking) on the bound's terms in
-// eta, from the current eta. Returns those terms at the new eta.
+// eta, from the current eta; a stop request ends it after the current evaluation (eta then is the
+// last one accepted, never lowering the objective). Returns those terms at the new eta.
 double sldaCategoricalMStep(const DocumentWordCounts& docs, const SldaDocuments& state,
-                            std::span<const SldaTarget> targets, SldaResponseModel& response, int steps = 50);
+                            std::span<const SldaTarget> targets, SldaResponseModel& response, int steps = 50,
+                            std::stop_token stop = {});
 
 // The terms of the categorical bound that depend on eta (the M step's objective), penalty included.
 double sldaCategoricalObjective(const DocumentWordCounts& docs, const SldaDocuments& state,

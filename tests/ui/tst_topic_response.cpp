@@ -3,7 +3,8 @@
 // money in the middle, rivers late) and whose label is their main theme: the page is there (and only
 // for a run with a response), the bars are sorted with the late theme first and the early one last,
 // a categorical run offers its classes and the bars follow the class chosen, and labels follow the
-// Topics page. With LATENT_UI_SHOTS=DIR it saves the page as PNG.
+// Topics page; the document reader shows the predicted response. With LATENT_UI_SHOTS=DIR it saves
+// the page as PNG.
 #include <QComboBox>
 #include <QDir>
 #include <QTabWidget>
@@ -16,6 +17,7 @@
 #include "test_case.hpp"
 #include "test_support.hpp"
 #include "ui/runs/run_view.hpp"
+#include "ui/runs/topics/topic_document_view.hpp"
 #include "ui/runs/topics/topic_response_view.hpp"
 #include "ui/runs/topics/topic_run_data.hpp"
 #include "ui/runs/topics/topic_table_view.hpp"
@@ -152,6 +154,21 @@ class TestTopicResponse : public QObject {
     page->classSelector()->setCurrentIndex(2);
     QCOMPARE(page->order().front(), games);
     QVERIFY2(page->summary().contains(QStringLiteral("sport")), qPrintable(page->summary()));
+  }
+
+  // The document reader gives the prediction from the text beside the true value.
+  void readerShowsThePrediction() {
+    for (const qint64 run : {m_yearRun, m_labelRun}) {
+      auto view = openView(run);
+      auto* reader = view->page<ui::TopicDocumentView>();
+      QVERIFY(reader);
+      reader->showDocument(4);
+      QVERIFY(test::waitFor([&] { return reader->currentDocument() == 4 && reader->isIdle(); }));
+      const QString header = reader->headerText();
+      QVERIFY2(
+          header.contains(run == m_yearRun ? QStringLiteral("predicted time ") : QStringLiteral("predicted label ")),
+          qPrintable(header));
+    }
   }
 
   void labelsFollowTheTopicsPage() {

@@ -124,7 +124,7 @@ void TopicResponseView::refresh() {
   } else if (m_data->responseClasses.isEmpty()) {
     m_summary->setText(tr("Response: %1 (a number). Bars start at its mean, %2, and end at the response of a "
                           "document all about the topic.")
-                           .arg(m_data->responseName, formatReal(m_data->responseMean)));
+                           .arg(m_data->responseName, QString::number(m_data->responseMean, 'g', 5)));
   } else {
     m_summary->setText(tr("Response: %1 (%2 classes). Bars: how far each topic leans towards %3, in log-odds.")
                            .arg(m_data->responseName)
@@ -175,7 +175,8 @@ void TopicResponseCanvas::paintEvent(QPaintEvent*) {
   painter.setPen(QPen(pal.color(QPalette::Mid), 1, Qt::DashLine));
   painter.drawLine(QPointF(base, kResponseTop - 6), QPointF(base, kResponseTop + topics.size() * kResponseRowHeight));
   painter.setPen(pal.color(QPalette::WindowText));
-  painter.drawText(QRectF(base - 100, 4, 200, kResponseTop - 10), Qt::AlignCenter, formatReal(m_owner->baseline()));
+  painter.drawText(QRectF(base - 100, 4, 200, kResponseTop - 10), Qt::AlignCenter,
+                   QString::number(m_owner->baseline(), 'g', 5));
   const QFontMetrics metrics(font());
   for (const int k : topics) {
     const QRectF bar = barRect(k);
@@ -191,7 +192,7 @@ void TopicResponseCanvas::paintEvent(QPaintEvent*) {
     painter.drawRect(bar);
     painter.setPen(pal.color(QPalette::WindowText));
     painter.drawText(QRectF(width() - kResponseValueWidth, row.top(), kResponseValueWidth - 4, row.height()),
-                     Qt::AlignVCenter | Qt::AlignRight, formatReal(m_owner->value(k), 4));
+                     Qt::AlignVCenter | Qt::AlignRight, QString::number(m_owner->value(k), 'g', 5));
   }
 }
 

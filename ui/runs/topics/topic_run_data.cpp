@@ -110,6 +110,10 @@ TopicRunLoad loadTopicRun(const std::filesystem::path& projectFile, std::int64_t
       data->responseMean = metrics.value("response_mean", 0.0);
       if (const auto classes = metrics.find("response_classes"); classes != metrics.end() && classes->is_array())
         for (const auto& c : *classes) data->responseClasses << qs(c.get<std::string>());
+      if (auto predicted = core::loadMatrix(project, runId, core::topic::kResponsePredicted);
+          predicted && predicted->rows() == static_cast<Eigen::Index>(data->documents.size()) &&
+          predicted->cols() == std::max<Eigen::Index>(1, data->responseClasses.size()))
+        data->responsePredicted = std::move(*predicted);
     }
     // The topics over time read apart, so that a fault in them leaves the other pages.
     try {

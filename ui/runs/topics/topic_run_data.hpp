@@ -51,6 +51,9 @@ struct TopicRunData {
   // for C classes; 0 x 0 otherwise), the field's name, the classes' names (empty for a number) and
   // the response's mean over the training documents (a number's bars start there).
   Eigen::MatrixXd responseCoefficients;
+  // Each document's response predicted from its text alone (D x 1, or D x C class probabilities, in
+  // corpus order; 0 x 0 when the run has none): the document reader shows it beside the true value.
+  Eigen::MatrixXd responsePredicted;
   QString responseName;
   QStringList responseClasses;
   double responseMean = 0.0;

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The Response page of an sLDA run on documents whose year follows their themes (games early,
-// money in the middle, rivers late) and whose label is their main theme: the page is there (and only
+// money in the middle, rivers late), and on their main theme's era as a class: the page is there (and only
 // for a run with a response), the bars are sorted with the late theme first and the early one last,
 // a categorical run offers its classes and the bars follow the class chosen, and labels follow the
 // Topics page; the document reader shows the predicted response. With LATENT_UI_SHOTS=DIR it saves
 // the page as PNG.
 #include <QComboBox>
 #include <QDir>
+#include <QRegularExpression>
 #include <QTabWidget>
 #include <QtTest>
 
@@ -33,11 +34,11 @@ const std::vector<std::string> kMoney = {"money", "loan", "credit", "interest", 
 const std::vector<std::string> kRiver = {"river", "stream", "water", "fish", "boat", "shore"};
 
 // Each document mixes two of the themes; its year is 1900, 1950 or 2000 weighted by its shares of
-// games, money and rivers, and its label its main theme.
-std::vector<test::TextDocument> yearDocuments() {
+// games, money and rivers. With `eras` its time is instead the era of its main theme ("1900",
+// "1950" or "2000"), read as a class (the project keeps a document's time, not yet its label).
+std::vector<test::TextDocument> yearDocuments(bool eras) {
   const std::vector<const std::vector<std::string>*> themes = {&kGames, &kMoney, &kRiver};
   const double years[] = {1900.0, 1950.0, 2000.0};
-  const char* names[] = {"sport", "finance", "nature"};
   std::vector<test::TextDocument> docs;
   std::uint32_t state = 7;
   auto next = [&state](std::uint32_t n) {
@@ -59,7 +60,7 @@ std::vector<test::TextDocument> yearDocuments() {
     for (int t = 0; t < 3; ++t) year += years[t] * counts[t] / 40.0;
     const int main = static_cast<int>(std::max_element(counts, counts + 3) - counts);
     docs.push_back({"doc" + std::to_string(d + 1), "Document " + std::to_string(d + 1), text,
-                    std::to_string(static_cast<int>(std::lround(year))), names[main]});
+                    std::to_string(static_cast<int>(std::lround(eras ? years[main] : year)))});
   }
   return docs;
 }
@@ -96,7 +97,8 @@ class TestTopicResponse : public QObject {
     m_file = m_scratch->path("slda.latent");
     {
       core::Project project(m_file);
-      test::addTextCorpus(project, "years", yearDocuments(), true);
+      test::addTextCorpus(project, "years", yearDocuments(false), true);
+      test::addTextCorpus(project, "eras", yearDocuments(true), true);
     }
     core::RunRequest request;
     request.model = "slda";
@@ -106,7 +108,8 @@ class TestTopicResponse : public QObject {
     const auto year = core::runFit(m_file, request, nullptr, {});
     QVERIFY2(year.run.status == core::RunStatus::Finished, year.run.message.c_str());
     m_yearRun = year.run.id;
-    request.options = {{"k", 3}, {"iterations", 30}, {"response", "label"}};
+    request.dataset = "eras";
+    request.options = {{"k", 3}, {"iterations", 30}, {"response", "time"}, {"response_type", "categorical"}};
     const auto label = core::runFit(m_file, request, nullptr, {});
     QVERIFY2(label.run.status == core::RunStatus::Finished, label.run.message.c_str());
     m_labelRun = label.run.id;
@@ -147,13 +150,13 @@ class TestTopicResponse : public QObject {
     QVERIFY(page->classSelector()->isVisibleTo(page));
     QCOMPARE(page->classSelector()->count(), 3);
     const int river = topicOf(*data, "river"), games = topicOf(*data, "game");
-    // Classes are sorted by name: finance, nature, sport.
-    page->classSelector()->setCurrentIndex(1);
-    QCOMPARE(page->currentClass(), 1);
-    QCOMPARE(page->order().front(), river);
+    // Classes sorted by name: 1900, 1950, 2000.
     page->classSelector()->setCurrentIndex(2);
+    QCOMPARE(page->currentClass(), 2);
+    QCOMPARE(page->order().front(), river);
+    page->classSelector()->setCurrentIndex(0);
     QCOMPARE(page->order().front(), games);
-    QVERIFY2(page->summary().contains(QStringLiteral("sport")), qPrintable(page->summary()));
+    QVERIFY2(page->summary().contains(QStringLiteral("1900")), qPrintable(page->summary()));
   }
 
   // The document reader gives the prediction from the text beside the true value.
@@ -165,9 +168,10 @@ class TestTopicResponse : public QObject {
       reader->showDocument(4);
       QVERIFY(test::waitFor([&] { return reader->currentDocument() == 4 && reader->isIdle(); }));
       const QString header = reader->headerText();
-      QVERIFY2(
-          header.contains(run == m_yearRun ? QStringLiteral("predicted time ") : QStringLiteral("predicted label ")),
-          qPrintable(header));
+      // A number for the year; for the eras the most probable class with its probability.
+      const QRegularExpression expected(run == m_yearRun ? QStringLiteral("predicted time \\d{4}")
+                                                         : QStringLiteral("predicted time (1900|1950|2000) \\("));
+      QVERIFY2(header.contains(expected), qPrintable(header));
     }
   }
 

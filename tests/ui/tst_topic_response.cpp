@@ -80,7 +80,7 @@ class TestTopicResponse : public QObject {
 
   std::unique_ptr<test::Scratch> m_scratch;
   std::filesystem::path m_file;
-  qint64 m_yearRun = 0, m_labelRun = 0;
+  qint64 m_yearRun = 0, m_eraRun = 0;
 
   std::unique_ptr<ui::RunView> openView(qint64 run) {
     auto view = std::make_unique<ui::RunView>(m_file, run);
@@ -110,9 +110,9 @@ class TestTopicResponse : public QObject {
     m_yearRun = year.run.id;
     request.dataset = "eras";
     request.options = {{"k", 3}, {"iterations", 30}, {"response", "time"}, {"response_type", "categorical"}};
-    const auto label = core::runFit(m_file, request, nullptr, {});
-    QVERIFY2(label.run.status == core::RunStatus::Finished, label.run.message.c_str());
-    m_labelRun = label.run.id;
+    const auto era = core::runFit(m_file, request, nullptr, {});
+    QVERIFY2(era.run.status == core::RunStatus::Finished, era.run.message.c_str());
+    m_eraRun = era.run.id;
   }
 
   void pageFollowsTheDocumentsPage() {
@@ -144,7 +144,7 @@ class TestTopicResponse : public QObject {
   }
 
   void classesAreSelectable() {
-    auto view = openView(m_labelRun);
+    auto view = openView(m_eraRun);
     auto* page = view->page<ui::TopicResponseView>();
     const auto* data = view->page<ui::TopicTableView>()->data();
     QVERIFY(page->classSelector()->isVisibleTo(page));
@@ -161,7 +161,7 @@ class TestTopicResponse : public QObject {
 
   // The document reader gives the prediction from the text beside the true value.
   void readerShowsThePrediction() {
-    for (const qint64 run : {m_yearRun, m_labelRun}) {
+    for (const qint64 run : {m_yearRun, m_eraRun}) {
       auto view = openView(run);
       auto* reader = view->page<ui::TopicDocumentView>();
       QVERIFY(reader);
@@ -190,7 +190,7 @@ class TestTopicResponse : public QObject {
     const QString dir = qEnvironmentVariable("LATENT_UI_SHOTS");
     if (dir.isEmpty()) QSKIP("set LATENT_UI_SHOTS=DIR to write screenshots of the Response page");
     for (const auto& [run, name] :
-         {std::pair{m_yearRun, "response-year.png"}, std::pair{m_labelRun, "response-label.png"}}) {
+         {std::pair{m_yearRun, "response-year.png"}, std::pair{m_eraRun, "response-era.png"}}) {
       auto view = openView(run);
       view->pages()->setCurrentWidget(view->page<ui::TopicResponseView>());
       QTest::qWait(200);

@@ -29,15 +29,15 @@ using namespace latent;
 
 namespace {
 
-const std::vector<std::string> kGames = {"game", "team", "score", "ball", "coach", "season"};
-const std::vector<std::string> kMoney = {"money", "loan", "credit", "interest", "debt", "payment"};
-const std::vector<std::string> kRiver = {"river", "stream", "water", "fish", "boat", "shore"};
+const std::vector<std::string> kResponseGames = {"game", "team", "score", "ball", "coach", "season"};
+const std::vector<std::string> kResponseMoney = {"money", "loan", "credit", "interest", "debt", "payment"};
+const std::vector<std::string> kResponseRiver = {"river", "stream", "water", "fish", "boat", "shore"};
 
 // Each document mixes two of the themes; its year is 1900, 1950 or 2000 weighted by its shares of
 // games, money and rivers. With `eras` its time is instead the era of its main theme ("1900",
 // "1950" or "2000"), read as a class (the project keeps a document's time, not yet its label).
-std::vector<test::TextDocument> yearDocuments(bool eras) {
-  const std::vector<const std::vector<std::string>*> themes = {&kGames, &kMoney, &kRiver};
+std::vector<test::TextDocument> responseYearDocuments(bool eras) {
+  const std::vector<const std::vector<std::string>*> themes = {&kResponseGames, &kResponseMoney, &kResponseRiver};
   const double years[] = {1900.0, 1950.0, 2000.0};
   std::vector<test::TextDocument> docs;
   std::uint32_t state = 7;
@@ -65,7 +65,7 @@ std::vector<test::TextDocument> yearDocuments(bool eras) {
   return docs;
 }
 
-int topicOf(const ui::TopicRunData& data, const std::string& word) {
+int responseTopicOf(const ui::TopicRunData& data, const std::string& word) {
   const auto found = std::find(data.words.begin(), data.words.end(), word);
   if (found == data.words.end()) return -1;
   Eigen::Index topic = 0;
@@ -97,8 +97,8 @@ class TestTopicResponse : public QObject {
     m_file = m_scratch->path("slda.latent");
     {
       core::Project project(m_file);
-      test::addTextCorpus(project, "years", yearDocuments(false), true);
-      test::addTextCorpus(project, "eras", yearDocuments(true), true);
+      test::addTextCorpus(project, "years", responseYearDocuments(false), true);
+      test::addTextCorpus(project, "eras", responseYearDocuments(true), true);
     }
     core::RunRequest request;
     request.model = "slda";
@@ -128,7 +128,8 @@ class TestTopicResponse : public QObject {
     auto view = openView(m_yearRun);
     auto* page = view->page<ui::TopicResponseView>();
     const auto* data = view->page<ui::TopicTableView>()->data();
-    const int games = topicOf(*data, "game"), money = topicOf(*data, "money"), river = topicOf(*data, "river");
+    const int games = responseTopicOf(*data, "game"), money = responseTopicOf(*data, "money"),
+              river = responseTopicOf(*data, "river");
     QVERIFY(games >= 0 && money >= 0 && river >= 0 && games != money && money != river && games != river);
     qInfo("years: games %.0f, money %.0f, rivers %.0f", page->value(games), page->value(money), page->value(river));
     QCOMPARE(page->order(), (std::vector<int>{river, money, games}));
@@ -149,7 +150,7 @@ class TestTopicResponse : public QObject {
     const auto* data = view->page<ui::TopicTableView>()->data();
     QVERIFY(page->classSelector()->isVisibleTo(page));
     QCOMPARE(page->classSelector()->count(), 3);
-    const int river = topicOf(*data, "river"), games = topicOf(*data, "game");
+    const int river = responseTopicOf(*data, "river"), games = responseTopicOf(*data, "game");
     // Classes sorted by name: 1900, 1950, 2000.
     page->classSelector()->setCurrentIndex(2);
     QCOMPARE(page->currentClass(), 2);
@@ -179,7 +180,7 @@ class TestTopicResponse : public QObject {
     auto view = openView(m_yearRun);
     auto* page = view->page<ui::TopicResponseView>();
     auto* table = view->page<ui::TopicTableView>();
-    const int games = topicOf(*table->data(), "game");
+    const int games = responseTopicOf(*table->data(), "game");
     table->renameTopic(games, QStringLiteral("Sport"));
     QCOMPARE(page->rowLabel(games), QStringLiteral("%1 Sport").arg(games + 1));
     table->undoStack()->undo();

@@ -46,6 +46,8 @@ TopicResponseView::TopicResponseView(QWidget* parent) : QWidget(parent) {
   auto* scroll = new QScrollArea(this);
   scroll->setWidgetResizable(true);
   scroll->setFrameShape(QFrame::NoFrame);
+  // The bars take the page's width; only many topics scroll (vertically).
+  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   m_canvas = new TopicResponseCanvas(this);
   scroll->setWidget(m_canvas);
   layout->addWidget(scroll, 1);
@@ -149,7 +151,9 @@ QRectF TopicResponseCanvas::barRect(int topic) const {
   const auto at = std::find(topics.begin(), topics.end(), topic);
   if (at == topics.end()) return {};
   const double labelWidth = std::max(160.0, 0.42 * width());
-  const double left = labelWidth + kResponseMargin, right = width() - kResponseValueWidth - kResponseMargin;
+  // The value sits between the label and its bar; the bars end short of the right edge, where a
+  // scroll bar may cover the page.
+  const double left = labelWidth + kResponseValueWidth + kResponseMargin, right = width() - 3 * kResponseMargin;
   double lo = m_owner->baseline(), hi = lo;
   for (const int k : topics) {
     lo = std::min(lo, m_owner->value(k));
@@ -191,7 +195,7 @@ void TopicResponseCanvas::paintEvent(QPaintEvent*) {
     painter.setBrush(colour);
     painter.drawRect(bar);
     painter.setPen(pal.color(QPalette::WindowText));
-    painter.drawText(QRectF(width() - kResponseValueWidth, row.top(), kResponseValueWidth - 4, row.height()),
+    painter.drawText(QRectF(labelWidth + 4, row.top(), kResponseValueWidth - 4, row.height()),
                      Qt::AlignVCenter | Qt::AlignRight, QString::number(m_owner->value(k), 'g', 5));
   }
 }

@@ -21,6 +21,7 @@
 #include "quiet_observer.hpp"
 #include "result_matrix.hpp"
 #include "test_case.hpp"
+#include "thread_counts.hpp"
 
 using namespace latent;
 
@@ -267,6 +268,18 @@ class SldaTest : public QObject {
     QCOMPARE(test::resultMatrix(result, "response_coefficients").cols(), Eigen::Index{3});
     QCOMPARE(test::resultMatrix(result, "response_predicted").cols(), Eigen::Index{3});
     QCOMPARE(result.finalMetrics.at("response_classes").size(), std::size_t{3});
+  }
+
+  // Every reduction runs over fixed blocks in order: the same numbers on any thread count.
+  void sameResultOnAnyThreadCount() {
+    const auto truth = core::generateSldaCorpus(sldaSpec(80, 17));
+    for (const char* name : {"topic_word", "response_coefficients", "response_predicted"})
+      QVERIFY2(test::sameOnOneAndTwoThreads(
+                   [&] {
+                     return fitSlda(truth.lda.corpus, {{"k", 3}, {"iterations", 5}, {"response", "response"}}).result;
+                   },
+                   name),
+               name);
   }
 
   // Without --response the error names the fields there are; documents without a value are fitted

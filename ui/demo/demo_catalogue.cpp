@@ -249,8 +249,10 @@ QVector<DemoSpec> demoCatalogue() {
            "Supervised LDA (10 topics) of the 240 State of the Union addresses, 20% held out (000 §27.4.4.1; Blei & "
            "McAuliffe 2007): the topics are fitted to the words and to each address's year at once, so they form "
            "around what tells the eras apart. The Response page sorts the topics by the year of an address all "
-           "about them, their top words beside them; the held-out addresses' years are predicted from their text "
-           "alone (the run's final metrics give the error in years)."),
+           "about them, their top words beside them; the Documents page gives each address's year predicted from "
+           "its text alone. The held-out addresses' years come out within about 12 years (root mean square), "
+           "no better than ridge regression on the words or plain LDA topics with the year regressed on them: "
+           "the addresses are long, so one year per address barely moves the topics."),
        QStringLiteral("sotu"),
        QStringLiteral("slda"),
        QString(),

@@ -25,6 +25,7 @@
 #include "core/models/topic/mixture.hpp"
 #include "core/models/topic/nmf.hpp"
 #include "core/models/topic/plsa.hpp"
+#include "core/models/topic/slda.hpp"
 #include "core/models/topic/unigram.hpp"
 #include "core/util/errors.hpp"
 #include "core/util/parse_number.hpp"
@@ -34,11 +35,11 @@ namespace {
 
 // One row per model, in the order of DESIGN §3.
 const ModelDefinition kModels[] = {
-    unigramModel(),  mixtureModel(),     plsaModel(),      epcaModel(), catpcaModel(), dcatpcaModel(),
-    ldaGibbsModel(), ldaVbModel(),       ldaOnlineModel(), ctmModel(),  dtmModel(),    mpcaModel(),
-    urpModel(),      gapModel(),         nmfModel(),       lsaModel(),  ldaHmmModel(), sbmModel(),
-    mmsbModel(),     irmModel(),         pmfModel(),       rbmModel(),  rsmModel(),    rbmRatingsModel(),
-    gbEfhModel(),    rbmGaussianModel(),
+    unigramModel(),    mixtureModel(), plsaModel(),        epcaModel(), catpcaModel(), dcatpcaModel(),
+    ldaGibbsModel(),   ldaVbModel(),   ldaOnlineModel(),   ctmModel(),  dtmModel(),    sldaModel(),
+    mpcaModel(),       urpModel(),     gapModel(),         nmfModel(),  lsaModel(),    ldaHmmModel(),
+    sbmModel(),        mmsbModel(),    irmModel(),         pmfModel(),  rbmModel(),    rsmModel(),
+    rbmRatingsModel(), gbEfhModel(),   rbmGaussianModel(),
 };
 
 }  // namespace

@@ -43,6 +43,16 @@ inline constexpr const char* kClassStart = "class_start";              // 1 x C,
 inline constexpr const char* kTokenClass = "token_class";
 inline constexpr const char* kTokenContentProbability = "token_content_probability";
 
+// slda (000 §27.4.4.1): the response's coefficient per topic, K x 1 for a number (in the response's
+// own units: the response of a document all about that topic) or K x C for C classes (softmax
+// weights); every document's response predicted from its text alone (D x 1, or D x C class
+// probabilities, in corpus order, training and held-out documents alike); and which documents were
+// held out (D x 1, 1 = held out). The final metrics name the field (response_name), its type
+// (response_type: "gaussian" or "categorical") and, for classes, their names (response_classes).
+inline constexpr const char* kResponseCoefficients = "response_coefficients";
+inline constexpr const char* kResponsePredicted = "response_predicted";
+inline constexpr const char* kResponseHeldout = "response_heldout";
+
 // The held-out metric of the family: perplexity by document completion (000 eq. 27.29).
 inline constexpr const char* kHeldoutPerplexity = "heldout_perplexity";
 

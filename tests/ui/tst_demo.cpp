@@ -38,7 +38,7 @@ class TestDemo : public QObject {
     for (const char* name :
          {"corpus-unigram", "corpus-lda", "gibbs-toy", "sampson", "sampson-mmsb", "karate", "insteval", "ratings-pmf",
           "folding-in", "bayesian-harmonium", "rsm-vs-lda", "ratings-rbm", "words-on-a-map", "ways-to-factor",
-          "survey-map", "topics-together", "topics-over-time", "function-words"})
+          "survey-map", "topics-together", "topics-over-time", "response-year", "function-words"})
       QVERIFY2(ui::findDemo(QString::fromLatin1(name)).has_value(), name);
     QVERIFY(!ui::findDemo(QStringLiteral("no-such-demo")));
     // folding-in fits PLSA for six K on Cora, 10% held out.
@@ -51,6 +51,10 @@ class TestDemo : public QObject {
     QCOMPARE(lda->sample, QStringLiteral("sotu"));
     QCOMPARE(lda->model, QStringLiteral("lda-gibbs"));
     QCOMPARE(lda->options.value(QStringLiteral("k")).toInt(), 10);
+    // response-year fits sLDA to the State of the Union with the year as the response.
+    const auto year = ui::findDemo(QStringLiteral("response-year"));
+    QCOMPARE(year->model, QStringLiteral("slda"));
+    QCOMPARE(year->options.value(QStringLiteral("response")).toString(), QStringLiteral("time"));
     QVERIFY(ui::findDemo(QStringLiteral("sample:cora")).has_value());
     QVERIFY(!ui::findDemo(QStringLiteral("sample:nothing")));
   }

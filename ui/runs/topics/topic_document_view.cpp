@@ -323,6 +323,8 @@ void TopicDocumentView::showText(std::shared_ptr<QTextDocument> document) {
   Q_EMIT rendered();
 }
 
+QString TopicDocumentView::headerText() const { return m_headerLabel->text(); }
+
 void TopicDocumentView::updateHeader() {
   const auto& h = m_header;
   QStringList facts;
@@ -330,6 +332,20 @@ void TopicDocumentView::updateHeader() {
   if (!h.time.empty()) facts << qs(h.time).toHtmlEscaped();
   if (!h.label.empty()) facts << qs(h.label).toHtmlEscaped();
   facts << countOf(static_cast<std::int64_t>(m_wordCount), tr("kept word"), tr("kept words"));
+  // A model of a response (slda): its prediction from the text alone, beside the true value above.
+  if (m_data && h.index >= 0 && h.index < m_data->responsePredicted.rows()) {
+    const auto row = m_data->responsePredicted.row(h.index);
+    if (m_data->responseClasses.isEmpty()) {
+      facts << tr("predicted %1 %2").arg(m_data->responseName.toHtmlEscaped(), QString::number(row[0], 'g', 5));
+    } else {
+      Eigen::Index best = 0;
+      row.maxCoeff(&best);
+      facts << tr("predicted %1 %2 (%3)")
+                   .arg(m_data->responseName.toHtmlEscaped(),
+                        m_data->responseClasses.value(static_cast<int>(best)).toHtmlEscaped(),
+                        formatPercent(row[best]));
+    }
+  }
   facts << (m_heldOut ? tr("held out") : tr("training document"));
   const QString title = h.title.empty() ? tr("Document %1").arg(h.index + 1) : qs(h.title).toHtmlEscaped();
   m_headerLabel->setText(QStringLiteral("<b>%1</b><br><span style=\"color:gray\">%2</span>")

@@ -57,6 +57,7 @@ class TopicDocumentView final : public QWidget {
   // Nothing on its way: the document asked for and its emphasis are what is shown.
   bool isIdle() const noexcept { return m_pending == 0; }
   QString noteText() const;
+  QString headerText() const;  // title and facts (time, label, a model's predicted response, ...)
   // The proportions as listed: (topic, proportion), largest first.
   QVector<QPair<int, double>> shownProportions() const;
 

@@ -7,6 +7,7 @@
 #include "core/models/topic/topic_model_support.hpp"
 #include "ui/runs/topics/topic_correlation_view.hpp"
 #include "ui/runs/topics/topic_document_view.hpp"
+#include "ui/runs/topics/topic_response_view.hpp"
 #include "ui/runs/topics/topic_run_data.hpp"
 #include "ui/runs/topics/topic_table_view.hpp"
 #include "ui/runs/topics/topic_time_view.hpp"
@@ -60,6 +61,12 @@ void TopicPages::update(const core::RunRecord& run, const RunHoldings& holdings)
              context().pages->setCurrentWidget(m_documents);
            });
          }
+         const bool response = loaded.data->responseCoefficients.size() > 0;
+         if (response && !m_response) {
+           m_response = new TopicResponseView(context().pages);
+           m_response->hide();
+           connect(m_table, &TopicTableView::labelsChanged, m_response, &TopicResponseView::setLabels);
+         }
          const bool several = loaded.data->topicCount() > 1;
          const bool documents = loaded.data->hasDocTopic() || loaded.data->hasAssignments();
          m_table->setData(context().projectFile, loaded.data);
@@ -83,6 +90,13 @@ void TopicPages::update(const core::RunRecord& run, const RunHoldings& holdings)
            showPage(m_overTime, tr("Topics over time"), 1 + (documents ? 1 : 0) + (correlated ? 1 : 0));
          } else if (m_overTime) {
            hidePage(m_overTime);
+         }
+         if (response) {
+           m_response->setData(loaded.data);
+           m_response->setLabels(m_table->labels());
+           showPage(m_response, tr("Response"), 1 + (documents ? 1 : 0) + (correlated ? 1 : 0) + (overTime ? 1 : 0));
+         } else if (m_response) {
+           hidePage(m_response);
          }
          // A finished run is read for its results: the topics come first.
          if (first) context().pages->setCurrentWidget(m_table);

@@ -102,6 +102,19 @@ TopicRunLoad loadTopicRun(const std::filesystem::path& projectFile, std::int64_t
       data->correlationMap =
           core::correlationMap(data->topicCorrelation, std::min(0.16, 0.6 / std::sqrt(static_cast<double>(K))));
     }
+    if (auto coefficients = core::loadMatrix(project, runId, core::topic::kResponseCoefficients);
+        coefficients && coefficients->rows() == K && coefficients->cols() > 0) {
+      data->responseCoefficients = std::move(*coefficients);
+      const auto& metrics = data->run.finalMetrics;
+      data->responseName = qs(metrics.value("response_name", std::string()));
+      data->responseMean = metrics.value("response_mean", 0.0);
+      if (const auto classes = metrics.find("response_classes"); classes != metrics.end() && classes->is_array())
+        for (const auto& c : *classes) data->responseClasses << qs(c.get<std::string>());
+      if (auto predicted = core::loadMatrix(project, runId, core::topic::kResponsePredicted);
+          predicted && predicted->rows() == static_cast<Eigen::Index>(data->documents.size()) &&
+          predicted->cols() == std::max<Eigen::Index>(1, data->responseClasses.size()))
+        data->responsePredicted = std::move(*predicted);
+    }
     // The topics over time read apart, so that a fault in them leaves the other pages.
     try {
       data->overTime = loadTopicTime(project, runId, *data);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <QString>
+#include <QStringList>
 
 #include <Eigen/Core>
 
@@ -46,6 +47,16 @@ struct TopicRunData {
   // map the correlation graph draws them on (core/eval/correlation_map.hpp).
   Eigen::MatrixXd topicCorrelation;
   Eigen::MatrixX2d correlationMap;
+  // A model of a response (slda): each topic's coefficient (K x 1 for a number, in its units; K x C
+  // for C classes; 0 x 0 otherwise), the field's name, the classes' names (empty for a number) and
+  // the response's mean over the training documents (a number's bars start there).
+  Eigen::MatrixXd responseCoefficients;
+  // Each document's response predicted from its text alone (D x 1, or D x C class probabilities, in
+  // corpus order; 0 x 0 when the run has none): the document reader shows it beside the true value.
+  Eigen::MatrixXd responsePredicted;
+  QString responseName;
+  QStringList responseClasses;
+  double responseMean = 0.0;
   // A dynamic topic model (dtm): the topics slice by slice (topic_time_data.hpp); null otherwise.
   // When its matrices are there but do not fit together, null with the reason in overTimeError.
   std::shared_ptr<const TopicTimeData> overTime;

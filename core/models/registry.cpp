@@ -14,6 +14,7 @@
 #include "core/models/ratings/pmf.hpp"
 #include "core/models/topic/ctm.hpp"
 #include "core/models/topic/discrete_components.hpp"
+#include "core/models/topic/dmr.hpp"
 #include "core/models/topic/dtm.hpp"
 #include "core/models/topic/epca.hpp"
 #include "core/models/topic/lda_gibbs.hpp"
@@ -33,10 +34,11 @@ namespace {
 
 // One row per model, in the order of DESIGN §3.
 const ModelDefinition kModels[] = {
-    unigramModel(),   mixtureModel(),    plsaModel(),  epcaModel(),        catpcaModel(), ldaGibbsModel(), ldaVbModel(),
-    ldaOnlineModel(), ctmModel(),        dtmModel(),   mpcaModel(),        urpModel(),    gapModel(),      nmfModel(),
-    lsaModel(),       ldaHmmModel(),     sbmModel(),   mmsbModel(),        irmModel(),    pmfModel(),      rbmModel(),
-    rsmModel(),       rbmRatingsModel(), gbEfhModel(), rbmGaussianModel(),
+    unigramModel(), mixtureModel(),     plsaModel(), epcaModel(), catpcaModel(), ldaGibbsModel(),
+    ldaVbModel(),   ldaOnlineModel(),   ctmModel(),  dtmModel(),  mpcaModel(),   urpModel(),
+    gapModel(),     nmfModel(),         lsaModel(),  dmrModel(),  ldaHmmModel(), sbmModel(),
+    mmsbModel(),    irmModel(),         pmfModel(),  rbmModel(),  rsmModel(),    rbmRatingsModel(),
+    gbEfhModel(),   rbmGaussianModel(),
 };
 
 }  // namespace

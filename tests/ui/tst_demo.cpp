@@ -38,7 +38,7 @@ class TestDemo : public QObject {
     for (const char* name :
          {"corpus-unigram", "corpus-lda", "gibbs-toy", "sampson", "sampson-mmsb", "karate", "insteval", "ratings-pmf",
           "folding-in", "bayesian-harmonium", "rsm-vs-lda", "ratings-rbm", "words-on-a-map", "ways-to-factor",
-          "survey-map", "topics-together", "topics-over-time", "function-words"})
+          "survey-map", "topics-together", "topics-over-time", "function-words", "topics-by-party"})
       QVERIFY2(ui::findDemo(QString::fromLatin1(name)).has_value(), name);
     QVERIFY(!ui::findDemo(QStringLiteral("no-such-demo")));
     // folding-in fits PLSA for six K on Cora, 10% held out.
@@ -51,6 +51,11 @@ class TestDemo : public QObject {
     QCOMPARE(lda->sample, QStringLiteral("sotu"));
     QCOMPARE(lda->model, QStringLiteral("lda-gibbs"));
     QCOMPARE(lda->options.value(QStringLiteral("k")).toInt(), 10);
+    // topics-by-party fits DMR to the State of the Union with the year and the party as features.
+    const auto dmr = ui::findDemo(QStringLiteral("topics-by-party"));
+    QCOMPARE(dmr->sample, QStringLiteral("sotu"));
+    QCOMPARE(dmr->model, QStringLiteral("dmr"));
+    QCOMPARE(dmr->options.value(QStringLiteral("features")).toString(), QStringLiteral("time,label"));
     QVERIFY(ui::findDemo(QStringLiteral("sample:cora")).has_value());
     QVERIFY(!ui::findDemo(QStringLiteral("sample:nothing")));
   }

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The pages of a topic model's results: the topic-word table ("Topics", or "Words" for a single
 // distribution), the annotated document reader, and for a model of how topics go together (ctm) the
-// correlation graph, and for a dynamic topic model (dtm) the topics over time, for a corpus run that
-// holds a topic-word matrix.
+// correlation graph, for a dynamic topic model (dtm) the topics over time, and for topics conditioned
+// on metadata (dmr) the metadata's effects, for a corpus run that holds a topic-word matrix.
 #pragma once
 
 #include <QPointer>
@@ -15,6 +15,7 @@ class TopicCorrelationView;
 class TopicDocumentView;
 class TopicTableView;
 class TopicTimeView;
+class TopicMetadataView;
 
 class TopicPages final : public RunPages {
   Q_OBJECT
@@ -28,6 +29,7 @@ class TopicPages final : public RunPages {
   QPointer<TopicDocumentView> m_documents;
   QPointer<TopicCorrelationView> m_correlations;  // runs that hold the topics' correlations (ctm)
   QPointer<TopicTimeView> m_overTime;             // runs that hold the topics slice by slice (dtm)
+  QPointer<TopicMetadataView> m_metadata;         // runs that hold metadata weights (dmr)
 };
 
 }  // namespace latent::ui

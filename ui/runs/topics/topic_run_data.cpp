@@ -102,6 +102,18 @@ TopicRunLoad loadTopicRun(const std::filesystem::path& projectFile, std::int64_t
       data->correlationMap =
           core::correlationMap(data->topicCorrelation, std::min(0.16, 0.6 / std::sqrt(static_cast<double>(K))));
     }
+    // The metadata weights with their names and ranges, only when all three agree.
+    if (auto weights = core::loadMatrix(project, runId, core::topic::kFeatureWeights);
+        weights && weights->rows() == K) {
+      auto ranges = core::loadMatrix(project, runId, core::topic::kFeatureRanges);
+      const auto names = data->run.finalMetrics.find(core::topic::kFeatureNamesMetric);
+      if (ranges && ranges->rows() == weights->cols() && ranges->cols() == 4 && names != data->run.finalMetrics.end() &&
+          names->is_array() && static_cast<Eigen::Index>(names->size()) == weights->cols()) {
+        data->featureNames = names->get<std::vector<std::string>>();
+        data->featureWeights = std::move(*weights);
+        data->featureRanges = std::move(*ranges);
+      }
+    }
     // The topics over time read apart, so that a fault in them leaves the other pages.
     try {
       data->overTime = loadTopicTime(project, runId, *data);

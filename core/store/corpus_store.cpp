@@ -148,7 +148,7 @@ Corpus loadCorpus(Project& project, std::int64_t datasetId) {
   Corpus corpus;
   for (auto& v : loadVocabulary(project, datasetId)) corpus.words.push_back(std::move(v.word));
   auto docs = project.db().prepare(
-      "SELECT d.external_id, d.title, t.word_ids, d.doc_index, d.time FROM documents d LEFT JOIN tokens t "
+      "SELECT d.external_id, d.title, t.word_ids, d.doc_index, d.time, d.label FROM documents d LEFT JOIN tokens t "
       "ON t.dataset_id = d.dataset_id AND t.doc_index = d.doc_index WHERE d.dataset_id = ?1 ORDER BY d.doc_index");
   docs.bind(1, datasetId);
   while (docs.step()) {
@@ -159,10 +159,13 @@ Corpus loadCorpus(Project& project, std::int64_t datasetId) {
     checkWordIds(project, datasetId, index, ids, corpus.vocabularySize());
     corpus.addDocument(docs.text(0), docs.text(1), ids);
     corpus.times.push_back(docs.text(4));
+    corpus.labels.push_back(docs.text(5));
   }
-  // A corpus imported without a time column keeps no times.
+  // A corpus imported without a time (label) column keeps no times (labels).
   if (std::all_of(corpus.times.begin(), corpus.times.end(), [](const auto& t) { return t.empty(); }))
     corpus.times.clear();
+  if (std::all_of(corpus.labels.begin(), corpus.labels.end(), [](const auto& l) { return l.empty(); }))
+    corpus.labels.clear();
   return corpus;
 }
 

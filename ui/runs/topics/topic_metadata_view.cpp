@@ -32,6 +32,9 @@ bool metadataNumeric(const TopicRunData& data, int f) {
   return !(r(0) == 0.0 && r(1) == 1.0 && r(2) == 0.0 && r(3) == 1.0);
 }
 
+// A value in the field's own units, as plain as it came: a year stays 1850, not 1,850.0.
+QString metadataNumber(double value) { return QString::number(value, 'g', 6); }
+
 // x_max - x_min in the coding of feature f.
 double metadataSpan(const TopicRunData& data, int f) {
   const auto r = data.featureRanges.row(f);
@@ -136,7 +139,7 @@ void TopicMetadataView::refresh() {
     if (metadataNumeric(*m_data, f))
       text = tr("%1 runs from %2 to %3 in the training documents (mean %4, standard deviation %5); the bars "
                 "compare its smallest value with its largest.")
-                 .arg(name, formatReal(r(0)), formatReal(r(1)), formatReal(r(2)), formatReal(r(3)));
+                 .arg(name, metadataNumber(r(0)), metadataNumber(r(1)), metadataNumber(r(2)), metadataNumber(r(3)));
     else
       text = tr("%1 is present or absent; the bars compare documents with it against documents without it.").arg(name);
   }

@@ -250,9 +250,9 @@ QVector<DemoSpec> demoCatalogue() {
            "of the Union addresses, 10% held out: LDA in which each address's prior over topics depends on its "
            "year and its president's party. The Metadata page shows, for the year or a party, the topics it "
            "raises or lowers, each with its top words: pick a feature from the list. From 1790 to 2020 the "
-           "topics of the early republic (commerce, Britain, the treaties) fall by orders of magnitude while "
-           "the economy, jobs and security rise; a party's bars show the topics of the years it held the "
-           "presidency."),
+           "topics of the early republic (commerce and shipping, treaties with Mexico, the banks and the "
+           "currency) fall by factors of thousands while jobs, families and taxes, energy and health, and "
+           "security rise; a party's bars compare its addresses with others of the same years."),
        QStringLiteral("sotu"),
        QStringLiteral("dmr"),
        QString(),

@@ -5,23 +5,22 @@
 # (each seed its own 20% of held-out documents, the same for both models), with the medians.
 # dmr's features are FEATURES (default "time,label"); both models otherwise at their defaults.
 #
-#   bash tests/benchmarks/dmr_vs_lda.sh build/app/cli/latent-cli [K] [ITERATIONS] [SEEDS] [FEATURES] [DMR_OPTIONS]
-# SEEDS comma-separated (default 1,2,3,4,5); DMR_OPTIONS further flags for dmr (e.g. "--time-bins 4").
+#   bash tests/benchmarks/dmr_vs_lda.sh build/app/cli/latent-cli [K] [ITERATIONS] [SEEDS] [FEATURES] [OPTIONS] [MODELS]
+# SEEDS comma-separated (default 1,2,3,4,5); OPTIONS further flags for every model fitted (e.g. "--time-bins 4" with MODELS dmr);
+# MODELS the models to fit (default dmr,lda-gibbs; the comparison lines need both).
 set -euo pipefail
 cli=$(realpath "$1")
-k=${2:-20} iterations=${3:-500} seeds=${4:-1,2,3,4,5} features=${5:-time,label} extra=${6:-}
+k=${2:-20} iterations=${3:-500} seeds=${4:-1,2,3,4,5} features=${5:-time,label} extra=${6:-} models=${7:-dmr,lda-gibbs}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 "$cli" import sample --project "$work/p.latent" --sample sotu >/dev/null
 printf '%-9s %-4s %-5s %10s %8s\n' model K seed perplexity seconds
 for seed in ${seeds//,/ }; do
-  for model in dmr lda-gibbs; do
+  for model in ${models//,/ }; do
     flags=()
-    if [ "$model" = dmr ]; then
-      flags=(--features "$features")
-      # shellcheck disable=SC2206
-      [ -n "$extra" ] && flags+=($extra)
-    fi
+    [ "$model" = dmr ] && flags=(--features "$features")
+    # shellcheck disable=SC2206
+    [ -n "$extra" ] && flags+=($extra)
     "$cli" fit "$model" --project "$work/p.latent" --dataset sotu --k "$k" --iterations "$iterations" \
       --seed "$seed" --heldout 0.2 "${flags[@]}" --json | tail -1 |
       /usr/bin/python3 -c "
@@ -33,9 +32,13 @@ done | tee "$work/rows.txt"
 /usr/bin/python3 - "$work/rows.txt" <<'PY'
 import statistics, sys
 rows = [line.split() for line in open(sys.argv[1])]
-for model in ('dmr', 'lda-gibbs'):
-    values = [float(r[3]) for r in rows if r[0] == model]
-    print('median %-9s %10.1f  (%d seeds)' % (model, statistics.median(values), len(values)))
-wins = sum(1 for a, b in zip(rows[0::2], rows[1::2]) if float(a[3]) < float(b[3]))
-print('dmr below lda-gibbs on %d of %d seeds' % (wins, len(rows) // 2))
+by_model = {}
+for r in rows:
+    by_model.setdefault(r[0], {})[r[2]] = float(r[3])
+for model, values in by_model.items():
+    print('median %-9s %10.1f  (%d seeds)' % (model, statistics.median(values.values()), len(values)))
+if len(by_model) == 2:
+    (a, x), (b, y) = by_model.items()
+    seeds = sorted(set(x) & set(y))
+    print('%s below %s on %d of %d seeds' % (a, b, sum(1 for s in seeds if x[s] < y[s]), len(seeds)))
 PY

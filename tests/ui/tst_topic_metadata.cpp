@@ -11,6 +11,7 @@
 #include <algorithm>
 
 #include "core/jobs/fit_job.hpp"
+#include "core/jobs/samples.hpp"
 #include "dark_palette.hpp"
 #include "test_case.hpp"
 #include "test_support.hpp"
@@ -164,6 +165,29 @@ class TestTopicMetadata : public QObject {
     view->setPalette(test::darkPalette());
     QTest::qWait(300);
     QVERIFY(view->grab().save(QDir(dir).filePath(QStringLiteral("metadata-party-dark.png"))));
+
+    // The State of the Union with the year and the party (fewer sweeps than the demo's, to keep it short).
+    const auto file = m_scratch->path("sotu.latent");
+    {
+      core::Project project(file);
+      core::importSample(project, "sotu");
+    }
+    core::RunRequest request;
+    request.model = "dmr";
+    request.dataset = "sotu";
+    request.options = {{"k", 12}, {"iterations", 150}, {"features", "time,label"}};
+    request.heldout = 0.1;
+    const auto run = core::runFit(file, request, nullptr, {}).run.id;
+    auto sotu = std::make_unique<ui::RunView>(file, run);
+    sotu->resize(1300, 650);
+    QVERIFY(test::waitFor([&] { return sotu->isSettled() && sotu->page<ui::TopicMetadataView>(); }, 60000));
+    sotu->pages()->setCurrentWidget(sotu->page<ui::TopicMetadataView>());
+    sotu->show();
+    QTest::qWait(300);
+    QVERIFY(sotu->grab().save(QDir(dir).filePath(QStringLiteral("metadata-sotu-time.png"))));
+    sotu->page<ui::TopicMetadataView>()->setFeature(5);  // label=Republican
+    QTest::qWait(300);
+    QVERIFY(sotu->grab().save(QDir(dir).filePath(QStringLiteral("metadata-sotu-republican.png"))));
   }
 };
 

@@ -105,7 +105,7 @@ class DmrChain final : public FitChain {
     if (m_options.optimizeEvery > 0 && it > m_options.burnIn && it % m_options.optimizeEvery == 0 && it < plan.last &&
         m_tokens > 0) {
       const Stopwatch regressionClock;
-      const auto fitted = topic::maximiseDmrObjective(m_problem, m_lambda);
+      const auto fitted = topic::maximiseDmrObjective(m_problem, m_lambda, 50, 1e-7, m_stop);
       m_regressionSeconds += regressionClock.seconds();
       m_regressionObjective = fitted.objective;
       m_sampler.setAlpha(dmrAlpha(m_features, m_lambda));

@@ -50,7 +50,7 @@ double dmrObjective(const DmrRegressionProblem& problem, const Eigen::MatrixXd& 
 }
 
 DmrOptimizeResult maximiseDmrObjective(const DmrRegressionProblem& problem, Eigen::MatrixXd& lambda, int maxIterations,
-                                       double tolerance) {
+                                       double tolerance, const std::stop_token& stop) {
   // L-BFGS on the negated objective, with the parameters flattened.
   constexpr std::size_t kMemory = 7;
   constexpr double kArmijo = 1e-4;
@@ -73,7 +73,7 @@ DmrOptimizeResult maximiseDmrObjective(const DmrRegressionProblem& problem, Eige
   std::deque<Eigen::VectorXd> s, y;
   std::deque<double> rho;
   std::vector<double> a(kMemory);
-  for (int it = 0; it < maxIterations; ++it) {
+  for (int it = 0; it < maxIterations && !stop.stop_requested(); ++it) {
     // Two-loop recursion: direction = -H g.
     direction = -g;
     for (std::size_t i = s.size(); i-- > 0;) {

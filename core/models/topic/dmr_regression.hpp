@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <stop_token>
 
 #include <Eigen/Core>
 
@@ -37,8 +38,10 @@ struct DmrOptimizeResult {
 
 // Maximises dmrObjective from `lambda` (updated in place) for at most `maxIterations` L-BFGS
 // steps, stopping once a step raises the objective by less than `tolerance` times its size.
-// The objective never decreases: a failed line search keeps the last point.
+// The objective never decreases: a failed line search keeps the last point. A stop request ends it
+// after the current step (lambda then holds the best point so far).
 DmrOptimizeResult maximiseDmrObjective(const DmrRegressionProblem& problem, Eigen::MatrixXd& lambda,
-                                       int maxIterations = 50, double tolerance = 1e-7);
+                                       int maxIterations = 50, double tolerance = 1e-7,
+                                       const std::stop_token& stop = {});
 
 }  // namespace latent::core::topic

@@ -14,7 +14,6 @@
 #include <cmath>
 
 #include "ui/runs/topics/topic_run_data.hpp"
-#include "ui/util/format.hpp"
 #include "ui/util/qt_convert.hpp"
 #include "ui/util/topic_colours.hpp"
 
@@ -23,7 +22,7 @@ namespace {
 
 constexpr int kMetadataRowHeight = 24;
 constexpr int kMetadataTextWidth = 380;  // the topic's words, left of the bars
-constexpr int kMetadataValueWidth = 70;  // "x 2.35", right of the bars
+constexpr int kMetadataValueWidth = 90;  // "x 2.35", "x 7.81e+05": right of the bars
 constexpr std::size_t kMetadataWords = 5;
 
 // Whether feature f is a number (its coding has a scale other than an indicator's 0..1).
@@ -33,7 +32,7 @@ bool metadataNumeric(const TopicRunData& data, int f) {
 }
 
 // A value in the field's own units, as plain as it came: a year stays 1850, not 1,850.0.
-QString metadataNumber(double value) { return QString::number(value, 'g', 6); }
+QString metadataNumber(double value, int digits = 6) { return QString::number(value, 'g', digits); }
 
 // x_max - x_min in the coding of feature f.
 double metadataSpan(const TopicRunData& data, int f) {
@@ -189,7 +188,7 @@ void TopicMetadataCanvas::paintEvent(QPaintEvent*) {
     painter.setPen(pal.color(QPalette::WindowText));
     painter.drawText(QRectF(barRight + 10, y, kMetadataValueWidth, kMetadataRowHeight),
                      Qt::AlignLeft | Qt::AlignVCenter,
-                     QStringLiteral("\u00d7 %1").arg(formatReal(std::exp(e.logChange), 3)));
+                     QStringLiteral("\u00d7 %1").arg(metadataNumber(std::exp(e.logChange), 3)));
   }
   painter.setPen(QPen(pal.color(QPalette::Mid), 1));
   painter.drawLine(QPointF(zero, kMetadataRowHeight), QPointF(zero, (effects.size() + 1) * kMetadataRowHeight));

@@ -40,6 +40,15 @@ struct TopicHeldoutScore {
 TopicHeldoutScore scoreHeldout(const HeldoutDocuments& heldout, const Eigen::MatrixXd& topicWord, const FoldIn& foldIn,
                                HeldoutProtocol protocol, std::uint64_t seed);
 
+// A fold-in told which held-out document it folds in (its index in `heldout`), for models whose
+// prior differs by document (dmr: alpha_d from the document's features). Safe to call concurrently.
+using DocumentFoldIn = std::function<void(std::size_t document, std::span<const std::int32_t> words, std::uint64_t seed,
+                                          Eigen::Ref<Eigen::VectorXd> theta)>;
+
+// Scores `heldout` as scoreHeldout does (same seeds, same protocols), with a fold-in per document.
+TopicHeldoutScore scoreHeldoutByDocument(const HeldoutDocuments& heldout, const Eigen::MatrixXd& topicWord,
+                                         const DocumentFoldIn& foldIn, HeldoutProtocol protocol, std::uint64_t seed);
+
 // A held-out document's predictive distribution over the vocabulary as log probabilities, given
 // the words it may be fitted to, for models whose predictive is not a mixture of topics (ePCA's
 // softmax of its loadings times the document's coordinates). Must be safe to call concurrently.

@@ -93,6 +93,32 @@ std::int64_t exportTopicCorrelations(Project& project, const RunRecord& run, std
   return -1;
 }
 
+// dmr: each feature's weight per topic, with the feature's range on the training documents (its
+// smallest and largest value in its own units, and the centre and scale of its coding).
+std::int64_t exportFeatureWeights(Project& project, const RunRecord& run, std::ostream& out,
+                                  std::optional<std::int64_t>) {
+  const auto weights = loadMatrix(project, run.id, topic::kFeatureWeights);
+  const auto ranges = loadMatrix(project, run.id, topic::kFeatureRanges);
+  const auto names = run.finalMetrics.find(topic::kFeatureNamesMetric);
+  if (!weights || !ranges || ranges->rows() != weights->cols() || ranges->cols() != 4 ||
+      names == run.finalMetrics.end() || !names->is_array() ||
+      static_cast<Eigen::Index>(names->size()) != weights->cols())
+    throw UsageError("run " + std::to_string(run.id) + " (" + run.model + ") has no feature weights");
+  CsvWriter csv(out);
+  csv.field("feature").field("topic").field("weight").field("min").field("max").field("centre").field("scale").endRow();
+  for (Eigen::Index f = 0; f < weights->cols(); ++f)
+    for (Eigen::Index k = 0; k < weights->rows(); ++k)
+      csv.field((*names)[static_cast<std::size_t>(f)].get<std::string>())
+          .field(static_cast<std::int64_t>(k))
+          .field((*weights)(k, f))
+          .field((*ranges)(f, 0))
+          .field((*ranges)(f, 1))
+          .field((*ranges)(f, 2))
+          .field((*ranges)(f, 3))
+          .endRow();
+  return -1;
+}
+
 // dtm: the slices of a run (start, width) and their labels; throws when the run has none.
 TimeSlices storedSlices(Project& project, const RunRecord& run) {
   const auto slices = loadMatrix(project, run.id, topic::kTimeSlices);
@@ -227,6 +253,11 @@ const std::vector<Exporter>& exporters() {
         "it, every ordered pair"},
        exportTopicCorrelations,
        [](Project& p, const RunRecord& r) { return hasResultMatrix(p, r.id, topic::kTopicCorrelation); }},
+      {{"feature-weights", "feature,topic,weight,min,max,centre,scale",
+        "a DMR run's weight of every feature for every topic (alpha_dk = exp(sum_f weight x_df), x_df = (value - "
+        "centre) / scale; min and max: the feature's range on the training documents)"},
+       exportFeatureWeights,
+       [](Project& p, const RunRecord& r) { return hasResultMatrix(p, r.id, topic::kFeatureWeights); }},
       {{"topics-by-slice", "slice,start,topic,word,probability",
         "a dynamic topic model's topics in each time slice (every word)"},
        exportTopicsBySlice,

@@ -15,6 +15,7 @@
 #include "core/models/topic/ctm.hpp"
 #include "core/models/topic/dcatpca.hpp"
 #include "core/models/topic/discrete_components.hpp"
+#include "core/models/topic/dmr.hpp"
 #include "core/models/topic/dtm.hpp"
 #include "core/models/topic/epca.hpp"
 #include "core/models/topic/lda_gibbs.hpp"
@@ -35,11 +36,10 @@ namespace {
 
 // One row per model, in the order of DESIGN §3.
 const ModelDefinition kModels[] = {
-    unigramModel(),    mixtureModel(), plsaModel(),        epcaModel(), catpcaModel(), dcatpcaModel(),
-    ldaGibbsModel(),   ldaVbModel(),   ldaOnlineModel(),   ctmModel(),  dtmModel(),    sldaModel(),
-    mpcaModel(),       urpModel(),     gapModel(),         nmfModel(),  lsaModel(),    ldaHmmModel(),
-    sbmModel(),        mmsbModel(),    irmModel(),         pmfModel(),  rbmModel(),    rsmModel(),
-    rbmRatingsModel(), gbEfhModel(),   rbmGaussianModel(),
+    unigramModel(), mixtureModel(),   plsaModel(), epcaModel(), catpcaModel(),     dcatpcaModel(), ldaGibbsModel(),
+    ldaVbModel(),   ldaOnlineModel(), ctmModel(),  dtmModel(),  sldaModel(),       dmrModel(),     mpcaModel(),
+    urpModel(),     gapModel(),       nmfModel(),  lsaModel(),  ldaHmmModel(),     sbmModel(),     mmsbModel(),
+    irmModel(),     pmfModel(),       rbmModel(),  rsmModel(),  rbmRatingsModel(), gbEfhModel(),   rbmGaussianModel(),
 };
 
 }  // namespace

@@ -52,6 +52,14 @@ inline constexpr const char* kTokenContentProbability = "token_content_probabili
 inline constexpr const char* kResponseCoefficients = "response_coefficients";
 inline constexpr const char* kResponsePredicted = "response_predicted";
 inline constexpr const char* kResponseHeldout = "response_heldout";
+// dmr (Mimno & McCallum 2008): the regression weights lambda, K x F, alpha_dk = exp(lambda_k . x_d),
+// column f the feature named by the run's final metric "feature_names" (column 0 the intercept,
+// "default"); and per feature (F x 4) the smallest and largest value on the training documents in
+// the field's own units and the centre and scale of its coding, x = (value - centre) / scale
+// (indicators: 0, 1, 0, 1).
+inline constexpr const char* kFeatureWeights = "feature_weights";
+inline constexpr const char* kFeatureRanges = "feature_ranges";
+inline constexpr const char* kFeatureNamesMetric = "feature_names";
 
 // The held-out metric of the family: perplexity by document completion (000 eq. 27.29).
 inline constexpr const char* kHeldoutPerplexity = "heldout_perplexity";

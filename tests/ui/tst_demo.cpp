@@ -36,9 +36,10 @@ class TestDemo : public QObject {
 
   void catalogueKnowsItsDemos() {
     for (const char* name :
-         {"corpus-unigram", "corpus-lda", "gibbs-toy", "sampson", "sampson-mmsb", "karate", "insteval", "ratings-pmf",
-          "folding-in", "bayesian-harmonium", "rsm-vs-lda", "ratings-rbm", "words-on-a-map", "ways-to-factor",
-          "survey-map", "topics-together", "topics-over-time", "response-year", "function-words"})
+         {"corpus-unigram",  "corpus-lda",       "gibbs-toy",      "sampson",        "sampson-mmsb",
+          "karate",          "insteval",         "ratings-pmf",    "folding-in",     "bayesian-harmonium",
+          "rsm-vs-lda",      "ratings-rbm",      "words-on-a-map", "ways-to-factor", "survey-map",
+          "topics-together", "topics-over-time", "response-year",  "function-words", "topics-by-party"})
       QVERIFY2(ui::findDemo(QString::fromLatin1(name)).has_value(), name);
     QVERIFY(!ui::findDemo(QStringLiteral("no-such-demo")));
     // folding-in fits PLSA for six K on Cora, 10% held out.
@@ -55,6 +56,11 @@ class TestDemo : public QObject {
     const auto year = ui::findDemo(QStringLiteral("response-year"));
     QCOMPARE(year->model, QStringLiteral("slda"));
     QCOMPARE(year->options.value(QStringLiteral("response")).toString(), QStringLiteral("time"));
+    // topics-by-party fits DMR to the State of the Union with the year and the party as features.
+    const auto dmr = ui::findDemo(QStringLiteral("topics-by-party"));
+    QCOMPARE(dmr->sample, QStringLiteral("sotu"));
+    QCOMPARE(dmr->model, QStringLiteral("dmr"));
+    QCOMPARE(dmr->options.value(QStringLiteral("features")).toString(), QStringLiteral("time,label"));
     QVERIFY(ui::findDemo(QStringLiteral("sample:cora")).has_value());
     QVERIFY(!ui::findDemo(QStringLiteral("sample:nothing")));
   }

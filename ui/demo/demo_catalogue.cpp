@@ -260,6 +260,23 @@ QVector<DemoSpec> demoCatalogue() {
        0.2,
        {},
        {}},
+      {QStringLiteral("topics-by-party"),
+       QObject::tr("Topics by party and era: DMR on the State of the Union"),
+       QObject::tr(
+           "Dirichlet-multinomial regression (Mimno & McCallum 2008; 000 §27.4.4.2) with 20 topics on the 240 State "
+           "of the Union addresses, 10% held out: LDA in which each address's prior over topics depends on its "
+           "year and its president's party. The Metadata page shows, for the year or a party, the topics it "
+           "raises or lowers, each with its top words: pick a feature from the list. From 1790 to 2020 the "
+           "topics of the early republic (commerce and shipping, treaties with Mexico, the banks and the "
+           "currency) fall by factors of thousands while jobs, families and taxes, energy and health, and "
+           "security rise; a party's bars compare its addresses with others of the same years."),
+       QStringLiteral("sotu"),
+       QStringLiteral("dmr"),
+       QString(),
+       QVariantMap{{QStringLiteral("k"), 20}, {QStringLiteral("features"), QStringLiteral("time,label")}},
+       0.1,
+       {},
+       {}},
       {QStringLiteral("function-words"),
        QObject::tr("Function and content words in the State of the Union"),
        QObject::tr("LDA-HMM (20 topics, 20 syntactic classes) of the 240 State of the Union addresses with every word "

@@ -20,6 +20,7 @@
 #include "ui/runs/run_view.hpp"
 #include "ui/runs/topics/topic_correlation_view.hpp"
 #include "ui/runs/topics/topic_document_view.hpp"
+#include "ui/runs/topics/topic_metadata_view.hpp"
 #include "ui/runs/topics/topic_time_view.hpp"
 #include "ui/util/qt_convert.hpp"
 
@@ -230,6 +231,9 @@ void DemoDriver::runEnded(qint64 runId) {
     // Which topics go together, as 000 Fig. 27.10 draws them.
     if (auto* graph = view->page<TopicCorrelationView>(); graph && view->pages()->indexOf(graph) >= 0)
       view->pages()->setCurrentWidget(graph);
+    // Which topics the metadata raise or lower (DMR), the year first.
+    if (auto* metadata = view->page<TopicMetadataView>(); metadata && view->pages()->indexOf(metadata) >= 0)
+      view->pages()->setCurrentWidget(metadata);
     // The Bayesian harmonium's chain as 004 Fig. 3 draws it.
     if (view->page<HiddenChainPage>() && view->pages()->indexOf(view->page<HiddenChainPage>()) >= 0)
       view->pages()->setCurrentWidget(view->page<HiddenChainPage>());

@@ -7,6 +7,7 @@
 #include "core/models/topic/topic_model_support.hpp"
 #include "ui/runs/topics/topic_correlation_view.hpp"
 #include "ui/runs/topics/topic_document_view.hpp"
+#include "ui/runs/topics/topic_metadata_view.hpp"
 #include "ui/runs/topics/topic_response_view.hpp"
 #include "ui/runs/topics/topic_run_data.hpp"
 #include "ui/runs/topics/topic_table_view.hpp"
@@ -67,6 +68,12 @@ void TopicPages::update(const core::RunRecord& run, const RunHoldings& holdings)
            m_response->hide();
            connect(m_table, &TopicTableView::labelsChanged, m_response, &TopicResponseView::setLabels);
          }
+         const bool metadata = loaded.data->hasFeatureWeights();
+         if (metadata && !m_metadata) {
+           m_metadata = new TopicMetadataView(context().pages);
+           m_metadata->hide();
+           connect(m_table, &TopicTableView::labelsChanged, m_metadata, &TopicMetadataView::setLabels);
+         }
          const bool several = loaded.data->topicCount() > 1;
          const bool documents = loaded.data->hasDocTopic() || loaded.data->hasAssignments();
          m_table->setData(context().projectFile, loaded.data);
@@ -97,6 +104,14 @@ void TopicPages::update(const core::RunRecord& run, const RunHoldings& holdings)
            showPage(m_response, tr("Response"), 1 + (documents ? 1 : 0) + (correlated ? 1 : 0) + (overTime ? 1 : 0));
          } else if (m_response) {
            hidePage(m_response);
+         }
+         if (metadata) {
+           m_metadata->setData(loaded.data);
+           m_metadata->setLabels(m_table->labels());
+           showPage(m_metadata, tr("Metadata"),
+                    1 + (documents ? 1 : 0) + (correlated ? 1 : 0) + (overTime ? 1 : 0) + (response ? 1 : 0));
+         } else if (m_metadata) {
+           hidePage(m_metadata);
          }
          // A finished run is read for its results: the topics come first.
          if (first) context().pages->setCurrentWidget(m_table);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The pages of a topic model's results: the topic-word table ("Topics", or "Words" for a single
 // distribution), the annotated document reader, and for a model of how topics go together (ctm) the
-// correlation graph, for a dynamic topic model (dtm) the topics over time, and for a model of a
-// response (slda) each topic's effect on it, for a corpus run that holds a topic-word matrix.
+// correlation graph, for a dynamic topic model (dtm) the topics over time, for a model of a response
+// (slda) each topic's effect on it, and for topics conditioned on metadata (dmr) the metadata's
+// effects, for a corpus run that holds a topic-word matrix.
 #pragma once
 
 #include <QPointer>
@@ -16,6 +17,7 @@ class TopicDocumentView;
 class TopicResponseView;
 class TopicTableView;
 class TopicTimeView;
+class TopicMetadataView;
 
 class TopicPages final : public RunPages {
   Q_OBJECT
@@ -30,6 +32,7 @@ class TopicPages final : public RunPages {
   QPointer<TopicCorrelationView> m_correlations;  // runs that hold the topics' correlations (ctm)
   QPointer<TopicTimeView> m_overTime;             // runs that hold the topics slice by slice (dtm)
   QPointer<TopicResponseView> m_response;         // runs that hold a response's coefficients (slda)
+  QPointer<TopicMetadataView> m_metadata;         // runs that hold metadata weights (dmr)
 };
 
 }  // namespace latent::ui

@@ -61,6 +61,12 @@ struct TopicRunData {
   // When its matrices are there but do not fit together, null with the reason in overTimeError.
   std::shared_ptr<const TopicTimeData> overTime;
   QString overTimeError;
+  // A model of topics conditioned on metadata (dmr): each feature's weight per topic (K x F), the
+  // features' names (F, the intercept first) and ranges (F x 4; core/results/topic_results.hpp);
+  // empty otherwise.
+  Eigen::MatrixXd featureWeights;
+  Eigen::MatrixXd featureRanges;
+  std::vector<std::string> featureNames;
 
   int topicCount() const noexcept { return static_cast<int>(topicWord.rows()); }
   int vocabularySize() const noexcept { return static_cast<int>(topicWord.cols()); }
@@ -68,6 +74,7 @@ struct TopicRunData {
     return docTopic.rows() > 0 && docTopic.rows() == static_cast<Eigen::Index>(documents.size());
   }
   bool hasAssignments() const noexcept;
+  bool hasFeatureWeights() const noexcept { return featureWeights.size() > 0; }
   QString wordText(std::int32_t word) const;
 };
 

@@ -35,8 +35,9 @@ void countWords(std::span<const std::int32_t> words, std::vector<std::int32_t>& 
   ids.resize(out);
 }
 
-// Scores every held-out document under `protocol`: `score(conditioned, target, seed)` returns the
-// log probability of the words `target` given the words `conditioned` the model may fit to.
+// Scores every held-out document under `protocol`: `score(d, conditioned, target, seed)` returns the
+// log probability of the words `target` of held-out document d given the words `conditioned` the
+// model may fit to.
 // Parallel over documents; each document's number depends on that document alone.
 template <typename Score>
 TopicHeldoutScore scoreDocuments(const HeldoutDocuments& heldout, HeldoutProtocol protocol, std::uint64_t seed,
@@ -54,7 +55,7 @@ TopicHeldoutScore scoreDocuments(const HeldoutDocuments& heldout, HeldoutProtoco
       // Full folding-in scores the very words it was fitted on; document completion only the rest.
       const std::span<const std::int32_t> target =
           protocol == HeldoutProtocol::FullFoldingIn ? std::span<const std::int32_t>(words) : scored;
-      logLik[d] = score(std::span<const std::int32_t>(words), target,
+      logLik[d] = score(d, std::span<const std::int32_t>(words), target,
                         seed ^ (kFoldInStream + static_cast<std::uint64_t>(heldout.documents[d])));
       lengths[d] = static_cast<std::int64_t>(target.size());
     }
@@ -84,9 +85,23 @@ TopicHeldoutScore scoreHeldout(const HeldoutDocuments& heldout, const Eigen::Mat
   const auto K = topicWord.rows();
   return scoreDocuments(
       heldout, protocol, seed,
-      [&](std::span<const std::int32_t> words, std::span<const std::int32_t> target, std::uint64_t s) {
+      [&](std::size_t, std::span<const std::int32_t> words, std::span<const std::int32_t> target, std::uint64_t s) {
         Eigen::VectorXd theta(K);
         foldIn(words, s, theta);
+        double sum = 0.0;
+        for (const auto w : target) sum += std::log(theta.dot(topicWord.col(w)));
+        return sum;
+      });
+}
+
+TopicHeldoutScore scoreHeldout(const HeldoutDocuments& heldout, const Eigen::MatrixXd& topicWord,
+                               const DocumentFoldIn& foldIn, HeldoutProtocol protocol, std::uint64_t seed) {
+  const auto K = topicWord.rows();
+  return scoreDocuments(
+      heldout, protocol, seed,
+      [&](std::size_t d, std::span<const std::int32_t> words, std::span<const std::int32_t> target, std::uint64_t s) {
+        Eigen::VectorXd theta(K);
+        foldIn(d, words, s, theta);
         double sum = 0.0;
         for (const auto w : target) sum += std::log(theta.dot(topicWord.col(w)));
         return sum;
@@ -97,7 +112,7 @@ TopicHeldoutScore scoreHeldout(const HeldoutDocuments& heldout, const LogPredict
                                HeldoutProtocol protocol, std::uint64_t seed) {
   return scoreDocuments(
       heldout, protocol, seed,
-      [&](std::span<const std::int32_t> words, std::span<const std::int32_t> target, std::uint64_t s) {
+      [&](std::size_t, std::span<const std::int32_t> words, std::span<const std::int32_t> target, std::uint64_t s) {
         const Eigen::VectorXd logp = predictive(words, s);
         double sum = 0.0;
         for (const auto w : target) sum += logp[w];

@@ -40,6 +40,16 @@ struct TopicHeldoutScore {
 TopicHeldoutScore scoreHeldout(const HeldoutDocuments& heldout, const Eigen::MatrixXd& topicWord, const FoldIn& foldIn,
                                HeldoutProtocol protocol, std::uint64_t seed);
 
+// A fold-in that depends on which held-out document it is (index d of the HeldoutDocuments): a
+// model whose documents may use only some topics (labeled LDA: a document's labels) restricts it
+// to the topics document d may use. Must be safe to call concurrently.
+using DocumentFoldIn = std::function<void(std::size_t d, std::span<const std::int32_t> words, std::uint64_t seed,
+                                          Eigen::Ref<Eigen::VectorXd> theta)>;
+
+// Scores `heldout` as above, each document folded in by `foldIn` for that document.
+TopicHeldoutScore scoreHeldout(const HeldoutDocuments& heldout, const Eigen::MatrixXd& topicWord,
+                               const DocumentFoldIn& foldIn, HeldoutProtocol protocol, std::uint64_t seed);
+
 // A held-out document's predictive distribution over the vocabulary as log probabilities, given
 // the words it may be fitted to, for models whose predictive is not a mixture of topics (ePCA's
 // softmax of its loadings times the document's coordinates). Must be safe to call concurrently.

@@ -16,6 +16,7 @@
 #include "core/models/topic/discrete_components.hpp"
 #include "core/models/topic/dtm.hpp"
 #include "core/models/topic/epca.hpp"
+#include "core/models/topic/labeled_lda.hpp"
 #include "core/models/topic/lda_gibbs.hpp"
 #include "core/models/topic/lda_hmm.hpp"
 #include "core/models/topic/lda_online.hpp"
@@ -33,10 +34,11 @@ namespace {
 
 // One row per model, in the order of DESIGN §3.
 const ModelDefinition kModels[] = {
-    unigramModel(),   mixtureModel(),    plsaModel(),  epcaModel(),        catpcaModel(), ldaGibbsModel(), ldaVbModel(),
-    ldaOnlineModel(), ctmModel(),        dtmModel(),   mpcaModel(),        urpModel(),    gapModel(),      nmfModel(),
-    lsaModel(),       ldaHmmModel(),     sbmModel(),   mmsbModel(),        irmModel(),    pmfModel(),      rbmModel(),
-    rsmModel(),       rbmRatingsModel(), gbEfhModel(), rbmGaussianModel(),
+    unigramModel(), mixtureModel(),     plsaModel(), epcaModel(),   catpcaModel(),     ldaGibbsModel(),
+    ldaVbModel(),   ldaOnlineModel(),   ctmModel(),  dtmModel(),    mpcaModel(),       urpModel(),
+    gapModel(),     nmfModel(),         lsaModel(),  ldaHmmModel(), labeledLdaModel(), sbmModel(),
+    mmsbModel(),    irmModel(),         pmfModel(),  rbmModel(),    rsmModel(),        rbmRatingsModel(),
+    gbEfhModel(),   rbmGaussianModel(),
 };
 
 }  // namespace

@@ -14,7 +14,6 @@
 #include "core/models/fit_data.hpp"
 #include "core/models/topic/labeled_lda.hpp"
 #include "core/models/topic/labeled_lda_sampler.hpp"
-#include "core/models/topic/labeled_lda_scores.hpp"
 #include "core/results/topic_results.hpp"
 #include "core/store/run_results.hpp"
 #include "core/store/run_store.hpp"
@@ -128,6 +127,8 @@ class LabeledLdaTest : public QObject {
     QVERIFY(m["heldout_precision_at_1"].get<double>() > m["baseline_precision_at_1_frequency"].get<double>() + 0.5);
     QVERIFY(m["heldout_macro_f1"].get<double>() > 0.6);
     QVERIFY(m["heldout_macro_f1"].get<double>() > m["baseline_macro_f1_frequency"].get<double>() + 0.4);
+    qInfo("one-vs-rest logistic baseline: macro-F1 %.3f, precision@1 %.3f",
+          m["baseline_macro_f1_logistic"].get<double>(), m["baseline_precision_at_1_logistic"].get<double>());
     // Knowing the labels narrows the topics a document can use: a better predictive.
     QVERIFY(m["heldout_perplexity"].get<double>() < m["heldout_perplexity_unrestricted"].get<double>());
     QCOMPARE(m["heldout_responses"].get<std::int64_t>(), static_cast<std::int64_t>(prepared.data().heldout->size()));
@@ -145,20 +146,6 @@ class LabeledLdaTest : public QObject {
       const auto& set = truth.labelSets[static_cast<std::size_t>(d)];
       if (std::find(set.begin(), set.end(), k) == set.end()) QCOMPARE(docTopic(d, k), 0.0);
     }
-  }
-
-  // The scores' rule: labels at 0.5 or above, else the top one; macro-F1 over labels seen.
-  void labelPredictionScoresByHand() {
-    Eigen::MatrixXd scores(3, 3);
-    scores << 0.9, 0.6, 0.1,  // predicts {0, 1}; truth {0}
-        0.2, 0.3, 0.1,        // predicts {1} (the top one); truth {1, 2}
-        0.1, 0.1, 0.1;        // truth empty: skipped
-    const auto s = core::llda::scoreLabelPredictions(scores, {{0}, {1, 2}, {}});
-    QCOMPARE(s.count, std::int64_t{2});
-    QCOMPARE(s.precisionAt1, 1.0);
-    // label 0: tp 1 -> F1 1; label 1: tp 1, fp 1 -> 2/3; label 2: fn 1 -> 0.
-    QVERIFY(std::abs(s.macroF1 - (1.0 + 2.0 / 3.0 + 0.0) / 3.0) < 1e-12);
-    QVERIFY(std::abs(s.microF1 - 2.0 * 2 / (2.0 * 2 + 1 + 1)) < 1e-12);
   }
 
   // Unlabeled documents: "background" keeps them off the label topics entirely.

@@ -9,9 +9,10 @@
 #include <utility>
 
 #include "core/data/document_fields.hpp"
+#include "core/eval/linear_baselines.hpp"
+#include "core/eval/response_metrics.hpp"
 #include "core/models/fit_driver.hpp"
 #include "core/models/topic/labeled_lda_prediction.hpp"
-#include "core/models/topic/labeled_lda_scores.hpp"
 #include "core/models/topic/topic_model_support.hpp"
 #include "core/util/clock.hpp"
 #include "core/util/errors.hpp"
@@ -179,19 +180,18 @@ class LabeledLdaChain final : public FitChain {
     return llda::predictLabelShares(m_labeled.heldoutWhole, phi, m_options.alpha, m_labels, m_settings.seed);
   }
 
-  // Held-out label prediction and the frequency baseline beside it. A label's score for the
-  // predicted set is its share relative to the document's top label's: labels with at least half
-  // the top label's share are predicted (shares sum to one over the labels, so 0.5 on the shares
-  // themselves would predict a single label for nearly every document).
+  // Held-out label prediction and the baselines beside it (label frequencies; one-vs-rest logistic
+  // regression on the words). A label's score for the predicted set is its share relative to the
+  // document's top label's: labels with at least half the top label's share are predicted (shares
+  // sum to one over the labels, so 0.5 on the shares themselves would predict a single label for
+  // nearly every document). Precision at 1 does not depend on this choice.
   void addLabelPredictionMetrics(nlohmann::json& metrics, const Eigen::MatrixXd& phi) {
     if (!m_heldoutShares.size()) m_heldoutShares = heldoutShares(phi);
     Eigen::MatrixXd relative = m_heldoutShares;
     for (Eigen::Index d = 0; d < relative.rows(); ++d)
       if (const double top = relative.row(d).maxCoeff(); top > 0) relative.row(d) /= top;
-    llda::addLabelPredictionScores(metrics, llda::scoreLabelPredictions(relative, m_labeled.heldout));
-    const Eigen::MatrixXd frequency =
-        llda::labelFrequencyScores(m_labeled.training.sets, m_labels, m_labeled.heldout.size());
-    llda::addLabelPredictionScores(metrics, llda::scoreLabelPredictions(frequency, m_labeled.heldout), "frequency");
+    addScores(metrics, scoreLabelSets(relative, m_labeled.heldout));
+    addBaselineScores(metrics, *m_data.corpus, m_labeled.training, m_labeled.heldoutWhole, m_settings.seed);
     metrics["label_prediction_rule"] = "labels with at least half the top label's share of the label topics";
   }
 

@@ -181,6 +181,12 @@ class LabeledLdaTest : public QObject {
         fitLlda(lldaWholeCorpus(truth.corpus), {{"iterations", 10}, {"labels", "party"}, {"background", 0}});
     QCOMPARE(result.topicNames, (std::vector<std::string>{"blue", "green", "red"}));
     QCOMPARE(test::resultMatrix(result, core::topic::kTopicWord).rows(), Eigen::Index{3});
+    // The memory estimate counts the field's labels (3) and the background topics (0).
+    const auto data = lldaWholeCorpus(truth.corpus);
+    const auto options = core::resolveOptions(core::labeledLdaModel().info(), {{"labels", "party"}, {"background", 0}});
+    const auto V = static_cast<std::uint64_t>(truth.corpus.vocabularySize()), D = std::uint64_t{100},
+               N = static_cast<std::uint64_t>(truth.corpus.tokenCount());
+    QCOMPARE(core::labeledLdaModel().info().needs(data, options).memoryBytes, 3 * V * 28 + D * 3 * 16 + N * 8);
   }
 
   void refusesWhatCannotWork() {

@@ -40,8 +40,16 @@ ModelInfo labeledLdaInfo() {
     const auto V = static_cast<std::uint64_t>(data.corpus->vocabularySize());
     const auto D = static_cast<std::uint64_t>(data.fullDocumentCount);
     const auto N = static_cast<std::uint64_t>(data.corpus->tokenCount());
-    // The labels are not known before the field is read: as many topics as documents at most.
-    const auto K = std::min<std::uint64_t>(D, 100000) + options.at("background").get<std::uint64_t>();
+    // The labels are the field's categories: reading them is one pass over the documents' label
+    // texts. A field that cannot be read needs nothing here: the fit refuses it with its own message.
+    std::uint64_t labels = 0;
+    try {
+      labels =
+          documentField(*data.corpus, options.at("labels").get<std::string>(), FieldKind::LabelSets).categories.size();
+    } catch (const UsageError&) {
+      labels = 0;
+    }
+    const auto K = labels + options.at("background").get<std::uint64_t>();
     return ResourceNeeds{K * V * 28 + D * K * 16 + N * 8, std::max(K * V, D * K) * 8};
   };
   return info;

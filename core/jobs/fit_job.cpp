@@ -16,6 +16,7 @@
 #include "core/store/graph_store.hpp"
 #include "core/store/ratings_store.hpp"
 #include "core/store/table_store.hpp"
+#include "core/store/topic_label_store.hpp"
 #include "core/util/errors.hpp"
 #include "core/util/thread_priority.hpp"
 #include "core/util/version.hpp"
@@ -170,6 +171,8 @@ RunOutcome runFit(const std::filesystem::path& projectFile, const RunRequest& re
       for (const auto& layer : result.tokenValues)
         for (std::size_t d = 0; d < layer.documents.size() && d < data.trainDocuments.size(); ++d)
           saveTokenValues(project, record.id, layer.name, data.trainDocuments[d], layer.documents[d]);
+      for (std::size_t k = 0; k < result.topicNames.size(); ++k)
+        setTopicLabel(project, record.id, static_cast<std::int64_t>(k), result.topicNames[k]);
       finishRun(project, record.id, toRunStatus(result.status), result.message, result.seconds, result.iterations,
                 result.finalMetrics);
     });

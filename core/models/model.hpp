@@ -106,6 +106,9 @@ struct FitResult {
   std::vector<std::vector<std::int32_t>> tokenTopics;
   // Further per-token layers, laid out as tokenTopics; stored per document under their names.
   std::vector<TokenValues> tokenValues;
+  // Names of the topics (rows of topic_word) that the model itself knows, stored as the run's
+  // topic labels (store/topic_label_store.hpp): labeled-lda's labels. Empty: unnamed.
+  std::vector<std::string> topicNames;
 };
 
 class Model {

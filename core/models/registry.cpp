@@ -18,6 +18,7 @@
 #include "core/models/topic/dmr.hpp"
 #include "core/models/topic/dtm.hpp"
 #include "core/models/topic/epca.hpp"
+#include "core/models/topic/labeled_lda.hpp"
 #include "core/models/topic/lda_gibbs.hpp"
 #include "core/models/topic/lda_hmm.hpp"
 #include "core/models/topic/lda_online.hpp"
@@ -36,10 +37,11 @@ namespace {
 
 // One row per model, in the order of DESIGN §3.
 const ModelDefinition kModels[] = {
-    unigramModel(), mixtureModel(),   plsaModel(), epcaModel(), catpcaModel(),     dcatpcaModel(), ldaGibbsModel(),
-    ldaVbModel(),   ldaOnlineModel(), ctmModel(),  dtmModel(),  sldaModel(),       dmrModel(),     mpcaModel(),
-    urpModel(),     gapModel(),       nmfModel(),  lsaModel(),  ldaHmmModel(),     sbmModel(),     mmsbModel(),
-    irmModel(),     pmfModel(),       rbmModel(),  rsmModel(),  rbmRatingsModel(), gbEfhModel(),   rbmGaussianModel(),
+    unigramModel(),    mixtureModel(), plsaModel(),       epcaModel(),  catpcaModel(),      dcatpcaModel(),
+    ldaGibbsModel(),   ldaVbModel(),   ldaOnlineModel(),  ctmModel(),   dtmModel(),         sldaModel(),
+    labeledLdaModel(), dmrModel(),     mpcaModel(),       urpModel(),   gapModel(),         nmfModel(),
+    lsaModel(),        ldaHmmModel(),  sbmModel(),        mmsbModel(),  irmModel(),         pmfModel(),
+    rbmModel(),        rsmModel(),     rbmRatingsModel(), gbEfhModel(), rbmGaussianModel(),
 };
 
 }  // namespace

@@ -22,7 +22,7 @@ const ResultFamilyInfo& resultFamily(ResultFamily family) {
        "topics",
        {topic::kTopicWord},
        {topic::kDocTopic, topic::kAlpha, topic::kMixingWeights, topic::kInitialTokenTopics, topic::kClassWord,
-        topic::kClassTransitions, topic::kClassStart},
+        topic::kClassTransitions, topic::kClassStart, topic::kLabelScores},
        {},
        {{topic::kHeldoutPerplexity, kPerplexityName}}},
       {ResultFamily::Blocks,

@@ -35,6 +35,11 @@ inline constexpr const char* kClassWord = "class_word";  // C x V, rows sum to o
 inline constexpr const char* kClassTransitions = "class_transitions";  // C x C, row c: p(next class | c)
 inline constexpr const char* kClassStart = "class_start";              // 1 x C, the class of a document's first token
 
+// labeled-lda: each document's labels as its words alone suggest (D x L, corpus order, rows summing
+// to one): its share of each label topic when folded in with every label allowed. Topic l < L is
+// label l; the run's topic names (topic_labels) give the labels' names.
+inline constexpr const char* kLabelScores = "label_scores";
+
 // Per-token values beside the topics (FitResult::tokenValues, stored per document in the table
 // token_values as float32, one value per kept token in document order; store/run_store.hpp):
 // lda-hmm's class of each token (the last sample; 0 is the semantic class) and each token's

@@ -4,6 +4,8 @@
 // conditions, the predictive against quadrature, and the contract with the job runtime.
 #include <QtTest>
 
+#include <Eigen/Cholesky>
+
 #include <tbb/task_arena.h>
 
 #include <Eigen/LU>

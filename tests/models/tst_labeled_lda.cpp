@@ -257,13 +257,6 @@ class LabeledLdaTest : public QObject {
           id, {{"documents", summary.documents}, {"tokens", summary.tokens}, {"vocabulary", summary.vocabulary}});
       tx.commit();
     }
-    {
-      // Until the store keeps documents' labels (the lead's import of labels and metadata), a
-      // project's corpus comes back without them and this test cannot run.
-      core::Project p(file, core::Project::Access::ReadOnly);
-      if (core::loadCorpus(p, p.findDataset("labelled")->id).labels.empty())
-        QSKIP("the store does not keep documents' labels yet");
-    }
     core::RunRequest request;
     request.model = "labeled-lda";
     request.dataset = "labelled";

@@ -114,48 +114,47 @@ TopicRunLoad loadTopicRun(const std::filesystem::path& projectFile, std::int64_t
           predicted && predicted->rows() == static_cast<Eigen::Index>(data->documents.size()) &&
           predicted->cols() == std::max<Eigen::Index>(1, data->responseClasses.size()))
         data->responsePredicted = std::move(*predicted);
-      // The metadata weights with their names and ranges, only when all three agree.
-      if (auto weights = core::loadMatrix(project, runId, core::topic::kFeatureWeights);
-          weights && weights->rows() == K) {
-        auto ranges = core::loadMatrix(project, runId, core::topic::kFeatureRanges);
-        const auto names = data->run.finalMetrics.find(core::topic::kFeatureNamesMetric);
-        if (ranges && ranges->rows() == weights->cols() && ranges->cols() == 4 &&
-            names != data->run.finalMetrics.end() && names->is_array() &&
-            static_cast<Eigen::Index>(names->size()) == weights->cols()) {
-          data->featureNames = names->get<std::vector<std::string>>();
-          data->featureWeights = std::move(*weights);
-          data->featureRanges = std::move(*ranges);
-        }
-      }
-      // The topics over time read apart, so that a fault in them leaves the other pages.
-      try {
-        data->overTime = loadTopicTime(project, runId, *data);
-      } catch (const std::exception& e) {
-        data->overTimeError = qs(e.what());
-      }
-      out.data = std::move(data);
     }
-    catch (const std::exception& e) {
-      out.error = qs(e.what());
+    // The metadata weights with their names and ranges, only when all three agree.
+    if (auto weights = core::loadMatrix(project, runId, core::topic::kFeatureWeights);
+        weights && weights->rows() == K) {
+      auto ranges = core::loadMatrix(project, runId, core::topic::kFeatureRanges);
+      const auto names = data->run.finalMetrics.find(core::topic::kFeatureNamesMetric);
+      if (ranges && ranges->rows() == weights->cols() && ranges->cols() == 4 && names != data->run.finalMetrics.end() &&
+          names->is_array() && static_cast<Eigen::Index>(names->size()) == weights->cols()) {
+        data->featureNames = names->get<std::vector<std::string>>();
+        data->featureWeights = std::move(*weights);
+        data->featureRanges = std::move(*ranges);
+      }
     }
-    return out;
+    // The topics over time read apart, so that a fault in them leaves the other pages.
+    try {
+      data->overTime = loadTopicTime(project, runId, *data);
+    } catch (const std::exception& e) {
+      data->overTimeError = qs(e.what());
+    }
+    out.data = std::move(data);
+  } catch (const std::exception& e) {
+    out.error = qs(e.what());
   }
+  return out;
+}
 
-  QString assignmentMeaning(const TopicRunData& data) {
-    const auto* info = findModel(data.run.model);
-    const bool sampled = info && std::any_of(info->options.begin(), info->options.end(),
-                                             [](const auto& o) { return o.name == "sampler"; });
-    if (data.clusters)
-      return QObject::tr(
-          "A mixture model gives every word of a document the document's one topic (its cluster); the "
-          "small number is the topic's.");
-    if (sampled)
-      return QObject::tr(
-          "Each kept word is coloured by the topic the sampler assigned it in its last sweep; the small "
-          "number is the topic's.");
+QString assignmentMeaning(const TopicRunData& data) {
+  const auto* info = findModel(data.run.model);
+  const bool sampled = info && std::any_of(info->options.begin(), info->options.end(),
+                                           [](const auto& o) { return o.name == "sampler"; });
+  if (data.clusters)
     return QObject::tr(
-        "Each kept word is coloured by its most likely topic under the fitted model (the topic that "
-        "explains it best in this document); the small number is the topic's.");
-  }
+        "A mixture model gives every word of a document the document's one topic (its cluster); the "
+        "small number is the topic's.");
+  if (sampled)
+    return QObject::tr(
+        "Each kept word is coloured by the topic the sampler assigned it in its last sweep; the small "
+        "number is the topic's.");
+  return QObject::tr(
+      "Each kept word is coloured by its most likely topic under the fitted model (the topic that "
+      "explains it best in this document); the small number is the topic's.");
+}
 
 }  // namespace latent::ui

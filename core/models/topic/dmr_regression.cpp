@@ -2,6 +2,8 @@
 // The DMR objective, its gradient and its L-BFGS maximisation.
 #include "core/models/topic/dmr_regression.hpp"
 
+#include "core/util/lbfgs.hpp"
+
 #include <cmath>
 #include <deque>
 #include <limits>
@@ -51,84 +53,32 @@ double dmrObjective(const DmrRegressionProblem& problem, const Eigen::MatrixXd& 
 
 DmrOptimizeResult maximiseDmrObjective(const DmrRegressionProblem& problem, Eigen::MatrixXd& lambda, int maxIterations,
                                        double tolerance, const std::stop_token& stop) {
-  // L-BFGS on the negated objective, with the parameters flattened.
-  constexpr std::size_t kMemory = 7;
-  constexpr double kArmijo = 1e-4;
+  // L-BFGS (core/util/lbfgs.hpp) on the negated objective, the parameters flattened. A stop
+  // request ends it at the next evaluation, keeping the last accepted point.
+  struct DmrStopped {};
   const auto size = lambda.size();
   Eigen::MatrixXd gradientMatrix;
-  const auto evaluate = [&](const Eigen::VectorXd& at, Eigen::VectorXd& g) {
+  const auto negated = [&](const Eigen::VectorXd& at, Eigen::VectorXd& g) {
+    if (stop.stop_requested()) throw DmrStopped{};
     const Eigen::MatrixXd l = Eigen::Map<const Eigen::MatrixXd>(at.data(), lambda.rows(), lambda.cols());
     const double v = dmrObjective(problem, l, &gradientMatrix);
     g = -Eigen::Map<const Eigen::VectorXd>(gradientMatrix.data(), size);
     return -v;
   };
   Eigen::VectorXd x = Eigen::Map<const Eigen::VectorXd>(lambda.data(), size);
-  Eigen::VectorXd g(size), next(size), nextG(size), direction(size);
-  double f = evaluate(x, g);
+  LbfgsOptions options;
+  options.memory = 7;
+  options.maxIterations = maxIterations;
+  options.gradientTolerance = 0.0;  // the objective is a sum over documents: judge by its relative gain
+  options.valueTolerance = tolerance;
   DmrOptimizeResult result;
-  if (!std::isfinite(f)) {
-    result.objective = -f;
-    return result;
-  }
-  std::deque<Eigen::VectorXd> s, y;
-  std::deque<double> rho;
-  std::vector<double> a(kMemory);
-  for (int it = 0; it < maxIterations && !stop.stop_requested(); ++it) {
-    // Two-loop recursion: direction = -H g.
-    direction = -g;
-    for (std::size_t i = s.size(); i-- > 0;) {
-      a[i] = rho[i] * s[i].dot(direction);
-      direction -= a[i] * y[i];
-    }
-    if (!s.empty()) direction *= s.back().dot(y.back()) / y.back().squaredNorm();
-    for (std::size_t i = 0; i < s.size(); ++i) {
-      const double b = rho[i] * y[i].dot(direction);
-      direction += (a[i] - b) * s[i];
-    }
-    double slope = g.dot(direction);
-    if (!(slope < 0.0)) {  // not a descent direction: restart from steepest descent
-      s.clear();
-      y.clear();
-      rho.clear();
-      direction = -g;
-      slope = -g.squaredNorm();
-    }
-    if (slope == 0.0) break;
-    // The first step of a steepest-descent direction has no scale: start it at unit length.
-    double step = s.empty() ? std::min(1.0, 1.0 / std::sqrt(-slope)) : 1.0;
-    double nextF = std::numeric_limits<double>::infinity();
-    bool accepted = false;
-    for (int tries = 0; tries < 40; ++tries) {
-      next = x + step * direction;
-      nextF = evaluate(next, nextG);
-      if (std::isfinite(nextF) && nextF <= f + kArmijo * step * slope) {
-        accepted = true;
-        break;
-      }
-      step *= 0.5;
-    }
-    if (!accepted) break;
-    ++result.iterations;
-    const double gain = f - nextF;
-    Eigen::VectorXd sk = next - x, yk = nextG - g;
-    const double sy = sk.dot(yk);
-    x.swap(next);
-    g.swap(nextG);
-    f = nextF;
-    if (sy > 1e-12) {
-      if (s.size() == kMemory) {
-        s.pop_front();
-        y.pop_front();
-        rho.pop_front();
-      }
-      s.push_back(std::move(sk));
-      y.push_back(std::move(yk));
-      rho.push_back(1.0 / sy);
-    }
-    if (gain <= tolerance * std::max(1.0, std::abs(f))) break;
+  try {
+    const auto fit = minimizeLbfgs(negated, x, options);
+    result.iterations = fit.iterations;
+  } catch (const DmrStopped&) {
   }
   lambda = Eigen::Map<const Eigen::MatrixXd>(x.data(), lambda.rows(), lambda.cols());
-  result.objective = -f;
+  result.objective = dmrObjective(problem, lambda, nullptr);
   return result;
 }
 

@@ -2,7 +2,7 @@
 // The regression half of DMR-LDA (Mimno & McCallum 2008): given each document's topic counts n_dk
 // and its features x_d, the weights lambda (K x F) maximise the Dirichlet-multinomial likelihood
 // of the counts under alpha_dk = exp(lambda_k . x_d) (000 eq. 27.71-27.72) plus a Gaussian prior,
-// by L-BFGS (Nocedal & Wright 2006, algorithm 7.4) with a backtracking line search.
+// by L-BFGS (core/util/lbfgs.hpp).
 #pragma once
 
 #include <cstdint>

@@ -6,33 +6,11 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "core/data/synthetic_draws.hpp"
 #include "core/data/synthetic_lda.hpp"
 #include "core/util/random.hpp"
 
 namespace latent::core {
-namespace {
-
-std::int32_t dmrSampleIndex(Rng& rng, const Eigen::Ref<const Eigen::VectorXd>& p) {
-  double u = rng.uniform() * p.sum();
-  for (Eigen::Index i = 0; i < p.size(); ++i)
-    if ((u -= p[i]) < 0.0) return static_cast<std::int32_t>(i);
-  return static_cast<std::int32_t>(p.size() - 1);
-}
-
-int dmrSamplePoisson(Rng& rng, double mean) {
-  // Knuth's method; means here are small.
-  const double limit = std::exp(-mean);
-  int k = 0;
-  double product = rng.uniform();
-  while (product > limit) {
-    ++k;
-    product *= rng.uniform();
-  }
-  return k;
-}
-
-}  // namespace
-
 SyntheticDmr generateDmrCorpus(const SyntheticDmrSpec& spec) {
   if (spec.topics < 2 + spec.groups) throw std::invalid_argument("generateDmrCorpus: needs topics >= 2 + groups");
   Rng rng(spec.seed);
@@ -67,13 +45,13 @@ SyntheticDmr generateDmrCorpus(const SyntheticDmrSpec& spec) {
     const Eigen::VectorXd alpha = (out.featureWeights * x).array().exp();
     Eigen::VectorXd theta(K);
     for (int k = 0; k < K; ++k) theta[k] = rng.gamma(alpha[k]);
-    if (theta.sum() <= 0.0) theta[dmrSampleIndex(rng, alpha)] = 1.0;  // every draw underflowed
+    if (theta.sum() <= 0.0) theta[drawDiscrete(rng, alpha)] = 1.0;  // every draw underflowed
     theta /= theta.sum();
-    const int length = std::max(2, dmrSamplePoisson(rng, spec.meanLength));
+    const int length = std::max(2, drawPoisson(rng, spec.meanLength));
     words.clear();
     for (int i = 0; i < length; ++i) {
-      const auto k = dmrSampleIndex(rng, theta);
-      words.push_back(dmrSampleIndex(rng, out.topicWord.row(k).transpose()));
+      const auto k = drawDiscrete(rng, theta);
+      words.push_back(drawDiscrete(rng, out.topicWord.row(k).transpose()));
     }
     out.corpus.addDocument("doc" + std::to_string(d), "doc" + std::to_string(d), words);
     out.corpus.times.push_back(std::to_string(year));

@@ -7,31 +7,11 @@
 #include <cmath>
 #include <string>
 
+#include "core/data/synthetic_draws.hpp"
 #include "core/data/synthetic_lda.hpp"
 #include "core/util/random.hpp"
 
 namespace latent::core {
-namespace {
-
-std::int32_t drawLldaIndex(Rng& rng, const Eigen::Ref<const Eigen::VectorXd>& p) {
-  double u = rng.uniform() * p.sum();
-  for (Eigen::Index i = 0; i + 1 < p.size(); ++i) {
-    u -= p[i];
-    if (u <= 0.0) return static_cast<std::int32_t>(i);
-  }
-  return static_cast<std::int32_t>(p.size() - 1);
-}
-
-int drawLldaLength(Rng& rng, double mean) {
-  if (mean > 500) return std::max(0, static_cast<int>(std::lround(mean + std::sqrt(mean) * rng.normal())));
-  const double limit = std::exp(-mean);
-  int k = 0;
-  for (double p = rng.uniform(); p > limit; p *= rng.uniform()) ++k;
-  return k;
-}
-
-}  // namespace
-
 std::string syntheticLabelName(int l) { return std::string("label") + (l < 10 ? "0" : "") + std::to_string(l); }
 
 SyntheticLabeledLda generateLabeledLdaCorpus(const SyntheticLabeledLdaSpec& spec) {
@@ -58,11 +38,11 @@ SyntheticLabeledLda generateLabeledLdaCorpus(const SyntheticLabeledLdaSpec& spec
     std::vector<std::int32_t> topics = set;
     for (int b = 0; b < spec.background; ++b) topics.push_back(spec.labels + b);
     const Eigen::VectorXd theta = sampleSymmetricDirichlet(rng, static_cast<Eigen::Index>(topics.size()), spec.alpha);
-    const int length = std::max(1, drawLldaLength(rng, spec.meanLength));
+    const int length = std::max(1, drawPoisson(rng, spec.meanLength));
     words.clear();
     for (int i = 0; i < length; ++i) {
-      const auto k = topics[static_cast<std::size_t>(drawLldaIndex(rng, theta))];
-      words.push_back(drawLldaIndex(rng, wordsByTopic.col(k)));
+      const auto k = topics[static_cast<std::size_t>(drawDiscrete(rng, theta))];
+      words.push_back(drawDiscrete(rng, wordsByTopic.col(k)));
     }
     out.corpus.addDocument(std::to_string(d + 1), "doc " + std::to_string(d + 1), words);
     std::string text;

@@ -5,32 +5,10 @@
 #include <cmath>
 #include <string>
 
+#include "core/data/synthetic_draws.hpp"
 #include "core/util/random.hpp"
 
 namespace latent::core {
-namespace {
-
-// Inverse-CDF draw from a discrete distribution.
-std::int32_t sampleIndex(Rng& rng, const Eigen::Ref<const Eigen::VectorXd>& p) {
-  double u = rng.uniform() * p.sum();
-  for (Eigen::Index i = 0; i + 1 < p.size(); ++i) {
-    u -= p[i];
-    if (u <= 0.0) return static_cast<std::int32_t>(i);
-  }
-  return static_cast<std::int32_t>(p.size() - 1);
-}
-
-// Poisson(mean) by Knuth's method for small means and a rounded normal beyond 500.
-int samplePoisson(Rng& rng, double mean) {
-  if (mean > 500) return std::max(0, static_cast<int>(std::lround(mean + std::sqrt(mean) * rng.normal())));
-  const double limit = std::exp(-mean);
-  int k = 0;
-  for (double p = rng.uniform(); p > limit; p *= rng.uniform()) ++k;
-  return k;
-}
-
-}  // namespace
-
 Eigen::VectorXd sampleSymmetricDirichlet(Rng& rng, Eigen::Index size, double concentration) {
   Eigen::VectorXd x(size);
   for (Eigen::Index i = 0; i < size; ++i) x[i] = rng.gamma(concentration);
@@ -57,13 +35,13 @@ SyntheticLda generateLdaCorpus(const SyntheticLdaSpec& spec) {
   for (int d = 0; d < spec.documents; ++d) {
     const Eigen::VectorXd theta = sampleSymmetricDirichlet(rng, spec.topics, spec.alpha);
     out.docTopic.row(d) = theta.transpose();
-    const int length = std::max(1, samplePoisson(rng, spec.meanLength));
+    const int length = std::max(1, drawPoisson(rng, spec.meanLength));
     words.clear();
     std::vector<std::int32_t> z;
     for (int i = 0; i < length; ++i) {
-      const auto k = sampleIndex(rng, theta);
+      const auto k = drawDiscrete(rng, theta);
       z.push_back(k);
-      words.push_back(sampleIndex(rng, wordsByTopic.col(k)));
+      words.push_back(drawDiscrete(rng, wordsByTopic.col(k)));
     }
     out.assignments.push_back(std::move(z));
     out.corpus.addDocument(std::to_string(d + 1), "doc " + std::to_string(d + 1), words);

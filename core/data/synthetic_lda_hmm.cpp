@@ -9,32 +9,11 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/data/synthetic_draws.hpp"
 #include "core/data/synthetic_lda.hpp"
 #include "core/util/random.hpp"
 
 namespace latent::core {
-namespace {
-
-// Inverse-CDF draw from an unnormalised discrete distribution.
-std::int32_t ldaHmmDrawIndex(Rng& rng, const Eigen::Ref<const Eigen::VectorXd>& p) {
-  double u = rng.uniform() * p.sum();
-  for (Eigen::Index i = 0; i + 1 < p.size(); ++i) {
-    u -= p[i];
-    if (u < 0.0) return static_cast<std::int32_t>(i);
-  }
-  return static_cast<std::int32_t>(p.size() - 1);
-}
-
-// Poisson(mean) by Knuth's method (the means of generated corpora are small).
-int ldaHmmPoisson(Rng& rng, double mean) {
-  const double limit = std::exp(-mean);
-  int k = 0;
-  for (double p = rng.uniform(); p > limit; p *= rng.uniform()) ++k;
-  return k;
-}
-
-}  // namespace
-
 SyntheticLdaHmm generateLdaHmmCorpus(const SyntheticLdaHmmSpec& spec) {
   const auto C = spec.transitions.rows();
   if (C < 2 || spec.transitions.cols() != C)
@@ -69,14 +48,14 @@ SyntheticLdaHmm generateLdaHmmCorpus(const SyntheticLdaHmmSpec& spec) {
   for (int d = 0; d < spec.documents; ++d) {
     const Eigen::VectorXd theta = sampleSymmetricDirichlet(rng, K, spec.alpha);
     out.docTopic.row(d) = theta.transpose();
-    const int length = std::max(2, ldaHmmPoisson(rng, spec.meanLength));
+    const int length = std::max(2, drawPoisson(rng, spec.meanLength));
     words.clear();
     std::vector<std::int32_t> z, c;
     for (int i = 0; i < length; ++i) {
-      z.push_back(ldaHmmDrawIndex(rng, theta));
-      c.push_back(i == 0 ? ldaHmmDrawIndex(rng, out.start) : ldaHmmDrawIndex(rng, nextByClass.col(c.back())));
-      words.push_back(c.back() == 0 ? ldaHmmDrawIndex(rng, wordsByTopic.col(z.back()))
-                                    : ldaHmmDrawIndex(rng, wordsByClass.col(c.back())));
+      z.push_back(drawDiscrete(rng, theta));
+      c.push_back(i == 0 ? drawDiscrete(rng, out.start) : drawDiscrete(rng, nextByClass.col(c.back())));
+      words.push_back(c.back() == 0 ? drawDiscrete(rng, wordsByTopic.col(z.back()))
+                                    : drawDiscrete(rng, wordsByClass.col(c.back())));
     }
     out.topics.push_back(std::move(z));
     out.classes.push_back(std::move(c));

@@ -346,6 +346,24 @@ void TopicDocumentView::updateHeader() {
                         formatPercent(row[best]));
     }
   }
+  // A model of labels (labeled-lda): the labels its words suggest, by the model's rule (a share of at
+  // least half the top label's), beside the true labels above.
+  if (m_data && h.index >= 0 && h.index < m_data->labelScores.rows()) {
+    const auto row = m_data->labelScores.row(h.index);
+    const double top = row.maxCoeff();
+    std::vector<Eigen::Index> order;
+    for (Eigen::Index l = 0; l < row.size(); ++l)
+      if (top > 0.0 && row[l] >= 0.5 * top) order.push_back(l);
+    std::sort(order.begin(), order.end(), [&](Eigen::Index a, Eigen::Index b) { return row[a] > row[b]; });
+    QStringList predicted;
+    for (const auto l : order) {
+      const auto name = m_data->labels.find(static_cast<std::int64_t>(l));
+      predicted << tr("%1 (%2)").arg(
+          (name != m_data->labels.end() ? qs(name->second) : tr("label %1").arg(l + 1)).toHtmlEscaped(),
+          formatPercent(row[l]));
+    }
+    if (!predicted.isEmpty()) facts << tr("predicted labels %1").arg(predicted.join(QStringLiteral(", ")));
+  }
   facts << (m_heldOut ? tr("held out") : tr("training document"));
   const QString title = h.title.empty() ? tr("Document %1").arg(h.index + 1) : qs(h.title).toHtmlEscaped();
   m_headerLabel->setText(QStringLiteral("<b>%1</b><br><span style=\"color:gray\">%2</span>")

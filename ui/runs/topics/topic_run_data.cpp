@@ -115,6 +115,9 @@ TopicRunLoad loadTopicRun(const std::filesystem::path& projectFile, std::int64_t
           predicted->cols() == std::max<Eigen::Index>(1, data->responseClasses.size()))
         data->responsePredicted = std::move(*predicted);
     }
+    if (auto scores = core::loadMatrix(project, runId, core::topic::kLabelScores);
+        scores && scores->rows() == static_cast<Eigen::Index>(data->documents.size()) && scores->cols() <= K)
+      data->labelScores = std::move(*scores);
     // The metadata weights with their names and ranges, only when all three agree.
     if (auto weights = core::loadMatrix(project, runId, core::topic::kFeatureWeights);
         weights && weights->rows() == K) {

@@ -57,6 +57,9 @@ struct TopicRunData {
   QString responseName;
   QStringList responseClasses;
   double responseMean = 0.0;
+  // A model of labels (labeled-lda): each document's label scores from its words alone (D x L,
+  // corpus order, label l the topic l; 0 x 0 otherwise): the reader names the predicted labels.
+  Eigen::MatrixXd labelScores;
   // A dynamic topic model (dtm): the topics slice by slice (topic_time_data.hpp); null otherwise.
   // When its matrices are there but do not fit together, null with the reason in overTimeError.
   std::shared_ptr<const TopicTimeData> overTime;

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "core/data/graph.hpp"
+
 namespace latent::core {
 
 // Only what fitting needs. Original text and character spans stay in the project file and are
@@ -30,6 +32,10 @@ struct Corpus {
     std::vector<std::string> values;
   };
   std::vector<MetadataColumn> metadata;
+  // Links between documents (citations, hyperlinks) by document index, as imported: source links
+  // to target; sorted, no duplicates, no self-links. Empty for a corpus without links. Models of
+  // linked documents see them through FitData::links (eval/link_split.hpp), never directly.
+  std::vector<Edge> links;
   std::vector<std::int64_t> offsets{0};  // document d holds tokens[offsets[d], offsets[d+1])
   std::vector<std::int32_t> tokens;      // word id of every kept token, document after document
 

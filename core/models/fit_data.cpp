@@ -12,6 +12,11 @@ PreparedData::PreparedData(const Corpus& corpus, double fraction, std::uint64_t 
   m_data.corpus = &m_corpus.train;
   m_data.heldout = &m_corpus.heldout;
   m_data.trainDocuments = m_corpus.trainDocuments;
+  if (!corpus.links.empty()) {
+    m_links = splitLinks(corpus.links, m_corpus.trainDocuments, m_corpus.heldout.documents,
+                         m_data.fullDocumentCount, fraction, seed);
+    m_data.links = &m_links;
+  }
 }
 
 PreparedData::PreparedData(const Graph& graph, double fraction, std::uint64_t seed)

@@ -21,7 +21,8 @@ namespace latent::core {
 class PreparedData {
  public:
   // Holds out `fraction` of the documents (their halves as HeldoutDocuments); keeps a copy of the
-  // training documents, so `corpus` need not outlive it.
+  // training documents, so `corpus` need not outlive it. A corpus with links also hides `fraction`
+  // of the links among the training documents (FitData::links).
   PreparedData(const Corpus& corpus, double fraction, std::uint64_t seed);
   // Holds out `fraction` of the node pairs; `graph` must outlive this.
   PreparedData(const Graph& graph, double fraction, std::uint64_t seed);
@@ -38,6 +39,7 @@ class PreparedData {
 
  private:
   CorpusSplit m_corpus;
+  LinkSplit m_links;
   DyadSplit m_dyads;
   RatingSplit m_ratings;
   FitData m_data;

@@ -20,6 +20,7 @@
 #include "core/data/ratings.hpp"
 #include "core/eval/dyad_split.hpp"
 #include "core/eval/heldout.hpp"
+#include "core/eval/link_split.hpp"
 #include "core/eval/rating_split.hpp"
 #include "core/models/option_specs.hpp"
 #include "core/models/training.hpp"
@@ -71,6 +72,9 @@ struct FitData {
   // corpus is the full one. Lets a model lay out per-document results in corpus order.
   std::span<const std::int64_t> trainDocuments;
   std::int64_t fullDocumentCount = 0;  // documents in the full corpus (training + held out)
+  // A linked corpus's links, split like its documents (eval/link_split.hpp): what a model of linked
+  // documents trains on and is scored on. Null when the corpus has no links.
+  const LinkSplit* links = nullptr;
   const Graph* graph = nullptr;
   const DyadSplit* dyads = nullptr;  // of `graph`
   const Ratings* ratings = nullptr;

@@ -70,6 +70,7 @@ int runImport(const CommonImportArgs& args, F&& importInto) {
     case core::DataKind::Corpus:
       std::cout << " " << count("documents") << " documents, " << count("tokens") << " tokens, vocabulary of "
                 << count("vocabulary") << " words";
+      if (s.contains("links")) std::cout << ", " << count("links") << " links";
       break;
     case core::DataKind::Graph:
       std::cout << " " << count("nodes") << " nodes, " << count("edges") << " edges, "

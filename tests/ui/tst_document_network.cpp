@@ -4,6 +4,7 @@
 // together and coloured by their topic, the run's predicted links drawn as many as the slider says,
 // a click opening the document in the reader, and the reader listing the document's links both
 // ways and its most likely new links, each of which opens its document.
+#include <QSignalSpy>
 #include <QSlider>
 #include <QTabWidget>
 #include <QtTest>
@@ -11,15 +12,19 @@
 #include "core/eval/link_prediction.hpp"
 #include "core/jobs/fit_job.hpp"
 #include "core/jobs/link_import.hpp"
+#include "core/store/corpus_store.hpp"
 #include "core/store/run_store.hpp"
 #include "test_case.hpp"
 #include "test_support.hpp"
+#include "ui/jobs/import_task.hpp"
+#include "ui/main_window.hpp"
 #include "ui/runs/run_view.hpp"
 #include "ui/runs/topics/document_links_data.hpp"
 #include "ui/runs/topics/document_network_view.hpp"
 #include "ui/runs/topics/topic_document_view.hpp"
 #include "ui/runs/topics/topic_run_data.hpp"
 #include "ui/util/settings.hpp"
+#include "ui/widgets/log_view.hpp"
 #include "ui/widgets/network_canvas.hpp"
 #include "ui_test_data.hpp"
 
@@ -161,6 +166,35 @@ class TestDocumentNetwork : public QObject {
     QVERIFY2(links.contains(QStringLiteral("Most likely new links</b> <a href=\"doc:12\">Paper 13</a>")),
              qPrintable(links));
     QVERIFY(!network->toolTipFor(4).isEmpty());
+  }
+
+  // Attach Links… on a corpus: the links go in off the GUI thread, the log says how many, and a bad
+  // file leaves the corpus as it was with the reason in the log.
+  void attachingLinksFromTheWindow() {
+    const auto file = m_scratch->path("attach.latent");
+    std::int64_t dataset = 0;
+    {
+      core::Project project(file);
+      dataset = test::addTextCorpus(project, "plain", themedDocuments(), true);
+    }
+    ui::MainWindow window;
+    window.resize(1100, 700);
+    QVERIFY(test::openProject(window, ui::fromPath(file)));
+    auto* bad = window.attachLinks(dataset, ui::fromPath(m_scratch->write("bad.csv", "source,target\nx,y\n")));
+    QVERIFY(bad);
+    QSignalSpy badEnded(bad, &ui::ImportTask::ended);
+    QVERIFY(badEnded.wait(10000));
+    QVERIFY(window.logView()
+                ->lines()
+                .join(QLatin1Char(QChar::LineFeed))
+                .contains(QStringLiteral("The links were not attached")));
+    auto* task = window.attachLinks(dataset, ui::fromPath(m_scratch->write("good.csv", themedLinks())));
+    QSignalSpy ended(task, &ui::ImportTask::ended);
+    QVERIFY(ended.wait(10000));
+    QVERIFY2(window.logView()->lines().join(QLatin1Char(QChar::LineFeed)).contains(QStringLiteral("now has 180 links")),
+             qPrintable(window.logView()->lines().join(QLatin1Char(QChar::LineFeed))));
+    core::Project project(file, core::Project::Access::ReadOnly);
+    QCOMPARE(core::loadCorpus(project, dataset).links.size(), std::size_t(180));
   }
 
   void screenshots() {

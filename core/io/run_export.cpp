@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "core/data/time_slices.hpp"
+#include "core/eval/link_prediction.hpp"
 #include "core/io/csv_writer.hpp"
 #include "core/io/run_export_detail.hpp"
 #include "core/results/block_results.hpp"
@@ -265,6 +266,11 @@ const std::vector<Exporter>& exporters() {
       {{"topic-shares-by-slice", "slice,start,topic,share", "a dynamic topic model's topic shares in each time slice"},
        exportTopicSharesBySlice,
        [](Project& p, const RunRecord& r) { return hasResultMatrix(p, r.id, topic::kTopicShareBySlice); }},
+      {{"predicted-links", "document,title,other_document,other_title,probability",
+        "a model of linked documents: each training document's most likely new links (pairs not linked in training), "
+        "with the model's probability"},
+       detail::exportPredictedLinks,
+       [](Project& p, const RunRecord& r) { return hasResultMatrix(p, r.id, kPredictedLinks); }},
       {{"blocks", "node,name,block", "each node's block (the most probable one)"},
        detail::exportBlocks,
        [](Project& p, const RunRecord& r) { return hasResultMatrix(p, r.id, kBlocks); },

@@ -24,6 +24,11 @@ struct ChosenMatrix {
 std::optional<ChosenMatrix> chooseMatrix(Project& project, const RunRecord& run, const std::string& name,
                                          std::optional<std::int64_t> iteration);
 
+// Models of linked documents (link_export.cpp): each training document's most likely new links,
+// `document,title,other_document,other_title,probability` by the documents' ids.
+std::int64_t exportPredictedLinks(Project& project, const RunRecord& run, std::ostream& out,
+                                  std::optional<std::int64_t> iteration);
+
 // Block models and factor models (block_model_export.cpp). Each returns the snapshot iteration
 // written, -1 for the final result.
 std::int64_t exportBlocks(Project& project, const RunRecord& run, std::ostream& out,

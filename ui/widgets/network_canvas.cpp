@@ -66,22 +66,29 @@ double NetworkCanvas::nodeRadius() const {
   return base * std::sqrt(m_zoom);
 }
 
+double NetworkCanvas::nodeRadius(std::int64_t node) const {
+  const auto i = static_cast<std::size_t>(node);
+  if (i >= m_drawing.nodeSizes.size()) return nodeRadius();
+  // Area grows with the size: from the plain radius to 2.2 times it.
+  return nodeRadius() * (1.0 + 1.2 * std::sqrt(std::clamp(m_drawing.nodeSizes[i], 0.0, 1.0)));
+}
+
 QPointF NetworkCanvas::nodePosition(std::int64_t node) const {
   if (node < 0 || node >= m_drawing.positions.rows()) return {};
-  const double side = std::max(1.0, std::min(width(), height()) - 2 * kCanvasMargin);
+  // Room for the largest node at the border.
+  const double side = std::max(1.0, std::min(width(), height()) - 2 * (kCanvasMargin + 2.2 * nodeRadius()));
   const QPointF centre(width() / 2.0, height() / 2.0);
   const double half = side / 2.0 * m_zoom;
   return centre + m_pan + QPointF(half * m_drawing.positions(node, 0), half * m_drawing.positions(node, 1));
 }
 
 std::int64_t NetworkCanvas::nodeAt(const QPointF& point) const {
-  const double reach = nodeRadius() + 3.0;
   std::int64_t best = -1;
-  double bestDistance = reach;
+  double bestDistance = 0.0;
   for (Eigen::Index i = 0; i < m_drawing.positions.rows(); ++i) {
     const QPointF d = nodePosition(i) - point;
     const double distance = std::hypot(d.x(), d.y());
-    if (distance <= bestDistance) {
+    if (distance <= nodeRadius(i) + 3.0 && (best < 0 || distance < bestDistance)) {
       best = i;
       bestDistance = distance;
     }
@@ -141,21 +148,28 @@ void NetworkCanvas::paintEvent(QPaintEvent*) {
     painter.setPen(QPen(c, 1.0 + 2.0 * s, touches(accent.a, accent.b) ? Qt::SolidLine : Qt::DashLine, Qt::RoundCap));
     painter.drawLine(nodePosition(accent.a), nodePosition(accent.b));
   }
-  const double r = nodeRadius();
   const QColor outline = palette().color(QPalette::Base);
-  painter.setPen(QPen(outline, r > 3 ? 1.0 : 0.5));
+  painter.setPen(QPen(outline, nodeRadius() > 3 ? 1.0 : 0.5));
   for (Eigen::Index i = 0; i < n; ++i) {
     const auto ui = static_cast<std::size_t>(i);
     const QColor fill =
         ui < m_drawing.nodeColours.size() && m_drawing.nodeColours[ui].isValid() ? m_drawing.nodeColours[ui] : text;
     painter.setBrush(fill);
+    const double r = nodeRadius(i);
     painter.drawEllipse(nodePosition(i), r, r);
+  }
+  if (n <= kMaxLabelledNodes && m_drawing.labels.size() == static_cast<std::size_t>(n)) {
+    painter.setPen(text);
+    const QFontMetricsF metrics(font());
+    for (Eigen::Index i = 0; i < n; ++i)
+      painter.drawText(nodePosition(i) + QPointF(nodeRadius(i) + 3.0, metrics.ascent() / 2.5),
+                       m_drawing.labels[static_cast<std::size_t>(i)]);
   }
   for (const std::int64_t ringed : {m_selected, m_hover}) {
     if (ringed < 0) continue;
     painter.setBrush(Qt::NoBrush);
     painter.setPen(QPen(text, 2.0));
-    painter.drawEllipse(nodePosition(ringed), r + 3.0, r + 3.0);
+    painter.drawEllipse(nodePosition(ringed), nodeRadius(ringed) + 3.0, nodeRadius(ringed) + 3.0);
   }
 }
 

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <QColor>
+#include <QString>
 #include <QWidget>
 
 #include <Eigen/Core>
@@ -19,8 +20,12 @@
 namespace latent::ui {
 
 struct NetworkDrawing {
-  Eigen::MatrixX2d positions;                                // N x 2, within [-1, 1]
-  std::vector<QColor> nodeColours;                           // N; invalid: the text colour
+  Eigen::MatrixX2d positions;       // N x 2, within [-1, 1]
+  std::vector<QColor> nodeColours;  // N; invalid: the text colour
+  // Optional, N each: a node's size from 0 (smallest) to 1 (largest), and its label, written
+  // beside it when the graph is small enough (kMaxLabelledNodes) and shown on hover otherwise.
+  std::vector<double> nodeSizes;
+  std::vector<QString> labels;
   std::vector<std::pair<std::int64_t, std::int64_t>> edges;  // plain edges
   struct Accent {
     std::int64_t a = 0, b = 0;
@@ -28,6 +33,8 @@ struct NetworkDrawing {
   };
   std::vector<Accent> accents;  // drawn over the plain edges
 };
+
+inline constexpr int kMaxLabelledNodes = 60;
 
 class NetworkCanvas final : public QWidget {
   Q_OBJECT
@@ -73,6 +80,7 @@ class NetworkCanvas final : public QWidget {
 
  private:
   double nodeRadius() const;
+  double nodeRadius(std::int64_t node) const;
 
   NetworkDrawing m_drawing;
   QColor m_accent;

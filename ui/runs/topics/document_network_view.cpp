@@ -82,13 +82,7 @@ int DocumentNetworkView::dominantTopic(qint64 document) const {
   return static_cast<int>(best);
 }
 
-QString DocumentNetworkView::topicName(int topic) const {
-  if (!m_labels.value(topic).isEmpty()) return QStringLiteral("%1 %2").arg(topic + 1).arg(m_labels[topic]);
-  QStringList words;
-  const auto& top = m_data->topWords[static_cast<std::size_t>(topic)];
-  for (std::size_t i = 0; i < top.size() && i < 3; ++i) words << m_data->wordText(top[i].word);
-  return QStringLiteral("%1 %2").arg(topic + 1).arg(words.join(QLatin1Char(' ')));
-}
+QString DocumentNetworkView::topicName(int topic) const { return topicDisplayName(m_data.get(), m_labels, topic, 3); }
 
 QString DocumentNetworkView::toolTipFor(qint64 document) const {
   if (!m_data || document < 0 || static_cast<std::size_t>(document) >= m_data->documents.size()) return {};

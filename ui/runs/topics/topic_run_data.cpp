@@ -145,6 +145,16 @@ TopicRunLoad loadTopicRun(const std::filesystem::path& projectFile, std::int64_t
   return out;
 }
 
+QString topicDisplayName(const TopicRunData* data, const QStringList& labels, int topic, int words) {
+  if (!data || topic < 0 || topic >= data->topicCount()) return {};
+  if (!labels.value(topic).isEmpty()) return QStringLiteral("%1 %2").arg(topic + 1).arg(labels[topic]);
+  QStringList top;
+  const auto& ranked = data->topWords[static_cast<std::size_t>(topic)];
+  for (std::size_t i = 0; i < ranked.size() && i < static_cast<std::size_t>(words); ++i)
+    top << data->wordText(ranked[i].word);
+  return QStringLiteral("%1 %2").arg(topic + 1).arg(top.join(QLatin1Char(' ')));
+}
+
 QString assignmentMeaning(const TopicRunData& data) {
   const auto* info = findModel(data.run.model);
   const bool sampled = info && std::any_of(info->options.begin(), info->options.end(),

@@ -90,6 +90,10 @@ struct TopicRunLoad {
   QString error;
 };
 
+// How the topic views name a topic: its number and the user's label (the Topics page's `labels`),
+// else its number and its `words` most probable words. Empty for a topic the run does not have.
+QString topicDisplayName(const TopicRunData* data, const QStringList& labels, int topic, int words);
+
 // Reads a run's topic results through its own read-only connection: call it off the GUI thread.
 TopicRunLoad loadTopicRun(const std::filesystem::path& projectFile, std::int64_t runId);
 

@@ -92,8 +92,6 @@ bool readEdgeList(const std::filesystem::path& source, const GraphReadOptions& o
   const bool weighted = weightNamed || (firstEdge && firstEdge->fields.size() >= 3 && isNumber(firstEdge->fields[2]));
   const std::string column3 = header && f.size() >= 3 ? "column 3 (" + shownText(f[2]) + ")" : "the third column";
   if (weighted && !weightNamed) report.notes.push_back(column3 + " holds numbers and was read as the edge weight");
-  if (!weighted && firstEdge && firstEdge->fields.size() >= 3)
-    report.notes.push_back(column3 + " is not a number, so it was ignored and every edge has weight 1");
 
   // Header columns named by --relation-column and --where.
   const auto headerColumn = [&](const std::string& name, const char* option) {
@@ -115,6 +113,11 @@ bool readEdgeList(const std::filesystem::path& source, const GraphReadOptions& o
     whereAt = headerColumn(options.where.substr(0, equals), "--where");
     whereValue = options.where.substr(equals + 1);
   }
+
+  // Column 3 named by --relation-column or --where is read, not ignored.
+  const bool column3Used = relationAt == std::size_t{2} || whereAt == std::size_t{2};
+  if (!weighted && !column3Used && firstEdge && firstEdge->fields.size() >= 3)
+    report.notes.push_back(column3 + " is not a number, so it was ignored and every edge has weight 1");
 
   auto process = [&](const Row& row) {
     const auto& fields = row.fields;

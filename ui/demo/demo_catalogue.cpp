@@ -93,8 +93,8 @@ QVector<DemoSpec> demoCatalogue() {
        QObject::tr("The multi-relational infinite relational model finds one partition of Sampson's 18 novices from "
                    "all eight relations at once (like, dislike, esteem, disesteem, influence, negative influence, "
                    "praise, blame), with whether each attended Cloisterville clustered alongside. On the Relations "
-                   "page each relation is drawn with the novices ordered by the blocks found: the blocks that like, "
-                   "esteem and praise each other dislike and blame the rest."),
+                   "page each relation is drawn with the novices ordered by the blocks found: liking, esteem, "
+                   "influence and praise fall inside the blocks, dislike, disesteem and blame between them."),
        QStringLiteral("sampson-relations"),
        QStringLiteral("irm-multi"),
        QString(),

@@ -76,9 +76,9 @@ class TestRelationsPage : public QObject {
     QCOMPARE(graph.relationCount(), std::size_t{8});
     // The run's node order: row i is node order[i]; every link is drawn where its nodes are, and
     // nothing else.
-    const auto loaded = ui::loadBlockRun(m_file, m_multi);
-    QVERIFY(loaded.data);
-    const auto& order = loaded.data->nodeOrder;
+    const auto& loaded = *page;
+    QVERIFY(loaded.data());
+    const auto& order = loaded.data()->nodeOrder;
     std::vector<int> position(order.size());
     for (std::size_t i = 0; i < order.size(); ++i) position[static_cast<std::size_t>(order[i])] = static_cast<int>(i);
     for (std::size_t r = 0; r < 8; ++r) {
@@ -91,11 +91,11 @@ class TestRelationsPage : public QObject {
         QCOMPARE(int(panels[r].cells[static_cast<std::size_t>(position[static_cast<std::size_t>(e.source)])]
                                     [static_cast<std::size_t>(position[static_cast<std::size_t>(e.target)])]),
                  1);
-      QCOMPARE(panels[r].columnStarts, loaded.data->blockStarts);
+      QCOMPARE(panels[r].columnStarts, loaded.data()->blockStarts);
     }
     // The features: cloisterville (0/1) and one indicator per fate, columns grouped by cluster.
     const auto& features = panels[8];
-    QCOMPARE(loaded.data->featureNames.size(), 5);
+    QCOMPARE(loaded.data()->featureNames.size(), 5);
     QCOMPARE(features.cells.front().size(), std::size_t{5});
     const auto cloister = *graph.attributeIndex("cloisterville");
     const auto& featureOrder = matrices->featureOrder();
@@ -105,8 +105,8 @@ class TestRelationsPage : public QObject {
       QCOMPARE(int(features.cells[static_cast<std::size_t>(position[v])][column]),
                graph.attributes[cloister][v] == "1" ? 1 : 0);
     for (std::size_t c = 1; c < featureOrder.size(); ++c)
-      QVERIFY(loaded.data->featureBlocks[static_cast<std::size_t>(featureOrder[c - 1])] <=
-              loaded.data->featureBlocks[static_cast<std::size_t>(featureOrder[c])]);
+      QVERIFY(loaded.data()->featureBlocks[static_cast<std::size_t>(featureOrder[c - 1])] <=
+              loaded.data()->featureBlocks[static_cast<std::size_t>(featureOrder[c])]);
 
     const QString dir = qEnvironmentVariable("LATENT_UI_SHOTS");
     if (!dir.isEmpty()) {

@@ -5,6 +5,7 @@
 #include <QPainter>
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 #include "ui/runs/blocks/block_run_data.hpp"
@@ -82,20 +83,42 @@ void RelationMatricesView::paintEvent(QPaintEvent*) {
                                                                        : tr("No relations to show"));
     return;
   }
+  // Panels wrap onto as many rows as make the cells largest: eight relations of a small graph fill
+  // the page in two or three rows rather than one thin strip.
   const auto n = static_cast<double>(m_panels.front().cells.size());
-  double columns = 0.0;
-  for (const auto& panel : m_panels) columns += panel.cells.empty() ? 0.0 : static_cast<double>(panel.cells[0].size());
-  const double gaps = kRelationPanelGap * static_cast<double>(m_panels.size() - 1);
-  const double fitWidth = (width() - 12.0 - gaps - kRelationNameWidth) / std::max(1.0, columns);
-  const double fitHeight = (height() - 12.0 - kRelationTitleHeight) / std::max(1.0, n);
-  const double cell = std::max(1.0, std::min(fitWidth, fitHeight));
+  const auto width = [](const Panel& panel) {
+    return panel.cells.empty() ? 0.0 : static_cast<double>(panel.cells[0].size());
+  };
+  const std::size_t count = m_panels.size();
+  std::size_t perRow = count;
+  double cell = 0.0;
+  for (std::size_t rows = 1; rows <= count; ++rows) {
+    const std::size_t per = (count + rows - 1) / rows;
+    double widest = 0.0;
+    for (std::size_t first = 0; first < count; first += per) {
+      double cells = 0.0;
+      for (std::size_t p = first; p < std::min(count, first + per); ++p) cells += width(m_panels[p]);
+      widest = std::max(widest, cells);
+    }
+    const double gaps = kRelationPanelGap * static_cast<double>(per - 1);
+    const double usedRows = std::ceil(static_cast<double>(count) / static_cast<double>(per));
+    const double fitWidth = (this->width() - 12.0 - gaps - kRelationNameWidth) / std::max(1.0, widest);
+    const double fitHeight =
+        (height() - 12.0 - usedRows * kRelationTitleHeight - (usedRows - 1) * kRelationPanelGap) / (usedRows * n);
+    const double candidate = std::min(fitWidth, fitHeight);
+    if (candidate > cell) {
+      cell = candidate;
+      perRow = per;
+    }
+  }
+  cell = std::max(1.0, cell);
   const bool names = cell >= kRelationNamedCell;
-  double x = 6.0 + (names ? kRelationNameWidth : 0.0);
-  const double top = 6.0 + kRelationTitleHeight;
+  const double left = 6.0 + (names ? kRelationNameWidth : 0.0);
 
   QFont labelFont = font();
   labelFont.setPointSizeF(std::max(6.0, std::min(labelFont.pointSizeF(), cell * 0.75)));
-  if (names) {
+  const auto drawNames = [&](double top) {
+    if (!names) return;
     painter.setFont(labelFont);
     painter.setPen(pal.color(QPalette::Text));
     const QFontMetrics fm(labelFont);
@@ -105,21 +128,28 @@ void RelationMatricesView::paintEvent(QPaintEvent*) {
                        fm.elidedText(m_data->nodeName(m_data->nodeOrder[i]), Qt::ElideRight,
                                      static_cast<int>(kRelationNameWidth - 6.0)));
     }
-  }
+  };
   const QColor ink = pal.color(QPalette::Highlight);
   QColor missing = pal.color(QPalette::Mid);
   missing.setAlphaF(0.5f);
   QFont titleFont = font();
   titleFont.setBold(true);
-  for (const auto& panel : m_panels) {
+  double x = left, top = 6.0 + kRelationTitleHeight;
+  for (std::size_t p = 0; p < count; ++p) {
+    const auto& panel = m_panels[p];
+    if (p % perRow == 0) {
+      if (p > 0) top += n * cell + kRelationPanelGap + kRelationTitleHeight;
+      x = left;
+      drawNames(top);
+    }
     const auto rows = panel.cells.size();
     const auto cols = rows == 0 ? std::size_t{0} : panel.cells[0].size();
     const QRectF grid(x, top, cell * static_cast<double>(cols), cell * static_cast<double>(rows));
     painter.setFont(titleFont);
     painter.setPen(pal.color(QPalette::Text));
-    painter.drawText(
-        QRectF(grid.left() - kRelationPanelGap / 2, 6.0, grid.width() + kRelationPanelGap, kRelationTitleHeight),
-        Qt::AlignHCenter | Qt::AlignVCenter, panel.title);
+    painter.drawText(QRectF(grid.left() - kRelationPanelGap / 2, top - kRelationTitleHeight,
+                            grid.width() + kRelationPanelGap, kRelationTitleHeight),
+                     Qt::AlignHCenter | Qt::AlignVCenter, panel.title);
     painter.fillRect(grid, pal.color(QPalette::AlternateBase));
     for (std::size_t r = 0; r < rows; ++r)
       for (std::size_t c = 0; c < cols; ++c) {

@@ -31,18 +31,17 @@ void RelationsPage::setData(std::shared_ptr<const BlockRunData> data) {
 
 QString RelationsPage::captionText() const {
   if (!m_data) return {};
-  QString text = tr("%n relation(s) fitted with one partition of the nodes into %1 blocks: ", nullptr,
-                    static_cast<int>(m_data->relationNames.size()))
-                     .arg(m_data->blockCount()) +
+  const auto relations = m_data->relationNames.size();
+  QString text = (relations == 1 ? tr("One relation fitted") : tr("%1 relations fitted").arg(relations)) +
+                 tr(" with one partition of the nodes into %1 blocks: ").arg(m_data->blockCount()) +
                  m_data->relationNames.join(QStringLiteral(", ")) + QStringLiteral(". ") +
                  tr("Rows and columns are ordered by block, with lines where the block changes.");
   if (!m_data->featureNames.isEmpty()) {
-    const std::set<int> clusters(m_data->featureBlocks.begin(), m_data->featureBlocks.end());
-    text +=
-        QStringLiteral(" ") + tr("The node features (%1), clustered into %n group(s) of features, are on the right; "
-                                 "grey marks a node without a value.",
-                                 nullptr, static_cast<int>(clusters.size()))
-                                  .arg(m_data->featureNames.join(QStringLiteral(", ")));
+    const auto clusters = std::set<int>(m_data->featureBlocks.begin(), m_data->featureBlocks.end()).size();
+    text += QStringLiteral(" ") +
+            tr("The node features (%1) are on the right, grouped into %2; grey marks a node without a value.")
+                .arg(m_data->featureNames.join(QStringLiteral(", ")),
+                     clusters == 1 ? tr("one cluster") : tr("%1 clusters").arg(clusters));
   }
   return text;
 }

@@ -22,6 +22,7 @@ class RelationsPage final : public QWidget {
 
   void setData(std::shared_ptr<const BlockRunData> data);
   RelationMatricesView* view() const noexcept { return m_view; }
+  const std::shared_ptr<const BlockRunData>& data() const noexcept { return m_data; }
   QString captionText() const;
 
  private:

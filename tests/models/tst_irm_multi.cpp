@@ -4,6 +4,8 @@
 // partition shared by three relations and planted feature clusters recovered, and its options.
 #include <QtTest>
 
+#include <tbb/task_arena.h>
+
 #include <cmath>
 #include <map>
 #include <set>
@@ -111,6 +113,31 @@ core::FitResult mirmFit(const core::Graph& graph, const nlohmann::json& options,
   settings.seed = seed;
   test::QuietObserver observer;
   return core::irmMultiModel().make()->fit(prepared.data(), settings, observer, {});
+}
+
+// Counts the chain's reports and snapshots; asks to stop after `stopAfter` chain reports.
+class MirmCounting final : public core::TrainingObserver {
+ public:
+  bool onReport(const core::IterationReport& r) override {
+    if (!r.inChain()) return true;
+    ++reports;
+    objectives.push_back(r.trainObjective);
+    return stopAfter <= 0 || reports < stopAfter;
+  }
+  void onSnapshot(std::shared_ptr<const core::ModelSnapshot> s) override { snapshots.push_back(std::move(s)); }
+  int reports = 0;
+  int stopAfter = 0;
+  std::vector<double> objectives;
+  std::vector<std::shared_ptr<const core::ModelSnapshot>> snapshots;
+};
+
+core::FitResult mirmFitObserved(const core::Graph& graph, const nlohmann::json& options, std::uint64_t seed,
+                                core::TrainingObserver& observer, std::stop_token stop = {}) {
+  const core::PreparedData prepared(graph, 0.1, seed);
+  core::FitSettings settings;
+  settings.options = core::resolveOptions(core::irmMultiModel().info(), options);
+  settings.seed = seed;
+  return core::irmMultiModel().make()->fit(prepared.data(), settings, observer, stop);
 }
 
 std::string mirmUsageError(const std::function<void()>& f) {
@@ -243,6 +270,57 @@ class IrmMultiTest : public QObject {
     QVERIFY(result.finalMetrics["heldout_auc"].get<double>() > 0.8);
     QCOMPARE(result.finalMetrics["label_attribute"].get<std::string>(), std::string("block"));
     QVERIFY(result.finalMetrics["nmi"].get<double>() > 0.9);
+  }
+
+  // The same seed gives the same chain and results whatever the number of threads (the restarts
+  // run in parallel, each on its own stream); snapshots carry every relation's block matrix.
+  void sameSeedSameResultAndSnapshots() {
+    Eigen::MatrixXd B = Eigen::MatrixXd::Constant(2, 2, 0.05);
+    B.diagonal().setConstant(0.6);
+    const auto planted =
+        core::generateMultiRelationalGraph({10, 10}, {B, B}, true, {2}, Eigen::MatrixXd::Constant(2, 1, 0.5), 3);
+    std::vector<core::FitResult> results;
+    std::vector<std::vector<double>> objectives;
+    for (const int threads : {1, 2, 1}) {
+      tbb::task_arena arena(threads);
+      MirmCounting observer;
+      arena.execute([&] {
+        results.push_back(mirmFitObserved(
+            planted.graph, {{"iterations", 20}, {"snapshot_every", 5}, {"features", "f0,f1"}}, 5, observer));
+      });
+      objectives.push_back(observer.objectives);
+      QCOMPARE(observer.snapshots.size(), std::size_t{4});
+      const auto& last = observer.snapshots.back()->matrices;
+      QCOMPARE(last.size(), std::size_t{3});
+      QCOMPARE(last[2].name, std::string(core::kRelationBlockMatrices));
+      QCOMPARE(last[2].values.rows(), 2 * last[0].values.cols());
+    }
+    for (std::size_t run = 1; run < results.size(); ++run) {
+      QCOMPARE(objectives[run], objectives[0]);
+      QCOMPARE(results[run].finalMetrics.dump(), results[0].finalMetrics.dump());
+      for (std::size_t m = 0; m < results[0].matrices.size(); ++m)
+        QCOMPARE(results[run].matrices[m].values, results[0].matrices[m].values);
+    }
+  }
+
+  void stopsWhenAsked() {
+    Eigen::MatrixXd B = Eigen::MatrixXd::Constant(2, 2, 0.1);
+    const auto planted = core::generateMultiRelationalGraph({10, 10}, {B, B}, false, {}, {}, 2);
+    {
+      std::stop_source stop;
+      stop.request_stop();
+      MirmCounting observer;
+      const auto result = mirmFitObserved(planted.graph, nlohmann::json::object(), 1, observer, stop.get_token());
+      QVERIFY(result.status == core::FitStatus::Cancelled);
+      QCOMPARE(observer.reports, 0);
+    }
+    MirmCounting observer;
+    observer.stopAfter = 3;
+    const auto result = mirmFitObserved(planted.graph, nlohmann::json::object(), 1, observer);
+    QVERIFY(result.status == core::FitStatus::Cancelled);
+    QCOMPARE(result.iterations, std::int64_t{3});
+    // A stopped run still has its results.
+    QCOMPARE(test::resultMatrix(result, core::kBlocks).rows(), Eigen::Index{20});
   }
 
   void rejectsBadOptions() {

@@ -377,6 +377,28 @@ void MirmSampler::nodeStep(std::int32_t i, Rng& rng) {
   }
 }
 
+std::vector<IrmCandidate> MirmSampler::conditional(std::int32_t i) {
+  const int from = m_z[static_cast<std::size_t>(i)];
+  gather(i);
+  detach(i);
+  std::vector<IrmCandidate> out;
+  std::vector<double> logWeights;
+  for (const int k : m_blocks) {
+    if (m_size[static_cast<std::size_t>(k)] == 0) continue;
+    out.push_back({k, 0.0});
+    logWeights.push_back(std::log(static_cast<double>(m_size[static_cast<std::size_t>(k)])) + nodeGain(k));
+  }
+  out.push_back({-1, 0.0});
+  logWeights.push_back(std::log(m_priors.concentration) + nodeGain(-1));
+  const double top = *std::max_element(logWeights.begin(), logWeights.end());
+  double total = 0.0;
+  for (const double w : logWeights) total += std::exp(w - top);
+  for (std::size_t c = 0; c < out.size(); ++c) out[c].probability = std::exp(logWeights[c] - top) / total;
+  attach(i, from);  // i's block stayed open while empty
+  clearScratch();
+  return out;
+}
+
 void MirmSampler::gatherFeature(std::int32_t f) {
   for (const int k : m_blocks)
     m_columnOnes[static_cast<std::size_t>(k)] = m_columnMissing[static_cast<std::size_t>(k)] = 0;

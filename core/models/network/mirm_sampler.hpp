@@ -59,6 +59,11 @@ class MirmSampler {
   // Split-merge proposals for the node partition (Jain & Neal 2004), launched as the irm's are.
   SplitMergeTally splitMerge(Rng& rng, int proposals, int scans, std::stop_token stop);
 
+  // P(block of node i | every other block, the data): over the blocks without i and a new block
+  // (-1), as a Gibbs move samples it. The state is left as it was.
+  std::vector<IrmCandidate> conditional(std::int32_t i);
+  int blockOf(std::int32_t v) const noexcept { return m_z[static_cast<std::size_t>(v)]; }
+
   // log CRP(z) + log CRP(w) + the collapsed Beta-Bernoulli likelihood of every relation and of the
   // feature matrix (000 eq. 27.82, summed over relations as in Kemp et al. 2006).
   double logJoint() const;

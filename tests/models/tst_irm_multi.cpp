@@ -245,6 +245,37 @@ class IrmMultiTest : public QObject {
   }
   void conditionalMatchesEnumeration_data() { logJointMatchesEnumeration_data(); }
 
+  // The same for each feature's cluster.
+  void featureConditionalMatchesEnumeration() {
+    const auto g = mirmSmallGraph(true, 17);
+    const auto split = core::splitDyads(g, 0.0, 6);
+    const auto input = core::network::buildMirmInput(g, split, "all", "x,colour");
+    const core::network::MirmPriors priors{0.8, 0.6, 0.7, 1.6};
+    core::network::MirmSampler sampler(input.data, priors);
+    const std::vector<int> z{0, 1, 1, 2, 0, 2, 1, 0, 2}, w{0, 1, 0, 2};
+    for (std::int32_t f = 0; f < input.data.features; ++f) {
+      sampler.assign(z, w);
+      const auto candidates = sampler.featureConditional(f);
+      const auto labels = sampler.featureLabels();
+      std::vector<double> logJoint;
+      for (const auto& c : candidates) {
+        auto placed = labels;
+        int member = -1;
+        for (std::int32_t u = 0; u < input.data.features && c.block >= 0; ++u)
+          if (u != f && sampler.featureBlockOf(u) == c.block) member = u;
+        placed[static_cast<std::size_t>(f)] = c.block >= 0 ? labels[static_cast<std::size_t>(member)] : 100;
+        logJoint.push_back(mirmBruteLogJoint(g, {}, input.data, sampler.labels(), placed, priors));
+      }
+      const double top = *std::max_element(logJoint.begin(), logJoint.end());
+      double total = 0.0;
+      for (const double l : logJoint) total += std::exp(l - top);
+      for (std::size_t c = 0; c < candidates.size(); ++c)
+        QVERIFY2(std::abs(candidates[c].probability - std::exp(logJoint[c] - top) / total) < 1e-9,
+                 qPrintable(QString("feature %1, candidate %2").arg(f).arg(c)));
+      QCOMPARE(sampler.featureLabels(), labels);
+    }
+  }
+
   // A planted partition of 36 nodes into 3 blocks shared by 3 relations of different densities,
   // none of which separates all three blocks alone, and 12 features in 3 planted clusters: the
   // partition (ARI near 1), its number of blocks and the feature clusters come back.

@@ -399,6 +399,27 @@ std::vector<IrmCandidate> MirmSampler::conditional(std::int32_t i) {
   return out;
 }
 
+std::vector<IrmCandidate> MirmSampler::featureConditional(std::int32_t f) {
+  const int from = m_w[static_cast<std::size_t>(f)];
+  gatherFeature(f);
+  applyFeature(from, -1);
+  std::vector<IrmCandidate> out;
+  std::vector<double> logWeights;
+  for (const int c : m_featureBlocks) {
+    if (m_featureSize[static_cast<std::size_t>(c)] == 0) continue;
+    out.push_back({c, 0.0});
+    logWeights.push_back(std::log(static_cast<double>(m_featureSize[static_cast<std::size_t>(c)])) + featureGain(c));
+  }
+  out.push_back({-1, 0.0});
+  logWeights.push_back(std::log(m_priors.featureConcentration) + featureGain(-1));
+  const double top = *std::max_element(logWeights.begin(), logWeights.end());
+  double total = 0.0;
+  for (const double w : logWeights) total += std::exp(w - top);
+  for (std::size_t c = 0; c < out.size(); ++c) out[c].probability = std::exp(logWeights[c] - top) / total;
+  applyFeature(from, +1);
+  return out;
+}
+
 void MirmSampler::gatherFeature(std::int32_t f) {
   for (const int k : m_blocks)
     m_columnOnes[static_cast<std::size_t>(k)] = m_columnMissing[static_cast<std::size_t>(k)] = 0;

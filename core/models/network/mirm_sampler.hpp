@@ -63,6 +63,9 @@ class MirmSampler {
   // (-1), as a Gibbs move samples it. The state is left as it was.
   std::vector<IrmCandidate> conditional(std::int32_t i);
   int blockOf(std::int32_t v) const noexcept { return m_z[static_cast<std::size_t>(v)]; }
+  // Likewise for feature f's cluster.
+  std::vector<IrmCandidate> featureConditional(std::int32_t f);
+  int featureBlockOf(std::int32_t f) const noexcept { return m_w[static_cast<std::size_t>(f)]; }
 
   // log CRP(z) + log CRP(w) + the collapsed Beta-Bernoulli likelihood of every relation and of the
   // feature matrix (000 eq. 27.82, summed over relations as in Kemp et al. 2006).

@@ -40,6 +40,16 @@ std::int64_t exportBlockMatrix(Project& project, const RunRecord& run, std::ostr
 std::int64_t exportFactors(Project& project, const RunRecord& run, std::ostream& out,
                            std::optional<std::int64_t> iteration);
 
+// The multi-relational irm (mirm_export.cpp): every relation's block matrix
+// (`relation,from_block,to_block,probability`), each feature's cluster (`feature,cluster`) and the
+// feature densities per node block (`block,feature_cluster,probability`).
+std::int64_t exportRelationBlockMatrices(Project& project, const RunRecord& run, std::ostream& out,
+                                         std::optional<std::int64_t> iteration);
+std::int64_t exportFeatureBlocks(Project& project, const RunRecord& run, std::ostream& out,
+                                 std::optional<std::int64_t> iteration);
+std::int64_t exportFeatureBlockMatrix(Project& project, const RunRecord& run, std::ostream& out,
+                                      std::optional<std::int64_t> iteration);
+
 // Harmoniums (hidden_units_export.cpp): `unit,word,weight` with the biases as rows (the hidden
 // unit's with an empty word, the word's with unit "bias"), and `document,unit,activation`.
 std::int64_t exportHiddenWeights(Project& project, const RunRecord& run, std::ostream& out,

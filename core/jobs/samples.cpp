@@ -74,6 +74,10 @@ std::vector<SampleInfo> builtInSamples() {
        "18 novices of a New England monastery in 1968 and their three strongest liking nominations "
        "just before the group split. Sampson's four groups are kept as the node attribute 'group'.",
        "sampson/like_t4.csv"},
+      {"sampson-relations", DataKind::Graph, "Sampson's monks: all eight relations (T4)",
+       "The same 18 novices with all eight of Sampson's relations at T4 (like, dislike, esteem, disesteem, "
+       "influence, negative influence, praise, blame) over the same nodes; models of one relation fit 'like'.",
+       "sampson/edges.csv"},
       {"karate", DataKind::Graph, "Zachary's karate club",
        "34 members of a university karate club and their friendships. The club split in two; "
        "'club_after_split' says who went where.",
@@ -182,7 +186,11 @@ ImportResult importSample(Project& project, const std::string& sample, const std
     r.source = source;
     r.read.format = GraphFormat::EdgeList;
     r.read.nodes = source.parent_path() / "nodes.csv";
-    r.read.directed = info->name == "sampson";
+    r.read.directed = info->name == "sampson" || info->name == "sampson-relations";
+    if (info->name == "sampson-relations") {
+      r.read.relationColumn = "relation";
+      r.read.where = "wave=T4";  // like and dislike were asked at T2-T4 too; the other six at T4 only
+    }
     return importGraph(project, r, control);
   }
   if (info->kind == DataKind::Table) {

@@ -108,8 +108,9 @@ class TopicLabelStoreTest : public QObject {
       run = addTopicRun(p, dataset);
       // What a schema-4 file looks like: no topic_labels table, nor what later versions added.
       p.db().exec("DROP TABLE topic_labels");
-      p.db().exec("ALTER TABLE documents DROP COLUMN metadata");                                                  // 010
-      p.db().exec("DROP TABLE token_values");                                                                     // 009
+      p.db().exec("DROP TABLE document_links");                   // 011 (012 rebuilds edges, which any version has)
+      p.db().exec("ALTER TABLE documents DROP COLUMN metadata");  // 010
+      p.db().exec("DROP TABLE token_values");                     // 009
       p.db().exec("ALTER TABLE runs DROP COLUMN owner_started; ALTER TABLE datasets DROP COLUMN owner_started");  // 008
       p.db().exec("DROP TABLE table_rows; DROP TABLE table_features");                                            // 007
       for (const char* column : {"status", "owner_pid", "owner_host", "owner_import"})                            // 006

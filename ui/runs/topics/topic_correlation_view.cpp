@@ -18,6 +18,7 @@
 #include "core/eval/correlation_map.hpp"
 #include "ui/runs/topics/topic_run_data.hpp"
 #include "ui/util/format.hpp"
+#include "ui/util/qt_convert.hpp"
 #include "ui/util/topic_colours.hpp"
 
 namespace latent::ui {

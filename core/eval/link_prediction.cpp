@@ -33,8 +33,9 @@ double precisionAt(int k, std::vector<std::pair<double, std::int32_t>>& candidat
                    const std::vector<std::int32_t>& relevant) {
   const auto top = std::min<std::size_t>(static_cast<std::size_t>(k), candidates.size());
   if (top == 0) return 0.0;
-  std::partial_sort(candidates.begin(), candidates.begin() + static_cast<std::ptrdiff_t>(top), candidates.end(),
-                    [](const auto& x, const auto& y) { return x.first > y.first || (x.first == y.first && x.second < y.second); });
+  std::partial_sort(
+      candidates.begin(), candidates.begin() + static_cast<std::ptrdiff_t>(top), candidates.end(),
+      [](const auto& x, const auto& y) { return x.first > y.first || (x.first == y.first && x.second < y.second); });
   int hits = 0;
   for (std::size_t i = 0; i < top; ++i)
     if (std::binary_search(relevant.begin(), relevant.end(), candidates[i].second)) ++hits;
@@ -133,8 +134,9 @@ std::vector<PredictedLink> topPredictedLinks(const LinkSplit& split, const PairS
     for (std::int32_t other = 0; other < split.trainDocuments; ++other)
       if (other != d && !split.linkedInTraining(d, other)) candidates.emplace_back(score(d, other), other);
     const auto top = std::min<std::size_t>(static_cast<std::size_t>(perDocument), candidates.size());
-    std::partial_sort(candidates.begin(), candidates.begin() + static_cast<std::ptrdiff_t>(top), candidates.end(),
-                      [](const auto& x, const auto& y) { return x.first > y.first || (x.first == y.first && x.second < y.second); });
+    std::partial_sort(
+        candidates.begin(), candidates.begin() + static_cast<std::ptrdiff_t>(top), candidates.end(),
+        [](const auto& x, const auto& y) { return x.first > y.first || (x.first == y.first && x.second < y.second); });
     for (std::size_t i = 0; i < top; ++i) {
       const auto a = std::min(d, candidates[i].second), b = std::max(d, candidates[i].second);
       if (listed.insert({a, b}).second) out.push_back({a, b, candidates[i].first});
@@ -143,7 +145,8 @@ std::vector<PredictedLink> topPredictedLinks(const LinkSplit& split, const PairS
   return out;
 }
 
-NamedMatrix predictedLinksMatrix(const std::vector<PredictedLink>& links, std::span<const std::int64_t> trainDocuments) {
+NamedMatrix predictedLinksMatrix(const std::vector<PredictedLink>& links,
+                                 std::span<const std::int64_t> trainDocuments) {
   NamedMatrix m{kPredictedLinks, Eigen::MatrixXd(static_cast<Eigen::Index>(links.size()), 3)};
   const auto full = [&](std::int32_t d) {
     return trainDocuments.empty() ? double(d) : double(trainDocuments[static_cast<std::size_t>(d)]);

@@ -22,11 +22,11 @@ namespace latent::core {
 using PairScore = std::function<double(std::int32_t, std::int32_t)>;
 
 struct LinkPredictionScores {
-  double auc = 0.5;             // ROC AUC over the held-out pairs (linked against not linked)
-  double perplexity = 0.0;      // exp(-mean log P) over them (001 eq. 8), probabilities clamped
-  double precisionAtK = 0.0;    // mean over query documents of the share of linked ones in their top k
-  std::int64_t pairs = 0;       // held-out pairs scored
-  std::int64_t queries = 0;     // documents ranked for precision at k
+  double auc = 0.5;           // ROC AUC over the held-out pairs (linked against not linked)
+  double perplexity = 0.0;    // exp(-mean log P) over them (001 eq. 8), probabilities clamped
+  double precisionAtK = 0.0;  // mean over query documents of the share of linked ones in their top k
+  std::int64_t pairs = 0;     // held-out pairs scored
+  std::int64_t queries = 0;   // documents ranked for precision at k
   int k = 10;
 };
 

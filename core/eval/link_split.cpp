@@ -16,8 +16,8 @@
 namespace latent::core {
 namespace {
 
-constexpr std::uint64_t kHiddenLinkStream = 0x4C494E4B'48494445ULL;  // "LINKHIDE"
-constexpr std::uint64_t kNonLinkStream = 0x4C494E4B'4E4F4E45ULL;     // "LINKNONE"
+constexpr std::uint64_t kHiddenLinkStream = 0x4C494E4B'48494445ULL;   // "LINKHIDE"
+constexpr std::uint64_t kNonLinkStream = 0x4C494E4B'4E4F4E45ULL;      // "LINKNONE"
 constexpr std::uint64_t kNewDocumentStream = 0x4C494E4B'4E455744ULL;  // "LINKNEWD"
 
 std::uint64_t unorderedKey(std::uint64_t n, std::int32_t a, std::int32_t b) noexcept {
@@ -98,8 +98,8 @@ LinkSplit splitLinks(std::span<const Edge> links, std::span<const std::int64_t> 
   std::unordered_set<std::uint64_t> withinKeys, newKeys;
   for (const Edge& link : links) {
     if (link.source < 0 || link.target < 0 || link.source >= fullDocumentCount || link.target >= fullDocumentCount)
-      throw DataError("a link names document " + std::to_string(std::max(link.source, link.target)) +
-                      ", beyond the corpus's " + std::to_string(fullDocumentCount) + " documents");
+      throw UsageError("a link names document " + std::to_string(std::max(link.source, link.target)) +
+                       ", beyond the corpus's " + std::to_string(fullDocumentCount) + " documents");
     const auto s = place[static_cast<std::size_t>(link.source)], t = place[static_cast<std::size_t>(link.target)];
     if (s == kUnused || t == kUnused) continue;
     if (s >= 0 && t >= 0) {
@@ -116,13 +116,16 @@ LinkSplit splitLinks(std::span<const Edge> links, std::span<const std::int64_t> 
   // Hidden links: a seeded shuffle of the distinct unordered pairs among training documents.
   std::vector<std::uint64_t> pairKeys;
   for (const Edge& e : within)
-    if (withinKeys.insert(unorderedKey(n, e.source, e.target)).second) pairKeys.push_back(unorderedKey(n, e.source, e.target));
+    if (withinKeys.insert(unorderedKey(n, e.source, e.target)).second)
+      pairKeys.push_back(unorderedKey(n, e.source, e.target));
   Rng hideRng(seed, kHiddenLinkStream);
   hideRng.shuffle(std::span<std::uint64_t>(pairKeys));
   const auto hiddenCount = static_cast<std::size_t>(std::llround(fraction * double(pairKeys.size())));
-  std::unordered_set<std::uint64_t> hiddenSet(pairKeys.begin(), pairKeys.begin() + static_cast<std::ptrdiff_t>(hiddenCount));
+  std::unordered_set<std::uint64_t> hiddenSet(pairKeys.begin(),
+                                              pairKeys.begin() + static_cast<std::ptrdiff_t>(hiddenCount));
   for (std::size_t i = 0; i < hiddenCount; ++i)
-    split.hidden.push_back({static_cast<std::int32_t>(pairKeys[i] / n), static_cast<std::int32_t>(pairKeys[i] % n), true});
+    split.hidden.push_back(
+        {static_cast<std::int32_t>(pairKeys[i] / n), static_cast<std::int32_t>(pairKeys[i] % n), true});
   std::sort(split.hidden.begin(), split.hidden.end(),
             [](const DocumentPair& x, const DocumentPair& y) { return std::tie(x.a, x.b) < std::tie(y.a, y.b); });
   Rng nonLinkRng(seed, kNonLinkStream);
@@ -150,9 +153,9 @@ LinkSplit splitLinks(std::span<const Edge> links, std::span<const std::int64_t> 
             [](const DocumentPair& x, const DocumentPair& y) { return std::tie(x.a, x.b) < std::tie(y.a, y.b); });
   split.newDocuments = toNew;
   Rng newRng(seed, kNewDocumentStream);
-  auto newNonLinks = drawUnlinkedPairs(static_cast<std::int64_t>(toNew.size()),
-                                       static_cast<std::int32_t>(heldoutDocuments.size()), split.trainDocuments, false,
-                                       newKeys, newRng);
+  auto newNonLinks =
+      drawUnlinkedPairs(static_cast<std::int64_t>(toNew.size()), static_cast<std::int32_t>(heldoutDocuments.size()),
+                        split.trainDocuments, false, newKeys, newRng);
   split.newDocuments.insert(split.newDocuments.end(), newNonLinks.begin(), newNonLinks.end());
   return split;
 }

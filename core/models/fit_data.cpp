@@ -13,8 +13,8 @@ PreparedData::PreparedData(const Corpus& corpus, double fraction, std::uint64_t 
   m_data.heldout = &m_corpus.heldout;
   m_data.trainDocuments = m_corpus.trainDocuments;
   if (!corpus.links.empty()) {
-    m_links = splitLinks(corpus.links, m_corpus.trainDocuments, m_corpus.heldout.documents,
-                         m_data.fullDocumentCount, fraction, seed);
+    m_links = splitLinks(corpus.links, m_corpus.trainDocuments, m_corpus.heldout.documents, m_data.fullDocumentCount,
+                         fraction, seed);
     m_data.links = &m_links;
   }
 }

@@ -76,22 +76,23 @@ LinkBaselineScores fitLinkBaselines(const FitData& data, const LinkBaselineSetti
   if (!data.links || !data.corpus) return out;
   const LinkSplit& split = *data.links;
   const auto trainRow = [&](std::int32_t t) -> Eigen::Index {
-    return data.trainDocuments.empty() ? t : static_cast<Eigen::Index>(data.trainDocuments[static_cast<std::size_t>(t)]);
+    return data.trainDocuments.empty() ? t
+                                       : static_cast<Eigen::Index>(data.trainDocuments[static_cast<std::size_t>(t)]);
   };
 
-  const FitResult lda = fitRegistered(
-      "lda-gibbs", data, {{"k", settings.topics}, {"iterations", settings.iterations}, {"restarts", 0}}, settings, stop);
+  const FitResult lda =
+      fitRegistered("lda-gibbs", data, {{"k", settings.topics}, {"iterations", settings.iterations}, {"restarts", 0}},
+                    settings, stop);
   if (usable(lda)) {
     if (const auto* theta = findMatrix(lda.matrices, topic::kDocTopic)) {
       out.ldaHidden = scoreHiddenLinks(
           split, [&](std::int32_t a, std::int32_t b) { return rowCosine(*theta, trainRow(a), *theta, trainRow(b)); });
       if (data.heldout && !data.heldout->empty() && theta->rows() == data.fullDocumentCount) {
         const auto& heldoutRows = data.heldout->documents;
-        out.ldaNew = scoreNewDocumentLinks(split, static_cast<std::int32_t>(heldoutRows.size()),
-                                           [&](std::int32_t h, std::int32_t t) {
-                                             return rowCosine(*theta, heldoutRows[static_cast<std::size_t>(h)], *theta,
-                                                              trainRow(t));
-                                           });
+        out.ldaNew = scoreNewDocumentLinks(
+            split, static_cast<std::int32_t>(heldoutRows.size()), [&](std::int32_t h, std::int32_t t) {
+              return rowCosine(*theta, heldoutRows[static_cast<std::size_t>(h)], *theta, trainRow(t));
+            });
       }
     }
   }
@@ -101,15 +102,16 @@ LinkBaselineScores fitLinkBaselines(const FitData& data, const LinkBaselineSetti
   FitData graphData;
   graphData.graph = &links.graph;
   graphData.dyads = &links.dyads;
-  const FitResult mmsb = fitRegistered(
-      "mmsb", graphData, {{"k", settings.topics}, {"iterations", settings.iterations}, {"restarts", 1}}, settings, stop);
+  const FitResult mmsb =
+      fitRegistered("mmsb", graphData, {{"k", settings.topics}, {"iterations", settings.iterations}, {"restarts", 1}},
+                    settings, stop);
   if (usable(mmsb)) {
     const auto* theta = findMatrix(mmsb.matrices, kMemberships);
     const auto* blocks = findMatrix(mmsb.matrices, kBlockMatrix);
     if (theta && blocks) {
       const Eigen::MatrixXd thetaB = *theta * *blocks;
-      out.mmsbHidden = scoreHiddenLinks(
-          split, [&](std::int32_t a, std::int32_t b) { return thetaB.row(a).dot(theta->row(b)); });
+      out.mmsbHidden =
+          scoreHiddenLinks(split, [&](std::int32_t a, std::int32_t b) { return thetaB.row(a).dot(theta->row(b)); });
     }
   }
   return out;
@@ -117,7 +119,8 @@ LinkBaselineScores fitLinkBaselines(const FitData& data, const LinkBaselineSetti
 
 void addLinkBaselineMetrics(nlohmann::json& metrics, const LinkBaselineScores& baselines) {
   if (baselines.ldaHidden)
-    addLinkBaselineMetrics(metrics, "lda_cosine", *baselines.ldaHidden, baselines.ldaNew ? &*baselines.ldaNew : nullptr);
+    addLinkBaselineMetrics(metrics, "lda_cosine", *baselines.ldaHidden,
+                           baselines.ldaNew ? &*baselines.ldaNew : nullptr);
   if (baselines.mmsbHidden) addLinkBaselineMetrics(metrics, "mmsb", *baselines.mmsbHidden, nullptr);
 }
 

@@ -24,8 +24,8 @@ struct LinkBaselineSettings {
 };
 
 struct LinkBaselineScores {
-  std::optional<LinkPredictionScores> ldaHidden;  // lda_cosine
-  std::optional<LinkPredictionScores> ldaNew;     // lda_cosine on new documents
+  std::optional<LinkPredictionScores> ldaHidden;   // lda_cosine
+  std::optional<LinkPredictionScores> ldaNew;      // lda_cosine on new documents
   std::optional<LinkPredictionScores> mmsbHidden;  // mmsb (cannot place a document without links)
 };
 

@@ -5,7 +5,7 @@
 // K = 20 on three seeds, 20% of the documents and of the links held out, their held-out AUC and
 // precision at 10 printed beside the two baselines (LDA topics by cosine, MMSB on the links alone)
 // and beside link-lda with outgoing bags (the reason for its undirected default). What is asserted
-// is what held on every seed; the rest is printed to be read.
+// is what held on every seed; the rest is printed to be read. About a minute in the Release build.
 #include <QtTest>
 
 #include <cstdio>
@@ -28,7 +28,7 @@ namespace {
 
 // Cora as the UCI files and links.csv give it (1-based ids, `doc,linked_doc`): each document's
 // words as counts repeated (bag-of-words models do not see the order), links source -> target.
-core::Corpus readCora(const std::string& dir) {
+core::Corpus readLinkedCora(const std::string& dir) {
   core::Corpus corpus;
   std::ifstream vocabulary(dir + "/vocab.cora.txt");
   for (std::string word; std::getline(vocabulary, word);)
@@ -60,8 +60,8 @@ core::Corpus readCora(const std::string& dir) {
   return corpus;
 }
 
-core::FitResult fitLinked(const core::ModelDefinition& model, const core::FitData& data, const nlohmann::json& options,
-                          std::uint64_t seed) {
+core::FitResult fitLinkedCora(const core::ModelDefinition& model, const core::FitData& data,
+                              const nlohmann::json& options, std::uint64_t seed) {
   core::FitSettings settings;
   settings.options = core::resolveOptions(model.info(), options);
   settings.seed = seed;
@@ -70,7 +70,7 @@ core::FitResult fitLinked(const core::ModelDefinition& model, const core::FitDat
   return model.make()->fit(data, settings, observer, {});
 }
 
-double metric(const core::FitResult& r, const char* key) { return r.finalMetrics.at(key).get<double>(); }
+double linkedCoraMetric(const core::FitResult& r, const char* key) { return r.finalMetrics.at(key).get<double>(); }
 
 }  // namespace
 
@@ -81,7 +81,7 @@ class LinkedTopicsCoraEvidence : public QObject {
   void coraAgainstTheBaselines() {
     const char* dir = std::getenv("LATENT_CORA_DIR");
     if (!dir || !*dir) QSKIP("LATENT_CORA_DIR is not set (the folder of docword.cora.txt, vocab.cora.txt, links.csv)");
-    const core::Corpus cora = readCora(dir);
+    const core::Corpus cora = readLinkedCora(dir);
     QCOMPARE(cora.documentCount(), std::size_t{2410});
     QVERIFY(cora.links.size() > 4000);
     std::map<std::string, std::vector<double>> auc, precision, newAuc, newPrecision;
@@ -96,33 +96,33 @@ class LinkedTopicsCoraEvidence : public QObject {
       const auto& data = prepared.data();
       const nlohmann::json common = {{"k", 20}, {"iterations", 300}};
       auto options = common;
-      const auto linkLda = fitLinked(core::linkLdaModel(), data, options, seed);
+      const auto linkLda = fitLinkedCora(core::linkLdaModel(), data, options, seed);
       options["baselines"] = false;
       options["direction"] = "outgoing";
-      const auto outgoing = fitLinked(core::linkLdaModel(), data, options, seed);
+      const auto outgoing = fitLinkedCora(core::linkLdaModel(), data, options, seed);
       options.erase("direction");
-      const auto ldaMmsb = fitLinked(core::ldaMmsbModel(), data, options, seed);
+      const auto ldaMmsb = fitLinkedCora(core::ldaMmsbModel(), data, options, seed);
       for (const auto* r : {&linkLda, &outgoing, &ldaMmsb}) QCOMPARE(r->status, core::FitStatus::MaxIterations);
       const auto row = [&](const std::string& name, const core::FitResult& r) {
-        record(name, metric(r, "heldout_auc"), metric(r, "heldout_precision_at_10"), metric(r, "new_document_auc"),
-               metric(r, "new_document_precision_at_10"));
+        record(name, linkedCoraMetric(r, "heldout_auc"), linkedCoraMetric(r, "heldout_precision_at_10"),
+               linkedCoraMetric(r, "new_document_auc"), linkedCoraMetric(r, "new_document_precision_at_10"));
         std::printf(
             "seed %llu %-22s AUC %.3f  P@10 %.3f  new AUC %.3f  new P@10 %.3f  link perplexity %.3f  word "
             "perplexity %.1f  %.4f s/sweep\n",
-            static_cast<unsigned long long>(seed), name.c_str(), metric(r, "heldout_auc"),
-            metric(r, "heldout_precision_at_10"), metric(r, "new_document_auc"),
-            metric(r, "new_document_precision_at_10"), metric(r, "heldout_link_perplexity"),
-            metric(r, "heldout_perplexity"), metric(r, "seconds_per_sweep"));
+            static_cast<unsigned long long>(seed), name.c_str(), linkedCoraMetric(r, "heldout_auc"),
+            linkedCoraMetric(r, "heldout_precision_at_10"), linkedCoraMetric(r, "new_document_auc"),
+            linkedCoraMetric(r, "new_document_precision_at_10"), linkedCoraMetric(r, "heldout_link_perplexity"),
+            linkedCoraMetric(r, "heldout_perplexity"), linkedCoraMetric(r, "seconds_per_sweep"));
       };
       row("link-lda", linkLda);
       row("link-lda outgoing", outgoing);
       row("lda-mmsb", ldaMmsb);
-      record("baseline lda cosine", metric(linkLda, "baseline_auc_lda_cosine"),
-             metric(linkLda, "baseline_precision_at_10_lda_cosine"),
-             metric(linkLda, "baseline_new_document_auc_lda_cosine"),
-             metric(linkLda, "baseline_new_document_precision_at_10_lda_cosine"));
-      record("baseline mmsb", metric(linkLda, "baseline_auc_mmsb"), metric(linkLda, "baseline_precision_at_10_mmsb"),
-             0.0, 0.0);
+      record("baseline lda cosine", linkedCoraMetric(linkLda, "baseline_auc_lda_cosine"),
+             linkedCoraMetric(linkLda, "baseline_precision_at_10_lda_cosine"),
+             linkedCoraMetric(linkLda, "baseline_new_document_auc_lda_cosine"),
+             linkedCoraMetric(linkLda, "baseline_new_document_precision_at_10_lda_cosine"));
+      record("baseline mmsb", linkedCoraMetric(linkLda, "baseline_auc_mmsb"),
+             linkedCoraMetric(linkLda, "baseline_precision_at_10_mmsb"), 0.0, 0.0);
       std::printf(
           "seed %llu baselines: LDA cosine AUC %.3f P@10 %.3f new AUC %.3f new P@10 %.3f; MMSB AUC %.3f "
           "P@10 %.3f\n",
@@ -139,12 +139,23 @@ class LinkedTopicsCoraEvidence : public QObject {
     for (const auto& [name, values] : auc)
       std::printf("mean %-22s AUC %.3f  P@10 %.3f  new AUC %.3f  new P@10 %.3f\n", name.c_str(), mean(values),
                   mean(precision[name]), mean(newAuc[name]), mean(newPrecision[name]));
-    // Every seed: both models far above chance on hidden links and on new documents' links.
-    for (const char* name : {"link-lda", "lda-mmsb"})
-      for (std::size_t i = 0; i < 3; ++i) {
-        QVERIFY2(auc[name][i] > 0.75, name);
+    // What held on every seed (the rest, printed above, did not): both models rank hidden links
+    // above both baselines by AUC; link-lda's top 10 hold more hidden links than LDA cosine's, for
+    // training and for new documents; lda-mmsb places new documents' links above LDA cosine by AUC;
+    // link-lda's undirected bags beat outgoing ones. Where they lose: link-lda's new-document AUC
+    // (it cannot predict who will cite a new document) and lda-mmsb's precision at 10.
+    for (std::size_t i = 0; i < 3; ++i) {
+      for (const char* name : {"link-lda", "lda-mmsb"}) {
+        QVERIFY2(auc[name][i] > auc["baseline lda cosine"][i], name);
+        QVERIFY2(auc[name][i] > auc["baseline mmsb"][i], name);
         QVERIFY2(newAuc[name][i] > 0.7, name);
       }
+      QVERIFY(precision["link-lda"][i] > precision["baseline lda cosine"][i]);
+      QVERIFY(newPrecision["link-lda"][i] > newPrecision["baseline lda cosine"][i]);
+      QVERIFY(newAuc["lda-mmsb"][i] > newAuc["baseline lda cosine"][i]);
+      QVERIFY(auc["link-lda"][i] > auc["link-lda outgoing"][i]);
+      QVERIFY(newAuc["link-lda"][i] > newAuc["link-lda outgoing"][i]);
+    }
   }
 };
 

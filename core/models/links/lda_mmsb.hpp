@@ -22,7 +22,7 @@ struct LdaMmsbOptions {
   double linkPrior = 1.0;  // Beta(link_prior, non_link_prior) on every B_pq
   double nonLinkPrior = 1.0;
   Direction direction = Direction::Undirected;
-  double nonLinkRatio = 1.0;
+  double nonLinkRatio = 10.0;
   std::int64_t snapshotEvery = 50;
   bool baselines = true;
 

@@ -21,7 +21,7 @@ struct LinkLdaOptions {
   std::int64_t iterations = 500;
   double alpha = 0.1;
   double beta = 0.01;
-  double gamma = 0.01;  // Dirichlet prior on each topic's distribution over target documents
+  double gamma = 0.1;  // Dirichlet prior on each topic's distribution over target documents
   links::LinkDirection direction = links::LinkDirection::Undirected;
   std::int64_t snapshotEvery = 50;
   bool baselines = true;

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// latent-cli import corpus|graph|ratings|table|sample (DESIGN §6).
+// latent-cli import corpus|graph|ratings|table|links|sample (DESIGN §6).
 #include <filesystem>
 #include <iostream>
 #include <memory>
 
 #include "cli_common.hpp"
 #include "core/jobs/import_job.hpp"
+#include "core/jobs/link_import.hpp"
 #include "core/jobs/samples.hpp"
 #include "core/util/errors.hpp"
 
@@ -69,6 +70,7 @@ int runImport(const CommonImportArgs& args, F&& importInto) {
     case core::DataKind::Corpus:
       std::cout << " " << count("documents") << " documents, " << count("tokens") << " tokens, vocabulary of "
                 << count("vocabulary") << " words";
+      if (s.contains("links")) std::cout << ", " << count("links") << " links";
       break;
     case core::DataKind::Graph:
       std::cout << " " << count("nodes") << " nodes, " << count("edges") << " edges, "
@@ -89,6 +91,34 @@ int runImport(const CommonImportArgs& args, F&& importInto) {
   return kExitOk;
 }
 
+// `import links` adds to a corpus already there: it needs the project and creates no dataset.
+int importLinks(const CommonImportArgs& args, const core::LinksImportRequest& request) {
+  if (!std::filesystem::exists(args.project))
+    throw core::UsageError("no project file " + args.project + "; import the corpus first");
+  core::Project project(args.project, core::Project::Access::ReadWrite);
+  ProgressLine progress("importing links");
+  core::ImportControl control;
+  control.stop = interruptToken();
+  control.progress = [&progress](std::uint64_t done, std::uint64_t total) { progress.update(done, total); };
+  const auto result = core::importDocumentLinks(project, request, control);
+  const auto& d = result.dataset;
+  if (args.json) {
+    printJsonLine({{"dataset", d.name},
+                   {"id", d.id},
+                   {"kind", std::string(core::toString(d.kind))},
+                   {"links", d.summary.value("links", std::int64_t{0})},
+                   {"source", request.source.string()},
+                   {"summary", d.summary},
+                   {"notes", result.notes}});
+    return kExitOk;
+  }
+  std::cout << "attached " << withThousands(d.summary.value("links", std::int64_t{0})) << " links to corpus '"
+            << terminalSafe(d.name) << "' (id " << d.id << ", "
+            << withThousands(d.summary.value("documents", std::int64_t{0})) << " documents)\n";
+  for (const auto& note : result.notes) std::cout << "  note: " << note << "\n";
+  return kExitOk;
+}
+
 template <typename T>
 std::optional<T> parseFormat(const std::string& name, std::optional<T> (*parse)(std::string_view) noexcept,
                              const char* allowed) {
@@ -100,8 +130,8 @@ std::optional<T> parseFormat(const std::string& name, std::optional<T> (*parse)(
 }  // namespace
 
 Command addImportCommand(CLI::App& app) {
-  auto* import =
-      app.add_subcommand("import", "Import a corpus, a graph, a ratings table, a numeric table or a built-in sample");
+  auto* import = app.add_subcommand(
+      "import", "Import a corpus, a graph, a ratings table, a numeric table, a corpus's links or a built-in sample");
   import->require_subcommand(1);
 
   // import corpus
@@ -182,6 +212,21 @@ Command addImportCommand(CLI::App& app) {
                 "Column of a known class per row, kept apart from the features");
   t->add_option("--columns", *columns, "Feature columns to keep, A,B,... (default: every other column)");
 
+  // import links
+  auto linkArgs = std::make_shared<CommonImportArgs>();
+  auto links = std::make_shared<core::LinksImportRequest>();
+  auto* l = import->add_subcommand("links", "Attach links between documents (citations, hyperlinks) to a corpus");
+  l->add_option("--project", linkArgs->project, "Project file (.latent) holding the corpus")->required();
+  l->add_option("--corpus", links->corpus, "The corpus (name or id) whose documents the links join")->required();
+  l->add_option("--source", linkArgs->source, "CSV/TSV with a header: a row per link")->required();
+  l->add_option("--source-column", links->sourceColumn,
+                "Column of the linking document (default: 'source', else the first column)");
+  l->add_option("--target-column", links->targetColumn,
+                "Column of the linked document (default: 'target', else the second column)");
+  l->add_option("--key", links->key, "How the columns name documents: auto (id, else a unique title), id, title")
+      ->capture_default_str();
+  l->add_flag("--json", linkArgs->json, "Print the result as one JSON object");
+
   // import sample
   auto sampleArgs = std::make_shared<CommonImportArgs>();
   auto sample = std::make_shared<std::string>();
@@ -236,6 +281,10 @@ Command addImportCommand(CLI::App& app) {
       return runImport(*tableArgs, [&](core::Project& p, const core::ImportControl& ctl) {
         return core::importTable(p, *table, ctl);
       });
+    }
+    if (l->parsed()) {
+      links->source = linkArgs->source;
+      return importLinks(*linkArgs, *links);
     }
     if (sampleArgs->name.empty()) sampleArgs->name = *sample;
     return runImport(*sampleArgs, [&](core::Project& p, const core::ImportControl& ctl) {

@@ -32,6 +32,7 @@ std::string summaryText(const core::DatasetInfo& d) {
     case core::DataKind::Corpus: {
       std::string text =
           count("documents") + " documents, " + count("tokens") + " tokens, " + count("vocabulary") + " words";
+      if (s.contains("links")) text += ", " + count("links") + " links";
       if (const auto it = s.find("metadata_columns"); it != s.end() && it->is_array()) {
         std::string names;
         for (const auto& n : *it)

@@ -7,6 +7,7 @@
 #include "core/data/metadata_columns.hpp"
 #include "core/store/blob.hpp"
 #include "core/store/damaged_project.hpp"
+#include "core/store/document_link_store.hpp"
 #include "core/util/errors.hpp"
 
 namespace latent::core {
@@ -182,6 +183,7 @@ Corpus loadCorpus(Project& project, std::int64_t datasetId) {
   if (const auto it = dataset.options.find("label_separator");
       it != dataset.options.end() && it->is_string() && !corpus.labels.empty())
     corpus.labelSeparator = it->get<std::string>();
+  corpus.links = loadDocumentLinks(project, datasetId, corpus.documentCount());
   return corpus;
 }
 

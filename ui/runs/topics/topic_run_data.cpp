@@ -16,6 +16,7 @@
 #include "core/store/run_results.hpp"
 #include "core/store/topic_label_store.hpp"
 #include "ui/jobs/project_session.hpp"
+#include "ui/runs/topics/document_links_data.hpp"
 #include "ui/runs/topics/topic_time_data.hpp"
 #include "ui/util/format.hpp"
 #include "ui/util/qt_convert.hpp"
@@ -130,6 +131,7 @@ TopicRunLoad loadTopicRun(const std::filesystem::path& projectFile, std::int64_t
         data->featureRanges = std::move(*ranges);
       }
     }
+    data->links = loadDocumentLinksData(project, data->run.datasetId, runId, data->documents.size());
     // The topics over time read apart, so that a fault in them leaves the other pages.
     try {
       data->overTime = loadTopicTime(project, runId, *data);

@@ -22,6 +22,7 @@
 namespace latent::ui {
 
 struct TopicTimeData;
+struct DocumentLinksData;
 
 struct TopicRunData {
   core::RunRecord run;
@@ -70,6 +71,9 @@ struct TopicRunData {
   Eigen::MatrixXd featureWeights;
   Eigen::MatrixXd featureRanges;
   std::vector<std::string> featureNames;
+  // A linked corpus (document_links_data.hpp): its links, the run's predicted links and the
+  // documents' places in the network drawing; null for a corpus without links.
+  std::shared_ptr<const DocumentLinksData> links;
 
   int topicCount() const noexcept { return static_cast<int>(topicWord.rows()); }
   int vocabularySize() const noexcept { return static_cast<int>(topicWord.cols()); }

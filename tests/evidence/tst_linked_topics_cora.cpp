@@ -5,7 +5,7 @@
 // K = 20 on three seeds, 20% of the documents and of the links held out, their held-out AUC and
 // precision at 10 printed beside the two baselines (LDA topics by cosine, MMSB on the links alone)
 // and beside link-lda with outgoing bags (the reason for its undirected default). What is asserted
-// is what held on every seed; the rest is printed to be read. About a minute in the Release build.
+// is what held on every seed; the rest is printed to be read.
 #include <QtTest>
 
 #include <cstdio>

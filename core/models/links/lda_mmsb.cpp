@@ -209,11 +209,11 @@ class LdaMmsbModel final : public DescribedModel<&ldaMmsbInfo> {
 // Why the defaults: k, alpha and beta as lda-gibbs's; a uniform Beta(1, 1) on B as mmsb's; ten
 // non-links drawn per link per sweep: with one, many of the K^2 topic pairs hold no sampled
 // non-link in a sweep, their B_pq falls back towards the prior's 1/2, and a pair of documents with
-// a little of such topics gets a high link probability. On Cora (K = 20, three seeds) the held-out
-// AUC was 0.69-0.81 with one and 0.85-0.89 with ten, no better with thirty
-// (tests/evidence/tst_linked_topics_cora.cpp); a sweep costs about three times one with a single
-// non-link per link. Undirected, because citations tell of shared topics whichever way they point
-// and the link split scores unordered pairs.
+// a little of such topics gets a high link probability. On Cora (K = 20, three seeds) one per link
+// gave a held-out AUC below the LDA-cosine baseline's and varying from seed to seed, ten above it
+// on every seed, thirty no better than ten (tests/evidence/tst_linked_topics_cora.cpp); a sweep
+// costs a few times one with a single non-link per link. Undirected, because citations tell of
+// shared topics whichever way they point and the link split scores unordered pairs.
 const OptionTable<LdaMmsbOptions>& LdaMmsbOptions::table() {
   static const auto table = [] {
     OptionTable<LdaMmsbOptions> t;

@@ -52,7 +52,7 @@ ModelInfo linkLdaInfo() {
 // generates a bag's targets, not its size, and a document's own training bag is the wrong size
 // for the pairs scored: its hidden links are exactly what is missing from it, and a document whose
 // every link was hidden would get lambda = 0 and lose the prediction its words make through
-// theta_a. On Cora with K = 20 the own bag size gave a hidden-link AUC of 0.74, the mean 0.87
+// theta_a; on Cora the own bag size ranked hidden links far worse than the mean
 // (tests/evidence/tst_linked_topics_cora.cpp). A new document gets the same lambda, and only
 // p(h -> t): Omega has no mass on a document it never saw, so Link-LDA cannot predict that a
 // training document cites a new one (001: it does not generalise to documents "without previously
@@ -210,13 +210,12 @@ class LinkLdaModel final : public DescribedModel<&linkLdaInfo> {
 }  // namespace
 
 // Why the defaults: k, alpha and beta as lda-gibbs's, so that its topics and perplexities compare;
-// gamma 0.1, since on Cora (K = 20, three seeds) it ranked held-out links a little better than
-// 0.01 (precision at 10 0.024 against 0.021, new documents 0.044 against 0.039; AUC equal) and 1
-// was worse on both; undirected bags, because on Cora they predicted held-out links far better
-// than outgoing ones (AUC 0.87 against 0.70, new documents 0.75 against 0.59): a citation tells
-// of shared topics whichever way it points, and an outgoing bag leaves a paper that is only cited
-// with none (tests/evidence/tst_linked_topics_cora.cpp); 500 sweeps as lda-gibbs (a sweep over the
-// links is cheap beside the words').
+// gamma 0.1, since on Cora (K = 20, three seeds) it ranked held-out links a little better at the
+// top (precision at 10) than 0.01 with the same AUC, and 1 was worse on both; undirected bags,
+// because on Cora they predicted held-out links far better than outgoing ones, by AUC and for new
+// documents: a citation tells of shared topics whichever way it points, and an outgoing bag leaves
+// a paper that is only cited with none (tests/evidence/tst_linked_topics_cora.cpp prints both);
+// 500 sweeps as lda-gibbs (a sweep over the links is cheap beside the words').
 const OptionTable<LinkLdaOptions>& LinkLdaOptions::table() {
   static const auto table = [] {
     OptionTable<LinkLdaOptions> t;

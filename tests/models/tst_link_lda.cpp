@@ -7,20 +7,28 @@
 
 #include <cmath>
 #include <set>
+#include <sstream>
 
 #include "core/data/synthetic_linked.hpp"
 #include "core/eval/link_metrics.hpp"
 #include "core/eval/link_prediction.hpp"
 #include "core/eval/topic_matching.hpp"
+#include "core/io/run_export.hpp"
+#include "core/jobs/fit_job.hpp"
+#include "core/jobs/link_import.hpp"
 #include "core/models/fit_data.hpp"
 #include "core/models/links/link_lda.hpp"
 #include "core/models/links/link_lda_sampler.hpp"
 #include "core/results/link_results.hpp"
 #include "core/results/topic_results.hpp"
+#include "core/store/run_results.hpp"
+#include "core/store/run_store.hpp"
 #include "core/util/errors.hpp"
 #include "quiet_observer.hpp"
 #include "result_matrix.hpp"
 #include "test_case.hpp"
+#include "test_datasets.hpp"
+#include "test_support.hpp"
 
 using namespace latent;
 
@@ -163,6 +171,72 @@ class LinkLdaTest : public QObject {
     QVERIFY(m.contains("baseline_auc_mmsb"));
     QVERIFY(m.contains("baseline_seconds"));
     QCOMPARE(m.at("link_direction").get<std::string>(), std::string("undirected"));
+  }
+
+  // Through the project: the corpus stored, its links attached from a CSV, a fit as the command
+  // line runs it, and its link topics exported as topic,document,probability.
+  void endToEndThroughTheProject() {
+    test::Scratch scratch;
+    const auto file = scratch.path("p.latent");
+    auto spec = linkLdaSpec();
+    spec.documents = 120;
+    spec.meanLength = 30;
+    const auto truth = core::generateLinkLdaCorpus(spec);
+    {
+      core::Project p(file);
+      core::Transaction tx(p.db());
+      const auto dataset =
+          p.createDataset("linked", core::DataKind::Corpus, "memory", "lines", nlohmann::json::object());
+      core::CorpusWriter writer(p, dataset);
+      core::CorpusBuilder builder({}, writer);
+      for (std::size_t d = 0; d < truth.corpus.documentCount(); ++d) {
+        const std::string id = std::to_string(d + 1), title = "doc " + id;
+        std::string text;
+        for (const auto w : truth.corpus.document(d)) text += "word" + std::to_string(w) + " ";
+        core::DocumentRecord record;
+        record.id = id;
+        record.title = title;
+        record.text = text;
+        builder.addText(record);
+      }
+      const auto summary = builder.finish();
+      p.setDatasetSummary(
+          dataset, {{"documents", summary.documents}, {"tokens", summary.tokens}, {"vocabulary", summary.vocabulary}});
+      tx.commit();
+    }
+    std::string csv = "source,target\n";
+    for (const auto& e : truth.corpus.links)
+      csv += std::to_string(e.source + 1) + "," + std::to_string(e.target + 1) + "\n";
+    {
+      core::Project p(file);
+      core::LinksImportRequest links;
+      links.corpus = "linked";
+      links.source = scratch.write("links.csv", csv);
+      core::importDocumentLinks(p, links);
+    }
+    core::RunRequest request;
+    request.model = "link-lda";
+    request.dataset = "linked";
+    request.options = {{"k", 4}, {"iterations", 20}, {"baselines", false}};
+    request.heldout = 0.2;
+    const auto outcome = core::runFit(file, request, nullptr, {});
+    QVERIFY2(outcome.run.status == core::RunStatus::Finished, outcome.run.message.c_str());
+    core::Project p(file, core::Project::Access::ReadOnly);
+    const auto stored = core::loadRun(p, outcome.run.id);
+    QVERIFY(stored.finalMetrics.contains("heldout_auc"));
+    QVERIFY(stored.finalMetrics.contains("new_document_auc"));
+    const auto predicted = core::loadMatrix(p, outcome.run.id, core::kPredictedLinks);
+    QVERIFY(predicted && predicted->cols() == 3 && predicted->rows() > 0);
+    std::ostringstream out;
+    core::exportRun(p, outcome.run.id, "topic-documents", out);
+    std::istringstream lines(out.str());
+    std::string header;
+    std::getline(lines, header);
+    QCOMPARE(header, std::string("topic,document,probability"));
+    std::int64_t rows = 0;
+    for (std::string line; std::getline(lines, line);) ++rows;
+    // Every training document under every topic (held-out documents are no link's target).
+    QCOMPARE(rows, std::int64_t{4} * static_cast<std::int64_t>(truth.corpus.documentCount() - 24));
   }
 
   void refusesACorpusWithoutLinks() {

@@ -5,6 +5,9 @@
 // seed, same result; a corpus without links is refused.
 #include <QtTest>
 
+#include <thread>
+
+#include <chrono>
 #include <cmath>
 
 #include "core/data/synthetic_linked.hpp"
@@ -139,6 +142,24 @@ class LdaMmsbTest : public QObject {
     QCOMPARE(result.status, core::FitStatus::Cancelled);
     QVERIFY(result.iterations < 1000);
     QCOMPARE(test::resultMatrix(result, core::kBlockMatrix).rows(), Eigen::Index{20});
+  }
+
+  // A stop requested while the chain runs ends it within its sweeps, as cancelled, with results.
+  void stopsWhileRunning() {
+    auto spec = ldaMmsbSpec();
+    spec.documents = 100;
+    const auto truth = core::generateLdaMmsbCorpus(spec);
+    const core::PreparedData prepared(truth.corpus, 0.2, 1);
+    std::stop_source stop;
+    std::thread stopper([&stop] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      stop.request_stop();
+    });
+    const auto result = fitLdaMmsb(prepared.data(), {{"k", 4}, {"iterations", 10000000}}, 1, stop.get_token());
+    stopper.join();
+    QCOMPARE(result.status, core::FitStatus::Cancelled);
+    QVERIFY(result.iterations < 10000000);
+    QCOMPARE(test::resultMatrix(result, core::topic::kTopicWord).rows(), Eigen::Index{4});
   }
 
   void sameSeedSameResult() {

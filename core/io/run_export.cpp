@@ -15,6 +15,7 @@
 #include "core/results/embedding_results.hpp"
 #include "core/results/factor_results.hpp"
 #include "core/results/hidden_results.hpp"
+#include "core/results/link_results.hpp"
 #include "core/results/topic_results.hpp"
 #include "core/store/corpus_store.hpp"
 #include "core/store/run_results.hpp"
@@ -72,6 +73,27 @@ std::int64_t exportDocTopic(Project& project, const RunRecord& run, std::ostream
           .field(static_cast<std::int64_t>(k))
           .field((*matrix)(d, k))
           .endRow();
+  return chosen->iteration;
+}
+
+// link-lda: each topic's distribution over the documents its links point to (held-out documents,
+// which no link may target, are left out).
+std::int64_t exportTopicDocuments(Project& project, const RunRecord& run, std::ostream& out,
+                                  std::optional<std::int64_t> iteration) {
+  const auto chosen = chooseMatrix(project, run, topic::kTopicDocument, iteration);
+  const auto documents = listDocuments(project, run.datasetId);
+  if (!chosen || static_cast<std::size_t>(chosen->values.cols()) != documents.size())
+    throw UsageError("run " + std::to_string(run.id) + " (" + run.model + ") has no topic-document matrix");
+  const auto& values = chosen->values;
+  CsvWriter csv(out);
+  csv.field("topic").field("document").field("probability").endRow();
+  for (Eigen::Index k = 0; k < values.rows(); ++k)
+    for (Eigen::Index d = 0; d < values.cols(); ++d)
+      if (values(k, d) > 0.0)
+        csv.field(static_cast<std::int64_t>(k))
+            .field(documents[static_cast<std::size_t>(d)].id)
+            .field(values(k, d))
+            .endRow();
   return chosen->iteration;
 }
 
@@ -271,6 +293,11 @@ const std::vector<Exporter>& exporters() {
         "with the model's probability"},
        detail::exportPredictedLinks,
        [](Project& p, const RunRecord& r) { return hasResultMatrix(p, r.id, kPredictedLinks); }},
+      {{"topic-documents", "topic,document,probability",
+        "a link-lda run's link topics: each topic's distribution over the documents its links point to"},
+       exportTopicDocuments,
+       [](Project& p, const RunRecord& r) { return hasResultMatrix(p, r.id, topic::kTopicDocument); },
+       true},
       {{"blocks", "node,name,block", "each node's block (the most probable one)"},
        detail::exportBlocks,
        [](Project& p, const RunRecord& r) { return hasResultMatrix(p, r.id, kBlocks); },

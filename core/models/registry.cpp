@@ -7,6 +7,7 @@
 #include "core/models/harmonium/rbm_gaussian.hpp"
 #include "core/models/harmonium/rbm_ratings.hpp"
 #include "core/models/harmonium/rsm.hpp"
+#include "core/models/links/rtm.hpp"
 #include "core/models/model.hpp"
 #include "core/models/network/irm.hpp"
 #include "core/models/network/mmsb.hpp"
@@ -40,7 +41,7 @@ const ModelDefinition kModels[] = {
     unigramModel(),    mixtureModel(), plsaModel(),       epcaModel(),  catpcaModel(),      dcatpcaModel(),
     ldaGibbsModel(),   ldaVbModel(),   ldaOnlineModel(),  ctmModel(),   dtmModel(),         sldaModel(),
     labeledLdaModel(), dmrModel(),     mpcaModel(),       urpModel(),   gapModel(),         nmfModel(),
-    lsaModel(),        ldaHmmModel(),  sbmModel(),        mmsbModel(),  irmModel(),         pmfModel(),
+    lsaModel(),        ldaHmmModel(),  rtmModel(),   sbmModel(),        mmsbModel(),  irmModel(),         pmfModel(),
     rbmModel(),        rsmModel(),     rbmRatingsModel(), gbEfhModel(), rbmGaussianModel(),
 };
 

@@ -16,20 +16,20 @@ namespace latent::core {
 
 struct SyntheticRtmSpec {
   int topics = 4;
-  int vocabulary = 60;   // each topic owns vocabulary / topics words
-  int documents = 400;
-  int meanLength = 12;   // lengths are Poisson(meanLength), at least 2
-  double alpha = 0.1;    // symmetric Dirichlet of each document's topics
-  double shared = 0.5;   // each topic's mass spread over the whole vocabulary; the rest on its own words
-  double eta = 5.0;      // each topic's link weight
-  double nu = -7.0;      // the link intercept
+  int vocabulary = 60;  // each topic owns vocabulary / topics words
+  int documents = 500;
+  int meanLength = 8;   // lengths are Poisson(meanLength), at least 2
+  double alpha = 0.1;   // symmetric Dirichlet of each document's topics
+  double shared = 0.3;  // each topic's mass spread over the whole vocabulary; the rest on its own words
+  double eta = 8.0;     // each topic's link weight
+  double nu = -9.0;     // the link intercept
   std::uint64_t seed = 1;
 };
 
 struct SyntheticRtm {
-  Corpus corpus;               // words "w0", ...; links undirected, stored as (smaller, larger)
-  Eigen::MatrixXd topicWord;   // K x V
-  Eigen::MatrixXd shares;      // D x K, the drawn zbar
+  Corpus corpus;              // words "w0", ...; links undirected, stored as (smaller, larger)
+  Eigen::MatrixXd topicWord;  // K x V
+  Eigen::MatrixXd shares;     // D x K, the drawn zbar
 };
 
 SyntheticRtm generateRtmCorpus(const SyntheticRtmSpec& spec);

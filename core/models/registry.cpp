@@ -38,11 +38,11 @@ namespace {
 
 // One row per model, in the order of DESIGN §3.
 const ModelDefinition kModels[] = {
-    unigramModel(),    mixtureModel(), plsaModel(),       epcaModel(),  catpcaModel(),      dcatpcaModel(),
-    ldaGibbsModel(),   ldaVbModel(),   ldaOnlineModel(),  ctmModel(),   dtmModel(),         sldaModel(),
-    labeledLdaModel(), dmrModel(),     mpcaModel(),       urpModel(),   gapModel(),         nmfModel(),
-    lsaModel(),        ldaHmmModel(),  rtmModel(),   sbmModel(),        mmsbModel(),  irmModel(),         pmfModel(),
-    rbmModel(),        rsmModel(),     rbmRatingsModel(), gbEfhModel(), rbmGaussianModel(),
+    unigramModel(),    mixtureModel(), plsaModel(),      epcaModel(),       catpcaModel(), dcatpcaModel(),
+    ldaGibbsModel(),   ldaVbModel(),   ldaOnlineModel(), ctmModel(),        dtmModel(),    sldaModel(),
+    labeledLdaModel(), dmrModel(),     mpcaModel(),      urpModel(),        gapModel(),    nmfModel(),
+    lsaModel(),        ldaHmmModel(),  rtmModel(),       sbmModel(),        mmsbModel(),   irmModel(),
+    pmfModel(),        rbmModel(),     rsmModel(),       rbmRatingsModel(), gbEfhModel(),  rbmGaussianModel(),
 };
 
 }  // namespace

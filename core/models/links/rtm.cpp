@@ -76,12 +76,17 @@ class RtmChain final : public FitChain {
     // The weights of the random start: close to no link effect, since random topics overlap as
     // much among linked documents as among the pseudo non-links.
     m_weights = rtm::fitLinkWeights(m_options.link, m_sampler.empiricalTopics(), m_data.links->train, m_rho, {});
+    m_noLinks.eta = Eigen::VectorXd::Zero(options.topics);
   }
 
   bool step(const StepPlan& plan, IterationReport& report) override {
-    if (!m_sampler.sweep(m_weights, m_options.link, m_stop)) return false;
+    // The link term waits for the burn-in: topics shaped by the words first, so that a topic the
+    // random start left with little link overlap is not pushed out of every linked document
+    // before it has words of its own.
+    const bool linked = plan.iteration > m_options.burnIn;
+    if (!m_sampler.sweep(linked ? m_weights : m_noLinks, m_options.link, m_stop)) return false;
     const Eigen::MatrixXd zbar = m_sampler.empiricalTopics();
-    m_weights = rtm::fitLinkWeights(m_options.link, zbar, m_data.links->train, m_rho, m_weights);
+    m_weights = rtm::fitLinkWeights(m_options.link, zbar, m_data.links->train, m_rho, m_weights, m_stop);
     if (plan.iteration >= m_averageFrom) {
       const Eigen::MatrixXd phi = m_sampler.topicWord();
       if (m_phiSamples == 0) {
@@ -103,8 +108,7 @@ class RtmChain final : public FitChain {
       if (L > 0) report.extras.emplace_back("train_link_log_likelihood", m_lastLinkLogLikelihood / L);
       report.extras.emplace_back("link_nu", m_weights.nu);
       const Eigen::MatrixXd phi = currentTopics();
-      report.heldout =
-          topic::heldoutPerplexity(m_data, phi, gibbsFoldIn(phi, alphaVector()), m_settings.seed);
+      report.heldout = topic::heldoutPerplexity(m_data, phi, gibbsFoldIn(phi, alphaVector()), m_settings.seed);
     }
     return true;
   }
@@ -138,11 +142,10 @@ class RtmChain final : public FitChain {
     const auto hidden = scoreHiddenLinks(split, trainScore);
     LinkPredictionScores fresh;
     if (newShares.rows() > 0)
-      fresh = scoreNewDocumentLinks(split, static_cast<std::int32_t>(newShares.rows()),
-                                    [&](std::int32_t h, std::int32_t t) {
-                                      return rtm::linkProbability(link,
-                                                                  newShares.row(h).dot(weighted.row(t)) + weights.nu);
-                                    });
+      fresh = scoreNewDocumentLinks(
+          split, static_cast<std::int32_t>(newShares.rows()), [&](std::int32_t h, std::int32_t t) {
+            return rtm::linkProbability(link, newShares.row(h).dot(weighted.row(t)) + weights.nu);
+          });
     result.matrices.push_back(predictedLinksMatrix(topPredictedLinks(split, trainScore), m_data.trainDocuments));
 
     auto& metrics = result.finalMetrics;
@@ -243,6 +246,7 @@ class RtmChain final : public FitChain {
   rtm::RtmSampler m_sampler;
   double m_rho = 1.0;
   LinkWeights m_weights;
+  LinkWeights m_noLinks;  // eta = 0: the link term of the burn-in
   std::int64_t m_averageFrom = 1;
   Eigen::MatrixXd m_phiSum, m_zbarSum;
   std::int64_t m_phiSamples = 0;
@@ -287,6 +291,10 @@ const OptionTable<RtmOptions>& RtmOptions::table() {
                         "Unlinked pairs the link weights are fitted against, as a multiple of the training links "
                         "(Chang & Blei's regularisation rho): larger values make links less likely overall."),
              &RtmOptions::pseudoNonLinks)
+        .add(integerOption("burn_in", 0, 1e7,
+                           "Sweeps of plain LDA before the links enter each word's topic choice (the link weights "
+                           "are fitted throughout)."),
+             &RtmOptions::burnIn)
         .add(booleanOption("baselines",
                            "Also fit LDA (topics compared by cosine) and MMSB (links alone) at the same K and "
                            "score them on the same held-out pairs, for comparison."),

@@ -23,6 +23,8 @@ struct RtmOptions {
   rtm::LinkFunction link = rtm::LinkFunction::Exponential;
   // rho, the pseudo non-links of the link weights' fit, as a multiple of the training links.
   double pseudoNonLinks = 1.0;
+  // Sweeps of plain LDA (no link term) before the links enter the conditional.
+  std::int64_t burnIn = 50;
   bool baselines = true;
   std::int64_t snapshotEvery = 50;
 

@@ -39,7 +39,7 @@ Eigen::VectorXd linkOverlapSum(const Eigen::MatrixXd& zbar, std::span<const Edge
 }
 
 LinkWeights fitLinkWeights(LinkFunction link, const Eigen::MatrixXd& zbar, std::span<const Edge> links, double rho,
-                           const LinkWeights& start) {
+                           const LinkWeights& start, const std::stop_token& stop) {
   const auto K = zbar.cols();
   const double Kd = static_cast<double>(K), M = static_cast<double>(links.size());
   const double prior = 1.0 / (Kd * Kd);  // each topic's overlap of a pseudo non-link
@@ -54,8 +54,7 @@ LinkWeights fitLinkWeights(LinkFunction link, const Eigen::MatrixXd& zbar, std::
   // Sigmoid: minimise -[sum_l log sigm(eta' pi_l + nu) + rho log(1 - sigm(eta' pi_0 + nu))] + |eta|^2 / 2.
   Eigen::MatrixXd features(static_cast<Eigen::Index>(links.size()), K);
   for (std::size_t l = 0; l < links.size(); ++l)
-    features.row(static_cast<Eigen::Index>(l)) =
-        zbar.row(links[l].source).array() * zbar.row(links[l].target).array();
+    features.row(static_cast<Eigen::Index>(l)) = zbar.row(links[l].source).array() * zbar.row(links[l].target).array();
   Eigen::VectorXd x(K + 1);
   if (start.eta.size() == K) {
     x.head(K) = start.eta;
@@ -67,12 +66,13 @@ LinkWeights fitLinkWeights(LinkFunction link, const Eigen::MatrixXd& zbar, std::
     double value = 0.0;
     Eigen::VectorXd gradient;
   };
+  struct RtmFitStopped {};
   const auto objective = [&](const Eigen::VectorXd& w, Eigen::VectorXd& gradient) {
+    if (stop.stop_requested()) throw RtmFitStopped{};
     const Eigen::VectorXd eta = w.head(K);
     const double nu = w[K];
     const Sums sums = tbb::parallel_reduce(
-        tbb::blocked_range<Eigen::Index>(0, features.rows(), kRtmLinkGrain),
-        Sums{0.0, Eigen::VectorXd::Zero(K + 1)},
+        tbb::blocked_range<Eigen::Index>(0, features.rows(), kRtmLinkGrain), Sums{0.0, Eigen::VectorXd::Zero(K + 1)},
         [&](const auto& range, Sums s) {
           for (Eigen::Index l = range.begin(); l != range.end(); ++l) {
             const double score = features.row(l).dot(eta) + nu;
@@ -100,7 +100,10 @@ LinkWeights fitLinkWeights(LinkFunction link, const Eigen::MatrixXd& zbar, std::
   LbfgsOptions options;
   options.maxIterations = 100;
   options.gradientTolerance = 1e-6 * std::max(1.0, M);
-  minimizeLbfgs(objective, x, options);
+  try {
+    minimizeLbfgs(objective, x, options);
+  } catch (const RtmFitStopped&) {
+  }
   out.eta = x.head(K);
   out.nu = x[K];
   return out;

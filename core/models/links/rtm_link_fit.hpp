@@ -7,6 +7,7 @@
 #pragma once
 
 #include <span>
+#include <stop_token>
 
 #include <Eigen/Core>
 
@@ -24,9 +25,10 @@ Eigen::VectorXd linkOverlapSum(const Eigen::MatrixXd& zbar, std::span<const Edge
 //   nu    = log(M - 1'Pi) - log(rho (K-1)/K + M - 1'Pi)
 //   eta_k = log(Pi_k) - log(Pi_k + rho / K^2) - nu,
 // so psi never exceeds one. Sigmoid link: L-BFGS on the same objective with a standard normal prior
-// on each eta_k (the links alone can be nearly separable), warm-started from `start`.
+// on each eta_k (the links alone can be nearly separable), warm-started from `start`; a stop request
+// ends it at its next evaluation with the last accepted weights.
 LinkWeights fitLinkWeights(LinkFunction link, const Eigen::MatrixXd& zbar, std::span<const Edge> links, double rho,
-                           const LinkWeights& start);
+                           const LinkWeights& start, const std::stop_token& stop = {});
 
 // sum over `links` of log psi(zbar_source, zbar_target): the links' part of the joint.
 double linkLogLikelihood(LinkFunction link, const LinkWeights& weights, const Eigen::MatrixXd& zbar,

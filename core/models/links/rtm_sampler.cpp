@@ -130,8 +130,7 @@ double RtmSampler::logJoint() const {
   const auto K = static_cast<std::size_t>(m_topics);
   const double vBeta = m_vocabulary * m_beta, logGammaBeta = logGamma(m_beta);
   double value = 0.0;
-  for (std::size_t k = 0; k < K; ++k)
-    value += logGamma(vBeta) - logGamma(static_cast<double>(m_topicTotal[k]) + vBeta);
+  for (std::size_t k = 0; k < K; ++k) value += logGamma(vBeta) - logGamma(static_cast<double>(m_topicTotal[k]) + vBeta);
   for (const auto c : m_wordTopic)
     if (c > 0) value += logGamma(c + m_beta) - logGammaBeta;
   const double kAlpha = static_cast<double>(K) * m_alpha, logGammaAlpha = logGamma(m_alpha);

@@ -40,8 +40,8 @@ double linkScore(const LinkWeights& weights, const Eigen::Ref<const Eigen::RowVe
 class RtmSampler {
  public:
   // neighbours[d]: the documents d is linked to in training, either direction (LinkSplit::neighbours).
-  RtmSampler(const Corpus& corpus, const std::vector<std::vector<std::int32_t>>& neighbours, int topics,
-             double alpha, double beta, std::uint64_t seed);
+  RtmSampler(const Corpus& corpus, const std::vector<std::vector<std::int32_t>>& neighbours, int topics, double alpha,
+             double beta, std::uint64_t seed);
 
   // One sweep over every token with the link weights fixed. The link factor of a document is
   // computed once per document from its neighbours' current zbar: exact for the exponential link

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # RTM on Cora, ours against R lda's rtm.collapsed.gibbs.sampler (Chang's CRAN package 1.5.2): the
 # same training documents, training links (either direction) and hidden pairs (the split of
-# tests/evidence/tst_rtm_evidence.cpp, --heldout 0.1, seed 1), K = 20, alpha = 0.1, topic-word
+# tests/evidence/tst_rtm_evidence.cpp, --heldout 0.1, split seed 1; run r seeds both chains with r), K = 20, alpha = 0.1, topic-word
 # prior 0.01, the same number of sweeps. Runs alternate, ours then R's; prints each run's held-out
 # AUC, precision at 10 and seconds, then the medians and the time ratio. Ours is timed over its
 # whole fit (sweeps, link-weight fits, final scoring, no baselines); R's over its sampler alone,
@@ -22,7 +22,7 @@ trap 'rm -rf "$work"' EXIT
 results="$work/results.txt"
 : > "$results"
 for run in $(seq "$runs"); do
-  LATENT_CORA_DIR="$cora" LATENT_RTM_PEER_DIR="$work" LATENT_RTM_SWEEPS="$sweeps" LATENT_RTM_LINK="$link" \
+  LATENT_CORA_DIR="$cora" LATENT_RTM_PEER_DIR="$work" LATENT_RTM_SWEEPS="$sweeps" LATENT_RTM_LINK="$link" LATENT_RTM_SEED="$run" \
     "$build/tests/tests_evidence" RtmEvidenceTest coraBeatsBothBaselines > "$work/ours.log" 2>&1 ||
     { cat "$work/ours.log"; exit 1; }
   python3 - "$work/ours.json" >> "$results" <<'P'

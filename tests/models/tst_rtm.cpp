@@ -75,6 +75,34 @@ class RtmTest : public QObject {
     }
   }
 
+  // The links' factor in the conditional: a document whose only word appears nowhere else takes
+  // the topic of the documents it links to, whichever they are (same seed, same start).
+  void linksPullADocumentToItsNeighboursTopic() {
+    core::Corpus corpus;
+    corpus.words = {"a", "b", "c"};
+    const std::vector<std::int32_t> as(10, 0), bs(10, 1), cs(10, 2);
+    for (int d = 0; d < 40; ++d) corpus.addDocument("a" + std::to_string(d), "", as);
+    for (int d = 0; d < 40; ++d) corpus.addDocument("b" + std::to_string(d), "", bs);
+    corpus.addDocument("x", "", cs);
+    const std::int32_t x = 80;
+    const core::rtm::LinkWeights weights{Eigen::VectorXd::Constant(2, 20.0), -5.0};
+    for (const std::int32_t first : {0, 40}) {  // x linked to ten "a" documents, then to ten "b" ones
+      std::vector<std::vector<std::int32_t>> neighbours(81);
+      for (std::int32_t d = first; d < first + 10; ++d) {
+        neighbours[static_cast<std::size_t>(d)] = {x};
+        neighbours[static_cast<std::size_t>(x)].push_back(d);
+      }
+      core::rtm::RtmSampler sampler(corpus, neighbours, 2, 0.5, 0.01, 7);
+      for (int sweep = 0; sweep < 100; ++sweep)
+        QVERIFY(sampler.sweep(weights, core::rtm::LinkFunction::Exponential, {}));
+      const Eigen::MatrixXd zbar = sampler.empiricalTopics();
+      Eigen::Index neighbourTopic = 0;
+      zbar.row(first).maxCoeff(&neighbourTopic);
+      QVERIFY(zbar(first, neighbourTopic) > 0.9);
+      QVERIFY(zbar(x, neighbourTopic) > 0.9);
+    }
+  }
+
   // The closed form never gives a probability above one, and a topic that linked documents share
   // more than the pseudo non-links do gets a higher weight.
   void exponentialWeightsAreProbabilities() {

@@ -163,6 +163,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   connect(m_tree, &ProjectTree::rerunRequested, this, &MainWindow::rerun);
   connect(m_tree, &ProjectTree::precisionRecallRequested, this, &MainWindow::openPrecisionRecall);
   connect(m_tree, &ProjectTree::renameDatasetRequested, this, &MainWindow::renameDataset);
+  connect(m_tree, &ProjectTree::attachLinksRequested, this, &MainWindow::chooseLinksFile);
   connect(m_tree, &ProjectTree::deleteDatasetRequested, this, &MainWindow::deleteDataset);
   connect(m_tree, &ProjectTree::readFailed, this,
           [this](const QString& m) { log(tr("Could not read the project: %1").arg(m), LogView::Level::Error); });

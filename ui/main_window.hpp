@@ -75,6 +75,9 @@ class MainWindow final : public QMainWindow {
   ImportDialog* showImportDialog(core::DataKind kind);
   // Imports a built-in sample in the background (under a free name); null without a project.
   ImportTask* importSample(const QString& sample);
+  // Attaches the links of an edge list (CSV/TSV: linking and linked document, by id or title) to a
+  // corpus, in the background (core/jobs/link_import.hpp).
+  ImportTask* attachLinks(qint64 datasetId, const QString& file);
   // What a drop of `paths` does: opens the project, or the import dialog of the guessed kind with
   // the file filled in, or (kind unclear) a menu at `where` that asks; the menu is returned.
   QMenu* openDroppedFiles(const QStringList& paths, const QPoint& where = {});
@@ -132,6 +135,7 @@ class MainWindow final : public QMainWindow {
   void onRunCreated(JobController* controller);
   void onRunEnded(JobController* controller);
   void renameDataset(qint64 datasetId);
+  void chooseLinksFile(qint64 datasetId);
   void deleteDataset(qint64 datasetId);
   void rerun(qint64 runId);
   void focusRunPanel(qint64 datasetId = 0);

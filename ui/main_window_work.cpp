@@ -5,6 +5,7 @@
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QInputDialog>
 #include <QMenu>
@@ -19,6 +20,7 @@
 
 #include <algorithm>
 
+#include "core/jobs/link_import.hpp"
 #include "core/jobs/samples.hpp"
 #include "core/store/run_store.hpp"
 #include "ui/browsers/corpus_browser.hpp"
@@ -224,6 +226,49 @@ ImportTask* MainWindow::importSample(const QString& sample) {
     for (const QString& note : task->notes()) log(QStringLiteral("  %1").arg(note));
     refreshProject();
     Q_EMIT datasetImported(task->dataset().id);
+  });
+  task->start();
+  return task;
+}
+
+void MainWindow::chooseLinksFile(qint64 datasetId) {
+  const QString file = QFileDialog::getOpenFileName(this, tr("Attach Links"), QString(),
+                                                    tr("Links between documents (*.csv *.tsv *.txt);;All files (*)"));
+  if (!file.isEmpty()) attachLinks(datasetId, file);
+}
+
+ImportTask* MainWindow::attachLinks(qint64 datasetId, const QString& file) {
+  if (!hasProject()) return nullptr;
+  auto* task = new ImportTask(
+      m_projectFile, tr("Attaching links"),
+      [datasetId, source = toPath(file)](core::Project& project, const core::ImportControl& control) {
+        core::LinksImportRequest request;
+        request.corpus = std::to_string(datasetId);
+        request.source = source;
+        return core::importDocumentLinks(project, request, control);
+      },
+      this);
+  ++m_importsRunning;
+  updateStatus();
+  log(tr("Attaching the links of %1…").arg(QFileInfo(file).fileName()));
+  const auto project = m_projectFile;
+  connect(task, &ImportTask::ended, this, [this, task, project] {
+    --m_importsRunning;
+    updateStatus();
+    task->deleteLater();
+    if (project != m_projectFile) return;
+    if (!task->succeeded()) {
+      log(task->wasCancelled() ? tr("Import cancelled.")
+                               : tr("The links were not attached: %1").arg(task->errorMessage()),
+          task->wasCancelled() ? LogView::Level::Warning : LogView::Level::Error);
+      return;
+    }
+    log(tr("“%1” now has %2 links between its documents.")
+            .arg(qs(task->dataset().name))
+            .arg(task->dataset().summary.value("links", std::int64_t{0})),
+        LogView::Level::Success);
+    for (const QString& note : task->notes()) log(QStringLiteral("  %1").arg(note));
+    refreshProject();
   });
   task->start();
   return task;

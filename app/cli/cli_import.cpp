@@ -70,6 +70,7 @@ int runImport(const CommonImportArgs& args, F&& importInto) {
     case core::DataKind::Corpus:
       std::cout << " " << count("documents") << " documents, " << count("tokens") << " tokens, vocabulary of "
                 << count("vocabulary") << " words";
+      if (s.contains("links")) std::cout << ", " << count("links") << " links";
       break;
     case core::DataKind::Graph:
       std::cout << " " << count("nodes") << " nodes, " << count("edges") << " edges, "
@@ -185,6 +186,9 @@ Command addImportCommand(CLI::App& app) {
   g->add_option("--nodes", *nodes, "CSV of nodes: id column, optional name, other columns become attributes");
   auto* dirFlag = g->add_flag("--directed", *directed, "Keep the direction of arcs");
   g->add_flag("--undirected", *undirected, "Treat every edge as undirected")->excludes(dirFlag);
+  g->add_option("--relation-column", graph->read.relationColumn,
+                "Edge lists: header column naming each row's relation (several relations over the same nodes)");
+  g->add_option("--where", graph->read.where, "Edge lists: keep only rows whose column has a value, column=value");
 
   // import ratings
   auto ratingsArgs = std::make_shared<CommonImportArgs>();

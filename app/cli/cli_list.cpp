@@ -41,8 +41,17 @@ std::string summaryText(const core::DatasetInfo& d) {
       }
       return text;
     }
-    case core::DataKind::Graph:
-      return count("nodes") + " nodes, " + count("edges") + (flag("directed") ? " arcs" : " edges");
+    case core::DataKind::Graph: {
+      std::string text = count("nodes") + " nodes, " + count("edges") + (flag("directed") ? " arcs" : " edges");
+      // A graph of several relations counts the first's edges above and names them all.
+      if (const auto it = s.find("relations"); it != s.end() && it->is_array()) {
+        std::string names;
+        for (const auto& n : *it)
+          if (n.is_string()) names += (names.empty() ? "" : ", ") + terminalSafe(n.get<std::string>());
+        if (!names.empty()) text += " in the first of relations: " + names;
+      }
+      return text;
+    }
     case core::DataKind::Ratings:
       return count("ratings") + " ratings, " + count("users") + " users, " + count("items") + " items";
     case core::DataKind::Table:

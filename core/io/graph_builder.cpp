@@ -6,6 +6,32 @@
 #include <utility>
 
 namespace latent::core::graph_detail {
+namespace {
+
+// The Graph invariants of one relation's edges: source < target when undirected, sorted, repeated
+// pairs merged into one edge whose weight is the sum (counted in `merged`).
+std::vector<Edge> sortAndMerge(std::vector<Edge>& edges, bool directed, std::int64_t& merged) {
+  if (!directed)
+    for (auto& e : edges)
+      if (e.source > e.target) std::swap(e.source, e.target);
+  std::sort(edges.begin(), edges.end(), [](const Edge& a, const Edge& b) {
+    return a.source != b.source ? a.source < b.source : a.target < b.target;
+  });
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < edges.size(); ++i) {
+    if (kept > 0 && edges[kept - 1].source == edges[i].source && edges[kept - 1].target == edges[i].target) {
+      edges[kept - 1].weight += edges[i].weight;
+      ++merged;
+    } else {
+      edges[kept++] = edges[i];
+    }
+  }
+  edges.resize(kept);
+  edges.shrink_to_fit();
+  return std::move(edges);
+}
+
+}  // namespace
 
 GraphBuilder::GraphBuilder(const NodeTable* nodes) : m_table(nodes) {
   if (m_table) m_seen.assign(m_table->ids.size(), 0);
@@ -27,6 +53,20 @@ void GraphBuilder::addEdge(std::int32_t source, std::int32_t target, double weig
     return;
   }
   m_edges.push_back({source, target, weight});
+}
+
+void GraphBuilder::addEdge(std::int32_t source, std::int32_t target, double weight, std::string_view relation) {
+  std::size_t r = 0;
+  while (r < m_relationNames.size() && m_relationNames[r] != relation) ++r;
+  if (r == m_relationNames.size()) {
+    m_relationNames.emplace_back(relation);
+    if (r > 0) m_furtherEdges.emplace_back();
+  }
+  if (source == target) {
+    ++m_selfLoops;
+    return;
+  }
+  (r == 0 ? m_edges : m_furtherEdges[r - 1]).push_back({source, target, weight});
 }
 
 void GraphBuilder::setName(std::int32_t node, std::string name) {
@@ -81,26 +121,12 @@ Graph GraphBuilder::finish(bool directed, std::int64_t& merged) {
     graph.attributes.insert(graph.attributes.end(), m_table->attributes.begin(), m_table->attributes.end());
   }
 
-  if (!directed)
-    for (auto& e : m_edges)
-      if (e.source > e.target) std::swap(e.source, e.target);
-  std::sort(m_edges.begin(), m_edges.end(), [](const Edge& a, const Edge& b) {
-    return a.source != b.source ? a.source < b.source : a.target < b.target;
-  });
   merged = 0;
-  std::size_t kept = 0;
-  for (std::size_t i = 0; i < m_edges.size(); ++i) {
-    if (kept > 0 && m_edges[kept - 1].source == m_edges[i].source && m_edges[kept - 1].target == m_edges[i].target) {
-      m_edges[kept - 1].weight += m_edges[i].weight;
-      ++merged;
-    } else {
-      m_edges[kept++] = m_edges[i];
-    }
-  }
-  m_edges.resize(kept);
-  m_edges.shrink_to_fit();
-  graph.edges = std::move(m_edges);
+  graph.edges = sortAndMerge(m_edges, directed, merged);
   m_edges = {};
+  graph.relationNames = std::move(m_relationNames);
+  for (auto& edges : m_furtherEdges) graph.furtherRelations.push_back(sortAndMerge(edges, directed, merged));
+  m_furtherEdges = {};
   return graph;
 }
 

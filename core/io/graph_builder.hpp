@@ -31,6 +31,9 @@ class GraphBuilder {
 
   // A self-loop is counted and dropped; anything else is kept for finish().
   void addEdge(std::int32_t source, std::int32_t target, double weight);
+  // An edge of a named relation (several relations over the same nodes); relations are numbered in
+  // order of first appearance, and a graph gets them all named once any edge names one.
+  void addEdge(std::int32_t source, std::int32_t target, double weight, std::string_view relation);
   std::int64_t selfLoops() const noexcept { return m_selfLoops; }
   std::size_t edgesAdded() const noexcept { return m_edges.size(); }
 
@@ -45,12 +48,15 @@ class GraphBuilder {
   // Undirected edges get source < target; repeated pairs become one edge whose weight is the sum,
   // counted in `merged`.
   Graph finish(bool directed, std::int64_t& merged);
+  std::size_t relationCount() const noexcept { return m_relationNames.size(); }
 
  private:
   const NodeTable* m_table = nullptr;
   IdMap m_ids;               // without a table
   std::vector<char> m_seen;  // with a table: ids already met
   std::vector<Edge> m_edges;
+  std::vector<std::string> m_relationNames;
+  std::vector<std::vector<Edge>> m_furtherEdges;  // relations 1.. (relation 0 is m_edges)
   std::int64_t m_selfLoops = 0;
   std::vector<std::string> m_names;  // graph-file names, "" when none
   std::vector<std::string> m_attributeNames;

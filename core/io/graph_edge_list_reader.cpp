@@ -19,6 +19,10 @@
 // - Weight: the third column, when the header calls it weight/weights/value/count/w/strength, or
 //   when it is a number on the first edge row (Sampson's "rank"). It must then be a number above 0
 //   on every row. Otherwise extra columns are ignored and every edge weighs 1 (a note says so).
+// - Relations: with options.relationColumn (a header column), each row's value in that column
+//   names its relation; the graph holds one relation per value in order of first appearance, and
+//   `edges` is the first. With options.where ("column=value", a header column), rows whose column
+//   holds another value are skipped (Sampson's wave=T4).
 // - Direction: --directed/--undirected; without either, undirected (a note says so).
 // - Self-loops are dropped and repeated edges merged (weights summed) by the common finishing step.
 // Rejected (InputError with file and line): a row with fewer than 2 fields, an empty id, a
@@ -28,6 +32,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <optional>
 
 #include "core/io/graph_builder.hpp"
 #include "core/io/graph_reading.hpp"
@@ -87,12 +92,37 @@ bool readEdgeList(const std::filesystem::path& source, const GraphReadOptions& o
   const bool weighted = weightNamed || (firstEdge && firstEdge->fields.size() >= 3 && isNumber(firstEdge->fields[2]));
   const std::string column3 = header && f.size() >= 3 ? "column 3 (" + shownText(f[2]) + ")" : "the third column";
   if (weighted && !weightNamed) report.notes.push_back(column3 + " holds numbers and was read as the edge weight");
-  if (!weighted && firstEdge && firstEdge->fields.size() >= 3)
+
+  // Header columns named by --relation-column and --where.
+  const auto headerColumn = [&](const std::string& name, const char* option) {
+    if (!header)
+      throw InputError(file, first.line,
+                       std::string(option) + " names a header column, but this edge list has no header row");
+    const auto at = std::find(f.begin(), f.end(), name);
+    if (at == f.end())
+      throw InputError(file, first.line, std::string(option) + ": the header has no column " + shownText(name));
+    return static_cast<std::size_t>(at - f.begin());
+  };
+  std::optional<std::size_t> relationAt, whereAt;
+  std::string whereValue;
+  if (!options.relationColumn.empty()) relationAt = headerColumn(options.relationColumn, "--relation-column");
+  if (!options.where.empty()) {
+    const auto equals = options.where.find('=');
+    if (equals == std::string::npos || equals == 0)
+      throw UsageError("--where takes column=value (for example wave=T4), not " + shownText(options.where));
+    whereAt = headerColumn(options.where.substr(0, equals), "--where");
+    whereValue = options.where.substr(equals + 1);
+  }
+
+  // Column 3 named by --relation-column or --where is read, not ignored.
+  const bool column3Used = relationAt == std::size_t{2} || whereAt == std::size_t{2};
+  if (!weighted && !column3Used && firstEdge && firstEdge->fields.size() >= 3)
     report.notes.push_back(column3 + " is not a number, so it was ignored and every edge has weight 1");
 
   auto process = [&](const Row& row) {
     const auto& fields = row.fields;
     auto fail = [&](const std::string& reason) { throw InputError(file, row.line, reason); };
+    if (whereAt && (fields.size() <= *whereAt || fields[*whereAt] != whereValue)) return;
     if (fields.size() < 2) fail("expected at least 2 fields (source, target), found " + std::to_string(fields.size()));
     if (fields[0].empty()) fail("the source node id (field 1) is empty");
     if (fields[1].empty()) fail("the target node id (field 2) is empty");
@@ -111,7 +141,14 @@ bool readEdgeList(const std::filesystem::path& source, const GraphReadOptions& o
     if (from < 0) fail("node " + shownText(fields[0]) + " is not in the nodes file " + nodes->file);
     const std::int32_t to = builder.node(fields[1]);
     if (to < 0) fail("node " + shownText(fields[1]) + " is not in the nodes file " + nodes->file);
-    builder.addEdge(from, to, weight);
+    if (!relationAt) {
+      builder.addEdge(from, to, weight);
+      return;
+    }
+    if (fields.size() <= *relationAt || fields[*relationAt].empty())
+      fail("the relation (field " + std::to_string(*relationAt + 1) + ", " + shownText(options.relationColumn) +
+           ") is empty");
+    builder.addEdge(from, to, weight, fields[*relationAt]);
   };
 
   std::int64_t rows = 0;
@@ -132,6 +169,9 @@ bool readEdgeList(const std::filesystem::path& source, const GraphReadOptions& o
   }
   control.checkStop();
 
+  if (relationAt)
+    report.notes.push_back(std::to_string(builder.relationCount()) + " relations over the same nodes (column " +
+                           shownText(options.relationColumn) + "); models of one relation fit the first");
   if (!options.directed)
     report.notes.push_back("edge list read as undirected; use --directed to keep the direction of arcs");
   return options.directed.value_or(false);

@@ -28,11 +28,7 @@
 // invalid UTF-8 (GML, Pajek: with the line); a file of blank lines; repeated node ids; ids not in
 // the nodes file; bad weights; a graph with no edges.
 //
-// igraph 0.10 as built by Debian is not thread-safe (IGRAPH_THREAD_SAFE 0): its error handler,
-// warning handler and attribute table are process-wide. All use here is serialised by one mutex;
-// the handlers are swapped in for the call and restored after. The C attribute table is set once
-// and left in place: igraph_destroy frees attributes through whatever table is set when it runs,
-// so switching tables back and forth could free another caller's graph with the wrong one.
+// igraph is not thread-safe: each read holds an IgraphSession (core/util/igraph_session.hpp).
 #include <igraph/igraph.h>
 
 #include <algorithm>
@@ -42,12 +38,12 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
-#include <mutex>
 #include <new>
 
 #include "core/io/graph_builder.hpp"
 #include "core/io/graph_reading.hpp"
 #include "core/util/errors.hpp"
+#include "core/util/igraph_session.hpp"
 #include "core/util/input_file.hpp"
 #include "core/util/line_reader.hpp"
 #include "core/util/parse_number.hpp"
@@ -55,54 +51,6 @@
 
 namespace latent::core::graph_detail {
 namespace {
-
-std::mutex& igraphMutex() {
-  static std::mutex mutex;
-  return mutex;
-}
-
-// Written only by the handlers below, while igraphMutex() is held.
-std::string g_error;
-std::vector<std::string> g_warnings;
-
-void captureError(const char* reason, const char*, int, igraph_error_t) {
-  // igraph unwinds in stages, calling the handler once per stage; the first reason is the real one.
-  if (g_error.empty() && reason && *reason) g_error = reason;
-  IGRAPH_FINALLY_FREE();
-}
-
-void captureWarning(const char* reason, const char*, int) {
-  if (reason && *reason && g_warnings.size() < 5 &&
-      std::find(g_warnings.begin(), g_warnings.end(), reason) == g_warnings.end())
-    g_warnings.emplace_back(reason);
-}
-
-// The lock, the capturing handlers and the attribute table for one read.
-class IgraphSession {
- public:
-  IgraphSession() : m_lock(igraphMutex()) {
-    g_error.clear();
-    g_warnings.clear();
-    m_previousError = igraph_set_error_handler(&captureError);
-    m_previousWarning = igraph_set_warning_handler(&captureWarning);
-    static bool attributesSet = false;
-    if (!attributesSet) {
-      igraph_set_attribute_table(&igraph_cattribute_table);
-      attributesSet = true;
-    }
-  }
-  ~IgraphSession() {
-    igraph_set_warning_handler(m_previousWarning);
-    igraph_set_error_handler(m_previousError);
-  }
-  IgraphSession(const IgraphSession&) = delete;
-  IgraphSession& operator=(const IgraphSession&) = delete;
-
- private:
-  std::lock_guard<std::mutex> m_lock;
-  igraph_error_handler_t* m_previousError = nullptr;
-  igraph_warning_handler_t* m_previousWarning = nullptr;
-};
 
 void check(igraph_error_t rc) {
   if (rc != IGRAPH_SUCCESS) throw std::bad_alloc();  // the calls checked here fail only for memory
@@ -270,7 +218,8 @@ Extracted extract(const std::filesystem::path& source, GraphFormat format, std::
     rc = igraph_read_graph_graphml(&holder.graph, f.get(), 0);
   else
     rc = igraph_read_graph_pajek(&holder.graph, f.get());
-  if (rc != IGRAPH_SUCCESS) throwParseError(file, format, g_error.empty() ? igraph_strerror(rc) : g_error, lineCount);
+  if (rc != IGRAPH_SUCCESS)
+    throwParseError(file, format, session.error().empty() ? igraph_strerror(rc) : session.error(), lineCount);
   holder.live = true;
   const igraph_t* graph = &holder.graph;
 
@@ -329,7 +278,7 @@ Extracted extract(const std::filesystem::path& source, GraphFormat format, std::
         out.weightText.emplace_back(igraph_strvector_get(&values.v, static_cast<igraph_integer_t>(e)));
     }
   }
-  out.warnings = g_warnings;
+  out.warnings = session.warnings();
   return out;
 }
 

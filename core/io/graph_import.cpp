@@ -109,6 +109,10 @@ Graph readGraph(const std::filesystem::path& source, const GraphReadOptions& opt
   std::error_code ec;
   if (std::filesystem::file_size(source, ec) == 0 && !ec) throw InputError(file, 0, "is empty");
 
+  if (format != GraphFormat::EdgeList && (!options.relationColumn.empty() || !options.where.empty()))
+    throw UsageError("--relation-column and --where read edge lists with a header, not " +
+                     std::string(toString(format)) + " files");
+
   std::optional<NodeTable> nodes;
   if (!options.nodes.empty()) nodes = readNodesFile(options.nodes, control);
   control.checkStop();

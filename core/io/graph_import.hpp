@@ -29,6 +29,12 @@ struct GraphReadOptions {
   // --directed / --undirected; unset: what the file declares (GML, GraphML, Pajek), for matrices
   // directed when asymmetric, for edge lists undirected.
   std::optional<bool> directed;
+  // Edge lists with a header only. relationColumn: the column naming each row's relation (Sampson's
+  // "relation"); the graph then holds one relation per value, in order of first appearance, the
+  // first being `edges`. where: "column=value" keeps only the rows whose column has that value
+  // (Sampson's "wave=T4"); empty keeps every row.
+  std::string relationColumn;
+  std::string where;
 };
 
 struct GraphReadReport {

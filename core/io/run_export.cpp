@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "core/data/time_slices.hpp"
+#include "core/eval/link_prediction.hpp"
 #include "core/io/csv_writer.hpp"
 #include "core/io/run_export_detail.hpp"
 #include "core/results/block_results.hpp"
@@ -285,6 +286,11 @@ const std::vector<Exporter>& exporters() {
       {{"topic-shares-by-slice", "slice,start,topic,share", "a dynamic topic model's topic shares in each time slice"},
        exportTopicSharesBySlice,
        [](Project& p, const RunRecord& r) { return hasResultMatrix(p, r.id, topic::kTopicShareBySlice); }},
+      {{"predicted-links", "document,title,other_document,other_title,probability",
+        "a model of linked documents: each training document's most likely new links (pairs not linked in training), "
+        "with the model's probability"},
+       detail::exportPredictedLinks,
+       [](Project& p, const RunRecord& r) { return hasResultMatrix(p, r.id, kPredictedLinks); }},
       {{"blocks", "node,name,block", "each node's block (the most probable one)"},
        detail::exportBlocks,
        [](Project& p, const RunRecord& r) { return hasResultMatrix(p, r.id, kBlocks); },
@@ -298,6 +304,18 @@ const std::vector<Exporter>& exporters() {
        detail::exportBlockMatrix,
        [](Project& p, const RunRecord& r) { return hasResultMatrix(p, r.id, kBlockMatrix); },
        true},
+      {{"relation-block-matrices", "relation,from_block,to_block,probability",
+        "a multi-relational irm's block matrix of every relation it fitted (blocks shared by all relations)"},
+       detail::exportRelationBlockMatrices,
+       [](Project& p, const RunRecord& r) { return hasResultMatrix(p, r.id, kRelationBlockMatrices); },
+       true},
+      {{"feature-blocks", "feature,cluster", "a multi-relational irm's cluster of each node feature"},
+       detail::exportFeatureBlocks,
+       [](Project& p, const RunRecord& r) { return hasResultMatrix(p, r.id, kFeatureBlocks); }},
+      {{"feature-block-matrix", "block,feature_cluster,probability",
+        "a multi-relational irm's probability that a node of a block has a feature of a cluster"},
+       detail::exportFeatureBlockMatrix,
+       [](Project& p, const RunRecord& r) { return hasResultMatrix(p, r.id, kFeatureBlockMatrix); }},
       {{"factors", "side,id,name,factor,value",
         "user and item factors and biases (factor 'bias'), and the global mean (side 'global')"},
        detail::exportFactors,

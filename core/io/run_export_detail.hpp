@@ -24,6 +24,11 @@ struct ChosenMatrix {
 std::optional<ChosenMatrix> chooseMatrix(Project& project, const RunRecord& run, const std::string& name,
                                          std::optional<std::int64_t> iteration);
 
+// Models of linked documents (link_export.cpp): each training document's most likely new links,
+// `document,title,other_document,other_title,probability` by the documents' ids.
+std::int64_t exportPredictedLinks(Project& project, const RunRecord& run, std::ostream& out,
+                                  std::optional<std::int64_t> iteration);
+
 // Block models and factor models (block_model_export.cpp). Each returns the snapshot iteration
 // written, -1 for the final result.
 std::int64_t exportBlocks(Project& project, const RunRecord& run, std::ostream& out,
@@ -34,6 +39,16 @@ std::int64_t exportBlockMatrix(Project& project, const RunRecord& run, std::ostr
                                std::optional<std::int64_t> iteration);
 std::int64_t exportFactors(Project& project, const RunRecord& run, std::ostream& out,
                            std::optional<std::int64_t> iteration);
+
+// The multi-relational irm (mirm_export.cpp): every relation's block matrix
+// (`relation,from_block,to_block,probability`), each feature's cluster (`feature,cluster`) and the
+// feature densities per node block (`block,feature_cluster,probability`).
+std::int64_t exportRelationBlockMatrices(Project& project, const RunRecord& run, std::ostream& out,
+                                         std::optional<std::int64_t> iteration);
+std::int64_t exportFeatureBlocks(Project& project, const RunRecord& run, std::ostream& out,
+                                 std::optional<std::int64_t> iteration);
+std::int64_t exportFeatureBlockMatrix(Project& project, const RunRecord& run, std::ostream& out,
+                                      std::optional<std::int64_t> iteration);
 
 // Harmoniums (hidden_units_export.cpp): `unit,word,weight` with the biases as rows (the hidden
 // unit's with an empty word, the word's with unit "bias"), and `document,unit,activation`.

@@ -175,6 +175,14 @@ ImportResult importGraph(Project& project, const GraphImportRequest& request, co
                             {"attributes", graph.attributeNames},
                             {"self_loops_dropped", report.selfLoopsDropped},
                             {"duplicates_merged", report.duplicatesMerged}};
+  if (!graph.relationNames.empty()) {
+    summary["relations"] = graph.relationNames;
+    nlohmann::json counts = nlohmann::json::array();
+    for (std::size_t r = 0; r < graph.relationCount(); ++r) counts.push_back(graph.relationEdges(r).size());
+    summary["relation_edges"] = counts;
+  }
+  if (!request.read.relationColumn.empty()) options["relation_column"] = request.read.relationColumn;
+  if (!request.read.where.empty()) options["where"] = request.read.where;
   StagedDataset staging(
       project,
       {request.name, DataKind::Graph, absoluteSource(request.source), std::string(toString(report.format)), options},

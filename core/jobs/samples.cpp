@@ -2,7 +2,12 @@
 // The sample catalogue: each entry is an ordinary import request over a shipped file.
 #include "core/jobs/samples.hpp"
 
+#include <algorithm>
 #include <cstdlib>
+
+#include "core/jobs/link_import.hpp"
+#include "core/store/write_wait.hpp"
+#include "core/util/line_reader.hpp"
 
 #include "core/util/errors.hpp"
 
@@ -17,6 +22,27 @@ std::filesystem::path executableDirectory() {
   std::error_code ec;
   const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
   return ec ? std::filesystem::path() : exe.parent_path();
+}
+
+// A bag-of-words corpus's documents get their titles from a file with one per line, in order
+// (UCI files carry none). Titles longer than a table cell can show are cut.
+void setTitlesFromLines(Project& project, std::int64_t datasetId, const std::filesystem::path& file) {
+  constexpr std::size_t kLongestTitle = 200;
+  std::string_view line;
+  WriteWait wait;
+  writeWhenFree(project.db(), wait, [&] {
+    auto update = project.db().prepare("UPDATE documents SET title = ?1 WHERE dataset_id = ?2 AND doc_index = ?3");
+    std::int64_t index = 0;
+    LineReader reader(file);
+    while (reader.next(line)) {
+      std::size_t cut = std::min(line.size(), kLongestTitle);
+      while (cut < line.size() && cut > 0 && (static_cast<unsigned char>(line[cut]) & 0xC0) == 0x80) --cut;
+      std::string title(line.substr(0, cut));
+      while (!title.empty() && (title.back() == '\r' || title.back() == ' ')) title.pop_back();
+      if (!title.empty()) update.bind(1, title).bind(2, datasetId).bind(3, index).run();
+      ++index;
+    }
+  });
 }
 
 }  // namespace
@@ -35,9 +61,10 @@ std::vector<SampleInfo> builtInSamples() {
        "16 short documents generated from two topics that share the word 'bank' (textbook §27.3.5). "
        "A topic model should put money/loan/bank in one topic and river/stream/bank in the other.",
        "gibbs-toy/gibbs_toy.txt"},
-      {"cora", DataKind::Corpus, "Cora computer-science abstracts (bag of words)",
-       "2,410 papers as word counts in UCI format, without their text. Shows how bag-of-words data "
-       "import and why the document reader can show only words for them.",
+      {"cora", DataKind::Corpus, "Cora computer-science papers and their citations",
+       "2,410 papers as word counts in UCI format (no running text), with their titles and the 4,356 "
+       "citations between them: the corpus for models of linked documents (rtm), which predict a paper's "
+       "citations from its words.",
        "cora/docword.cora.txt"},
       {"anes96", DataKind::Corpus, "ANES 1996: 944 voters' answers to nine questions",
        "Party, own and candidates' liberal-conservative positions, vote, education, income, age and TV news, "
@@ -47,6 +74,10 @@ std::vector<SampleInfo> builtInSamples() {
        "18 novices of a New England monastery in 1968 and their three strongest liking nominations "
        "just before the group split. Sampson's four groups are kept as the node attribute 'group'.",
        "sampson/like_t4.csv"},
+      {"sampson-relations", DataKind::Graph, "Sampson's monks: all eight relations (T4)",
+       "The same 18 novices with all eight of Sampson's relations at T4 (like, dislike, esteem, disesteem, "
+       "influence, negative influence, praise, blame) over the same nodes; models of one relation fit 'like'.",
+       "sampson/edges.csv"},
       {"karate", DataKind::Graph, "Zachary's karate club",
        "34 members of a university karate club and their friendships. The club split in two; "
        "'club_after_split' says who went where.",
@@ -136,7 +167,18 @@ ImportResult importSample(Project& project, const std::string& sample, const std
     r.source = source;
     r.read.format = CorpusFormat::Uci;
     r.read.vocabulary = dir / "cora" / "vocab.cora.txt";
-    return importCorpus(project, r, control);
+    const auto corpus = importCorpus(project, r, control);
+    setTitlesFromLines(project, corpus.dataset.id, dir / "cora" / "titles.txt");
+    // links.csv lists (cited, citing): `linked_doc` is the later paper that cites `doc`.
+    LinksImportRequest links;
+    links.corpus = std::to_string(corpus.dataset.id);
+    links.source = dir / "cora" / "links.csv";
+    links.sourceColumn = "linked_doc";
+    links.targetColumn = "doc";
+    links.key = "id";
+    auto result = importDocumentLinks(project, links, control);
+    result.notes.insert(result.notes.begin(), corpus.notes.begin(), corpus.notes.end());
+    return result;
   }
   if (info->kind == DataKind::Graph) {
     GraphImportRequest r;
@@ -144,7 +186,11 @@ ImportResult importSample(Project& project, const std::string& sample, const std
     r.source = source;
     r.read.format = GraphFormat::EdgeList;
     r.read.nodes = source.parent_path() / "nodes.csv";
-    r.read.directed = info->name == "sampson";
+    r.read.directed = info->name == "sampson" || info->name == "sampson-relations";
+    if (info->name == "sampson-relations") {
+      r.read.relationColumn = "relation";
+      r.read.where = "wave=T4";  // like and dislike were asked at T2-T4 too; the other six at T4 only
+    }
     return importGraph(project, r, control);
   }
   if (info->kind == DataKind::Table) {

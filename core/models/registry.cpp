@@ -10,6 +10,7 @@
 #include "core/models/links/rtm.hpp"
 #include "core/models/model.hpp"
 #include "core/models/network/irm.hpp"
+#include "core/models/network/mirm.hpp"
 #include "core/models/network/mmsb.hpp"
 #include "core/models/network/sbm.hpp"
 #include "core/models/ratings/pmf.hpp"
@@ -38,11 +39,12 @@ namespace {
 
 // One row per model, in the order of DESIGN §3.
 const ModelDefinition kModels[] = {
-    unigramModel(),    mixtureModel(), plsaModel(),      epcaModel(),       catpcaModel(), dcatpcaModel(),
-    ldaGibbsModel(),   ldaVbModel(),   ldaOnlineModel(), ctmModel(),        dtmModel(),    sldaModel(),
-    labeledLdaModel(), dmrModel(),     mpcaModel(),      urpModel(),        gapModel(),    nmfModel(),
-    lsaModel(),        ldaHmmModel(),  rtmModel(),       sbmModel(),        mmsbModel(),   irmModel(),
-    pmfModel(),        rbmModel(),     rsmModel(),       rbmRatingsModel(), gbEfhModel(),  rbmGaussianModel(),
+    unigramModel(),     mixtureModel(), plsaModel(),      epcaModel(), catpcaModel(),     dcatpcaModel(),
+    ldaGibbsModel(),    ldaVbModel(),   ldaOnlineModel(), ctmModel(),  dtmModel(),        sldaModel(),
+    labeledLdaModel(),  dmrModel(),     mpcaModel(),      urpModel(),  gapModel(),        nmfModel(),
+    lsaModel(),         ldaHmmModel(),  rtmModel(),       sbmModel(),  mmsbModel(),       irmModel(),
+    irmMultiModel(),    pmfModel(),     rbmModel(),       rsmModel(),  rbmRatingsModel(), gbEfhModel(),
+    rbmGaussianModel(),
 };
 
 }  // namespace

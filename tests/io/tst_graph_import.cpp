@@ -238,6 +238,62 @@ class GraphImportTest : public QObject {
     QVERIFY2(hasNote(undirectedReport, "merged into the first, weights summed"), notesText(undirectedReport).c_str());
   }
 
+  // Sampson's eight relations at T4 from the long edge list: one relation per value of "relation",
+  // the rows of other waves skipped, `edges` the first relation (like).
+  void sampsonRelations() {
+    const auto nodes = test::sample("sampson/nodes.csv");
+    const auto arcs = test::sample("sampson/edges.csv");
+    auto options = withNodes(nodes, true);
+    options.relationColumn = "relation";
+    options.where = "wave=T4";
+    core::GraphReadReport report;
+    const auto g = readGraph(arcs, options, &report);
+    QCOMPARE(test::invariantProblem(g), std::string());
+    QCOMPARE(g.relationNames, (std::vector<std::string>{"like", "dislike", "esteem", "disesteem", "influence",
+                                                        "negative_influence", "praise", "blame"}));
+    // Arc counts as the dataset's README gives them.
+    const std::vector<std::size_t> counts{56, 47, 54, 58, 53, 50, 39, 41};
+    for (std::size_t r = 0; r < g.relationCount(); ++r) QCOMPARE(g.relationEdges(r).size(), counts[r]);
+    // The first relation is the T4 liking, arc for arc (unweighted here: column 3 names the relation).
+    const auto likeT4 = readGraph(test::sample("sampson/like_t4.csv"), withNodes(nodes, true));
+    QCOMPARE(g.edges.size(), likeT4.edges.size());
+    for (std::size_t e = 0; e < g.edges.size(); ++e) {
+      QCOMPARE(g.edges[e].source, likeT4.edges[e].source);
+      QCOMPARE(g.edges[e].target, likeT4.edges[e].target);
+    }
+    QCOMPARE(g.relationIndex("praise"), std::optional<std::size_t>(6));
+    QVERIFY2(hasNote(report, "8 relations over the same nodes"), notesText(report).c_str());
+    // Without --where the waves of like merge (T2-T4): more like arcs than at T4 alone.
+    options.where.clear();
+    const auto pooled = readGraph(arcs, options);
+    QCOMPARE(pooled.relationCount(), std::size_t{8});
+    QVERIFY(pooled.edges.size() > 56);
+    // Without --relation-column every row is one relation's edge, as before.
+    const auto flat = readGraph(arcs, withNodes(nodes, true));
+    QVERIFY(flat.relationNames.empty() && flat.furtherRelations.empty());
+  }
+
+  void relationOptionsNeedAHeaderColumn() {
+    test::Scratch scratch;
+    const auto bare = scratch.write("bare.csv", "1,2,like\n2,3,esteem\n");
+    core::GraphReadOptions options;
+    options.relationColumn = "relation";
+    QVERIFY_THROWS_EXCEPTION(core::InputError, readGraph(bare, options));
+    const auto headed = scratch.write("headed.csv", "source,target,kind\n1,2,like\n2,3,esteem\n");
+    QVERIFY_THROWS_EXCEPTION(core::InputError, readGraph(headed, options));
+    options.relationColumn = "kind";
+    QCOMPARE(readGraph(headed, options).relationCount(), std::size_t{2});
+    options.where = "wave";
+    QVERIFY_THROWS_EXCEPTION(core::UsageError, readGraph(headed, options));
+    options.where = "kind=like";
+    const auto liked = readGraph(headed, options);
+    QCOMPARE(liked.relationNames, (std::vector<std::string>{"like"}));
+    QCOMPARE(liked.edgeCount(), std::size_t{1});
+    core::GraphReadOptions gml;
+    gml.relationColumn = "kind";
+    QVERIFY_THROWS_EXCEPTION(core::UsageError, readGraph(test::fixture("graph/karate.gml"), gml));
+  }
+
   void sampsonPajek() {
     const auto nodes = test::sample("sampson/nodes.csv");
     core::GraphReadReport report;

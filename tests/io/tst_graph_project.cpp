@@ -47,6 +47,8 @@ void compareGraphs(const core::Graph& loaded, const core::Graph& read) {
   QCOMPARE(loaded.attributeNames, read.attributeNames);
   QCOMPARE(loaded.attributes, read.attributes);
   QCOMPARE(loaded.edges, read.edges);
+  QCOMPARE(loaded.relationNames, read.relationNames);
+  QCOMPARE(loaded.furtherRelations, read.furtherRelations);
 }
 
 }  // namespace
@@ -98,7 +100,7 @@ class GraphProjectTest : public QObject {
   void roundTrip_data() {
     QTest::addColumn<QString>("source");
     QTest::addColumn<QString>("nodes");
-    QTest::addColumn<int>("directed");  // -1 as the file says
+    QTest::addColumn<int>("directed");  // -1 as the file says; 2 directed, by relation
     const auto s = [](const char* p) { return QString::fromStdString(test::sample(p).string()); };
     const auto f = [](const char* p) { return QString::fromStdString(test::fixture(p).string()); };
     QTest::newRow("karate csv") << s("karate/edges.csv") << s("karate/nodes.csv") << -1;
@@ -107,6 +109,7 @@ class GraphProjectTest : public QObject {
     QTest::newRow("karate gml") << f("graph/karate.gml") << QString() << -1;
     QTest::newRow("karate graphml") << f("graph/karate.graphml") << s("karate/nodes.csv") << -1;
     QTest::newRow("karate matrix") << f("graph/karate_matrix.csv") << QString() << 1;
+    QTest::newRow("sampson relations") << s("sampson/edges.csv") << s("sampson/nodes.csv") << 2;
     QTest::newRow("davis") << s("davis_southern_women/edges.csv") << s("davis_southern_women/nodes.csv") << -1;
   }
   void roundTrip() {
@@ -115,7 +118,11 @@ class GraphProjectTest : public QObject {
     QFETCH(int, directed);
     core::GraphReadOptions options;
     options.nodes = nodes.toStdString();
-    if (directed >= 0) options.directed = directed == 1;
+    if (directed >= 0) options.directed = directed >= 1;
+    if (directed == 2) {  // several relations: Sampson's eight at T4
+      options.relationColumn = "relation";
+      options.where = "wave=T4";
+    }
     core::GraphReadReport report;
     const auto read = core::readGraph(source.toStdString(), options, core::ImportControl{}, &report);
 
@@ -131,6 +138,8 @@ class GraphProjectTest : public QObject {
       QCOMPARE(result.dataset.summary.value("nodes", std::size_t{0}), read.nodeCount());
       QCOMPARE(result.dataset.summary.value("edges", std::size_t{0}), read.edgeCount());
       QCOMPARE(result.dataset.summary.value("directed", !read.directed), read.directed);
+      if (!read.relationNames.empty())
+        QCOMPARE(result.dataset.summary["relations"].get<std::vector<std::string>>(), read.relationNames);
     }
     core::Project p(file, core::Project::Access::ReadOnly);
     compareGraphs(core::loadGraph(p, id), read);

@@ -2,6 +2,8 @@
 // Every built-in sample imports, with the counts its README states.
 #include <QtTest>
 
+#include <algorithm>
+
 #include "core/jobs/samples.hpp"
 #include "core/store/corpus_store.hpp"
 #include "core/store/graph_store.hpp"
@@ -41,6 +43,15 @@ class SamplesTest : public QObject {
     QCOMPARE(cora["documents"].get<int>(), 2410);
     QCOMPARE(cora["tokens"].get<int>(), 136394);
     QCOMPARE(cora["vocabulary"].get<int>(), 2961);
+    // With its titles and its citations, each from the citing paper to the cited one.
+    QCOMPARE(cora["links"].get<int>(), 4356);
+    const auto coraId = p.resolveDataset("cora").id;
+    QCOMPARE(core::listDocuments(p, coraId).front().title,
+             std::string("The megaprior heuristic for discovering protein sequence patterns."));
+    const auto coraLinks = core::loadCorpus(p, coraId).links;
+    QCOMPARE(coraLinks.size(), std::size_t{4356});
+    QVERIFY(std::find_if(coraLinks.begin(), coraLinks.end(),
+                         [](const auto& l) { return l.source == 484 && l.target == 0; }) != coraLinks.end());
 
     // Sampson's monks with their names and four groups, liking at T4 as arcs.
     const auto monks = core::loadGraph(p, p.resolveDataset("sampson").id);

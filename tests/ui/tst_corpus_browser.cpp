@@ -8,6 +8,7 @@
 #include <QTableWidget>
 #include <QtTest>
 
+#include "core/jobs/link_import.hpp"
 #include "test_case.hpp"
 #include "test_datasets.hpp"
 #include "test_support.hpp"
@@ -178,6 +179,29 @@ class TestCorpusBrowser : public QObject {
     QVERIFY2(header->text().contains(QStringLiteral("stars: 10")), qPrintable(header->text()));
     QVERIFY2(header->text().contains(QStringLiteral("reviewer: ann")), qPrintable(header->text()));
     QVERIFY2(header->text().contains(QStringLiteral("drama; acting")), qPrintable(header->text()));
+  }
+
+  // A linked corpus (issue 18): the reader lists the document's links both ways, and a click on one
+  // opens that document.
+  void linksAreListedAndOpenTheirDocuments() {
+    {
+      core::Project project(m_file);
+      core::LinksImportRequest links;
+      links.corpus = "mixed";
+      links.source = m_scratch->write("links.csv", "source,target\ncafe,river\nmoney,cafe\n");
+      core::importDocumentLinks(project, links);
+    }
+    ui::CorpusBrowser browser(m_file, m_text);
+    QVERIFY(test::waitLoaded(&browser));
+    QVERIFY(show(browser, 0));
+    const QString links = browser.viewer()->linksText();
+    QVERIFY2(links.contains(QStringLiteral("Links to</b> <a href=\"doc:1\">Flood report</a>")), qPrintable(links));
+    QVERIFY2(links.contains(QStringLiteral("Linked from</b> <a href=\"doc:2\">Finance</a>")), qPrintable(links));
+    QSignalSpy shown(&browser, &ui::CorpusBrowser::documentShown);
+    Q_EMIT browser.viewer()->linkedDocumentActivated(2);
+    QVERIFY(shown.count() > 0 || shown.wait(10000));
+    QCOMPARE(shown.last().at(0).toLongLong(), qint64(2));
+    QVERIFY(browser.viewer()->linksText().contains(QStringLiteral("Links to</b> <a href=\"doc:0\">")));
   }
 };
 

@@ -12,6 +12,8 @@
 #include "ui/demo/demo_catalogue.hpp"
 #include "ui/demo/demo_driver.hpp"
 #include "ui/main_window.hpp"
+#include "ui/runs/blocks/relation_matrices_view.hpp"
+#include "ui/runs/blocks/relations_page.hpp"
 #include "ui/runs/gibbs/gibbs_state_view.hpp"
 #include "ui/runs/k_choice/k_choice_view.hpp"
 #include "ui/runs/retrieval/precision_recall_view.hpp"
@@ -36,10 +38,11 @@ class TestDemo : public QObject {
 
   void catalogueKnowsItsDemos() {
     for (const char* name :
-         {"corpus-unigram",  "corpus-lda",       "gibbs-toy",      "sampson",        "sampson-mmsb",
-          "karate",          "insteval",         "ratings-pmf",    "folding-in",     "bayesian-harmonium",
-          "rsm-vs-lda",      "ratings-rbm",      "words-on-a-map", "ways-to-factor", "survey-map",
-          "topics-together", "topics-over-time", "response-year",  "function-words", "topics-by-party"})
+         {"corpus-unigram",   "corpus-lda",       "gibbs-toy",      "sampson",        "sampson-mmsb",
+          "karate",           "insteval",         "ratings-pmf",    "folding-in",     "bayesian-harmonium",
+          "rsm-vs-lda",       "ratings-rbm",      "words-on-a-map", "ways-to-factor", "survey-map",
+          "topics-together",  "topics-over-time", "response-year",  "function-words", "topics-by-party",
+          "sampson-relations"})
       QVERIFY2(ui::findDemo(QString::fromLatin1(name)).has_value(), name);
     QVERIFY(!ui::findDemo(QStringLiteral("no-such-demo")));
     // folding-in fits PLSA for six K on Cora, 10% held out.
@@ -61,6 +64,11 @@ class TestDemo : public QObject {
     QCOMPARE(dmr->sample, QStringLiteral("sotu"));
     QCOMPARE(dmr->model, QStringLiteral("dmr"));
     QCOMPARE(dmr->options.value(QStringLiteral("features")).toString(), QStringLiteral("time,label"));
+    // sampson-relations fits the multi-relational IRM to Sampson's eight relations with cloisterville.
+    const auto relations = ui::findDemo(QStringLiteral("sampson-relations"));
+    QCOMPARE(relations->sample, QStringLiteral("sampson-relations"));
+    QCOMPARE(relations->model, QStringLiteral("irm-multi"));
+    QCOMPARE(relations->options.value(QStringLiteral("features")).toString(), QStringLiteral("cloisterville"));
     QVERIFY(ui::findDemo(QStringLiteral("sample:cora")).has_value());
     QVERIFY(!ui::findDemo(QStringLiteral("sample:nothing")));
   }
@@ -221,6 +229,27 @@ class TestDemo : public QObject {
     QCOMPARE(runs[0].run.seed, runs[1].run.seed);
     QCOMPARE(runs[0].run.heldout, 0.1);
     QCOMPARE(runs[1].run.heldout, 0.1);
+  }
+
+  // All of Sampson's relations: the eight relations imported as one graph, the multi-relational IRM
+  // fitted on all of them, and the run opens on its Relations page.
+  void sampsonRelationsEndOnTheRelationsPage() {
+    ui::MainWindow window;
+    auto spec = ui::findDemo(QStringLiteral("sampson-relations"));
+    QVERIFY(spec);
+    auto* driver = new ui::DemoDriver(&window, *spec);
+    QSignalSpy finished(driver, &ui::DemoDriver::finished);
+    driver->start();
+    QVERIFY(finished.wait(120000));
+    QVERIFY2(finished.first().at(0).toBool(), qPrintable(finished.first().at(1).toString()));
+    auto* view = qobject_cast<ui::RunView*>(window.tabs()->currentWidget());
+    QVERIFY(view);
+    QCOMPARE(view->run().model, std::string("irm-multi"));
+    QCOMPARE(view->run().status, core::RunStatus::Finished);
+    QCOMPARE(view->run().finalMetrics["relations"].size(), std::size_t{8});
+    QVERIFY(test::waitFor([&] { return view->page<ui::RelationsPage>() != nullptr; }));
+    QCOMPARE(view->pages()->currentWidget(), static_cast<QWidget*>(view->page<ui::RelationsPage>()));
+    QCOMPARE(view->page<ui::RelationsPage>()->view()->panels().size(), std::size_t{9});
   }
 
   void corpusUnigramEndsOnTheRunView() {

@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The graph browser and its adjacency preview: the grid is nodes × nodes, marks exactly the
 // edges (both ways when undirected, with their weights), and follows the chosen node order.
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QtTest>
 
+#include "core/jobs/samples.hpp"
 #include "test_case.hpp"
 #include "test_support.hpp"
 #include "ui/browsers/adjacency_view.hpp"
 #include "ui/browsers/graph_browser.hpp"
+#include "ui/widgets/network_canvas.hpp"
 #include "ui_test_data.hpp"
 
 using namespace latent;
@@ -100,6 +103,61 @@ class TestGraphBrowser : public QObject {
     QVERIFY(!browser.setOrderBy(QStringLiteral("no-such-attribute")));
     QVERIFY(browser.setOrderBy(QString()));  // file order again
     QCOMPARE(browser.adjacency()->order(), (std::vector<int>{0, 1, 2, 3, 4}));
+  }
+
+  // The node-link drawing (issue 20): every node and edge drawn, sized by degree, labelled in a small
+  // graph, coloured by the attribute the nodes are ordered by with a key under it, and a click on a
+  // node selects its row in the table.
+  void drawingFollowsTheOrderAttribute() {
+    ui::GraphBrowser browser(m_file, m_undirected);
+    browser.resize(1000, 700);
+    QVERIFY(test::waitLoaded(&browser));
+    const auto& drawing = browser.drawing()->drawing();
+    QCOMPARE(drawing.positions.rows(), Eigen::Index(5));
+    QCOMPARE(drawing.edges.size(), std::size_t(4));
+    QCOMPARE(drawing.labels.at(4), QStringLiteral("Eve"));
+    QCOMPARE(drawing.nodeSizes.at(4), 1.0);  // Eve and Cid, Dee have the largest degree (2)
+    QCOMPARE(drawing.nodeSizes.at(0), 0.5);
+    QVERIFY(drawing.nodeColours.empty());  // file order: no attribute, one colour
+    QVERIFY(browser.setOrderBy(QStringLiteral("group")));
+    const auto& coloured = browser.drawing()->drawing();
+    QCOMPARE(coloured.nodeColours.size(), std::size_t(5));
+    QCOMPARE(coloured.nodeColours[0], coloured.nodeColours[2]);  // both B
+    QVERIFY(coloured.nodeColours[0] != coloured.nodeColours[1]);
+    QVERIFY(coloured.nodeColours[4] != coloured.nodeColours[1] && coloured.nodeColours[4] != coloured.nodeColours[0]);
+    QVERIFY2(
+        browser.drawingLegend().contains(QStringLiteral("B")) && browser.drawingLegend().contains(QStringLiteral("C")),
+        qPrintable(browser.drawingLegend()));
+    browser.views()->setCurrentIndex(1);
+    browser.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&browser));
+    auto* canvas = browser.drawing();
+    QTest::mouseClick(canvas, Qt::LeftButton, {}, canvas->nodePosition(3).toPoint());
+    QCOMPARE(browser.nodeTable()->currentRow() >= 0
+                 ? browser.nodeTable()->item(browser.nodeTable()->currentRow(), 2)->text()
+                 : QString(),
+             QStringLiteral("Dee"));
+    if (const QString dir = qEnvironmentVariable("LATENT_UI_SHOTS"); !dir.isEmpty())
+      QVERIFY(browser.grab().save(QDir(dir).filePath(QStringLiteral("graph-drawing.png"))));
+  }
+
+  void screenshotOfSampson() {
+    const QString dir = qEnvironmentVariable("LATENT_UI_SHOTS");
+    if (dir.isEmpty()) QSKIP("set LATENT_UI_SHOTS=DIR to write a screenshot of Sampson's monks drawn");
+    const auto file = m_scratch->path("sampson.latent");
+    qint64 id = 0;
+    {
+      core::Project project(file);
+      id = core::importSample(project, "sampson").dataset.id;
+    }
+    ui::GraphBrowser browser(file, id);
+    browser.resize(1200, 760);
+    QVERIFY(test::waitLoaded(&browser));
+    QVERIFY(browser.setOrderBy(QStringLiteral("group")));
+    browser.views()->setCurrentIndex(1);
+    browser.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&browser));
+    QVERIFY(browser.grab().save(QDir(dir).filePath(QStringLiteral("graph-drawing-sampson.png"))));
   }
 
   void cellsMapToTheirPlaceOnScreen() {

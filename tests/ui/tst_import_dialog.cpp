@@ -162,6 +162,24 @@ class TestImportDialog : public QObject {
     QCOMPARE(ui::datasetSummaryText(datasets[0]), QStringLiteral("3 rows · 2 features · labels: class"));
   }
 
+  // A graph's relation column and row filter reach the import request (the reader's side is
+  // tested in tests/io: tst_graph_import's sampsonRelations).
+  void graphRelationOptionsReachTheRequest() {
+    ui::ImportOptionsForm form(core::DataKind::Graph);
+    auto* relation = form.findChild<QLineEdit*>(QStringLiteral("relationColumn"));
+    auto* where = form.findChild<QLineEdit*>(QStringLiteral("where"));
+    QVERIFY(relation && where);
+    ui::ImportSettings settings;
+    settings.kind = core::DataKind::Graph;
+    form.apply(settings);
+    QVERIFY(settings.graph.read.relationColumn.empty() && settings.graph.read.where.empty());
+    relation->setText(QStringLiteral(" relation "));
+    where->setText(QStringLiteral("wave=T4"));
+    form.apply(settings);
+    QCOMPARE(settings.graph.read.relationColumn, std::string("relation"));
+    QCOMPARE(settings.graph.read.where, std::string("wave=T4"));
+  }
+
   void takenNameIsRefusedBeforeImporting() {
     test::Scratch scratch;
     const auto project = scratch.path("p.latent");

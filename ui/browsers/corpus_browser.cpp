@@ -46,6 +46,7 @@ struct WordSearch {
 
 struct LoadedCorpusDocument {
   core::StoredDocument document;
+  std::vector<core::DocumentLinkRef> links;
   QString error;
 };
 
@@ -87,6 +88,15 @@ CorpusBrowser::CorpusBrowser(std::filesystem::path projectFile, qint64 datasetId
   leftLayout->addWidget(m_status);
 
   m_viewer = new DocumentViewer(page);
+  // A linked document opens in the list when the filter shows it, else in the reader alone.
+  connect(m_viewer, &DocumentViewer::linkedDocumentActivated, this, [this](qint64 index) {
+    if (index < 0 || index >= m_model->rowCount()) return;
+    const QModelIndex row = m_filter->mapFromSource(m_model->index(static_cast<int>(index), 0));
+    if (row.isValid())
+      selectRow(row.row());
+    else
+      showDocument(index);
+  });
   auto* splitter = new QSplitter(Qt::Horizontal, page);
   splitter->addWidget(left);
   splitter->addWidget(m_viewer);
@@ -239,6 +249,34 @@ void CorpusBrowser::selectRow(int row) {
                                              QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
 }
 
+QString CorpusBrowser::linksHtml(const std::vector<core::DocumentLinkRef>& links) const {
+  if (links.empty()) return {};
+  constexpr int kShown = 8;
+  constexpr int kTitleCharacters = 48;
+  QStringList out, in;
+  std::size_t outCount = 0, inCount = 0;
+  for (const auto& l : links) {
+    auto& list = l.outgoing ? out : in;
+    (l.outgoing ? outCount : inCount) += 1;
+    if (list.size() >= kShown) continue;
+    QString title = tr("Document %1").arg(l.other + 1);
+    if (l.other >= 0 && l.other < m_model->rowCount() &&
+        m_model->document(static_cast<int>(l.other)).index == l.other &&
+        !m_model->document(static_cast<int>(l.other)).title.empty())
+      title = qs(m_model->document(static_cast<int>(l.other)).title);
+    if (title.size() > kTitleCharacters) title = title.left(kTitleCharacters - 1) + QChar(0x2026);
+    list << QStringLiteral("<a href=\"doc:%1\">%2</a>").arg(l.other).arg(title.toHtmlEscaped());
+  }
+  const auto more = [this](std::size_t total, qsizetype shown) {
+    return total > static_cast<std::size_t>(shown) ? tr(" and %1 more").arg(total - static_cast<std::size_t>(shown))
+                                                   : QString();
+  };
+  QStringList lines;
+  if (outCount > 0) lines << tr("<b>Links to</b> %1%2").arg(out.join(QStringLiteral(", ")), more(outCount, out.size()));
+  if (inCount > 0) lines << tr("<b>Linked from</b> %1%2").arg(in.join(QStringLiteral(", ")), more(inCount, in.size()));
+  return lines.join(QStringLiteral("<br>"));
+}
+
 void CorpusBrowser::showDocument(qint64 index) {
   const int generation = ++m_documentGeneration;
   runInBackground(
@@ -248,6 +286,7 @@ void CorpusBrowser::showDocument(qint64 index) {
         try {
           core::Project project(offGuiThread(file), core::Project::Access::ReadOnly);
           out.document = core::loadDocument(project, id, index);
+          out.links = core::documentLinksOf(project, id, index);
         } catch (const std::exception& e) {
           out.error = qs(e.what());
         }
@@ -260,6 +299,7 @@ void CorpusBrowser::showDocument(qint64 index) {
           return;
         }
         m_viewer->setDocument(loaded.document, m_words);
+        m_viewer->setLinks(linksHtml(loaded.links));
         Q_EMIT documentShown(index);
       });
 }

@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "core/data/corpus.hpp"
+#include "core/store/document_link_store.hpp"
 #include "core/store/project.hpp"
 #include "ui/widgets/tab_page.hpp"
 
@@ -50,6 +51,7 @@ class CorpusBrowser final : public TabPage {
   void load();
   void applySearch();
   void showDocument(qint64 index);
+  QString linksHtml(const std::vector<core::DocumentLinkRef>& links) const;
   void updateStatus();
 
   std::filesystem::path m_projectFile;

@@ -75,9 +75,20 @@ DocumentViewer::DocumentViewer(QWidget* parent) : QWidget(parent) {
   m_stack->addWidget(m_text);
   m_stack->addWidget(bagPage);
 
+  m_links = new QLabel(this);
+  m_links->setWordWrap(true);
+  m_links->setTextFormat(Qt::RichText);
+  m_links->setContentsMargins(2, 0, 2, 4);
+  m_links->setTextInteractionFlags(Qt::LinksAccessibleByMouse | Qt::LinksAccessibleByKeyboard);
+  m_links->hide();
+  connect(m_links, &QLabel::linkActivated, this, [this](const QString& link) {
+    if (link.startsWith(QLatin1String("doc:"))) Q_EMIT linkedDocumentActivated(link.mid(4).toLongLong());
+  });
+
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(m_header);
+  layout->addWidget(m_links);
   layout->addWidget(m_stack, 1);
   clear();
 }
@@ -86,6 +97,7 @@ void DocumentViewer::clear(const QString& message) {
   m_hasDocument = false;
   m_header->clear();
   m_header->hide();
+  setLinks({});
   m_empty->setText(message.isEmpty() ? tr("Select a document to read it.") : message);
   m_stack->setCurrentWidget(m_empty);
 }
@@ -96,6 +108,13 @@ void DocumentViewer::setDocument(const core::StoredDocument& document, const std
   m_hasDocument = true;
   render();
 }
+
+void DocumentViewer::setLinks(const QString& html) {
+  m_links->setText(html);
+  m_links->setVisible(!html.isEmpty());
+}
+
+QString DocumentViewer::linksText() const { return m_links->text(); }
 
 void DocumentViewer::changeEvent(QEvent* event) {
   QWidget::changeEvent(event);

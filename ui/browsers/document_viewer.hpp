@@ -29,7 +29,15 @@ class DocumentViewer final : public QWidget {
   void clear(const QString& message = {});
   // `words` is the corpus vocabulary (index = word id).
   void setDocument(const core::StoredDocument& document, const std::vector<std::string>& words);
+  // A linked corpus: the shown document's links as rich text whose anchors are "doc:INDEX"
+  // (linkedDocumentActivated when one is clicked); empty hides the line.
+  void setLinks(const QString& html);
+  QString linksText() const;
 
+ Q_SIGNALS:
+  void linkedDocumentActivated(qint64 index);
+
+ public:
   // The ranges of the shown text drawn as tokens, read back from the text document (for tests).
   QVector<TextRange> highlightedRanges() const;
   QString shownText() const;
@@ -42,6 +50,7 @@ class DocumentViewer final : public QWidget {
   void render();
 
   QLabel* m_header = nullptr;
+  QLabel* m_links = nullptr;
   QStackedWidget* m_stack = nullptr;
   QTextBrowser* m_text = nullptr;
   QLabel* m_bagNote = nullptr;

@@ -7,12 +7,14 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
 #include <algorithm>
 #include <numeric>
 
+#include "core/data/graph_layout.hpp"
 #include "core/store/graph_store.hpp"
 #include "core/util/parse_number.hpp"
 #include "ui/browsers/adjacency_view.hpp"
@@ -23,6 +25,8 @@
 #include "ui/util/qt_convert.hpp"
 #include "ui/util/table_export.hpp"
 #include "ui/util/table_style.hpp"
+#include "ui/util/topic_colours.hpp"
+#include "ui/widgets/network_canvas.hpp"
 
 namespace latent::ui {
 namespace {
@@ -30,8 +34,13 @@ namespace {
 struct LoadedGraph {
   core::DatasetInfo dataset;
   std::shared_ptr<const core::Graph> graph;
+  Eigen::MatrixX2d layout;
+  QString layoutError;
   QString error;
 };
+
+constexpr std::uint64_t kGraphLayoutSeed = 1;
+constexpr int kLegendValues = 12;
 
 // A numeric item that sorts as a number.
 QTableWidgetItem* numberItem(qint64 value) {
@@ -78,8 +87,55 @@ GraphBrowser::GraphBrowser(std::filesystem::path projectFile, qint64 datasetId, 
   auto* rightLayout = new QVBoxLayout(right);
   rightLayout->setContentsMargins(0, 0, 0, 0);
   rightLayout->addLayout(orderRow);
-  rightLayout->addWidget(m_adjacency, 1);
-  rightLayout->addWidget(hint);
+
+  m_drawing = new NetworkCanvas(page);
+  enableFigureExport(m_drawing, [] { return QStringLiteral("graph-drawing"); });
+  m_drawing->setToolTipText([this](std::int64_t node) {
+    if (!m_graph) return QString();
+    const auto i = static_cast<std::size_t>(node);
+    QString text = QStringLiteral("<b>%1</b>").arg(qs(m_graph->nodeNames[i]).toHtmlEscaped());
+    for (std::size_t a = 0; a < m_graph->attributeNames.size(); ++a)
+      if (i < m_graph->attributes[a].size() && !m_graph->attributes[a][i].empty())
+        text += QStringLiteral("<br>%1: %2")
+                    .arg(qs(m_graph->attributeNames[a]), qs(m_graph->attributes[a][i]))
+                    .toHtmlEscaped();
+    return text + tr("<br>degree %1").arg(m_degree[i]);
+  });
+  connect(m_drawing, &NetworkCanvas::nodeActivated, this, [this](qint64 node) {
+    // The node's row in the table, wherever sorting put it.
+    for (int row = 0; row < m_nodes->rowCount(); ++row)
+      if (m_nodes->item(row, 0) && m_nodes->item(row, 0)->data(Qt::EditRole).toLongLong() == node + 1) {
+        m_nodes->selectRow(row);
+        m_nodes->scrollToItem(m_nodes->item(row, 0));
+        break;
+      }
+  });
+  m_drawingLegend = new QLabel(page);
+  m_drawingLegend->setWordWrap(true);
+  m_drawingLegend->setTextFormat(Qt::RichText);
+  auto* drawingHint = new QLabel(tr("Nodes placed by a force-directed layout (linked nodes pulled together), sized by "
+                                    "degree, coloured by the attribute nodes are ordered by. Wheel to zoom, drag to "
+                                    "pan, double-click to see it all; click a node to find it in the table."),
+                                 page);
+  drawingHint->setWordWrap(true);
+  drawingHint->setForegroundRole(QPalette::PlaceholderText);
+  auto* drawingPage = new QWidget(page);
+  auto* drawingLayout = new QVBoxLayout(drawingPage);
+  drawingLayout->setContentsMargins(0, 0, 0, 0);
+  drawingLayout->addWidget(m_drawing, 1);
+  drawingLayout->addWidget(m_drawingLegend);
+  drawingLayout->addWidget(drawingHint);
+
+  auto* matrixPage = new QWidget(page);
+  auto* matrixLayout = new QVBoxLayout(matrixPage);
+  matrixLayout->setContentsMargins(0, 0, 0, 0);
+  matrixLayout->addWidget(m_adjacency, 1);
+  matrixLayout->addWidget(hint);
+  m_views = new QTabWidget(page);
+  m_views->setDocumentMode(true);
+  m_views->addTab(matrixPage, tr("Adjacency matrix"));
+  m_views->addTab(drawingPage, tr("Drawing"));
+  rightLayout->addWidget(m_views, 1);
 
   auto* splitter = new QSplitter(Qt::Horizontal, page);
   splitter->addWidget(m_nodes);
@@ -109,6 +165,12 @@ void GraphBrowser::load() {
           core::Project project(offGuiThread(file), core::Project::Access::ReadOnly);
           out.dataset = project.dataset(id);
           out.graph = std::make_shared<const core::Graph>(core::loadGraph(project, id));
+          try {
+            out.layout = core::layoutGraph(static_cast<std::int64_t>(out.graph->nodeCount()), out.graph->edges,
+                                           kGraphLayoutSeed);
+          } catch (const std::exception& e) {
+            out.layoutError = qs(e.what());
+          }
         } catch (const std::exception& e) {
           out.error = qs(e.what());
         }
@@ -121,6 +183,8 @@ void GraphBrowser::load() {
         }
         m_dataset = loaded.dataset;
         m_graph = loaded.graph;
+        m_layout = std::move(loaded.layout);
+        m_layoutError = loaded.layoutError;
         fill();
         showContent();
       });
@@ -181,7 +245,49 @@ void GraphBrowser::fill() {
   m_order->addItem(tr("Degree"), QStringLiteral("\x01"
                                                 "degree"));
   m_adjacency->setGraph(m_graph);
+  if (!m_layoutError.isEmpty()) m_drawing->setEmptyText(tr("The graph cannot be drawn: %1").arg(m_layoutError));
+  colourDrawing(QString());
 }
+
+void GraphBrowser::colourDrawing(const QString& attribute) {
+  NetworkDrawing drawing;
+  const auto n = m_graph ? m_graph->nodeCount() : 0;
+  QStringList legend;
+  if (n > 0 && m_layout.rows() == static_cast<Eigen::Index>(n)) {
+    drawing.positions = m_layout;
+    for (const auto& e : m_graph->edges) drawing.edges.emplace_back(e.source, e.target);
+    const int largest = m_degree.empty() ? 0 : *std::max_element(m_degree.begin(), m_degree.end());
+    for (std::size_t i = 0; i < n; ++i) {
+      drawing.nodeSizes.push_back(largest > 0 ? double(m_degree[i]) / largest : 0.0);
+      drawing.labels.push_back(qs(m_graph->nodeNames[i]));
+    }
+    const auto a = attribute.isEmpty() ? std::nullopt : m_graph->attributeIndex(utf8(attribute));
+    if (a && m_graph->attributes[*a].size() == n) {
+      // Values in order of first appearance, each its own colour; nodes without one keep the text colour.
+      std::vector<std::string> values;
+      drawing.nodeColours.resize(n);
+      for (std::size_t i = 0; i < n; ++i) {
+        const auto& v = m_graph->attributes[*a][i];
+        if (v.empty()) continue;
+        auto at = std::find(values.begin(), values.end(), v);
+        if (at == values.end()) at = values.insert(values.end(), v);
+        drawing.nodeColours[i] = topicColour(static_cast<int>(at - values.begin()), palette());
+      }
+      for (std::size_t c = 0; c < values.size() && c < static_cast<std::size_t>(kLegendValues); ++c)
+        legend << QStringLiteral("<span style=\"color:%1\">&#9679;</span> %2")
+                      .arg(topicColour(static_cast<int>(c), palette()).name(), qs(values[c]).toHtmlEscaped());
+      if (values.size() > static_cast<std::size_t>(kLegendValues))
+        legend << tr("and %1 more").arg(values.size() - kLegendValues);
+    }
+  }
+  m_drawingLegend->setText(
+      legend.isEmpty()
+          ? QString()
+          : QStringLiteral("<b>%1</b>: %2").arg(attribute.toHtmlEscaped(), legend.join(QStringLiteral(" &nbsp; "))));
+  m_drawing->setDrawing(std::move(drawing));
+}
+
+QString GraphBrowser::drawingLegend() const { return m_drawingLegend->text(); }
 
 bool GraphBrowser::setOrderBy(const QString& attribute) {
   const QString key = attribute == QLatin1String("degree") && (!m_graph || !m_graph->attributeIndex("degree"))
@@ -230,6 +336,7 @@ void GraphBrowser::applyOrder() {
     }
   }
   m_adjacency->setOrder(std::move(order), std::move(starts));
+  colourDrawing(key.startsWith(QChar(1)) ? QString() : key);
 }
 
 }  // namespace latent::ui

@@ -88,6 +88,20 @@ QVector<DemoSpec> demoCatalogue() {
        0.0,
        {},
        {}},
+      {QStringLiteral("sampson-relations"),
+       QObject::tr("All of Sampson's relations"),
+       QObject::tr("The multi-relational infinite relational model finds one partition of Sampson's 18 novices from "
+                   "all eight relations at once (like, dislike, esteem, disesteem, influence, negative influence, "
+                   "praise, blame), with whether each attended Cloisterville clustered alongside. On the Relations "
+                   "page each relation is drawn with the novices ordered by the blocks found: liking, esteem, "
+                   "influence and praise fall inside the blocks, dislike, disesteem and blame between them."),
+       QStringLiteral("sampson-relations"),
+       QStringLiteral("irm-multi"),
+       QString(),
+       QVariantMap{{QStringLiteral("features"), QStringLiteral("cloisterville")}},
+       0.0,
+       {},
+       {}},
       {QStringLiteral("karate"),
        QObject::tr("Zachary's karate club"),
        QObject::tr("Friendships among 34 members of a karate club, ordered by the side each member took when the "

@@ -183,6 +183,14 @@ ImportOptionsForm::ImportOptionsForm(core::DataKind kind, QWidget* parent) : QWi
         tr("Edge lists are undirected unless you say so; GML, GraphML and Pajek say it themselves."));
     form->addRow(tr("Edges are"), m_direction);
     connect(m_direction, &QComboBox::currentIndexChanged, this, &ImportOptionsForm::changed);
+    m_relationColumn =
+        addText(form, tr("Relation column"), tr("none (one relation)"),
+                tr("Edge lists with a header: the column naming each row's relation (such as Sampson's like, esteem, "
+                   "praise); the graph keeps one relation per value, and models of one relation fit the first."));
+    m_where = addText(form, tr("Keep rows where"), tr("every row"),
+                      tr("Edge lists with a header: column=value keeps only the rows with that value (wave=T4)."));
+    m_relationColumn->setObjectName(QStringLiteral("relationColumn"));
+    m_where->setObjectName(QStringLiteral("where"));
   } else if (kind == core::DataKind::Table) {
     m_tableIdColumn = addText(form, tr("Id column"), tr("none (rows are numbered)"),
                               tr("Optional: the column naming the rows; else they are named 1 to N."));
@@ -298,6 +306,8 @@ void ImportOptionsForm::apply(ImportSettings& s) const {
         r.read.directed.reset();
       else
         r.read.directed = direction == 1;
+      r.read.relationColumn = trimmed(m_relationColumn);
+      r.read.where = trimmed(m_where);
       break;
     }
     case core::DataKind::Ratings: {

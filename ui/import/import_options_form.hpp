@@ -50,6 +50,8 @@ class ImportOptionsForm final : public QWidget {
   // Graph.
   QLineEdit* m_nodes = nullptr;
   QComboBox* m_direction = nullptr;
+  QLineEdit* m_relationColumn = nullptr;  // edge lists: several relations
+  QLineEdit* m_where = nullptr;
   // Ratings.
   QLineEdit *m_items = nullptr, *m_userColumn = nullptr, *m_itemColumn = nullptr, *m_ratingColumn = nullptr,
             *m_ratingTimeColumn = nullptr;

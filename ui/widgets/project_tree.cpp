@@ -252,6 +252,8 @@ void ProjectTree::contextMenuEvent(QContextMenuEvent* event) {
       menu.addAction(tr("Open"), this, [this, id] { Q_EMIT openDatasetRequested(id); });
       menu.addAction(themedIcon("start"), tr("New Run on This Dataset…"), this,
                      [this, id] { Q_EMIT newRunRequested(id); });
+      if (item->data(0, KindRole).toInt() == static_cast<int>(core::DataKind::Corpus))
+        menu.addAction(tr("Attach Links…"), this, [this, id] { Q_EMIT attachLinksRequested(id); });
       menu.addSeparator();
       menu.addAction(tr("Rename…"), this, [this, id] { Q_EMIT renameDatasetRequested(id); });
       menu.addAction(tr("Delete…"), this, [this, id] { Q_EMIT deleteDatasetRequested(id); });

@@ -48,6 +48,8 @@ class ProjectTree final : public QTreeWidget {
   // Precision-recall of document retrieval for these runs, overlaid (run context menu).
   void precisionRecallRequested(const QList<qint64>& runIds);
   void renameDatasetRequested(qint64 datasetId);
+  // A corpus's context menu: attach links between its documents from an edge list.
+  void attachLinksRequested(qint64 datasetId);
   void deleteDatasetRequested(qint64 datasetId);
   void readFailed(const QString& message);
   void refreshed();

@@ -8,6 +8,7 @@
 #include "ui/runs/blocks/block_matrix_page.hpp"
 #include "ui/runs/blocks/block_run_data.hpp"
 #include "ui/runs/blocks/membership_page.hpp"
+#include "ui/runs/blocks/relations_page.hpp"
 
 namespace latent::ui {
 
@@ -54,11 +55,19 @@ void BlockPages::update(const core::RunRecord& run, const RunHoldings& holdings)
          memberships()->setData(loaded.data);
          showPage(m_blocks, tr("Blocks"), 0);
          showPage(m_memberships, tr("Memberships"), 1);
+         // Several relations (irm-multi): all of them side by side, with the features.
+         if (loaded.data->multiRelational()) {
+           if (!m_relations) m_relations = new RelationsPage(context().pages);
+           m_relations->setData(loaded.data);
+           showPage(m_relations, tr("Relations"), 1);
+         }
          // A finished run is read for its results. Mixed memberships (each node spread over
          // several blocks) are the point of the model that found them, and the simplex shows
          // them; hard ones are read from the permuted adjacency matrix first.
          if (first)
-           context().pages->setCurrentWidget(loaded.data->mixed ? static_cast<QWidget*>(m_memberships) : m_blocks);
+           context().pages->setCurrentWidget(loaded.data->multiRelational() ? static_cast<QWidget*>(m_relations)
+                                             : loaded.data->mixed           ? static_cast<QWidget*>(m_memberships)
+                                                                            : m_blocks);
        });
 }
 

@@ -12,6 +12,7 @@ namespace latent::ui {
 
 class BlockMatrixPage;
 class MembershipPage;
+class RelationsPage;
 
 class BlockPages final : public RunPages {
   Q_OBJECT
@@ -26,6 +27,7 @@ class BlockPages final : public RunPages {
 
   QPointer<BlockMatrixPage> m_blocks;
   QPointer<MembershipPage> m_memberships;
+  QPointer<RelationsPage> m_relations;  // multi-relational irm runs
 };
 
 }  // namespace latent::ui

@@ -195,6 +195,32 @@ BlockRunLoad loadBlockRun(const std::filesystem::path& projectFile, std::int64_t
       while (data->typeNames.size() < 2) data->typeNames << QObject::tr("type %1").arg(data->typeNames.size() + 1);
     }
 
+    // Multi-relational irm: the relations by name (final results only), and the features.
+    if (const auto names = data->run.finalMetrics.find("relations");
+        at < 0 && names != data->run.finalMetrics.end() && names->is_array()) {
+      for (const auto& name : *names) {
+        if (!name.is_string()) continue;
+        const auto r = graph.relationNames.empty() && name.get<std::string>() == "edges"
+                           ? std::optional<std::size_t>(0)
+                           : graph.relationIndex(name.get<std::string>());
+        if (!r) continue;
+        data->relationNames << qs(name.get<std::string>());
+        data->relationIndex.push_back(static_cast<int>(*r));
+      }
+      const auto features = core::loadMatrix(project, runId, core::kNodeFeatures);
+      const auto clusters = core::loadMatrix(project, runId, core::kFeatureBlocks);
+      const auto featureNames = data->run.finalMetrics.find("features");
+      if (features && clusters && featureNames != data->run.finalMetrics.end() && featureNames->is_array() &&
+          features->rows() == N && clusters->rows() == features->cols() &&
+          static_cast<Eigen::Index>(featureNames->size()) == features->cols()) {
+        data->nodeFeatures = *features;
+        for (const auto& name : *featureNames)
+          data->featureNames << (name.is_string() ? qs(name.get<std::string>()) : QString());
+        for (Eigen::Index f = 0; f < clusters->rows(); ++f)
+          data->featureBlocks.push_back(static_cast<int>((*clusters)(f, 0)));
+      }
+    }
+
     // The graph's known label, for colours: kept from `previous` when the graph is.
     if (reuse) {
       data->labelAttribute = previous->labelAttribute;

@@ -47,6 +47,14 @@ struct BlockRunData {
   // Two-type irm: each node's type (0 or 1) and each block's; the types' names.
   std::vector<int> nodeType, blockType;
   QStringList typeNames;
+  // Multi-relational irm (final result): the relations fitted, as names and indices into the
+  // graph's relations; the node features fitted (N x F: 1, 0, -1 missing), their names and each
+  // feature's cluster. Empty for other runs.
+  QStringList relationNames;
+  std::vector<int> relationIndex;
+  Eigen::MatrixXd nodeFeatures;
+  QStringList featureNames;
+  std::vector<int> featureBlocks;
   // The graph's known label (defaultLabelAttribute), or none: per node 0..L-1, -1 when missing.
   QString labelAttribute;
   std::vector<int> labels;
@@ -62,6 +70,7 @@ struct BlockRunData {
   int blockCount() const noexcept { return static_cast<int>(memberships.cols()); }
   bool twoTypes() const noexcept { return !nodeType.empty(); }
   bool hasLabels() const noexcept { return !labelAttribute.isEmpty(); }
+  bool multiRelational() const noexcept { return !relationNames.isEmpty(); }
   QString nodeName(int node) const;
   QString blockName(int block) const;  // "Block 1"
   // The colour (topicColour index) of a block: after the labels' colours when the dots are

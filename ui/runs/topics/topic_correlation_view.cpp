@@ -94,14 +94,7 @@ std::vector<std::pair<int, int>> TopicCorrelationView::edges() const {
   return out;
 }
 
-QString TopicCorrelationView::nodeLabel(int topic) const {
-  if (!m_data || topic < 0 || topic >= m_data->topicCount()) return {};
-  if (!m_labels.value(topic).isEmpty()) return QStringLiteral("%1 %2").arg(topic + 1).arg(m_labels[topic]);
-  QStringList words;
-  const auto& top = m_data->topWords[static_cast<std::size_t>(topic)];
-  for (std::size_t i = 0; i < top.size() && i < 3; ++i) words << m_data->wordText(top[i].word);
-  return QStringLiteral("%1 %2").arg(topic + 1).arg(words.join(QLatin1Char(' ')));
-}
+QString TopicCorrelationView::nodeLabel(int topic) const { return topicDisplayName(m_data.get(), m_labels, topic, 3); }
 
 QString TopicCorrelationView::summary() const { return m_summary->text(); }
 

@@ -26,6 +26,7 @@
 #include "core/results/topic_results.hpp"
 #include "core/store/run_store.hpp"
 #include "ui/jobs/project_session.hpp"
+#include "ui/runs/topics/document_links_data.hpp"
 #include "ui/runs/topics/run_document_model.hpp"
 #include "ui/runs/topics/topic_run_data.hpp"
 #include "ui/util/background.hpp"
@@ -85,6 +86,16 @@ TopicDocumentView::TopicDocumentView(QWidget* parent) : QWidget(parent) {
   m_headerLabel = new QLabel(this);
   m_headerLabel->setTextFormat(Qt::RichText);
   m_headerLabel->setWordWrap(true);
+  // A linked corpus: the document's links both ways and a run's likely new links, each opening its
+  // document.
+  m_linksLabel = new QLabel(this);
+  m_linksLabel->setTextFormat(Qt::RichText);
+  m_linksLabel->setWordWrap(true);
+  m_linksLabel->setTextInteractionFlags(Qt::LinksAccessibleByMouse | Qt::LinksAccessibleByKeyboard);
+  m_linksLabel->hide();
+  connect(m_linksLabel, &QLabel::linkActivated, this, [this](const QString& link) {
+    if (link.startsWith(QLatin1String("doc:"))) showDocument(link.mid(4).toLongLong());
+  });
   m_note = new QLabel(this);
   m_note->setWordWrap(true);
   m_note->setForegroundRole(QPalette::PlaceholderText);
@@ -101,6 +112,7 @@ TopicDocumentView::TopicDocumentView(QWidget* parent) : QWidget(parent) {
   auto* middleLayout = new QVBoxLayout(middle);
   middleLayout->setContentsMargins(0, 0, 0, 0);
   middleLayout->addWidget(m_headerLabel);
+  middleLayout->addWidget(m_linksLabel);
   middleLayout->addWidget(m_note);
   middleLayout->addWidget(m_text, 1);
 
@@ -325,6 +337,52 @@ void TopicDocumentView::showText(std::shared_ptr<QTextDocument> document) {
 
 QString TopicDocumentView::headerText() const { return m_headerLabel->text(); }
 
+QString TopicDocumentView::linksText() const { return m_linksLabel->isHidden() ? QString() : m_linksLabel->text(); }
+
+void TopicDocumentView::updateLinks() {
+  const auto* links = m_data ? m_data->links.get() : nullptr;
+  const auto index = m_header.index;
+  if (!links || index < 0 || static_cast<std::size_t>(index) >= links->neighbours.size()) {
+    m_linksLabel->hide();
+    return;
+  }
+  constexpr int kShownLinks = 5;
+  constexpr int kTitleCharacters = 48;
+  const auto anchor = [this](std::int64_t other) {
+    const auto& d = m_data->documents[static_cast<std::size_t>(other)];
+    QString title = d.title.empty() ? tr("Document %1").arg(other + 1) : qs(d.title);
+    if (title.size() > kTitleCharacters) title = title.left(kTitleCharacters - 1) + QChar(0x2026);
+    return QStringLiteral("<a href=\"doc:%1\">%2</a>").arg(other).arg(title.toHtmlEscaped());
+  };
+  const auto listed = [&](const QStringList& items, std::size_t total) {
+    QString text = items.join(QStringLiteral(", "));
+    const auto shown = static_cast<std::size_t>(items.size());
+    if (total > shown) text += tr(" and %1 more").arg(total - shown);
+    return text;
+  };
+  QStringList out, in, lines;
+  std::size_t outCount = 0, inCount = 0;
+  for (const auto& end : links->neighbours[static_cast<std::size_t>(index)]) {
+    auto& list = end.outgoing ? out : in;
+    (end.outgoing ? outCount : inCount) += 1;
+    if (list.size() < kShownLinks) list << anchor(end.other);
+  }
+  if (outCount > 0) lines << tr("<b>Links to</b> %1").arg(listed(out, outCount));
+  if (inCount > 0) lines << tr("<b>Linked from</b> %1").arg(listed(in, inCount));
+  if (outCount + inCount == 0) lines << tr("No links to or from this document.");
+  if (links->hasPredictions() && static_cast<std::size_t>(index) < links->predictedOf.size()) {
+    QStringList likely;
+    for (const auto i : links->predictedOf[static_cast<std::size_t>(index)]) {
+      if (likely.size() >= kShownLinks) break;
+      const auto& p = links->predicted[static_cast<std::size_t>(i)];
+      likely << QStringLiteral("%1 %2").arg(anchor(p.a == index ? p.b : p.a), formatPercent(p.probability));
+    }
+    if (!likely.isEmpty()) lines << tr("<b>Most likely new links</b> %1").arg(likely.join(QStringLiteral(", ")));
+  }
+  m_linksLabel->setText(lines.join(QStringLiteral("<br>")));
+  m_linksLabel->show();
+}
+
 void TopicDocumentView::updateHeader() {
   const auto& h = m_header;
   QStringList facts;
@@ -368,6 +426,7 @@ void TopicDocumentView::updateHeader() {
   const QString title = h.title.empty() ? tr("Document %1").arg(h.index + 1) : qs(h.title).toHtmlEscaped();
   m_headerLabel->setText(QStringLiteral("<b>%1</b><br><span style=\"color:gray\">%2</span>")
                              .arg(title, facts.join(QStringLiteral(" · "))));
+  updateLinks();
 
   QStringList note;
   if (m_wordCount == 0) {

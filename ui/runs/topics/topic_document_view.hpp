@@ -58,6 +58,9 @@ class TopicDocumentView final : public QWidget {
   bool isIdle() const noexcept { return m_pending == 0; }
   QString noteText() const;
   QString headerText() const;  // title and facts (time, label, a model's predicted response, ...)
+  // A linked corpus's line under the header: the document's links both ways and the run's most
+  // likely new links, each opening its document; empty for a corpus without links.
+  QString linksText() const;
   // The proportions as listed: (topic, proportion), largest first.
   QVector<QPair<int, double>> shownProportions() const;
 
@@ -78,6 +81,7 @@ class TopicDocumentView final : public QWidget {
   void rerender();
   void showText(std::shared_ptr<QTextDocument> document);
   void updateHeader();
+  void updateLinks();
   void renderProportions();
   void updateColours();
   QString topicName(int topic) const;
@@ -106,6 +110,7 @@ class TopicDocumentView final : public QWidget {
   RunDocumentModel* m_model = nullptr;
   RunDocumentFilter* m_filter = nullptr;
   QLabel* m_headerLabel = nullptr;
+  QLabel* m_linksLabel = nullptr;
   QLabel* m_note = nullptr;
   QPlainTextEdit* m_text = nullptr;
   QTableWidget* m_proportions = nullptr;

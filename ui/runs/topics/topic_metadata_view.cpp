@@ -121,12 +121,7 @@ std::vector<MetadataEffect> TopicMetadataView::effects() const {
 QString TopicMetadataView::rangeText() const { return m_range->text(); }
 
 QString TopicMetadataView::topicText(int topic) const {
-  if (!m_data || topic < 0 || topic >= m_data->topicCount()) return {};
-  if (!m_labels.value(topic).isEmpty()) return QStringLiteral("%1 %2").arg(topic + 1).arg(m_labels[topic]);
-  QStringList words;
-  const auto& top = m_data->topWords[static_cast<std::size_t>(topic)];
-  for (std::size_t i = 0; i < top.size() && i < kMetadataWords; ++i) words << m_data->wordText(top[i].word);
-  return QStringLiteral("%1 %2").arg(topic + 1).arg(words.join(QLatin1Char(' ')));
+  return topicDisplayName(m_data.get(), m_labels, topic, kMetadataWords);
 }
 
 void TopicMetadataView::refresh() {

@@ -5,6 +5,7 @@
 #include <QTabWidget>
 
 #include "core/models/topic/topic_model_support.hpp"
+#include "ui/runs/topics/document_network_view.hpp"
 #include "ui/runs/topics/topic_correlation_view.hpp"
 #include "ui/runs/topics/topic_document_view.hpp"
 #include "ui/runs/topics/topic_metadata_view.hpp"
@@ -74,6 +75,16 @@ void TopicPages::update(const core::RunRecord& run, const RunHoldings& holdings)
            m_metadata->hide();
            connect(m_table, &TopicTableView::labelsChanged, m_metadata, &TopicMetadataView::setLabels);
          }
+         const bool linked = loaded.data->links != nullptr;
+         if (linked && !m_network) {
+           m_network = new DocumentNetworkView(context().pages);
+           m_network->hide();
+           connect(m_table, &TopicTableView::labelsChanged, m_network, &DocumentNetworkView::setLabels);
+           connect(m_network, &DocumentNetworkView::documentActivated, this, [this](qint64 index) {
+             m_documents->showDocument(index);
+             context().pages->setCurrentWidget(m_documents);
+           });
+         }
          const bool several = loaded.data->topicCount() > 1;
          const bool documents = loaded.data->hasDocTopic() || loaded.data->hasAssignments();
          m_table->setData(context().projectFile, loaded.data);
@@ -112,6 +123,15 @@ void TopicPages::update(const core::RunRecord& run, const RunHoldings& holdings)
                     1 + (documents ? 1 : 0) + (correlated ? 1 : 0) + (overTime ? 1 : 0) + (response ? 1 : 0));
          } else if (m_metadata) {
            hidePage(m_metadata);
+         }
+         if (linked) {
+           m_network->setData(loaded.data);
+           m_network->setLabels(m_table->labels());
+           showPage(m_network, tr("Network"),
+                    1 + (documents ? 1 : 0) + (correlated ? 1 : 0) + (overTime ? 1 : 0) + (response ? 1 : 0) +
+                        (metadata ? 1 : 0));
+         } else if (m_network) {
+           hidePage(m_network);
          }
          // A finished run is read for its results: the topics come first.
          if (first) context().pages->setCurrentWidget(m_table);

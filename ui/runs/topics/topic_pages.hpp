@@ -2,8 +2,9 @@
 // The pages of a topic model's results: the topic-word table ("Topics", or "Words" for a single
 // distribution), the annotated document reader, and for a model of how topics go together (ctm) the
 // correlation graph, for a dynamic topic model (dtm) the topics over time, for a model of a response
-// (slda) each topic's effect on it, and for topics conditioned on metadata (dmr) the metadata's
-// effects, for a corpus run that holds a topic-word matrix.
+// (slda) each topic's effect on it, for topics conditioned on metadata (dmr) the metadata's
+// effects, and for a corpus with links the document network, for a corpus run that holds a
+// topic-word matrix.
 #pragma once
 
 #include <QPointer>
@@ -12,6 +13,7 @@
 
 namespace latent::ui {
 
+class DocumentNetworkView;
 class TopicCorrelationView;
 class TopicDocumentView;
 class TopicResponseView;
@@ -33,6 +35,7 @@ class TopicPages final : public RunPages {
   QPointer<TopicTimeView> m_overTime;             // runs that hold the topics slice by slice (dtm)
   QPointer<TopicResponseView> m_response;         // runs that hold a response's coefficients (slda)
   QPointer<TopicMetadataView> m_metadata;         // runs that hold metadata weights (dmr)
+  QPointer<DocumentNetworkView> m_network;        // runs on a corpus with links
 };
 
 }  // namespace latent::ui

@@ -16,6 +16,7 @@
 #include "core/store/run_results.hpp"
 #include "core/store/topic_label_store.hpp"
 #include "ui/jobs/project_session.hpp"
+#include "ui/runs/topics/document_links_data.hpp"
 #include "ui/runs/topics/topic_time_data.hpp"
 #include "ui/util/format.hpp"
 #include "ui/util/qt_convert.hpp"
@@ -130,6 +131,7 @@ TopicRunLoad loadTopicRun(const std::filesystem::path& projectFile, std::int64_t
         data->featureRanges = std::move(*ranges);
       }
     }
+    data->links = loadDocumentLinksData(project, data->run.datasetId, runId, data->documents.size());
     // The topics over time read apart, so that a fault in them leaves the other pages.
     try {
       data->overTime = loadTopicTime(project, runId, *data);
@@ -141,6 +143,16 @@ TopicRunLoad loadTopicRun(const std::filesystem::path& projectFile, std::int64_t
     out.error = qs(e.what());
   }
   return out;
+}
+
+QString topicDisplayName(const TopicRunData* data, const QStringList& labels, int topic, int words) {
+  if (!data || topic < 0 || topic >= data->topicCount()) return {};
+  if (!labels.value(topic).isEmpty()) return QStringLiteral("%1 %2").arg(topic + 1).arg(labels[topic]);
+  QStringList top;
+  const auto& ranked = data->topWords[static_cast<std::size_t>(topic)];
+  for (std::size_t i = 0; i < ranked.size() && i < static_cast<std::size_t>(words); ++i)
+    top << data->wordText(ranked[i].word);
+  return QStringLiteral("%1 %2").arg(topic + 1).arg(top.join(QLatin1Char(' ')));
 }
 
 QString assignmentMeaning(const TopicRunData& data) {

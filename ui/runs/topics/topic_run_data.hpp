@@ -22,6 +22,7 @@
 namespace latent::ui {
 
 struct TopicTimeData;
+struct DocumentLinksData;
 
 struct TopicRunData {
   core::RunRecord run;
@@ -70,6 +71,9 @@ struct TopicRunData {
   Eigen::MatrixXd featureWeights;
   Eigen::MatrixXd featureRanges;
   std::vector<std::string> featureNames;
+  // A linked corpus (document_links_data.hpp): its links, the run's predicted links and the
+  // documents' places in the network drawing; null for a corpus without links.
+  std::shared_ptr<const DocumentLinksData> links;
 
   int topicCount() const noexcept { return static_cast<int>(topicWord.rows()); }
   int vocabularySize() const noexcept { return static_cast<int>(topicWord.cols()); }
@@ -85,6 +89,10 @@ struct TopicRunLoad {
   std::shared_ptr<const TopicRunData> data;  // null on error or when the run has no topic-word result
   QString error;
 };
+
+// How the topic views name a topic: its number and the user's label (the Topics page's `labels`),
+// else its number and its `words` most probable words. Empty for a topic the run does not have.
+QString topicDisplayName(const TopicRunData* data, const QStringList& labels, int topic, int words);
 
 // Reads a run's topic results through its own read-only connection: call it off the GUI thread.
 TopicRunLoad loadTopicRun(const std::filesystem::path& projectFile, std::int64_t runId);

@@ -196,6 +196,21 @@ std::int64_t exportTopicSharesBySlice(Project& project, const RunRecord& run, st
   return -1;
 }
 
+// rtm: the link weights eta, one per topic, then the intercept nu (topic "intercept").
+std::int64_t exportLinkWeights(Project& project, const RunRecord& run, std::ostream& out, std::optional<std::int64_t>) {
+  const auto weights = loadMatrix(project, run.id, topic::kLinkWeights);
+  if (!weights || weights->rows() != 1 || weights->cols() < 2)
+    throw UsageError("run " + std::to_string(run.id) + " (" + run.model + ") has no link weights");
+  const auto link = run.finalMetrics.find("link_function");
+  const std::string function = link != run.finalMetrics.end() && link->is_string() ? link->get<std::string>() : "";
+  CsvWriter csv(out);
+  csv.field("topic").field("weight").field("link_function").endRow();
+  for (Eigen::Index k = 0; k + 1 < weights->cols(); ++k)
+    csv.field(static_cast<std::int64_t>(k)).field((*weights)(0, k)).field(function).endRow();
+  csv.field("intercept").field((*weights)(0, weights->cols() - 1)).field(function).endRow();
+  return -1;
+}
+
 std::int64_t exportAssignments(Project& project, const RunRecord& run, std::ostream& out, std::optional<std::int64_t>) {
   if (!hasTokenTopics(project, run.id))
     throw UsageError("run " + std::to_string(run.id) + " (" + run.model + ") has no per-token assignments");
@@ -281,6 +296,11 @@ const std::vector<Exporter>& exporters() {
         "centre) / scale; min and max: the feature's range on the training documents)"},
        exportFeatureWeights,
        [](Project& p, const RunRecord& r) { return hasResultMatrix(p, r.id, topic::kFeatureWeights); }},
+      {{"link-weights", "topic,weight,link_function",
+        "a relational topic model's link weights: eta of each topic and the intercept nu (topic 'intercept'); a "
+        "link's probability is the link function of sum_k eta_k zbar_dk zbar_d'k + nu"},
+       exportLinkWeights,
+       [](Project& p, const RunRecord& r) { return hasResultMatrix(p, r.id, topic::kLinkWeights); }},
       {{"topics-by-slice", "slice,start,topic,word,probability",
         "a dynamic topic model's topics in each time slice (every word)"},
        exportTopicsBySlice,

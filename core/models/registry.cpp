@@ -9,6 +9,7 @@
 #include "core/models/harmonium/rsm.hpp"
 #include "core/models/links/lda_mmsb.hpp"
 #include "core/models/links/link_lda.hpp"
+#include "core/models/links/rtm.hpp"
 #include "core/models/model.hpp"
 #include "core/models/network/irm.hpp"
 #include "core/models/network/mirm.hpp"
@@ -40,12 +41,12 @@ namespace {
 
 // One row per model, in the order of DESIGN §3.
 const ModelDefinition kModels[] = {
-    unigramModel(),    mixtureModel(),     plsaModel(),      epcaModel(),    catpcaModel(), dcatpcaModel(),
-    ldaGibbsModel(),   ldaVbModel(),       ldaOnlineModel(), ctmModel(),     dtmModel(),    sldaModel(),
-    labeledLdaModel(), dmrModel(),         mpcaModel(),      urpModel(),     gapModel(),    nmfModel(),
-    lsaModel(),        ldaHmmModel(),      linkLdaModel(),   ldaMmsbModel(), sbmModel(),    mmsbModel(),
-    irmModel(),        irmMultiModel(),    pmfModel(),       rbmModel(),     rsmModel(),    rbmRatingsModel(),
-    gbEfhModel(),      rbmGaussianModel(),
+    unigramModel(),    mixtureModel(), plsaModel(),        epcaModel(),    catpcaModel(),  dcatpcaModel(),
+    ldaGibbsModel(),   ldaVbModel(),   ldaOnlineModel(),   ctmModel(),     dtmModel(),     sldaModel(),
+    labeledLdaModel(), dmrModel(),     mpcaModel(),        urpModel(),     gapModel(),     nmfModel(),
+    lsaModel(),        ldaHmmModel(),  rtmModel(),         linkLdaModel(), ldaMmsbModel(), sbmModel(),
+    mmsbModel(),       irmModel(),     irmMultiModel(),    pmfModel(),     rbmModel(),     rsmModel(),
+    rbmRatingsModel(), gbEfhModel(),   rbmGaussianModel(),
 };
 
 }  // namespace

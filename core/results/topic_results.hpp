@@ -65,6 +65,9 @@ inline constexpr const char* kResponseHeldout = "response_heldout";
 inline constexpr const char* kFeatureWeights = "feature_weights";
 inline constexpr const char* kFeatureRanges = "feature_ranges";
 inline constexpr const char* kFeatureNamesMetric = "feature_names";
+// rtm (Chang & Blei 2010): the link weights, 1 x (K + 1): eta_1 .. eta_K, then the intercept nu;
+// the link function is the run's final metric "link_function" (sigmoid or exponential).
+inline constexpr const char* kLinkWeights = "link_weights";
 
 // The held-out metric of the family: perplexity by document completion (000 eq. 27.29).
 inline constexpr const char* kHeldoutPerplexity = "heldout_perplexity";

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The relational topic model against truth at a size the unit test cannot afford, and on Cora:
+// LATENT_CORA_DIR names the folder of docword.cora.txt, vocab.cora.txt and links.csv (the R
+// package lda's Cora, /work/shared/datasets/cora); with K = 20 RTM's held-out AUC must beat both
+// baselines (LDA's topics by cosine, MMSB on the links alone); its precision at 10 does not yet
+// (an expected failure, reported as such). With
+// LATENT_RTM_PEER_DIR also set, the Cora test instead writes its split there for R lda
+// (tests/benchmarks/peers/rtm_vs_r_lda.sh), fits once without baselines at LATENT_RTM_SWEEPS
+// sweeps (LATENT_RTM_LINK, LATENT_RTM_RHO and LATENT_RTM_SEED set the link function, the
+// pseudo non-links and the chain's seed) and writes its scores and seconds to ours.json.
+#include <QtTest>
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+
+#include "core/data/synthetic_rtm.hpp"
+#include "core/eval/topic_matching.hpp"
+#include "core/models/fit_data.hpp"
+#include "core/models/links/rtm.hpp"
+#include "core/results/topic_results.hpp"
+#include "quiet_observer.hpp"
+#include "result_matrix.hpp"
+#include "test_case.hpp"
+
+using namespace latent;
+
+namespace {
+
+core::FitResult fitRtmEvidence(const core::FitData& data, const nlohmann::json& options, std::uint64_t seed) {
+  core::FitSettings settings;
+  settings.options = core::resolveOptions(core::rtmModel().info(), options);
+  settings.seed = seed;
+  settings.evalEvery = 100;
+  test::QuietObserver observer;
+  return core::rtmModel().make()->fit(data, settings, observer, {});
+}
+
+double rtmEvidenceMetric(const core::FitResult& result, const char* key) {
+  return result.finalMetrics.contains(key) ? result.finalMetrics.at(key).get<double>() : std::nan("");
+}
+
+// The UCI bag of words (D, W, NNZ, then "doc word count", 1-based), its vocabulary and links.csv
+// ("doc,linked_doc", 1-based) as a corpus with links; each document's tokens in word order.
+core::Corpus readCora(const std::string& dir) {
+  core::Corpus corpus;
+  std::ifstream vocab(dir + "/vocab.cora.txt");
+  for (std::string word; std::getline(vocab, word);) corpus.words.push_back(word);
+  std::ifstream docword(dir + "/docword.cora.txt");
+  std::int64_t D = 0, W = 0, nnz = 0;
+  docword >> D >> W >> nnz;
+  std::vector<std::vector<std::int32_t>> documents(static_cast<std::size_t>(D));
+  for (std::int64_t i = 0; i < nnz; ++i) {
+    std::int64_t d = 0, w = 0, c = 0;
+    docword >> d >> w >> c;
+    for (std::int64_t n = 0; n < c; ++n)
+      documents[static_cast<std::size_t>(d - 1)].push_back(static_cast<std::int32_t>(w - 1));
+  }
+  for (std::size_t d = 0; d < documents.size(); ++d) corpus.addDocument(std::to_string(d + 1), "", documents[d]);
+  std::ifstream links(dir + "/links.csv");
+  std::string line;
+  std::getline(links, line);  // header
+  while (std::getline(links, line)) {
+    std::istringstream row(line);
+    std::int32_t a = 0, b = 0;
+    char comma = 0;
+    if (row >> a >> comma >> b && a != b) corpus.links.push_back({a - 1, b - 1, 1.0});
+  }
+  std::sort(corpus.links.begin(), corpus.links.end(), [](const core::Edge& x, const core::Edge& y) {
+    return std::pair(x.source, x.target) < std::pair(y.source, y.target);
+  });
+  corpus.links.erase(std::unique(corpus.links.begin(), corpus.links.end()), corpus.links.end());
+  return corpus;
+}
+
+// The split as R lda reads it: training documents (word, count) per line, each training
+// document's neighbours (0-based, either direction) per line, and the hidden pairs (a, b, linked).
+void writePeerSplit(const core::FitData& data, const std::string& dir) {
+  std::ofstream documents(dir + "/documents.txt"), neighbours(dir + "/links.txt"), hidden(dir + "/hidden.csv");
+  const auto& corpus = *data.corpus;
+  for (std::size_t d = 0; d < corpus.documentCount(); ++d) {
+    std::map<std::int32_t, int> counts;
+    for (const auto w : corpus.document(d)) ++counts[w];
+    for (const auto& [w, c] : counts) documents << w << ':' << c << ' ';
+    documents << '\n';
+    for (const auto o : data.links->neighbours[d]) neighbours << o << ' ';
+    neighbours << '\n';
+  }
+  hidden << "a,b,linked\n";
+  for (const auto& p : data.links->hidden) hidden << p.a << ',' << p.b << ',' << (p.linked ? 1 : 0) << '\n';
+}
+
+}  // namespace
+
+class RtmEvidenceTest : public QObject {
+  Q_OBJECT
+
+ private Q_SLOTS:
+  // A larger drawn corpus, both link functions, three seeds: topics matched, hidden links far
+  // above chance and above LDA-cosine.
+  void plantedCorpusOnThreeSeeds() {
+    for (const std::uint64_t seed : {1, 2, 3})
+      for (const auto link : {"exponential", "sigmoid"}) {
+        core::SyntheticRtmSpec spec;
+        spec.documents = 1000;
+        spec.topics = 6;
+        spec.vocabulary = 120;
+        spec.eta = 6.0;
+        spec.nu = -8.0;
+        spec.seed = seed;
+        const auto truth = core::generateRtmCorpus(spec);
+        const core::PreparedData prepared(truth.corpus, 0.2, seed);
+        const auto result = fitRtmEvidence(prepared.data(), {{"k", 6}, {"iterations", 300}, {"link", link}}, seed);
+        const auto match = core::matchTopics(test::resultMatrix(result, core::topic::kTopicWord), truth.topicWord);
+        const double auc = rtmEvidenceMetric(result, "heldout_auc");
+        const double lda = rtmEvidenceMetric(result, "baseline_auc_lda_cosine");
+        qInfo() << "seed" << seed << link << "max TV" << match.maxTotalVariation << "AUC" << auc << "lda-cosine" << lda
+                << "mmsb" << rtmEvidenceMetric(result, "baseline_auc_mmsb") << "new-document AUC"
+                << rtmEvidenceMetric(result, "new_document_auc");
+        QVERIFY(match.maxTotalVariation < 0.3);  // a swapped topic would be 0.7 away
+        QVERIFY(auc > 0.85);
+        QVERIFY(auc > lda);
+      }
+  }
+
+  void coraBeatsBothBaselines() {
+    const char* dir = std::getenv("LATENT_CORA_DIR");
+    if (!dir || !*dir) QSKIP("LATENT_CORA_DIR is not set (the folder of docword.cora.txt, vocab.cora.txt, links.csv)");
+    const auto corpus = readCora(dir);
+    QCOMPARE(corpus.documentCount(), std::size_t{2410});
+    const core::PreparedData prepared(corpus, 0.1, 1);
+    const char* peer = std::getenv("LATENT_RTM_PEER_DIR");
+    if (peer && *peer) {
+      writePeerSplit(prepared.data(), peer);
+      const char* sweeps = std::getenv("LATENT_RTM_SWEEPS");
+      const char* link = std::getenv("LATENT_RTM_LINK");
+      core::FitSettings settings;
+      settings.options =
+          core::resolveOptions(core::rtmModel().info(), {{"k", 20},
+                                                         {"iterations", sweeps ? std::atoi(sweeps) : 100},
+                                                         {"baselines", false},
+                                                         {"link", link && *link ? link : "exponential"}});
+      if (const char* rho = std::getenv("LATENT_RTM_RHO")) settings.options["pseudo_non_links"] = std::atof(rho);
+      const char* seed = std::getenv("LATENT_RTM_SEED");
+      settings.seed = seed ? std::strtoull(seed, nullptr, 10) : 1;
+      settings.evalEvery = 0;
+      test::QuietObserver observer;
+      const auto result = core::rtmModel().make()->fit(prepared.data(), settings, observer, {});
+      nlohmann::json out = result.finalMetrics;
+      out["seconds"] = result.seconds;
+      const auto& weights = test::resultMatrix(result, core::topic::kLinkWeights);
+      out["link_weights"] = std::vector<double>(weights.data(), weights.data() + weights.size());
+      std::ofstream(std::string(peer) + "/ours.json") << out.dump(1) << '\n';
+      return;
+    }
+    // The default link (exponential). Precision at 10 is not yet above the baselines: the
+    // eta-weighted overlap ranks every document concentrated on a heavily weighted topic high for
+    // any query sharing it, where cosine compares whole mixtures (see the notes of issue 18).
+    const auto result = fitRtmEvidence(prepared.data(), {{"k", 20}, {"iterations", 500}}, 1);
+    qInfo("%s", result.finalMetrics.dump(1).c_str());
+    const double auc = rtmEvidenceMetric(result, "heldout_auc");
+    const double precision = rtmEvidenceMetric(result, "heldout_precision_at_10");
+    QVERIFY(auc > rtmEvidenceMetric(result, "baseline_auc_lda_cosine"));
+    QVERIFY(auc > rtmEvidenceMetric(result, "baseline_auc_mmsb"));
+    QVERIFY(rtmEvidenceMetric(result, "new_document_auc") > 0.75);
+    QEXPECT_FAIL("", "RTM's precision at 10 on Cora is below LDA-cosine's and MMSB's", Continue);
+    QVERIFY(precision > std::max(rtmEvidenceMetric(result, "baseline_precision_at_10_lda_cosine"),
+                                 rtmEvidenceMetric(result, "baseline_precision_at_10_mmsb")));
+  }
+};
+
+LATENT_TEST_CASE(RtmEvidenceTest)
+#include "tst_rtm_evidence.moc"

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <new>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,65 @@ void normalise(Eigen::MatrixX2d& xy) {
   xy = (xy / scale).cwiseMax(-1.0).cwiseMin(1.0);
 }
 
+// Each node's connected component, numbered by size (0 the largest), ties by first node.
+std::vector<std::int64_t> componentsBySize(std::int64_t nodes, std::span<const Edge> edges) {
+  std::vector<std::int64_t> parent(static_cast<std::size_t>(nodes));
+  std::iota(parent.begin(), parent.end(), 0);
+  const auto root = [&](std::int64_t x) {
+    while (parent[static_cast<std::size_t>(x)] != x)
+      x = parent[static_cast<std::size_t>(x)] = parent[static_cast<std::size_t>(parent[static_cast<std::size_t>(x)])];
+    return x;
+  };
+  for (const Edge& e : edges) parent[static_cast<std::size_t>(root(e.source))] = root(e.target);
+  std::vector<std::int64_t> size(static_cast<std::size_t>(nodes), 0), first(static_cast<std::size_t>(nodes), nodes);
+  for (std::int64_t i = 0; i < nodes; ++i) {
+    const auto r = static_cast<std::size_t>(root(i));
+    ++size[r];
+    first[r] = std::min(first[r], i);
+  }
+  std::vector<std::int64_t> roots;
+  for (std::int64_t i = 0; i < nodes; ++i)
+    if (root(i) == i) roots.push_back(i);
+  std::sort(roots.begin(), roots.end(), [&](std::int64_t a, std::int64_t b) {
+    const auto ua = static_cast<std::size_t>(a), ub = static_cast<std::size_t>(b);
+    return size[ua] != size[ub] ? size[ua] > size[ub] : first[ua] < first[ub];
+  });
+  std::vector<std::int64_t> rank(static_cast<std::size_t>(nodes), 0), component(static_cast<std::size_t>(nodes));
+  for (std::size_t c = 0; c < roots.size(); ++c)
+    rank[static_cast<std::size_t>(roots[c])] = static_cast<std::int64_t>(c);
+  for (std::int64_t i = 0; i < nodes; ++i)
+    component[static_cast<std::size_t>(i)] = rank[static_cast<std::size_t>(root(i))];
+  return component;
+}
+
+// A graph in pieces (a citation network has a large connected part and many small ones): force
+// layouts push the pieces far apart, which would shrink the large part to a dot. It fills the disc
+// of radius kCoreRadius instead, and every other node sits on a ring around it, piece after piece.
+constexpr double kCoreRadius = 0.85;
+constexpr double kRingRadius = 0.97;
+
+void placeOutsideTheLargestComponent(Eigen::MatrixX2d& xy, const std::vector<std::int64_t>& component) {
+  std::vector<Eigen::Index> core, rest;
+  for (Eigen::Index i = 0; i < xy.rows(); ++i) (component[static_cast<std::size_t>(i)] == 0 ? core : rest).push_back(i);
+  if (rest.empty()) {
+    normalise(xy);
+    return;
+  }
+  Eigen::MatrixX2d inner(static_cast<Eigen::Index>(core.size()), 2);
+  for (std::size_t k = 0; k < core.size(); ++k) inner.row(static_cast<Eigen::Index>(k)) = xy.row(core[k]);
+  normalise(inner);
+  for (std::size_t k = 0; k < core.size(); ++k) xy.row(core[k]) = kCoreRadius * inner.row(static_cast<Eigen::Index>(k));
+  std::stable_sort(rest.begin(), rest.end(), [&](Eigen::Index a, Eigen::Index b) {
+    return component[static_cast<std::size_t>(a)] < component[static_cast<std::size_t>(b)];
+  });
+  constexpr double kTurn = 6.283185307179586;
+  for (std::size_t k = 0; k < rest.size(); ++k) {
+    const double angle = kTurn * double(k) / double(rest.size());
+    xy(rest[k], 0) = kRingRadius * std::cos(angle);
+    xy(rest[k], 1) = kRingRadius * std::sin(angle);
+  }
+}
+
 }  // namespace
 
 Eigen::MatrixX2d layoutGraph(std::int64_t nodes, std::span<const Edge> edges, std::uint64_t seed) {
@@ -85,7 +145,12 @@ Eigen::MatrixX2d layoutGraph(std::int64_t nodes, std::span<const Edge> edges, st
     xy(i, 0) = MATRIX(start.m, i, 0);
     xy(i, 1) = MATRIX(start.m, i, 1);
   }
-  normalise(xy);
+  const auto component = componentsBySize(nodes, edges);
+  // Only a graph with a connected part worth drawing apart: a graph without links stays a scatter.
+  if (!edges.empty())
+    placeOutsideTheLargestComponent(xy, component);
+  else
+    normalise(xy);
   return xy;
 }
 

@@ -18,8 +18,9 @@ namespace latent::core {
 inline constexpr std::int64_t kMaxLayoutNodes = 50'000;
 
 // Coordinates (N x 2) for `nodes` nodes joined by `edges` (direction ignored), within about
-// [-1, 1] in both axes, the same for the same seed. Components without links sit apart, not on top
-// of the rest. Throws UsageError above kMaxLayoutNodes, std::bad_alloc when igraph runs out of memory.
+// [-1, 1] in both axes, the same for the same seed. A graph in pieces has its largest connected
+// part in the middle and the nodes of the other pieces on a ring around it, piece after piece. Throws UsageError above
+// kMaxLayoutNodes, std::bad_alloc when igraph runs out of memory.
 Eigen::MatrixX2d layoutGraph(std::int64_t nodes, std::span<const Edge> edges, std::uint64_t seed);
 
 }  // namespace latent::core

@@ -18,10 +18,12 @@
 #include "ui/runs/k_choice/k_choice_view.hpp"
 #include "ui/runs/retrieval/precision_recall_view.hpp"
 #include "ui/runs/run_view.hpp"
+#include "ui/runs/topics/document_network_view.hpp"
 #include "ui/runs/topics/topic_document_view.hpp"
 #include "ui/runs/topics/topic_run_data.hpp"
 #include "ui/runs/topics/topic_table_view.hpp"
 #include "ui/util/settings.hpp"
+#include "ui/widgets/network_canvas.hpp"
 #include "ui/widgets/project_tree.hpp"
 #include "ui_test_data.hpp"
 
@@ -37,12 +39,17 @@ class TestDemo : public QObject {
   }
 
   void catalogueKnowsItsDemos() {
-    for (const char* name :
-         {"corpus-unigram",   "corpus-lda",       "gibbs-toy",      "sampson",        "sampson-mmsb",
-          "karate",           "insteval",         "ratings-pmf",    "folding-in",     "bayesian-harmonium",
-          "rsm-vs-lda",       "ratings-rbm",      "words-on-a-map", "ways-to-factor", "survey-map",
-          "topics-together",  "topics-over-time", "response-year",  "function-words", "topics-by-party",
-          "sampson-relations"})
+    for (const char* name : {"corpus-unigram",    "corpus-lda",
+                             "gibbs-toy",         "sampson",
+                             "sampson-mmsb",      "karate",
+                             "insteval",          "ratings-pmf",
+                             "folding-in",        "bayesian-harmonium",
+                             "rsm-vs-lda",        "ratings-rbm",
+                             "words-on-a-map",    "ways-to-factor",
+                             "survey-map",        "topics-together",
+                             "topics-over-time",  "response-year",
+                             "function-words",    "topics-by-party",
+                             "sampson-relations", "citations-cora"})
       QVERIFY2(ui::findDemo(QString::fromLatin1(name)).has_value(), name);
     QVERIFY(!ui::findDemo(QStringLiteral("no-such-demo")));
     // folding-in fits PLSA for six K on Cora, 10% held out.
@@ -250,6 +257,34 @@ class TestDemo : public QObject {
     QVERIFY(test::waitFor([&] { return view->page<ui::RelationsPage>() != nullptr; }));
     QCOMPARE(view->pages()->currentWidget(), static_cast<QWidget*>(view->page<ui::RelationsPage>()));
     QCOMPARE(view->page<ui::RelationsPage>()->view()->panels().size(), std::size_t{9});
+  }
+
+  // Citations in Cora: the sample comes with its citations, rtm is fitted with a tenth held out, its
+  // final line carries the link scores beside both baselines, and the run opens on its Network page
+  // with the predicted links drawn.
+  void citationsInCoraEndOnTheNetworkPage() {
+    ui::MainWindow window;
+    auto spec = ui::findDemo(QStringLiteral("citations-cora"));
+    QVERIFY(spec);
+    auto* driver = new ui::DemoDriver(&window, *spec);
+    QSignalSpy finished(driver, &ui::DemoDriver::finished);
+    driver->start();
+    QVERIFY(finished.wait(240000));
+    QVERIFY2(finished.first().at(0).toBool(), qPrintable(finished.first().at(1).toString()));
+    auto* view = qobject_cast<ui::RunView*>(window.tabs()->currentWidget());
+    QVERIFY(view);
+    QCOMPARE(view->run().model, std::string("rtm"));
+    QCOMPARE(view->run().status, core::RunStatus::Finished);
+    const auto& metrics = view->run().finalMetrics;
+    for (const char* key : {"heldout_auc", "heldout_link_perplexity", "heldout_precision_at_10", "new_document_auc",
+                            "baseline_auc_lda_cosine", "baseline_auc_mmsb"})
+      QVERIFY2(metrics.contains(key), key);
+    QVERIFY(metrics["heldout_auc"].get<double>() > 0.7);
+    QVERIFY(test::waitFor([&] { return view->page<ui::DocumentNetworkView>() != nullptr; }));
+    auto* network = view->page<ui::DocumentNetworkView>();
+    QCOMPARE(view->pages()->currentWidget(), static_cast<QWidget*>(network));
+    QCOMPARE(network->canvas()->drawing().positions.rows(), Eigen::Index(2410));
+    QVERIFY(network->predictedShown() > 0);
   }
 
   void corpusUnigramEndsOnTheRunView() {

@@ -139,7 +139,7 @@ class TestDocumentNetwork : public QObject {
     auto view = openView();
     auto* network = view->page<ui::DocumentNetworkView>();
     QVERIFY(network->slider()->isEnabled());
-    QCOMPARE(network->predictedShown(), 20);  // a tenth of the documents, at least 20
+    QCOMPARE(network->predictedShown(), 20);  // a fortieth of the documents, at least 20
     QCOMPARE(network->canvas()->drawing().accents.size(), std::size_t(20));
     network->setPredictedShown(5);
     const auto& accents = network->canvas()->drawing().accents;

@@ -102,6 +102,20 @@ QVector<DemoSpec> demoCatalogue() {
        0.0,
        {},
        {}},
+      {QStringLiteral("citations-cora"),
+       QObject::tr("Citations in Cora"),
+       QObject::tr("The relational topic model learns 20 topics from 2,410 computer-science papers and their "
+                   "citations, a tenth of both held out. The Network page draws the papers by their citations, "
+                   "coloured by topic, with the citations the model expects but the corpus lacks dashed; its final "
+                   "metrics compare its held-out link prediction with LDA topics alone and with MMSB on the links "
+                   "alone. Click a paper to read its links and its most likely new ones."),
+       QStringLiteral("cora"),
+       QStringLiteral("rtm"),
+       QString(),
+       QVariantMap{{QStringLiteral("k"), 20}, {QStringLiteral("iterations"), 200}},
+       0.1,
+       {},
+       {}},
       {QStringLiteral("karate"),
        QObject::tr("Zachary's karate club"),
        QObject::tr("Friendships among 34 members of a karate club, ordered by the side each member took when the "

@@ -144,8 +144,9 @@ void NetworkCanvas::paintEvent(QPaintEvent*) {
   for (const auto& accent : m_drawing.accents) {
     QColor c = m_accent;
     const double s = std::clamp(accent.strength, 0.0, 1.0);
-    c.setAlphaF(focus >= 0 && !touches(accent.a, accent.b) ? 0.08 : 0.25 + 0.7 * s);
-    painter.setPen(QPen(c, 1.0 + 2.0 * s, touches(accent.a, accent.b) ? Qt::SolidLine : Qt::DashLine, Qt::RoundCap));
+    const bool lit = touches(accent.a, accent.b);
+    c.setAlphaF(focus >= 0 && !lit ? 0.06 : 0.15 + 0.55 * s);
+    painter.setPen(QPen(c, lit ? 2.0 : 0.6 + 1.2 * s, lit ? Qt::SolidLine : Qt::DashLine, Qt::RoundCap));
     painter.drawLine(nodePosition(accent.a), nodePosition(accent.b));
   }
   const QColor outline = palette().color(QPalette::Base);

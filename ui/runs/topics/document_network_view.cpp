@@ -21,10 +21,10 @@
 namespace latent::ui {
 namespace {
 
-// At first as many predicted links as a tenth of the documents, within 20..300: enough to see
+// At first as many predicted links as a fortieth of the documents, within 20..100: enough to see
 // where the model expects links, few enough to see the links there are.
 int initialPredictedShown(std::size_t documents, std::size_t predicted) {
-  const auto wanted = std::clamp<std::size_t>(documents / 10, 20, 300);
+  const auto wanted = std::clamp<std::size_t>(documents / 40, 20, 100);
   return static_cast<int>(std::min(wanted, predicted));
 }
 

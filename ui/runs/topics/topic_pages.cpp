@@ -133,8 +133,12 @@ void TopicPages::update(const core::RunRecord& run, const RunHoldings& holdings)
          } else if (m_network) {
            hidePage(m_network);
          }
-         // A finished run is read for its results: the topics come first.
-         if (first) context().pages->setCurrentWidget(m_table);
+         // A finished run is read for its results: the topics come first, or for a model of linked
+         // documents the network with its predicted links.
+         if (first)
+           context().pages->setCurrentWidget(linked && loaded.data->links->hasPredictions()
+                                                 ? static_cast<QWidget*>(m_network)
+                                                 : static_cast<QWidget*>(m_table));
        });
 }
 

@@ -2,11 +2,12 @@
 // The linear baselines (core/eval/linear_baselines.hpp) on a corpus in UCI bag-of-words form with
 // one label per document from a text file: fits on the documents whose index is not a multiple
 // of `every`, scores the others, prints the baseline_ keys and the seconds taken as JSON. Used by
-// baselines_vs_sklearn.sh to set them beside scikit-learn's on the same split.
+// baselines_vs_sklearn.py to set them beside scikit-learn's on the same split.
 //
 //   linear-baselines-bench DOCWORD LABELS KIND [EVERY] [SEPARATOR]
 //   KIND: numeric | categorical | sets (labels split at SEPARATOR, default ";")
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -66,5 +67,19 @@ int main(int argc, char** argv) {
   metrics["train_documents"] = train.documentCount();
   metrics["test_documents"] = test.documentCount();
   std::cout << metrics.dump(2) << "\n";
+  // A run that scored nothing, or scored something that is not a number, is not a measurement.
+  int baselines = 0;
+  for (const auto& [key, value] : metrics.items())
+    if (key.rfind("baseline_", 0) == 0) {
+      if (!value.is_number() || !std::isfinite(value.get<double>())) {
+        std::cerr << "linear-baselines-bench: " << key << " is not a finite number\n";
+        return 1;
+      }
+      ++baselines;
+    }
+  if (baselines == 0) {
+    std::cerr << "linear-baselines-bench: no baseline was scored (too few labelled documents?)\n";
+    return 1;
+  }
   return 0;
 }

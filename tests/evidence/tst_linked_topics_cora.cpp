@@ -19,46 +19,14 @@
 #include "core/models/fit_data.hpp"
 #include "core/models/links/lda_mmsb.hpp"
 #include "core/models/links/link_lda.hpp"
+#include "linked_cora.hpp"
 #include "quiet_observer.hpp"
 #include "test_case.hpp"
+#include "test_support.hpp"
 
 using namespace latent;
 
 namespace {
-
-// Cora as the UCI files and links.csv give it (1-based ids, `doc,linked_doc`): each document's
-// words as counts repeated (bag-of-words models do not see the order), links source -> target.
-core::Corpus readLinkedCora(const std::string& dir) {
-  core::Corpus corpus;
-  std::ifstream vocabulary(dir + "/vocab.cora.txt");
-  for (std::string word; std::getline(vocabulary, word);)
-    if (!word.empty()) corpus.words.push_back(word);
-  std::ifstream docword(dir + "/docword.cora.txt");
-  std::int64_t D = 0, W = 0, nnz = 0;
-  docword >> D >> W >> nnz;
-  std::vector<std::vector<std::int32_t>> documents(static_cast<std::size_t>(D));
-  for (std::int64_t i = 0; i < nnz; ++i) {
-    std::int64_t d = 0, w = 0, c = 0;
-    docword >> d >> w >> c;
-    for (std::int64_t j = 0; j < c; ++j)
-      documents[static_cast<std::size_t>(d - 1)].push_back(static_cast<std::int32_t>(w - 1));
-  }
-  for (std::int64_t d = 0; d < D; ++d)
-    corpus.addDocument(std::to_string(d + 1), "", documents[static_cast<std::size_t>(d)]);
-  std::ifstream linksFile(dir + "/links.csv");
-  std::string line;
-  std::getline(linksFile, line);  // header
-  std::set<std::pair<std::int32_t, std::int32_t>> links;
-  while (std::getline(linksFile, line)) {
-    std::istringstream row(line);
-    std::string a, b;
-    if (!std::getline(row, a, ',') || !std::getline(row, b)) continue;
-    const auto s = static_cast<std::int32_t>(std::stol(a) - 1), t = static_cast<std::int32_t>(std::stol(b) - 1);
-    if (s != t) links.insert({s, t});
-  }
-  for (const auto& [s, t] : links) corpus.links.push_back({s, t, 1.0});
-  return corpus;
-}
 
 core::FitResult fitLinkedCora(const core::ModelDefinition& model, const core::FitData& data,
                               const nlohmann::json& options, std::uint64_t seed) {
@@ -81,7 +49,8 @@ class LinkedTopicsCoraEvidence : public QObject {
   void coraAgainstTheBaselines() {
     const char* dir = std::getenv("LATENT_CORA_DIR");
     if (!dir || !*dir) QSKIP("LATENT_CORA_DIR is not set (the folder of docword.cora.txt, vocab.cora.txt, links.csv)");
-    const core::Corpus cora = readLinkedCora(dir);
+    test::Scratch scratch;
+    const core::Corpus cora = test::loadLinkedCora(dir, scratch.path("cora.latent"));
     QCOMPARE(cora.documentCount(), std::size_t{2410});
     QVERIFY(cora.links.size() > 4000);
     std::map<std::string, std::vector<double>> auc, precision, newAuc, newPrecision;

@@ -22,9 +22,11 @@
 #include "core/models/fit_data.hpp"
 #include "core/models/links/rtm.hpp"
 #include "core/results/topic_results.hpp"
+#include "linked_cora.hpp"
 #include "quiet_observer.hpp"
 #include "result_matrix.hpp"
 #include "test_case.hpp"
+#include "test_support.hpp"
 
 using namespace latent;
 
@@ -41,39 +43,6 @@ core::FitResult fitRtmEvidence(const core::FitData& data, const nlohmann::json& 
 
 double rtmEvidenceMetric(const core::FitResult& result, const char* key) {
   return result.finalMetrics.contains(key) ? result.finalMetrics.at(key).get<double>() : std::nan("");
-}
-
-// The UCI bag of words (D, W, NNZ, then "doc word count", 1-based), its vocabulary and links.csv
-// ("doc,linked_doc", 1-based) as a corpus with links; each document's tokens in word order.
-core::Corpus readCora(const std::string& dir) {
-  core::Corpus corpus;
-  std::ifstream vocab(dir + "/vocab.cora.txt");
-  for (std::string word; std::getline(vocab, word);) corpus.words.push_back(word);
-  std::ifstream docword(dir + "/docword.cora.txt");
-  std::int64_t D = 0, W = 0, nnz = 0;
-  docword >> D >> W >> nnz;
-  std::vector<std::vector<std::int32_t>> documents(static_cast<std::size_t>(D));
-  for (std::int64_t i = 0; i < nnz; ++i) {
-    std::int64_t d = 0, w = 0, c = 0;
-    docword >> d >> w >> c;
-    for (std::int64_t n = 0; n < c; ++n)
-      documents[static_cast<std::size_t>(d - 1)].push_back(static_cast<std::int32_t>(w - 1));
-  }
-  for (std::size_t d = 0; d < documents.size(); ++d) corpus.addDocument(std::to_string(d + 1), "", documents[d]);
-  std::ifstream links(dir + "/links.csv");
-  std::string line;
-  std::getline(links, line);  // header
-  while (std::getline(links, line)) {
-    std::istringstream row(line);
-    std::int32_t a = 0, b = 0;
-    char comma = 0;
-    if (row >> a >> comma >> b && a != b) corpus.links.push_back({a - 1, b - 1, 1.0});
-  }
-  std::sort(corpus.links.begin(), corpus.links.end(), [](const core::Edge& x, const core::Edge& y) {
-    return std::pair(x.source, x.target) < std::pair(y.source, y.target);
-  });
-  corpus.links.erase(std::unique(corpus.links.begin(), corpus.links.end()), corpus.links.end());
-  return corpus;
 }
 
 // The split as R lda reads it: training documents (word, count) per line, each training
@@ -129,7 +98,8 @@ class RtmEvidenceTest : public QObject {
   void coraBeatsBothBaselines() {
     const char* dir = std::getenv("LATENT_CORA_DIR");
     if (!dir || !*dir) QSKIP("LATENT_CORA_DIR is not set (the folder of docword.cora.txt, vocab.cora.txt, links.csv)");
-    const auto corpus = readCora(dir);
+    test::Scratch scratch;
+    const auto corpus = test::loadLinkedCora(dir, scratch.path("cora.latent"));
     QCOMPARE(corpus.documentCount(), std::size_t{2410});
     const core::PreparedData prepared(corpus, 0.1, 1);
     const char* peer = std::getenv("LATENT_RTM_PEER_DIR");

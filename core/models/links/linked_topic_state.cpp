@@ -69,13 +69,18 @@ bool LinkedTopicState::sweepWords(const std::stop_token& stop, Rng& rng) {
   return true;
 }
 
-double LinkedTopicState::logWords() const {
-  const double vBeta = m_vocabulary * m_beta, logGammaBeta = logGamma(m_beta);
+double logWordsFromCounts(const std::vector<std::int32_t>& wordTopic, const std::vector<std::int64_t>& topicTotal,
+                          int vocabulary, double beta) {
+  const double vBeta = vocabulary * beta, logGammaBeta = logGamma(beta);
   double value = 0.0;
-  for (const auto n : m_topicTotal) value += logGamma(vBeta) - logGamma(static_cast<double>(n) + vBeta);
-  for (const auto c : m_wordTopic)
-    if (c > 0) value += logGamma(c + m_beta) - logGammaBeta;
+  for (const auto n : topicTotal) value += logGamma(vBeta) - logGamma(static_cast<double>(n) + vBeta);
+  for (const auto c : wordTopic)
+    if (c > 0) value += logGamma(c + beta) - logGammaBeta;
   return value;
+}
+
+double LinkedTopicState::logWords() const {
+  return logWordsFromCounts(m_wordTopic, m_topicTotal, m_vocabulary, m_beta);
 }
 
 double LinkedTopicState::logPrior() const {
@@ -90,15 +95,21 @@ double LinkedTopicState::logPrior() const {
   return value;
 }
 
-Eigen::MatrixXd LinkedTopicState::topicWord() const {
-  const auto K = static_cast<std::size_t>(m_topics);
-  Eigen::MatrixXd phi(m_topics, m_vocabulary);
+Eigen::MatrixXd topicWordFromCounts(const std::vector<std::int32_t>& wordTopic,
+                                    const std::vector<std::int64_t>& topicTotal, int topics, int vocabulary,
+                                    double beta) {
+  const auto K = static_cast<std::size_t>(topics);
+  Eigen::MatrixXd phi(topics, vocabulary);
   for (std::size_t k = 0; k < K; ++k) {
-    const double inverse = 1.0 / (static_cast<double>(m_topicTotal[k]) + m_vocabulary * m_beta);
-    for (int w = 0; w < m_vocabulary; ++w)
-      phi(static_cast<Eigen::Index>(k), w) = (m_wordTopic[static_cast<std::size_t>(w) * K + k] + m_beta) * inverse;
+    const double inverse = 1.0 / (static_cast<double>(topicTotal[k]) + vocabulary * beta);
+    for (int w = 0; w < vocabulary; ++w)
+      phi(static_cast<Eigen::Index>(k), w) = (wordTopic[static_cast<std::size_t>(w) * K + k] + beta) * inverse;
   }
   return phi;
+}
+
+Eigen::MatrixXd LinkedTopicState::topicWord() const {
+  return topicWordFromCounts(m_wordTopic, m_topicTotal, m_topics, m_vocabulary, m_beta);
 }
 
 Eigen::MatrixXd LinkedTopicState::docTopic() const {

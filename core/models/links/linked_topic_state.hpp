@@ -71,6 +71,15 @@ class LinkedTopicState {
 };
 
 // Draws an index from running sums `cumulative[0 .. n)` (the last one their total).
+// The collapsed LDA counts both linked samplers keep (this state, rtm_sampler): n_kw at w * K + k and
+// n_k. phi_kw = (n_kw + beta) / (n_k + V beta) as a K x V matrix, and log P(W | Z, beta) with the
+// topics integrated out (001 eq. 3, its first product).
+Eigen::MatrixXd topicWordFromCounts(const std::vector<std::int32_t>& wordTopic,
+                                    const std::vector<std::int64_t>& topicTotal, int topics, int vocabulary,
+                                    double beta);
+double logWordsFromCounts(const std::vector<std::int32_t>& wordTopic, const std::vector<std::int64_t>& topicTotal,
+                          int vocabulary, double beta);
+
 inline int drawFromCumulative(const double* cumulative, int n, Rng& rng) noexcept {
   const double u = rng.uniform() * cumulative[n - 1];
   int j = 0;

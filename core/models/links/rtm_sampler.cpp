@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/models/links/linked_topic_state.hpp"
 #include "core/util/special_functions.hpp"
 
 namespace latent::core::rtm {
@@ -128,11 +129,7 @@ bool RtmSampler::sweep(const LinkWeights& weights, LinkFunction link, const std:
 
 double RtmSampler::logJoint() const {
   const auto K = static_cast<std::size_t>(m_topics);
-  const double vBeta = m_vocabulary * m_beta, logGammaBeta = logGamma(m_beta);
-  double value = 0.0;
-  for (std::size_t k = 0; k < K; ++k) value += logGamma(vBeta) - logGamma(static_cast<double>(m_topicTotal[k]) + vBeta);
-  for (const auto c : m_wordTopic)
-    if (c > 0) value += logGamma(c + m_beta) - logGammaBeta;
+  double value = links::logWordsFromCounts(m_wordTopic, m_topicTotal, m_vocabulary, m_beta);
   const double kAlpha = static_cast<double>(K) * m_alpha, logGammaAlpha = logGamma(m_alpha);
   for (std::size_t d = 0; d < m_corpus.documentCount(); ++d) {
     value += logGamma(kAlpha) - logGamma(static_cast<double>(m_corpus.documentLength(d)) + kAlpha);
@@ -143,14 +140,7 @@ double RtmSampler::logJoint() const {
 }
 
 Eigen::MatrixXd RtmSampler::topicWord() const {
-  const auto K = static_cast<std::size_t>(m_topics);
-  Eigen::MatrixXd phi(m_topics, m_vocabulary);
-  for (std::size_t k = 0; k < K; ++k) {
-    const double inverse = 1.0 / (static_cast<double>(m_topicTotal[k]) + m_vocabulary * m_beta);
-    for (int w = 0; w < m_vocabulary; ++w)
-      phi(static_cast<Eigen::Index>(k), w) = (m_wordTopic[static_cast<std::size_t>(w) * K + k] + m_beta) * inverse;
-  }
-  return phi;
+  return links::topicWordFromCounts(m_wordTopic, m_topicTotal, m_topics, m_vocabulary, m_beta);
 }
 
 Eigen::MatrixXd RtmSampler::empiricalTopics() const {

@@ -4,6 +4,7 @@
 
 #include <QApplication>
 #include <QCloseEvent>
+#include <QCryptographicHash>
 #include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
@@ -27,6 +28,7 @@
 #include <utility>
 
 #include "core/jobs/samples.hpp"
+#include "core/store/project_copy.hpp"
 #include "core/store/run_store.hpp"
 #include "ui/browsers/corpus_browser.hpp"
 #include "ui/browsers/graph_browser.hpp"
@@ -45,6 +47,7 @@
 #include "ui/util/settings.hpp"
 #include "ui/widgets/project_tree.hpp"
 #include "ui/widgets/start_page.hpp"
+#include "ui/widgets/tab_page.hpp"
 
 namespace latent::ui {
 namespace {
@@ -65,7 +68,7 @@ QWidget* makeProjectHome(MainWindow* window, const QList<QAction*>& imports) {
     b->setDefaultAction(a);
     b->setToolButtonStyle(Qt::ToolButtonTextUnderIcon);
     b->setIconSize(QSize(40, 40));
-    b->setMinimumWidth(130);
+    b->setMinimumWidth(110);
     buttons->addWidget(b);
   }
   buttons->addStretch(1);
@@ -78,6 +81,13 @@ QWidget* makeProjectHome(MainWindow* window, const QList<QAction*>& imports) {
   return home;
 }
 
+// The settings key of a project file: a hash of its absolute path (QSettings keys cannot hold
+// slashes).
+QString projectSettingsKey(const QString& file) {
+  return QString::fromLatin1(
+      QCryptographicHash::hash(QFileInfo(file).absoluteFilePath().toUtf8(), QCryptographicHash::Sha1).toHex());
+}
+
 }  // namespace
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
@@ -86,6 +96,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   setObjectName(QStringLiteral("mainWindow"));
   setAcceptDrops(true);  // drop a project to open it, or data to import it
   m_runs = new RunManager(this);
+  m_question = [this](const QString& title, const QString& text, QMessageBox::StandardButtons buttons) {
+    return QMessageBox::question(this, title, text, buttons);
+  };
+  m_chooseSaveFile = [this](const QString& title, const QString& suggestion) {
+    return QFileDialog::getSaveFileName(this, title, suggestion, tr("Latent Studio projects (*.latent)"));
+  };
 
   m_tree = new ProjectTree(this);
   m_runPanel = new RunPanel(m_runs, this);
@@ -176,10 +192,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   // Window state: the last one, or a sensible first one.
   auto settings = appSettings();
   if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray())) resize(1400, 900);
-  if (!restoreState(settings.value(QStringLiteral("window/state")).toByteArray())) {
-    resizeDocks({m_treeDock, m_runDock}, {250, 370}, Qt::Horizontal);
-    resizeDocks({m_logDock}, {150}, Qt::Vertical);
-  }
+  // The docks' minimum widths hold against a saved state too: one saved squeezed comes back usable.
+  if (!restoreState(settings.value(QStringLiteral("window/state")).toByteArray())) resetLayout();
   m_start->setRecentProjects(recentProjects());
   updateCentral();
   updateTitle();
@@ -190,6 +204,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 MainWindow::~MainWindow() = default;
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+  if (!confirmStopRuns() || !confirmCloseTemporary()) {
+    event->ignore();
+    return;
+  }
+  rememberOpenTabs();
   const int active = m_runs->activeCount();
   if (active > 0) log(tr("Stopping %1 before closing…").arg(countOf(active, tr("run"), tr("runs"))));
   // Stop every job and wait for them (runs keep what they reached: they are recorded as stopped).
@@ -203,7 +222,114 @@ void MainWindow::closeEvent(QCloseEvent* event) {
 
 // --- Projects ---------------------------------------------------------------------------------
 
+void MainWindow::setPrompts(Question question, SaveFileChooser chooser) {
+  m_question = std::move(question);
+  m_chooseSaveFile = std::move(chooser);
+}
+
+bool MainWindow::confirmStopRuns() {
+  const int active = m_runs->activeCount();
+  if (active == 0) return true;
+  const auto answer = m_question(tr("Runs Going"),
+                                 tr("%1 still going. Stop and keep what they have reached?")
+                                     .arg(countOf(active, tr("One run is"), tr("runs are"))),
+                                 QMessageBox::Yes | QMessageBox::Cancel);
+  return answer == QMessageBox::Yes;
+}
+
+bool MainWindow::confirmCloseTemporary() {
+  if (!hasProject() || !m_temporary) return true;
+  const auto answer =
+      m_question(tr("Temporary Project"),
+                 tr("%1 was made for a demo or a sample and is discarded when it closes. Save a copy first?")
+                     .arg(fromPath(m_projectFile.filename())),
+                 QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+  if (answer == QMessageBox::Discard) return true;
+  if (answer == QMessageBox::Save) {
+    // The close goes on once the copy is open in place of the temporary project.
+    m_closeAfterSave = true;
+    saveProjectAsDialog();
+  }
+  return false;
+}
+
+void MainWindow::saveProjectAsDialog() {
+  if (!hasProject()) return;
+  QString file = m_chooseSaveFile(tr("Save Project As"), fromPath(m_projectFile.filename()));
+  if (file.isEmpty()) {
+    m_closeAfterSave = false;
+    return;
+  }
+  if (!file.endsWith(QLatin1String(".latent"))) file += QStringLiteral(".latent");
+  if (QFileInfo::exists(file) && QFileInfo(file).absoluteFilePath() != fromPath(m_projectFile)) {
+    // The dialog has asked about replacing it.
+    for (const QString& suffix : {QString(), QStringLiteral("-wal"), QStringLiteral("-shm")})
+      QFile::remove(file + suffix);
+  }
+  m_warnSaveFailure = true;  // the user asked: a failure gets a box
+  saveProjectAs(file);
+}
+
+void MainWindow::saveProjectAs(const QString& file) {
+  if (!hasProject()) return;
+  log(tr("Saving a copy as %1…").arg(QDir::toNativeSeparators(file)));
+  m_session->write(
+      this, [target = toPath(file)](core::Project& project) { core::copyProjectTo(project, target); },
+      [this, file](SessionResult<std::monostate> result) {
+        if (!result.ok()) {
+          m_closeAfterSave = false;
+          const QString message = tr("Could not save %1: %2").arg(QDir::toNativeSeparators(file), result.error);
+          log(message, LogView::Level::Error);
+          statusBar()->showMessage(message, 10000);
+          if (std::exchange(m_warnSaveFailure, false)) QMessageBox::warning(this, tr("Save Project As"), message);
+          return;
+        }
+        m_warnSaveFailure = false;
+        log(tr("Saved the project as %1").arg(QDir::toNativeSeparators(file)), LogView::Level::Success);
+        if (std::exchange(m_closeAfterSave, false)) {
+          // Asked while closing: the copy is kept, the temporary project goes, and so does the window.
+          m_temporary = false;
+          addRecent(file);
+          close();
+          return;
+        }
+        openProject(file);
+      });
+}
+
+void MainWindow::rememberOpenTabs() {
+  if (!hasProject() || m_temporary) return;
+  QStringList keys;
+  for (int i = 0; i < m_tabs->count(); ++i)
+    if (auto* page = qobject_cast<TabPage*>(m_tabs->widget(i));
+        page && (page->key().startsWith(QLatin1String("run:")) || page->key().startsWith(QLatin1String("dataset:"))))
+      keys << page->key();
+  auto settings = appSettings();
+  settings.beginGroup(QStringLiteral("projectTabs"));
+  const QString id = projectSettingsKey(fromPath(m_projectFile));
+  if (keys.isEmpty())
+    settings.remove(id);
+  else
+    settings.setValue(id, keys);
+}
+
+void MainWindow::reopenTabs() {
+  auto settings = appSettings();
+  settings.beginGroup(QStringLiteral("projectTabs"));
+  const QStringList keys = settings.value(projectSettingsKey(fromPath(m_projectFile))).toStringList();
+  for (const QString& key : keys) {
+    const qint64 id = key.section(QLatin1Char(':'), 1).toLongLong();
+    if (id <= 0) continue;
+    // A run or dataset deleted since is reported in the log by the view that cannot read it.
+    if (key.startsWith(QLatin1String("run:")))
+      openRun(id);
+    else if (key.startsWith(QLatin1String("dataset:")))
+      openDataset(id);
+  }
+}
+
 void MainWindow::newProjectDialog() {
+  if (!confirmCloseTemporary()) return;
   QString file =
       QFileDialog::getSaveFileName(this, tr("New Project"), QString(), tr("Latent Studio projects (*.latent)"));
   if (file.isEmpty()) return;
@@ -214,6 +340,7 @@ void MainWindow::newProjectDialog() {
 }
 
 void MainWindow::openProjectDialog() {
+  if (!confirmCloseTemporary()) return;
   const QString file = QFileDialog::getOpenFileName(this, tr("Open Project"), QString(),
                                                     tr("Latent Studio projects (*.latent);;All files (*)"));
   if (file.isEmpty()) return;
@@ -285,6 +412,7 @@ void MainWindow::openFailed(const QString& file, const QString& message, QString
 void MainWindow::useProject(ProjectSession* session, bool remember) {
   if (hasProject()) closeProject();
   m_session = session;
+  m_temporary = !remember;
   m_projectFile = session->file();
   // Every write through the session changes what the tree and the run panel show.
   connect(m_session, &ProjectSession::changed, this, &MainWindow::refreshProject);
@@ -295,6 +423,7 @@ void MainWindow::useProject(ProjectSession* session, bool remember) {
   updateTitle();
   updateActions();
   updateStatus();
+  if (!m_temporary) reopenTabs();
   Q_EMIT projectOpened(fromPath(m_projectFile));
 }
 
@@ -306,8 +435,10 @@ void MainWindow::closeProject() {
     m_runs->waitAll();
     QCoreApplication::sendPostedEvents();  // deliver their endings while the project is known
   }
+  rememberOpenTabs();
   while (m_tabs->count() > 0) closeTab(0);
   m_projectFile.clear();
+  m_temporary = false;
   m_tree->setProject(nullptr);
   m_runPanel->setProject(nullptr);
   // Its destructor lets queued writes finish: they were promised to the user.

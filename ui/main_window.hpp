@@ -4,6 +4,7 @@
 #pragma once
 
 #include <QMainWindow>
+#include <QMessageBox>
 #include <QPointer>
 #include <QStringList>
 
@@ -39,6 +40,13 @@ class RunPanel;
 class RunView;
 class StartPage;
 class TabPage;
+
+// The docks' first sizes (View > Reset Layout) and the widths they are never squeezed below.
+inline constexpr int kProjectDockWidth = 250;
+inline constexpr int kRunDockWidth = 370;
+inline constexpr int kLogDockHeight = 150;
+inline constexpr int kProjectDockMinimumWidth = 180;
+inline constexpr int kRunDockMinimumWidth = 300;
 
 class MainWindow final : public QMainWindow {
   Q_OBJECT
@@ -98,6 +106,22 @@ class MainWindow final : public QMainWindow {
   QUndoGroup* undoGroup() const noexcept { return m_undoGroup; }
   QStringList recentProjects() const;
 
+  // View > Reset Layout: the docks back in their places at their first sizes, all shown.
+  void resetLayout();
+  QDockWidget* projectDock() const noexcept { return m_treeDock; }
+  QDockWidget* runDock() const noexcept { return m_runDock; }
+  // A project made for a demo or a sample: kept only if saved under a name of one's own.
+  bool isTemporaryProject() const noexcept { return m_temporary; }
+  // File > Save Project As…: copies the open project to `file` off the GUI thread, then opens the
+  // copy (projectOpened() follows; a failure is logged and shown).
+  void saveProjectAs(const QString& file);
+
+  // How the window asks the user (a message box, a file dialog); tests answer instead.
+  using Question = std::function<QMessageBox::StandardButton(const QString& title, const QString& text,
+                                                             QMessageBox::StandardButtons buttons)>;
+  using SaveFileChooser = std::function<QString(const QString& title, const QString& suggestion)>;
+  void setPrompts(Question question, SaveFileChooser chooser);
+
  Q_SIGNALS:
   void projectOpened(const QString& file);
   void projectOpenFailed(const QString& message);
@@ -142,11 +166,24 @@ class MainWindow final : public QMainWindow {
   int findTab(const QString& key) const;
   void closeTab(int index);
   void updateSelectedRun();
+  // Asks before closing what would be lost: runs going (they stop and keep what they reached), a
+  // temporary project (it is discarded unless saved). False when the user cancels.
+  bool confirmStopRuns();
+  bool confirmCloseTemporary();
+  void saveProjectAsDialog();
+  // The tabs open on a project, remembered when it closes and opened again with it.
+  void rememberOpenTabs();
+  void reopenTabs();
 
   std::filesystem::path m_projectFile;
   ProjectSession* m_session = nullptr;
   ProjectSession* m_opening = nullptr;  // a project being opened, until it has opened or failed
   bool m_warnOpenFailures = false;      // the user asked (a dialog, a drop): failures get a box
+  bool m_temporary = false;             // the open project is a demo's or a sample's
+  bool m_closeAfterSave = false;        // Quit asked for a save first: quit once the copy is open
+  bool m_warnSaveFailure = false;       // Save As came from its dialog: a failure gets a box
+  Question m_question;
+  SaveFileChooser m_chooseSaveFile;
   RunManager* m_runs = nullptr;
   int m_importsRunning = 0;
 
@@ -172,6 +209,7 @@ class MainWindow final : public QMainWindow {
   QAction *m_newRun = nullptr, *m_stopRun = nullptr, *m_closeTab = nullptr, *m_about = nullptr;
   QAction* m_precisionRecall = nullptr;
   QAction *m_exportFigure = nullptr, *m_exportTable = nullptr;
+  QAction *m_saveAsAction = nullptr, *m_resetLayout = nullptr;
   // Undo and Redo act on the current tab's history (a run's topic labels).
   QUndoGroup* m_undoGroup = nullptr;
   QAction *m_undoAction = nullptr, *m_redoAction = nullptr;

@@ -43,7 +43,18 @@ void MainWindow::createActions() {
 
   m_closeAction = new QAction(tr("&Close Project"), this);
   m_closeAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_W));
-  connect(m_closeAction, &QAction::triggered, this, &MainWindow::closeProject);
+  connect(m_closeAction, &QAction::triggered, this, [this] {
+    if (confirmCloseTemporary()) closeProject();
+  });
+
+  m_saveAsAction = new QAction(tr("Save Project &As…"), this);
+  m_saveAsAction->setShortcut(QKeySequence::SaveAs);
+  m_saveAsAction->setStatusTip(tr("Copy the project, runs and all, to a new file and go on in the copy"));
+  connect(m_saveAsAction, &QAction::triggered, this, &MainWindow::saveProjectAsDialog);
+
+  m_resetLayout = new QAction(tr("&Reset Layout"), this);
+  m_resetLayout->setStatusTip(tr("Put the project tree, the run panel and the log back in their places"));
+  connect(m_resetLayout, &QAction::triggered, this, &MainWindow::resetLayout);
 
   m_quitAction = new QAction(tr("&Quit"), this);
   m_quitAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
@@ -169,6 +180,7 @@ void MainWindow::createMenus() {
     m_exportTable->setEnabled(currentTable(m_tabs->currentWidget()) != nullptr);
   });
   file->addSeparator();
+  file->addAction(m_saveAsAction);
   file->addAction(m_closeAction);
   file->addSeparator();
   file->addAction(m_quitAction);
@@ -187,6 +199,7 @@ void MainWindow::createMenus() {
   m_viewMenu->addAction(m_treeDock->toggleViewAction());
   m_viewMenu->addAction(m_runDock->toggleViewAction());
   m_viewMenu->addAction(m_logDock->toggleViewAction());
+  m_viewMenu->addAction(m_resetLayout);
   m_viewMenu->addSeparator();
   m_viewMenu->addAction(m_closeTab);
 
@@ -226,6 +239,10 @@ void MainWindow::createToolBar() {
 }
 
 void MainWindow::createDocks() {
+  // Widths below which the tree's names and the run panel's fields are cut off: a dock dragged
+  // or squeezed by a small window stops there, and so does any state saved from it.
+  m_tree->setMinimumWidth(kProjectDockMinimumWidth);
+  m_runPanel->setMinimumWidth(kRunDockMinimumWidth);
   m_treeDock = new QDockWidget(tr("Project"), this);
   m_treeDock->setObjectName(QStringLiteral("projectDock"));
   m_treeDock->setWidget(m_tree);
@@ -248,6 +265,16 @@ void MainWindow::createDocks() {
   setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
 }
 
+void MainWindow::resetLayout() {
+  for (QDockWidget* dock : {m_treeDock, m_runDock, m_logDock}) dock->setFloating(false);
+  addDockWidget(Qt::LeftDockWidgetArea, m_treeDock);
+  addDockWidget(Qt::RightDockWidgetArea, m_runDock);
+  addDockWidget(Qt::BottomDockWidgetArea, m_logDock);
+  updateCentral();  // the docks are shown with a project, hidden on the start page
+  resizeDocks({m_treeDock, m_runDock}, {kProjectDockWidth, kRunDockWidth}, Qt::Horizontal);
+  resizeDocks({m_logDock}, {kLogDockHeight}, Qt::Vertical);
+}
+
 void MainWindow::updateRecentMenu() {
   m_recentMenu->clear();
   const QStringList files = recentProjects();
@@ -266,8 +293,8 @@ void MainWindow::updateRecentMenu() {
 
 void MainWindow::updateActions() {
   const bool open = hasProject();
-  for (QAction* a :
-       {m_closeAction, m_importCorpus, m_importGraph, m_importRatings, m_importTable, m_newRun, m_precisionRecall})
+  for (QAction* a : {m_closeAction, m_saveAsAction, m_importCorpus, m_importGraph, m_importRatings, m_importTable,
+                     m_newRun, m_precisionRecall})
     a->setEnabled(open);
   m_sampleMenu->setEnabled(open);
   m_stopRun->setEnabled(m_runs->activeCount() > 0);

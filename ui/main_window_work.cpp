@@ -280,6 +280,7 @@ void MainWindow::focusRunPanel(qint64 datasetId) {
   m_runDock->show();
   m_runDock->raise();
   if (datasetId != 0) m_runPanel->selectDataset(datasetId);
+  m_runPanel->scrollToForm();
   m_runPanel->modelCombo()->setFocus();
 }
 
@@ -310,6 +311,8 @@ void MainWindow::onRunCreated(JobController* controller) {
           .arg(formatReal(run.heldout, 3)));
   m_tree->refresh();
   updateStatus();
+  // The run opens as it starts, so its curves are watched from the first report.
+  if (hasProject()) openRun(run.id);
 }
 
 void MainWindow::onRunEnded(JobController* controller) {
@@ -329,7 +332,9 @@ void MainWindow::onRunEnded(JobController* controller) {
                                                      : LogView::Level::Success);
   if (!hasProject()) return;
   m_tree->refresh();
-  openRun(run.id);
+  // A run opened at its start reloads itself; the tab is not brought forward again, since the
+  // user may have moved on to another.
+  if (findTab(QStringLiteral("run:%1").arg(run.id)) < 0) openRun(run.id);
   Q_EMIT runEnded(run.id);
 }
 

@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The main window: opening projects, the project tree's groups and counts, recent projects,
 // the start page, and tabs for datasets.
+#include <QAction>
+#include <QDockWidget>
 #include <QFile>
+#include <QMessageBox>
+#include <QSignalSpy>
 #include <QStackedWidget>
 #include <QTabWidget>
 #include <QtTest>
@@ -12,6 +16,7 @@
 #include "ui/util/format.hpp"
 #include "ui/util/qt_convert.hpp"
 #include "ui/util/settings.hpp"
+#include "ui/widgets/log_view.hpp"
 #include "ui/widgets/project_tree.hpp"
 #include "ui/widgets/start_page.hpp"
 #include "ui_test_data.hpp"
@@ -144,6 +149,122 @@ class TestMainWindow : public QObject {
              QStringLiteral("none yet"));
     window.closeProject();
     QCOMPARE(central->currentWidget(), static_cast<QWidget*>(window.startPage()));
+  }
+
+  // Issue 20, defect 3: at 1024 x 680 the Project dock shrank to about 60 px and stayed so. The
+  // docks keep usable widths, and View > Reset Layout puts them back as they first were.
+  void docksKeepUsableWidthsAndTheLayoutResets() {
+    test::Scratch scratch;
+    const auto file = makeProject(scratch);
+    ui::MainWindow window;
+    window.resize(1024, 680);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(test::openProject(window, ui::fromPath(file)));
+    window.resizeDocks({window.projectDock()}, {60}, Qt::Horizontal);
+    window.resizeDocks({window.runDock()}, {80}, Qt::Horizontal);
+    QTest::qWait(20);
+    QVERIFY2(window.projectDock()->width() >= ui::kProjectDockMinimumWidth,
+             qPrintable(QString::number(window.projectDock()->width())));
+    QVERIFY2(window.runDock()->width() >= ui::kRunDockMinimumWidth,
+             qPrintable(QString::number(window.runDock()->width())));
+    // Docks closed, floated and squeezed come back with Reset Layout (in a window with room for
+    // their first widths).
+    window.resize(1400, 900);
+    QTest::qWait(20);
+    window.runDock()->close();
+    window.projectDock()->setFloating(true);
+    window.resetLayout();
+    QTest::qWait(20);
+    QVERIFY(window.runDock()->isVisible());
+    QVERIFY(!window.projectDock()->isFloating());
+    QVERIFY2(std::abs(window.projectDock()->width() - ui::kProjectDockWidth) <= 30,
+             qPrintable(QString::number(window.projectDock()->width())));
+    QVERIFY(std::abs(window.runDock()->width() - ui::kRunDockWidth) <= 30);
+    QAction* reset = nullptr;
+    for (QAction* a : window.findChildren<QAction*>())
+      if (a->text() == QStringLiteral("&Reset Layout")) reset = a;
+    QVERIFY(reset);
+  }
+
+  // Issue 20, defect 6: a reopened project had none of its tabs.
+  void aProjectReopensWithItsTabs() {
+    test::Scratch scratch;
+    const auto file = makeProject(scratch);
+    ui::MainWindow window;
+    QVERIFY(test::openProject(window, ui::fromPath(file)));
+    auto* tree = window.projectTree();
+    const qint64 graphId =
+        tree->groupItem(core::DataKind::Graph)->child(0)->data(0, ui::ProjectTree::IdRole).toLongLong();
+    QVERIFY(test::waitLoaded(test::openDataset(window, graphId)));
+    window.closeProject();
+    QCOMPARE(window.tabs()->count(), 0);
+    QVERIFY(test::openProject(window, ui::fromPath(file)));
+    QTRY_COMPARE(window.tabs()->count(), 1);
+    QCOMPARE(window.tabs()->tabText(0), QStringLiteral("chain"));
+    // Closed tabs stay closed.
+    window.tabs()->tabCloseRequested(0);
+    window.closeProject();
+    QVERIFY(test::openProject(window, ui::fromPath(file)));
+    QTest::qWait(200);
+    QCOMPARE(window.tabs()->count(), 0);
+  }
+
+  // Issue 20, defect 6: a sample or demo project was discarded on closing, without a word and
+  // without Save As.
+  void aTemporaryProjectAsksAndCanBeSaved() {
+    test::Scratch scratch;
+    const QString temporary = ui::fromPath(scratch.path("demo.latent"));
+    const QString kept = ui::fromPath(scratch.path("kept.latent"));
+    ui::MainWindow window;
+    QSignalSpy opened(&window, &ui::MainWindow::projectOpened);
+    QVERIFY(window.createProject(temporary, nullptr, false));
+    QVERIFY(opened.wait(20000));
+    QVERIFY(window.isTemporaryProject());
+    auto answer = QMessageBox::Cancel;
+    QStringList questions;
+    window.setPrompts(
+        [&](const QString&, const QString& text, QMessageBox::StandardButtons) {
+          questions << text;
+          return answer;
+        },
+        [&](const QString&, const QString&) { return kept; });
+    QVERIFY(!window.close());
+    QCOMPARE(questions.size(), 1);
+    QVERIFY(questions.first().contains(QStringLiteral("discarded")));
+    QVERIFY(window.hasProject());
+    answer = QMessageBox::Save;
+    QVERIFY(!window.close());  // the copy is written first, then the window closes
+    QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(kept), 20000);
+    core::Project copy(ui::toPath(kept), core::Project::Access::ReadOnly);
+    QCOMPARE(copy.schemaVersion(), core::Project::latestSchemaVersion());
+    QVERIFY(window.recentProjects().contains(kept));
+    // A project of one's own is not asked about.
+    QVERIFY(test::openProject(window, kept));
+    QVERIFY(!window.isTemporaryProject());
+    questions.clear();
+    QVERIFY(window.close());
+    QVERIFY(questions.isEmpty());
+  }
+
+  // File > Save Project As: a copy with every dataset, opened in place of the original.
+  void saveAsOpensTheCopy() {
+    test::Scratch scratch;
+    const auto file = makeProject(scratch);
+    const QString copy = ui::fromPath(scratch.path("copy.latent"));
+    ui::MainWindow window;
+    QVERIFY(test::openProject(window, ui::fromPath(file)));
+    QSignalSpy opened(&window, &ui::MainWindow::projectOpened);
+    window.saveProjectAs(copy);
+    QVERIFY(opened.wait(20000));
+    QCOMPARE(opened.first().first().toString(), copy);
+    QCOMPARE(ui::fromPath(window.projectPath()), copy);
+    core::Project project(ui::toPath(copy), core::Project::Access::ReadOnly);
+    QCOMPARE(project.datasets().size(), std::size_t{3});
+    // An existing file is refused, and the project stays as it was.
+    window.saveProjectAs(ui::fromPath(file));
+    QTRY_VERIFY(window.logView()->lines().last().contains(QStringLiteral("already exists")));
+    QCOMPARE(ui::fromPath(window.projectPath()), copy);
   }
 
   void recentProjectsAreKeptAndPruned() {

@@ -5,12 +5,14 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTabWidget>
+#include <QToolButton>
 #include <QWheelEvent>
 #include <QtTest>
 
@@ -72,7 +74,8 @@ class TestRunPanel : public QObject {
     form->setModel(runPanelModel("lda-gibbs"));
     area.setWidget(form);
     area.setWidgetResizable(true);
-    area.resize(400, 200);  // far shorter than lda-gibbs's fields: the form scrolls
+    area.resize(400, 200);         // far shorter than lda-gibbs's fields: the form scrolls
+    form->setAdvancedShown(true);  // restarts is one of lda-gibbs's advanced options
     area.show();
     QVERIFY(QTest::qWaitForWindowExposed(&area));
     auto* restarts = form->findChild<QSpinBox*>(QStringLiteral("restarts"));
@@ -287,6 +290,160 @@ class TestRunPanel : public QObject {
     worker.join();
     QCOMPARE(stopping.run().status, core::RunStatus::Stopped);
     QCOMPARE(stopping.reports().size(), 1);
+  }
+
+  // Issue 20, defect 5: a corpus starts from LDA, not from the unigram baseline the catalogue
+  // lists first, and New Run on a dataset of another kind does not fall back to that baseline.
+  void eachKindStartsFromItsWorkhorse() {
+    ui::MainWindow window;
+    QVERIFY(test::openProject(window, ui::fromPath(m_file)));
+    auto* panel = window.runPanel();
+    QVERIFY(panel->selectDataset(m_corpus));
+    QCOMPARE(panel->modelCombo()->currentData().toString(), QStringLiteral("lda-gibbs"));
+    QVERIFY(panel->selectDataset(m_graph));
+    QCOMPARE(panel->modelCombo()->currentData().toString(), QStringLiteral("sbm"));
+    QVERIFY(panel->selectDataset(m_corpus));
+    QCOMPARE(panel->modelCombo()->currentData().toString(), QStringLiteral("lda-gibbs"));
+    // A model chosen by hand for a kind of data comes back with the next dataset of that kind.
+    QVERIFY(panel->selectModel(QStringLiteral("lda-vb")));
+    QVERIFY(panel->selectDataset(m_graph));
+    QVERIFY(panel->selectDataset(m_corpus));
+    QCOMPARE(panel->modelCombo()->currentData().toString(), QStringLiteral("lda-vb"));
+  }
+
+  // Issue 20, defect 5: lda-gibbs's twenty fields, each with a paragraph, pushed Start below the
+  // fold. Its first options show; the rest fold under Advanced, their help on hover and focus.
+  void advancedOptionsFoldAndHelpFollowsTheFocus() {
+    ui::OptionForm form;
+    form.setModel(runPanelModel("lda-gibbs"));
+    form.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&form));
+    auto* toggle = form.advancedToggle();
+    QVERIFY(toggle && toggle->isVisible());
+    const auto options = runPanelModel("lda-gibbs")->options.size();
+    QCOMPARE(toggle->text(), QStringLiteral("Advanced options (%1)").arg(options - ui::kCommonOptionCount));
+    for (const char* name : {"k", "iterations", "alpha", "beta"}) {
+      QVERIFY2(form.isCommon(QString::fromLatin1(name)), name);
+      QVERIFY2(form.field(QString::fromLatin1(name))->isVisible(), name);
+    }
+    QVERIFY(!form.field(QStringLiteral("restarts"))->isVisible());
+    toggle->click();
+    QVERIFY(form.advancedShown());
+    QVERIFY(form.field(QStringLiteral("restarts"))->isVisible());
+    // No paragraph per field: the help of the focused field is the one line under the form.
+    QVERIFY(form.helpText().isEmpty());
+    form.field(QStringLiteral("beta"))->setFocus();
+    QTRY_VERIFY(form.helpText().contains(QStringLiteral("Beta")));
+    QVERIFY(form.helpText().contains(form.field(QStringLiteral("beta"))->toolTip().left(20).toHtmlEscaped()));
+    // A run repeated with changes shows the advanced options it changed.
+    ui::OptionForm again;
+    again.setModel(runPanelModel("lda-gibbs"));
+    QVERIFY(!again.advancedShown());
+    again.setValues({{"k", 30}});
+    QVERIFY(!again.advancedShown());
+    again.setValues({{"restarts", 3}});
+    QVERIFY(again.advancedShown());
+    // A model with few options shows them all, without a fold.
+    ui::OptionForm few;
+    few.setModel(runPanelModel("unigram"));
+    QVERIFY(few.advancedToggle()->isHidden());
+  }
+
+  // Issue 20, defect 5: at 1024 x 680 the Start button of an lda-gibbs run is in view without
+  // scrolling; New Run (Ctrl+R) scrolls the panel back to the form.
+  void startIsInViewAndNewRunScrollsToTheForm() {
+    ui::MainWindow window;
+    window.resize(1024, 680);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(test::openProject(window, ui::fromPath(m_file)));
+    auto* panel = window.runPanel();
+    QVERIFY(panel->selectDataset(m_corpus));
+    QCOMPARE(panel->modelCombo()->currentData().toString(), QStringLiteral("lda-gibbs"));
+    auto* scroll = panel->findChild<QScrollArea*>();
+    QVERIFY(scroll);
+    QTest::qWait(50);  // the layout settles
+    if (const char* shots = std::getenv("LATENT_UI_SHOTS"))
+      window.grab().save(QString::fromLocal8Bit(shots) + QStringLiteral("/run_panel_1024x680.png"));
+    const QRect start(panel->startButton()->mapTo(scroll->viewport(), QPoint(0, 0)), panel->startButton()->size());
+    QVERIFY2(scroll->viewport()->rect().contains(start),
+             qPrintable(QStringLiteral("Start at y %1..%2, viewport height %3")
+                            .arg(start.top())
+                            .arg(start.bottom())
+                            .arg(scroll->viewport()->height())));
+    scroll->verticalScrollBar()->setValue(scroll->verticalScrollBar()->maximum());
+    QAction* newRun = nullptr;
+    for (QAction* a : window.findChildren<QAction*>())
+      if (a->shortcut() == QKeySequence(Qt::CTRL | Qt::Key_R)) newRun = a;
+    QVERIFY(newRun);
+    newRun->trigger();
+    QCOMPARE(scroll->verticalScrollBar()->value(), 0);
+  }
+
+  // Issue 20, defects 4 and 6: a run opens as it starts; Quit while it goes asks first, and
+  // Cancel leaves it going.
+  void aRunOpensAtItsStartAndQuitAsksWhileItGoes() {
+    ui::MainWindow window;
+    QVERIFY(test::openProject(window, ui::fromPath(m_file)));
+    int asked = 0;
+    auto answer = QMessageBox::Cancel;
+    window.setPrompts(
+        [&](const QString&, const QString& text, QMessageBox::StandardButtons) {
+          ++asked;
+          if (!text.contains(QStringLiteral("run"))) return QMessageBox::NoButton;
+          return answer;
+        },
+        [](const QString&, const QString&) { return QString(); });
+    auto* panel = window.runPanel();
+    QVERIFY(panel->selectDataset(m_corpus));
+    QVERIFY(panel->selectModel(QStringLiteral("lda-gibbs")));
+    panel->optionForm()->setValues({{"iterations", 1000000}, {"k", 2}});
+    ui::JobController* controller = panel->start();
+    QVERIFY(controller);
+    QTRY_VERIFY_WITH_TIMEOUT(controller->hasRun(), 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(qobject_cast<ui::RunView*>(window.tabs()->currentWidget()), 10000);
+    QCOMPARE(qobject_cast<ui::RunView*>(window.tabs()->currentWidget())->runId(), controller->runId());
+    QVERIFY(controller->state() != ui::JobController::State::Ended);
+
+    QVERIFY(!window.close());
+    QCOMPARE(asked, 1);
+    QVERIFY(controller->state() != ui::JobController::State::Ended);
+    answer = QMessageBox::Yes;
+    QVERIFY(window.close());
+    QCOMPARE(asked, 2);
+    QTRY_VERIFY_WITH_TIMEOUT(controller->state() == ui::JobController::State::Ended, 30000);
+    QCOMPARE(controller->run().status, core::RunStatus::Stopped);
+  }
+
+  // Issue 20, defect 6: a reopened project's runs are listed in the panel ("No runs in this
+  // session yet" despite six runs), and one opens from there.
+  void aReopenedProjectListsItsRuns() {
+    qint64 runId = 0;
+    {
+      core::Project project(m_file);
+      core::RunRecord run;
+      run.datasetId = m_corpus;
+      run.model = "unigram";
+      run.status = core::RunStatus::Running;
+      runId = core::createRun(project, run);
+      core::finishRun(project, runId, core::RunStatus::Finished, {}, 1.0, 1, nlohmann::json::object());
+    }
+    ui::MainWindow window;
+    QVERIFY(test::openProject(window, ui::fromPath(m_file)));
+    QPushButton* button = nullptr;
+    QTRY_VERIFY_WITH_TIMEOUT(!window.runPanel()->findChildren<QPushButton*>(QStringLiteral("earlierRun")).isEmpty(),
+                             10000);
+    const auto buttons = window.runPanel()->findChildren<QPushButton*>(QStringLiteral("earlierRun"));
+    for (auto* b : buttons)
+      if (b->property("runId").toLongLong() == runId) button = b;
+    QVERIFY(button);
+    QVERIFY2(button->text().contains(QStringLiteral("unigram")) && button->text().contains(QStringLiteral("finished")),
+             qPrintable(button->text()));
+    QVERIFY(buttons.size() <= 6);
+    button->click();
+    auto* view = qobject_cast<ui::RunView*>(window.tabs()->currentWidget());
+    QVERIFY(view);
+    QCOMPARE(view->runId(), runId);
   }
 
   void rerunFillsTheFormFromARun() {

@@ -5,9 +5,12 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QEvent>
 #include <QFormLayout>
 #include <QLabel>
 #include <QSpinBox>
+#include <QToolButton>
+#include <QVBoxLayout>
 
 #include <algorithm>
 #include <climits>
@@ -37,16 +40,78 @@ QString optionLabel(const std::string& name) {
 }
 
 OptionForm::OptionForm(QWidget* parent) : QWidget(parent) {
-  m_layout = new QFormLayout(this);
-  m_layout->setContentsMargins(0, 0, 0, 0);
+  auto* outer = new QVBoxLayout(this);
+  outer->setContentsMargins(0, 0, 0, 0);
+  m_layout = new QFormLayout;
   m_layout->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
   m_layout->setRowWrapPolicy(QFormLayout::DontWrapRows);
+  outer->addLayout(m_layout);
+  m_advancedToggle = new QToolButton(this);
+  m_advancedToggle->setObjectName(QStringLiteral("advancedOptions"));
+  m_advancedToggle->setCheckable(true);
+  m_advancedToggle->setAutoRaise(true);
+  m_advancedToggle->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+  m_advancedToggle->setArrowType(Qt::RightArrow);
+  m_advancedToggle->hide();
+  outer->addWidget(m_advancedToggle, 0, Qt::AlignLeft);
+  m_advanced = new QWidget(this);
+  m_advancedLayout = new QFormLayout(m_advanced);
+  m_advancedLayout->setContentsMargins(0, 0, 0, 0);
+  m_advancedLayout->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+  m_advancedLayout->setRowWrapPolicy(QFormLayout::DontWrapRows);
+  m_advanced->hide();
+  outer->addWidget(m_advanced);
+  m_help = new QLabel(this);
+  m_help->setObjectName(QStringLiteral("optionHelp"));
+  m_help->setWordWrap(true);
+  m_help->setForegroundRole(QPalette::PlaceholderText);
+  QFont small = m_help->font();
+  small.setPointSizeF(small.pointSizeF() * 0.9);
+  m_help->setFont(small);
+  m_help->setMinimumHeight(m_help->fontMetrics().height() * 3);
+  m_help->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+  m_help->hide();
+  outer->addWidget(m_help);
+  connect(m_advancedToggle, &QToolButton::toggled, this, &OptionForm::setAdvancedShown);
+}
+
+bool OptionForm::advancedShown() const { return !m_advanced->isHidden(); }
+
+void OptionForm::setAdvancedShown(bool shown) {
+  m_advanced->setVisible(shown);
+  {
+    const QSignalBlocker block(m_advancedToggle);
+    m_advancedToggle->setChecked(shown);
+  }
+  m_advancedToggle->setArrowType(shown ? Qt::DownArrow : Qt::RightArrow);
+}
+
+QString OptionForm::helpText() const { return m_help->isHidden() ? QString() : m_help->text(); }
+
+void OptionForm::showHelpOf(QWidget* field) {
+  const QString help = field ? field->toolTip() : QString();
+  if (help.isEmpty()) return;
+  const QString name = field->objectName();
+  m_help->setText(QStringLiteral("<b>%1</b>: %2").arg(optionLabel(utf8(name)).toHtmlEscaped(), help.toHtmlEscaped()));
+  m_help->show();
+}
+
+bool OptionForm::eventFilter(QObject* watched, QEvent* event) {
+  if (event->type() == QEvent::FocusIn || event->type() == QEvent::Enter)
+    if (auto* w = qobject_cast<QWidget*>(watched); w && m_fields.value(w->objectName()) == w) showHelpOf(w);
+  return QWidget::eventFilter(watched, event);
 }
 
 void OptionForm::setModel(const core::ModelInfo* model) {
   m_model = model;
   while (m_layout->rowCount() > 0) m_layout->removeRow(0);
+  while (m_advancedLayout->rowCount() > 0) m_advancedLayout->removeRow(0);
   m_fields.clear();
+  m_common.clear();
+  m_help->clear();
+  m_help->hide();
+  setAdvancedShown(false);
+  m_advancedToggle->hide();
   if (!model) return;
   if (model->options.empty()) {
     auto* none = new QLabel(tr("This model has no options."), this);
@@ -54,7 +119,10 @@ void OptionForm::setModel(const core::ModelInfo* model) {
     m_layout->addRow(none);
     return;
   }
-  for (const auto& spec : model->options) {
+  const bool fold = static_cast<int>(model->options.size()) > kFoldOptionsAbove;
+  int advancedCount = 0;
+  for (std::size_t i = 0; i < model->options.size(); ++i) {
+    const auto& spec = model->options[i];
     QWidget* field = nullptr;
     const QString help = qs(spec.help);
     switch (spec.type) {
@@ -101,21 +169,26 @@ void OptionForm::setModel(const core::ModelInfo* model) {
     }
     field->setObjectName(qs(spec.name));
     field->setToolTip(help);
+    // A spin box sizes itself for the widest value of its range (1e12 and more); in a narrow run
+    // panel that pushed every field past the edge.
+    field->setMinimumWidth(kOptionFieldMinimumWidth);
     if (spec.type != core::OptionSpec::Type::Boolean) guardWheel(field);
     m_fields.insert(qs(spec.name), field);
-    auto* label = new QLabel(optionLabel(spec.name), this);
+    field->installEventFilter(this);
+    // The first options (a model lists its main ones first) and the document fields it needs stay
+    // in view; the rest fold.
+    const bool common = !fold || static_cast<int>(i) < kCommonOptionCount || spec.type == core::OptionSpec::Type::Text;
+    if (common) m_common << qs(spec.name);
+    auto* label = new QLabel(optionLabel(spec.name), common ? static_cast<QWidget*>(this) : m_advanced);
     label->setToolTip(help);
     label->setBuddy(field);
-    m_layout->addRow(label, field);
-    if (!help.isEmpty()) {
-      auto* helpLabel = new QLabel(help, this);
-      helpLabel->setWordWrap(true);
-      helpLabel->setForegroundRole(QPalette::PlaceholderText);
-      QFont small = helpLabel->font();
-      small.setPointSizeF(small.pointSizeF() * 0.9);
-      helpLabel->setFont(small);
-      m_layout->addRow(QString(), helpLabel);
-    }
+    if (!common) field->setParent(m_advanced);
+    (common ? m_layout : m_advancedLayout)->addRow(label, field);
+    if (!common) ++advancedCount;
+  }
+  if (advancedCount > 0) {
+    m_advancedToggle->setText(tr("Advanced options (%1)").arg(advancedCount));
+    m_advancedToggle->show();
   }
   resetToDefaults();
 }
@@ -146,8 +219,14 @@ void OptionForm::resetToDefaults() {
 void OptionForm::setValues(const nlohmann::json& options) {
   resetToDefaults();
   if (!m_model || !options.is_object()) return;
+  bool changedAdvanced = false;
   for (const auto& spec : m_model->options)
-    if (options.contains(spec.name)) setField(spec, options[spec.name]);
+    if (options.contains(spec.name)) {
+      setField(spec, options[spec.name]);
+      if (!isCommon(qs(spec.name)) && options[spec.name] != spec.defaultValue) changedAdvanced = true;
+    }
+  // A run being repeated with changes shows every option it set away from its default.
+  if (changedAdvanced) setAdvancedShown(true);
 }
 
 nlohmann::json OptionForm::values() const {

@@ -10,6 +10,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSpinBox>
 #include <QThread>
 #include <QVBoxLayout>
@@ -19,6 +20,7 @@
 
 #include "core/jobs/fit_job.hpp"
 #include "core/store/project.hpp"
+#include "core/store/run_store.hpp"
 #include "ui/jobs/job_controller.hpp"
 #include "ui/jobs/project_session.hpp"
 #include "ui/jobs/run_manager.hpp"
@@ -33,6 +35,8 @@ namespace {
 
 constexpr int kKindRole = Qt::UserRole + 1;
 constexpr int kNameRole = Qt::UserRole + 2;
+// How many of a reopened project's runs the panel lists (the project tree has them all).
+constexpr std::size_t kEarlierRunsShown = 6;
 
 QLabel* greyNote(const QString& text, QWidget* parent) {
   auto* label = new QLabel(text, parent);
@@ -45,6 +49,22 @@ QLabel* greyNote(const QString& text, QWidget* parent) {
 }
 
 int defaultThreads() { return std::max(1, QThread::idealThreadCount() - 1); }
+
+// The model a new run on this kind of data starts from: the workhorse of its family, not the
+// baseline the catalogue lists first.
+const char* preferredModel(core::DataKind kind) {
+  switch (kind) {
+    case core::DataKind::Corpus:
+      return "lda-gibbs";
+    case core::DataKind::Graph:
+      return "sbm";
+    case core::DataKind::Ratings:
+      return "pmf";
+    case core::DataKind::Table:
+      return "rbm-gaussian";
+  }
+  return "";
+}
 
 }  // namespace
 
@@ -98,14 +118,16 @@ RunPanel::RunPanel(RunManager* runs, QWidget* parent) : QWidget(parent), m_runs(
   m_evalEvery->setRange(1, 1000000);
   m_evalEvery->setValue(10);
   m_evalEvery->setToolTip(tr("Compute the held-out metric every this many iterations (and at the end)."));
-  for (QWidget* field : std::initializer_list<QWidget*>{m_dataset, m_model, m_seed, m_threads, m_heldout, m_evalEvery})
+  for (QWidget* field :
+       std::initializer_list<QWidget*>{m_dataset, m_model, m_seed, m_threads, m_heldout, m_evalEvery}) {
     guardWheel(field);
+    field->setMinimumWidth(kOptionFieldMinimumWidth);
+  }
   auto* settingsForm = new QFormLayout(settings);
   settingsForm->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
   settingsForm->addRow(tr("Seed"), m_seed);
   settingsForm->addRow(tr("Threads"), m_threads);
   settingsForm->addRow(tr("Held-out fraction"), m_heldout);
-  settingsForm->addRow(QString(), greyNote(m_heldout->toolTip(), settings));
   settingsForm->addRow(tr("Evaluate every"), m_evalEvery);
   m_evalEvery->setSuffix(tr(" iterations"));
 
@@ -132,6 +154,13 @@ RunPanel::RunPanel(RunManager* runs, QWidget* parent) : QWidget(parent), m_runs(
   m_noRuns =
       greyNote(tr("No runs in this session yet. Runs go on in the background; several can run at once."), runsBox);
   m_rowLayout->addWidget(m_noRuns);
+  // The project's latest runs from before this session, so a reopened project does not look empty.
+  m_earlier = new QWidget(runsBox);
+  m_earlierLayout = new QVBoxLayout(m_earlier);
+  m_earlierLayout->setContentsMargins(0, 0, 0, 0);
+  m_earlierLayout->setSpacing(0);
+  m_earlier->hide();
+  m_rowLayout->addWidget(m_earlier);
 
   auto* layout = new QVBoxLayout(content);
   layout->setContentsMargins(8, 8, 8, 8);
@@ -144,7 +173,7 @@ RunPanel::RunPanel(RunManager* runs, QWidget* parent) : QWidget(parent), m_runs(
   layout->addWidget(runsBox);
   layout->addStretch(1);
 
-  auto* scroll = new QScrollArea(this);
+  auto* scroll = m_scroll = new QScrollArea(this);
   scroll->setWidgetResizable(true);
   scroll->setFrameShape(QFrame::NoFrame);
   scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
@@ -164,9 +193,10 @@ RunPanel::RunPanel(RunManager* runs, QWidget* parent) : QWidget(parent), m_runs(
         this, [runId = m_selectedRun](core::Project& project) { return core::loadRun(project, runId); },
         [this](SessionResult<core::RunRecord> result) {
           updateButtons();
-          if (result.ok())
+          if (result.ok()) {
             fillFromRun(*result.value);
-          else
+            scrollToForm();
+          } else
             showError(result.error);
         });
   });
@@ -186,6 +216,38 @@ void RunPanel::setProject(ProjectSession* session) {
   m_selectedRun = 0;
   showError({});
   refreshDatasets();
+  fillEarlierRuns({});
+  if (!m_session) return;
+  m_session->read(
+      this, [](core::Project& project) { return core::listRuns(project); },
+      [this, file = m_projectFile](SessionResult<std::vector<core::RunRecord>> result) {
+        if (file == m_projectFile && result.ok()) fillEarlierRuns(*result.value);
+      });
+}
+
+void RunPanel::fillEarlierRuns(std::vector<core::RunRecord> runs) {
+  while (QLayoutItem* item = m_earlierLayout->takeAt(0)) {
+    delete item->widget();
+    delete item;
+  }
+  std::sort(runs.begin(), runs.end(), [](const auto& a, const auto& b) { return a.id > b.id; });
+  if (runs.size() > kEarlierRunsShown) runs.resize(kEarlierRunsShown);
+  if (!runs.empty()) m_earlierLayout->addWidget(greyNote(tr("Latest runs in this project:"), m_earlier));
+  for (const auto& run : runs) {
+    auto* button = new QPushButton(QStringLiteral("#%1 %2 on “%3” · %4")
+                                       .arg(run.id)
+                                       .arg(qs(run.model), qs(run.datasetName), statusText(run.status)),
+                                   m_earlier);
+    button->setObjectName(QStringLiteral("earlierRun"));
+    button->setProperty("runId", static_cast<qlonglong>(run.id));
+    button->setFlat(true);
+    button->setStyleSheet(QStringLiteral("text-align: left; padding: 2px 4px;"));
+    button->setToolTip(tr("Open run #%1").arg(run.id));
+    connect(button, &QPushButton::clicked, this, [this, id = run.id] { Q_EMIT openRunRequested(id); });
+    m_earlierLayout->addWidget(button);
+  }
+  m_earlier->setVisible(!runs.empty());
+  m_noRuns->setVisible(m_rows.isEmpty() && runs.empty());
 }
 
 void RunPanel::refreshDatasets() {
@@ -258,7 +320,9 @@ void RunPanel::onDatasetChanged() {
           m_model->setItemData(m_model->count() - 1, qs(info->description), Qt::ToolTipRole);
         }
     m_model->setPlaceholderText(haveDataset ? tr("no model for %1 data yet").arg(kindNoun(kind)) : QString());
-    const int index = m_model->findData(previous);
+    int index = m_model->findData(previous);
+    if (index < 0) index = m_model->findData(m_lastModel.value(static_cast<int>(kind)));
+    if (index < 0) index = m_model->findData(QString::fromLatin1(preferredModel(kind)));
     m_model->setCurrentIndex(index >= 0 ? index : (m_model->count() > 0 ? 0 : -1));
   }
   onModelChanged();
@@ -268,10 +332,18 @@ void RunPanel::onModelChanged() {
   const auto* info = m_model->currentIndex() >= 0 ? findModel(utf8(m_model->currentData().toString())) : nullptr;
   m_options->setModel(info);
   m_optionsBox->setVisible(info != nullptr);
+  if (info && m_dataset->currentIndex() >= 0)
+    m_lastModel.insert(m_dataset->currentData(kKindRole).toInt(), m_model->currentData().toString());
   if (info) {
-    m_description->setText(qs(info->description));
+    // The first sentence in the panel, the whole description on hover: a long one pushed the
+    // options and Start down.
+    const QString description = qs(info->description);
+    const qsizetype end = description.indexOf(QLatin1String(". "));
+    m_description->setText(end > 0 ? description.left(end + 1) : description);
+    m_description->setToolTip(description);
   } else if (m_dataset->currentIndex() >= 0) {
     const auto kind = static_cast<core::DataKind>(m_dataset->currentData(kKindRole).toInt());
+    m_description->setToolTip({});
     m_description->setText(tr("This build has no model for %1 data yet; the models of the catalogue that fit it will "
                               "appear here.")
                                .arg(kindNoun(kind)));
@@ -281,6 +353,8 @@ void RunPanel::onModelChanged() {
   }
   updateButtons();
 }
+
+void RunPanel::scrollToForm() { m_scroll->verticalScrollBar()->setValue(0); }
 
 void RunPanel::setSelectedRun(qint64 runId) {
   m_selectedRun = runId;
@@ -348,7 +422,7 @@ void RunPanel::addRow(JobController* controller) {
   connect(row, &RunProgressRow::dismissRequested, this, [this, row] {
     m_rows.removeAll(row);
     row->deleteLater();
-    m_noRuns->setVisible(m_rows.isEmpty());
+    m_noRuns->setVisible(m_rows.isEmpty() && m_earlier->isHidden());
   });
   // The row is the context: a row removed with its project no longer hears from the run.
   connect(controller, &JobController::ended, row, [this, row] {

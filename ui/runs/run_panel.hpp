@@ -3,6 +3,7 @@
 // settings, start and stop runs, and follow every run's progress.
 #pragma once
 
+#include <QHash>
 #include <QList>
 #include <QPointer>
 #include <QTimer>
@@ -13,6 +14,7 @@
 #include "core/store/run_store.hpp"
 
 class QComboBox;
+class QScrollArea;
 class QDoubleSpinBox;
 class QLabel;
 class QPushButton;
@@ -53,6 +55,8 @@ class RunPanel final : public QWidget {
   JobController* start();
   // Stops the selected run when it is running, else the most recently started running one.
   void stopCurrent();
+  // Scrolls the panel back to its top, where the dataset, the model and its options are.
+  void scrollToForm();
 
   QComboBox* datasetCombo() const noexcept { return m_dataset; }
   QComboBox* modelCombo() const noexcept { return m_model; }
@@ -75,6 +79,7 @@ class RunPanel final : public QWidget {
   void onDatasetChanged();
   void onModelChanged();
   void addRow(JobController* controller);
+  void fillEarlierRuns(std::vector<core::RunRecord> runs);
   void tick();
   void updateButtons();
   void showError(const QString& message);
@@ -100,6 +105,10 @@ class RunPanel final : public QWidget {
   QPushButton* m_again = nullptr;
   QLabel* m_noRuns = nullptr;
   QVBoxLayout* m_rowLayout = nullptr;
+  QScrollArea* m_scroll = nullptr;
+  QHash<int, QString> m_lastModel;  // the model last chosen for each kind of data
+  QWidget* m_earlier = nullptr;
+  QVBoxLayout* m_earlierLayout = nullptr;
   QList<RunProgressRow*> m_rows;
   QTimer m_frame;  // redraws the rows at most 30 times a second while runs go
 };

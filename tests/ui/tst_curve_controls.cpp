@@ -2,6 +2,7 @@
 // The training chart's choices: iteration or wall time on x, a log scale for the held-out metric,
 // and other runs' held-out curves overlaid (which runs are offered, how they are named, and that
 // the points drawn are the stored ones).
+#include <QAbstractAxis>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QPushButton>
@@ -13,6 +14,7 @@
 #include "test_support.hpp"
 #include "ui/runs/curve_controls.hpp"
 #include "ui/runs/metrics_chart.hpp"
+#include "ui/runs/run_progress_text.hpp"
 #include "ui/runs/run_view.hpp"
 #include "ui_test_data.hpp"
 
@@ -86,6 +88,61 @@ class TestCurveControls : public QObject {
     QVERIFY(chart.logHeldout());
     QVERIFY(!chart.showsLogHeldout());
     QVERIFY(!chart.captionHtml().contains(QLatin1String("log scale")));
+  }
+
+  // Issue 20, defect 4: before its first iteration the chart says what the run is doing instead
+  // of drawing empty 0..1 axes, and the iteration where the hyperparameters start being
+  // re-estimated (where the objective jumps) is marked and named.
+  void placeholderAndMarks() {
+    ui::MetricsChart chart;
+    chart.setPlaceholder(QStringLiteral("Trying starts"));
+    chart.redraw();
+    QCOMPARE(chart.chart()->title(), QStringLiteral("Trying starts"));
+    for (auto* axis : chart.chart()->axes()) QVERIFY(!axis->isVisible());
+    chart.setMarks({{4.0, QStringLiteral("re-estimated from here")}});
+    chart.setRows(curve(3000.0, 100.0, 3, 0.5));
+    QVERIFY(chart.markPoints(0).isEmpty());  // the curve has not reached iteration 4
+    chart.setRows(curve(3000.0, 100.0, 10, 0.5));
+    QVERIFY(chart.chart()->title() != QStringLiteral("Trying starts"));
+    QVERIFY(chart.chart()->axes(Qt::Horizontal).first()->isVisible());
+    auto line = chart.markPoints(0);
+    QCOMPARE(line.size(), 2);
+    QCOMPARE(line[0].x(), 4.0);
+    QCOMPARE(line[1].x(), 4.0);
+    QVERIFY(line[0].y() < line[1].y());
+    QVERIFY(chart.captionHtml().contains(QStringLiteral("iteration 4: re-estimated from here")));
+    chart.setXAxis(ui::MetricsChart::XAxis::Seconds);
+    QCOMPARE(chart.markPoints(0)[0].x(), 2.0);  // iteration 4 at 0.5 s per iteration
+  }
+
+  // The time left is the chain's pace so far times the iterations left; the restarts before the
+  // chain run at another pace and do not count.
+  void timeLeftFromTheChainsPace() {
+    QVector<core::IterationReport> reports;
+    core::IterationReport r;
+    r.phase = core::FitPhase::Restarts;
+    r.start = 2;
+    r.iteration = 5;
+    r.seconds = 10.0;
+    reports << r;
+    QVERIFY(!ui::secondsLeft(reports, 500));
+    QVERIFY(ui::progressText(reports, 500, 10.0).contains(QStringLiteral("restarts: start 2, sweep 5")));
+    r.phase = core::FitPhase::Chain;
+    r.start = 0;
+    r.iteration = 10;
+    r.seconds = 12.0;
+    reports << r;
+    QVERIFY(!ui::secondsLeft(reports, 500));  // one report of the chain gives no pace
+    r.iteration = 20;
+    r.seconds = 14.0;
+    reports << r;
+    QCOMPARE(*ui::secondsLeft(reports, 500), 0.2 * 480);
+    QVERIFY(!ui::secondsLeft(reports, 0));   // an unknown length
+    QVERIFY(!ui::secondsLeft(reports, 20));  // done
+    const QString text = ui::progressText(reports, 500, 14.0);
+    QVERIFY2(
+        text.contains(QStringLiteral("iteration 20 / 500")) && text.contains(QStringLiteral("about 1 min 36 s left")),
+        qPrintable(text));
   }
 
   void whichRunsAndTheirNames() {

@@ -3,9 +3,11 @@
 // and when it is not shown.
 #include <QChart>
 #include <QChartView>
+#include <QLegend>
 #include <QLineSeries>
 #include <QScatterSeries>
 #include <QTabWidget>
+#include <QValueAxis>
 #include <QtTest>
 
 #include "core/jobs/samples.hpp"
@@ -137,6 +139,19 @@ class TestKChoice : public QObject {
     }
     QCOMPARE(completion, (QList<QPointF>{{2.0, 950.0}, {5.0, 990.0}}));
     QCOMPARE(full, (QList<QPointF>{{2.0, 800.0}, {5.0, 600.0}}));
+    // Issue 20, defect 8: round ticks with room above and below the dots (600 to 990 here), and
+    // legend marks that show which line is dashed.
+    auto* y = qobject_cast<QValueAxis*>(page->chartView()->chart()->axes(Qt::Vertical).first());
+    QVERIFY(y);
+    const double step = (y->max() - y->min()) / (y->tickCount() - 1);
+    const double mantissa = step / std::pow(10.0, std::floor(std::log10(step)));
+    QVERIFY2(std::abs(mantissa - 1) < 1e-9 || std::abs(mantissa - 2) < 1e-9 || std::abs(mantissa - 2.5) < 1e-9 ||
+                 std::abs(mantissa - 5) < 1e-9,
+             qPrintable(QStringLiteral("ticks every %1 from %2").arg(step).arg(y->min())));
+    QVERIFY(std::abs(std::remainder(y->min(), step)) < 1e-9);
+    QVERIFY(y->min() < 600.0 - 0.02 * (y->max() - y->min()));
+    QVERIFY(y->max() > 990.0 + 0.02 * (y->max() - y->min()));
+    QCOMPARE(page->chartView()->chart()->legend()->markerShape(), QLegend::MarkerShapeFromSeries);
     QVERIFY2(page->captionText().contains(QLatin1String("the runs of nmf on the same held-out documents")),
              qPrintable(page->captionText()));
   }

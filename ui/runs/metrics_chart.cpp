@@ -98,6 +98,13 @@ void MetricsChart::build() {
     chart->addSeries(series);
     m_overlaySeries.push_back(series);
   }
+  m_markSeries.clear();
+  for (int i = 0; i < m_marks.size(); ++i) {
+    auto* series = new QLineSeries;
+    series->setName(m_marks[i].label);
+    chart->addSeries(series);
+    m_markSeries.push_back(series);
+  }
   m_x = new QValueAxis;
   m_x->setTitleText(m_xAxis == XAxis::Seconds ? tr("seconds since the start") : tr("iteration"));
   m_x->setLabelFormat(m_xAxis == XAxis::Seconds ? QStringLiteral("%.3g") : QStringLiteral("%d"));
@@ -122,6 +129,10 @@ void MetricsChart::build() {
     series->attachAxis(m_x);
     series->attachAxis(m_yHeldout);
   }
+  for (auto* series : m_markSeries) {
+    series->attachAxis(m_x);
+    series->attachAxis(m_yObjective);
+  }
   chart->legend()->hide();
   chart->setTitle(tr("Training curve"));
   styleChart(chart, palette());
@@ -133,6 +144,7 @@ void MetricsChart::build() {
   m_heldoutSeries->setPen(QPen(m_heldoutColour, 2));
   m_heldoutSeries->setColor(m_heldoutColour);
   for (int i = 0; i < m_overlaySeries.size(); ++i) m_overlaySeries[i]->setPen(QPen(overlayColour(i), 1.5));
+  for (auto* series : m_markSeries) series->setPen(QPen(palette().color(QPalette::PlaceholderText), 1.2, Qt::DashLine));
   m_yObjective->setLabelsColor(m_objectiveColour);
   m_yHeldout->setLabelsColor(m_heldoutColour);
   QChart* old = this->chart();
@@ -156,6 +168,9 @@ QString MetricsChart::captionHtml() const {
                 .arg(tr("No held-out metric: this run held no data out."));
   for (int i = 0; i < m_overlays.size(); ++i)
     html += QStringLiteral("<br>") + entry(overlayColour(i), m_overlays[i].label, heldoutAxis);
+  for (const auto& mark : m_marks)
+    html += QStringLiteral("<br><span style=\"color:gray\">%1</span>")
+                .arg(tr("Dashed line at iteration %1: %2").arg(mark.iteration).arg(mark.label.toHtmlEscaped()));
   return html;
 }
 
@@ -198,6 +213,18 @@ void MetricsChart::setXAxis(XAxis axis) {
 void MetricsChart::setLogHeldout(bool log) {
   if (log == m_logHeldout) return;
   m_logHeldout = log;
+  build();
+  Q_EMIT appearanceChanged();
+}
+
+void MetricsChart::setPlaceholder(const QString& text) { m_placeholder = text; }
+
+QVector<QPointF> MetricsChart::markPoints(int index) const {
+  return index >= 0 && index < m_markSeries.size() ? m_markSeries[index]->points() : QVector<QPointF>{};
+}
+
+void MetricsChart::setMarks(QVector<Mark> marks) {
+  m_marks = std::move(marks);
   build();
   Q_EMIT appearanceChanged();
 }
@@ -247,6 +274,27 @@ void MetricsChart::redraw() {
   const bool anyHeldout = !heldoutRange.empty();
   m_yHeldout->setVisible(anyHeldout);
   m_heldoutSeries->setVisible(!heldout.isEmpty());
+
+  // A mark is drawn once the curve has reached it, across the objective's range; on the seconds
+  // axis at the time of the first report at or after it.
+  for (int i = 0; i < m_markSeries.size(); ++i) {
+    QVector<QPointF> line;
+    const double at = m_marks[i].iteration;
+    const auto reached = std::find_if(m_objective.begin(), m_objective.end(),
+                                      [at](const Sample& sample) { return sample.iteration >= at; });
+    if (reached != m_objective.end()) {
+      const double x = m_xAxis == XAxis::Seconds ? reached->seconds : at;
+      line = {QPointF(x, ol), QPointF(x, oh)};
+    }
+    m_markSeries[i]->replace(line);
+  }
+
+  // Before the first point, the placeholder instead of empty 0..1 axes.
+  const bool waiting = objective.isEmpty() && heldout.isEmpty() && !m_placeholder.isEmpty();
+  m_x->setVisible(!waiting);
+  m_yObjective->setVisible(!waiting);
+  if (waiting) m_yHeldout->setVisible(false);
+  chart()->setTitle(waiting ? m_placeholder : tr("Training curve"));
 }
 
 void MetricsChart::changeEvent(QEvent* event) {

@@ -51,6 +51,17 @@ class MetricsChart final : public QChartView {
   void setLogHeldout(bool log);
   bool logHeldout() const noexcept { return m_logHeldout; }
   bool showsLogHeldout() const;  // the log scale is asked for and possible
+  // A text the empty chart shows instead of its axes (a run before its first iteration).
+  void setPlaceholder(const QString& text);
+  QString placeholder() const { return m_placeholder; }
+  // Iterations where the run changed how it goes (a dashed vertical line each, named in the caption):
+  // "hyperparameters re-estimated from here".
+  struct Mark {
+    double iteration = 0.0;
+    QString label;
+  };
+  void setMarks(QVector<Mark> marks);
+  const QVector<Mark>& marks() const noexcept { return m_marks; }
   void setOverlays(QVector<Overlay> overlays);
   const QVector<Overlay>& overlays() const noexcept { return m_overlays; }
   static QVector<Sample> heldoutSamples(const std::vector<core::MetricRow>& rows);
@@ -64,6 +75,8 @@ class MetricsChart final : public QChartView {
   QVector<QPointF> heldoutPoints() const { return points(m_heldout); }
   QVector<QPointF> overlayPoints(int index) const { return points(m_overlays.value(index).heldout); }
   QColor overlayColour(int index) const;
+  // A mark's line as drawn (two points), empty until the curve reaches it.
+  QVector<QPointF> markPoints(int index) const;
 
  Q_SIGNALS:
   // After a change of axis, scale or overlays (the caption may need redoing).
@@ -79,6 +92,9 @@ class MetricsChart final : public QChartView {
   QString m_objectiveName, m_heldoutName;
   QVector<Sample> m_objective, m_heldout;
   QVector<Overlay> m_overlays;
+  QString m_placeholder;
+  QVector<Mark> m_marks;
+  QVector<QLineSeries*> m_markSeries;
   XAxis m_xAxis = XAxis::Iteration;
   bool m_logHeldout = false;
   QColor m_objectiveColour, m_heldoutColour;

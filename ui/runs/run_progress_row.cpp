@@ -10,6 +10,7 @@
 #include <climits>
 
 #include "ui/jobs/job_controller.hpp"
+#include "ui/runs/run_progress_text.hpp"
 #include "ui/util/format.hpp"
 #include "ui/util/qt_convert.hpp"
 
@@ -22,13 +23,7 @@ RunProgressRow::RunProgressRow(JobController* controller, QWidget* parent) : QFr
   setBackgroundRole(QPalette::Base);
 
   const auto& request = controller->request();
-  const auto* info = findModel(request.model);
-  if (request.options.is_object() && request.options.contains("iterations") &&
-      request.options["iterations"].is_number())
-    m_iterations = request.options["iterations"].get<qint64>();
-  else if (info)
-    for (const auto& spec : info->options)
-      if (spec.name == "iterations" && spec.defaultValue.is_number()) m_iterations = spec.defaultValue.get<qint64>();
+  m_iterations = plannedIterations(request);
 
   m_title = new QLabel(this);
   m_title->setTextFormat(Qt::RichText);
@@ -101,10 +96,7 @@ void RunProgressRow::refresh() {
     if (!reports.isEmpty() && !reports.back().inChain()) {
       // Before the chain it keeps, a model with restarts reports its starts (FitPhase); the bar
       // cannot say how far the run is then.
-      const auto& last = reports.back();
-      const QString phase = last.phase == core::FitPhase::WarpStart ? tr("warp start") : tr("restarts");
-      parts << (last.start > 0 ? tr("%1: start %2, sweep %3").arg(phase).arg(last.start).arg(last.iteration)
-                               : tr("%1: sweep %2").arg(phase).arg(last.iteration));
+      parts << phaseText(reports.back());
     } else if (!reports.isEmpty()) {
       const auto& last = reports.back();
       parts << (m_iterations > 0 ? tr("iteration %1 / %2").arg(last.iteration).arg(m_iterations)
@@ -117,6 +109,7 @@ void RunProgressRow::refresh() {
         }
     }
     parts << formatSeconds(m_controller->elapsedSeconds());
+    if (const auto left = secondsLeft(reports, m_iterations)) parts << tr("about %1 left").arg(formatSeconds(*left));
   }
   m_status->setText(parts.join(QStringLiteral(" · ")));
   if (ended && (!m_controller->hasRun() || m_controller->run().status == core::RunStatus::Failed))

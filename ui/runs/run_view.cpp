@@ -25,6 +25,7 @@
 #include "ui/runs/metrics_chart.hpp"
 #include "ui/runs/option_form.hpp"
 #include "ui/runs/run_pages_registry.hpp"
+#include "ui/runs/run_progress_text.hpp"
 #include "ui/util/background.hpp"
 #include "ui/util/figure_export.hpp"
 #include "ui/util/format.hpp"
@@ -107,6 +108,23 @@ QString metricName(const core::RunRecord& run, const std::string& key) {
   return name;
 }
 
+namespace {
+
+// Where a run with a burn-in (optimize_burn_in) starts re-estimating its hyperparameters every
+// optimize_every iterations; none when it never does.
+QVector<MetricsChart::Mark> hyperparameterMarks(const nlohmann::json& options) {
+  if (!options.is_object()) return {};
+  const auto burnIn = options.find("optimize_burn_in");
+  const auto every = options.find("optimize_every");
+  if (burnIn == options.end() || every == options.end() || !burnIn->is_number() || !every->is_number() ||
+      every->get<double>() <= 0)
+    return {};
+  return {{burnIn->get<double>(), QObject::tr("the hyperparameters are re-estimated from here on, every %1 iterations")
+                                      .arg(every->get<double>())}};
+}
+
+}  // namespace
+
 RunView::RunView(std::filesystem::path projectFile, qint64 runId, QWidget* parent)
     : TabPage(QStringLiteral("run:%1").arg(runId), parent), m_projectFile(std::move(projectFile)), m_runId(runId) {
   auto* page = new QWidget(this);
@@ -121,6 +139,10 @@ RunView::RunView(std::filesystem::path projectFile, qint64 runId, QWidget* paren
   m_facts->setTextFormat(Qt::RichText);
   m_facts->setWordWrap(true);
   m_facts->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  // While the run goes: where it is and how long it may still take (the facts say what was stored).
+  m_progress = new QLabel(page);
+  m_progress->setObjectName(QStringLiteral("liveProgress"));
+  m_progress->hide();
   m_optionsLabel = new QLabel(page);
   m_optionsLabel->setWordWrap(true);
   m_optionsLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -197,6 +219,7 @@ RunView::RunView(std::filesystem::path projectFile, qint64 runId, QWidget* paren
   layout->setContentsMargins(10, 8, 10, 8);
   layout->addLayout(titleRow);
   layout->addWidget(m_facts);
+  layout->addWidget(m_progress);
   layout->addWidget(m_optionsLabel);
   layout->addWidget(m_keyResult);
   layout->addSpacing(4);
@@ -224,6 +247,8 @@ void RunView::appendFactsError(const QString& message) {
 
 QUndoStack* RunView::undoStack() const { return m_undo; }
 
+QString RunView::progressLine() const { return m_progress->isHidden() ? QString() : m_progress->text(); }
+
 QString RunView::headerText() const {
   return m_title->text() + QLatin1Char('\n') + m_facts->text() + QLatin1Char('\n') + m_optionsLabel->text();
 }
@@ -232,9 +257,11 @@ void RunView::attach(JobController* controller) {
   m_controller = controller;
   for (auto* family : m_families) family->setController(controller);
   if (!controller) return;
+  m_planned = plannedIterations(controller->request());
   connect(controller, &JobController::report, this, [this](const core::IterationReport& r) {
+    m_dirty = true;                                        // the progress line follows every report
     if (m_run.status != core::RunStatus::Running) return;  // the stored metrics are shown
-    if (!r.inChain()) return;                              // the progress row shows those; they are not in the series
+    if (!r.inChain()) return;                              // the progress line shows those; they are not in the series
     m_chart->append(r);
     appendMetricRow(r.iteration, r.seconds,
                     std::isfinite(r.trainObjective) ? std::optional<double>(r.trainObjective) : std::nullopt,
@@ -243,14 +270,31 @@ void RunView::attach(JobController* controller) {
   });
   connect(controller, &JobController::ended, this, [this] {
     m_frame.stop();
+    m_progress->hide();
+    m_chart->setPlaceholder({});
     reload();
   });
-  if (controller->state() != JobController::State::Ended) m_frame.start();
+  if (controller->state() != JobController::State::Ended) {
+    m_frame.start();
+    m_dirty = true;
+  }
 }
 
 void RunView::flushLive() {
   if (!m_dirty) return;
   m_dirty = false;
+  if (m_controller && m_controller->state() != JobController::State::Ended) {
+    const auto& reports = m_controller->reports();
+    m_progress->setText(progressText(reports, m_planned, m_controller->elapsedSeconds()));
+    m_progress->show();
+    // Until the chain's first iteration the curves are empty: say what the run is doing instead.
+    const bool chainStarted = std::any_of(reports.begin(), reports.end(), [](const auto& r) { return r.inChain(); });
+    m_chart->setPlaceholder(
+        chainStarted ? QString()
+        : reports.isEmpty()
+            ? tr("Waiting for the first iteration…")
+            : tr("Trying starts (%1): the curves begin with the chain the run keeps.").arg(phaseText(reports.back())));
+  }
   m_chart->redraw();
   m_metrics->scrollToBottom();
 }
@@ -306,7 +350,9 @@ void RunView::reload() {
         fact(tr("threads"), QString::number(m_run.threads));
         fact(tr("held-out fraction"), m_run.heldout > 0 ? formatReal(m_run.heldout, 3) : tr("none"));
         if (m_run.seconds) fact(tr("time"), formatSeconds(*m_run.seconds));
-        if (m_run.iterations) fact(tr("iterations"), formatCount(*m_run.iterations));
+        // While the run goes the stored count lags: the progress line under the facts has it.
+        if (m_run.iterations && m_run.status != core::RunStatus::Running)
+          fact(tr("iterations"), formatCount(*m_run.iterations));
         fact(tr("started"), qs(m_run.createdAt));
         QString factsHtml = facts.join(QStringLiteral(" &nbsp;·&nbsp; "));
         if (!m_run.message.empty())
@@ -367,6 +413,12 @@ void RunView::reload() {
                                    .arg(qs(m_run.heldoutName).toHtmlEscaped(), formatReal(*key, 6)));
 
         m_chart->setNames(qs(m_run.objectiveName), qs(m_run.heldoutName));
+        // A run that starts re-estimating its hyperparameters after a burn-in changes its objective
+        // there: the chart marks where and says why.
+        const QVector<MetricsChart::Mark> marks = hyperparameterMarks(m_run.options);
+        if (marks.size() != m_chart->marks().size() ||
+            (!marks.isEmpty() && marks.front().iteration != m_chart->marks().front().iteration))
+          m_chart->setMarks(marks);
         // While the run goes, the controller holds every report so far (the store lags by up to
         // half a second); afterwards the store has them all.
         if (m_controller && m_run.status == core::RunStatus::Running) {

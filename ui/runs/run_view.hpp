@@ -58,6 +58,8 @@ class RunView final : public TabPage {
   // the current tab's).
   QUndoStack* undoStack() const;
   QString headerText() const;
+  // While the run goes, where it is ("iteration 120 / 500 · 14 s · about 45 s left"); else empty.
+  QString progressLine() const;
 
  Q_SIGNALS:
   void rerunRequested(qint64 runId);
@@ -84,6 +86,8 @@ class RunView final : public TabPage {
 
   QLabel* m_title = nullptr;
   QLabel* m_facts = nullptr;
+  QLabel* m_progress = nullptr;
+  qint64 m_planned = 0;  // the iterations the run was asked for
   QLabel* m_optionsLabel = nullptr;
   QLabel* m_keyResult = nullptr;
   QLabel* m_caption = nullptr;

@@ -35,9 +35,12 @@ QList<QPointF> line(const std::vector<std::pair<std::int64_t, double>>& means) {
   return points;
 }
 
+// The values' range with room for the ringed dot at either end, widened to round numbers so the
+// ticks read 900, 950, 1000 rather than 938.7, 1118.9.
 void fitAxis(QValueAxis* axis, double lo, double hi) {
   const double pad = hi > lo ? (hi - lo) * 0.08 : std::max(1e-3, std::abs(lo) * 0.05);
   axis->setRange(lo - pad, hi + pad);
+  axis->applyNiceNumbers();
 }
 
 }  // namespace
@@ -251,6 +254,8 @@ void KChoiceView::rebuild() {
     x->setRange(kLo - 0.5, kHi + 0.5);
   }
   chart->legend()->setAlignment(Qt::AlignBottom);
+  // A short stroke of each line, dashed or solid, instead of a square that hides the difference.
+  chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
   // The dots and their line share a name: one legend entry for both.
   for (auto* marker : chart->legend()->markers(mean)) marker->setVisible(false);
   styleChart(chart, palette());

@@ -16,13 +16,54 @@
 
 namespace latent::ui {
 
-TopicPages::TopicPages(RunPagesContext context, QObject* parent) : RunPages(std::move(context), parent) {}
+namespace {
+
+// Each read of a snapshot opens the project and lists the documents: at most once a second.
+constexpr int kLiveTopicsRefreshMs = 1000;
+
+}  // namespace
+
+TopicPages::TopicPages(RunPagesContext context, QObject* parent)
+    : RunPages(std::move(context), parent), m_follower(kLiveTopicsRefreshMs) {}
+
+TopicTableView* TopicPages::table() {
+  if (!m_table) {
+    m_table = new TopicTableView(context().pages, context().undoStack);
+    m_table->hide();
+  }
+  return m_table;
+}
+
+void TopicPages::followLive() {
+  if (!controller() || m_follower.isFollowing()) return;
+  m_follower.follow(
+      controller(),
+      [file = context().projectFile, id = context().runId, this] {
+        return [file, id, previous = m_live] { return loadLiveTopicRun(file, id, previous); };
+      },
+      [this](TopicRunLoad loaded) {
+        if (!loaded.data || loaded.data == m_live) return;  // no snapshot yet, or none newer
+        m_live = loaded.data;
+        table()->showLiveSnapshot(context().projectFile, loaded.data);
+        showPage(m_table, loaded.data->topicCount() > 1 ? tr("Topics") : tr("Words"), 0);
+      });
+}
 
 void TopicPages::update(const core::RunRecord& run, const RunHoldings& holdings) {
-  // Once the run has ended: during the run the matrices are snapshots and the assignments are not
-  // written yet.
-  if (holdings.kind != core::DataKind::Corpus || !holdings.holds(core::topic::kTopicWord) ||
-      run.status == core::RunStatus::Running) {
+  if (holdings.kind != core::DataKind::Corpus) {
+    cancel();
+    return;
+  }
+  // During the run the matrices are snapshots and the assignments are not written yet: only the
+  // Topics page, following the snapshots.
+  if (run.status == core::RunStatus::Running) {
+    cancel();
+    followLive();
+    return;
+  }
+  m_follower.stop();
+  m_live.reset();
+  if (!holdings.holds(core::topic::kTopicWord)) {
     cancel();
     return;
   }
@@ -35,11 +76,10 @@ void TopicPages::update(const core::RunRecord& run, const RunHoldings& holdings)
          if (!loaded.data) return;
          if (!loaded.data->overTimeError.isEmpty())
            Q_EMIT failed(tr("The topics over time could not be read: %1").arg(loaded.data->overTimeError));
-         const bool first = !m_table;
+         const bool first = !m_documents;
          if (first) {
-           m_table = new TopicTableView(context().pages, context().undoStack);
+           table();
            m_documents = new TopicDocumentView(context().pages);
-           m_table->hide();
            m_documents->hide();
            connect(m_table, &TopicTableView::labelsChanged, m_documents, &TopicDocumentView::setLabels);
          }

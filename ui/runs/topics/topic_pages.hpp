@@ -9,6 +9,9 @@
 
 #include <QPointer>
 
+#include <memory>
+
+#include "ui/runs/live_snapshot_follower.hpp"
 #include "ui/runs/run_pages.hpp"
 
 namespace latent::ui {
@@ -20,6 +23,7 @@ class TopicResponseView;
 class TopicTableView;
 class TopicTimeView;
 class TopicMetadataView;
+struct TopicRunData;
 
 class TopicPages final : public RunPages {
   Q_OBJECT
@@ -29,6 +33,13 @@ class TopicPages final : public RunPages {
   void update(const core::RunRecord& run, const RunHoldings& holdings) override;
 
  private:
+  // While the run goes: the Topics page from the latest snapshot (as MALLET prints its topics
+  // every so many iterations), the words new to each topic marked.
+  void followLive();
+  TopicTableView* table();
+
+  LiveSnapshotFollower m_follower;
+  std::shared_ptr<const TopicRunData> m_live;  // the snapshot shown while the run goes
   QPointer<TopicTableView> m_table;
   QPointer<TopicDocumentView> m_documents;
   QPointer<TopicCorrelationView> m_correlations;  // runs that hold the topics' correlations (ctm)

@@ -32,6 +32,22 @@ QString TopicRunData::wordText(std::int32_t word) const {
                                                                     : QStringLiteral("#%1").arg(word);
 }
 
+TopicRunLoad loadLiveTopicRun(const std::filesystem::path& projectFile, std::int64_t runId,
+                              std::shared_ptr<const TopicRunData> previous) {
+  if (previous) {
+    try {
+      core::Project project(offGuiThread(projectFile), core::Project::Access::ReadOnly);
+      std::int64_t latest = -1;
+      for (const auto& [name, iteration] : core::listMatrices(project, runId))
+        if (name == core::topic::kTopicWord) latest = std::max(latest, iteration);
+      if (latest == previous->topicWordIteration) return {std::move(previous), {}};
+    } catch (const std::exception& e) {
+      return {nullptr, qs(e.what())};
+    }
+  }
+  return loadTopicRun(projectFile, runId);
+}
+
 TopicRunLoad loadTopicRun(const std::filesystem::path& projectFile, std::int64_t runId) {
   TopicRunLoad out;
   try {

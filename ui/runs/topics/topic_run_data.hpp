@@ -97,6 +97,11 @@ QString topicDisplayName(const TopicRunData* data, const QStringList& labels, in
 // Reads a run's topic results through its own read-only connection: call it off the GUI thread.
 TopicRunLoad loadTopicRun(const std::filesystem::path& projectFile, std::int64_t runId);
 
+// While a run goes: its topics from the latest topic-word snapshot, or `previous` itself when no
+// newer snapshot has been written since (a cheap look at the snapshots' iterations). Off the GUI thread.
+TopicRunLoad loadLiveTopicRun(const std::filesystem::path& projectFile, std::int64_t runId,
+                              std::shared_ptr<const TopicRunData> previous);
+
 // The sentence that says what a word's colour means for this run: the document's cluster (a run
 // that stored mixing weights), a sampler's last draw (a model whose options choose a sampler), or
 // the most likely topic.

@@ -54,11 +54,20 @@ void TopicListModel::setTopWords(const std::vector<std::vector<RankedWord>>& ran
   for (int k = 0; k < m_count && k < static_cast<int>(ranked.size()); ++k) {
     QStringList words;
     const auto& list = ranked[static_cast<std::size_t>(k)];
-    for (int i = 0; i < std::min<int>(shown, static_cast<int>(list.size())); ++i)
-      words << data.wordText(list[static_cast<std::size_t>(i)].word);
+    const QSet<std::int32_t>* fresh =
+        static_cast<std::size_t>(k) < m_newWords.size() ? &m_newWords[static_cast<std::size_t>(k)] : nullptr;
+    for (int i = 0; i < std::min<int>(shown, static_cast<int>(list.size())); ++i) {
+      const auto word = list[static_cast<std::size_t>(i)].word;
+      words << (fresh && fresh->contains(word) ? QStringLiteral("+") : QString()) + data.wordText(word);
+    }
     m_topWords[k] = words.join(QStringLiteral(", "));
   }
   if (m_count > 0) Q_EMIT dataChanged(index(0, WordsColumn), index(m_count - 1, WordsColumn));
+}
+
+void TopicListModel::setNewWords(std::vector<QSet<std::int32_t>> newWords, QString since) {
+  m_newWords = std::move(newWords);
+  m_newSince = std::move(since);
 }
 
 void TopicListModel::setSearch(const QString& word, std::vector<int> ranks, std::vector<double> probabilities) {
@@ -100,8 +109,12 @@ QVariant TopicListModel::data(const QModelIndex& index, int role) const {
       if (role == Qt::ToolTipRole) return m_sharesSource;
       break;
     case WordsColumn:
-      if (role == Qt::DisplayRole || role == kSortRole || role == kExportRole || role == Qt::ToolTipRole)
-        return m_topWords.value(k);
+      if (role == Qt::DisplayRole || role == kSortRole || role == kExportRole) return m_topWords.value(k);
+      if (role == Qt::ToolTipRole)
+        return m_newSince.isEmpty() || !m_topWords.value(k).contains(QLatin1Char('+'))
+                   ? m_topWords.value(k)
+                   : tr("%1\n+ marks a word that is new among the topic's top words %2.")
+                         .arg(m_topWords.value(k), m_newSince);
       break;
     case RankColumn:
       if (role == Qt::DisplayRole) return hasRank ? formatCount(m_ranks[u]) : QString();

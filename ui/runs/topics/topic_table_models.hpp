@@ -38,6 +38,9 @@ class TopicListModel final : public QAbstractTableModel {
   void setColours(QVector<QColor> colours);
   void setLabel(int topic, const QString& label);
   void setTopWords(const std::vector<std::vector<RankedWord>>& ranked, const TopicRunData& data, int shown);
+  // While a run goes: per topic, the words that entered its top words since the snapshot before
+  // (marked with a leading "+" in the words column); empty: nothing marked.
+  void setNewWords(std::vector<QSet<std::int32_t>> newWords, QString since);
   // The searched word and, per topic, its rank and probability; an empty word clears them.
   void setSearch(const QString& word, std::vector<int> ranks, std::vector<double> probabilities);
 
@@ -64,6 +67,8 @@ class TopicListModel final : public QAbstractTableModel {
   QVector<QColor> m_colours;
   QStringList m_labels;
   QStringList m_topWords;
+  std::vector<QSet<std::int32_t>> m_newWords;
+  QString m_newSince;  // "since iteration 50", for the tooltip
   QString m_searchWord;
   std::vector<int> m_ranks;
   std::vector<double> m_probabilities;

@@ -274,7 +274,40 @@ TopicTableView::~TopicTableView() {
   if (m_undo && m_undo->parent() != this) m_undo->clear();
 }
 
+void TopicTableView::showLiveSnapshot(std::filesystem::path projectFile, std::shared_ptr<const TopicRunData> data) {
+  if (!data) return;
+  std::vector<QSet<std::int32_t>> fresh;
+  std::int64_t since = -1;
+  // Compared on the words the table lists, when the topics are the same in number.
+  if (m_data && m_live && m_data->topicCount() == data->topicCount()) {
+    since = m_data->topicWordIteration;
+    const auto listed = static_cast<std::size_t>(kListedTopWords);
+    for (int k = 0; k < data->topicCount(); ++k) {
+      QSet<std::int32_t> before, now;
+      const auto& old = m_data->topWords[static_cast<std::size_t>(k)];
+      for (std::size_t i = 0; i < std::min(listed, old.size()); ++i) before.insert(old[i].word);
+      const auto& top = data->topWords[static_cast<std::size_t>(k)];
+      for (std::size_t i = 0; i < std::min(listed, top.size()); ++i)
+        if (!before.contains(top[i].word)) now.insert(top[i].word);
+      fresh.push_back(std::move(now));
+    }
+  }
+  const int keep = m_topic;
+  setData(std::move(projectFile), std::move(data));  // ends the live view before: this one goes on
+  m_live = true;
+  m_liveSince = since;
+  m_topicModel->setNewWords(std::move(fresh), since >= 0 ? tr("since iteration %1").arg(since) : QString());
+  m_topicModel->setTopWords(m_ranked, *m_data, kListedTopWords);
+  if (keep >= 0 && keep < m_data->topicCount()) selectTopic(keep);
+  updateStatus();
+}
+
 void TopicTableView::setData(std::filesystem::path projectFile, std::shared_ptr<const TopicRunData> data) {
+  if (m_live) {
+    m_live = false;
+    m_liveSince = -1;
+    m_topicModel->setNewWords({}, {});
+  }
   m_projectFile = std::move(projectFile);
   m_data = std::move(data);
   m_undo->clear();
@@ -326,9 +359,10 @@ void TopicTableView::setData(std::filesystem::path projectFile, std::shared_ptr<
                                                     several ? QHeaderView::Fixed : QHeaderView::Stretch);
   updateColours();
   m_ranked = m_data->topWords;  // shown until the first ranking arrives
-  m_topicModel->setTopWords(m_ranked, *m_data, 8);
+  m_topicModel->setTopWords(m_ranked, *m_data, kListedTopWords);
   selectTopic(0);
   applySearch();  // ranks (with the search, if one was typed before the data came)
+  updateStatus();
   Q_EMIT labelsChanged(m_labels);
 }
 
@@ -373,7 +407,7 @@ void TopicTableView::startRanking() {
         m_rankingPending = false;
         m_ranked = std::move(ranking.ranked);
         m_searchRanks = std::move(ranking.searchRanks);
-        m_topicModel->setTopWords(m_ranked, *m_data, 8);
+        m_topicModel->setTopWords(m_ranked, *m_data, kListedTopWords);
 
         // The search: every topic that has the word among its top `wordCount` words.
         m_searchStatus.clear();
@@ -572,7 +606,13 @@ void TopicTableView::updateStatus() {
                .arg(shown)
                .arg(QLocale().toString(m_lambda, 'f', 2), vocabulary);
   }
-  if (m_data->topicWordIteration >= 0)
+  if (m_live)
+    text += QLatin1Char(' ') + (m_liveSince >= 0
+                                    ? tr("Live: the snapshot at iteration %1 (+ marks words new since iteration %2).")
+                                          .arg(m_data->topicWordIteration)
+                                          .arg(m_liveSince)
+                                    : tr("Live: the snapshot at iteration %1.").arg(m_data->topicWordIteration));
+  else if (m_data->topicWordIteration >= 0)
     text += QLatin1Char(' ') +
             tr("(From the snapshot at iteration %1: the run has no final result.)").arg(m_data->topicWordIteration);
   if (!m_searchStatus.isEmpty()) text += QStringLiteral("  ·  ") + m_searchStatus;

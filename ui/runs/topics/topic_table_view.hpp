@@ -35,6 +35,9 @@ class TopicFilter;
 class TopicListModel;
 class TopicWordsModel;
 
+// How many of each topic's words the topic list shows.
+inline constexpr int kListedTopWords = 8;
+
 class TopicTableView final : public QWidget {
   Q_OBJECT
 
@@ -47,6 +50,10 @@ class TopicTableView final : public QWidget {
   // Shows a run's topics; label edits are written to `projectFile`. Clears the undo history.
   void setData(std::filesystem::path projectFile, std::shared_ptr<const TopicRunData> data);
   const TopicRunData* data() const noexcept { return m_data.get(); }
+  // While a run goes: shows a newer snapshot of its topics, keeping the topic selected, with the
+  // words that entered each topic's top words since the snapshot shown before marked.
+  void showLiveSnapshot(std::filesystem::path projectFile, std::shared_ptr<const TopicRunData> data);
+  bool isLive() const noexcept { return m_live; }
 
   // Re-ranks every topic's words (rankingUpdated() when the new order is shown).
   void setLambda(double lambda);
@@ -101,6 +108,8 @@ class TopicTableView final : public QWidget {
   double m_lambda = 1.0;
   int m_wordCount = 30;
   int m_topic = -1;
+  bool m_live = false;            // showing a running job's snapshots
+  std::int64_t m_liveSince = -1;  // the iteration of the snapshot the new words are compared with
   std::vector<std::vector<RankedWord>> m_ranked;
   int m_rankGeneration = 0;
   bool m_rankingPending = false;

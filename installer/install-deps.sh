@@ -13,7 +13,7 @@ packages=(
   # Qt 6 widgets, charts (which needs the OpenGL dev package) and SVG
   qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-svg-dev
   # the engine's libraries
-  libeigen3-dev libspectra-dev libtbb-dev libsqlite3-dev libicu-dev libigraph-dev nlohmann-json3-dev libcli11-dev
+  libeigen3-dev libspectra-dev libtbb-dev libsqlite3-dev libicu-dev libigraph-dev nlohmann-json3-dev libcli11-dev zlib1g-dev
   # a real window without a screen, and a font to draw it with
   xvfb xauth fonts-dejavu-core
 )

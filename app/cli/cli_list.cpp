@@ -175,6 +175,9 @@ Command addSamplesCommand(CLI::App& app) {
   auto* sub = app.add_subcommand("samples", "List the built-in sample datasets");
   sub->add_flag("--json", *json, "One JSON object per sample and line");
   return {sub, [=]() -> int {
+            // The name column as wide as the longest name, and a space more ("sampson-relations").
+            std::size_t nameWidth = 12;
+            for (const auto& s : core::builtInSamples()) nameWidth = std::max(nameWidth, s.name.size() + 2);
             for (const auto& s : core::builtInSamples()) {
               if (*json) {
                 printJsonLine({{"name", s.name},
@@ -183,8 +186,8 @@ Command addSamplesCommand(CLI::App& app) {
                                {"description", s.description},
                                {"file", (core::samplesDirectory() / s.file).string()}});
               } else {
-                std::cout << std::left << std::setw(12) << s.name << std::setw(9) << core::toString(s.kind) << s.title
-                          << "\n";
+                std::cout << std::left << std::setw(static_cast<int>(nameWidth)) << s.name << std::setw(9)
+                          << core::toString(s.kind) << s.title << "\n";
               }
             }
             return kExitOk;

@@ -24,6 +24,15 @@ struct ChosenMatrix {
 std::optional<ChosenMatrix> chooseMatrix(Project& project, const RunRecord& run, const std::string& name,
                                          std::optional<std::int64_t> iteration);
 
+// Topic models in MALLET's own files (mallet_export.cpp): --output-topic-keys ("topic\talpha\t20
+// words"), --output-doc-topics ("index\tname\tproportions") and the gzipped --output-state.
+std::int64_t exportMalletTopicKeys(Project& project, const RunRecord& run, std::ostream& out,
+                                   std::optional<std::int64_t> iteration);
+std::int64_t exportMalletDocTopics(Project& project, const RunRecord& run, std::ostream& out,
+                                   std::optional<std::int64_t> iteration);
+std::int64_t exportMalletState(Project& project, const RunRecord& run, std::ostream& out,
+                               std::optional<std::int64_t> iteration);
+
 // Models of linked documents (link_export.cpp): each training document's most likely new links,
 // `document,title,other_document,other_title,probability` by the documents' ids.
 std::int64_t exportPredictedLinks(Project& project, const RunRecord& run, std::ostream& out,

@@ -24,6 +24,7 @@
 #include "ui/runs/curve_controls.hpp"
 #include "ui/runs/metrics_chart.hpp"
 #include "ui/runs/option_form.hpp"
+#include "ui/runs/run_export_dialog.hpp"
 #include "ui/runs/run_pages_registry.hpp"
 #include "ui/runs/run_progress_text.hpp"
 #include "ui/util/background.hpp"
@@ -148,8 +149,12 @@ RunView::RunView(std::filesystem::path projectFile, qint64 runId, QWidget* paren
   m_optionsLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
   m_again = new QPushButton(tr("Run Again with Changes"), page);
   connect(m_again, &QPushButton::clicked, this, [this] { Q_EMIT rerunRequested(m_runId); });
+  m_exportResults = new QPushButton(tr("Export Results…"), page);
+  m_exportResults->setToolTip(tr("Write the run's tables to files: matrices, assignments, MALLET's files, ..."));
+  connect(m_exportResults, &QPushButton::clicked, this, [this] { openExportDialog(); });
   auto* titleRow = new QHBoxLayout;
   titleRow->addWidget(m_title, 1);
+  titleRow->addWidget(m_exportResults, 0, Qt::AlignTop);
   titleRow->addWidget(m_again, 0, Qt::AlignTop);
 
   // The number the run is judged by, named with its protocol.
@@ -246,6 +251,13 @@ void RunView::appendFactsError(const QString& message) {
 }
 
 QUndoStack* RunView::undoStack() const { return m_undo; }
+
+RunExportDialog* RunView::openExportDialog() {
+  auto* dialog = new RunExportDialog(m_projectFile, m_runId, this);
+  dialog->setAttribute(Qt::WA_DeleteOnClose);
+  dialog->show();
+  return dialog;
+}
 
 QString RunView::progressLine() const { return m_progress->isHidden() ? QString() : m_progress->text(); }
 
@@ -368,6 +380,7 @@ void RunView::reload() {
         m_optionsLabel->setText(
             tr("Options: %1").arg(options.isEmpty() ? tr("none") : options.join(QStringLiteral(", "))));
         m_again->setEnabled(m_run.status != core::RunStatus::Running);
+        m_exportResults->setEnabled(m_run.status != core::RunStatus::Running);
 
         // Final metrics, the held-out protocol named wherever the held-out number appears.
         m_final->setRowCount(0);

@@ -26,6 +26,7 @@ class JobController;
 class CurveControls;
 class MetricsChart;
 class RunPages;
+class RunExportDialog;
 
 class RunView final : public TabPage {
   Q_OBJECT
@@ -60,6 +61,8 @@ class RunView final : public TabPage {
   QString headerText() const;
   // While the run goes, where it is ("iteration 120 / 500 · 14 s · about 45 s left"); else empty.
   QString progressLine() const;
+  // Export Results…: the dialog that writes the run's tables to files (shown, deleted on close).
+  RunExportDialog* openExportDialog();
 
  Q_SIGNALS:
   void rerunRequested(qint64 runId);
@@ -92,6 +95,7 @@ class RunView final : public TabPage {
   QLabel* m_keyResult = nullptr;
   QLabel* m_caption = nullptr;
   QPushButton* m_again = nullptr;
+  QPushButton* m_exportResults = nullptr;
   QTableWidget* m_final = nullptr;
   QTableWidget* m_metrics = nullptr;
   MetricsChart* m_chart = nullptr;

@@ -60,10 +60,11 @@ std::filesystem::path generatedProject(test::Scratch& scratch) {
   return file;
 }
 
-QStringList fitArguments(const std::filesystem::path& project, const QStringList& more) {
-  return QStringList{"fit",          "lda-gibbs", "--project",  str(project), "--dataset", "planted",
-                     "--k",          "5",         "--seed",     "3",          "--heldout", "0.1",
-                     "--iterations", "40",        "--restarts", "1",          "--json"} +
+QStringList fitArguments(const std::filesystem::path& project, const QStringList& more, int iterations = 40) {
+  return QStringList{"fit", "lda-gibbs", "--project", str(project), "--dataset", "planted", "--k", "5", "--seed", "3",
+                     "--heldout", "0.1", "--iterations", QString::number(iterations), "--restarts", "1", "--json",
+                     // alpha and beta re-estimated too, from the histograms of every process
+                     "--optimize-every", "5", "--optimize-burn-in", "10"} +
          more;
 }
 
@@ -83,9 +84,10 @@ class CliDistributedTest : public QObject {
     test::Scratch scratch;
     const auto project = generatedProject(scratch);
     const QString partitions = QString::number(processes);
-    const auto single = runCli(fitArguments(project, {"--partitions", partitions}));
+    const auto single = runCli(fitArguments(project, {"--partitions", partitions, "--snapshot-every", "10"}));
     QCOMPARE(single.exitCode, 0);
-    const auto spread = runMpi(processes, fitArguments(project, {"--distributed", "--threads", "1"}));
+    const auto spread =
+        runMpi(processes, fitArguments(project, {"--distributed", "--threads", "1", "--snapshot-every", "10"}));
     QVERIFY2(spread.exitCode == 0, qPrintable(spread.err));
     const auto a = finalLine(single), b = finalLine(spread);
     QCOMPARE(b["status"].get<std::string>(), std::string("finished"));
@@ -104,7 +106,10 @@ class CliDistributedTest : public QObject {
     const auto topicsOne = core::loadMatrix(p, one, "topic_word"), topicsMany = core::loadMatrix(p, many, "topic_word");
     QVERIFY(topicsOne && topicsMany);
     QVERIFY(*topicsOne == *topicsMany);
-    QVERIFY(core::loadMatrix(p, many, "topic_word", 40).has_value());  // the snapshots, too
+    const auto snapshotOne = core::loadMatrix(p, one, "topic_word", 30),
+               snapshotMany = core::loadMatrix(p, many, "topic_word", 30);
+    QVERIFY(snapshotOne && snapshotMany);  // the snapshots, too
+    QVERIFY(*snapshotOne == *snapshotMany);
     std::int64_t tokens = 0;
     for (std::int64_t d = 0; d < 400; ++d) {
       const auto za = core::loadTokenTopics(p, one, d), zb = core::loadTokenTopics(p, many, d);
@@ -155,7 +160,7 @@ class CliDistributedTest : public QObject {
       QVERIFY(core::loadMatrix(p, runs[0].id, "topic_word", 10).has_value());
       QVERIFY(!core::loadMatrix(p, runs[0].id, "topic_word", 15).has_value());
     }
-    const auto next = runCli(fitArguments(project, {"--iterations", "5"}));
+    const auto next = runCli(fitArguments(project, {}, 5));
     QCOMPARE(next.exitCode, 0);
   }
 
@@ -180,8 +185,8 @@ class CliDistributedTest : public QObject {
   void oneProcessIsANormalRun() {
     test::Scratch scratch;
     const auto project = generatedProject(scratch);
-    const auto plain = runCli(fitArguments(project, {"--partitions", "2", "--iterations", "20"}));
-    const auto alone = runCli(fitArguments(project, {"--partitions", "2", "--iterations", "20", "--distributed"}));
+    const auto plain = runCli(fitArguments(project, {"--partitions", "2"}, 20));
+    const auto alone = runCli(fitArguments(project, {"--partitions", "2", "--distributed"}, 20));
     QCOMPARE(plain.exitCode, 0);
     QCOMPARE(alone.exitCode, 0);
     QVERIFY(finalLine(plain)["log_joint"] == finalLine(alone)["log_joint"]);

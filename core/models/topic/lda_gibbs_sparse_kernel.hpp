@@ -628,7 +628,7 @@ class SparseGibbsKernel {
       if (q == rank) continue;
       const auto theirs = tokensOf(q);
       if (all[q].size() != theirs.size_bytes()) throw CommunicatorError("another process holds other documents");
-      std::memcpy(theirs.data(), all[q].data(), all[q].size());
+      if (!theirs.empty()) std::memcpy(theirs.data(), all[q].data(), all[q].size());
     }
     m_assignmentsCurrent = true;
   }

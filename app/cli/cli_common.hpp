@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <ostream>
 #include <stop_token>
 #include <string>
@@ -14,6 +15,7 @@
 
 #include "core/models/model.hpp"
 #include "core/store/write_wait.hpp"
+#include "core/util/communicator.hpp"
 
 namespace latent::cli {
 
@@ -32,6 +34,16 @@ std::stop_token abandonToken();
 // How a fit's writes wait for the project file: for as long as it takes, saying so on stderr,
 // until a second Ctrl-C.
 core::WriteWait projectWriteWait(const std::string& project);
+
+// `hook` runs once, on another thread than the command's, when the first interrupt arrives
+// (Ctrl-C, SIGTERM); an empty function removes it. For what must be written even when the
+// command cannot get there: a process of a distributed fit blocked on a lost peer, which mpirun
+// kills a second after it asks it to end.
+void onInterrupt(std::function<void()> hook);
+
+// The processes of a fit with --distributed (cli_distributed.cpp): those mpirun started, or this
+// one alone.
+std::unique_ptr<core::Communicator> distributedGroup();
 
 // One JSON object on one line of stdout, flushed (consumers read it as it comes).
 void printJsonLine(const nlohmann::json& object);

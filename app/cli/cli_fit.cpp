@@ -8,6 +8,8 @@
 
 #include "cli_common.hpp"
 #include "core/jobs/fit_job.hpp"
+#include "core/store/project.hpp"
+#include "core/store/run_store.hpp"
 #include "core/util/errors.hpp"
 
 namespace latent::cli {
@@ -21,6 +23,7 @@ struct FitArgs {
   double heldout = 0.0;
   int evalEvery = 10;
   bool json = false;
+  bool distributed = false;
 };
 
 // Six significant digits, or a fixed number of decimals.
@@ -75,6 +78,19 @@ class ReportPrinter final : public core::TrainingObserver {
   bool m_json;
 };
 
+// The run `id` recorded as failed, if it is still running, with the iterations its reports reached.
+void markDistributedRunFailed(const std::string& projectFile, std::int64_t id) {
+  core::Project project(projectFile, core::Project::Access::ReadWriteExisting);
+  if (core::loadRun(project, id).status != core::RunStatus::Running) return;
+  const auto metrics = core::loadMetrics(project, id);
+  const std::int64_t iterations = metrics.empty() ? 0 : metrics.back().iteration;
+  const double seconds = metrics.empty() ? 0.0 : metrics.back().seconds;
+  core::finishRun(project, id, core::RunStatus::Failed,
+                  "a process of the distributed run ended, or mpirun was interrupted: the run ends at its last "
+                  "snapshot",
+                  seconds, iterations, nlohmann::json::object());
+}
+
 }  // namespace
 
 Command addFitCommand(CLI::App& app) {
@@ -94,6 +110,9 @@ Command addFitCommand(CLI::App& app) {
   sub->add_option("--eval-every", args->evalEvery, "Evaluate held-out metrics every this many iterations")
       ->capture_default_str();
   sub->add_flag("--json", args->json, "One JSON object per evaluation and a final one, each on a line");
+  sub->add_flag("--distributed", args->distributed,
+                "Spread the fit over the processes mpirun started (mpirun -np N latent-cli fit ...); process 0 "
+                "writes the run. lda-gibbs with the sparse sampler only");
 
   return {sub, [=]() -> int {
             auto model = core::createModel(args->model);
@@ -108,17 +127,32 @@ Command addFitCommand(CLI::App& app) {
             request.threads = args->threads;
             request.heldout = args->heldout;
             request.evalEvery = args->evalEvery;
+            std::unique_ptr<core::Communicator> group;
+            if (args->distributed) {
+              group = distributedGroup();
+              request.communicator = group.get();
+            }
+            // The other processes of a distributed fit write nothing and print nothing.
+            const bool root = group == nullptr || group->rank() == 0;
 
             ReportPrinter printer(info, args->json);
             auto announce = [&](const core::RunRecord& run) {
+              // mpirun ends every process a second after asking (SIGTERM) once one of them has died or
+              // it was interrupted itself: process 0, likely blocked on the lost one, marks the run failed
+              // at once, keeping its last snapshot. A chain that still gets to stop overwrites this with
+              // its own status.
+              if (group != nullptr && group->size() > 1)
+                onInterrupt([project = args->project, id = run.id] { markDistributedRunFailed(project, id); });
               if (args->json) return;
               std::cout << "run " << run.id << ": " << info.name << " on '" << terminalSafe(run.datasetName)
                         << "' (seed " << run.seed << ", " << run.threads << (run.threads == 1 ? " thread" : " threads");
               if (run.heldout > 0) std::cout << ", " << run.heldout * 100 << "% held out";
               std::cout << ")\n";
             };
-            const auto outcome = core::runFit(args->project, request, &printer, interruptToken(), announce,
-                                              projectWriteWait(args->project));
+            const auto outcome = core::runFit(args->project, request, root ? &printer : nullptr, interruptToken(),
+                                              announce, projectWriteWait(args->project));
+            if (!root) return outcome.result.status == core::FitStatus::Cancelled ? kExitInterrupted : kExitOk;
+            onInterrupt({});
             const auto& run = outcome.run;
 
             nlohmann::json final = {{"run", run.id},

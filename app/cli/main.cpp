@@ -3,7 +3,9 @@
 #include <atomic>
 #include <csignal>
 #include <cstdio>
+#include <functional>
 #include <iostream>
+#include <mutex>
 #include <thread>
 
 #include "cli_common.hpp"
@@ -17,6 +19,23 @@ namespace {
 std::atomic<int> g_interrupts{0};
 std::stop_source g_stop;
 std::stop_source g_abandon;
+std::mutex g_hookMutex;
+std::function<void()> g_interruptHook;
+
+// Runs the hook set by onInterrupt, once, on the watcher thread.
+void runInterruptHook() {
+  std::function<void()> hook;
+  {
+    const std::lock_guard lock(g_hookMutex);
+    hook.swap(g_interruptHook);
+  }
+  if (!hook) return;
+  try {
+    hook();
+  } catch (const std::exception& e) {
+    std::cerr << "latent-cli: " << e.what() << "\n";
+  }
+}
 
 // The first signal stops the command, the second gives up a wait for the project file, the
 // third ends the process (SQLite keeps the file whole; a run then reads as interrupted).
@@ -32,6 +51,11 @@ void onSignal(int number) {
 std::stop_token interruptToken() { return g_stop.get_token(); }
 std::stop_token abandonToken() { return g_abandon.get_token(); }
 
+void onInterrupt(std::function<void()> hook) {
+  const std::lock_guard lock(g_hookMutex);
+  g_interruptHook = std::move(hook);
+}
+
 }  // namespace latent::cli
 
 int main(int argc, char** argv) {
@@ -42,7 +66,10 @@ int main(int argc, char** argv) {
   std::jthread watcher([](std::stop_token own) {
     while (!own.stop_requested()) {
       const int interrupts = cli::g_interrupts.load();
-      if (interrupts >= 1) cli::g_stop.request_stop();
+      if (interrupts >= 1) {
+        cli::g_stop.request_stop();
+        cli::runInterruptHook();
+      }
       if (interrupts >= 2) {
         cli::g_abandon.request_stop();
         return;

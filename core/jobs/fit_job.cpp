@@ -17,6 +17,7 @@
 #include "core/store/ratings_store.hpp"
 #include "core/store/table_store.hpp"
 #include "core/store/topic_label_store.hpp"
+#include "core/util/communicator.hpp"
 #include "core/util/errors.hpp"
 #include "core/util/thread_priority.hpp"
 #include "core/util/version.hpp"
@@ -72,12 +73,21 @@ nlohmann::json validateRunRequest(Project& project, const RunRequest& request) {
   if (!(request.heldout >= 0.0 && request.heldout < 1.0))
     throw UsageError("--heldout must be a fraction at least 0 and below 1");
   if (request.evalEvery < 1) throw UsageError("--eval-every must be at least 1");
-  return resolveOptions(info, request.options);
+  nlohmann::json options = resolveOptions(info, request.options);
+  if (request.communicator != nullptr) {
+    if (info.distributed == nullptr)
+      throw UsageError("model " + info.name + " does not run distributed (--distributed): lda-gibbs does");
+    const std::string refusal = info.distributed(options, request.communicator->size());
+    if (!refusal.empty()) throw UsageError("--distributed: " + refusal);
+  }
+  return options;
 }
 
 RunOutcome runFit(const std::filesystem::path& projectFile, const RunRequest& request, TrainingObserver* observer,
                   std::stop_token stop, const std::function<void(const RunRecord&)>& onCreated, const WriteWait& wait) {
-  Project project(projectFile, Project::Access::ReadWriteExisting);
+  // The other processes of a distributed fit only read: process 0 alone writes the run.
+  const bool writer = request.communicator == nullptr || request.communicator->rank() == 0;
+  Project project(projectFile, writer ? Project::Access::ReadWriteExisting : Project::Access::ReadOnly);
   const nlohmann::json options = validateRunRequest(project, request);
   auto model = createModel(request.model);
   const auto& info = model->info();
@@ -117,6 +127,21 @@ RunOutcome runFit(const std::filesystem::path& projectFile, const RunRequest& re
   const FitData& data = prepared->data();
   checkResources(info, data, options, project.db());
 
+  FitSettings settings;
+  settings.options = options;
+  settings.seed = request.seed;
+  settings.threads = request.threads;
+  settings.evalEvery = request.evalEvery;
+  settings.communicator = request.communicator;
+
+  if (!writer) {
+    FitResult result;
+    ObserverList none;
+    tbb::task_arena arena(request.threads);
+    arena.execute([&] { result = model->fit(data, settings, none, stop); });
+    return {RunRecord{}, std::move(result)};
+  }
+
   RunRecord record;
   record.datasetId = dataset.id;
   record.datasetName = dataset.name;
@@ -131,12 +156,6 @@ RunOutcome runFit(const std::filesystem::path& projectFile, const RunRequest& re
   record.sweepId = request.sweepId;
   writeWhenFree(project.db(), wait, [&] { record.id = createRun(project, record); });
   if (onCreated) onCreated(loadRun(project, record.id));
-
-  FitSettings settings;
-  settings.options = options;
-  settings.seed = request.seed;
-  settings.threads = request.threads;
-  settings.evalEvery = request.evalEvery;
 
   RunRecorder recorder(project, record.id);
   ObserverList observers;

@@ -27,6 +27,9 @@ struct RunRequest {
   double heldout = 0.0;  // fraction of documents / dyads / ratings held out (seeded)
   int evalEvery = 10;
   std::optional<std::int64_t> sweepId;  // the sweep this run belongs to, if any
+  // latent-cli fit --distributed: the processes that run this fit together (every one calls
+  // runFit with the same request); null: this process alone.
+  Communicator* communicator = nullptr;
 };
 
 struct RunOutcome {
@@ -48,6 +51,11 @@ nlohmann::json validateRunRequest(Project& project, const RunRequest& request);
 // takes, telling `wait.waiting`. `stop` stops the model, and the run is still recorded as
 // stopped once the lock is free; only `wait.abandon` gives up a wait, throwing WriteAbandoned:
 // the run then keeps what was written before and reads as interrupted once this process ends.
+//
+// Distributed (request.communicator): process 0 does all of the above; the others open the
+// project read-only, fit with it and write nothing (their outcome's run is empty). A process
+// lost during the fit makes the model throw (CommunicatorError) on the others: process 0 then
+// records the run as failed, keeping its last snapshot.
 RunOutcome runFit(const std::filesystem::path& projectFile, const RunRequest& request, TrainingObserver* observer,
                   std::stop_token stop, const std::function<void(const RunRecord&)>& onCreated = {},
                   const WriteWait& wait = {});

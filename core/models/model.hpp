@@ -37,6 +37,10 @@ struct ResourceNeeds {
   std::uint64_t largestMatrixBytes = 0;  // the largest result matrix, stored as one blob
 };
 using ResourceEstimator = ResourceNeeds (*)(const FitData& data, const nlohmann::json& options);
+// What in a model's options keeps it from running across `processes` processes (latent-cli fit
+// --distributed); "" when nothing does.
+using DistributedCheck = std::string (*)(const nlohmann::json& options, int processes);
+class Communicator;
 
 struct ModelInfo {
   std::string name;  // command-line name: "unigram", "lda-gibbs", ...
@@ -57,6 +61,8 @@ struct ModelInfo {
   // Set by models whose needs grow with what the user picks (K topics, K factors) far beyond the
   // data's own size.
   ResourceEstimator needs = nullptr;
+  // Set by the models that can sample one fit across several processes; null: they cannot.
+  DistributedCheck distributed = nullptr;
 
   bool fits(DataKind k) const { return k == kind || std::find(alsoFits.begin(), alsoFits.end(), k) != alsoFits.end(); }
 };
@@ -90,6 +96,9 @@ struct FitSettings {
   std::uint64_t seed = 1;
   int threads = 1;
   int evalEvery = 10;  // evaluate held-out metrics every this many iterations (and at the end)
+  // The processes the fit is spread over (latent-cli fit --distributed; ModelInfo::distributed
+  // said yes), every one running the same fit; null: this process alone.
+  Communicator* communicator = nullptr;
 };
 
 // A named per-token result beside the topics (results/topic_results.hpp: lda-hmm's token_class and

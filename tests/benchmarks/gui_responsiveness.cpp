@@ -62,8 +62,9 @@ int main(int argc, char** argv) {
 
   std::vector<ui::JobController*> fits;
   for (auto request :
-       {core::RunRequest{"lda-gibbs", "sotu", {{"k", 20}, {"iterations", 100000}}, 1, threads, 0.1, 10, {}},
-        core::RunRequest{"pmf", "insteval", {{"solver", "sgd"}, {"iterations", 100000}}, 1, threads, 0.1, 1, {}}}) {
+       {core::RunRequest{"lda-gibbs", "sotu", {{"k", 20}, {"iterations", 100000}}, 1, threads, 0.1, 10, {}, nullptr},
+        core::RunRequest{
+            "pmf", "insteval", {{"solver", "sgd"}, {"iterations", 100000}}, 1, threads, 0.1, 1, {}, nullptr}}) {
     auto* fit = window.runManager()->start(file, request);
     QObject::connect(fit, &ui::JobController::created, &window, [&window](qint64 runId) { window.openRun(runId); });
     // A fit that ends before the measurement is over makes the measurement meaningless.

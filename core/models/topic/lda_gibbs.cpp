@@ -20,11 +20,14 @@
 #include "core/models/fit_driver.hpp"
 #include "core/models/topic/dirichlet_hyperparameters.hpp"
 #include "core/models/topic/lda_gibbs_alias_kernel.hpp"
+#include "core/models/topic/lda_gibbs_distribution.hpp"
 #include "core/models/topic/lda_gibbs_sparse_kernel.hpp"
 #include "core/models/topic/lda_gibbs_state.hpp"
 #include "core/models/topic/lda_gibbs_warp_kernel.hpp"
 #include "core/models/topic/topic_model_support.hpp"
 #include "core/util/clock.hpp"
+#include "core/util/communicator.hpp"
+#include "core/util/errors.hpp"
 #include "core/util/random.hpp"
 
 namespace latent::core {
@@ -65,7 +68,24 @@ ModelInfo ldaGibbsInfo() {
     const auto N = static_cast<std::uint64_t>(data.corpus->tokenCount());
     return ResourceNeeds{K * V * 12 + D * K * 8 + N * 8, std::max(K * V, D * K) * 8};
   };
+  info.distributed = [](const nlohmann::json& options, int processes) -> std::string {
+    if (options.value("sampler", std::string("sparse")) != "sparse")
+      return "only the sparse sampler runs distributed (--sampler sparse)";
+    if (options.value("warp_start", std::int64_t{0}) > 0) return "warp_start does not run distributed";
+    const auto partitions = options.value("partitions", std::int64_t{0});
+    if (partitions > 0 && partitions % processes != 0)
+      return "--partitions (" + std::to_string(partitions) + ") must be a multiple of the processes (" +
+             std::to_string(processes) + ")";
+    return "";
+  };
   return info;
+}
+
+// Makes the whole state current on this process of a distributed chain (the sparse kernel's
+// synchronize); the other kernels never run distributed.
+template <typename Kernel>
+void synchronizeState(Kernel& kernel, bool assignments) {
+  if constexpr (requires { kernel.synchronize(assignments); }) kernel.synchronize(assignments);
 }
 
 // phi_kw = (n_kw + beta) / (n_k + V beta), the posterior mean given Z (001 eq. 6); K x V.
@@ -146,6 +166,7 @@ class GibbsChain final : public FitChain {
         m_settings(settings),
         m_stop(std::move(stop)),
         m_tokens(static_cast<double>(state.tokenCount())),
+        m_root(settings.communicator == nullptr || settings.communicator->rank() == 0),
         // The topics returned are phi averaged over every sweep of the last fifth of the chain:
         // the posterior mean E[phi | W] estimated from many samples of Z instead of one. One
         // sample's phi carries the Monte Carlo noise of every token's draw (on a 100k-token corpus
@@ -165,6 +186,9 @@ class GibbsChain final : public FitChain {
     m_samplingCpuSeconds += static_cast<double>(std::clock() - cpuBefore) / CLOCKS_PER_SEC;
     if (!complete) return false;
     ++m_sweeps;
+    const bool optimizeDue = m_options.optimizeEvery > 0 && it > m_options.optimizeBurnIn &&
+                             it % m_options.optimizeEvery == 0 && m_tokens > 0;
+    if (due || harmonicDue || optimizeDue || it >= m_averageFrom) synchronizeState(m_kernel, due || optimizeDue);
 
     std::vector<std::int64_t> histogram;
     double logWords = 0.0;
@@ -190,13 +214,15 @@ class GibbsChain final : public FitChain {
         phi = averagedTopicWord(m_phiSum, m_phiSmoothing, m_phiSamples);
       else
         fillTopicWord(m_kernel, m_state, phi);
-      report.heldout = topic::heldoutPerplexity(m_data, phi, gibbsFoldIn(phi, m_state.alphaVector()), m_settings.seed);
+      // The other processes of a distributed fit report to no one.
+      if (m_root)
+        report.heldout =
+            topic::heldoutPerplexity(m_data, phi, gibbsFoldIn(phi, m_state.alphaVector()), m_settings.seed);
     }
 
     // Hyperparameters (MALLET's --optimize-interval): an asymmetric alpha from the histograms of
     // n_dk and of document lengths, then a symmetric beta from those of n_kw and n_k.
-    if (m_options.optimizeEvery > 0 && it > m_options.optimizeBurnIn && it % m_options.optimizeEvery == 0 &&
-        m_tokens > 0) {
+    if (optimizeDue) {
       Eigen::VectorXd alpha = m_state.alphaVector();
       optimizeAsymmetricAlpha(alpha, m_state.documentTopicHistograms());
       m_state.setAlpha(alpha);
@@ -210,6 +236,7 @@ class GibbsChain final : public FitChain {
   }
 
   std::vector<NamedMatrix> snapshot(const StepPlan&) override {
+    synchronizeState(m_kernel, false);
     Eigen::MatrixXd current;
     fillTopicWord(m_kernel, m_state, current);
     return {{topic::kTopicWord, std::move(current)}};
@@ -218,6 +245,7 @@ class GibbsChain final : public FitChain {
   // Results: the state reached, also when stopped (the average of the samples taken so far, or
   // the last sample's phi when the chain stopped before the averaging stretch).
   void finish(FitResult& result) override {
+    synchronizeState(m_kernel, true);
     const bool cancelled = result.status == FitStatus::Cancelled;
     const double N = m_tokens;
     Eigen::MatrixXd phi;
@@ -244,6 +272,11 @@ class GibbsChain final : public FitChain {
                          : m_options.sampler == LdaGibbsOptions::Sampler::Alias ? "alias"
                                                                                 : "warp";
     metrics["partitions"] = static_cast<std::int64_t>(m_state.partitions().size());
+    if (m_settings.communicator != nullptr && m_settings.communicator->size() > 1) {
+      metrics["processes"] = m_settings.communicator->size();
+      if constexpr (requires { m_kernel.communicatedBytesPerSweep(); })
+        metrics["communicated_bytes_per_sweep"] = m_kernel.communicatedBytesPerSweep();
+    }
     metrics["train_tokens"] = m_state.tokenCount();
     metrics["sampling_seconds"] = m_samplingSeconds;
     metrics["sampling_cpu_seconds"] = m_samplingCpuSeconds;
@@ -261,7 +294,7 @@ class GibbsChain final : public FitChain {
           "log P(W) of the training words by the harmonic mean of P(W|Z) (001 eq. 9): a biased estimator that "
           "overestimates (Wallach et al. 2009); not a held-out perplexity";
     }
-    if (!cancelled) {
+    if (!cancelled && m_root) {
       topic::addFinalHeldoutMetrics(metrics, m_data, phi, foldIn, m_settings.seed);
       if (m_options.leftToRightParticles > 0 && m_data.heldout && !m_data.heldout->empty()) {
         const auto score =
@@ -289,6 +322,7 @@ class GibbsChain final : public FitChain {
   const FitSettings& m_settings;
   std::stop_token m_stop;
   double m_tokens;
+  bool m_root;  // this process writes the run (the only one, unless distributed)
   std::int64_t m_averageFrom;
   std::int64_t m_sweeps = 0;
   double m_samplingSeconds = 0.0;
@@ -489,8 +523,23 @@ class LdaGibbsModel final : public DescribedModel<&ldaGibbsInfo> {
                 std::stop_token stop) override {
     const Stopwatch clock;
     const auto options = LdaGibbsOptions::table().parse(settings.options, info().name);
+    // Distributed: every process runs this fit on the whole corpus, sampling its share of the
+    // partitions (lda_gibbs_sparse_kernel.hpp); by default `threads` partitions per process.
+    Communicator* group = settings.communicator;
+    const int processes = group != nullptr ? group->size() : 1;
+    if (processes > 1) {
+      const std::string refusal = info().distributed(settings.options, processes);
+      if (!refusal.empty()) throw UsageError(refusal);
+    }
     const int partitions =
-        static_cast<int>(options.partitions > 0 ? options.partitions : std::max(1, settings.threads));
+        static_cast<int>(options.partitions > 0 ? options.partitions
+                                                : static_cast<std::int64_t>(processes) * std::max(1, settings.threads));
+    if (processes > 1 && data.corpus->documentCount() < static_cast<std::size_t>(partitions))
+      throw UsageError("a distributed fit needs at least one document per partition (" + std::to_string(partitions) +
+                       ")");
+    topic::GibbsDistribution distribution{group, stop, {}};
+    topic::GibbsDistribution* const distributed = processes > 1 ? &distribution : nullptr;
+    if (distributed != nullptr) stop = distribution.agreed.get_token();
     const auto makeState = [&](std::uint64_t seed) {
       return std::make_unique<LdaGibbsState>(*data.corpus, static_cast<int>(options.topics), options.alpha,
                                              options.beta, partitions, seed);
@@ -511,11 +560,15 @@ class LdaGibbsModel final : public DescribedModel<&ldaGibbsInfo> {
                                              stop, clock);
     }
     if (topic::SparseGibbsKernel<std::uint32_t>::fits(first->topics(), first->maxWordFrequency())) {
-      const auto makeKernel = [](LdaGibbsState& s) { return topic::SparseGibbsKernel<std::uint32_t>(s); };
+      const auto makeKernel = [distributed](LdaGibbsState& s) {
+        return topic::SparseGibbsKernel<std::uint32_t>(s, distributed);
+      };
       return fitWith<topic::SparseGibbsKernel<std::uint32_t>>(std::move(first), makeKernel, makeState, options, data,
                                                               settings, observer, stop, clock);
     }
-    const auto makeKernel = [](LdaGibbsState& s) { return topic::SparseGibbsKernel<std::uint64_t>(s); };
+    const auto makeKernel = [distributed](LdaGibbsState& s) {
+      return topic::SparseGibbsKernel<std::uint64_t>(s, distributed);
+    };
     return fitWith<topic::SparseGibbsKernel<std::uint64_t>>(std::move(first), makeKernel, makeState, options, data,
                                                             settings, observer, stop, clock);
   }

@@ -12,10 +12,15 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <cstdlib>
+#include <cstring>
 #include <limits>
+#include <stdexcept>
 #include <stop_token>
+#include <string>
 #include <vector>
 
+#include "core/models/topic/lda_gibbs_distribution.hpp"
 #include "core/models/topic/lda_gibbs_state.hpp"
 #include "core/util/sparse_counts.hpp"
 
@@ -50,6 +55,18 @@ namespace latent::core::topic {
 // each token's word bucket was longer and a sweep cost more instructions than the sequential
 // chain's, where this schedule costs about as many (tests/benchmarks/README.md, "Why a
 // 2-partition sweep cost more than a sequential one").
+//
+// Across processes (GibbsDistribution: latent-cli fit --distributed) the schedule is the same.
+// Process q of Q holds partitions [q P/Q, (q + 1) P/Q) and every process holds the whole table,
+// but only the word groups its own partitions sample next are current there. After each round
+// a process sends the group its first partition just sampled to process q - 1 (whose last
+// partition samples it next) and receives from process q + 1 the group its own last partition
+// samples next: one group moves around the ring per round, a shift of the table per sweep. The
+// totals' changes of the round are summed over the processes. Every partition thus samples from
+// the very counts it would in one process with P partitions, from the same random stream, so the
+// chain is the one-process chain with --partitions P, bit for bit. Whatever needs the whole
+// table or every assignment (evaluation, hyperparameters, snapshots, results) asks for
+// synchronize() first: every process's current groups, and its documents' topics, to all.
 template <typename Packed>
 class SparseGibbsKernel {
  public:
@@ -370,7 +387,8 @@ class SparseGibbsKernel {
     double m_smoothingMass = 0.0, m_docMass = 0.0;
   };
 
-  explicit SparseGibbsKernel(LdaGibbsState& state)
+  // `distribution` (null: this process alone) must outlive the kernel.
+  explicit SparseGibbsKernel(LdaGibbsState& state, GibbsDistribution* distribution = nullptr)
       : m_state(state),
         m_K(state.topics()),
         m_bits(topicBits(state.topics())),
@@ -379,21 +397,39 @@ class SparseGibbsKernel {
         m_totals(static_cast<std::size_t>(state.topics()), 0) {
     const auto V = static_cast<std::size_t>(state.vocabularySize());
     const auto& frequency = state.wordFrequencies();
+    const std::size_t P = state.partitions().size();
+    if (distribution != nullptr && distribution->group != nullptr && distribution->group->size() > 1) {
+      m_distribution = distribution;
+      const auto processes = static_cast<std::size_t>(distribution->group->size());
+      if (P % processes != 0)
+        throw std::invalid_argument("the partitions (" + std::to_string(P) + ") must be a multiple of the processes (" +
+                                    std::to_string(processes) + ")");
+      const auto perProcess = P / processes, rank = static_cast<std::size_t>(distribution->group->rank());
+      m_firstLocal = rank * perProcess;
+      m_lastLocal = m_firstLocal + perProcess;
+      m_abortAfterSweeps = distributedTestAbortAfterSweeps(distribution->group->rank());
+      // A state kept between restarts holds only this process's documents' topics current.
+      m_assignmentsCurrent = false;
+      synchronizeAssignments();
+    } else {
+      m_lastLocal = P;
+    }
     m_offsets.assign(V + 1, 0);
     for (std::size_t w = 0; w < V; ++w) m_offsets[w + 1] = m_offsets[w] + std::min<std::int64_t>(frequency[w], m_K);
     m_global.assign(static_cast<std::size_t>(m_offsets[V]), 0);
     buildGlobalCounts();
-    const std::size_t P = state.partitions().size();
     for (std::size_t p = 0; p < P; ++p) m_partitions.emplace_back(*this, p);
     if (P > 1) {
       // P word groups of about equal token counts (empty ones when there are fewer words than P).
       std::vector<std::int64_t> cumulative(V + 1, 0);
       for (std::size_t w = 0; w < V; ++w) cumulative[w + 1] = cumulative[w] + frequency[w];
-      const auto groups = balancedRanges(cumulative, std::max<std::size_t>(1, std::min(P, V)));
+      m_wordGroups = balancedRanges(cumulative, std::max<std::size_t>(1, std::min(P, V)));
+      m_wordGroups.resize(P, DocumentRange{V, V});
       std::vector<std::uint32_t> groupOf(V, 0);
-      for (std::size_t g = 0; g < groups.size(); ++g)
-        for (std::size_t w = groups[g].begin; w < groups[g].end; ++w) groupOf[w] = static_cast<std::uint32_t>(g);
-      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, P, 1), [&](const auto& r) {
+      for (std::size_t g = 0; g < m_wordGroups.size(); ++g)
+        for (std::size_t w = m_wordGroups[g].begin; w < m_wordGroups[g].end; ++w)
+          groupOf[w] = static_cast<std::uint32_t>(g);
+      tbb::parallel_for(tbb::blocked_range<std::size_t>(m_firstLocal, m_lastLocal, 1), [&](const auto& r) {
         for (std::size_t p = r.begin(); p != r.end(); ++p) m_partitions[p].groupTokens(groupOf, P);
       });
     }
@@ -413,6 +449,7 @@ class SparseGibbsKernel {
   // asked (with several partitions, all of it goes to logPrior[0]).
   bool sweep(const std::stop_token& stop, bool wantLogPrior, std::vector<double>& logPrior) {
     const std::size_t P = m_partitions.size();
+    if (m_distribution != nullptr) return distributedSweep(wantLogPrior, logPrior);
     logPrior.assign(P, 0.0);
     if (P == 1) {
       const bool finished = m_partitions[0].run(stop, wantLogPrior, logPrior[0]);
@@ -437,6 +474,32 @@ class SparseGibbsKernel {
     }
     if (wantLogPrior) logPrior[0] = m_state.logPriorOfAssignments();
     return true;
+  }
+
+  // Makes the whole table (and with `assignments`, every token's topic) current on every process
+  // of a distributed chain; nothing to do in one process. Collective: every process calls it at
+  // the same point of the chain.
+  void synchronize(bool assignments) {
+    if (m_distribution == nullptr) return;
+    if (!m_tableCurrent) {
+      const auto P = m_partitions.size();
+      const auto perProcess = m_lastLocal - m_firstLocal;
+      Bytes own;
+      for (std::size_t p = m_firstLocal; p < m_lastLocal; ++p) appendGroup(own, (p + m_shift) % P);
+      const auto all = m_distribution->group->allGather(own);
+      for (std::size_t q = 0; q < all.size(); ++q) {
+        if (q == static_cast<std::size_t>(m_distribution->group->rank())) continue;
+        ByteReader reader(all[q]);
+        for (std::size_t p = q * perProcess; p < (q + 1) * perProcess; ++p) readGroup(reader, (p + m_shift) % P);
+      }
+      m_tableCurrent = true;
+    }
+    if (assignments) synchronizeAssignments();
+  }
+
+  // Bytes this process sent around the ring and in the totals' sums per sweep, on average.
+  double communicatedBytesPerSweep() const {
+    return m_sweeps > 0 ? static_cast<double>(m_sweepBytes) / static_cast<double>(m_sweeps) : 0.0;
   }
 
   // After a round: n_k = n_k + sum_p (n_k of partition p - n_k), the partitions' moves added up.
@@ -468,6 +531,108 @@ class SparseGibbsKernel {
   }
 
  private:
+  // One sweep of a distributed chain: P rounds of this process's partitions, each followed by
+  // the sum of the totals' changes over the processes (with whether any process was asked to
+  // stop) and by the shift of the word groups around the ring.
+  bool distributedSweep(bool wantLogPrior, std::vector<double>& logPrior) {
+    const std::size_t P = m_partitions.size();
+    const auto K = static_cast<std::size_t>(m_K);
+    Communicator& group = *m_distribution->group;
+    const int rank = group.rank(), processes = group.size();
+    const std::int64_t bytesBefore = group.bytesSent();
+    logPrior.assign(P, 0.0);
+    m_tableCurrent = false;
+    m_assignmentsCurrent = false;
+    std::vector<std::int64_t> message(K + 1, 0);
+    std::vector<char> finished(P, 1);
+    Bytes outgoing;
+    for (std::size_t round = 0; round < P; ++round) {
+      tbb::parallel_for(
+          tbb::blocked_range<std::size_t>(m_firstLocal, m_lastLocal, 1),
+          [&](const auto& r) {
+            for (std::size_t p = r.begin(); p != r.end(); ++p) {
+              m_partitions[p].m_totals = m_totals;
+              if (!m_partitions[p].runRound(m_distribution->localStop, (p + round) % P)) finished[p] = 0;
+            }
+          },
+          m_affinity);
+      std::fill(message.begin(), message.end(), 0);
+      for (std::size_t p = m_firstLocal; p < m_lastLocal; ++p) {
+        for (std::size_t k = 0; k < K; ++k) message[k] += m_partitions[p].m_totals[k] - m_totals[k];
+        if (!finished[p]) message[K] = 1;
+      }
+      group.allReduceSum(message);
+      for (std::size_t k = 0; k < K; ++k) m_totals[k] += message[k];
+      // The group this process's first partition sampled goes to the previous process; the one
+      // its last partition samples next comes from the next process.
+      outgoing.clear();
+      appendGroup(outgoing, (m_firstLocal + round) % P);
+      const Bytes incoming = group.exchange(outgoing, (rank + processes - 1) % processes, (rank + 1) % processes);
+      ByteReader reader(incoming);
+      readGroup(reader, (m_lastLocal + round) % P);
+      m_shift = (round + 1) % P;
+      if (message[K] != 0) {
+        m_distribution->agreed.request_stop();
+        return false;
+      }
+    }
+    ++m_sweeps;
+    m_sweepBytes += group.bytesSent() - bytesBefore;
+    if (m_sweeps == m_abortAfterSweeps) std::abort();  // the distributed tests' crashed process
+    if (wantLogPrior) {
+      synchronize(true);
+      logPrior[0] = m_state.logPriorOfAssignments();
+    }
+    return true;
+  }
+
+  // Word group g's nonzero counts: per word, how many, then the packed entries.
+  void appendGroup(Bytes& out, std::size_t g) const {
+    for (std::size_t w = m_wordGroups[g].begin; w < m_wordGroups[g].end; ++w) {
+      const auto first = static_cast<std::size_t>(m_offsets[w]), last = static_cast<std::size_t>(m_offsets[w + 1]);
+      std::size_t n = first;
+      while (n < last && m_global[n] != 0) ++n;
+      appendValue(out, static_cast<std::uint32_t>(n - first));
+      appendValues(out, std::span<const Packed>(m_global.data() + first, n - first));
+    }
+  }
+  void readGroup(ByteReader& in, std::size_t g) {
+    for (std::size_t w = m_wordGroups[g].begin; w < m_wordGroups[g].end; ++w) {
+      const auto first = static_cast<std::size_t>(m_offsets[w]), last = static_cast<std::size_t>(m_offsets[w + 1]);
+      const auto n = static_cast<std::size_t>(in.read<std::uint32_t>());
+      if (n > last - first) throw CommunicatorError("a word's counts do not fit its list");
+      in.read(std::span<Packed>(m_global.data() + first, n));
+      std::fill(m_global.begin() + static_cast<std::ptrdiff_t>(first + n),
+                m_global.begin() + static_cast<std::ptrdiff_t>(last), Packed{0});
+    }
+  }
+
+  // Every token's topic from the process whose documents it belongs to.
+  void synchronizeAssignments() {
+    if (m_assignmentsCurrent) return;
+    const auto& parts = m_state.partitions();
+    const auto& offsets = m_state.corpus().offsets;
+    const auto z = m_state.assignments();
+    const auto P = parts.size();
+    const auto processes = static_cast<std::size_t>(m_distribution->group->size());
+    const auto perProcess = P / processes;
+    const auto tokensOf = [&](std::size_t q) {
+      const auto first = static_cast<std::size_t>(offsets[parts[q * perProcess].begin]);
+      const auto last = static_cast<std::size_t>(offsets[parts[(q + 1) * perProcess - 1].end]);
+      return z.subspan(first, last - first);
+    };
+    const auto rank = static_cast<std::size_t>(m_distribution->group->rank());
+    const auto own = tokensOf(rank);
+    const auto all = m_distribution->group->allGather(std::as_bytes(own));
+    for (std::size_t q = 0; q < processes; ++q) {
+      if (q == rank) continue;
+      const auto theirs = tokensOf(q);
+      if (all[q].size() != theirs.size_bytes()) throw CommunicatorError("another process holds other documents");
+      if (!theirs.empty()) std::memcpy(theirs.data(), all[q].data(), all[q].size());
+    }
+    m_assignmentsCurrent = true;
+  }
+
   static int topicBits(int topics) {
     int bits = 1;
     while ((1LL << bits) < topics) ++bits;
@@ -510,7 +675,15 @@ class SparseGibbsKernel {
   std::vector<Packed> m_global;         // every partition samples from these counts
   std::vector<std::int64_t> m_totals;   // n_k, global
   std::vector<Partition> m_partitions;
-  tbb::affinity_partitioner m_affinity;  // which thread swept which partition, replayed each sweep
+  tbb::affinity_partitioner m_affinity;     // which thread swept which partition, replayed each sweep
+  std::vector<DocumentRange> m_wordGroups;  // with several partitions: group g's words, [begin, end)
+  // Distributed chains only (null otherwise): this process's partitions [m_firstLocal,
+  // m_lastLocal); its current word groups are (p + m_shift) mod P for those partitions, unless the
+  // whole table is (m_tableCurrent); whether every token's topic is current here.
+  GibbsDistribution* m_distribution = nullptr;
+  std::size_t m_firstLocal = 0, m_lastLocal = 0, m_shift = 0;
+  bool m_tableCurrent = true, m_assignmentsCurrent = true;
+  std::int64_t m_sweeps = 0, m_sweepBytes = 0, m_abortAfterSweeps = -1;
 };
 
 }  // namespace latent::core::topic

@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// latent-cli fit lda-gibbs --distributed under mpirun (issue 22): the chain of N processes is
+// the one-process chain with --partitions N bit for bit, it reaches the held-out perplexity of a
+// sequential chain, process 0 alone writes the run, and a process that dies leaves a failed run
+// with its last snapshot in a project that still works. Built only where CMake finds MPI.
+#include <QProcess>
+#include <QProcessEnvironment>
+#include <QtTest>
+
+#include "cli_runner.hpp"
+#include "core/data/synthetic_lda.hpp"
+#include "core/store/project.hpp"
+#include "core/store/run_store.hpp"
+#include "test_case.hpp"
+#include "test_datasets.hpp"
+#include "test_support.hpp"
+
+using namespace latent;
+using test::runCli;
+using test::str;
+
+namespace {
+
+// mpirun -np N latent-cli ARGS, as root too (CI runs as root), more processes than cores allowed.
+test::CliResult runMpi(int processes, const QStringList& arguments, const QString& abortHook = {}) {
+  QProcess process;
+  auto environment = QProcessEnvironment::systemEnvironment();
+  if (!abortHook.isEmpty()) environment.insert("LATENT_DISTRIBUTED_TEST_ABORT", abortHook);
+  process.setProcessEnvironment(environment);
+  process.start(QStringLiteral(LATENT_MPIRUN_PATH),
+                QStringList{"--oversubscribe", "--allow-run-as-root", "-np", QString::number(processes),
+                            QStringLiteral(LATENT_CLI_PATH)} +
+                    arguments);
+  test::CliResult result;
+  if (!process.waitForFinished(120000)) {
+    process.kill();
+    process.waitForFinished();
+    result.err = "timed out";
+    return result;
+  }
+  result.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+  result.out = QString::fromUtf8(process.readAllStandardOutput());
+  result.err = QString::fromUtf8(process.readAllStandardError());
+  return result;
+}
+
+// Five planted topics over 300 words, 400 documents of about 50 tokens.
+std::filesystem::path generatedProject(test::Scratch& scratch) {
+  core::SyntheticLdaSpec spec;
+  spec.topics = 5;
+  spec.vocabulary = 300;
+  spec.documents = 400;
+  spec.meanLength = 50;
+  spec.alpha = 0.1;
+  spec.beta = 0.05;
+  spec.seed = 22;
+  const auto file = scratch.path("distributed.latent");
+  core::Project project(file, core::Project::Access::ReadWrite);
+  test::addCorpusOf(project, "planted", core::generateLdaCorpus(spec).corpus);
+  return file;
+}
+
+QStringList fitArguments(const std::filesystem::path& project, const QStringList& more, int iterations = 40) {
+  return QStringList{"fit", "lda-gibbs", "--project", str(project), "--dataset", "planted", "--k", "5", "--seed", "3",
+                     "--heldout", "0.1", "--iterations", QString::number(iterations), "--restarts", "1", "--json",
+                     // alpha and beta re-estimated too, from the histograms of every process
+                     "--optimize-every", "5", "--optimize-burn-in", "10"} +
+         more;
+}
+
+nlohmann::json finalLine(const test::CliResult& result) {
+  const auto lines = result.jsonLines();
+  return lines.empty() ? nlohmann::json() : lines.back();
+}
+
+}  // namespace
+
+class CliDistributedTest : public QObject {
+  Q_OBJECT
+
+  // N processes against one process with --partitions N: the same metrics to the last bit, the
+  // same topics, the same topic for every token; one run row, written by process 0.
+  void compareWithOneProcess(int processes) {
+    test::Scratch scratch;
+    const auto project = generatedProject(scratch);
+    const QString partitions = QString::number(processes);
+    const auto single = runCli(fitArguments(project, {"--partitions", partitions, "--snapshot-every", "10"}));
+    QCOMPARE(single.exitCode, 0);
+    const auto spread =
+        runMpi(processes, fitArguments(project, {"--distributed", "--threads", "1", "--snapshot-every", "10"}));
+    QVERIFY2(spread.exitCode == 0, qPrintable(spread.err));
+    const auto a = finalLine(single), b = finalLine(spread);
+    QCOMPARE(b["status"].get<std::string>(), std::string("finished"));
+    QCOMPARE(b["processes"].get<std::int64_t>(), std::int64_t(processes));
+    QCOMPARE(b["partitions"].get<std::int64_t>(), std::int64_t(processes));
+    QVERIFY(b["communicated_bytes_per_sweep"].get<double>() > 0.0);
+    for (const char* key : {"log_joint", "heldout_perplexity", "alpha_sum", "beta"})
+      QVERIFY2(a[key] == b[key], key);  // bit for bit
+    // One --json stream: process 0's (an evaluation line every 10 sweeps, then the final line).
+    QCOMPARE(spread.jsonLines().size(), std::size_t(5));
+
+    core::Project p(project, core::Project::Access::ReadOnly);
+    QCOMPARE(core::listRuns(p).size(), std::size_t(2));
+    const auto one = a["run"].get<std::int64_t>(), many = b["run"].get<std::int64_t>();
+    QCOMPARE(core::loadRun(p, many).status, core::RunStatus::Finished);
+    const auto topicsOne = core::loadMatrix(p, one, "topic_word"), topicsMany = core::loadMatrix(p, many, "topic_word");
+    QVERIFY(topicsOne && topicsMany);
+    QVERIFY(*topicsOne == *topicsMany);
+    const auto snapshotOne = core::loadMatrix(p, one, "topic_word", 30),
+               snapshotMany = core::loadMatrix(p, many, "topic_word", 30);
+    QVERIFY(snapshotOne && snapshotMany);  // the snapshots, too
+    QVERIFY(*snapshotOne == *snapshotMany);
+    std::int64_t tokens = 0;
+    for (std::int64_t d = 0; d < 400; ++d) {
+      const auto za = core::loadTokenTopics(p, one, d), zb = core::loadTokenTopics(p, many, d);
+      QVERIFY(za == zb);
+      tokens += static_cast<std::int64_t>(zb.size());
+    }
+    QVERIFY(tokens > 15000);  // the training documents' topics were all stored
+  }
+
+ private Q_SLOTS:
+  void twoProcessesAreTheOneProcessChainWithTwoPartitions() { compareWithOneProcess(2); }
+  void fourProcessesAreTheOneProcessChainWithFourPartitions() { compareWithOneProcess(4); }
+
+  // The distributed chain (two processes of two partitions each) fits as well as the sequential
+  // one: its held-out perplexity within 2% of a one-partition chain's, far below the unigram's.
+  void reachesTheSequentialHeldoutPerplexity() {
+    test::Scratch scratch;
+    const auto project = generatedProject(scratch);
+    const auto sequential = runCli(fitArguments(project, {"--partitions", "1"}));
+    QCOMPARE(sequential.exitCode, 0);
+    const auto spread = runMpi(2, fitArguments(project, {"--distributed", "--threads", "2"}));
+    QVERIFY2(spread.exitCode == 0, qPrintable(spread.err));
+    const auto unigram = runCli({"fit", "unigram", "--project", str(project), "--dataset", "planted", "--heldout",
+                                 "0.1", "--seed", "3", "--json"});
+    QCOMPARE(unigram.exitCode, 0);
+    const double reference = finalLine(sequential)["heldout_perplexity"].get<double>();
+    const double reached = finalLine(spread)["heldout_perplexity"].get<double>();
+    const double baseline = finalLine(unigram)["heldout_perplexity"].get<double>();
+    QCOMPARE(finalLine(spread)["partitions"].get<std::int64_t>(), std::int64_t(4));
+    QVERIFY2(std::abs(reached - reference) < 0.02 * reference,
+             qPrintable(QString("%1 against %2").arg(reached).arg(reference)));
+    QVERIFY2(reached < 0.8 * baseline, qPrintable(QString("%1 against the unigram's %2").arg(reached).arg(baseline)));
+  }
+
+  // Process 1 aborts after 12 sweeps (the test hook): the job ends, the run is failed (not left
+  // running) with the snapshot of sweep 10 kept, and the project takes the next fit.
+  void aLostProcessFailsTheRunAndKeepsItsLastSnapshot() {
+    test::Scratch scratch;
+    const auto project = generatedProject(scratch);
+    const auto spread =
+        runMpi(2, fitArguments(project, {"--distributed", "--snapshot-every", "5"}), QStringLiteral("1:12"));
+    QVERIFY(spread.exitCode != 0);
+    {
+      core::Project p(project, core::Project::Access::ReadOnly);
+      const auto runs = core::listRuns(p);
+      QCOMPARE(runs.size(), std::size_t(1));
+      QVERIFY2(runs[0].status == core::RunStatus::Failed, core::toString(runs[0].status));
+      QVERIFY(core::loadMatrix(p, runs[0].id, "topic_word", 10).has_value());
+      QVERIFY(!core::loadMatrix(p, runs[0].id, "topic_word", 15).has_value());
+    }
+    const auto next = runCli(fitArguments(project, {}, 5));
+    QCOMPARE(next.exitCode, 0);
+  }
+
+  // Only lda-gibbs with the sparse sampler runs distributed; anything else is a usage error
+  // (exit 2) before a run is written.
+  void refusesWhatCannotRunDistributed() {
+    test::Scratch scratch;
+    const auto project = generatedProject(scratch);
+    const auto alias = runMpi(2, fitArguments(project, {"--distributed", "--sampler", "alias"}));
+    QCOMPARE(alias.exitCode, 2);
+    QVERIFY2(alias.err.contains("sparse"), qPrintable(alias.err));
+    const auto other = runCli({"fit", "lda-vb", "--project", str(project), "--dataset", "planted", "--distributed"});
+    QCOMPARE(other.exitCode, 2);
+    QVERIFY2(other.err.contains("does not run distributed"), qPrintable(other.err));
+    const auto uneven = runMpi(2, fitArguments(project, {"--distributed", "--partitions", "3"}));
+    QCOMPARE(uneven.exitCode, 2);
+    core::Project p(project, core::Project::Access::ReadOnly);
+    QVERIFY(core::listRuns(p).empty());
+  }
+
+  // Without mpirun, --distributed is a group of one: the very run without it.
+  void oneProcessIsANormalRun() {
+    test::Scratch scratch;
+    const auto project = generatedProject(scratch);
+    const auto plain = runCli(fitArguments(project, {"--partitions", "2"}, 20));
+    const auto alone = runCli(fitArguments(project, {"--partitions", "2", "--distributed"}, 20));
+    QCOMPARE(plain.exitCode, 0);
+    QCOMPARE(alone.exitCode, 0);
+    QVERIFY(finalLine(plain)["log_joint"] == finalLine(alone)["log_joint"]);
+    QVERIFY(!finalLine(alone).contains("processes"));
+  }
+};
+
+LATENT_TEST_CASE(CliDistributedTest)
+#include "tst_cli_distributed.moc"

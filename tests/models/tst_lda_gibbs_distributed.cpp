@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The sparse kernel's distributed schedule (lda_gibbs_sparse_kernel.hpp) with threads playing
+// the processes (test::ThreadCommunicator): Q members with P partitions between them are the
+// one-process chain with P partitions, every topic of every token the same; a stop asked of one
+// member ends the sweep on all of them after the same round.
+#include <QtTest>
+
+#include <cstdlib>
+#include <thread>
+
+#include "core/data/synthetic_lda.hpp"
+#include "core/models/topic/lda_gibbs_distribution.hpp"
+#include "core/models/topic/lda_gibbs_sparse_kernel.hpp"
+#include "core/models/topic/lda_gibbs_state.hpp"
+#include "test_case.hpp"
+#include "thread_group.hpp"
+
+using namespace latent;
+using core::topic::GibbsDistribution;
+using core::topic::LdaGibbsState;
+using Kernel = core::topic::SparseGibbsKernel<std::uint32_t>;
+
+namespace {
+
+constexpr int kDistributedTopics = 4;
+constexpr std::uint64_t kDistributedSeed = 11;
+
+core::Corpus distributedTestCorpus() {
+  core::SyntheticLdaSpec spec;
+  spec.topics = kDistributedTopics;
+  spec.vocabulary = 80;
+  spec.documents = 120;
+  spec.meanLength = 60;
+  spec.seed = 5;
+  return core::generateLdaCorpus(spec).corpus;
+}
+
+struct ChainEnd {
+  std::vector<std::int32_t> topics;
+  std::vector<std::int64_t> totals;
+  double logPrior = 0.0;
+};
+
+ChainEnd oneProcessChain(const core::Corpus& corpus, int partitions, int sweeps) {
+  LdaGibbsState state(corpus, kDistributedTopics, 0.1, 0.05, partitions, kDistributedSeed);
+  Kernel kernel(state);
+  std::vector<double> logPrior;
+  for (int s = 1; s <= sweeps; ++s)
+    if (!kernel.sweep({}, s == sweeps, logPrior)) return {};
+  const auto z = state.assignments();
+  return {{z.begin(), z.end()}, kernel.topicTotals(), logPrior[0]};
+}
+
+}  // namespace
+
+class LdaGibbsDistributedTest : public QObject {
+  Q_OBJECT
+
+  void compare(int members, int partitions) {
+    const auto corpus = distributedTestCorpus();
+    constexpr int sweeps = 12;
+    const ChainEnd reference = oneProcessChain(corpus, partitions, sweeps);
+    QVERIFY(!reference.topics.empty());
+
+    test::ThreadGroup group(members);
+    std::vector<ChainEnd> ends(static_cast<std::size_t>(members));
+    std::vector<std::int64_t> bytes(static_cast<std::size_t>(members), 0);
+    std::vector<std::jthread> threads;
+    for (int r = 0; r < members; ++r)
+      threads.emplace_back([&, r] {
+        test::ThreadCommunicator communicator(group, r);
+        GibbsDistribution distribution{&communicator, {}, {}};
+        LdaGibbsState state(corpus, kDistributedTopics, 0.1, 0.05, partitions, kDistributedSeed);
+        Kernel kernel(state, &distribution);
+        std::vector<double> logPrior;
+        for (int s = 1; s <= sweeps; ++s)
+          if (!kernel.sweep({}, s == sweeps, logPrior)) return;
+        kernel.synchronize(true);
+        const auto z = state.assignments();
+        ends[static_cast<std::size_t>(r)] = {{z.begin(), z.end()}, kernel.topicTotals(), logPrior[0]};
+        bytes[static_cast<std::size_t>(r)] = static_cast<std::int64_t>(kernel.communicatedBytesPerSweep());
+      });
+    threads.clear();
+    for (const auto& end : ends) {
+      QVERIFY(end.topics == reference.topics);
+      QVERIFY(end.totals == reference.totals);
+      QCOMPARE(end.logPrior, reference.logPrior);
+    }
+    // Every member sends every word group once per sweep, each at another round (so with other
+    // counts): about the same bytes on each.
+    QVERIFY(bytes[0] > 0);
+    for (const auto b : bytes) QVERIFY(std::abs(b - bytes[0]) < bytes[0] / 10);
+  }
+
+ private Q_SLOTS:
+  void twoMembersAreTheChainWithTwoPartitions() { compare(2, 2); }
+  void twoMembersOfTwoPartitionsEachAreTheChainWithFour() { compare(2, 4); }
+  void threeMembersAreTheChainWithThreePartitions() { compare(3, 3); }
+
+  // A different chain with P partitions than with one: the comparison above could tell them apart.
+  void partitionsChangeTheChain() {
+    const auto corpus = distributedTestCorpus();
+    QVERIFY(oneProcessChain(corpus, 2, 12).topics != oneProcessChain(corpus, 1, 12).topics);
+  }
+
+  // Member 1 alone is asked to stop: both members end the sweep after the same round, both
+  // agreed tokens are requested, and the counts gathered afterwards are whole.
+  void aStopOfOneMemberStopsAll() {
+    const auto corpus = distributedTestCorpus();
+    test::ThreadGroup group(2);
+    std::vector<int> stoppedAt(2, 0);
+    std::vector<char> agreed(2, 0);
+    std::vector<std::int64_t> tokens(2, 0);
+    std::vector<std::jthread> threads;
+    for (int r = 0; r < 2; ++r)
+      threads.emplace_back([&, r] {
+        test::ThreadCommunicator communicator(group, r);
+        std::stop_source own;
+        GibbsDistribution distribution{&communicator, own.get_token(), {}};
+        LdaGibbsState state(corpus, kDistributedTopics, 0.1, 0.05, 2, kDistributedSeed);
+        Kernel kernel(state, &distribution);
+        std::vector<double> logPrior;
+        for (int s = 1; s <= 10; ++s) {
+          if (r == 1 && s == 4) own.request_stop();
+          if (!kernel.sweep({}, false, logPrior)) {
+            stoppedAt[static_cast<std::size_t>(r)] = s;
+            break;
+          }
+        }
+        kernel.synchronize(true);
+        agreed[static_cast<std::size_t>(r)] = distribution.agreed.stop_requested() ? 1 : 0;
+        for (const auto n : kernel.topicTotals()) tokens[static_cast<std::size_t>(r)] += n;
+      });
+    threads.clear();
+    QCOMPARE(stoppedAt[0], 4);
+    QCOMPARE(stoppedAt[1], 4);
+    QVERIFY(agreed[0] && agreed[1]);
+    QCOMPARE(tokens[0], static_cast<std::int64_t>(corpus.tokenCount()));
+    QCOMPARE(tokens[1], tokens[0]);
+  }
+};
+
+LATENT_TEST_CASE(LdaGibbsDistributedTest)
+#include "tst_lda_gibbs_distributed.moc"

@@ -16,6 +16,8 @@
 #include "core/store/run_store.hpp"
 #include "test_case.hpp"
 #include "test_support.hpp"
+#include "ui/runs/blocks/block_density_view.hpp"
+#include "ui/runs/blocks/block_matrix_page.hpp"
 #include "ui/runs/blocks/block_network_view.hpp"
 #include "ui/runs/blocks/block_run_data.hpp"
 #include "ui/runs/run_view.hpp"
@@ -159,6 +161,29 @@ class TestBlockNetwork : public QObject {
     QVERIFY(network->setColouring(QString()));
     QCOMPARE(network->canvas()->drawing().nodeColours[1],
              ui::topicColour(data->blockColourIndex(1), network->palette()));
+  }
+
+  // Issue 20 defect 8: a block no node belongs to is not drawn on the Blocks page as "Block 4 (0)"
+  // with a density; the caption says it was left out, and the other blocks keep their numbers.
+  void blocksPageLeavesOutEmptyBlocks() {
+    std::vector<int> blocks;
+    for (int i = 0; i < 12; ++i) blocks.push_back(i % 3);
+    Eigen::MatrixXd theta = hardMemberships(12, 4);
+    theta.col(0).swap(theta.col(3));  // block 1 empty, nodes in blocks 2-4
+    for (int& b : blocks) b = b == 0 ? 3 : b;
+    const qint64 id = storeNetworkRun(m_file, m_graph, "sbm", theta, blocks);
+    ui::RunView view(m_file, id);
+    view.resize(1100, 800);
+    view.show();
+    QVERIFY(QTest::qWaitFor([&] { return view.isSettled(); }, 30000));
+    auto* page = view.page<ui::BlockMatrixPage>();
+    QVERIFY(page);
+    const auto& grid = page->blockMatrixView()->grid();
+    QCOMPARE(grid.values.rows(), Eigen::Index(3));
+    QCOMPARE(grid.rowNames, (QStringList{"Block 2", "Block 3", "Block 4"}));
+    QCOMPARE(grid.rowSizes, (std::vector<std::int64_t>{4, 4, 4}));
+    QCOMPARE(grid.values(0, 0), 0.8);  // block 2 with itself
+    QVERIFY2(page->captionText().contains(QStringLiteral("One block has no node")), qPrintable(page->captionText()));
   }
 
   // Mixed memberships: every node a pie of them, and the files of the context menu.

@@ -11,7 +11,10 @@
 #include <QtTest>
 
 #include <cmath>
+#include <tuple>
 
+#include "core/jobs/fit_job.hpp"
+#include "core/jobs/samples.hpp"
 #include "core/models/network/block_model_results.hpp"
 #include "core/store/run_store.hpp"
 #include "test_case.hpp"
@@ -263,6 +266,34 @@ class TestBlockNetwork : public QObject {
     QVERIFY(!network->drawsPies());
     QCOMPARE(network->canvas()->drawing().nodeColours.size(), std::size_t(n));
     QVERIFY2(network->legend().contains(QString::number(ui::kMaxPieNodes)), qPrintable(network->legend()));
+  }
+
+  // Not a check but pictures for people: Sampson's monks under mmsb (K = 3, pies) and Zachary's
+  // karate club under sbm (K = 2), each on its Network page, saved into LATENT_UI_SHOTS.
+  void screenshotsOfRealFits() {
+    const QString dir = qEnvironmentVariable("LATENT_UI_SHOTS");
+    if (dir.isEmpty()) QSKIP("set LATENT_UI_SHOTS=DIR to write screenshots of the Network page");
+    const auto file = m_scratch->path("real.latent");
+    {
+      core::Project project(file);
+      core::importSample(project, "sampson");
+      core::importSample(project, "karate");
+    }
+    const std::tuple<const char*, const char*, int, const char*> fits[] = {
+        {"mmsb", "sampson", 3, "block-network-sampson-mmsb.png"}, {"sbm", "karate", 2, "block-network-karate-sbm.png"}};
+    for (const auto& [model, dataset, k, shot] : fits) {
+      core::RunRequest request;
+      request.model = model;
+      request.dataset = dataset;
+      request.options = {{"k", k}};
+      const auto id = core::runFit(file, request, nullptr, {}).run.id;
+      ui::RunView view(file, id);
+      auto* network = openNetwork(view);
+      QVERIFY(network);
+      view.resize(1200, 860);
+      QTest::qWait(100);
+      QVERIFY(view.grab().save(QDir(dir).filePath(QString::fromUtf8(shot))));
+    }
   }
 };
 

@@ -99,7 +99,7 @@ ui::BlockNetworkView* openNetwork(ui::RunView& view) {
   view.show();
   if (!QTest::qWaitFor([&] { return view.isSettled(); }, 30000)) return nullptr;
   auto* network = view.page<ui::BlockNetworkView>();
-  if (!network) return nullptr;
+  if (!network || !QTest::qWaitFor([&] { return network->hasLayout(); }, 30000)) return nullptr;
   view.pages()->setCurrentWidget(network);
   QTest::qWait(50);
   return network;

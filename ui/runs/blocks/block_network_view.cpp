@@ -18,6 +18,7 @@
 #include <numeric>
 #include <sstream>
 
+#include "core/data/graph_layout.hpp"
 #include "ui/runs/blocks/block_run_data.hpp"
 #include "ui/util/background.hpp"
 #include "ui/util/figure_export.hpp"
@@ -32,6 +33,11 @@ namespace {
 constexpr int kNetworkLegendEntries = 12;
 // A block named in a mixed node's tooltip holds at least this share of it.
 constexpr double kNetworkTooltipShare = 0.05;
+
+struct NetworkLayout {
+  Eigen::MatrixX2d positions;
+  QString error;
+};
 
 // Writes the network file; "" when it worked, else the reason. Reads only what it is given, so it
 // runs off the GUI thread.
@@ -102,11 +108,30 @@ BlockNetworkView::BlockNetworkView(QWidget* parent) : QWidget(parent) {
   layout->addWidget(hint);
 }
 
-void BlockNetworkView::setData(std::shared_ptr<const BlockRunData> data, Eigen::MatrixX2d layout,
-                               const QString& layoutError) {
+void BlockNetworkView::setData(std::shared_ptr<const BlockRunData> data) {
   m_data = std::move(data);
-  if (layout.rows() > 0 || !layoutError.isEmpty()) m_layout = std::move(layout);
-  if (!layoutError.isEmpty()) m_canvas->setEmptyText(tr("The graph cannot be drawn: %1").arg(layoutError));
+  if (m_data && m_data->graph && !hasLayout() && !m_layingOut) {
+    m_layingOut = true;
+    runInBackground(
+        this,
+        [graph = m_data->graph] {
+          NetworkLayout out;
+          try {
+            out.positions = core::layoutGraph(static_cast<std::int64_t>(graph->nodeCount()), graph->edges,
+                                              core::kDrawingLayoutSeed);
+          } catch (const std::exception& e) {
+            out.error = qs(e.what());
+          }
+          return out;
+        },
+        [this](NetworkLayout layout) {
+          m_layingOut = false;
+          m_layout = std::move(layout.positions);
+          if (!layout.error.isEmpty()) m_canvas->setEmptyText(tr("The graph cannot be drawn: %1").arg(layout.error));
+          recolour();
+          Q_EMIT laidOut();
+        });
+  }
   m_degree.clear();
   if (m_data && m_data->graph) {
     const auto n = static_cast<std::int32_t>(m_data->graph->nodeCount());

@@ -36,10 +36,11 @@ class BlockNetworkView final : public QWidget {
  public:
   explicit BlockNetworkView(QWidget* parent = nullptr);
 
-  // The run's blocks with the layout of its graph (N x 2; empty, with the reason, when the graph
-  // cannot be laid out).
-  void setData(std::shared_ptr<const BlockRunData> data, Eigen::MatrixX2d layout, const QString& layoutError);
+  // The run's blocks. The first time, the graph is laid out off the GUI thread (the Drawing tab's
+  // seed, so that it looks the same there), and drawn when that ends (laidOut()).
+  void setData(std::shared_ptr<const BlockRunData> data);
   bool hasLayout() const noexcept { return m_layout.rows() > 0; }
+  bool isLayingOut() const noexcept { return m_layingOut; }
 
   // What colours the nodes: "" for the run's blocks, else a node attribute's name. False when the
   // graph has no such attribute.
@@ -56,6 +57,10 @@ class BlockNetworkView final : public QWidget {
   // menu writes it (there off the GUI thread). False with the reason in `error`.
   bool saveNetwork(const QString& file, core::GraphXmlFormat format, QString* error = nullptr) const;
 
+ Q_SIGNALS:
+  // The layout arrived (or the graph could not be laid out: the canvas says why).
+  void laidOut();
+
  protected:
   void changeEvent(QEvent* event) override;
 
@@ -67,6 +72,7 @@ class BlockNetworkView final : public QWidget {
   std::shared_ptr<const BlockRunData> m_data;
   Eigen::MatrixX2d m_layout;
   std::vector<int> m_degree;
+  bool m_layingOut = false;
   NetworkCanvas* m_canvas = nullptr;
   QComboBox* m_colourBy = nullptr;
   QLabel* m_legend = nullptr;

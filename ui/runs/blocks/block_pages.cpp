@@ -4,7 +4,6 @@
 
 #include <QTabWidget>
 
-#include "core/data/graph_layout.hpp"
 #include "core/models/network/block_model_results.hpp"
 #include "ui/runs/blocks/block_matrix_page.hpp"
 #include "ui/runs/blocks/block_network_view.hpp"
@@ -13,17 +12,6 @@
 #include "ui/runs/blocks/relations_page.hpp"
 
 namespace latent::ui {
-namespace {
-
-// The blocks and, the first time, the layout of the graph for the Network page (the drawing's seed,
-// so that the graph looks as on its Drawing tab).
-struct BlockPagesLoad {
-  BlockRunLoad blocks;
-  Eigen::MatrixX2d layout;
-  QString layoutError;
-};
-
-}  // namespace
 
 BlockPages::BlockPages(RunPagesContext context, QObject* parent) : RunPages(std::move(context), parent) {}
 
@@ -55,51 +43,36 @@ void BlockPages::update(const core::RunRecord& run, const RunHoldings& holdings)
     cancel();
     return;
   }
-  load(
-      [file = context().projectFile, id = context().runId, laidOut = m_network && m_network->hasLayout()] {
-        BlockPagesLoad out;
-        out.blocks = loadBlockRun(file, id);
-        if (out.blocks.data && out.blocks.data->graph && !laidOut) {
-          const auto& graph = *out.blocks.data->graph;
-          try {
-            out.layout =
-                core::layoutGraph(static_cast<std::int64_t>(graph.nodeCount()), graph.edges, core::kDrawingLayoutSeed);
-          } catch (const std::exception& e) {
-            out.layoutError = QString::fromUtf8(e.what());
-          }
-        }
-        return out;
-      },
-      [this](BlockPagesLoad both) {
-        BlockRunLoad& loaded = both.blocks;
-        if (!loaded.error.isEmpty()) {
-          Q_EMIT failed(tr("The blocks could not be read: %1").arg(loaded.error));
-          return;
-        }
-        if (!loaded.data) return;
-        const bool first = !m_blocks;
-        if (first) m_blocks = new BlockMatrixPage(context().pages);
-        m_blocks->setData(loaded.data);
-        memberships()->setData(loaded.data);
-        showPage(m_blocks, tr("Blocks"), 0);
-        showPage(m_memberships, tr("Memberships"), 1);
-        // Several relations (irm-multi): all of them side by side, with the features.
-        if (loaded.data->multiRelational()) {
-          if (!m_relations) m_relations = new RelationsPage(context().pages);
-          m_relations->setData(loaded.data);
-          showPage(m_relations, tr("Relations"), 1);
-        }
-        if (!m_network) m_network = new BlockNetworkView(context().pages);
-        m_network->setData(loaded.data, std::move(both.layout), both.layoutError);
-        showPage(m_network, tr("Network"), loaded.data->multiRelational() ? 3 : 2);
-        // A finished run is read for its results. Mixed memberships (each node spread over
-        // several blocks) are the point of the model that found them, and the simplex shows
-        // them; hard ones are read from the permuted adjacency matrix first.
-        if (first)
-          context().pages->setCurrentWidget(loaded.data->multiRelational() ? static_cast<QWidget*>(m_relations)
-                                            : loaded.data->mixed           ? static_cast<QWidget*>(m_memberships)
-                                                                           : m_blocks);
-      });
+  load([file = context().projectFile, id = context().runId] { return loadBlockRun(file, id); },
+       [this](BlockRunLoad loaded) {
+         if (!loaded.error.isEmpty()) {
+           Q_EMIT failed(tr("The blocks could not be read: %1").arg(loaded.error));
+           return;
+         }
+         if (!loaded.data) return;
+         const bool first = !m_blocks;
+         if (first) m_blocks = new BlockMatrixPage(context().pages);
+         m_blocks->setData(loaded.data);
+         memberships()->setData(loaded.data);
+         showPage(m_blocks, tr("Blocks"), 0);
+         showPage(m_memberships, tr("Memberships"), 1);
+         // Several relations (irm-multi): all of them side by side, with the features.
+         if (loaded.data->multiRelational()) {
+           if (!m_relations) m_relations = new RelationsPage(context().pages);
+           m_relations->setData(loaded.data);
+           showPage(m_relations, tr("Relations"), 1);
+         }
+         if (!m_network) m_network = new BlockNetworkView(context().pages);
+         m_network->setData(loaded.data);
+         showPage(m_network, tr("Network"), loaded.data->multiRelational() ? 3 : 2);
+         // A finished run is read for its results. Mixed memberships (each node spread over
+         // several blocks) are the point of the model that found them, and the simplex shows
+         // them; hard ones are read from the permuted adjacency matrix first.
+         if (first)
+           context().pages->setCurrentWidget(loaded.data->multiRelational() ? static_cast<QWidget*>(m_relations)
+                                             : loaded.data->mixed           ? static_cast<QWidget*>(m_memberships)
+                                                                            : m_blocks);
+       });
 }
 
 // While a graph run goes, its Memberships page follows the latest snapshot.

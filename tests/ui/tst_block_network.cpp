@@ -4,9 +4,12 @@
 // memberships draw each node as a pie of them up to kMaxPieNodes nodes and not above, a node
 // attribute colours them instead when chosen, the tooltip names node and block, and the drawing's
 // files (GraphML with the blocks, SVG) hold what is shown.
+#include <QApplication>
 #include <QDir>
 #include <QFile>
+#include <QMenu>
 #include <QTabWidget>
+#include <QTimer>
 #include <QXmlStreamReader>
 #include <QtTest>
 
@@ -249,6 +252,33 @@ class TestBlockNetwork : public QObject {
 
     if (const QString dir = qEnvironmentVariable("LATENT_UI_SHOTS"); !dir.isEmpty())
       QVERIFY(view.grab().save(QDir(dir).filePath(QStringLiteral("block-network-mmsb.png"))));
+  }
+
+  // The drawing's context menu: the picture as PNG or SVG and the network files.
+  void contextMenuOffersPicturesAndNetworkFiles() {
+    std::vector<int> blocks;
+    for (int i = 0; i < 12; ++i) blocks.push_back(i % 3);
+    const qint64 id = storeNetworkRun(m_file, m_graph, "irm", hardMemberships(12, 3), blocks);
+    ui::RunView view(m_file, id);
+    auto* network = openNetwork(view);
+    QVERIFY(network);
+    QStringList entries;
+    // exec() runs the menu in a loop of its own: read and close it from there.
+    QTimer poll;
+    poll.setInterval(20);
+    connect(&poll, &QTimer::timeout, this, [&] {
+      if (auto* menu = qobject_cast<QMenu*>(QApplication::activePopupWidget())) {
+        for (const QAction* action : menu->actions())
+          if (!action->isSeparator()) entries << action->text();
+        menu->close();
+      }
+    });
+    poll.start();
+    Q_EMIT network->canvas()->customContextMenuRequested(QPoint(10, 10));
+    poll.stop();
+    QCOMPARE(entries, (QStringList{QStringLiteral("Save Image as &PNG…"), QStringLiteral("Save Image as &SVG…"),
+                                   QStringLiteral("Save Network for &Gephi (GEXF)…"),
+                                   QStringLiteral("Save Network as Graph&ML…")}));
   }
 
   // Above kMaxPieNodes the pies would be specks: dots by the largest membership, and the key says so.

@@ -20,6 +20,7 @@
 #include "core/jobs/samples.hpp"
 #include "core/models/network/block_model_results.hpp"
 #include "core/store/run_store.hpp"
+#include "dark_palette.hpp"
 #include "test_case.hpp"
 #include "test_support.hpp"
 #include "ui/runs/blocks/block_density_view.hpp"
@@ -298,8 +299,9 @@ class TestBlockNetwork : public QObject {
     QVERIFY2(network->legend().contains(QString::number(ui::kMaxPieNodes)), qPrintable(network->legend()));
   }
 
-  // Not a check but pictures for people: Sampson's monks under mmsb (K = 3, pies) and Zachary's
-  // karate club under sbm (K = 2), each on its Network page, saved into LATENT_UI_SHOTS.
+  // Not a check but pictures for people: Sampson's monks under mmsb (K = 3, pies; also in the dark
+  // palette) and Zachary's karate club under sbm (K = 2), each on its Network page, saved into
+  // LATENT_UI_SHOTS.
   void screenshotsOfRealFits() {
     const QString dir = qEnvironmentVariable("LATENT_UI_SHOTS");
     if (dir.isEmpty()) QSKIP("set LATENT_UI_SHOTS=DIR to write screenshots of the Network page");
@@ -309,9 +311,13 @@ class TestBlockNetwork : public QObject {
       core::importSample(project, "sampson");
       core::importSample(project, "karate");
     }
-    const std::tuple<const char*, const char*, int, const char*> fits[] = {
-        {"mmsb", "sampson", 3, "block-network-sampson-mmsb.png"}, {"sbm", "karate", 2, "block-network-karate-sbm.png"}};
-    for (const auto& [model, dataset, k, shot] : fits) {
+    const std::tuple<const char*, const char*, int, const char*, bool> fits[] = {
+        {"mmsb", "sampson", 3, "block-network-sampson-mmsb.png", false},
+        {"sbm", "karate", 2, "block-network-karate-sbm.png", false},
+        {"mmsb", "sampson", 3, "block-network-sampson-mmsb-dark.png", true}};
+    const QPalette before = QApplication::palette();
+    for (const auto& [model, dataset, k, shot, dark] : fits) {
+      QApplication::setPalette(dark ? test::darkPalette() : before);
       core::RunRequest request;
       request.model = model;
       request.dataset = dataset;
@@ -324,6 +330,7 @@ class TestBlockNetwork : public QObject {
       QTest::qWait(100);
       QVERIFY(view.grab().save(QDir(dir).filePath(QString::fromUtf8(shot))));
     }
+    QApplication::setPalette(before);
   }
 };
 

@@ -17,11 +17,12 @@ Command addExportCommand(CLI::App& app) {
   auto iteration = std::make_shared<std::int64_t>(-1);
   std::string kinds;
   for (const auto& k : core::exportKinds()) kinds += (kinds.empty() ? "" : "|") + k.name;
-  auto* sub = app.add_subcommand("export", "Write a run's results as CSV");
+  auto* sub =
+      app.add_subcommand("export", "Write a run's results as CSV (a block model's graph also as GEXF or GraphML)");
   sub->add_option("--project", *project, "Project file (.latent)")->required();
   sub->add_option("--run", *run, "Run id (see latent-cli runs)")->required();
   sub->add_option("--what", *what, kinds)->required();
-  sub->add_option("--out", *out, "CSV file to write, - for standard output")->required();
+  sub->add_option("--out", *out, "File to write (CSV, or XML for gexf and graphml), - for standard output")->required();
   sub->add_option("--iteration", *iteration,
                   "matrix exports (topic-word, doc-topic, blocks, memberships, block-matrix, factors): the snapshot "
                   "taken at this iteration instead of the final result")

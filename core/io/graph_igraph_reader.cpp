@@ -162,6 +162,26 @@ std::vector<std::string> vertexText(const igraph_t* graph, const char* name, igr
   return out;
 }
 
+// igraph reads a GraphML id through libxml2's SAX2 interface, which hands over an attribute's value
+// with every '&' (written "&amp;" in the file) as the character reference "&#38;", so that it
+// cannot be taken for an entity; element text (the <data> values) comes through plain. Every '&'
+// of the id arrives so, which makes this replacement, left to right, the exact inverse.
+std::string unescapeGraphMlId(const std::string& id) {
+  static constexpr std::string_view kAmpersand = "&#38;";
+  if (id.find(kAmpersand) == std::string::npos) return id;
+  std::string out;
+  out.reserve(id.size());
+  for (std::size_t at = 0; at < id.size();) {
+    if (id.compare(at, kAmpersand.size(), kAmpersand) == 0) {
+      out += '&';
+      at += kAmpersand.size();
+    } else {
+      out += id[at++];
+    }
+  }
+  return out;
+}
+
 struct AttributeList {
   std::vector<std::string> names;
   std::vector<igraph_integer_t> types;
@@ -232,6 +252,8 @@ Extracted extract(const std::filesystem::path& source, GraphFormat format, std::
   const int idAttribute = format == GraphFormat::Pajek ? -1 : vertex.find("id");
   if (idAttribute >= 0) out.ids = vertexText(graph, "id", vertex.types[static_cast<std::size_t>(idAttribute)]);
   out.ids.resize(n);
+  if (format == GraphFormat::GraphMl)
+    for (auto& id : out.ids) id = unescapeGraphMlId(id);
   for (std::size_t i = 0; i < n; ++i)
     if (out.ids[i].empty()) out.ids[i] = std::to_string(format == GraphFormat::Pajek ? i + 1 : i);
 

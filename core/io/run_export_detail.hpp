@@ -49,6 +49,14 @@ std::int64_t exportBlockMatrix(Project& project, const RunRecord& run, std::ostr
 std::int64_t exportFactors(Project& project, const RunRecord& run, std::ostream& out,
                            std::optional<std::int64_t> iteration);
 
+// A graph's block model as a network file (graph_run_export.cpp): the graph with each node's block
+// and memberships as attributes (graph_xml_export.hpp), for Gephi (GEXF) and Cytoscape (GraphML).
+bool holdsGraphBlocks(Project& project, const RunRecord& run);
+std::int64_t exportGexf(Project& project, const RunRecord& run, std::ostream& out,
+                        std::optional<std::int64_t> iteration);
+std::int64_t exportGraphMl(Project& project, const RunRecord& run, std::ostream& out,
+                           std::optional<std::int64_t> iteration);
+
 // The multi-relational irm (mirm_export.cpp): every relation's block matrix
 // (`relation,from_block,to_block,probability`), each feature's cluster (`feature,cluster`) and the
 // feature densities per node block (`block,feature_cluster,probability`).

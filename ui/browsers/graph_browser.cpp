@@ -39,7 +39,6 @@ struct LoadedGraph {
   QString error;
 };
 
-constexpr std::uint64_t kGraphLayoutSeed = 1;
 constexpr int kLegendValues = 12;
 
 // A numeric item that sorts as a number.
@@ -167,7 +166,7 @@ void GraphBrowser::load() {
           out.graph = std::make_shared<const core::Graph>(core::loadGraph(project, id));
           try {
             out.layout = core::layoutGraph(static_cast<std::int64_t>(out.graph->nodeCount()), out.graph->edges,
-                                           kGraphLayoutSeed);
+                                           core::kDrawingLayoutSeed);
           } catch (const std::exception& e) {
             out.layoutError = qs(e.what());
           }

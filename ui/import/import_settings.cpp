@@ -25,7 +25,7 @@ constexpr int kImportPreviewWords = 14;
 // a sentence of the note.
 void appendNotes(ImportPreview& out, const std::vector<std::string>& notes) {
   for (const auto& n : notes) {
-    QString sentence = qs(n).trimmed();
+    QString sentence = importNoteText(n).trimmed();
     if (sentence.isEmpty()) continue;
     sentence[0] = sentence[0].toUpper();
     if (!sentence.endsWith(QLatin1Char('.'))) sentence += QLatin1Char('.');
@@ -155,6 +155,14 @@ const std::filesystem::path& ImportSettings::source() const {
       return table.source;
   }
   return corpus.source;
+}
+
+QString importNoteText(const std::string& note) {
+  QString text = qs(note);
+  // Longest first: "--undirected" holds "directed".
+  text.replace(QStringLiteral("--undirected"), QObject::tr("“Edges are: Undirected”"));
+  text.replace(QStringLiteral("--directed"), QObject::tr("“Edges are: Directed”"));
+  return text;
 }
 
 ImportPreview computeImportPreview(const ImportSettings& settings, int maxRecords) {

@@ -37,6 +37,10 @@ inline constexpr int kPreviewRecords = 20;
 // Reads at most `maxRecords` records with the real reader into memory (nothing is written).
 ImportPreview computeImportPreview(const ImportSettings& settings, int maxRecords = kPreviewRecords);
 
+// A reader's note as the dialog and the log show it: the command line's --directed and
+// --undirected become the dialog's own choice ("Edges are: Directed").
+QString importNoteText(const std::string& note);
+
 // The import into `project`, all or nothing: its rows stay hidden until its last commit.
 core::ImportResult runImport(core::Project& project, const ImportSettings& settings,
                              const core::ImportControl& control);

@@ -8,6 +8,7 @@
 
 #include "core/store/project.hpp"
 #include "core/util/errors.hpp"
+#include "ui/import/import_settings.hpp"
 #include "ui/jobs/project_session.hpp"
 #include "ui/util/qt_convert.hpp"
 
@@ -54,7 +55,7 @@ void ImportTask::start() {
       error = tr("the import failed for an unknown reason");
     }
     QStringList notes;
-    for (const auto& n : result.notes) notes << qs(n);
+    for (const auto& n : result.notes) notes << importNoteText(n);
     QMetaObject::invokeMethod(
         this,
         [this, ok, cancelled, error, notes, dataset = result.dataset] {

@@ -80,15 +80,20 @@ QString exportName(const QWidget* widget) {
   return QStringLiteral("export");
 }
 
-void enableFigureExport(QWidget* figure, std::function<QString()> suggestedName) {
+void enableFigureExport(QWidget* figure, std::function<QString()> suggestedName,
+                        std::function<void(QMenu& menu)> moreActions) {
   figure->setProperty(kFigureProperty, true);
   setExportName(figure, std::move(suggestedName));
   figure->setContextMenuPolicy(Qt::CustomContextMenu);
-  QObject::connect(figure, &QWidget::customContextMenuRequested, figure, [figure](const QPoint& at) {
+  QObject::connect(figure, &QWidget::customContextMenuRequested, figure, [figure, moreActions](const QPoint& at) {
     QMenu menu(figure);
     QAction* png =
         menu.addAction(QIcon::fromTheme(QStringLiteral("document-export")), QObject::tr("Save Image as &PNG…"));
     QAction* svg = menu.addAction(QObject::tr("Save Image as &SVG…"));
+    if (moreActions) {
+      menu.addSeparator();
+      moreActions(menu);
+    }
     QAction* chosen = menu.exec(figure->mapToGlobal(at));
     if (chosen == png) saveFigureInteractively(figure, QStringLiteral("png"));
     if (chosen == svg) saveFigureInteractively(figure, QStringLiteral("svg"));

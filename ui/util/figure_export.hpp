@@ -7,6 +7,7 @@
 
 #include <functional>
 
+class QMenu;
 class QTableView;
 class QWidget;
 
@@ -14,8 +15,9 @@ namespace latent::ui {
 
 // Marks `figure` as exportable and gives it a context menu with "Save Image as PNG…" and
 // "Save Image as SVG…" (suggesting `suggestedName()` without extension, e.g. "run-3-training").
-// Widgets with a context menu of their own can add figureExportActions() to it instead.
-void enableFigureExport(QWidget* figure, std::function<QString()> suggestedName);
+// `moreActions`, when given, adds the figure's own entries below them (a drawing's network files).
+void enableFigureExport(QWidget* figure, std::function<QString()> suggestedName,
+                        std::function<void(QMenu& menu)> moreActions = {});
 bool isExportableFigure(const QWidget* widget);
 
 // Renders `figure` as it is on screen to `file`: SVG (vector, through QSvgGenerator) when the name

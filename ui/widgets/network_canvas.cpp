@@ -73,6 +73,35 @@ double NetworkCanvas::nodeRadius(std::int64_t node) const {
   return nodeRadius() * (1.0 + 1.2 * std::sqrt(std::clamp(m_drawing.nodeSizes[i], 0.0, 1.0)));
 }
 
+bool NetworkCanvas::drawsPies() const {
+  return m_drawing.pieShares.rows() == m_drawing.positions.rows() && m_drawing.pieShares.rows() > 0 &&
+         static_cast<std::size_t>(m_drawing.pieShares.cols()) == m_drawing.pieColours.size();
+}
+
+// Slices clockwise from twelve o'clock in block order, so that the same block sits at the same
+// angle in every pie; slivers too thin to see are left to the neighbouring slices.
+void NetworkCanvas::paintPie(QPainter& painter, std::int64_t node, const QPointF& centre, double radius) const {
+  constexpr double kSmallestSlice = 0.01;
+  const QRectF box(centre.x() - radius, centre.y() - radius, 2 * radius, 2 * radius);
+  const QPen outline = painter.pen();
+  painter.setPen(Qt::NoPen);
+  double shown = 0.0;
+  for (Eigen::Index k = 0; k < m_drawing.pieShares.cols(); ++k)
+    if (m_drawing.pieShares(node, k) >= kSmallestSlice) shown += m_drawing.pieShares(node, k);
+  double start = 90.0;
+  for (Eigen::Index k = 0; k < m_drawing.pieShares.cols() && shown > 0.0; ++k) {
+    const double share = m_drawing.pieShares(node, k);
+    if (share < kSmallestSlice) continue;
+    const double span = -360.0 * share / shown;
+    painter.setBrush(m_drawing.pieColours[static_cast<std::size_t>(k)]);
+    painter.drawPie(box, static_cast<int>(std::lround(start * 16)), static_cast<int>(std::lround(span * 16)));
+    start += span;
+  }
+  painter.setPen(outline);
+  painter.setBrush(Qt::NoBrush);
+  painter.drawEllipse(centre, radius, radius);
+}
+
 QPointF NetworkCanvas::nodePosition(std::int64_t node) const {
   if (node < 0 || node >= m_drawing.positions.rows()) return {};
   // Room for the largest node at the border.
@@ -151,12 +180,17 @@ void NetworkCanvas::paintEvent(QPaintEvent*) {
   }
   const QColor outline = palette().color(QPalette::Base);
   painter.setPen(QPen(outline, nodeRadius() > 3 ? 1.0 : 0.5));
+  const bool pies = drawsPies();
   for (Eigen::Index i = 0; i < n; ++i) {
     const auto ui = static_cast<std::size_t>(i);
     const QColor fill =
         ui < m_drawing.nodeColours.size() && m_drawing.nodeColours[ui].isValid() ? m_drawing.nodeColours[ui] : text;
-    painter.setBrush(fill);
     const double r = nodeRadius(i);
+    if (pies) {
+      paintPie(painter, i, nodePosition(i), r);
+      continue;
+    }
+    painter.setBrush(fill);
     painter.drawEllipse(nodePosition(i), r, r);
   }
   if (n <= kMaxLabelledNodes && m_drawing.labels.size() == static_cast<std::size_t>(n)) {

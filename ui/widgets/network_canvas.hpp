@@ -3,10 +3,11 @@
 // as the caller says, joined by plain edges, with a second kind of edge drawn on top in an accent
 // colour, its opacity by strength (a model's predicted links). The wheel zooms about the pointer,
 // a drag pans, a double click restores the whole drawing; hovering a node shows the caller's
-// tooltip and lights its edges; clicking one reports it.
+// tooltip and lights its edges; clicking one reports it. Nodes are dots, or pies of their shares.
 #pragma once
 
 #include <QColor>
+#include <QPainter>
 #include <QString>
 #include <QWidget>
 
@@ -26,6 +27,10 @@ struct NetworkDrawing {
   // beside it when the graph is small enough (kMaxLabelledNodes) and shown on hover otherwise.
   std::vector<double> nodeSizes;
   std::vector<QString> labels;
+  // Optional: each node drawn as a pie of its shares (N x K, rows summing to one), slice k in
+  // pieColours[k], instead of a dot of one colour (a mixed-membership model's nodes).
+  Eigen::MatrixXd pieShares;
+  std::vector<QColor> pieColours;
   std::vector<std::pair<std::int64_t, std::int64_t>> edges;  // plain edges
   struct Accent {
     std::int64_t a = 0, b = 0;
@@ -81,6 +86,8 @@ class NetworkCanvas final : public QWidget {
  private:
   double nodeRadius() const;
   double nodeRadius(std::int64_t node) const;
+  bool drawsPies() const;
+  void paintPie(QPainter& painter, std::int64_t node, const QPointF& centre, double radius) const;
 
   NetworkDrawing m_drawing;
   QColor m_accent;

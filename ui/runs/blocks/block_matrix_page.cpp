@@ -50,6 +50,34 @@ QString blockList(const std::vector<int>& blocks) {
   return parts.join(QStringLiteral(", "));
 }
 
+// The rows and columns of `kept` blocks (all of them when that is every one).
+DensityGrid keepBlocks(DensityGrid grid, const std::vector<int>& kept) {
+  if (static_cast<Eigen::Index>(kept.size()) == grid.values.rows()) return grid;
+  const auto pick = [&](const Eigen::MatrixXd& m) {
+    if (m.rows() != grid.values.rows() || m.cols() != grid.values.cols()) return m;
+    Eigen::MatrixXd out(static_cast<Eigen::Index>(kept.size()), static_cast<Eigen::Index>(kept.size()));
+    for (std::size_t r = 0; r < kept.size(); ++r)
+      for (std::size_t c = 0; c < kept.size(); ++c)
+        out(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(c)) = m(kept[r], kept[c]);
+    return out;
+  };
+  const auto pickList = [&](const auto& list) {
+    auto out = list;
+    if (static_cast<Eigen::Index>(list.size()) != grid.values.rows()) return out;
+    out.clear();
+    for (const int k : kept) out.push_back(list[static_cast<decltype(list.size())>(k)]);
+    return out;
+  };
+  grid.links = pick(grid.links);
+  grid.pairs = pick(grid.pairs);
+  grid.rowSizes = pickList(grid.rowSizes);
+  grid.columnSizes = pickList(grid.columnSizes);
+  grid.rowNames = pickList(grid.rowNames);
+  grid.columnNames = pickList(grid.columnNames);
+  grid.values = pick(grid.values);
+  return grid;
+}
+
 }  // namespace
 
 BlockMatrixPage::BlockMatrixPage(QWidget* parent) : QWidget(parent) {
@@ -114,6 +142,13 @@ void BlockMatrixPage::setData(std::shared_ptr<const BlockRunData> data) {
                   ? QStringLiteral("%1 · %2").arg(d.blockName(k), d.typeNames[d.blockType[static_cast<std::size_t>(k)]])
                   : d.blockName(k));
 
+  // A block no node has as its most probable one holds no pairs: its row of link probabilities is
+  // the prior's, not something the data showed, so the matrices leave it out.
+  std::vector<int> kept;
+  for (int k = 0; k < d.blockCount(); ++k)
+    if (d.blockSizes[static_cast<std::size_t>(k)] > 0) kept.push_back(k);
+  const int emptyBlocks = d.blockCount() - static_cast<int>(kept.size());
+
   // Pair by pair when the graph is small enough, else densities between groups of nodes.
   if (d.aggregated) {
     m_fileOrder->setGraph(nullptr);
@@ -121,7 +156,7 @@ void BlockMatrixPage::setData(std::shared_ptr<const BlockRunData> data) {
     m_fileDensity->setGrid(d.fileOrderDensity);
     DensityGrid blocks = d.blockDensity;
     blocks.rowNames = blocks.columnNames = names;
-    m_blockDensity->setGrid(std::move(blocks));
+    m_blockDensity->setGrid(keepBlocks(std::move(blocks), kept));
     m_fileStack->setCurrentWidget(m_fileDensity);
     m_blockStack->setCurrentWidget(m_blockDensity);
   } else {
@@ -143,7 +178,7 @@ void BlockMatrixPage::setData(std::shared_ptr<const BlockRunData> data) {
     grid.rowAxis = tr("from block");
     grid.columnAxis = tr("to block");
   }
-  m_blockMatrix->setGrid(std::move(grid));
+  m_blockMatrix->setGrid(keepBlocks(std::move(grid), kept));
   m_blockMatrix->setToolTip(QString());
 
   QStringList caption;
@@ -172,6 +207,10 @@ void BlockMatrixPage::setData(std::shared_ptr<const BlockRunData> data) {
                    .arg(d.typeNames[0].toHtmlEscaped(), d.typeNames[1].toHtmlEscaped(), blockList(first),
                         blockList(second));
   }
+  if (emptyBlocks > 0)
+    caption << (emptyBlocks == 1
+                    ? tr("One block has no node as its most likely one and is not shown.")
+                    : tr("%1 blocks have no node as their most likely one and are not shown.").arg(emptyBlocks));
   if (d.iteration >= 0)
     caption << tr("From the snapshot at %1: the run has no final result.").arg(d.sourceText().toHtmlEscaped());
   m_caption->setText(caption.join(QLatin1Char(' ')));

@@ -6,6 +6,7 @@
 
 #include "core/models/network/block_model_results.hpp"
 #include "ui/runs/blocks/block_matrix_page.hpp"
+#include "ui/runs/blocks/block_network_view.hpp"
 #include "ui/runs/blocks/block_run_data.hpp"
 #include "ui/runs/blocks/membership_page.hpp"
 #include "ui/runs/blocks/relations_page.hpp"
@@ -61,6 +62,9 @@ void BlockPages::update(const core::RunRecord& run, const RunHoldings& holdings)
            m_relations->setData(loaded.data);
            showPage(m_relations, tr("Relations"), 1);
          }
+         if (!m_network) m_network = new BlockNetworkView(context().pages);
+         m_network->setData(loaded.data);
+         showPage(m_network, tr("Network"), loaded.data->multiRelational() ? 3 : 2);
          // A finished run is read for its results. Mixed memberships (each node spread over
          // several blocks) are the point of the model that found them, and the simplex shows
          // them; hard ones are read from the permuted adjacency matrix first.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The pages of a block model's results, for a graph run that holds memberships and a block
-// matrix: Blocks and Memberships once the run has ended, and while it goes the Memberships page
-// following its latest snapshot.
+// matrix: Blocks, Memberships and Network (the graph drawn coloured by the blocks) once the run has
+// ended, and while it goes the Memberships page following its latest snapshot.
 #pragma once
 
 #include <QPointer>
@@ -11,6 +11,7 @@
 namespace latent::ui {
 
 class BlockMatrixPage;
+class BlockNetworkView;
 class MembershipPage;
 class RelationsPage;
 
@@ -28,6 +29,7 @@ class BlockPages final : public RunPages {
   QPointer<BlockMatrixPage> m_blocks;
   QPointer<MembershipPage> m_memberships;
   QPointer<RelationsPage> m_relations;  // multi-relational irm runs
+  QPointer<BlockNetworkView> m_network;
 };
 
 }  // namespace latent::ui

@@ -9,6 +9,7 @@
 #include "core/eval/link_prediction.hpp"
 #include "core/store/document_link_store.hpp"
 #include "core/store/run_results.hpp"
+#include "core/store/run_store.hpp"
 #include "ui/util/qt_convert.hpp"
 
 namespace latent::ui {

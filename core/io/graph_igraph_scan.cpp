@@ -349,7 +349,13 @@ class GraphmlScanner {
   void feed(const char* begin, std::size_t size) {
     for (const char* c = begin; c != begin + size; ++c) {
       if (m_inTag) {
-        if (*c == '>' && tagEnds()) {
+        // An element's attribute values may hold '>'; comments and the like have no quotes.
+        if (m_quote != 0) {
+          if (*c == m_quote) m_quote = 0;
+        } else if ((*c == '"' || *c == '\'') && !m_tag.empty() && m_tag.front() != '!' && m_tag.front() != '?') {
+          m_quote = *c;
+        }
+        if (*c == '>' && m_quote == 0 && tagEnds()) {
           m_inTag = false;
           tag();
           m_tag.clear();
@@ -455,6 +461,7 @@ class GraphmlScanner {
   std::string m_file;
   std::int64_t m_line = 1, m_tagLine = 1, m_textLine = 1, m_dataLine = 0;
   bool m_inTag = false;
+  char m_quote = 0;  // the quote of the attribute value being read, 0 outside one
   std::string m_tag;
   std::string m_text;  // the current text's first 65 bytes
   std::size_t m_textSize = 0;

@@ -317,6 +317,8 @@ inline const std::vector<BadGraphCase>& badGraphCases() {
          "", false, {}, false, 9, "'1e999' is beyond the range of a double"});
     add({"graphml second edge's weight", F::GraphMl, "g.graphml", graphmlHead + "<edge source=\"a\" target=\"b\"/>\n<!-- <edge> -->\n<edge source=\"b\" target=\"a\"><data key=\"w\">0</data></edge>\n" + graphmlTail,
          "", false, {}, false, 9, "the weight 0 of edge 2 from"});
+    add({"graphml '>' in an attribute", F::GraphMl, "g.graphml", graphmlHead + "<node id=\"c>d\"/>\n<edge source=\"a\" target=\"b\"/>\n" + graphmlTail,
+         "id,name\na,A\nb,B\n", false, {}, false, 7, "node 'c>d' is not in the nodes file"});
     add({"graphml huge attribute", F::GraphMl, "g.graphml", graphmlHead + "<node id=\"c\">\n<data key=\"w\">" + std::string(std::size_t{5} << 20, 'y') + "</data></node>\n" + graphmlTail,
          "", false, {}, false, 8, "holds a text longer than 4 MB in one element"});
     add({"graphml huge tag", F::GraphMl, "g.graphml", graphmlHead + "<node id=\"" + std::string(std::size_t{5} << 20, 'y') + "\"/>\n" + graphmlTail,

@@ -34,7 +34,7 @@ void AlsScratch::reserve(int factors) {
 
 bool alsSolveRow(const FactorTable& other, std::span<const float> otherBias, std::span<const std::int32_t> neighbours,
                  std::span<const float> targets, double ridgeFactor, double ridgeBias, float* row, float& bias,
-                 AlsScratch& scratch, const float* priorMean, std::stop_token stop) {
+                 AlsScratch& scratch, const float* priorMean, const std::stop_token& stop) {
   const int K = other.factors;
   if (neighbours.empty()) {
     std::fill(row, row + K, 0.0f);

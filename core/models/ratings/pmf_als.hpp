@@ -42,7 +42,7 @@ struct AlsScratch {
 // as they were and the result is false.
 bool alsSolveRow(const FactorTable& other, std::span<const float> otherBias, std::span<const std::int32_t> neighbours,
                  std::span<const float> targets, double ridgeFactor, double ridgeBias, float* row, float& bias,
-                 AlsScratch& scratch, const float* priorMean = nullptr, std::stop_token stop = {});
+                 AlsScratch& scratch, const float* priorMean = nullptr, const std::stop_token& stop = {});
 
 class AlsSolver {
  public:

@@ -39,6 +39,9 @@
 #include <cstring>
 #include <memory>
 #include <new>
+#include <stop_token>
+
+#include <sys/types.h>
 
 #include "core/io/graph_builder.hpp"
 #include "core/io/graph_reading.hpp"
@@ -97,8 +100,11 @@ std::string_view formatName(GraphFormat format) {
 
 // igraph's message as an InputError: "line N" (igraph) or "Line N:" (libxml2) becomes the error's
 // line, the rest its reason.
+// Errors igraph gives without a line (an edge naming no target, "1e999") take the line of the
+// element the scan found behind them.
 [[noreturn]] void throwParseError(const std::string& file, GraphFormat format, std::string message,
-                                  std::int64_t lineCount) {
+                                  const IgraphScan& scan) {
+  const std::int64_t lineCount = scan.lineCount;
   // libxml2 adds the offending bytes on a second line; the first says it all.
   if (const auto newline = message.find('\n'); newline != std::string::npos) message.erase(newline);
   std::int64_t line = 0;
@@ -136,6 +142,11 @@ std::string_view formatName(GraphFormat format) {
   for (std::size_t at = message.find("ALNUM"); at != std::string::npos; at = message.find("ALNUM", at))
     message.replace(at, 5, "word");
   if (lineCount > 0 && line > lineCount) line = lineCount;  // "line n+1" for an end of file
+  if (line == 0)
+    if (const auto* culprit = scan.culpritFor(message)) {
+      line = culprit->line;
+      if (!culprit->detail.empty()) message += ": " + culprit->detail;
+    }
   throw InputError(file, line, "cannot be read as " + std::string(formatName(format)) + ": " + message);
 }
 
@@ -220,7 +231,19 @@ struct Extracted {
   std::vector<std::string> warnings;
 };
 
-Extracted extract(const std::filesystem::path& source, GraphFormat format, std::int64_t lineCount) {
+ssize_t readUntilStopped(void* cookie, char* buffer, std::size_t size) {
+  auto* read = static_cast<StopAwareRead*>(cookie);
+  if (read->stop.stop_requested()) {
+    read->stopped = true;
+    return 0;
+  }
+  const std::size_t got = std::fread(buffer, 1, size, read->file);
+  if (got == 0 && std::ferror(read->file)) return -1;
+  return static_cast<ssize_t>(got);
+}
+
+Extracted extract(const std::filesystem::path& source, GraphFormat format, const IgraphScan& scan,
+                  const ImportControl& control) {
   const std::string file = source.string();
   IgraphSession session;
   const auto f = openInputFile(source);  // igraph's readers take a FILE*
@@ -230,17 +253,22 @@ Extracted extract(const std::filesystem::path& source, GraphFormat format, std::
     char head[3] = {};
     if (std::fread(head, 1, 3, f.get()) != 3 || std::memcmp(head, "\xEF\xBB\xBF", 3) != 0) std::rewind(f.get());
   }
+  StopAwareRead reading;
+  reading.file = f.get();
+  reading.stop = control.stop;
+  const InputFile stoppable = openUntilStopped(reading);
   GraphHolder holder;
   igraph_error_t rc = IGRAPH_SUCCESS;
   if (format == GraphFormat::Gml)
-    rc = igraph_read_graph_gml(&holder.graph, f.get());
+    rc = igraph_read_graph_gml(&holder.graph, stoppable.get());
   else if (format == GraphFormat::GraphMl)
-    rc = igraph_read_graph_graphml(&holder.graph, f.get(), 0);
+    rc = igraph_read_graph_graphml(&holder.graph, stoppable.get(), 0);
   else
-    rc = igraph_read_graph_pajek(&holder.graph, f.get());
+    rc = igraph_read_graph_pajek(&holder.graph, stoppable.get());
+  holder.live = rc == IGRAPH_SUCCESS;
+  if (reading.stopped) throw Cancelled();
   if (rc != IGRAPH_SUCCESS)
-    throwParseError(file, format, session.error().empty() ? igraph_strerror(rc) : session.error(), lineCount);
-  holder.live = true;
+    throwParseError(file, format, session.error().empty() ? igraph_strerror(rc) : session.error(), scan);
   const igraph_t* graph = &holder.graph;
 
   Extracted out;
@@ -304,15 +332,32 @@ Extracted extract(const std::filesystem::path& source, GraphFormat format, std::
   return out;
 }
 
-void checkUtf8(const std::string& file, const std::string& text, const std::string& what) {
+void checkUtf8(const std::string& file, std::int64_t line, const std::string& text, const std::string& what) {
   if (const auto bad = utf8::firstInvalid(text); bad != utf8::npos) {
     char hex[8];
     std::snprintf(hex, sizeof hex, "0x%02X", static_cast<unsigned>(static_cast<unsigned char>(text[bad])));
-    throw InputError(file, 0, what + " is not valid UTF-8 (byte " + std::string(hex) + "); save the file as UTF-8");
+    throw InputError(file, line, what + " is not valid UTF-8 (byte " + std::string(hex) + "); save the file as UTF-8");
   }
 }
 
+// Where the file writes igraph's node `index` (with id `id`), for errors about it; 0 if unknown.
+std::int64_t nodeLine(const std::filesystem::path& source, GraphFormat format, const IgraphScan& scan,
+                      std::size_t nodes, std::size_t index, const std::string& id) {
+  if (format == GraphFormat::Gml) return scan.nodeLines.size() == nodes ? scan.nodeLines[index] : 0;
+  if (format == GraphFormat::GraphMl) {
+    const auto found = scan.nodeIdLines.find(id);
+    return found == scan.nodeIdLines.end() ? 0 : found->second;
+  }
+  return findPajekVertexLine(source, static_cast<std::int64_t>(index) + 1);
+}
+
 }  // namespace
+
+InputFile openUntilStopped(StopAwareRead& reading) {
+  InputFile file(fopencookie(&reading, "r", cookie_io_functions_t{readUntilStopped, nullptr, nullptr, nullptr}));
+  if (!file) throw std::bad_alloc();
+  return file;
+}
 
 bool readWithIgraph(const std::filesystem::path& source, GraphFormat format, const GraphReadOptions& options,
                     const ImportControl& control, GraphBuilder& builder, GraphReadReport& report) {
@@ -323,18 +368,23 @@ bool readWithIgraph(const std::filesystem::path& source, GraphFormat format, con
                      "the file mixes *Arcs and *Edges sections, which igraph's Pajek reader cannot keep apart; "
                      "write every tie as an arc (an edge as two arcs), or import with --undirected");
   control.checkStop();
-  Extracted graph = extract(source, format, scan.lineCount);
+  Extracted graph = extract(source, format, scan, control);
   control.checkStop();
 
   const std::size_t n = graph.ids.size();
+  const auto lineOfNode = [&](std::size_t i) { return nodeLine(source, format, scan, n, i, graph.ids[i]); };
   for (std::size_t i = 0; i < n; ++i) {
     const std::string node = "node " + std::to_string(i + 1) + " of the file";
-    checkUtf8(file, graph.ids[i], "the id of " + node);
-    if (!graph.names.empty()) checkUtf8(file, graph.names[i], "the name of " + node);
+    // The line is looked for only when there is an error to name it in.
+    const auto check = [&](const std::string& text, const std::string& what) {
+      if (utf8::firstInvalid(text) != utf8::npos) checkUtf8(file, lineOfNode(i), text, what);
+    };
+    check(graph.ids[i], "the id of " + node);
+    if (!graph.names.empty()) check(graph.names[i], "the name of " + node);
     for (std::size_t a = 0; a < graph.attributeNames.size(); ++a)
-      checkUtf8(file, graph.attributes[a][i], "attribute '" + graph.attributeNames[a] + "' of " + node);
+      check(graph.attributes[a][i], "attribute '" + graph.attributeNames[a] + "' of " + node);
   }
-  for (const auto& name : graph.attributeNames) checkUtf8(file, name, "an attribute name");
+  for (const auto& name : graph.attributeNames) checkUtf8(file, 0, name, "an attribute name");
 
   std::vector<std::int32_t> index(n);
   for (std::size_t i = 0; i < n; ++i) {
@@ -345,9 +395,10 @@ bool readWithIgraph(const std::filesystem::path& source, GraphFormat format, con
           "node " + shownText(graph.ids[i]) + " is not in the nodes file " + builder.nodesTable()->file;
       if (format == GraphFormat::Gml) reason += " (GML nodes are matched by their numeric id)";
       if (format == GraphFormat::Pajek) reason += " (Pajek nodes are matched by their number, 1 to n)";
-      throw InputError(file, 0, reason);
+      throw InputError(file, lineOfNode(i), reason);
     }
-    if (!added) throw InputError(file, 0, "node id " + shownText(graph.ids[i]) + " is used by more than one node");
+    if (!added)
+      throw InputError(file, lineOfNode(i), "node id " + shownText(graph.ids[i]) + " is used by more than one node");
     if (!graph.names.empty() && !graph.names[i].empty()) builder.setName(index[i], std::move(graph.names[i]));
   }
   for (std::size_t a = 0; a < graph.attributeNames.size(); ++a) {
@@ -371,10 +422,12 @@ bool readWithIgraph(const std::filesystem::path& source, GraphFormat format, con
   // edge written without a value weighs 1 whatever igraph padded it with.
   const std::size_t m = graph.from.size();
   const bool pajekLines = format == GraphFormat::Pajek && scan.pajekPlain && scan.pajekEdgeLines.size() == m;
+  // GML and GraphML edges come in the file's order (see graph_igraph_scan.cpp).
+  const bool elementLines = format != GraphFormat::Pajek && scan.edgeLines.size() == m;
   for (std::size_t e = 0; e < m; ++e) {
     const auto source = static_cast<std::size_t>(graph.from[e]);
     const auto target = static_cast<std::size_t>(graph.to[e]);
-    const std::int64_t line = pajekLines ? scan.pajekEdgeLines[e] : 0;
+    const std::int64_t line = pajekLines ? scan.pajekEdgeLines[e] : elementLines ? scan.edgeLines[e] : 0;
     const auto describe = [&] {
       return (pajekLines ? std::string("the edge") : "edge " + std::to_string(e + 1)) + " from " +
              shownText(graph.ids[source]) + " to " + shownText(graph.ids[target]);

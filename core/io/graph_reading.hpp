@@ -6,13 +6,16 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <stop_token>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "core/data/id_map.hpp"
 #include "core/io/graph_import.hpp"
 #include "core/io/import_control.hpp"
+#include "core/util/input_file.hpp"
 #include "core/util/line_reader.hpp"
 
 namespace latent::core::graph_detail {
@@ -113,8 +116,47 @@ struct IgraphScan {
   // GraphML: the first element whose text is one. igraph reads a missing weight as NaN too, so a
   // NaN weight is refused only when the file wrote one. 0 if none.
   std::int64_t nonFiniteLine = 0;
+  // GML: the line each node and each edge of the first graph starts on, in the file's order (which
+  // is igraph's); GraphML: each edge's, and the first <node> of each id. Errors about the n-th
+  // node or edge name its line; the lists are only used while their counts match igraph's.
+  std::vector<std::int64_t> nodeLines, edgeLines;
+  std::unordered_map<std::string, std::int64_t> nodeIdLines;
+  // igraph errors that come without a line, traced to the first element that would cause them: a
+  // phrase of igraph's message, that element's line, and what to add to the message ("" for
+  // nothing). The scan cannot tell whether igraph will object, so these are only looked up when it
+  // does (lineFor).
+  struct Culprit {
+    std::string phrase;
+    std::int64_t line = 0;
+    std::string detail;
+  };
+  std::vector<Culprit> culprits;
+  void suspect(std::string phrase, std::int64_t line, std::string detail = {}) {
+    for (const auto& c : culprits)
+      if (c.phrase == phrase) return;  // the first one is the one igraph meets
+    culprits.push_back({std::move(phrase), line, std::move(detail)});
+  }
+  const Culprit* culpritFor(std::string_view message) const {
+    for (const auto& c : culprits)
+      if (message.find(c.phrase) != std::string_view::npos) return &c;
+    return nullptr;
+  }
 };
 IgraphScan scanForIgraph(const std::filesystem::path& source, GraphFormat format, const ImportControl& control);
+// The first line of a Pajek file naming vertex `number` (its vertex line, or an edge's), 0 if
+// none. Only an error needs it, so the file is read again then rather than indexed on every import.
+std::int64_t findPajekVertexLine(const std::filesystem::path& source, std::int64_t number);
+
+// igraph's parsers cannot be interrupted, but they read through a FILE*: the one openUntilStopped
+// makes reads `file` until `stop` is requested and then says the file has ended, so a parser
+// returns at its next read (a few kilobytes on) instead of at the end of a large file; `stopped`
+// then tells the caller that the end was not the file's.
+struct StopAwareRead {
+  std::FILE* file = nullptr;
+  std::stop_token stop;
+  bool stopped = false;
+};
+InputFile openUntilStopped(StopAwareRead& reading);
 
 // GML, GraphML and Pajek through igraph.
 bool readWithIgraph(const std::filesystem::path& source, GraphFormat format, const GraphReadOptions& options,

@@ -5,10 +5,12 @@
 #include <sqlite3.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 
+#include "core/store/run_store.hpp"
 #include "core/util/errors.hpp"
 
 namespace latent::core {
@@ -53,10 +55,12 @@ void checkResources(const ModelInfo& model, const FitData& data, const nlohmann:
         " of memory on this dataset, more than the " + size(memory) + " a fit may take here (" +
         (std::getenv("LATENT_MEMORY_LIMIT_MB") ? "LATENT_MEMORY_LIMIT_MB" : "80% of the machine's memory") +
         "); choose " + lowerWhat(model));
+  // A matrix beyond one blob is stored in parts (saveMatrix), so only parts beyond the blob limit
+  // (a build of SQLite with a limit below kMatrixPartBytes) would be refused.
   const auto blob = static_cast<std::uint64_t>(sqlite3_limit(db.handle(), SQLITE_LIMIT_LENGTH, -1));
-  if (needs.largestMatrixBytes > blob)
+  if (std::min<std::uint64_t>(needs.largestMatrixBytes, kMatrixPartBytes) > blob)
     throw UsageError(model.name + " with these options would produce a result matrix of " +
-                     size(needs.largestMatrixBytes) + ", more than the project file stores in one piece (" +
+                     size(needs.largestMatrixBytes) + ", more than this build's SQLite stores in one piece (" +
                      size(blob) + "); choose " + lowerWhat(model));
 }
 

@@ -2,7 +2,9 @@
 // Reading and writing runs.
 #include "core/store/run_store.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "core/store/blob.hpp"
 #include "core/store/damaged_project.hpp"
@@ -144,14 +146,31 @@ void appendMetrics(Project& project, std::int64_t runId, std::span<const MetricR
 }
 
 void saveMatrix(Project& project, std::int64_t runId, const std::string& name, std::int64_t iteration,
-                const Eigen::MatrixXd& values) {
+                const Eigen::MatrixXd& values, std::size_t partBytes) {
+  const std::size_t bytes = static_cast<std::size_t>(values.size()) * sizeof(double);
+  // Whole doubles in every part.
+  const std::size_t part = std::max<std::size_t>(partBytes / sizeof(double), 1) * sizeof(double);
+  const bool inParts = bytes > part;
   inTransaction(project, [&] {
+    // Deleted first rather than replaced: the delete takes an earlier version's parts with it.
+    auto remove = project.db().prepare("DELETE FROM run_matrices WHERE run_id = ?1 AND name = ?2 AND iteration = ?3");
+    remove.bind(1, runId).bind(2, name).bind(3, iteration).run();
     auto s = project.db().prepare(
-        "INSERT OR REPLACE INTO run_matrices (run_id, name, iteration, rows, cols, data) VALUES (?1, ?2, ?3, ?4, ?5, "
-        "?6)");
+        "INSERT INTO run_matrices (run_id, name, iteration, rows, cols, data) VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
     s.bind(1, runId).bind(2, name).bind(3, iteration).bind(4, static_cast<std::int64_t>(values.rows()));
     s.bind(5, static_cast<std::int64_t>(values.cols()));
-    s.bindBlob(6, values.data(), static_cast<std::size_t>(values.size()) * sizeof(double)).run();
+    s.bindBlob(6, values.data(), inParts ? 0 : bytes).run();
+    if (!inParts) return;
+    auto parts = project.db().prepare(
+        "INSERT INTO run_matrix_parts (run_id, name, iteration, part, data) VALUES (?1, ?2, ?3, ?4, ?5)");
+    const auto* data = reinterpret_cast<const std::byte*>(values.data());
+    for (std::size_t at = 0, k = 0; at < bytes; at += part, ++k)
+      parts.bind(1, runId)
+          .bind(2, name)
+          .bind(3, iteration)
+          .bind(4, static_cast<std::int64_t>(k))
+          .bindBlob(5, data + at, std::min(part, bytes - at))
+          .run();
   });
 }
 
@@ -254,17 +273,36 @@ std::optional<Eigen::MatrixXd> loadMatrix(Project& project, std::int64_t runId, 
   s.bind(1, runId).bind(2, name).bind(3, iteration);
   if (!s.step()) return std::nullopt;
   const auto rows = s.integer(0), cols = s.integer(1);
+  const std::string where =
+      "run " + std::to_string(runId) + ", matrix " + name + ", iteration " + std::to_string(iteration);
   const auto blob = s.blob(2);
+  std::size_t stored = blob.size();
+  std::vector<double> values(stored / sizeof(double));
+  if (!values.empty()) std::memcpy(values.data(), blob.data(), values.size() * sizeof(double));
+  // An empty blob for a matrix with values: the values are in parts (schema 13).
+  if (stored == 0 && rows > 0 && cols > 0) {
+    auto parts = project.db().prepare(
+        "SELECT part, data FROM run_matrix_parts WHERE run_id = ?1 AND name = ?2 AND iteration = ?3 ORDER BY part");
+    parts.bind(1, runId).bind(2, name).bind(3, iteration);
+    for (std::int64_t expected = 0; parts.step(); ++expected) {
+      const auto data = parts.blob(1);
+      if (parts.integer(0) != expected || data.size() % sizeof(double) != 0)
+        throw damagedProject(
+            project, "run_matrix_parts", where + ", part " + std::to_string(parts.integer(0)),
+            "a part missing before it, or one of " + std::to_string(data.size()) + " bytes, not whole doubles");
+      const auto at = values.size();
+      values.resize(at + data.size() / sizeof(double));
+      if (!data.empty()) std::memcpy(values.data() + at, data.data(), data.size());
+      stored += data.size();
+    }
+  }
   // Divided rather than multiplied, so that crafted sizes cannot overflow.
-  const auto doubles = static_cast<std::int64_t>(blob.size() / sizeof(double));
-  if (rows < 0 || cols < 0 || blob.size() % sizeof(double) != 0 ||
+  const auto doubles = static_cast<std::int64_t>(stored / sizeof(double));
+  if (rows < 0 || cols < 0 || stored % sizeof(double) != 0 ||
       (cols == 0 ? doubles != 0 : doubles % cols != 0 || doubles / cols != rows))
-    throw damagedProject(
-        project, "run_matrices",
-        "run " + std::to_string(runId) + ", matrix " + name + ", iteration " + std::to_string(iteration),
-        "a " + std::to_string(rows) + " x " + std::to_string(cols) + " matrix stored in " +
-            std::to_string(blob.size()) + " bytes");
-  const auto values = blobToVector<double>(blob);
+    throw damagedProject(project, "run_matrices", where,
+                         "a " + std::to_string(rows) + " x " + std::to_string(cols) + " matrix stored in " +
+                             std::to_string(stored) + " bytes");
   return Eigen::Map<const Eigen::MatrixXd>(values.data(), rows, cols);
 }
 

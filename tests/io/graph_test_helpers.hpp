@@ -231,12 +231,12 @@ inline const std::vector<BadGraphCase>& badGraphCases() {
     add({"gml unknown target", F::Gml, "g.gml", gmlHead + "  edge [ source 1 target 3 ]\n]\n", "", false, {}, false, 5,
          "Unknown target node id"});
     add({"gml negative weight", F::Gml, "g.gml", gmlHead + "  edge [ source 1 target 2 weight -3 ]\n]\n", "", false, {},
-         false, 0, "the weight -3 of edge 1 from '1' to '2' is not above 0"});
+         false, 5, "the weight -3 of edge 1 from '1' to '2' is not above 0"});
     add({"gml text weight", F::Gml, "g.gml", gmlHead + "  edge [ source 1 target 2 weight \"heavy\" ]\n]\n", "", false,
-         {}, false, 0, "the weight 'heavy' of edge 1 from '1' to '2' is not a number"});
+         {}, false, 5, "the weight 'heavy' of edge 1 from '1' to '2' is not a number"});
     add({"gml no edges", F::Gml, "g.gml", gmlHead + "]\n", "", false, {}, false, 0, "holds no edges"});
     add({"gml id not in nodes", F::Gml, "g.gml", "graph [\n node [ id 0 ]\n node [ id 1 ]\n edge [ source 0 target 1 ]\n]\n",
-         goodNodes, false, {}, false, 0, "node '0' is not in the nodes file"});
+         goodNodes, false, {}, false, 2, "node '0' is not in the nodes file"});
     // GraphML.
     add({"graphml empty", F::GraphMl, "g.graphml", "", "", false, {}, false, 0, "is empty"});
     add({"graphml binary", F::GraphMl, "g.graphml", "<?xml version=\"1.0\"?>\n<graphml>\n" + binaryBytes(), "", false,
@@ -247,14 +247,14 @@ inline const std::vector<BadGraphCase>& badGraphCases() {
          "does not look like GraphML"});
     add({"graphml huge line", F::GraphMl, "g.graphml", hugeLine(), "", false, {}, false, 1, "does not look like GraphML"});
     add({"graphml huge text", F::GraphMl, "g.graphml", "<?xml version=\"1.0\"?>\n<graphml>" + hugeLine(), "", false, {},
-         false, 2, "cannot be read as GraphML"});
+         false, 2, "holds a text longer than 4 MB in one element"});
     add({"graphml not utf-8", F::GraphMl, "g.graphml", graphmlHead + "<node id=\"Caf\xE9\"/>\n" + graphmlTail, "", false,
          {}, false, 7, "not valid UTF-8"});
     add({"graphml no graph", F::GraphMl, "g.graphml", "<?xml version=\"1.0\"?>\n<graphml><key id=\"k\"/></graphml>\n", "",
          false, {}, false, 0, "holds no <graph> element"});
     add({"graphml negative weight", F::GraphMl, "g.graphml",
          graphmlHead + "<edge source=\"a\" target=\"b\"><data key=\"w\">-1.5</data></edge>\n" + graphmlTail, "", false,
-         {}, false, 0, "the weight -1.5 of edge 1 from 'a' to 'b' is not above 0"});
+         {}, false, 7, "the weight -1.5 of edge 1 from 'a' to 'b' is not above 0"});
     add({"graphml nan weight", F::GraphMl, "g.graphml",
          graphmlHead + "<edge source=\"a\" target=\"b\">\n<data key=\"w\">NaN</data></edge>\n" + graphmlTail, "",
          false, {}, false, 8, "a weight that is not a finite number"});
@@ -264,7 +264,7 @@ inline const std::vector<BadGraphCase>& badGraphCases() {
          0, "sum to a weight beyond the range of a double"});
     add({"graphml no edges", F::GraphMl, "g.graphml", graphmlHead + graphmlTail, "", false, {}, false, 0, "holds no edges"});
     add({"graphml id not in nodes", F::GraphMl, "g.graphml", graphmlHead + "<edge source=\"a\" target=\"b\"/>\n" + graphmlTail,
-         goodNodes, false, {}, false, 0, "node 'a' is not in the nodes file"});
+         goodNodes, false, {}, false, 5, "node 'a' is not in the nodes file"});
     // Pajek.
     add({"pajek empty", F::Pajek, "g.net", "", "", false, {}, false, 0, "is empty"});
     add({"pajek binary", F::Auto, "g.net", binaryBytes(), "", false, {}, false, 1, "NUL byte"});
@@ -291,8 +291,50 @@ inline const std::vector<BadGraphCase>& badGraphCases() {
     add({"pajek no edges", F::Pajek, "g.net", "*Vertices 3\n", "", false, {}, false, 0, "holds no edges"});
     add({"pajek only self-loop", F::Pajek, "g.net", "*Vertices 3\n*Edges\n2 2\n", "", false, {}, false, 0,
          "holds no edges other than 1 self-loop"});
-    add({"pajek vertex not in nodes", F::Pajek, "g.net", "*Vertices 4\n*Edges\n1 4\n", goodNodes, false, {}, false, 0,
+    add({"pajek vertex not in nodes", F::Pajek, "g.net", "*Vertices 4\n*Edges\n1 4\n", goodNodes, false, {}, false, 3,
          "node '4' is not in the nodes file"});
+    // Errors igraph gives without a line, and the reader's own about the n-th node or edge, name
+    // the line of the element behind them (issue 21).
+    add({"gml 1e999 weight", F::Gml, "g.gml", gmlHead + "  edge [ source 1 target 2 weight 1e999 ]\n]\n", "", false, {},
+         false, 5, "cannot be read as GML: Failed to parse real number: '1e999' is beyond the range of a double"});
+    add({"gml 1e999 attribute", F::Gml, "g.gml", gmlHead + "  node [ id 3 label \"1e999\" size\n 1e999 ]\n  edge [ source 1 target 2 ]\n]\n",
+         "", false, {}, false, 6, "'1e999' is beyond the range of a double"});
+    add({"gml second edge's weight", F::Gml, "g.gml", gmlHead + "  edge [ source 1 target 2 ]\n  edge [\n source 2 target 1 weight 0 ]\n]\n",
+         "", false, {}, false, 6, "the weight 0 of edge 2 from"});
+    add({"gml node without id", F::Gml, "g.gml", "graph [\n  node [ id 1 ]\n  node [ label \"x\" ]\n  edge [ source 1 target 1 ]\n]\n",
+         "", false, {}, false, 3, "node id '1' is used by more than one node"});
+    add({"graphml edge without target", F::GraphMl, "g.graphml", graphmlHead + "<edge source=\"a\" target=\"b\"/>\n<edge source=\"a\"/>\n" + graphmlTail,
+         "", false, {}, false, 8, "Edge with missing source or target"});
+    add({"graphml node without id", F::GraphMl, "g.graphml", graphmlHead + "<edge source=\"a\" target=\"b\"/>\n<node>\n</node>\n" + graphmlTail,
+         "", false, {}, false, 8, "Node with missing ID"});
+    add({"graphml key without id", F::GraphMl, "g.graphml", "<?xml version=\"1.0\"?>\n<graphml>\n<key for=\"edge\" attr.name=\"weight\" attr.type=\"double\"/>\n<graph>\n<node id=\"a\"/><node id=\"b\"/><edge source=\"a\" target=\"b\"/>\n" + graphmlTail,
+         "", false, {}, false, 3, "no 'id' attribute"});
+    add({"graphml unknown attribute type", F::GraphMl, "g.graphml", "<?xml version=\"1.0\"?>\n<graphml>\n<key id=\"w\" for=\"edge\"\n attr.name=\"weight\" attr.type=\"blob\"/>\n<graph>\n<node id=\"a\"/><node id=\"b\"/><edge source=\"a\" target=\"b\"/>\n" + graphmlTail,
+         "", false, {}, false, 3, "Unknown attribute type 'blob'"});
+    add({"graphml text weight", F::GraphMl, "g.graphml", graphmlHead + "<edge source=\"a\" target=\"b\"/>\n<edge source=\"a\" target=\"b\"><data key=\"w\">abc</data></edge>\n" + graphmlTail,
+         "", false, {}, false, 8, "'abc' is not a number"});
+    add({"graphml 1e999 weight", F::GraphMl, "g.graphml", graphmlHead + "<edge source=\"a\" target=\"b\"/>\n<edge source=\"a\" target=\"b\">\n<data key=\"w\">1e999</data></edge>\n" + graphmlTail,
+         "", false, {}, false, 9, "'1e999' is beyond the range of a double"});
+    add({"graphml second edge's weight", F::GraphMl, "g.graphml", graphmlHead + "<edge source=\"a\" target=\"b\"/>\n<!-- <edge> -->\n<edge source=\"b\" target=\"a\"><data key=\"w\">0</data></edge>\n" + graphmlTail,
+         "", false, {}, false, 9, "the weight 0 of edge 2 from"});
+    add({"graphml '>' in an attribute", F::GraphMl, "g.graphml", graphmlHead + "<node id=\"c>d\"/>\n<edge source=\"a\" target=\"b\"/>\n" + graphmlTail,
+         "id,name\na,A\nb,B\n", false, {}, false, 7, "node 'c>d' is not in the nodes file"});
+    add({"graphml huge attribute", F::GraphMl, "g.graphml", graphmlHead + "<node id=\"c\">\n<data key=\"w\">" + std::string(std::size_t{5} << 20, 'y') + "</data></node>\n" + graphmlTail,
+         "", false, {}, false, 8, "holds a text longer than 4 MB in one element"});
+    add({"graphml huge tag", F::GraphMl, "g.graphml", graphmlHead + "<node id=\"" + std::string(std::size_t{5} << 20, 'y') + "\"/>\n" + graphmlTail,
+         "", false, {}, false, 7, "holds a tag (or comment) longer than 4 MB"});
+    add({"pajek arcslist beyond vertices", F::Pajek, "g.net", "*Vertices 3\n*Arcslist\n1 2 3\n2 9\n", "", false, {}, false, 4,
+         "vertex 9 is out of range: *Vertices declares 3 vertices"});
+    add({"pajek edgeslist vertex 0", F::Pajek, "g.net", "*Vertices 3\n*Edgeslist\n1 2\n1 0\n", "", false, {}, false, 4,
+         "vertex 0 is out of range"});
+    add({"pajek matrix beyond vertices", F::Pajek, "g.net", "*Vertices 3\n*Matrix\n0 1 0\n1 0 1 1\n0 1 0\n", "", false, {}, false, 4,
+         "*Matrix row 2 reaches beyond the 3 vertices"});
+    add({"pajek two-mode beyond vertices", F::Pajek, "g.net", "*Vertices 3 5\n*Edges\n1 2\n", "", false, {}, false, 1,
+         "the first kind's 5 vertices are not among the 3 declared"});
+    add({"pajek vertex line beyond", F::Pajek, "g.net", "*Vertices 3\n1 \"a\"\n5 \"x\"\n*Edges\n1 2\n", "", false, {}, false, 3,
+         "Invalid vertex id"});
+    add({"pajek 1e999 weight", F::Pajek, "g.net", "*Vertices 3\n1 \"1e999\"\n*Edges\n1 2 2\n1 3 1e999\n", "", false, {}, false, 5,
+         "'1e999' is beyond the range of a double"});
     return c;
   }();
   return cases;

@@ -2,9 +2,14 @@
 // Graph import from bad files in every format and the nodes file; self-loops and repeated edges kept out.
 #include <QtTest>
 #include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <stop_token>
 
 #include "core/io/graph_import.hpp"
+#include "core/io/graph_reading.hpp"
 #include "core/util/errors.hpp"
+#include "core/util/input_file.hpp"
 #include "graph_test_helpers.hpp"
 #include "test_case.hpp"
 #include "test_support.hpp"
@@ -43,6 +48,32 @@ class GraphBadInputTest : public QObject {
       // Messages stay short even when the file held a 10 MB field.
       QVERIFY2(e.reason().size() < 400, e.what());
     }
+  }
+
+  void igraphReadEndsAtAStop() {
+    // igraph's parsers cannot be interrupted; they read through openUntilStopped, whose file ends
+    // at the first read after a stop request, so a parse returns within what stdio had buffered
+    // instead of at the end of a large file (issue 21). Counted in bytes, not timed.
+    test::Scratch scratch;
+    const auto path = scratch.path("big.graphml");
+    {
+      std::ofstream out(path, std::ios::binary);
+      out << std::string(std::size_t{4} << 20, 'x');
+    }
+    const auto file = core::openInputFile(path);
+    std::stop_source stop;
+    core::graph_detail::StopAwareRead reading;
+    reading.file = file.get();
+    reading.stop = stop.get_token();
+    const auto cut = core::graph_detail::openUntilStopped(reading);
+    std::vector<char> buffer(1000);
+    QCOMPARE(std::fread(buffer.data(), 1, buffer.size(), cut.get()), buffer.size());
+    QVERIFY(!reading.stopped);
+    stop.request_stop();
+    std::size_t rest = 0;
+    while (const auto got = std::fread(buffer.data(), 1, buffer.size(), cut.get())) rest += got;
+    QVERIFY(reading.stopped);
+    QVERIFY2(rest < std::size_t{1} << 16, qPrintable(QString::number(rest)));
   }
 
   void missingFiles() {

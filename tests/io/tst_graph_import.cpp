@@ -174,12 +174,13 @@ class GraphImportTest : public QObject {
     QCOMPARE(pajek.nodeNames[0], std::string("Mr Hi"));
     const auto merged = readGraph(test::fixture("graph/karate.graphml"), withNodes(nodes));
     QCOMPARE(merged.attributeNames, (std::vector<std::string>{"club", "faction", "club_after_split"}));
-    // The GML's ids are 0..33: the nodes file does not know id 0, and the error says how GML matches.
+    // The GML's ids are 0..33: the nodes file does not know id 0, and the error says how GML matches,
+    // at the line where that node starts.
     try {
       readGraph(test::fixture("graph/karate.gml"), withNodes(nodes));
       QFAIL("expected an InputError");
     } catch (const core::InputError& e) {
-      QCOMPARE(e.line(), std::int64_t{0});
+      QCOMPARE(e.line(), std::int64_t{2});
       QVERIFY2(std::string(e.reason()).find("node '0' is not in the nodes file") != std::string::npos, e.what());
       QVERIFY2(std::string(e.reason()).find("matched by their numeric id") != std::string::npos, e.what());
     }

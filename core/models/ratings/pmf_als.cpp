@@ -32,20 +32,21 @@ void AlsScratch::reserve(int factors) {
   rhs.resize(width);
 }
 
-void alsSolveRow(const FactorTable& other, std::span<const float> otherBias, std::span<const std::int32_t> neighbours,
+bool alsSolveRow(const FactorTable& other, std::span<const float> otherBias, std::span<const std::int32_t> neighbours,
                  std::span<const float> targets, double ridgeFactor, double ridgeBias, float* row, float& bias,
-                 AlsScratch& scratch, const float* priorMean) {
+                 AlsScratch& scratch, const float* priorMean, const std::stop_token& stop) {
   const int K = other.factors;
   if (neighbours.empty()) {
     std::fill(row, row + K, 0.0f);
     bias = 0.0f;
-    return;
+    return true;
   }
   scratch.reserve(K);
   scratch.gram.setZero();
   scratch.rhs.setZero();
   const auto n = static_cast<Eigen::Index>(neighbours.size());
   for (Eigen::Index start = 0; start < n; start += kAlsChunk) {
+    if (start > 0 && stop.stop_requested()) return false;
     const Eigen::Index m = std::min(kAlsChunk, n - start);
     for (Eigen::Index j = 0; j < m; ++j) {
       const auto o = neighbours[static_cast<std::size_t>(start + j)];
@@ -72,6 +73,7 @@ void alsSolveRow(const FactorTable& other, std::span<const float> otherBias, std
   scratch.llt.solveInPlace(scratch.rhs);
   for (int k = 0; k < K; ++k) row[k] = static_cast<float>(scratch.rhs(k));
   bias = static_cast<float>(scratch.rhs(K));
+  return true;
 }
 
 AlsSolver::AlsSolver(const TrainingRatings& data, const Regularization& reg) : m_data(data), m_reg(reg) {}
@@ -91,14 +93,26 @@ bool AlsSolver::sweep(Parameters& params, std::stop_token stop) const {
         return;
       }
       auto& scratch = scratches.local();
+      std::int64_t solved = 0;
       for (std::int32_t r = range.begin(); r != range.end(); ++r) {
+        // One row at K in the hundreds is a K^3 factorisation plus K^2 per rating: every row
+        // looks at the stop, an atomic read beside that work.
+        if (r != range.begin() && stop.stop_requested()) {
+          stopped.store(true, std::memory_order_relaxed);
+          break;
+        }
         const auto first = static_cast<std::size_t>(start[static_cast<std::size_t>(r)]);
         const auto n = static_cast<std::size_t>(start[static_cast<std::size_t>(r) + 1]) - first;
-        alsSolveRow(other, otherBias, std::span<const std::int32_t>(neighbours).subspan(first, n),
-                    std::span<const float>(targets).subspan(first, n), m_reg.factorRidge(std::int64_t(n)),
-                    m_reg.biasRidge(std::int64_t(n)), rows.row(r), rowBias[static_cast<std::size_t>(r)], scratch,
-                    priorMeans ? priorMeans->row(r) : nullptr);
+        if (!alsSolveRow(other, otherBias, std::span<const std::int32_t>(neighbours).subspan(first, n),
+                         std::span<const float>(targets).subspan(first, n), m_reg.factorRidge(std::int64_t(n)),
+                         m_reg.biasRidge(std::int64_t(n)), rows.row(r), rowBias[static_cast<std::size_t>(r)], scratch,
+                         priorMeans ? priorMeans->row(r) : nullptr, stop)) {
+          stopped.store(true, std::memory_order_relaxed);
+          break;
+        }
+        ++solved;
       }
+      m_rowsSolved.fetch_add(solved, std::memory_order_relaxed);
     });
   };
   const bool implicit = params.hasImplicit();
@@ -107,8 +121,7 @@ bool AlsSolver::sweep(Parameters& params, std::stop_token stop) const {
        m_data.userValues, implicit ? &params.implicitSums : nullptr);
   if (stopped.load()) return false;
   if (implicit) {
-    if (stop.stop_requested()) return false;
-    alsImplicitStep(m_data, m_reg, params);
+    if (!alsImplicitStep(m_data, m_reg, params, stop, &m_rowsSolved)) return false;
   }
   half(params.items, params.itemBias, params.users, params.userBias, m_data.itemStart, m_data.itemUsers,
        m_data.itemValues, nullptr);

@@ -3,6 +3,7 @@
 // eq. 27.93) is a separate ridge regression for every user, and the other way round.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <span>
 #include <stop_token>
@@ -36,9 +37,12 @@ struct AlsScratch {
 // (the padding untouched) and b to `bias`. A row with no ratings gets zeros.
 // With `priorMean` z the factor penalty is ridgeFactor |w - z|^2 instead (rhs + ridgeFactor z):
 // the user solve of implicit feedback, where w = u_u and z = |N(u)|^-1/2 sum y_j (pmf_implicit.hpp).
-void alsSolveRow(const FactorTable& other, std::span<const float> otherBias, std::span<const std::int32_t> neighbours,
+// A row of many ratings at a large K takes long enough to matter to a stop request (DESIGN §4), so
+// `stop` is looked at between chunks of ratings: when it ends the solve, the row and bias are left
+// as they were and the result is false.
+bool alsSolveRow(const FactorTable& other, std::span<const float> otherBias, std::span<const std::int32_t> neighbours,
                  std::span<const float> targets, double ridgeFactor, double ridgeBias, float* row, float& bias,
-                 AlsScratch& scratch, const float* priorMean = nullptr);
+                 AlsScratch& scratch, const float* priorMean = nullptr, const std::stop_token& stop = {});
 
 class AlsSolver {
  public:
@@ -47,12 +51,19 @@ class AlsSolver {
   // solve depends only on the other side, so the result is the same for any thread count).
   // With implicit feedback the y_j are solved between the two halves (alsImplicitStep), so every
   // step is an exact block minimisation and the objective never rises.
-  // Returns false when `stop` ended it early; rows not reached keep their values.
+  // Returns false when `stop` ended it early; rows not reached keep their values. The stop is
+  // looked at before every row (and within a row of many ratings) and inside the implicit step,
+  // so it ends a sweep within one row's solve however large K is.
   bool sweep(Parameters& params, std::stop_token stop) const;
+
+  // Rows solved since construction: users and items by ridge regression, implicit y_j by the
+  // implicit step. The work a stopped sweep did, readable from another thread while it runs.
+  std::int64_t rowsSolved() const noexcept { return m_rowsSolved.load(std::memory_order_relaxed); }
 
  private:
   const TrainingRatings& m_data;
   Regularization m_reg;
+  mutable std::atomic<std::int64_t> m_rowsSolved{0};
 };
 
 }  // namespace latent::core::pmf

@@ -10,7 +10,9 @@
 // biases while the set of lecturers each student rated is informative.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
+#include <stop_token>
 
 #include "core/models/ratings/pmf_state.hpp"
 
@@ -32,6 +34,13 @@ void updateImplicitSums(const TrainingRatings& data, Parameters& params);
 // per call plus (U + I) K^2 doubles of working space (about 6 times a plain ALS sweep's time on a
 // generated 1M-rating set at K = 20, one thread).
 // Afterwards implicitSums match the new y and users = p + z with p unchanged.
-void alsImplicitStep(const TrainingRatings& data, const Regularization& reg, Parameters& params);
+// `stop` is looked at every few users or items in each of the three passes (one item of many
+// raters is itself long at a large K). A stop while the matrices are built changes nothing; a stop
+// in the sequential pass keeps the y_j already moved (each an exact block minimisation) and still
+// brings implicitSums and users up to date, so the parameters stay consistent.
+// Returns true when the step ran to its end. `finished`, when given, counts the y_j done (in
+// index order) as they are done, for whoever watches the work from another thread.
+bool alsImplicitStep(const TrainingRatings& data, const Regularization& reg, Parameters& params,
+                     std::stop_token stop = {}, std::atomic<std::int64_t>* finished = nullptr);
 
 }  // namespace latent::core::pmf

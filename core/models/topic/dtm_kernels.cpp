@@ -7,6 +7,7 @@
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <limits>
 
@@ -136,6 +137,41 @@ Eigen::MatrixXd dtmSliceTopicTokens(const DtmState& state) {
   return out;
 }
 
+bool dtmImprovePaths(const std::vector<Eigen::MatrixXd>& statistics, const DtmSettings& settings,
+                     std::vector<Eigen::MatrixXd>& natural, std::vector<Eigen::MatrixXd>& topics, std::stop_token stop,
+                     std::atomic<std::int64_t>* finished) {
+  const std::size_t T = natural.size();
+  if (T == 0) return !stop.stop_requested();
+  const auto K = natural.front().rows(), V = natural.front().cols();
+  std::atomic<bool> stopped{false};
+  tbb::parallel_for(Eigen::Index{0}, K, [&](Eigen::Index k) {
+    // One topic's path is T x V Newton work: looked at per topic, a stop waits for at most the
+    // topics already started.
+    if (stopped.load(std::memory_order_relaxed)) return;
+    if (stop.stop_requested()) {
+      stopped.store(true, std::memory_order_relaxed);
+      return;
+    }
+    TopicPath path;
+    path.b.resize(static_cast<Eigen::Index>(T), V);
+    path.s.resize(static_cast<Eigen::Index>(T), V);
+    path.n.resize(static_cast<Eigen::Index>(T));
+    for (std::size_t t = 0; t < T; ++t) {
+      path.b.row(static_cast<Eigen::Index>(t)) = natural[t].row(k);
+      path.s.row(static_cast<Eigen::Index>(t)) = statistics[t].row(k);
+      path.n[static_cast<Eigen::Index>(t)] = statistics[t].row(k).sum();
+    }
+    improvePath(path, settings);
+    for (std::size_t t = 0; t < T; ++t) {
+      const auto row = path.b.row(static_cast<Eigen::Index>(t));
+      natural[t].row(k) = row;
+      topics[t].row(k) = (row.array() - rowLogSumExp(row)).exp().matrix();
+    }
+    if (finished) finished->fetch_add(1, std::memory_order_relaxed);
+  });
+  return !stopped.load() && !stop.stop_requested();
+}
+
 double dtmIteration(const DocWordCounts& counts, const DtmSettings& settings, DtmState& state, std::stop_token stop,
                     bool reestimateAlpha) {
   const auto K = state.topicCount();
@@ -185,24 +221,7 @@ double dtmIteration(const DocWordCounts& counts, const DtmSettings& settings, Dt
 
   // Each topic's path through the slices.
   std::vector<Eigen::MatrixXd> natural = state.natural, topics = state.topics;
-  tbb::parallel_for(Eigen::Index{0}, K, [&](Eigen::Index k) {
-    TopicPath path;
-    path.b.resize(static_cast<Eigen::Index>(T), V);
-    path.s.resize(static_cast<Eigen::Index>(T), V);
-    path.n.resize(static_cast<Eigen::Index>(T));
-    for (std::size_t t = 0; t < T; ++t) {
-      path.b.row(static_cast<Eigen::Index>(t)) = state.natural[t].row(k);
-      path.s.row(static_cast<Eigen::Index>(t)) = statistics[t].row(k);
-      path.n[static_cast<Eigen::Index>(t)] = statistics[t].row(k).sum();
-    }
-    improvePath(path, settings);
-    for (std::size_t t = 0; t < T; ++t) {
-      const auto row = path.b.row(static_cast<Eigen::Index>(t));
-      natural[t].row(k) = row;
-      topics[t].row(k) = (row.array() - rowLogSumExp(row)).exp().matrix();
-    }
-  });
-  if (stop.stop_requested()) return std::numeric_limits<double>::quiet_NaN();
+  if (!dtmImprovePaths(statistics, settings, natural, topics, stop)) return std::numeric_limits<double>::quiet_NaN();
 
   if (reestimateAlpha) {
     // Minka's fixed point from the mean of E[log theta_dk] = psi(gamma_dk) - psi(sum_j gamma_dj).

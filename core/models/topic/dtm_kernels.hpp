@@ -19,6 +19,7 @@
 //   fewer than kMinSliceDocuments).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <span>
 #include <stop_token>
@@ -64,6 +65,15 @@ void initDtm(const DocWordCounts& counts, std::span<const std::int32_t> sliceOf,
 // or NaN when stopped (the state then is as before).
 double dtmIteration(const DocWordCounts& counts, const DtmSettings& settings, DtmState& state, std::stop_token stop,
                     bool reestimateAlpha);
+
+// The M step's paths: each topic's rows of `natural` (T slices of K x V) moved by Newton steps
+// towards the maximum given the slices' expected counts `statistics`, and `topics` set to their
+// softmax. Topics in parallel; the stop is looked at before each topic, so a stop waits only for
+// the topics already started. Returns false when stopped (some topics then moved, others not:
+// the caller works on copies). `finished`, when given, counts the topics done as they are done.
+bool dtmImprovePaths(const std::vector<Eigen::MatrixXd>& statistics, const DtmSettings& settings,
+                     std::vector<Eigen::MatrixXd>& natural, std::vector<Eigen::MatrixXd>& topics, std::stop_token stop,
+                     std::atomic<std::int64_t>* finished = nullptr);
 
 // Each topic's path's log prior (the random walk's log density, without its constant).
 double dtmPathLogPrior(const DtmState& state, const DtmSettings& settings);

@@ -181,6 +181,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   connect(m_tree, &ProjectTree::renameDatasetRequested, this, &MainWindow::renameDataset);
   connect(m_tree, &ProjectTree::attachLinksRequested, this, &MainWindow::chooseLinksFile);
   connect(m_tree, &ProjectTree::deleteDatasetRequested, this, &MainWindow::deleteDataset);
+  connect(m_tree, &ProjectTree::deleteRunRequested, this, &MainWindow::deleteRunAsked);
+  connect(m_tree, &ProjectTree::removeSnapshotsRequested, this, &MainWindow::removeSnapshotsAsked);
   connect(m_tree, &ProjectTree::readFailed, this,
           [this](const QString& m) { log(tr("Could not read the project: %1").arg(m), LogView::Level::Error); });
   connect(m_tree, &QTreeWidget::itemSelectionChanged, this, &MainWindow::updateSelectedRun);

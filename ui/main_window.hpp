@@ -115,6 +115,13 @@ class MainWindow final : public QMainWindow {
   // File > Save Project As…: copies the open project to `file` off the GUI thread, then opens the
   // copy (projectOpened() follows; a failure is logged and shown).
   void saveProjectAs(const QString& file);
+  // Run management, asking first through the prompts: delete a run with its results (its tab
+  // closes), remove the snapshots of a finished run (the space they took is said), and File >
+  // Compact Project (VACUUM; the sizes before and after are logged). Each logs its outcome and
+  // emits projectMaintained().
+  void deleteRunAsked(qint64 runId);
+  void removeSnapshotsAsked(qint64 runId);
+  void compactProject();
 
   // How the window asks the user (a message box, a file dialog); tests answer instead.
   using Question = std::function<QMessageBox::StandardButton(const QString& title, const QString& text,
@@ -130,6 +137,7 @@ class MainWindow final : public QMainWindow {
   void projectClosed();
   void datasetImported(qint64 datasetId);
   void runEnded(qint64 runId);
+  void projectMaintained(const QString& outcome);
 
  protected:
   void closeEvent(QCloseEvent* event) override;
@@ -209,7 +217,7 @@ class MainWindow final : public QMainWindow {
   QAction *m_newRun = nullptr, *m_stopRun = nullptr, *m_closeTab = nullptr, *m_about = nullptr;
   QAction* m_precisionRecall = nullptr;
   QAction *m_exportFigure = nullptr, *m_exportTable = nullptr;
-  QAction *m_saveAsAction = nullptr, *m_resetLayout = nullptr;
+  QAction *m_saveAsAction = nullptr, *m_resetLayout = nullptr, *m_compactAction = nullptr;
   // Undo and Redo act on the current tab's history (a run's topic labels).
   QUndoGroup* m_undoGroup = nullptr;
   QAction *m_undoAction = nullptr, *m_redoAction = nullptr;

@@ -52,6 +52,10 @@ void MainWindow::createActions() {
   m_saveAsAction->setStatusTip(tr("Copy the project, runs and all, to a new file and go on in the copy"));
   connect(m_saveAsAction, &QAction::triggered, this, &MainWindow::saveProjectAsDialog);
 
+  m_compactAction = new QAction(tr("Co&mpact Project"), this);
+  m_compactAction->setStatusTip(tr("Give the file back the space that deleted runs and snapshots left"));
+  connect(m_compactAction, &QAction::triggered, this, &MainWindow::compactProject);
+
   m_resetLayout = new QAction(tr("&Reset Layout"), this);
   m_resetLayout->setStatusTip(tr("Put the project tree, the run panel and the log back in their places"));
   connect(m_resetLayout, &QAction::triggered, this, &MainWindow::resetLayout);
@@ -181,6 +185,7 @@ void MainWindow::createMenus() {
   });
   file->addSeparator();
   file->addAction(m_saveAsAction);
+  file->addAction(m_compactAction);
   file->addAction(m_closeAction);
   file->addSeparator();
   file->addAction(m_quitAction);
@@ -293,8 +298,8 @@ void MainWindow::updateRecentMenu() {
 
 void MainWindow::updateActions() {
   const bool open = hasProject();
-  for (QAction* a : {m_closeAction, m_saveAsAction, m_importCorpus, m_importGraph, m_importRatings, m_importTable,
-                     m_newRun, m_precisionRecall})
+  for (QAction* a : {m_closeAction, m_saveAsAction, m_compactAction, m_importCorpus, m_importGraph, m_importRatings,
+                     m_importTable, m_newRun, m_precisionRecall})
     a->setEnabled(open);
   m_sampleMenu->setEnabled(open);
   m_stopRun->setEnabled(m_runs->activeCount() > 0);

@@ -10,6 +10,9 @@
 #include <QTabWidget>
 #include <QtTest>
 
+#include <Eigen/Core>
+
+#include "core/store/run_store.hpp"
 #include "test_case.hpp"
 #include "test_support.hpp"
 #include "ui/main_window.hpp"
@@ -265,6 +268,62 @@ class TestMainWindow : public QObject {
     window.saveProjectAs(ui::fromPath(file));
     QTRY_VERIFY(window.logView()->lines().last().contains(QStringLiteral("already exists")));
     QCOMPARE(ui::fromPath(window.projectPath()), copy);
+  }
+
+  // Issue 20, missing item 5: a run deleted from the tree goes with its tab; a finished run's
+  // snapshots are removed with the space they took said; compacting says what the file became.
+  void runsAreDeletedPrunedAndTheFileCompacted() {
+    test::Scratch scratch;
+    const auto file = makeProject(scratch);
+    qint64 doomed = 0, pruned = 0;
+    {
+      core::Project project(file);
+      const auto corpus = project.findDataset("words")->id;
+      for (qint64* id : {&doomed, &pruned}) {
+        core::RunRecord run;
+        run.datasetId = corpus;
+        run.model = "lda-gibbs";
+        *id = core::createRun(project, run);
+        core::saveMatrix(project, *id, "topic_word", 10, Eigen::MatrixXd::Ones(100, 100));
+        core::saveMatrix(project, *id, "topic_word", -1, Eigen::MatrixXd::Ones(100, 100));
+        core::finishRun(project, *id, core::RunStatus::Finished, {}, 1.0, 10, nlohmann::json::object());
+      }
+    }
+    ui::MainWindow window;
+    QStringList questions;
+    window.setPrompts(
+        [&](const QString&, const QString& text, QMessageBox::StandardButtons) {
+          questions << text;
+          return QMessageBox::Yes;
+        },
+        [](const QString&, const QString&) { return QString(); });
+    QVERIFY(test::openProject(window, ui::fromPath(file)));
+    QVERIFY(window.openRun(doomed));
+    QCOMPARE(window.tabs()->count(), 1);
+    QSignalSpy maintained(&window, &ui::MainWindow::projectMaintained);
+
+    window.deleteRunAsked(doomed);
+    QVERIFY(maintained.wait(20000));
+    QVERIFY2(questions.last().contains(QStringLiteral("Delete run #%1").arg(doomed)), qPrintable(questions.last()));
+    QCOMPARE(maintained.last().first().toString(), QStringLiteral("Deleted run #%1.").arg(doomed));
+    QCOMPARE(window.tabs()->count(), 0);
+    QTRY_VERIFY(!window.projectTree()->runItem(doomed) && window.projectTree()->runItem(pruned));
+
+    window.removeSnapshotsAsked(pruned);
+    QVERIFY(maintained.wait(20000));
+    QVERIFY2(
+        questions.last().contains(QStringLiteral("1 snapshot")) && questions.last().contains(QStringLiteral("80 KB")),
+        qPrintable(questions.last()));
+    QVERIFY2(maintained.last().first().toString().contains(QStringLiteral("80 KB freed")),
+             qPrintable(maintained.last().first().toString()));
+
+    window.compactProject();
+    QVERIFY(maintained.wait(20000));
+    QVERIFY2(maintained.last().first().toString().startsWith(QStringLiteral("Compacted the project")),
+             qPrintable(maintained.last().first().toString()));
+    core::Project project(file, core::Project::Access::ReadOnly);
+    QCOMPARE(core::listRuns(project).size(), std::size_t{1});
+    QCOMPARE(core::listMatrices(project, pruned).size(), std::size_t{1});
   }
 
   void recentProjectsAreKeptAndPruned() {

@@ -48,6 +48,18 @@ QString formatCompact(double x, int digits) {
   return text;
 }
 
+QString formatBytes(std::int64_t bytes) {
+  if (bytes < 1000) return QObject::tr("%1 bytes").arg(bytes);
+  const char* units[] = {"KB", "MB", "GB", "TB"};
+  double value = static_cast<double>(bytes);
+  int unit = -1;
+  while (value >= 1000.0 && unit < 3) {
+    value /= 1000.0;
+    ++unit;
+  }
+  return QStringLiteral("%1 %2").arg(formatCompact(value, 3), QLatin1String(units[unit]));
+}
+
 QString formatSeconds(double seconds) {
   if (!std::isfinite(seconds) || seconds < 0) return QStringLiteral("–");
   if (seconds < 0.01) return QStringLiteral("%1 ms").arg(formatCompact(seconds * 1000.0, 2));

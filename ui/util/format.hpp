@@ -22,8 +22,9 @@ QString countOf(std::int64_t n, const QString& singular, const QString& plural);
 QString formatReal(double x, int digits = 4);  // significant digits, no exponent for everyday sizes
 // formatReal without trailing zeros: "1", "0.01", "4,352.37" (for values, not table columns).
 QString formatCompact(double x, int digits = 6);
-QString formatPercent(double fraction);  // "12.5 %": one decimal, in the user's locale
-QString formatSeconds(double seconds);   // "3 ms", "0.42 s", "12 s", "3 min 20 s"
+QString formatPercent(double fraction);   // "12.5 %": one decimal, in the user's locale
+QString formatSeconds(double seconds);    // "3 ms", "0.42 s", "12 s", "3 min 20 s"
+QString formatBytes(std::int64_t bytes);  // "512 bytes", "3.4 KB", "155 MB", "1.2 GB" (powers of 1000)
 
 QString kindTitle(core::DataKind kind);  // "Corpora", "Graphs", "Ratings" (tree groups)
 QString kindNoun(core::DataKind kind);   // "corpus", "graph", "ratings table"

@@ -273,6 +273,10 @@ void ProjectTree::contextMenuEvent(QContextMenuEvent* event) {
             tr("Document retrieval with held-out documents as queries, the runs' curves overlaid "
                "(select several runs of one labelled corpus with Ctrl)"));
       }
+      menu.addSeparator();
+      menu.addAction(tr("Remove Snapshots…"), this, [this, id] { Q_EMIT removeSnapshotsRequested(id); })
+          ->setStatusTip(tr("Delete the run's intermediate snapshots; its final results stay"));
+      menu.addAction(tr("Delete Run…"), this, [this, id] { Q_EMIT deleteRunRequested(id); });
       break;
     default:
       return;

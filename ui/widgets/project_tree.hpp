@@ -51,6 +51,8 @@ class ProjectTree final : public QTreeWidget {
   // A corpus's context menu: attach links between its documents from an edge list.
   void attachLinksRequested(qint64 datasetId);
   void deleteDatasetRequested(qint64 datasetId);
+  void deleteRunRequested(qint64 runId);
+  void removeSnapshotsRequested(qint64 runId);
   void readFailed(const QString& message);
   void refreshed();
 

@@ -54,11 +54,8 @@ std::vector<double> malletAlpha(Project& project, const RunRecord& run, Eigen::I
 
 std::int64_t exportMalletTopicKeys(Project& project, const RunRecord& run, std::ostream& out,
                                    std::optional<std::int64_t> iteration) {
-  const auto matrix = chooseMatrix(project, run, topic::kTopicWord, iteration);
-  const auto vocabulary = loadVocabulary(project, run.datasetId);
-  if (!matrix || static_cast<std::size_t>(matrix->values.cols()) != vocabulary.size())
-    throw UsageError("run " + std::to_string(run.id) + " has no topic-word matrix");
-  const auto& phi = matrix->values;
+  const auto [matrix, vocabulary] = chooseTopicWord(project, run, iteration);
+  const auto& phi = matrix.values;
   const auto alpha = malletAlpha(project, run, phi.rows());
   std::vector<Eigen::Index> order(static_cast<std::size_t>(phi.cols()));
   for (Eigen::Index k = 0; k < phi.rows(); ++k) {
@@ -71,22 +68,19 @@ std::int64_t exportMalletTopicKeys(Project& project, const RunRecord& run, std::
     for (Eigen::Index i = 0; i < top; ++i) out << vocabulary[static_cast<std::size_t>(order[i])].word << ' ';
     out << '\n';
   }
-  return matrix->iteration;
+  return matrix.iteration;
 }
 
 std::int64_t exportMalletDocTopics(Project& project, const RunRecord& run, std::ostream& out,
                                    std::optional<std::int64_t> iteration) {
-  const auto chosen = chooseMatrix(project, run, topic::kDocTopic, iteration);
-  const auto documents = listDocuments(project, run.datasetId);
-  if (!chosen || static_cast<std::size_t>(chosen->values.rows()) != documents.size())
-    throw UsageError("run " + std::to_string(run.id) + " (" + run.model + ") has no document-topic proportions");
-  const auto& theta = chosen->values;
+  const auto [chosen, documents] = chooseDocTopic(project, run, iteration);
+  const auto& theta = chosen.values;
   for (Eigen::Index d = 0; d < theta.rows(); ++d) {
     out << d << '\t' << documents[static_cast<std::size_t>(d)].id;
     for (Eigen::Index k = 0; k < theta.cols(); ++k) out << '\t' << malletNumber(theta(d, k));
     out << '\n';
   }
-  return chosen->iteration;
+  return chosen.iteration;
 }
 
 // Every assigned token as "doc source pos typeindex type topic"; a word's type index is its place

@@ -33,6 +33,22 @@ std::optional<ChosenMatrix> chooseMatrix(Project& project, const RunRecord& run,
   return ChosenMatrix{std::move(result->matrices.front().values), result->iteration};
 }
 
+TopicWordTable chooseTopicWord(Project& project, const RunRecord& run, std::optional<std::int64_t> iteration) {
+  auto matrix = chooseMatrix(project, run, topic::kTopicWord, iteration);
+  auto vocabulary = loadVocabulary(project, run.datasetId);
+  if (!matrix || static_cast<std::size_t>(matrix->values.cols()) != vocabulary.size())
+    throw UsageError("run " + std::to_string(run.id) + " has no topic-word matrix");
+  return {std::move(*matrix), std::move(vocabulary)};
+}
+
+DocTopicTable chooseDocTopic(Project& project, const RunRecord& run, std::optional<std::int64_t> iteration) {
+  auto matrix = chooseMatrix(project, run, topic::kDocTopic, iteration);
+  auto documents = listDocuments(project, run.datasetId);
+  if (!matrix || static_cast<std::size_t>(matrix->values.rows()) != documents.size())
+    throw UsageError("run " + std::to_string(run.id) + " (" + run.model + ") has no document-topic proportions");
+  return {std::move(*matrix), std::move(documents)};
+}
+
 }  // namespace detail
 
 namespace {
@@ -41,11 +57,8 @@ using detail::chooseMatrix;
 
 std::int64_t exportTopicWord(Project& project, const RunRecord& run, std::ostream& out,
                              std::optional<std::int64_t> iteration) {
-  const auto matrix = chooseMatrix(project, run, topic::kTopicWord, iteration);
-  const auto vocabulary = loadVocabulary(project, run.datasetId);
-  if (!matrix || static_cast<std::size_t>(matrix->values.cols()) != vocabulary.size())
-    throw UsageError("run " + std::to_string(run.id) + " has no topic-word matrix");
-  const auto& values = matrix->values;
+  const auto [matrix, vocabulary] = detail::chooseTopicWord(project, run, iteration);
+  const auto& values = matrix.values;
   CsvWriter csv(out);
   csv.field("topic").field("word").field("probability").endRow();
   for (Eigen::Index k = 0; k < values.rows(); ++k)
@@ -54,17 +67,14 @@ std::int64_t exportTopicWord(Project& project, const RunRecord& run, std::ostrea
           .field(vocabulary[static_cast<std::size_t>(v)].word)
           .field(values(k, v))
           .endRow();
-  return matrix->iteration;
+  return matrix.iteration;
 }
 
 // doc_topic holds one row per corpus document, in corpus order.
 std::int64_t exportDocTopic(Project& project, const RunRecord& run, std::ostream& out,
                             std::optional<std::int64_t> iteration) {
-  const auto chosen = chooseMatrix(project, run, topic::kDocTopic, iteration);
-  const auto documents = listDocuments(project, run.datasetId);
-  if (!chosen || static_cast<std::size_t>(chosen->values.rows()) != documents.size())
-    throw UsageError("run " + std::to_string(run.id) + " (" + run.model + ") has no document-topic proportions");
-  const auto* matrix = &chosen->values;
+  const auto [chosen, documents] = detail::chooseDocTopic(project, run, iteration);
+  const auto* matrix = &chosen.values;
   CsvWriter csv(out);
   csv.field("document").field("topic").field("proportion").endRow();
   for (Eigen::Index d = 0; d < matrix->rows(); ++d)
@@ -73,7 +83,7 @@ std::int64_t exportDocTopic(Project& project, const RunRecord& run, std::ostream
           .field(static_cast<std::int64_t>(k))
           .field((*matrix)(d, k))
           .endRow();
-  return chosen->iteration;
+  return chosen.iteration;
 }
 
 // link-lda: each topic's distribution over the documents its links point to (held-out documents,

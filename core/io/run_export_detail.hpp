@@ -6,9 +6,11 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include <Eigen/Core>
 
+#include "core/store/corpus_store.hpp"
 #include "core/store/project.hpp"
 #include "core/store/run_store.hpp"
 
@@ -23,6 +25,19 @@ struct ChosenMatrix {
 };
 std::optional<ChosenMatrix> chooseMatrix(Project& project, const RunRecord& run, const std::string& name,
                                          std::optional<std::int64_t> iteration);
+
+// A topic model's topic-word matrix with the words of its columns, and its document-topic matrix
+// with the documents of its rows; UsageError when the run has none that fits its dataset.
+struct TopicWordTable {
+  ChosenMatrix matrix;
+  std::vector<VocabularyEntry> vocabulary;
+};
+TopicWordTable chooseTopicWord(Project& project, const RunRecord& run, std::optional<std::int64_t> iteration);
+struct DocTopicTable {
+  ChosenMatrix matrix;
+  std::vector<DocumentHeader> documents;
+};
+DocTopicTable chooseDocTopic(Project& project, const RunRecord& run, std::optional<std::int64_t> iteration);
 
 // Topic models in MALLET's own files (mallet_export.cpp): --output-topic-keys ("topic\talpha\t20
 // words"), --output-doc-topics ("index\tname\tproportions") and the gzipped --output-state.

@@ -150,23 +150,33 @@ std::vector<std::int32_t> storedArray(const Project& project, std::string_view t
 
 }  // namespace
 
-Corpus loadCorpus(Project& project, std::int64_t datasetId) {
+namespace {
+
+// The corpus with its documents' words (withTokens), or with their fields alone.
+Corpus loadCorpusRows(Project& project, std::int64_t datasetId, bool withTokens) {
   const auto dataset = project.dataset(datasetId);
   requireSoundDataset(project, dataset);
   Corpus corpus;
-  for (auto& v : loadVocabulary(project, datasetId)) corpus.words.push_back(std::move(v.word));
+  if (withTokens)
+    for (auto& v : loadVocabulary(project, datasetId)) corpus.words.push_back(std::move(v.word));
   auto docs = project.db().prepare(
-      "SELECT d.external_id, d.title, t.word_ids, d.doc_index, d.time, d.label, d.metadata FROM documents d "
-      "LEFT JOIN tokens t "
-      "ON t.dataset_id = d.dataset_id AND t.doc_index = d.doc_index WHERE d.dataset_id = ?1 ORDER BY d.doc_index");
+      withTokens
+          ? "SELECT d.external_id, d.title, t.word_ids, d.doc_index, d.time, d.label, d.metadata FROM documents d "
+            "LEFT JOIN tokens t "
+            "ON t.dataset_id = d.dataset_id AND t.doc_index = d.doc_index WHERE d.dataset_id = ?1 ORDER BY d.doc_index"
+          : "SELECT d.external_id, d.title, NULL, d.doc_index, d.time, d.label, d.metadata FROM documents d "
+            "WHERE d.dataset_id = ?1 ORDER BY d.doc_index");
   docs.bind(1, datasetId);
   MetadataColumnsCollector metadata;
   while (docs.step()) {
     const auto index = docs.integer(3);
     const auto row = documentRow(datasetId, index);
     checkStoredPosition(project, "documents", row, "doc_index", index, corpus.documentCount());
-    const auto ids = storedArray(project, "tokens", row, "word_ids", docs.blob(2));
-    checkWordIds(project, datasetId, index, ids, corpus.vocabularySize());
+    std::vector<std::int32_t> ids;
+    if (withTokens) {
+      ids = storedArray(project, "tokens", row, "word_ids", docs.blob(2));
+      checkWordIds(project, datasetId, index, ids, corpus.vocabularySize());
+    }
     corpus.addDocument(docs.text(0), docs.text(1), ids);
     corpus.times.push_back(docs.text(4));
     corpus.labels.push_back(docs.text(5));
@@ -183,8 +193,16 @@ Corpus loadCorpus(Project& project, std::int64_t datasetId) {
   if (const auto it = dataset.options.find("label_separator");
       it != dataset.options.end() && it->is_string() && !corpus.labels.empty())
     corpus.labelSeparator = it->get<std::string>();
-  corpus.links = loadDocumentLinks(project, datasetId, corpus.documentCount());
+  if (withTokens) corpus.links = loadDocumentLinks(project, datasetId, corpus.documentCount());
   return corpus;
+}
+
+}  // namespace
+
+Corpus loadCorpus(Project& project, std::int64_t datasetId) { return loadCorpusRows(project, datasetId, true); }
+
+Corpus loadDocumentFields(Project& project, std::int64_t datasetId) {
+  return loadCorpusRows(project, datasetId, false);
 }
 
 std::vector<DocumentHeader> listDocuments(Project& project, std::int64_t datasetId) {

@@ -82,6 +82,9 @@ struct StoredDocument {
 
 // Everything a model needs (no text, no spans).
 Corpus loadCorpus(Project& project, std::int64_t datasetId);
+// The corpus's documents with their ids, titles, times, labels and metadata but no words (every
+// document empty, no links): what views that break results down by a field need.
+Corpus loadDocumentFields(Project& project, std::int64_t datasetId);
 std::vector<DocumentHeader> listDocuments(Project& project, std::int64_t datasetId);
 StoredDocument loadDocument(Project& project, std::int64_t datasetId, std::int64_t index);
 std::vector<VocabularyEntry> loadVocabulary(Project& project, std::int64_t datasetId);

@@ -5,9 +5,11 @@
 #include <QTabWidget>
 
 #include "core/models/topic/topic_model_support.hpp"
+#include "ui/runs/topics/document_links_data.hpp"
 #include "ui/runs/topics/document_network_view.hpp"
 #include "ui/runs/topics/topic_correlation_view.hpp"
 #include "ui/runs/topics/topic_document_view.hpp"
+#include "ui/runs/topics/topic_field_view.hpp"
 #include "ui/runs/topics/topic_metadata_view.hpp"
 #include "ui/runs/topics/topic_response_view.hpp"
 #include "ui/runs/topics/topic_run_data.hpp"
@@ -125,6 +127,16 @@ void TopicPages::update(const core::RunRecord& run, const RunHoldings& holdings)
              context().pages->setCurrentWidget(m_documents);
            });
          }
+         const bool byField = loaded.data->fields != nullptr && loaded.data->topicCount() > 1;
+         if (byField && !m_byField) {
+           m_byField = new TopicFieldView(context().pages);
+           m_byField->hide();
+           connect(m_table, &TopicTableView::labelsChanged, m_byField, &TopicFieldView::setLabels);
+           connect(m_byField, &TopicFieldView::topicActivated, this, [this](int topic) {
+             m_table->selectTopic(topic);
+             context().pages->setCurrentWidget(m_table);
+           });
+         }
          const bool several = loaded.data->topicCount() > 1;
          const bool documents = loaded.data->hasDocTopic() || loaded.data->hasAssignments();
          m_table->setData(context().projectFile, loaded.data);
@@ -172,6 +184,16 @@ void TopicPages::update(const core::RunRecord& run, const RunHoldings& holdings)
                         (metadata ? 1 : 0));
          } else if (m_network) {
            hidePage(m_network);
+         }
+         if (byField) {
+           m_byField->setData(loaded.data);
+           m_byField->setLabels(m_table->labels());
+           // After the pages every run of its kind has, before Training.
+           showPage(m_byField, tr("By field"),
+                    1 + (documents ? 1 : 0) + (correlated ? 1 : 0) + (overTime ? 1 : 0) + (response ? 1 : 0) +
+                        (metadata ? 1 : 0) + (linked ? 1 : 0));
+         } else if (m_byField) {
+           hidePage(m_byField);
          }
          // A finished run is read for its results: the topics come first, or for a model of linked
          // documents the network with its predicted links.

@@ -23,6 +23,7 @@ class TopicResponseView;
 class TopicTableView;
 class TopicTimeView;
 class TopicMetadataView;
+class TopicFieldView;
 struct TopicRunData;
 
 class TopicPages final : public RunPages {
@@ -47,6 +48,7 @@ class TopicPages final : public RunPages {
   QPointer<TopicResponseView> m_response;         // runs that hold a response's coefficients (slda)
   QPointer<TopicMetadataView> m_metadata;         // runs that hold metadata weights (dmr)
   QPointer<DocumentNetworkView> m_network;        // runs on a corpus with links
+  QPointer<TopicFieldView> m_byField;             // runs with document proportions, on a corpus with fields
 };
 
 }  // namespace latent::ui

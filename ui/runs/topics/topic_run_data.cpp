@@ -3,6 +3,8 @@
 // the topics over time of a dynamic topic model.
 #include "ui/runs/topics/topic_run_data.hpp"
 
+#include "core/data/document_fields.hpp"
+
 #include <QObject>
 
 #include <algorithm>
@@ -80,6 +82,10 @@ TopicRunLoad loadTopicRun(const std::filesystem::path& projectFile, std::int64_t
         docTopic && docTopic->rows() == static_cast<Eigen::Index>(data->documents.size()) &&
         docTopic->cols() == data->topicWord.rows())
       data->docTopic = std::move(*docTopic);
+    if (data->hasDocTopic())
+      if (auto fields = core::loadDocumentFields(project, data->run.datasetId);
+          !core::documentFieldNames(fields).empty())
+        data->fields = std::make_shared<const core::Corpus>(std::move(fields));
 
     // Held-out documents have no per-token topics; the assignments also give the shares when
     // there are no document proportions.

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "core/data/corpus.hpp"
 #include "core/store/corpus_store.hpp"
 #include "core/store/run_store.hpp"
 #include "ui/runs/topics/topic_relevance.hpp"
@@ -74,6 +75,10 @@ struct TopicRunData {
   // A linked corpus (document_links_data.hpp): its links, the run's predicted links and the
   // documents' places in the network drawing; null for a corpus without links.
   std::shared_ptr<const DocumentLinksData> links;
+  // The documents' times, labels and metadata (a corpus without words, in corpus order), for
+  // breaking the topics down by them; null when the run has no document proportions or the corpus
+  // no such fields.
+  std::shared_ptr<const core::Corpus> fields;
 
   int topicCount() const noexcept { return static_cast<int>(topicWord.rows()); }
   int vocabularySize() const noexcept { return static_cast<int>(topicWord.cols()); }

@@ -285,8 +285,9 @@ class TestTopicsOverTime : public QObject {
 
   void pageFollowsTheDocumentsPageOnlyForTimedRuns() {
     auto view = openView(m_run);
-    QCOMPARE(test::runViewTabs(*view), (QStringList{QStringLiteral("Topics"), QStringLiteral("Documents"),
-                                                    QStringLiteral("Topics over time"), QStringLiteral("Training")}));
+    QCOMPARE(test::runViewTabs(*view),
+             (QStringList{QStringLiteral("Topics"), QStringLiteral("Documents"), QStringLiteral("Topics over time"),
+                          QStringLiteral("By field"), QStringLiteral("Training")}));
     auto lda = openView(m_ldaRun);
     QVERIFY(!test::runViewTabs(*lda).contains(QStringLiteral("Topics over time")));
     QVERIFY(!lda->page<ui::TopicTimeView>());

@@ -3,6 +3,7 @@
 #include "ui/browsers/graph_browser.hpp"
 
 #include <QComboBox>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -246,6 +247,13 @@ void GraphBrowser::fill() {
   m_adjacency->setGraph(m_graph);
   if (!m_layoutError.isEmpty()) m_drawing->setEmptyText(tr("The graph cannot be drawn: %1").arg(m_layoutError));
   colourDrawing(QString());
+}
+
+void GraphBrowser::changeEvent(QEvent* event) {
+  TabPage::changeEvent(event);
+  if (event->type() != QEvent::PaletteChange || !m_graph || !m_order) return;
+  const QString key = m_order->currentData().toString();
+  colourDrawing(key.startsWith(QChar(1)) ? QString() : key);
 }
 
 void GraphBrowser::colourDrawing(const QString& attribute) {

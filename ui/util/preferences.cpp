@@ -109,7 +109,12 @@ QPalette darkThemePalette() {
 
 void applyTheme(Theme theme) {
   auto& system = prefsSystemPalette();
-  if (!system) system = QApplication::palette();
+  // System before any other theme leaves the palette alone, so that it keeps following the
+  // platform's; after one, the platform's palette as it was comes back.
+  if (!system) {
+    if (theme == Theme::System) return;
+    system = QApplication::palette();
+  }
   switch (theme) {
     case Theme::System:
       QApplication::setPalette(*system);

@@ -5,6 +5,7 @@
 // brings the platform's back.
 #include <QApplication>
 #include <QComboBox>
+#include <QDir>
 #include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
@@ -60,6 +61,8 @@ class TestPreferences : public QObject {
 
     ui::PreferencesDialog* dialog = window.showPreferences();
     QVERIFY(dialog && dialog->isVisible());
+    if (const QString dir = qEnvironmentVariable("LATENT_UI_SHOTS"); !dir.isEmpty())
+      QVERIFY(dialog->grab().save(QDir(dir).filePath(QStringLiteral("preferences.png"))));
     QCOMPARE(window.showPreferences(), dialog);  // one at a time
     dialog->threadsBox()->setValue(3);
     dialog->seedBox()->setValue(4242);
@@ -86,6 +89,12 @@ class TestPreferences : public QObject {
     ui::RunPanel panel(&runs);
     QCOMPARE(panel.threadsBox()->value(), 3);
     QCOMPARE(panel.seedBox()->value(), 4242);
+    if (const QString dir = qEnvironmentVariable("LATENT_UI_SHOTS"); !dir.isEmpty()) {
+      ui::PreferencesDialog dark(ui::loadPreferences());
+      dark.show();
+      QVERIFY(QTest::qWaitForWindowExposed(&dark));
+      QVERIFY(dark.grab().save(QDir(dir).filePath(QStringLiteral("preferences-dark.png"))));
+    }
   }
 
   void cancelChangesNothing() {

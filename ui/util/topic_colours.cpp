@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <numbers>
+#include <unordered_map>
 
 namespace latent::ui {
 namespace {
@@ -61,10 +63,11 @@ QColor colourOfLch(double l, double chroma, double hue) {
     const auto rgb = linearOfLab(l, std::max(0.0, c) * std::cos(radians), std::max(0.0, c) * std::sin(radians));
     const bool inside = std::all_of(rgb.begin(), rgb.end(), [](double v) { return v >= -1e-9 && v <= 1 + 1e-9; });
     if (inside || c <= 0) {
+      // Whole 8-bit channels: the contrast is checked on the colour as drawn and remembered.
       auto channel = [](double v) {
-        return static_cast<float>(std::clamp(fromLinear(std::clamp(v, 0.0, 1.0)), 0.0, 1.0));
+        return static_cast<int>(std::lround(255 * std::clamp(fromLinear(std::clamp(v, 0.0, 1.0)), 0.0, 1.0)));
       };
-      return QColor::fromRgbF(channel(rgb[0]), channel(rgb[1]), channel(rgb[2]));
+      return QColor(channel(rgb[0]), channel(rgb[1]), channel(rgb[2]));
     }
   }
 }
@@ -100,8 +103,13 @@ QColor mixColours(const QColor& a, const QColor& b, double t) {
 
 QColor topicColour(int topic, const QPalette& palette) {
   const QColor base = palette.color(QPalette::Base);
-  const bool dark = isDarkBase(palette);
   topic = std::max(topic, 0);
+  // Views ask per node or per document (thousands of times a paint): each colour is searched
+  // once per Base and remembered.
+  thread_local std::unordered_map<std::uint64_t, QRgb> known;
+  const std::uint64_t key = (static_cast<std::uint64_t>(base.rgb()) << 32) | static_cast<std::uint32_t>(topic);
+  if (const auto it = known.find(key); it != known.end()) return QColor::fromRgb(it->second);
+  const bool dark = isDarkBase(palette);
   const double hue = kTopicHueAngles[static_cast<std::size_t>(topic % kTopicHues)];
   const auto step = static_cast<std::size_t>((topic / kTopicHues) % kTopicLightnessSteps);
   // Start at the step's lightness, then move away from Base (lighter on a dark Base, darker on a
@@ -116,6 +124,8 @@ QColor topicColour(int topic, const QPalette& palette) {
     lightness += dark ? 1 : -1;
     colour = colourOfLch(lightness, kTopicChroma, hue);
   }
+  if (known.size() > 4096) known.clear();
+  known.emplace(key, colour.rgb());
   return colour;
 }
 

@@ -13,13 +13,16 @@
 #include <QPainter>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QTabWidget>
 #include <QtTest>
 
 #include <cmath>
+#include <string>
 
 #include "core/store/project.hpp"
 #include "test_case.hpp"
 #include "test_support.hpp"
+#include "ui/browsers/graph_browser.hpp"
 #include "ui/main_window.hpp"
 #include "ui/runs/blocks/block_run_data.hpp"
 #include "ui/runs/blocks/membership_simplex_view.hpp"
@@ -29,6 +32,7 @@
 #include "ui/util/settings.hpp"
 #include "ui/util/topic_colours.hpp"
 #include "ui/util/topic_marker.hpp"
+#include "ui/widgets/network_canvas.hpp"
 #include "ui_test_data.hpp"
 
 using namespace latent;
@@ -188,6 +192,52 @@ class TestDarkMode : public QObject {
     QCOMPARE(view.nodeColour(0), ui::topicColour(view.data()->largest[0], ui::darkThemePalette()));
     QVERIFY(view.nodeColour(0) != lightDot);
     QVERIFY(ui::contrastRatio(view.outlineColour(), ui::darkThemePalette().color(QPalette::Base)) >= 3.0);
+  }
+
+  // Defect 8 on a drawing: a graph whose nodes take 30 values of an attribute draws them in 30
+  // colour-and-marker pairs that never look alike, and recolours for a new palette.
+  void graphDrawingTellsThirtyValuesApart() {
+    core::Graph g;
+    const int n = 30;
+    for (int i = 0; i < n; ++i) {
+      g.nodeIds.push_back("n" + std::to_string(i));
+      g.nodeNames.push_back("node " + std::to_string(i));
+      if (i > 0) g.edges.push_back({i - 1, i, 1.0});
+    }
+    g.attributeNames = {"group"};
+    g.attributes.resize(1);
+    for (int i = 0; i < n; ++i) g.attributes[0].push_back("value " + std::to_string(i));
+    const auto file = m_scratch->path("thirty.latent");
+    qint64 id = 0;
+    {
+      core::Project project(file);
+      id = test::addGraph(project, "thirty", g);
+    }
+    ui::GraphBrowser browser(file, id);
+    browser.setPalette(ui::darkThemePalette());
+    QVERIFY(test::waitLoaded(&browser));
+    QVERIFY(browser.setOrderBy(QStringLiteral("group")));
+    const auto& drawing = browser.drawing()->drawing();
+    QCOMPARE(drawing.nodeColours.size(), std::size_t(n));
+    QCOMPARE(drawing.nodeMarkers.size(), std::size_t(n));
+    for (int a = 0; a < n; ++a)
+      for (int b = a + 1; b < n; ++b) {
+        const auto ua = static_cast<std::size_t>(a), ub = static_cast<std::size_t>(b);
+        const bool alike = ui::colourDifference(drawing.nodeColours[ua], drawing.nodeColours[ub]) < 12;
+        QVERIFY2(!alike || drawing.nodeMarkers[ua] != drawing.nodeMarkers[ub],
+                 qPrintable(QStringLiteral("nodes %1 and %2").arg(a).arg(b)));
+      }
+    QVERIFY(drawing.nodeMarkers[0] == ui::TopicMarker::Disc && drawing.nodeMarkers[24] != ui::TopicMarker::Disc);
+    QCOMPARE(drawing.nodeColours[0], ui::topicColour(0, ui::darkThemePalette()));
+    if (const QString dir = qEnvironmentVariable("LATENT_UI_SHOTS"); !dir.isEmpty()) {
+      browser.resize(900, 600);
+      browser.views()->setCurrentIndex(1);
+      browser.show();
+      QVERIFY(QTest::qWaitForWindowExposed(&browser));
+      QVERIFY(browser.grab().save(QDir(dir).filePath(QStringLiteral("dark-theme-thirty-values.png"))));
+    }
+    browser.setPalette(ui::lightThemePalette());
+    QCOMPARE(browser.drawing()->drawing().nodeColours[0], ui::topicColour(0, ui::lightThemePalette()));
   }
 
   // Defect 7: in the dark theme, with the Run dock squeezed to its narrowest, every field of the

@@ -38,6 +38,22 @@ QPainterPath topicMarkerPath(TopicMarker marker, QPointF centre, double radius) 
   return path;
 }
 
+QString topicMarkerGlyph(TopicMarker marker) {
+  switch (marker) {
+    case TopicMarker::Disc:
+      return QStringLiteral("\u25CF");
+    case TopicMarker::Square:
+      return QStringLiteral("\u25A0");
+    case TopicMarker::Triangle:
+      return QStringLiteral("\u25B2");
+    case TopicMarker::Diamond:
+      return QStringLiteral("\u25C6");
+    case TopicMarker::InvertedTriangle:
+      return QStringLiteral("\u25BC");
+  }
+  return QStringLiteral("\u25CF");
+}
+
 Qt::PenStyle topicPenStyle(int topic) {
   switch (topicMarker(topic)) {
     case TopicMarker::Disc:

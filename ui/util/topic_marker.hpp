@@ -4,6 +4,7 @@
 
 #include <QPainterPath>
 #include <QPointF>
+#include <QString>
 #include <Qt>
 
 #include "ui/util/topic_colours.hpp"
@@ -17,6 +18,9 @@ QPainterPath topicMarkerPath(TopicMarker marker, QPointF centre, double radius);
 
 // Fills and strokes the marker with the painter's brush and pen.
 void drawTopicMarker(QPainter& painter, TopicMarker marker, QPointF centre, double radius);
+
+// The marker as a character for rich-text legends: ● ■ ▲ ◆ ▼.
+QString topicMarkerGlyph(TopicMarker marker);
 
 // The same cue for lines: solid for the first twelve topics, then dashes, dots and their mixes.
 Qt::PenStyle topicPenStyle(int topic);

@@ -48,6 +48,8 @@ inline constexpr int kLogDockHeight = 150;
 inline constexpr int kProjectDockMinimumWidth = 180;
 inline constexpr int kRunDockMinimumWidth = 300;
 
+class PreferencesDialog;
+
 class MainWindow final : public QMainWindow {
   Q_OBJECT
 
@@ -108,6 +110,10 @@ class MainWindow final : public QMainWindow {
 
   // View > Reset Layout: the docks back in their places at their first sizes, all shown.
   void resetLayout();
+  // Edit > Preferences… (Ctrl+,): a dialog over the user's preferences, not modal; OK saves
+  // them, applies the theme and gives the run panel its new defaults.
+  PreferencesDialog* showPreferences();
+  QAction* preferencesAction() const noexcept { return m_preferences; }
   QDockWidget* projectDock() const noexcept { return m_treeDock; }
   QDockWidget* runDock() const noexcept { return m_runDock; }
   // A project made for a demo or a sample: kept only if saved under a name of one's own.
@@ -216,6 +222,8 @@ class MainWindow final : public QMainWindow {
   QAction *m_importCorpus = nullptr, *m_importGraph = nullptr, *m_importRatings = nullptr, *m_importTable = nullptr;
   QAction *m_newRun = nullptr, *m_stopRun = nullptr, *m_closeTab = nullptr, *m_about = nullptr;
   QAction* m_precisionRecall = nullptr;
+  QAction* m_preferences = nullptr;
+  QPointer<PreferencesDialog> m_preferencesDialog;
   QAction *m_exportFigure = nullptr, *m_exportTable = nullptr;
   QAction *m_saveAsAction = nullptr, *m_resetLayout = nullptr, *m_compactAction = nullptr;
   // Undo and Redo act on the current tab's history (a run's topic labels).

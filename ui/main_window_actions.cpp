@@ -23,9 +23,11 @@
 #include "ui/runs/run_panel.hpp"
 #include "ui/util/figure_export.hpp"
 #include "ui/util/format.hpp"
+#include "ui/util/preferences.hpp"
 #include "ui/util/qt_convert.hpp"
 #include "ui/util/settings.hpp"
 #include "ui/util/table_export.hpp"
+#include "ui/widgets/preferences_dialog.hpp"
 #include "ui/widgets/project_tree.hpp"
 
 namespace latent::ui {
@@ -59,6 +61,12 @@ void MainWindow::createActions() {
   m_resetLayout = new QAction(tr("&Reset Layout"), this);
   m_resetLayout->setStatusTip(tr("Put the project tree, the run panel and the log back in their places"));
   connect(m_resetLayout, &QAction::triggered, this, &MainWindow::resetLayout);
+
+  m_preferences = new QAction(QIcon::fromTheme(QStringLiteral("preferences-system")), tr("&Preferences…"), this);
+  m_preferences->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Comma));
+  m_preferences->setMenuRole(QAction::PreferencesRole);
+  m_preferences->setStatusTip(tr("Threads and seed of new runs, stop words of imports, the theme"));
+  connect(m_preferences, &QAction::triggered, this, &MainWindow::showPreferences);
 
   m_quitAction = new QAction(tr("&Quit"), this);
   m_quitAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
@@ -193,6 +201,8 @@ void MainWindow::createMenus() {
   QMenu* edit = menuBar()->addMenu(tr("&Edit"));
   edit->addAction(m_undoAction);
   edit->addAction(m_redoAction);
+  edit->addSeparator();
+  edit->addAction(m_preferences);
 
   QMenu* run = menuBar()->addMenu(tr("&Run"));
   run->addAction(m_newRun);
@@ -241,6 +251,18 @@ void MainWindow::createToolBar() {
   m_openAction->setIconText(tr("Open"));
   m_newRun->setIconText(tr("New Run"));
   m_stopRun->setIconText(tr("Stop"));
+}
+
+PreferencesDialog* MainWindow::showPreferences() {
+  if (!m_preferencesDialog) {
+    m_preferencesDialog = new PreferencesDialog(loadPreferences(), this);
+    m_preferencesDialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(m_preferencesDialog, &PreferencesDialog::preferencesChanged, m_runPanel, &RunPanel::applyPreferences);
+  }
+  m_preferencesDialog->show();
+  m_preferencesDialog->raise();
+  m_preferencesDialog->activateWindow();
+  return m_preferencesDialog;
 }
 
 void MainWindow::createDocks() {

@@ -12,6 +12,7 @@
 #include "ui/demo/demo_driver.hpp"
 #include "ui/main_window.hpp"
 #include "ui/util/format.hpp"
+#include "ui/util/preferences.hpp"
 #include "ui/util/resources.hpp"
 
 namespace {
@@ -33,6 +34,8 @@ int main(int argc, char* argv[]) {
   QApplication::setDesktopFileName(QStringLiteral("latent-studio"));
   latent::ui::initResources();
   QApplication::setWindowIcon(latent::ui::appIcon());
+  // The theme of the user's preferences, before any window takes the palette.
+  latent::ui::applyTheme(latent::ui::loadPreferences().theme);
 
   QCommandLineParser parser;
   parser.setApplicationDescription(

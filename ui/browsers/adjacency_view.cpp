@@ -10,6 +10,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "ui/util/chart_style.hpp"
 #include "ui/util/format.hpp"
 #include "ui/util/qt_convert.hpp"
 
@@ -161,7 +162,7 @@ void AdjacencyView::paintEvent(QPaintEvent*) {
 
   // Thin grid lines when cells are large enough to separate.
   if (m_cell >= 6) {
-    QColor line = pal.color(QPalette::Mid);
+    QColor line = axisColour(pal);
     line.setAlphaF(0.35f);
     painter.setPen(QPen(line, 0));
     for (int i = 1; i < n; ++i) {
@@ -178,7 +179,7 @@ void AdjacencyView::paintEvent(QPaintEvent*) {
     painter.drawLine(QPointF(grid.left() + start * m_cell, grid.top()),
                      QPointF(grid.left() + start * m_cell, grid.bottom()));
   }
-  painter.setPen(QPen(pal.color(QPalette::Mid), 1));
+  painter.setPen(QPen(axisColour(pal), 1));
   painter.drawRect(grid);
 
   if (m_labels) {

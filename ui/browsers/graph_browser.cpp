@@ -3,6 +3,7 @@
 #include "ui/browsers/graph_browser.hpp"
 
 #include <QComboBox>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -26,6 +27,7 @@
 #include "ui/util/table_export.hpp"
 #include "ui/util/table_style.hpp"
 #include "ui/util/topic_colours.hpp"
+#include "ui/util/topic_marker.hpp"
 #include "ui/widgets/network_canvas.hpp"
 
 namespace latent::ui {
@@ -248,6 +250,13 @@ void GraphBrowser::fill() {
   colourDrawing(QString());
 }
 
+void GraphBrowser::changeEvent(QEvent* event) {
+  TabPage::changeEvent(event);
+  if (event->type() != QEvent::PaletteChange || !m_graph || !m_order) return;
+  const QString key = m_order->currentData().toString();
+  colourDrawing(key.startsWith(QChar(1)) ? QString() : key);
+}
+
 void GraphBrowser::colourDrawing(const QString& attribute) {
   NetworkDrawing drawing;
   const auto n = m_graph ? m_graph->nodeCount() : 0;
@@ -265,16 +274,20 @@ void GraphBrowser::colourDrawing(const QString& attribute) {
       // Values in order of first appearance, each its own colour; nodes without one keep the text colour.
       std::vector<std::string> values;
       drawing.nodeColours.resize(n);
+      drawing.nodeMarkers.assign(n, TopicMarker::Disc);
       for (std::size_t i = 0; i < n; ++i) {
         const auto& v = m_graph->attributes[*a][i];
         if (v.empty()) continue;
         auto at = std::find(values.begin(), values.end(), v);
         if (at == values.end()) at = values.insert(values.end(), v);
-        drawing.nodeColours[i] = topicColour(static_cast<int>(at - values.begin()), palette());
+        const int value = static_cast<int>(at - values.begin());
+        drawing.nodeColours[i] = topicColour(value, palette());
+        drawing.nodeMarkers[i] = topicMarker(value);
       }
       for (std::size_t c = 0; c < values.size() && c < static_cast<std::size_t>(kLegendValues); ++c)
-        legend << QStringLiteral("<span style=\"color:%1\">&#9679;</span> %2")
-                      .arg(topicColour(static_cast<int>(c), palette()).name(), qs(values[c]).toHtmlEscaped());
+        legend << QStringLiteral("<span style=\"color:%1\">%2</span> %3")
+                      .arg(topicColour(static_cast<int>(c), palette()).name(),
+                           topicMarkerGlyph(topicMarker(static_cast<int>(c))), qs(values[c]).toHtmlEscaped());
       if (values.size() > static_cast<std::size_t>(kLegendValues))
         legend << tr("and %1 more").arg(values.size() - kLegendValues);
     }

@@ -41,6 +41,10 @@ class GraphBrowser final : public TabPage {
   QString drawingLegend() const;
   const core::Graph* graph() const noexcept { return m_graph.get(); }
 
+ protected:
+  // The drawing's node colours are drawn from the palette: recoloured when it changes.
+  void changeEvent(QEvent* event) override;
+
  private:
   void load();
   void fill();

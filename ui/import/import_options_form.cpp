@@ -15,6 +15,7 @@
 
 #include <climits>
 
+#include "ui/util/preferences.hpp"
 #include "ui/util/qt_convert.hpp"
 #include "ui/util/wheel_guard.hpp"
 
@@ -145,6 +146,14 @@ ImportOptionsForm::ImportOptionsForm(core::DataKind kind, QWidget* parent) : QWi
     form->addRow(tr("Stop words"), m_stopWords);
     m_stopFile = addFile(form, tr("Stop-word file"), tr("One word per line; # starts a comment."),
                          tr("Text files (*.txt);;All files (*)"));
+    // The list starts from the user's preference (Edit > Preferences): a known choice, or a file.
+    const QString preferred = loadPreferences().stopWords;
+    if (const int known = m_stopWords->findData(preferred); known >= 0) {
+      m_stopWords->setCurrentIndex(known);
+    } else {
+      m_stopWords->setCurrentIndex(m_stopWords->findData(QStringLiteral("file")));
+      m_stopFile->setText(preferred);
+    }
     m_minDf = new QSpinBox(this);
     guardWheel(m_minDf);
     m_minDf->setRange(1, INT_MAX);

@@ -27,6 +27,7 @@
 #include "ui/runs/option_form.hpp"
 #include "ui/runs/run_progress_row.hpp"
 #include "ui/util/format.hpp"
+#include "ui/util/preferences.hpp"
 #include "ui/util/qt_convert.hpp"
 #include "ui/util/wheel_guard.hpp"
 
@@ -47,8 +48,6 @@ QLabel* greyNote(const QString& text, QWidget* parent) {
   label->setFont(small);
   return label;
 }
-
-int defaultThreads() { return std::max(1, QThread::idealThreadCount() - 1); }
 
 // The model a new run on this kind of data starts from: the workhorse of its family, not the
 // baseline the catalogue lists first.
@@ -100,11 +99,9 @@ RunPanel::RunPanel(RunManager* runs, QWidget* parent) : QWidget(parent), m_runs(
   auto* settings = new QGroupBox(tr("Run settings"), content);
   m_seed = new QSpinBox(settings);
   m_seed->setRange(0, INT_MAX);
-  m_seed->setValue(1);
   m_seed->setToolTip(tr("Same seed, same threads, same data: the same numbers."));
   m_threads = new QSpinBox(settings);
   m_threads->setRange(1, 1024);
-  m_threads->setValue(defaultThreads());
   m_threads->setToolTip(tr("Worker threads for this run; one core is left for the window by default."));
   m_heldout = new QDoubleSpinBox(settings);
   m_heldout->setRange(0.0, 0.9);
@@ -127,6 +124,7 @@ RunPanel::RunPanel(RunManager* runs, QWidget* parent) : QWidget(parent), m_runs(
   settingsForm->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
   settingsForm->addRow(tr("Seed"), m_seed);
   settingsForm->addRow(tr("Threads"), m_threads);
+  applyPreferences(loadPreferences());
   settingsForm->addRow(tr("Held-out fraction"), m_heldout);
   settingsForm->addRow(tr("Evaluate every"), m_evalEvery);
   m_evalEvery->setSuffix(tr(" iterations"));
@@ -359,6 +357,11 @@ void RunPanel::scrollToForm() { m_scroll->verticalScrollBar()->setValue(0); }
 void RunPanel::setSelectedRun(qint64 runId) {
   m_selectedRun = runId;
   updateButtons();
+}
+
+void RunPanel::applyPreferences(const Preferences& preferences) {
+  m_seed->setValue(static_cast<int>(std::min<std::uint32_t>(preferences.seed, INT_MAX)));
+  m_threads->setValue(preferredThreads(preferences));
 }
 
 void RunPanel::fillFromRun(const core::RunRecord& run) {

@@ -28,6 +28,7 @@ class OptionForm;
 class ProjectSession;
 class RunManager;
 class RunProgressRow;
+struct Preferences;
 
 class RunPanel final : public QWidget {
   Q_OBJECT
@@ -48,6 +49,9 @@ class RunPanel final : public QWidget {
   // Fills dataset, model, options, seed, threads, held-out fraction and evaluation interval
   // from a run, for running it again with changes.
   void fillFromRun(const core::RunRecord& run);
+  // Sets the seed and threads fields to the defaults of the user's preferences (they also start
+  // from them).
+  void applyPreferences(const Preferences& preferences);
 
   // Checks the form (errors shown inline under the buttons) and starts the run; what only the
   // project can tell (the dataset gone, an option out of range) comes back from the run's

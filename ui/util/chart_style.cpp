@@ -6,9 +6,15 @@
 #include <QChart>
 #include <QLegend>
 
+#include "ui/util/topic_colours.hpp"
+
 namespace latent::ui {
 
 bool isDarkPalette(const QPalette& palette) { return palette.color(QPalette::Window).lightness() < 128; }
+
+QColor axisColour(const QPalette& palette) {
+  return mixColours(palette.color(QPalette::Text), palette.color(QPalette::Base), 0.5);
+}
 
 void styleChart(QChart* chart, const QPalette& palette) {
   // The theme sets series colours that read well on that background; keep series colours that
@@ -25,7 +31,7 @@ void styleChart(QChart* chart, const QPalette& palette) {
     axis->setLabelsColor(palette.color(QPalette::Text));
     axis->setTitleBrush(palette.color(QPalette::Text));
     axis->setGridLineColor(grid);
-    axis->setLinePenColor(palette.color(QPalette::Mid));
+    axis->setLinePenColor(axisColour(palette));
   }
 }
 

@@ -12,6 +12,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ui/util/topic_marker.hpp"
+
 namespace latent::ui {
 namespace {
 
@@ -191,7 +193,10 @@ void NetworkCanvas::paintEvent(QPaintEvent*) {
       continue;
     }
     painter.setBrush(fill);
-    painter.drawEllipse(nodePosition(i), r, r);
+    if (ui < m_drawing.nodeMarkers.size())
+      drawTopicMarker(painter, m_drawing.nodeMarkers[ui], nodePosition(i), r);
+    else
+      painter.drawEllipse(nodePosition(i), r, r);
   }
   if (n <= kMaxLabelledNodes && m_drawing.labels.size() == static_cast<std::size_t>(n)) {
     painter.setPen(text);

@@ -18,11 +18,16 @@
 #include <utility>
 #include <vector>
 
+#include "ui/util/topic_colours.hpp"
+
 namespace latent::ui {
 
 struct NetworkDrawing {
   Eigen::MatrixX2d positions;       // N x 2, within [-1, 1]
   std::vector<QColor> nodeColours;  // N; invalid: the text colour
+  // Optional, N: each node's marker shape, the cue that tells apart values whose colours repeat
+  // (topicMarker); discs when empty.
+  std::vector<TopicMarker> nodeMarkers;
   // Optional, N each: a node's size from 0 (smallest) to 1 (largest), and its label, written
   // beside it when the graph is small enough (kMaxLabelledNodes) and shown on hover otherwise.
   std::vector<double> nodeSizes;

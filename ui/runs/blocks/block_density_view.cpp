@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ui/util/chart_style.hpp"
 #include "ui/util/format.hpp"
 #include "ui/util/topic_colours.hpp"
 
@@ -216,7 +217,7 @@ void BlockDensityView::paintEvent(QPaintEvent*) {
       }
     }
   // Lines between cells: faint between equal cells, firm between the groups of a proportional grid.
-  QColor line = pal.color(QPalette::Mid);
+  QColor line = axisColour(pal);
   if (!m_grid.proportional) line.setAlphaF(0.5f);
   // Lines need room between them: at least 5 pixels per cell on average.
   const bool drawLines = std::min(m_area.width() / columns, m_area.height() / rows) >= 5;
@@ -229,7 +230,7 @@ void BlockDensityView::paintEvent(QPaintEvent*) {
       painter.drawLine(QPointF(m_columnEdges[static_cast<std::size_t>(c)], m_area.top()),
                        QPointF(m_columnEdges[static_cast<std::size_t>(c)], m_area.bottom()));
   }
-  painter.setPen(QPen(pal.color(QPalette::Mid), 1));
+  painter.setPen(QPen(axisColour(pal), 1));
   painter.drawRect(m_area);
 
   // Group names (with sizes) beside and above, where a label has room.
@@ -284,7 +285,7 @@ void BlockDensityView::paintEvent(QPaintEvent*) {
   QLinearGradient gradient(m_legend.topLeft(), m_legend.topRight());
   for (int i = 0; i <= 8; ++i) gradient.setColorAt(i / 8.0, colourFor(m_max * i / 8.0));
   painter.fillRect(m_legend, gradient);
-  painter.setPen(QPen(pal.color(QPalette::Mid), 1));
+  painter.setPen(QPen(axisColour(pal), 1));
   painter.drawRect(m_legend);
   // The ends of the scale under the bar, its name between them when it fits, else below.
   painter.setPen(text);

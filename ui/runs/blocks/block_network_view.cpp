@@ -25,6 +25,7 @@
 #include "ui/util/format.hpp"
 #include "ui/util/qt_convert.hpp"
 #include "ui/util/topic_colours.hpp"
+#include "ui/util/topic_marker.hpp"
 #include "ui/widgets/network_canvas.hpp"
 
 namespace latent::ui {
@@ -195,8 +196,12 @@ void BlockNetworkView::recolour() {
   const QString attribute = colouring();
   if (attribute.isEmpty()) {
     drawing.nodeColours.resize(static_cast<std::size_t>(n));
-    for (int i = 0; i < n; ++i)
-      drawing.nodeColours[static_cast<std::size_t>(i)] = blockColour(m_data->dominant[static_cast<std::size_t>(i)]);
+    drawing.nodeMarkers.resize(static_cast<std::size_t>(n));
+    for (int i = 0; i < n; ++i) {
+      const int block = m_data->dominant[static_cast<std::size_t>(i)];
+      drawing.nodeColours[static_cast<std::size_t>(i)] = blockColour(block);
+      drawing.nodeMarkers[static_cast<std::size_t>(i)] = topicMarker(m_data->blockColourIndex(block));
+    }
     if (m_data->mixed && n <= kMaxPieNodes) {
       drawing.pieShares = m_data->memberships;
       for (int k = 0; k < m_data->blockCount(); ++k) drawing.pieColours.push_back(blockColour(k));
@@ -210,8 +215,9 @@ void BlockNetworkView::recolour() {
         continue;
       }
       if (shown++ < kNetworkLegendEntries)
-        legend << QStringLiteral("<span style=\"color:%1\">&#9679;</span> %2 (%3)")
-                      .arg(blockColour(k).name(), m_data->blockName(k), formatCount(size));
+        legend << QStringLiteral("<span style=\"color:%1\">%2</span> %3 (%4)")
+                      .arg(blockColour(k).name(), topicMarkerGlyph(topicMarker(m_data->blockColourIndex(k))),
+                           m_data->blockName(k), formatCount(size));
     }
     if (shown > kNetworkLegendEntries) legend << tr("and %1 more").arg(shown - kNetworkLegendEntries);
     QString lead = drawing.pieShares.rows() > 0 ? tr("<b>Blocks</b>, each node a pie of its memberships:")
@@ -230,17 +236,20 @@ void BlockNetworkView::recolour() {
       if (attribute == m_data->labelAttribute)
         for (const auto& name : m_data->labelNames) values.push_back(utf8(name));
       drawing.nodeColours.resize(static_cast<std::size_t>(n));
+      drawing.nodeMarkers.assign(static_cast<std::size_t>(n), TopicMarker::Disc);
       for (int i = 0; i < n; ++i) {
         const auto& v = graph.attributes[*a][static_cast<std::size_t>(i)];
         if (v.empty()) continue;
         auto at = std::find(values.begin(), values.end(), v);
         if (at == values.end()) at = values.insert(values.end(), v);
-        drawing.nodeColours[static_cast<std::size_t>(i)] =
-            topicColour(static_cast<int>(at - values.begin()), palette());
+        const int value = static_cast<int>(at - values.begin());
+        drawing.nodeColours[static_cast<std::size_t>(i)] = topicColour(value, palette());
+        drawing.nodeMarkers[static_cast<std::size_t>(i)] = topicMarker(value);
       }
       for (std::size_t c = 0; c < values.size() && c < static_cast<std::size_t>(kNetworkLegendEntries); ++c)
-        legend << QStringLiteral("<span style=\"color:%1\">&#9679;</span> %2")
-                      .arg(topicColour(static_cast<int>(c), palette()).name(), qs(values[c]).toHtmlEscaped());
+        legend << QStringLiteral("<span style=\"color:%1\">%2</span> %3")
+                      .arg(topicColour(static_cast<int>(c), palette()).name(),
+                           topicMarkerGlyph(topicMarker(static_cast<int>(c))), qs(values[c]).toHtmlEscaped());
       if (values.size() > static_cast<std::size_t>(kNetworkLegendEntries))
         legend << tr("and %1 more").arg(values.size() - kNetworkLegendEntries);
     }

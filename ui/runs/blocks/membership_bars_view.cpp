@@ -12,6 +12,7 @@
 #include <cmath>
 
 #include "ui/runs/blocks/block_run_data.hpp"
+#include "ui/util/chart_style.hpp"
 #include "ui/util/format.hpp"
 #include "ui/util/topic_colours.hpp"
 
@@ -90,7 +91,7 @@ void MembershipBarsView::render() {
       y += h;
     }
   }
-  painter.setPen(QPen(pal.color(QPalette::Mid), 1));
+  painter.setPen(QPen(axisColour(pal), 1));
   painter.drawRect(m_area);
 
   // Under the bars: each block's run of nodes, named where the name fits.

@@ -18,6 +18,7 @@
 #include "ui/runs/blocks/block_run_data.hpp"
 #include "ui/util/format.hpp"
 #include "ui/util/topic_colours.hpp"
+#include "ui/util/topic_marker.hpp"
 
 namespace latent::ui {
 namespace {
@@ -83,6 +84,17 @@ QColor MembershipSimplexView::nodeColour(int node) const {
                                                                         : QColor();
 }
 
+TopicMarker MembershipSimplexView::nodeMarker(int node) const {
+  return node >= 0 && static_cast<std::size_t>(node) < m_markers.size() ? m_markers[static_cast<std::size_t>(node)]
+                                                                        : TopicMarker::Disc;
+}
+
+QColor MembershipSimplexView::outlineColour() const {
+  // The text colour softened a little towards Base: the shape reads in any palette, light or
+  // dark, where the style's Mid can sit next to Base.
+  return mixColours(palette().color(QPalette::Text), palette().color(QPalette::Base), 0.3);
+}
+
 bool MembershipSimplexView::isNamed(int node) const {
   return node >= 0 && static_cast<std::size_t>(node) < m_named.size() && m_named[static_cast<std::size_t>(node)];
 }
@@ -98,10 +110,14 @@ void MembershipSimplexView::resizeEvent(QResizeEvent* event) {
 
 void MembershipSimplexView::changeEvent(QEvent* event) {
   QWidget::changeEvent(event);
-  if (event->type() == QEvent::FontChange || event->type() == QEvent::PaletteChange) layoutView();
+  if (event->type() == QEvent::FontChange || event->type() == QEvent::PaletteChange) {
+    layoutView();
+    update();
+  }
 }
 
-QStringList MembershipSimplexView::legendEntries(std::vector<QColor>* colours) const {
+QStringList MembershipSimplexView::legendEntries(std::vector<QColor>* colours,
+                                                 std::vector<TopicMarker>* markers) const {
   QStringList entries;
   if (!m_data) return entries;
   const QPalette pal = palette();
@@ -112,22 +128,25 @@ QStringList MembershipSimplexView::legendEntries(std::vector<QColor>* colours) c
     for (int l = 0; l < m_data->labelNames.size(); ++l) {
       entries << QStringLiteral("%1 (%2)").arg(m_data->labelNames[l]).arg(counts[static_cast<std::size_t>(l)]);
       if (colours) colours->push_back(topicColour(l, pal));
+      if (markers) markers->push_back(topicMarker(l));
     }
     if (missing > 0) {
       entries << tr("no %1 (%2)").arg(m_data->labelAttribute).arg(missing);
       if (colours) colours->push_back(pal.color(QPalette::PlaceholderText));
+      if (markers) markers->push_back(TopicMarker::Disc);
     }
   } else {
     for (int k = 0; k < m_data->blockCount(); ++k) {
       entries << m_data->blockName(k);
       if (colours) colours->push_back(topicColour(k, pal));
+      if (markers) markers->push_back(topicMarker(k));
     }
   }
   return entries;
 }
 
 QRectF MembershipSimplexView::legendRect() const {
-  const auto entries = legendEntries(nullptr);
+  const auto entries = legendEntries(nullptr, nullptr);
   if (entries.isEmpty()) return {};
   const QFontMetricsF fm(nameFont());
   const QString title =
@@ -143,6 +162,7 @@ void MembershipSimplexView::layoutView() {
   m_vertices.clear();
   m_positions.clear();
   m_colours.clear();
+  m_markers.clear();
   m_names.clear();
   m_named.clear();
   m_shape = Shape::Empty;
@@ -156,8 +176,11 @@ void MembershipSimplexView::layoutView() {
     if (m_data->hasLabels()) {
       const int l = m_data->labels[static_cast<std::size_t>(i)];
       m_colours.push_back(l >= 0 ? topicColour(l, pal) : pal.color(QPalette::PlaceholderText));
+      m_markers.push_back(l >= 0 ? topicMarker(l) : TopicMarker::Disc);
     } else {
-      m_colours.push_back(topicColour(m_data->largest[static_cast<std::size_t>(i)], pal));
+      const int largest = m_data->largest[static_cast<std::size_t>(i)];
+      m_colours.push_back(topicColour(largest, pal));
+      m_markers.push_back(topicMarker(largest));
     }
   }
   if (m_shape == Shape::Single) return;
@@ -401,10 +424,10 @@ void MembershipSimplexView::paintEvent(QPaintEvent*) {
   }
 
   // The shape: the simplex (or the circle of blocks) lightly filled, with guides.
-  QColor guide = pal.color(QPalette::Mid);
-  guide.setAlphaF(0.6f);
+  const QColor outline = outlineColour();
+  const QColor guide = mixColours(pal.color(QPalette::Text), pal.color(QPalette::Base), 0.65);
   if (m_shape == Shape::Line) {
-    painter.setPen(QPen(pal.color(QPalette::Mid), 1.5));
+    painter.setPen(QPen(outline, 1.5));
     painter.drawLine(m_vertices[0], m_vertices[1]);
     painter.setPen(QPen(guide, 1));
     for (int t = 0; t <= 4; ++t) {
@@ -414,8 +437,8 @@ void MembershipSimplexView::paintEvent(QPaintEvent*) {
   } else {
     QPolygonF shape;
     for (const auto& v : m_vertices) shape << v;
-    painter.setPen(QPen(pal.color(QPalette::Mid), 1.2));
-    painter.setBrush(pal.color(QPalette::AlternateBase));
+    painter.setPen(QPen(outline, 1.2));
+    painter.setBrush(mixColours(pal.color(QPalette::Base), pal.color(QPalette::Text), 0.04));
     painter.drawPolygon(shape);
     painter.setBrush(Qt::NoBrush);
     painter.setPen(QPen(guide, 1, Qt::DashLine));
@@ -447,7 +470,7 @@ void MembershipSimplexView::paintEvent(QPaintEvent*) {
     QColor fill = m_colours[i];
     fill.setAlphaF(0.88f);
     painter.setBrush(fill);
-    painter.drawEllipse(m_positions[i], r, r);
+    drawTopicMarker(painter, m_markers[i], m_positions[i], r);
   }
   painter.setBrush(Qt::NoBrush);
   if (m_hover >= 0 && static_cast<std::size_t>(m_hover) < m_positions.size()) {
@@ -467,13 +490,14 @@ void MembershipSimplexView::paintEvent(QPaintEvent*) {
 
   // The legend of colours.
   std::vector<QColor> colours;
-  const auto entries = legendEntries(&colours);
+  std::vector<TopicMarker> markers;
+  const auto entries = legendEntries(&colours, &markers);
   const QRectF legend = legendRect();
   if (!entries.isEmpty() && !legend.isEmpty()) {
     QColor back = pal.color(QPalette::Base);
     back.setAlphaF(0.9f);
     painter.setBrush(back);
-    painter.setPen(QPen(pal.color(QPalette::Mid), 1));
+    painter.setPen(QPen(guide, 1));
     painter.drawRoundedRect(legend, 4, 4);
     painter.setPen(pal.color(QPalette::PlaceholderText));
     double y = legend.top() + 5;
@@ -484,7 +508,8 @@ void MembershipSimplexView::paintEvent(QPaintEvent*) {
     for (int e = 0; e < shown; ++e, y += fm.height()) {
       painter.setPen(Qt::NoPen);
       painter.setBrush(colours[static_cast<std::size_t>(e)]);
-      painter.drawEllipse(QPointF(legend.left() + 12, y + fm.height() / 2), 4.5, 4.5);
+      drawTopicMarker(painter, markers[static_cast<std::size_t>(e)], QPointF(legend.left() + 12, y + fm.height() / 2),
+                      4.5);
       painter.setPen(pal.color(QPalette::Text));
       painter.drawText(QRectF(legend.left() + 22, y, legend.width() - 26, fm.height()),
                        Qt::AlignLeft | Qt::AlignVCenter,

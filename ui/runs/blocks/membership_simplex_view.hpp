@@ -12,6 +12,8 @@
 #include <memory>
 #include <vector>
 
+#include "ui/util/topic_colours.hpp"
+
 namespace latent::ui {
 
 struct BlockRunData;
@@ -39,6 +41,10 @@ class MembershipSimplexView final : public QWidget {
   // The node whose dot is under a point (the nearest within reach), or -1.
   int nodeAt(const QPointF& position) const;
   QColor nodeColour(int node) const;
+  // The node's marker shape (the second cue past twelve colours).
+  TopicMarker nodeMarker(int node) const;
+  // The colour of the simplex's outline, drawn from the palette's text colour.
+  QColor outlineColour() const;
   // Nodes whose names are drawn beside their dots (the others are named on hover).
   bool isNamed(int node) const;
   int namedCount() const;
@@ -64,7 +70,7 @@ class MembershipSimplexView final : public QWidget {
   void placeNames();
   QRectF legendRect() const;
   QRectF vertexNameRect(int block) const;
-  QStringList legendEntries(std::vector<QColor>* colours) const;
+  QStringList legendEntries(std::vector<QColor>* colours, std::vector<TopicMarker>* markers) const;
   QString tooltipFor(const std::vector<int>& nodes) const;
   std::vector<int> nodesNear(const QPointF& position) const;
   QFont nameFont() const;
@@ -75,6 +81,7 @@ class MembershipSimplexView final : public QWidget {
   std::vector<QPointF> m_vertices;
   std::vector<QPointF> m_positions;
   std::vector<QColor> m_colours;
+  std::vector<TopicMarker> m_markers;
   std::vector<NameBlock> m_names;
   std::vector<char> m_named;
   int m_hover = -1;

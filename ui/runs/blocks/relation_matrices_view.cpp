@@ -9,6 +9,7 @@
 #include <numeric>
 
 #include "ui/runs/blocks/block_run_data.hpp"
+#include "ui/util/chart_style.hpp"
 
 namespace latent::ui {
 namespace {
@@ -130,7 +131,7 @@ void RelationMatricesView::paintEvent(QPaintEvent*) {
     }
   };
   const QColor ink = pal.color(QPalette::Highlight);
-  QColor missing = pal.color(QPalette::Mid);
+  QColor missing = axisColour(pal);
   missing.setAlphaF(0.5f);
   QFont titleFont = font();
   titleFont.setBold(true);
@@ -166,7 +167,7 @@ void RelationMatricesView::paintEvent(QPaintEvent*) {
     for (const int start : panel.columnStarts)
       painter.drawLine(QPointF(grid.left() + start * cell, grid.top()),
                        QPointF(grid.left() + start * cell, grid.bottom()));
-    painter.setPen(QPen(pal.color(QPalette::Mid), 1));
+    painter.setPen(QPen(axisColour(pal), 1));
     painter.drawRect(grid);
     x = grid.right() + kRelationPanelGap;
   }

@@ -10,6 +10,7 @@
 
 #include "ui/runs/factors/factor_run_data.hpp"
 #include "ui/runs/factors/factor_scatter_view.hpp"
+#include "ui/util/chart_style.hpp"
 #include "ui/util/scatter_paint.hpp"
 #include "ui/util/topic_colours.hpp"
 
@@ -112,7 +113,7 @@ void FactorScatterView::paintEvent(QPaintEvent*) {
   }
   drawOverlay(painter, plot);
   painter.restore();
-  painter.setPen(QPen(pal.color(QPalette::Mid), 1));
+  painter.setPen(QPen(axisColour(pal), 1));
   painter.setBrush(Qt::NoBrush);
   painter.drawRect(plot);
 }
@@ -120,7 +121,7 @@ void FactorScatterView::paintEvent(QPaintEvent*) {
 void FactorScatterView::drawAxes(QPainter& painter, const QRectF& plot) const {
   const QPalette pal = palette();
   const QFontMetrics fm(font());
-  QColor grid = pal.color(QPalette::Mid);
+  QColor grid = axisColour(pal);
   grid.setAlphaF(0.25f);
   QColor zero = pal.color(QPalette::Text);
   zero.setAlphaF(0.35f);

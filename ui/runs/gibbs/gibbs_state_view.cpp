@@ -12,6 +12,7 @@
 #include "core/store/project.hpp"
 #include "core/store/run_store.hpp"
 #include "ui/jobs/project_session.hpp"
+#include "ui/util/chart_style.hpp"
 #include "ui/util/qt_convert.hpp"
 #include "ui/util/topic_colours.hpp"
 
@@ -107,7 +108,7 @@ void GibbsStateView::paintEvent(QPaintEvent*) {
   const double rowHeight = double(height() - header - 10) / rows;
   const double columnWidth = double(panelWidth) / double(std::max<std::size_t>(1, columns.size()));
   const double dot = std::clamp(std::min(rowHeight * 0.7, columnWidth / double(maxPerCell + 1)), 3.0, 14.0);
-  const QColor line = palette().color(QPalette::Mid);
+  const QColor line = axisColour(palette());
 
   for (int panel = 0; panel < 2; ++panel) {
     const auto& assigned = panel == 0 ? data.before : data.after;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "ui/runs/hidden/hidden_run_data.hpp"
+#include "ui/util/chart_style.hpp"
 #include "ui/util/format.hpp"
 #include "ui/util/topic_colours.hpp"
 
@@ -115,7 +116,7 @@ void ActivationBarsView::paintEvent(QPaintEvent*) {
   const QFontMetricsF fm(font());
   const QRectF plot = plotRect();
   const QColor text = pal.color(QPalette::Text), quiet = pal.color(QPalette::PlaceholderText);
-  QColor grid = pal.color(QPalette::Mid);
+  QColor grid = axisColour(pal);
   grid.setAlphaF(0.35f);
 
   // The 0..1 scale when activations are probabilities, else from the least to the largest with zero.
@@ -144,7 +145,7 @@ void ActivationBarsView::paintEvent(QPaintEvent*) {
                        QPointF(plot.left() + (k + 1) * slot - slot * 0.1, y));
     }
   }
-  painter.setPen(QPen(pal.color(QPalette::Mid), 1));
+  painter.setPen(QPen(axisColour(pal), 1));
   painter.drawLine(QPointF(plot.left(), valueY(0.0)), QPointF(plot.right(), valueY(0.0)));
 
   // Unit numbers under the bars, every n-th when they do not all fit.

@@ -12,6 +12,7 @@
 #include <cmath>
 
 #include "ui/runs/hidden/hidden_run_data.hpp"
+#include "ui/util/chart_style.hpp"
 #include "ui/util/format.hpp"
 #include "ui/util/scatter_paint.hpp"
 #include "ui/util/topic_colours.hpp"
@@ -145,7 +146,7 @@ void ActivationMapView::paintEvent(QPaintEvent*) {
   const QFontMetricsF fm(font());
   const QRectF plot = plotRect();
   const QColor text = pal.color(QPalette::Text), quiet = pal.color(QPalette::PlaceholderText);
-  QColor grid = pal.color(QPalette::Mid);
+  QColor grid = axisColour(pal);
   grid.setAlphaF(0.25f);
 
   // Grid lines and ticks on both axes.
@@ -199,7 +200,7 @@ void ActivationMapView::paintEvent(QPaintEvent*) {
     painter.drawEllipse(documentPosition(d), kMapDot + 3.5, kMapDot + 3.5);
   }
   painter.restore();
-  painter.setPen(QPen(pal.color(QPalette::Mid), 1));
+  painter.setPen(QPen(axisColour(pal), 1));
   painter.drawRect(plot);
 
   // The picked document's title beside its ring, kept inside the plot.
@@ -221,7 +222,7 @@ void ActivationMapView::paintEvent(QPaintEvent*) {
   if (m_data->hasLabels()) {
     const auto& names = m_data->corpus->labelNames;
     const QRectF key(plot.right() + 8, plot.top(), keyWidth(), names.size() * fm.height() + 8);
-    painter.setPen(QPen(pal.color(QPalette::Mid), 1));
+    painter.setPen(QPen(axisColour(pal), 1));
     painter.drawRect(key);
     for (int i = 0; i < names.size(); ++i) {
       const double y = key.top() + 4 + i * fm.height();

@@ -13,6 +13,7 @@
 #include <cmath>
 
 #include "ui/runs/hidden/hidden_run_data.hpp"
+#include "ui/util/chart_style.hpp"
 #include "ui/util/format.hpp"
 #include "ui/util/topic_colours.hpp"
 
@@ -181,7 +182,7 @@ void WeightHeatmapView::paintEvent(QPaintEvent*) {
 
   for (int r = 0; r < rows; ++r)
     for (int c = 0; c < columns; ++c) painter.fillRect(cellRect(r, c), colourFor(cellValue(r, c)));
-  painter.setPen(QPen(pal.color(QPalette::Mid), 1));
+  painter.setPen(QPen(axisColour(pal), 1));
   painter.drawRect(m_grid);
 
   // The groups: a firm line where a unit's group begins, and the unit's name beside it.
@@ -225,7 +226,7 @@ void WeightHeatmapView::paintEvent(QPaintEvent*) {
   QLinearGradient gradient(m_legend.topLeft(), m_legend.topRight());
   for (int i = 0; i <= 16; ++i) gradient.setColorAt(i / 16.0, colourFor(m_max * (i / 8.0 - 1.0)));
   painter.fillRect(m_legend, gradient);
-  painter.setPen(QPen(pal.color(QPalette::Mid), 1));
+  painter.setPen(QPen(axisColour(pal), 1));
   painter.drawRect(m_legend);
   painter.setPen(text);
   const double under = m_legend.bottom() + 3;

@@ -16,6 +16,7 @@
 #include "ui/util/format.hpp"
 #include "ui/util/qt_convert.hpp"
 #include "ui/util/topic_colours.hpp"
+#include "ui/util/topic_marker.hpp"
 #include "ui/widgets/network_canvas.hpp"
 
 namespace latent::ui {
@@ -185,9 +186,12 @@ void DocumentNetworkView::changeEvent(QEvent* event) {
 
 void DocumentNetworkView::recolour() {
   NetworkDrawing drawing = m_canvas->drawing();
+  drawing.nodeMarkers.assign(drawing.nodeColours.size(), TopicMarker::Disc);
   for (std::size_t d = 0; d < drawing.nodeColours.size(); ++d)
-    if (const int topic = dominantTopic(static_cast<qint64>(d)); topic >= 0)
+    if (const int topic = dominantTopic(static_cast<qint64>(d)); topic >= 0) {
       drawing.nodeColours[d] = topicColour(topic, palette());
+      drawing.nodeMarkers[d] = topicMarker(topic);
+    }
   m_canvas->setDrawing(std::move(drawing));
 }
 

@@ -25,6 +25,7 @@
 #include "ui/util/format.hpp"
 #include "ui/util/qt_convert.hpp"
 #include "ui/util/topic_colours.hpp"
+#include "ui/util/topic_marker.hpp"
 
 namespace latent::ui {
 namespace {
@@ -172,7 +173,7 @@ void TopicFieldView::draw() {
         area->setBorderColor(colour.darker(115));
         series = area;
       } else {
-        upper->setPen(QPen(colour, 2));
+        upper->setPen(QPen(colour, 2, topicPenStyle(k)));
         series = upper;
       }
       series->setName(name(k));

@@ -14,6 +14,7 @@
 #include <cmath>
 
 #include "ui/runs/topics/topic_run_data.hpp"
+#include "ui/util/chart_style.hpp"
 #include "ui/util/qt_convert.hpp"
 #include "ui/util/topic_colours.hpp"
 
@@ -185,7 +186,7 @@ void TopicMetadataCanvas::paintEvent(QPaintEvent*) {
                      Qt::AlignLeft | Qt::AlignVCenter,
                      QStringLiteral("\u00d7 %1").arg(metadataNumber(std::exp(e.logChange), 3)));
   }
-  painter.setPen(QPen(pal.color(QPalette::Mid), 1));
+  painter.setPen(QPen(axisColour(pal), 1));
   painter.drawLine(QPointF(zero, kMetadataRowHeight), QPointF(zero, (effects.size() + 1) * kMetadataRowHeight));
 }
 

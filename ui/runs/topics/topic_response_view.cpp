@@ -13,6 +13,7 @@
 #include <numeric>
 
 #include "ui/runs/topics/topic_run_data.hpp"
+#include "ui/util/chart_style.hpp"
 #include "ui/util/format.hpp"
 #include "ui/util/qt_convert.hpp"
 #include "ui/util/topic_colours.hpp"
@@ -169,7 +170,7 @@ void TopicResponseCanvas::paintEvent(QPaintEvent*) {
   const QRectF first = barRect(topics.front());
   // The baseline: where every bar starts.
   const double base = m_owner->value(topics.front()) >= m_owner->baseline() ? first.left() : first.right();
-  painter.setPen(QPen(pal.color(QPalette::Mid), 1, Qt::DashLine));
+  painter.setPen(QPen(axisColour(pal), 1, Qt::DashLine));
   painter.drawLine(QPointF(base, kResponseTop - 6), QPointF(base, kResponseTop + topics.size() * kResponseRowHeight));
   painter.setPen(pal.color(QPalette::WindowText));
   painter.drawText(QRectF(base - 100, 4, 200, kResponseTop - 10), Qt::AlignCenter,

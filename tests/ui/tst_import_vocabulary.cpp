@@ -172,6 +172,7 @@ class TestImportVocabulary : public QObject {
     QTRY_VERIFY(records.count() > 0);
     const QString match = dialog.vocabularyPreview()->metadataText();
     QVERIFY2(match.contains(QStringLiteral("4 of 4 documents matched by its column “file”")), qPrintable(match));
+    QVERIFY2(match.contains(QStringLiteral("Its columns: doc_id, president, year")), qPrintable(match));
     auto* table = dialog.previewTable();
     QTRY_COMPARE(table->item(0, 3)->text(), QStringLiteral("1790"));
     QCOMPARE(table->item(0, 4)->text(), QStringLiteral("Nonpartisan"));

@@ -30,6 +30,7 @@ struct VocabularyPanelResult {
   QString stopWordsName;
   std::optional<core::MetadataMatch> match;
   QString metadataKey;
+  QStringList metadataColumns;  // the file's columns other than the key
   QString error, metadataError;
 };
 
@@ -78,6 +79,7 @@ VocabularyPanelResult computeVocabularyPanel(core::CorpusImportRequest r, QStrin
         metadataFile.emplace(r.metadataFile, r.metadataKey);
         core::planMetadataJoin(*metadataFile, read);
         out.metadataKey = qs(metadataFile->keyColumn());
+        for (const auto& c : metadataFile->valueColumns()) out.metadataColumns << qs(c);
       } catch (const std::exception& e) {
         out.metadataError = qs(e.what());
         metadataFile.reset();
@@ -241,6 +243,8 @@ void VocabularyPreviewPanel::compute() {
           if (m.rows > m.matchedDocuments)
             text += QLatin1Char(' ') +
                     tr("%1 match no document.").arg(countOf(m.rows - m.matchedDocuments, tr("row"), tr("rows")));
+          // Its columns, so that the Time and Label fields can name them.
+          text += QLatin1Char(' ') + tr("Its columns: %1.").arg(result.metadataColumns.join(QStringLiteral(", ")));
           m_metadata->setStyleSheet(m.matchedDocuments == 0 ? QStringLiteral("color: #d0443a;") : QString());
           m_metadata->setText(text);
           m_metadata->show();

@@ -103,6 +103,24 @@ class TestImportVocabulary : public QObject {
       QVERIFY2(shown(dialog, field<QLineEdit>(dialog, csvField)), csvField);
   }
 
+  // A bag-of-words file keeps the vocabulary its makers chose: pruning starts at min-df 1 and max-df
+  // 1.0 with no stop words, its vocabulary file is asked for, and there is no word length to set.
+  void bagOfWordsStartsWithNoPruning() {
+    test::Scratch scratch;
+    const auto project = scratch.path("p.latent");
+    { core::Project create(project); }
+    ui::ImportDialog dialog(project, core::DataKind::Corpus);
+    QVERIFY(showSource(dialog, test::fixture("corpus/cora200.ldac")));
+    QCOMPARE(field<QSpinBox>(dialog, "minDf")->value(), 1);
+    QCOMPARE(field<QDoubleSpinBox>(dialog, "maxDf")->value(), 1.0);
+    QVERIFY(shown(dialog, field<QLineEdit>(dialog, "vocabularyFile")));
+    QVERIFY(!shown(dialog, field<QSpinBox>(dialog, "minLength")));
+    QVERIFY(!shown(dialog, field<QLineEdit>(dialog, "textColumn")));
+    const QString text = dialog.vocabularyPreview()->summaryText();
+    QVERIFY2(text.contains(QStringLiteral("Removed as stop words (none): no word.")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("Removed by min-df (in fewer than 1 document): no word.")), qPrintable(text));
+  }
+
   // The vocabulary preview says what the import keeps: the same number of words, and it follows
   // min-df and max-df as they change, naming the words each removes.
   void keptWordsAreTheImportedVocabulary() {

@@ -9,6 +9,8 @@
 #include <numeric>
 #include <stdexcept>
 
+#include "core/data/vocabulary_prune.hpp"
+
 namespace latent::core {
 namespace {
 
@@ -221,24 +223,11 @@ CorpusSummary CorpusBuilder::finish() {
   m_summary.distinctWords =
       static_cast<std::int64_t>(std::count_if(m_df.begin(), m_df.end(), [](auto df) { return df > 0; }));
 
-  // Which words survive: document frequency in [minDf, maxFraction * D], then the cap by count.
-  const auto& prune = m_options.prune;
-  const double maxDf = prune.maxDocumentFraction * static_cast<double>(m_summary.documents);
+  // Which words survive (vocabulary_prune.hpp): the rule the import dialog's preview applies too.
+  const auto reasons = pruneVocabulary(m_df, m_count, m_summary.documents, m_options.prune);
   std::vector<std::int32_t> candidates;
-  for (std::size_t w = 0; w < seen; ++w) {
-    const auto df = m_df[w];
-    if (df == 0 || df < prune.minDocumentFrequency) continue;
-    if (prune.maxDocumentFraction < 1.0 && static_cast<double>(df) > maxDf) continue;
-    candidates.push_back(static_cast<std::int32_t>(w));
-  }
-  if (prune.maxVocabulary > 0 && static_cast<std::int64_t>(candidates.size()) > prune.maxVocabulary) {
-    // The most frequent words; ties go to the word seen first, so the result is deterministic.
-    std::stable_sort(candidates.begin(), candidates.end(), [&](std::int32_t a, std::int32_t b) {
-      return m_count[static_cast<std::size_t>(a)] > m_count[static_cast<std::size_t>(b)];
-    });
-    candidates.resize(static_cast<std::size_t>(prune.maxVocabulary));
-    std::sort(candidates.begin(), candidates.end());
-  }
+  for (std::size_t w = 0; w < seen; ++w)
+    if (reasons[w] == PruneReason::Kept) candidates.push_back(static_cast<std::int32_t>(w));
 
   // Final ids keep the order of first appearance (or the source vocabulary's order).
   std::vector<std::int32_t> remap(seen, -1);

@@ -21,38 +21,11 @@ namespace fs = std::filesystem;
 // a corpus in the wrong format (or the wrong file).
 constexpr std::uintmax_t kMaxDocumentBytes = std::uintmax_t{256} << 20;
 
-struct TextFile {
-  fs::path path;
-  std::string name;
-  std::uintmax_t size = 0;
-};
-
 bool hasTxtExtension(const std::string& name) {
   if (name.size() < 4) return false;
   std::string ext = name.substr(name.size() - 4);
   for (auto& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return ext == ".txt";
-}
-
-std::vector<TextFile> listTextFiles(const fs::path& folder) {
-  std::vector<TextFile> files;
-  std::error_code ec;
-  fs::directory_iterator it(folder, ec);
-  if (ec) throw InputError(folder.string(), 0, "cannot list the folder: " + ec.message());
-  for (; it != fs::directory_iterator(); it.increment(ec)) {
-    if (ec) throw InputError(folder.string(), 0, "cannot list the folder: " + ec.message());
-    const std::string name = it->path().filename().string();
-    // Hidden files are skipped: "._x.txt" files that macOS leaves on shared drives are binary.
-    if (name.empty() || name.front() == '.' || !hasTxtExtension(name)) continue;
-    // A named pipe or a dangling link among the texts is refused by name, not skipped unseen.
-    if (const auto reason = notARegularFile(it->path()); !reason.empty())
-      throw InputError(it->path().string(), 0, reason + "; a corpus folder's .txt entries must be text files");
-    std::error_code fileError;
-    const auto size = it->file_size(fileError);
-    files.push_back({it->path(), name, fileError ? 0 : size});
-  }
-  std::sort(files.begin(), files.end(), [](const TextFile& a, const TextFile& b) { return a.name < b.name; });
-  return files;
 }
 
 std::int64_t lineAt(std::string_view text, std::size_t offset) {
@@ -82,6 +55,27 @@ void readWholeFile(const TextFile& file, std::string& text) {
 }
 
 }  // namespace
+
+std::vector<TextFile> listTextFiles(const fs::path& folder) {
+  std::vector<TextFile> files;
+  std::error_code ec;
+  fs::directory_iterator it(folder, ec);
+  if (ec) throw InputError(folder.string(), 0, "cannot list the folder: " + ec.message());
+  for (; it != fs::directory_iterator(); it.increment(ec)) {
+    if (ec) throw InputError(folder.string(), 0, "cannot list the folder: " + ec.message());
+    const std::string name = it->path().filename().string();
+    // Hidden files are skipped: "._x.txt" files that macOS leaves on shared drives are binary.
+    if (name.empty() || name.front() == '.' || !hasTxtExtension(name)) continue;
+    // A named pipe or a dangling link among the texts is refused by name, not skipped unseen.
+    if (const auto reason = notARegularFile(it->path()); !reason.empty())
+      throw InputError(it->path().string(), 0, reason + "; a corpus folder's .txt entries must be text files");
+    std::error_code fileError;
+    const auto size = it->file_size(fileError);
+    files.push_back({it->path(), name, fileError ? 0 : size});
+  }
+  std::sort(files.begin(), files.end(), [](const TextFile& a, const TextFile& b) { return a.name < b.name; });
+  return files;
+}
 
 void readFolder(const fs::path& source, const CorpusReadOptions&, CorpusBuilder& builder,
                 const ImportControl& control) {

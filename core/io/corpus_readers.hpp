@@ -32,6 +32,16 @@ void readLdac(const std::filesystem::path& source, const CorpusReadOptions& opti
 void readResponses(const std::filesystem::path& source, const CorpusReadOptions& options, CorpusBuilder& builder,
                    const ImportControl& control);
 
+// A folder corpus's documents: the .txt files directly inside it (hidden files skipped), in
+// file-name order. Throws InputError when the folder cannot be listed or a .txt entry is not a
+// regular file.
+struct TextFile {
+  std::filesystem::path path;
+  std::string name;
+  std::uintmax_t size = 0;
+};
+std::vector<TextFile> listTextFiles(const std::filesystem::path& folder);
+
 // True once `documents` reached the preview limit (control.maxRecords >= 0).
 inline bool reachedLimit(const ImportControl& control, std::int64_t documents) noexcept {
   return control.maxRecords >= 0 && documents >= control.maxRecords;

@@ -86,6 +86,36 @@ const std::vector<std::string>* MetadataFile::row(std::string_view documentId) c
   return found(m_byStem, lastPathPart(id));
 }
 
+MetadataJoin planMetadataJoin(const MetadataFile& file, CorpusReadOptions& read) {
+  MetadataJoin join;
+  const auto take = [&](std::string& column) {
+    const int c = column.empty() ? -1 : file.column(column);
+    if (c >= 0) column.clear();
+    return c;
+  };
+  join.timeColumn = take(read.timeColumn);
+  join.labelColumn = take(read.labelColumn);
+  const bool all = read.metadataColumns.empty() || keepsAllMetadata(read.metadataColumns);
+  std::vector<std::string> leftForCorpus;
+  if (all) {
+    for (const auto& name : file.valueColumns()) {
+      const int c = file.column(name);
+      if (c != join.timeColumn && c != join.labelColumn) join.valueColumns.push_back(c);
+    }
+    if (!read.metadataColumns.empty() && (read.format == CorpusFormat::Csv || read.format == CorpusFormat::JsonLines))
+      leftForCorpus = read.metadataColumns;
+  } else {
+    for (const auto& name : read.metadataColumns) {
+      if (const int c = file.column(name); c >= 0)
+        join.valueColumns.push_back(c);
+      else
+        leftForCorpus.push_back(name);
+    }
+  }
+  read.metadataColumns = leftForCorpus;
+  return join;
+}
+
 DocumentMetadataSink::DocumentMetadataSink(CorpusSink& inner, const MetadataFile* file, MetadataJoin join)
     : m_inner(inner), m_file(file), m_join(std::move(join)) {}
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/data/corpus_sink.hpp"
+#include "core/io/corpus_import.hpp"
 
 namespace latent::core {
 
@@ -50,6 +51,11 @@ struct MetadataJoin {
   int labelColumn = -1;           // its label
   std::vector<int> valueColumns;  // kept as named metadata
 };
+
+// What the file gives an import that asks for `read`'s time, label and metadata columns: the
+// columns the file has are taken from it and removed from `read`, which keeps those the corpus file
+// (CSV, JSON Lines) must give. No metadata columns named, or "all": every other column of the file.
+MetadataJoin planMetadataJoin(const MetadataFile& file, CorpusReadOptions& read);
 
 // Passes documents on to `inner` with their time, label and metadata from the file joined in
 // (metadata the corpus file gave is kept, the file's values added), and records the metadata

@@ -9,6 +9,7 @@
 #include <memory>
 #include <system_error>
 
+#include "core/io/corpus_readers.hpp"
 #include "core/util/errors.hpp"
 #include "core/util/input_file.hpp"
 #include "core/util/utf8.hpp"
@@ -68,6 +69,38 @@ std::vector<std::string> folderPreview(const std::filesystem::path& folder, std:
   return names;
 }
 
+// The first `maxLines` lines of `rest` (blank ones skipped when `skipBlank`), each cut at
+// `maxColumns`; `cutByRead` when `rest` stops before the end of the file.
+std::vector<std::string> textLines(std::string_view rest, std::size_t maxLines, std::size_t maxColumns, bool cutByRead,
+                                   bool skipBlank) {
+  if (rest.substr(0, 3) == "\xEF\xBB\xBF") rest.remove_prefix(3);
+  std::vector<std::string> lines;
+  while (!rest.empty() && lines.size() < maxLines) {
+    const auto nl = rest.find('\n');
+    std::string_view raw = rest.substr(0, nl);
+    rest.remove_prefix(nl == std::string_view::npos ? rest.size() : nl + 1);
+    // The last line of a cut read continues in the part of the file not read.
+    const bool lineCutByRead = nl == std::string_view::npos && cutByRead;
+    if (!raw.empty() && raw.back() == '\r') raw.remove_suffix(1);
+    if (skipBlank && raw.find_first_not_of(" \t") == std::string_view::npos) continue;
+    // Only the shown part is converted; four spare bytes complete a sequence that starts before
+    // the cut, and each byte shown takes at least one byte, so a longer line is still cut.
+    std::string line = displayText(raw.size() <= maxColumns ? raw : raw.substr(0, maxColumns + 4));
+    cutLine(line, maxColumns, lineCutByRead);
+    lines.push_back(std::move(line));
+  }
+  return lines;
+}
+
+// At most `maxBytes` of a file, and whether there was more.
+std::string readHead(const std::filesystem::path& path, std::size_t maxBytes, bool& truncated) {
+  const auto file = openInputFile(path);
+  std::string bytes(maxBytes, '\0');
+  bytes.resize(std::fread(bytes.data(), 1, bytes.size(), file.get()));
+  truncated = bytes.size() == maxBytes && std::fgetc(file.get()) != EOF;
+  return bytes;
+}
+
 }  // namespace
 
 std::vector<std::string> previewLines(const std::filesystem::path& path, std::size_t maxLines, std::size_t maxColumns) {
@@ -76,26 +109,38 @@ std::vector<std::string> previewLines(const std::filesystem::path& path, std::si
   if (ec || !std::filesystem::exists(status)) throw InputError(path.string(), 0, "does not exist");
   if (std::filesystem::is_directory(status)) return folderPreview(path, maxLines);
 
-  const auto file = openInputFile(path);
-  std::string bytes(kMaxPreviewBytes, '\0');
-  bytes.resize(std::fread(bytes.data(), 1, bytes.size(), file.get()));
-  const bool truncated = bytes.size() == kMaxPreviewBytes && std::fgetc(file.get()) != EOF;
+  bool truncated = false;
+  const std::string bytes = readHead(path, kMaxPreviewBytes, truncated);
+  return textLines(bytes, maxLines, maxColumns, truncated, false);
+}
 
-  std::string_view rest = bytes;
-  if (rest.substr(0, 3) == "\xEF\xBB\xBF") rest.remove_prefix(3);
+std::vector<std::string> previewFolderTexts(const std::filesystem::path& folder, std::size_t maxDocuments,
+                                            std::size_t linesPerDocument, std::size_t maxColumns) {
+  std::vector<corpus_io::TextFile> files;
+  try {
+    files = corpus_io::listTextFiles(folder);
+  } catch (const InputError&) {
+    files.clear();
+  }
+  if (files.empty()) return previewLines(folder, maxDocuments * (linesPerDocument + 1), maxColumns);
   std::vector<std::string> lines;
-  while (!rest.empty() && lines.size() < maxLines) {
-    const auto nl = rest.find('\n');
-    std::string_view raw = rest.substr(0, nl);
-    rest.remove_prefix(nl == std::string_view::npos ? rest.size() : nl + 1);
-    // The last line of a cut read continues in the part of the file not read.
-    const bool cutByRead = nl == std::string_view::npos && truncated;
-    if (!raw.empty() && raw.back() == '\r') raw.remove_suffix(1);
-    // Only the shown part is converted; four spare bytes complete a sequence that starts before
-    // the cut, and each byte shown takes at least one byte, so a longer line is still cut.
-    std::string line = displayText(raw.size() <= maxColumns ? raw : raw.substr(0, maxColumns + 4));
-    cutLine(line, maxColumns, cutByRead);
-    lines.push_back(std::move(line));
+  for (std::size_t d = 0; d < files.size() && d < maxDocuments; ++d) {
+    lines.push_back("\xE2\x94\x80\xE2\x94\x80 " + displayText(files[d].name) +
+                    " \xE2\x94\x80\xE2\x94\x80");  // ── name ──
+    try {
+      bool truncated = false;
+      // The first lines of a document are in its first few kilobytes, or it has no short lines.
+      const std::string head = readHead(files[d].path, std::size_t{64} << 10, truncated);
+      for (auto& line : textLines(head, linesPerDocument, maxColumns, truncated, true))
+        lines.push_back(std::move(line));
+    } catch (const std::exception& e) {
+      lines.push_back(std::string("(cannot read it: ") + e.what() + ")");
+    }
+  }
+  if (files.size() > maxDocuments) {
+    const auto more = static_cast<std::int64_t>(files.size() - maxDocuments);
+    lines.push_back("\xE2\x80\xA6 and " + corpus_io::withCommas(more) +
+                    (more == 1 ? " more document" : " more documents"));
   }
   return lines;
 }

@@ -71,31 +71,7 @@ ImportResult importCorpus(Project& project, const CorpusImportRequest& request, 
   MetadataJoin join;
   if (!request.metadataFile.empty()) {
     metadataFile.emplace(request.metadataFile, request.metadataKey);
-    const auto take = [&](std::string& column) {
-      const int c = column.empty() ? -1 : metadataFile->column(column);
-      if (c >= 0) column.clear();
-      return c;
-    };
-    join.timeColumn = take(read.timeColumn);
-    join.labelColumn = take(read.labelColumn);
-    const bool all = read.metadataColumns.empty() || keepsAllMetadata(read.metadataColumns);
-    std::vector<std::string> leftForCorpus;
-    if (all) {
-      for (const auto& name : metadataFile->valueColumns()) {
-        const int c = metadataFile->column(name);
-        if (c != join.timeColumn && c != join.labelColumn) join.valueColumns.push_back(c);
-      }
-      if (!read.metadataColumns.empty() && (read.format == CorpusFormat::Csv || read.format == CorpusFormat::JsonLines))
-        leftForCorpus = read.metadataColumns;
-    } else {
-      for (const auto& name : read.metadataColumns) {
-        if (const int c = metadataFile->column(name); c >= 0)
-          join.valueColumns.push_back(c);
-        else
-          leftForCorpus.push_back(name);
-      }
-    }
-    read.metadataColumns = leftForCorpus;
+    join = planMetadataJoin(*metadataFile, read);
   }
   if (!read.metadataColumns.empty() && read.format != CorpusFormat::Csv && read.format != CorpusFormat::JsonLines)
     throw UsageError("--metadata-columns names columns of a CSV/TSV or JSON Lines corpus; for a " +

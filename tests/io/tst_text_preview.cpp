@@ -102,6 +102,27 @@ class TextPreviewTest : public QObject {
     QCOMPARE(core::previewLines(test::fixture("ratings/ml-1m")), (Lines{"movies.dat", "ratings.dat"}));
   }
 
+  // A folder corpus shows its first documents' text, in the order the import reads them, not the
+  // names of its files; a folder with no .txt file still shows what it holds.
+  void folderOfTexts() {
+    test::Scratch scratch;
+    scratch.write("texts/b.txt", "\xEF\xBB\xBFSecond address.\n\n  \nFellow citizens\nthird line\nfourth line\n");
+    scratch.write("texts/a.txt", "First address, one line");
+    scratch.write("texts/.hidden.txt", "not a document");
+    scratch.write("texts/notes.csv", "not a document either");
+    const std::string rule = "\xE2\x94\x80\xE2\x94\x80";
+    QCOMPARE(core::previewFolderTexts(scratch.path("texts"), 5, 3),
+             (Lines{rule + " a.txt " + rule, "First address, one line", rule + " b.txt " + rule, "Second address.",
+                    "Fellow citizens", "third line"}));
+    QCOMPARE(core::previewFolderTexts(scratch.path("texts"), 1, 1),
+             (Lines{rule + " a.txt " + rule, "First address, one line", kEllipsis + " and 1 more document"}));
+    QCOMPARE(core::previewFolderTexts(test::fixture("ratings/ml-1m")), (Lines{"movies.dat", "ratings.dat"}));
+    const auto sotu = core::previewFolderTexts(test::fixture("corpus/sotu_dir"), 2, 2);
+    QVERIFY(sotu.size() >= 4);
+    QVERIFY(sotu[0].find(".txt") != std::string::npos);
+    QVERIFY(sotu[1].find(".txt") == std::string::npos);
+  }
+
   void missingPath() {
     test::Scratch scratch;
     const auto missing = scratch.path("none.txt");

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The import dialog: previews through the real readers, errors shown with file, line and
 // reason, nothing imported on error, and a good file imported in the background.
+#include <QDoubleSpinBox>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTableWidget>
 #include <QTextBlock>
 #include <QtTest>
@@ -71,6 +73,9 @@ class TestImportDialog : public QObject {
     const auto good = scratch.write("docs.txt", "the river bank\nmoney in the bank\nriver and stream\n");
     ui::ImportDialog dialog(project, core::DataKind::Corpus);
     QVERIFY(dialog.options()->setFormat(QStringLiteral("lines")));
+    // Three documents: the text defaults (min-df 3, max-df 0.9) would leave no word.
+    dialog.options()->findChild<QSpinBox*>(QStringLiteral("minDf"))->setValue(1);
+    dialog.options()->findChild<QDoubleSpinBox*>(QStringLiteral("maxDf"))->setValue(1.0);
     QVERIFY(preview(dialog, good));
     QVERIFY2(dialog.previewError().isEmpty(), qPrintable(dialog.previewError()));
     // Parsed preview: three documents; the last column lists the kept words (English stop
@@ -96,7 +101,7 @@ class TestImportDialog : public QObject {
   }
 
   // A folder of texts with a metadata CSV beside it (issue 17): the time and label come from the
-  // file's columns, its other columns become metadata, and the fields for them are enabled for a
+  // file's columns, its other columns become metadata, and the fields for them are shown for a
   // folder only once a metadata file is named.
   void folderWithAMetadataFileImportsItsColumns() {
     test::Scratch scratch;
@@ -109,12 +114,13 @@ class TestImportDialog : public QObject {
       if (!edit) qFatal("no field %s", name);
       return edit;
     };
-    QVERIFY(!field("timeColumn")->isEnabled());
-    QVERIFY(!field("metadataKey")->isEnabled());
+    const auto shown = [&](const char* name) { return field(name)->isVisibleTo(dialog.options()); };
+    QVERIFY(!shown("timeColumn"));
+    QVERIFY(!shown("metadataKey"));
     field("metadataFile")->setText(ui::fromPath(test::fixture("corpus/sotu_dir/metadata.csv")));
-    QVERIFY(field("timeColumn")->isEnabled());
-    QVERIFY(field("labelColumn")->isEnabled());
-    QVERIFY(field("metadataKey")->isEnabled());
+    QVERIFY(shown("timeColumn"));
+    QVERIFY(shown("labelColumn"));
+    QVERIFY(shown("metadataKey"));
     field("timeColumn")->setText(QStringLiteral("year"));
     field("labelColumn")->setText(QStringLiteral("party"));
     field("metadataColumns")->setText(QStringLiteral("president, sotu_type"));

@@ -24,8 +24,10 @@
 #include <QTextCursor>
 #include <QVBoxLayout>
 
+#include "ui/import/dataset_name.hpp"
 #include "ui/import/import_options_form.hpp"
 #include "ui/import/import_settings.hpp"
+#include "ui/import/vocabulary_preview_panel.hpp"
 #include "ui/jobs/import_task.hpp"
 #include "ui/jobs/project_session.hpp"
 #include "ui/util/background.hpp"
@@ -77,7 +79,7 @@ ImportDialog::ImportDialog(std::filesystem::path projectFile, core::DataKind kin
     connect(browseFolder, &QPushButton::clicked, this, [this] { browse(true); });
   }
   m_name = new QLineEdit(sourceBox);
-  m_name->setPlaceholderText(tr("the file name, by default"));
+  m_name->setPlaceholderText(tr("the file or folder name, by default"));
   m_nameProblem = new QLabel(sourceBox);
   m_nameProblem->setStyleSheet(QStringLiteral("color: #d0443a;"));
   m_nameProblem->hide();
@@ -107,6 +109,7 @@ ImportDialog::ImportDialog(std::filesystem::path projectFile, core::DataKind kin
 
   // --- Right: the preview.
   auto* rawBox = new QGroupBox(tr("The file's first lines"), this);
+  m_rawBox = rawBox;
   m_raw = new QPlainTextEdit(rawBox);
   m_raw->setReadOnly(true);
   m_raw->setLineWrapMode(QPlainTextEdit::NoWrap);
@@ -139,6 +142,12 @@ ImportDialog::ImportDialog(std::filesystem::path projectFile, core::DataKind kin
   preview->addWidget(parsedBox);
   preview->setStretchFactor(0, 2);
   preview->setStretchFactor(1, 3);
+  if (kind == core::DataKind::Corpus) {
+    m_vocabulary = new VocabularyPreviewPanel(this);
+    preview->addWidget(m_vocabulary);
+    preview->setStretchFactor(1, 2);
+    preview->setStretchFactor(2, 3);
+  }
   preview->setChildrenCollapsible(false);
 
   auto* body = new QSplitter(Qt::Horizontal, this);
@@ -176,14 +185,18 @@ ImportDialog::ImportDialog(std::filesystem::path projectFile, core::DataKind kin
   connect(m_source, &QLineEdit::textChanged, this, [this](const QString& text) {
     if (!m_nameEdited) {
       const QSignalBlocker block(m_name);
-      m_name->setText(QFileInfo(text.trimmed()).completeBaseName());
+      m_name->setText(datasetNameForSource(text));
     }
     m_previewDelay.start();
+    updateVocabularyPreview();
     updateState();
   });
   connect(m_name, &QLineEdit::textEdited, this, [this] { m_nameEdited = true; });
   connect(m_name, &QLineEdit::textChanged, this, &ImportDialog::updateState);
-  connect(m_options, &ImportOptionsForm::changed, this, [this] { m_previewDelay.start(); });
+  connect(m_options, &ImportOptionsForm::changed, this, [this] {
+    m_previewDelay.start();
+    updateVocabularyPreview();
+  });
   connect(m_import, &QPushButton::clicked, this, &ImportDialog::startImport);
   connect(m_cancel, &QPushButton::clicked, this, [this] {
     if (isImporting())
@@ -239,6 +252,12 @@ void ImportDialog::updateState() {
   m_options->setEnabled(!busy);
 }
 
+void ImportDialog::updateVocabularyPreview() {
+  if (m_vocabulary) m_vocabulary->setRequest(settings().corpus);
+}
+
+QString ImportDialog::rawPreviewTitle() const { return m_rawBox->title(); }
+
 void ImportDialog::updatePreview() {
   const int generation = ++m_previewGeneration;
   if (m_source->text().trimmed().isEmpty()) {
@@ -254,6 +273,9 @@ void ImportDialog::updatePreview() {
       this, [s = settings()] { return computeImportPreview(s); },
       [this, generation](ImportPreview preview) {
         if (generation != m_previewGeneration) return;  // the form changed since; a newer preview is coming
+        if (m_kind == core::DataKind::Corpus) m_options->setDetectedFormat(preview.corpusFormat);
+        m_rawBox->setTitle(preview.corpusFormat == core::CorpusFormat::Folder ? tr("The first documents")
+                                                                              : tr("The file's first lines"));
         m_raw->setPlainText(preview.rawLines.join(QLatin1Char('\n')));
         // The line an error names, marked in the raw lines when it is among them.
         QList<QTextEdit::ExtraSelection> marks;

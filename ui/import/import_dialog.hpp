@@ -15,6 +15,7 @@
 #include "core/store/project.hpp"
 
 class QDialogButtonBox;
+class QGroupBox;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
@@ -26,6 +27,7 @@ class QTableWidget;
 namespace latent::ui {
 
 class ImportOptionsForm;
+class VocabularyPreviewPanel;
 class ImportTask;
 struct ImportSettings;
 
@@ -48,6 +50,10 @@ class ImportDialog final : public QDialog {
   QTableWidget* previewTable() const noexcept { return m_table; }
   QPlainTextEdit* rawPreview() const noexcept { return m_raw; }
   QPushButton* importButton() const noexcept { return m_import; }
+  // Corpora: the vocabulary preview (null for other kinds).
+  VocabularyPreviewPanel* vocabularyPreview() const noexcept { return m_vocabulary; }
+  // The title over the raw preview ("The first documents" for a folder of texts).
+  QString rawPreviewTitle() const;
   // The parse error shown in the preview area ("" when the preview parsed).
   QString previewError() const;
   // The error shown after a failed import ("" when none).
@@ -66,6 +72,7 @@ class ImportDialog final : public QDialog {
  private:
   void browse(bool folder);
   void updatePreview();
+  void updateVocabularyPreview();
   void updateState();
   void finishImport();
   ImportSettings settings() const;
@@ -83,7 +90,9 @@ class ImportDialog final : public QDialog {
   QLineEdit* m_name = nullptr;
   QLabel* m_nameProblem = nullptr;
   ImportOptionsForm* m_options = nullptr;
+  QGroupBox* m_rawBox = nullptr;
   QPlainTextEdit* m_raw = nullptr;
+  VocabularyPreviewPanel* m_vocabulary = nullptr;
   QStackedWidget* m_parsed = nullptr;
   QTableWidget* m_table = nullptr;
   QLabel* m_previewNote = nullptr;

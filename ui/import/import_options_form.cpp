@@ -75,6 +75,7 @@ std::string trimmed(const QLineEdit* edit) { return edit ? utf8(edit->text().tri
 
 ImportOptionsForm::ImportOptionsForm(core::DataKind kind, QWidget* parent) : QWidget(parent), m_kind(kind) {
   auto* form = new QFormLayout(this);
+  m_form = form;
   form->setContentsMargins(0, 0, 0, 0);
   form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
   m_format = new QComboBox(this);
@@ -101,7 +102,7 @@ ImportOptionsForm::ImportOptionsForm(core::DataKind kind, QWidget* parent) : QWi
   }
   form->addRow(tr("Format"), m_format);
   connect(m_format, &QComboBox::currentIndexChanged, this, [this] {
-    updateEnabled();
+    updateFields();
     Q_EMIT changed();
   });
 
@@ -124,7 +125,10 @@ ImportOptionsForm::ImportOptionsForm(core::DataKind kind, QWidget* parent) : QWi
                              tr("CSV files (*.csv *.tsv);;All files (*)"));
     m_metadataKey = addText(form, tr("Metadata key"), tr("id, else file"),
                             tr("The metadata file's column that names each document (its id or file name)."));
-    connect(m_metadataFile, &QLineEdit::textChanged, this, [this] { updateEnabled(); });
+    connect(m_metadataFile, &QLineEdit::textChanged, this, [this] { updateFields(); });
+    m_textColumn->setObjectName(QStringLiteral("textColumn"));
+    m_titleColumn->setObjectName(QStringLiteral("titleColumn"));
+    m_idColumn->setObjectName(QStringLiteral("idColumn"));
     m_timeColumn->setObjectName(QStringLiteral("timeColumn"));
     m_labelColumn->setObjectName(QStringLiteral("labelColumn"));
     m_labelSeparator->setObjectName(QStringLiteral("labelSeparator"));
@@ -134,6 +138,7 @@ ImportOptionsForm::ImportOptionsForm(core::DataKind kind, QWidget* parent) : QWi
     m_vocabulary =
         addFile(form, tr("Vocabulary file"), tr("UCI and LDA-C: one word per line; found next to the data when empty."),
                 tr("Vocabulary (*.txt *.vocab);;All files (*)"));
+    m_vocabulary->setObjectName(QStringLiteral("vocabularyFile"));
     m_stopWords = new QComboBox(this);
     guardWheel(m_stopWords);
     m_stopWords->addItem(tr("Default (English for text, none for bag of words)"), QString());
@@ -157,14 +162,21 @@ ImportOptionsForm::ImportOptionsForm(core::DataKind kind, QWidget* parent) : QWi
     m_minDf = new QSpinBox(this);
     guardWheel(m_minDf);
     m_minDf->setRange(1, INT_MAX);
-    m_minDf->setToolTip(tr("Drop words found in fewer documents than this."));
+    m_minDf->setValue(kTextMinDf);
+    m_minDf->setObjectName(QStringLiteral("minDf"));
+    m_minDf->setToolTip(
+        tr("Drop words found in fewer documents than this: mostly names and typos. The default, "
+           "3, is what the built-in SOTU sample uses; bag-of-words files start at 1."));
     form->addRow(tr("Minimum document frequency"), m_minDf);
     m_maxDf = new QDoubleSpinBox(this);
     guardWheel(m_maxDf);
     m_maxDf->setRange(0.01, 1.0);
     m_maxDf->setSingleStep(0.05);
-    m_maxDf->setValue(1.0);
-    m_maxDf->setToolTip(tr("Drop words found in more than this fraction of documents."));
+    m_maxDf->setValue(kTextMaxDf);
+    m_maxDf->setObjectName(QStringLiteral("maxDf"));
+    m_maxDf->setToolTip(
+        tr("Drop words found in more than this fraction of documents: they carry no topic. The "
+           "default, 0.9, is what the built-in SOTU sample uses; bag-of-words files start at 1."));
     form->addRow(tr("Maximum document fraction"), m_maxDf);
     m_maxVocab = new QSpinBox(this);
     guardWheel(m_maxVocab);
@@ -173,12 +185,25 @@ ImportOptionsForm::ImportOptionsForm(core::DataKind kind, QWidget* parent) : QWi
     m_maxVocab->setGroupSeparatorShown(true);
     m_maxVocab->setToolTip(tr("Keep only this many of the most frequent words (0: no cap)."));
     form->addRow(tr("Vocabulary cap"), m_maxVocab);
+    m_minLength = new QSpinBox(this);
+    guardWheel(m_minLength);
+    m_minLength->setRange(1, 50);
+    m_minLength->setValue(static_cast<int>(core::TokenizerOptions{}.minLength));
+    m_minLength->setObjectName(QStringLiteral("minLength"));
+    m_minLength->setToolTip(tr("Words of letters shorter than this many characters are dropped (stray initials)."));
+    form->addRow(tr("Shortest word"), m_minLength);
+    connect(m_minLength, &QSpinBox::valueChanged, this, &ImportOptionsForm::changed);
     connect(m_stopWords, &QComboBox::currentIndexChanged, this, [this] {
-      updateEnabled();
+      updateFields();
       Q_EMIT changed();
     });
     for (auto* box : {m_minDf, m_maxVocab}) connect(box, &QSpinBox::valueChanged, this, &ImportOptionsForm::changed);
     connect(m_maxDf, &QDoubleSpinBox::valueChanged, this, &ImportOptionsForm::changed);
+    const auto edited = [this] {
+      if (!m_settingDefaults) m_pruneEdited = true;
+    };
+    connect(m_minDf, &QSpinBox::valueChanged, this, edited);
+    connect(m_maxDf, &QDoubleSpinBox::valueChanged, this, edited);
   } else if (kind == core::DataKind::Graph) {
     m_nodes = addFile(form, tr("Nodes file"),
                       tr("Optional CSV: an id column, a name column, other columns become node attributes."),
@@ -217,7 +242,7 @@ ImportOptionsForm::ImportOptionsForm(core::DataKind kind, QWidget* parent) : QWi
         addText(form, tr("Rating column"), QStringLiteral("rating"), tr("Generic CSV: the column of values."));
     m_ratingTimeColumn = addText(form, tr("Time column"), tr("none"), tr("Optional: a time stamp per rating."));
   }
-  updateEnabled();
+  updateFields();
 }
 
 QLineEdit* ImportOptionsForm::addText(QFormLayout* form, const QString& label, const QString& placeholder,
@@ -258,23 +283,50 @@ bool ImportOptionsForm::setFormat(const QString& name) {
   return true;
 }
 
-void ImportOptionsForm::updateEnabled() {
+void ImportOptionsForm::setDetectedFormat(core::CorpusFormat format) {
+  if (m_kind != core::DataKind::Corpus || format == m_detected) return;
+  m_detected = format;
+  updateFields();
+}
+
+core::CorpusFormat ImportOptionsForm::effectiveCorpusFormat() const {
+  const auto chosen = static_cast<core::CorpusFormat>(m_format->currentData().toInt());
+  return chosen == core::CorpusFormat::Auto ? m_detected : chosen;
+}
+
+void ImportOptionsForm::showRow(QWidget* field, bool visible) {
+  for (int row = 0; row < m_form->rowCount(); ++row) {
+    auto* item = m_form->itemAt(row, QFormLayout::FieldRole);
+    if (item && (item->widget() == field || (item->layout() && item->layout()->indexOf(field) >= 0))) {
+      m_form->setRowVisible(row, visible);
+      return;
+    }
+  }
+}
+
+void ImportOptionsForm::updateFields() {
   if (m_kind != core::DataKind::Corpus) return;
-  const auto format = static_cast<core::CorpusFormat>(m_format->currentData().toInt());
-  const bool columns = format == core::CorpusFormat::Auto || format == core::CorpusFormat::Csv ||
-                       format == core::CorpusFormat::JsonLines;
-  const bool bag =
-      format == core::CorpusFormat::Auto || format == core::CorpusFormat::Uci || format == core::CorpusFormat::Ldac;
-  for (auto* edit : {m_textColumn, m_titleColumn, m_timeColumn, m_labelColumn, m_idColumn, m_metadataColumns})
-    edit->setEnabled(columns);
-  if (format == core::CorpusFormat::Responses) m_idColumn->setEnabled(true);
-  // A metadata file gives any format its times, labels and metadata.
+  // Fields that do not apply to the format are hidden, not greyed: a folder of texts has no text
+  // column. With "Detect from the file" they follow the format the preview found.
+  const auto format = effectiveCorpusFormat();
+  const bool columns = format == core::CorpusFormat::Csv || format == core::CorpusFormat::JsonLines;
+  const bool bag = core::isBagOfWords(format);
   const bool metadataFile = !m_metadataFile->text().trimmed().isEmpty();
-  for (auto* edit : {m_timeColumn, m_labelColumn, m_metadataColumns})
-    if (metadataFile) edit->setEnabled(true);
-  m_metadataKey->setEnabled(metadataFile);
-  m_vocabulary->setEnabled(bag);
-  m_stopFile->setEnabled(m_stopWords->currentData().toString() == QLatin1String("file"));
+  for (auto* edit : {m_textColumn, m_titleColumn}) showRow(edit, columns);
+  showRow(m_idColumn, columns || format == core::CorpusFormat::Responses);
+  // A metadata file gives any format its times, labels and metadata, so these name its columns.
+  for (auto* edit : {m_timeColumn, m_labelColumn, m_metadataColumns}) showRow(edit, columns || metadataFile);
+  showRow(m_labelSeparator, columns || metadataFile);
+  showRow(m_metadataKey, metadataFile);
+  showRow(m_vocabulary, format == core::CorpusFormat::Uci || format == core::CorpusFormat::Ldac);
+  showRow(m_stopFile, m_stopWords->currentData().toString() == QLatin1String("file"));
+  showRow(m_minLength, !bag);
+  if (!m_pruneEdited && format != core::CorpusFormat::Auto) {
+    m_settingDefaults = true;
+    m_minDf->setValue(bag ? 1 : kTextMinDf);
+    m_maxDf->setValue(bag ? 1.0 : kTextMaxDf);
+    m_settingDefaults = false;
+  }
 }
 
 void ImportOptionsForm::apply(ImportSettings& s) const {
@@ -304,6 +356,7 @@ void ImportOptionsForm::apply(ImportSettings& s) const {
       r.prune.minDocumentFrequency = m_minDf->value();
       r.prune.maxDocumentFraction = m_maxDf->value();
       r.prune.maxVocabulary = m_maxVocab->value();
+      r.tokenizer.minLength = static_cast<std::size_t>(m_minLength->value());
       break;
     }
     case core::DataKind::Graph: {

@@ -28,6 +28,14 @@ class ImportOptionsForm final : public QWidget {
   QComboBox* formatCombo() const noexcept { return m_format; }
   // Sets the format by its command-line name ("lines", "edges", "csv"); false when unknown.
   bool setFormat(const QString& name);
+  // Corpora: the format the preview read the source as. With "Detect from the file" chosen, it
+  // decides which fields show (a folder has no text column) and the pruning defaults.
+  void setDetectedFormat(core::CorpusFormat format);
+  // Corpora: the pruning defaults for text (min-df 3, max-df 0.9: those of the SOTU sample) or
+  // for a bag of words (1 and 1.0: its vocabulary was chosen by whoever made it); the user's own
+  // values are kept once edited.
+  static constexpr int kTextMinDf = 3;
+  static constexpr double kTextMaxDf = 0.9;
 
  Q_SIGNALS:
   void changed();
@@ -35,17 +43,25 @@ class ImportOptionsForm final : public QWidget {
  private:
   QLineEdit* addText(QFormLayout* form, const QString& label, const QString& placeholder, const QString& help);
   QLineEdit* addFile(QFormLayout* form, const QString& label, const QString& help, const QString& filter);
-  void updateEnabled();
+  // Shows the fields that apply to the format and sets the pruning defaults.
+  void updateFields();
+  // Shows a field's row (label and field) or hides it.
+  void showRow(QWidget* field, bool visible);
+  core::CorpusFormat effectiveCorpusFormat() const;
 
   core::DataKind m_kind;
+  QFormLayout* m_form = nullptr;
   QComboBox* m_format = nullptr;
+  core::CorpusFormat m_detected = core::CorpusFormat::Auto;
+  bool m_pruneEdited = false;
+  bool m_settingDefaults = false;
   // Corpus.
   QLineEdit *m_textColumn = nullptr, *m_titleColumn = nullptr, *m_timeColumn = nullptr, *m_labelColumn = nullptr,
             *m_idColumn = nullptr, *m_vocabulary = nullptr, *m_stopFile = nullptr;
   QLineEdit *m_labelSeparator = nullptr, *m_metadataColumns = nullptr, *m_metadataFile = nullptr,
             *m_metadataKey = nullptr;
   QComboBox* m_stopWords = nullptr;
-  QSpinBox *m_minDf = nullptr, *m_maxVocab = nullptr;
+  QSpinBox *m_minDf = nullptr, *m_maxVocab = nullptr, *m_minLength = nullptr;
   QDoubleSpinBox* m_maxDf = nullptr;
   // Graph.
   QLineEdit* m_nodes = nullptr;

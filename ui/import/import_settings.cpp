@@ -5,10 +5,14 @@
 #include <QObject>
 
 #include <algorithm>
+#include <optional>
+
+#include <nlohmann/json.hpp>
 
 #include "core/data/corpus_sink.hpp"
 #include "core/io/corpus_import.hpp"
 #include "core/io/graph_import.hpp"
+#include "core/io/metadata_file.hpp"
 #include "core/io/ratings_import.hpp"
 #include "core/io/table_import.hpp"
 #include "core/io/text_preview.hpp"
@@ -33,6 +37,17 @@ void appendNotes(ImportPreview& out, const std::vector<std::string>& notes) {
   }
 }
 
+// A document's named metadata ({"party": "Whig"}) as "party: Whig; …", in the file's order.
+QString metadataCell(const std::string& json) {
+  if (json.empty()) return {};
+  const auto object = nlohmann::ordered_json::parse(json, nullptr, false);
+  if (!object.is_object()) return qs(json);
+  QStringList parts;
+  for (const auto& [name, value] : object.items())
+    parts << QStringLiteral("%1: %2").arg(qs(name), qs(value.is_string() ? value.get<std::string>() : value.dump()));
+  return parts.join(QStringLiteral("; "));
+}
+
 void previewCorpus(const ImportSettings& s, int maxRecords, ImportPreview& out) {
   const auto& r = s.corpus;
   core::CorpusReadOptions read = r.read;
@@ -42,14 +57,23 @@ void previewCorpus(const ImportSettings& s, int maxRecords, ImportPreview& out) 
   core::CorpusBuildOptions build;
   build.tokenizer = r.tokenizer;
   build.stopWords = core::StopWords::fromSpec(r.stopWords.value_or(core::isBagOfWords(format) ? "none" : "en"));
+  out.corpusFormat = format;
+  // The metadata file joined as the import joins it, so the Time and Label columns show its values.
+  std::optional<core::MetadataFile> metadataFile;
+  core::MetadataJoin join;
+  if (!r.metadataFile.empty()) {
+    metadataFile.emplace(r.metadataFile, r.metadataKey);
+    join = core::planMetadataJoin(*metadataFile, read);
+  }
   core::MemoryCorpusSink sink;
-  core::CorpusBuilder builder(std::move(build), sink);
+  core::DocumentMetadataSink joined(sink, metadataFile ? &*metadataFile : nullptr, join);
+  core::CorpusBuilder builder(std::move(build), joined);
   core::ImportControl control;
   control.maxRecords = maxRecords;
   core::readCorpus(r.source, read, builder, control);
   builder.finish();
-  out.headers = {QObject::tr("#"),     QObject::tr("Id"),     QObject::tr("Title"),           QObject::tr("Time"),
-                 QObject::tr("Label"), QObject::tr("Tokens"), QObject::tr("First kept words")};
+  out.headers = {QObject::tr("#"),     QObject::tr("Id"),       QObject::tr("Title"),  QObject::tr("Time"),
+                 QObject::tr("Label"), QObject::tr("Metadata"), QObject::tr("Tokens"), QObject::tr("First kept words")};
   for (std::size_t d = 0; d < sink.documents.size(); ++d) {
     const auto& doc = sink.documents[d];
     QStringList words;
@@ -59,7 +83,8 @@ void previewCorpus(const ImportSettings& s, int maxRecords, ImportPreview& out) 
     }
     if (doc.wordIds.size() > static_cast<std::size_t>(kImportPreviewWords)) words << QStringLiteral("…");
     out.rows.push_back({QString::number(d + 1), qs(doc.id), qs(doc.title), qs(doc.time), qs(doc.label),
-                        formatCount(static_cast<std::int64_t>(doc.wordIds.size())), words.join(QLatin1Char(' '))});
+                        metadataCell(doc.metadata), formatCount(static_cast<std::int64_t>(doc.wordIds.size())),
+                        words.join(QLatin1Char(' '))});
   }
   out.note =
       QObject::tr("The first %1 as they would be imported (format: %2; before vocabulary pruning).")
@@ -168,7 +193,15 @@ QString importNoteText(const std::string& note) {
 ImportPreview computeImportPreview(const ImportSettings& settings, int maxRecords) {
   ImportPreview out;
   try {
-    for (const auto& line : core::previewLines(settings.source(), 20, 400)) out.rawLines << qs(line);
+    // A folder corpus shows its documents' first lines: the texts are what the user checks.
+    std::error_code ec;
+    const bool textFolder = settings.kind == core::DataKind::Corpus &&
+                            std::filesystem::is_directory(settings.source(), ec) &&
+                            (settings.corpus.read.format == core::CorpusFormat::Auto ||
+                             settings.corpus.read.format == core::CorpusFormat::Folder);
+    const auto lines = textFolder ? core::previewFolderTexts(settings.source(), kPreviewFolderDocuments, 3, 400)
+                                  : core::previewLines(settings.source(), 20, 400);
+    for (const auto& line : lines) out.rawLines << qs(line);
   } catch (const std::exception& e) {
     out.rawLines << QObject::tr("(cannot show the file: %1)").arg(qs(e.what()));
   }

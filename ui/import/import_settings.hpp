@@ -24,15 +24,19 @@ struct ImportSettings {
 };
 
 struct ImportPreview {
-  QStringList rawLines;       // the file's first lines as text (previewLines)
+  QStringList rawLines;       // the file's first lines as text (previewLines), a folder's texts
   QStringList headers;        // of the parsed table
   QVector<QStringList> rows;  // the first records as the importer reads them
   QString note;               // what the rows are ("the first 20 documents, format lines")
   QString error;              // why the file cannot be read ("FILE:LINE: reason"); rows empty then
   int errorLine = 0;          // the line of the source the error names (1-based), 0 when none
+  // Corpora: the format the source is read as (Auto resolved), Auto when it could not be told.
+  core::CorpusFormat corpusFormat = core::CorpusFormat::Auto;
 };
 
 inline constexpr int kPreviewRecords = 20;
+// A folder corpus's raw preview: this many documents, three lines each.
+inline constexpr int kPreviewFolderDocuments = 6;
 
 // Reads at most `maxRecords` records with the real reader into memory (nothing is written).
 ImportPreview computeImportPreview(const ImportSettings& settings, int maxRecords = kPreviewRecords);

@@ -79,12 +79,14 @@ QString runTooltip(const core::RunRecord& run) {
   QStringList lines;
   lines
       << QObject::tr("Run #%1: %2 on %3").arg(run.id).arg(info ? qs(info->title) : qs(run.model), qs(run.datasetName));
+  if (!run.name.empty()) lines << qs(run.name);
   lines << QObject::tr("Status: %1").arg(statusText(run.status));
   if (!run.message.empty()) lines << qs(run.message);
   if (const auto v = heldoutValue(run)) lines << QStringLiteral("%1: %2").arg(qs(run.heldoutName), formatReal(*v, 6));
   if (run.seconds) lines << QObject::tr("Time: %1").arg(formatSeconds(*run.seconds));
   lines << (run.threads == 1 ? QObject::tr("Seed %1, 1 thread").arg(run.seed)
                              : QObject::tr("Seed %1, %2 threads").arg(run.seed).arg(run.threads));
+  if (!run.notes.empty()) lines << QString() << qs(run.notes);
   return lines.join(QLatin1Char('\n'));
 }
 
@@ -252,6 +254,8 @@ void ProjectTree::contextMenuEvent(QContextMenuEvent* event) {
       menu.addAction(tr("Open"), this, [this, id] { Q_EMIT openDatasetRequested(id); });
       menu.addAction(themedIcon("start"), tr("New Run on This Dataset…"), this,
                      [this, id] { Q_EMIT newRunRequested(id); });
+      menu.addAction(tr("Compare Runs"), this, [this, id] { Q_EMIT compareRunsRequested(id); })
+          ->setEnabled(item->childCount() > 0);
       if (item->data(0, KindRole).toInt() == static_cast<int>(core::DataKind::Corpus))
         menu.addAction(tr("Attach Links…"), this, [this, id] { Q_EMIT attachLinksRequested(id); });
       menu.addSeparator();
@@ -261,6 +265,8 @@ void ProjectTree::contextMenuEvent(QContextMenuEvent* event) {
     case RunItem:
       menu.addAction(tr("Open"), this, [this, id] { Q_EMIT openRunRequested(id); });
       menu.addAction(tr("Run Again with Changes…"), this, [this, id] { Q_EMIT rerunRequested(id); });
+      menu.addAction(tr("Name and Notes…"), this, [this, id] { Q_EMIT annotateRunRequested(id); })
+          ->setStatusTip(tr("Give the run a name of its own and write notes on it"));
       menu.addSeparator();
       {
         // The selected runs when the menu is on one of them, else this run alone.

@@ -52,6 +52,9 @@ class ProjectTree final : public QTreeWidget {
   void attachLinksRequested(qint64 datasetId);
   void deleteDatasetRequested(qint64 datasetId);
   void deleteRunRequested(qint64 runId);
+  // A run's menu: its name and notes; a dataset's menu: the table comparing its runs.
+  void annotateRunRequested(qint64 runId);
+  void compareRunsRequested(qint64 datasetId);
   void removeSnapshotsRequested(qint64 runId);
   void readFailed(const QString& message);
   void refreshed();

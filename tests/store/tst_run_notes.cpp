@@ -57,6 +57,26 @@ class RunNotesTest : public QObject {
     QCOMPARE(listed.front().name, back.name);
   }
 
+  // A file of schema 13 gains the columns on opening; its runs have no name and no notes.
+  void schemaThirteenFilesGainNamesAndNotes() {
+    test::Scratch scratch;
+    const auto file = scratch.path("v13.latent");
+    std::int64_t run = 0;
+    {
+      core::Project project(file);
+      const auto dataset = test::addCorpus(project, "toy", {"alpha beta"});
+      run = notesRun(project, dataset, "unigram", {}, nlohmann::json::object());
+      project.db().exec("ALTER TABLE runs DROP COLUMN name; ALTER TABLE runs DROP COLUMN notes");
+      project.db().exec("PRAGMA user_version = 13");
+    }
+    core::Project project(file);
+    QCOMPARE(project.schemaVersion(), core::Project::latestSchemaVersion());
+    QCOMPARE(core::loadRun(project, run).name, std::string());
+    QCOMPARE(core::loadRun(project, run).notes, std::string());
+    core::setRunName(project, run, "migrated");
+    QCOMPARE(core::loadRun(project, run).name, std::string("migrated"));
+  }
+
   void anEmptyNameTakesItAway() {
     test::Scratch scratch;
     core::Project project(scratch.path("p.latent"));

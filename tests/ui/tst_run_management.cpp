@@ -9,8 +9,10 @@
 #include <QDir>
 #include <QHeaderView>
 #include <QLineEdit>
+#include <QMenu>
 #include <QMenuBar>
 #include <QPlainTextEdit>
+#include <QPushButton>
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTabWidget>
@@ -71,6 +73,12 @@ ComparedRuns storeComparedRuns(const std::filesystem::path& file) {
   return out;
 }
 
+QAction* menuAction(QMenu& menu, const QString& text) {
+  for (QAction* a : menu.actions())
+    if (a->text() == text) return a;
+  return nullptr;
+}
+
 QString plain(QString text) {
   text.remove(QLatin1Char('&'));
   return text.simplified();
@@ -108,10 +116,14 @@ class TestRunManagement : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(view->isLoaded(), 20000);
     QVERIFY(!view->headerText().contains(QStringLiteral("first try")));
 
-    // The dialog, as the run's menu and its header's button open it, filled in and accepted.
+    // The dialog, opened from the run's menu in the tree, filled in and accepted.
     QSignalSpy opened(&window, &ui::MainWindow::runNotesDialogOpened);
     QSignalSpy annotated(&window, &ui::MainWindow::runAnnotated);
-    window.annotateRunAsked(runs.k10);
+    QMenu runMenu;
+    QVERIFY(window.projectTree()->fillContextMenu(window.projectTree()->runItem(runs.k10), runMenu));
+    QAction* annotate = menuAction(runMenu, QStringLiteral("Name and Notes…"));
+    QVERIFY(annotate);
+    annotate->trigger();
     QVERIFY(opened.wait(20000));
     auto* dialog = opened.first().first().value<ui::RunNotesDialog*>();
     QVERIFY(dialog);
@@ -143,6 +155,19 @@ class TestRunManagement : public QObject {
              qPrintable(view->headerText()));
     QVERIFY2(view->headerText().contains(QStringLiteral("Try K = 20.")), qPrintable(view->headerText()));
 
+    // The header's Name and Notes… opens the dialog with what is stored.
+    opened.clear();
+    QPushButton* headerButton = nullptr;
+    for (auto* b : view->findChildren<QPushButton*>())
+      if (b->text() == QStringLiteral("Name and Notes…")) headerButton = b;
+    QVERIFY(headerButton);
+    headerButton->click();
+    QVERIFY(opened.wait(20000));
+    auto* again = opened.first().first().value<ui::RunNotesDialog*>();
+    QCOMPARE(again->nameEdit()->text(), QStringLiteral("K = 10, first try"));
+    QCOMPARE(again->notesEdit()->toPlainText(), QStringLiteral("Two topics look merged.\nTry K = 20."));
+    again->reject();
+
     // An empty name takes it away; the notes stay.
     annotated.clear();
     window.annotateRun(runs.k10, QStringLiteral("  "), QStringLiteral("Two topics look merged."));
@@ -164,8 +189,15 @@ class TestRunManagement : public QObject {
     QVERIFY(test::openProject(window, ui::fromPath(file)));
     window.resize(1400, 700);
     window.show();
-    auto* view = window.openRunComparison(runs.corpus);
+    // Compare Runs in the dataset's menu in the tree.
+    QMenu datasetMenu;
+    QVERIFY(window.projectTree()->fillContextMenu(window.projectTree()->datasetItem(runs.corpus), datasetMenu));
+    QAction* compare = menuAction(datasetMenu, QStringLiteral("Compare Runs"));
+    QVERIFY(compare && compare->isEnabled());
+    compare->trigger();
+    auto* view = qobject_cast<ui::RunComparisonView*>(window.tabs()->currentWidget());
     QVERIFY(view);
+    QCOMPARE(view->datasetId(), runs.corpus);
     QTRY_VERIFY_WITH_TIMEOUT(view->isLoaded(), 20000);
     QVERIFY2(view->errorText().isEmpty(), qPrintable(view->errorText()));
     auto* table = view->table();

@@ -247,8 +247,12 @@ void ProjectTree::activate(QTreeWidgetItem* item) {
 void ProjectTree::contextMenuEvent(QContextMenuEvent* event) {
   QTreeWidgetItem* item = itemAt(viewport()->mapFromGlobal(event->globalPos()));
   if (!item) return;
-  const qint64 id = item->data(0, IdRole).toLongLong();
   QMenu menu(this);
+  if (fillContextMenu(item, menu)) menu.exec(event->globalPos());
+}
+
+bool ProjectTree::fillContextMenu(QTreeWidgetItem* item, QMenu& menu) {
+  const qint64 id = item->data(0, IdRole).toLongLong();
   switch (item->data(0, ItemTypeRole).toInt()) {
     case DatasetItem:
       menu.addAction(tr("Open"), this, [this, id] { Q_EMIT openDatasetRequested(id); });
@@ -285,9 +289,9 @@ void ProjectTree::contextMenuEvent(QContextMenuEvent* event) {
       menu.addAction(tr("Delete Run…"), this, [this, id] { Q_EMIT deleteRunRequested(id); });
       break;
     default:
-      return;
+      return false;
   }
-  menu.exec(event->globalPos());
+  return true;
 }
 
 }  // namespace latent::ui

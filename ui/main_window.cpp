@@ -39,6 +39,7 @@
 #include "ui/jobs/import_task.hpp"
 #include "ui/jobs/project_session.hpp"
 #include "ui/jobs/run_manager.hpp"
+#include "ui/runs/run_comparison_view.hpp"
 #include "ui/runs/run_panel.hpp"
 #include "ui/runs/run_view.hpp"
 #include "ui/util/format.hpp"
@@ -183,6 +184,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   connect(m_tree, &ProjectTree::deleteDatasetRequested, this, &MainWindow::deleteDataset);
   connect(m_tree, &ProjectTree::deleteRunRequested, this, &MainWindow::deleteRunAsked);
   connect(m_tree, &ProjectTree::removeSnapshotsRequested, this, &MainWindow::removeSnapshotsAsked);
+  connect(m_tree, &ProjectTree::annotateRunRequested, this, &MainWindow::annotateRunAsked);
+  connect(m_tree, &ProjectTree::compareRunsRequested, this, &MainWindow::openRunComparison);
+  // Comparisons of runs follow the runs as the tree does (started, ended, renamed, deleted).
+  connect(m_tree, &ProjectTree::refreshed, this, [this] {
+    for (int i = 0; i < m_tabs->count(); ++i)
+      if (auto* comparison = qobject_cast<RunComparisonView*>(m_tabs->widget(i))) comparison->reload();
+  });
   connect(m_tree, &ProjectTree::readFailed, this,
           [this](const QString& m) { log(tr("Could not read the project: %1").arg(m), LogView::Level::Error); });
   connect(m_tree, &QTreeWidget::itemSelectionChanged, this, &MainWindow::updateSelectedRun);

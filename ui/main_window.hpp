@@ -12,6 +12,7 @@
 #include <functional>
 
 #include "core/data/data_kind.hpp"
+#include "ui/runs/run_notes_dialog.hpp"
 #include "ui/widgets/log_view.hpp"
 
 class QAction;
@@ -35,11 +36,14 @@ class JobController;
 class ProjectSession;
 class PrecisionRecallView;
 class ProjectTree;
+class RunComparisonView;
 class RunManager;
 class RunPanel;
 class RunView;
+class ShortcutsDialog;
 class StartPage;
 class TabPage;
+class UserGuideWindow;
 
 // The docks' first sizes (View > Reset Layout) and the widths they are never squeezed below.
 inline constexpr int kProjectDockWidth = 250;
@@ -126,8 +130,22 @@ class MainWindow final : public QMainWindow {
   // Compact Project (VACUUM; the sizes before and after are logged). Each logs its outcome and
   // emits projectMaintained().
   void deleteRunAsked(qint64 runId);
+  // Name and Notes…: reads the run and opens the dialog (returned through runNotesDialogOpened())
+  // that edits them; OK stores them as annotateRun does.
+  void annotateRunAsked(qint64 runId);
+  // Stores a run's name and notes through the session; the tree, the run's tab and any comparison
+  // of its dataset's runs follow; runAnnotated() says how it went (a failure is logged too).
+  void annotateRun(qint64 runId, const QString& name, const QString& notes);
+  // Compare Runs (a dataset's menu): the tab with the table of the dataset's runs, made current
+  // (and read again) or created. Null without a project.
+  RunComparisonView* openRunComparison(qint64 datasetId);
   void removeSnapshotsAsked(qint64 runId);
   void compactProject();
+
+  // Help > User Guide (F1): the manual's window, shown and raised (one per main window).
+  UserGuideWindow* showUserGuide();
+  // Help > Keyboard Shortcuts: the list of the menus' keys, read from the actions now.
+  ShortcutsDialog* showShortcuts();
 
   // How the window asks the user (a message box, a file dialog); tests answer instead.
   using Question = std::function<QMessageBox::StandardButton(const QString& title, const QString& text,
@@ -144,6 +162,8 @@ class MainWindow final : public QMainWindow {
   void datasetImported(qint64 datasetId);
   void runEnded(qint64 runId);
   void projectMaintained(const QString& outcome);
+  void runNotesDialogOpened(RunNotesDialog* dialog);
+  void runAnnotated(qint64 runId, bool ok);
 
  protected:
   void closeEvent(QCloseEvent* event) override;
@@ -226,6 +246,8 @@ class MainWindow final : public QMainWindow {
   QPointer<PreferencesDialog> m_preferencesDialog;
   QAction *m_exportFigure = nullptr, *m_exportTable = nullptr;
   QAction *m_saveAsAction = nullptr, *m_resetLayout = nullptr, *m_compactAction = nullptr;
+  QAction *m_copyFigure = nullptr, *m_userGuide = nullptr, *m_shortcuts = nullptr;
+  QPointer<UserGuideWindow> m_userGuideWindow;
   // Undo and Redo act on the current tab's history (a run's topic labels).
   QUndoGroup* m_undoGroup = nullptr;
   QAction *m_undoAction = nullptr, *m_redoAction = nullptr;

@@ -18,6 +18,8 @@
 #include "core/jobs/samples.hpp"
 #include "core/util/version.hpp"
 #include "ui/demo/demo_catalogue.hpp"
+#include "ui/help/shortcut_list.hpp"
+#include "ui/help/user_guide_window.hpp"
 #include "ui/jobs/run_manager.hpp"
 #include "ui/main_window.hpp"
 #include "ui/runs/run_panel.hpp"
@@ -148,6 +150,25 @@ void MainWindow::createActions() {
       QMessageBox::warning(this, tr("Export Table as CSV"), error);
   });
 
+  m_copyFigure = new QAction(QIcon::fromTheme(QStringLiteral("edit-copy")), tr("Copy &Image"), this);
+  m_copyFigure->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
+  m_copyFigure->setStatusTip(tr("Put the chart or matrix in view on the clipboard as an image"));
+  connect(m_copyFigure, &QAction::triggered, this, [this] {
+    QWidget* figure = currentFigure(m_tabs->currentWidget());
+    if (figure && copyFigure(figure))
+      statusBar()->showMessage(tr("Copied the image to the clipboard"), 4000);
+    else
+      statusBar()->showMessage(tr("This tab shows no chart or matrix to copy"), 4000);
+  });
+
+  m_userGuide = new QAction(QIcon::fromTheme(QStringLiteral("help-contents")), tr("&User Guide"), this);
+  m_userGuide->setShortcut(QKeySequence::HelpContents);
+  m_userGuide->setStatusTip(tr("The manual: importing, fitting, the views, exporting, the command line"));
+  connect(m_userGuide, &QAction::triggered, this, &MainWindow::showUserGuide);
+  m_shortcuts = new QAction(tr("&Keyboard Shortcuts"), this);
+  m_shortcuts->setStatusTip(tr("The keys of the menus' commands"));
+  connect(m_shortcuts, &QAction::triggered, this, &MainWindow::showShortcuts);
+
   m_closeTab = new QAction(tr("Close &Tab"), this);
   m_closeTab->setShortcut(QKeySequence::Close);
   connect(m_closeTab, &QAction::triggered, this, [this] { closeTab(m_tabs->currentIndex()); });
@@ -202,6 +223,10 @@ void MainWindow::createMenus() {
   edit->addAction(m_undoAction);
   edit->addAction(m_redoAction);
   edit->addSeparator();
+  edit->addAction(m_copyFigure);
+  connect(edit, &QMenu::aboutToShow, this,
+          [this] { m_copyFigure->setEnabled(currentFigure(m_tabs->currentWidget()) != nullptr); });
+  edit->addSeparator();
   edit->addAction(m_preferences);
 
   QMenu* run = menuBar()->addMenu(tr("&Run"));
@@ -219,6 +244,9 @@ void MainWindow::createMenus() {
   m_viewMenu->addAction(m_closeTab);
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
+  help->addAction(m_userGuide);
+  help->addAction(m_shortcuts);
+  help->addSeparator();
   m_demoMenu = help->addMenu(themedIcon("demo"), tr("&Demos"));
   for (const auto& demo : demoCatalogue()) {
     QAction* a = m_demoMenu->addAction(QStringLiteral("%1 — %2").arg(demo.name, demo.title));
@@ -300,6 +328,21 @@ void MainWindow::resetLayout() {
   updateCentral();  // the docks are shown with a project, hidden on the start page
   resizeDocks({m_treeDock, m_runDock}, {kProjectDockWidth, kRunDockWidth}, Qt::Horizontal);
   resizeDocks({m_logDock}, {kLogDockHeight}, Qt::Vertical);
+}
+
+UserGuideWindow* MainWindow::showUserGuide() {
+  if (!m_userGuideWindow) m_userGuideWindow = new UserGuideWindow(this);
+  m_userGuideWindow->show();
+  m_userGuideWindow->raise();
+  m_userGuideWindow->activateWindow();
+  return m_userGuideWindow;
+}
+
+ShortcutsDialog* MainWindow::showShortcuts() {
+  auto* dialog = new ShortcutsDialog(this);
+  dialog->setAttribute(Qt::WA_DeleteOnClose);
+  dialog->show();
+  return dialog;
 }
 
 void MainWindow::updateRecentMenu() {

@@ -143,6 +143,7 @@ RunView* MainWindow::openRun(qint64 runId) {
       controller && controller->state() != JobController::State::Ended)
     view->attach(controller);
   connect(view, &RunView::rerunRequested, this, &MainWindow::rerun);
+  connect(view, &RunView::annotateRequested, this, &MainWindow::annotateRunAsked);
   const int index = m_tabs->addTab(view, themedIcon("run"), QStringLiteral("#%1").arg(runId));
   m_tabs->setCurrentIndex(index);
   updateActions();
@@ -157,7 +158,8 @@ RunView* MainWindow::openRun(qint64 runId) {
           return;
         }
         const auto& run = *result.value;
-        m_tabs->setTabText(at, QStringLiteral("#%1 %2").arg(runId).arg(qs(run.model)));
+        m_tabs->setTabText(at, run.name.empty() ? QStringLiteral("#%1 %2").arg(runId).arg(qs(run.model))
+                                                : QStringLiteral("#%1 %2").arg(runId).arg(qs(run.name)));
         m_tabs->setTabToolTip(at, tr("Run #%1: %2 on %3").arg(runId).arg(qs(run.model), qs(run.datasetName)));
       });
   return view;

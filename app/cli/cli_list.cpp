@@ -144,6 +144,9 @@ Command addRunsCommand(CLI::App& app) {
                 line["seconds"] = r.seconds ? nlohmann::json(*r.seconds) : nlohmann::json(nullptr);
                 line["iterations"] = r.iterations ? nlohmann::json(*r.iterations) : nlohmann::json(nullptr);
                 if (!r.message.empty()) line["message"] = r.message;
+                // A run's own name and notes (schema 14), only when it has them.
+                if (!r.name.empty()) line["name"] = r.name;
+                if (!r.notes.empty()) line["notes"] = r.notes;
                 printJsonLine(line);
               }
               return kExitOk;
@@ -165,7 +168,8 @@ Command addRunsCommand(CLI::App& app) {
             for (const auto& r : runs)
               std::cout << std::setw(6) << r.id << std::setw(datasetWidth) << terminalSafe(r.datasetName)
                         << std::setw(modelWidth) << r.model << std::setw(10) << core::toString(r.status) << std::setw(8)
-                        << r.seed << std::setw(9) << (r.seconds ? fixed(*r.seconds, 2) : "-") << headline(r) << "\n";
+                        << r.seed << std::setw(9) << (r.seconds ? fixed(*r.seconds, 2) : "-") << headline(r)
+                        << (r.name.empty() ? "" : "  \"" + terminalSafe(r.name) + "\"") << "\n";
             return kExitOk;
           }};
 }

@@ -18,7 +18,8 @@ namespace {
 constexpr const char* kRunColumns =
     "SELECT r.id, r.dataset_id, d.name, r.model, r.options, r.seed, r.threads, r.heldout, r.status, r.message, "
     "r.objective_name, r.heldout_name, r.app_version, r.created_at, r.updated_at, r.finished_at, r.seconds, "
-    "r.iterations, r.final_metrics, r.owner_pid, r.owner_host, r.sweep_id, r.owner_started FROM runs r JOIN datasets d "
+    "r.iterations, r.final_metrics, r.owner_pid, r.owner_host, r.sweep_id, r.owner_started, r.name, r.notes FROM runs "
+    "r JOIN datasets d "
     "ON d.id = "
     "r.dataset_id";
 
@@ -51,6 +52,8 @@ RunRecord readRun(Statement& s) {
   r.finalMetrics = storedObject(s.text(18));
   if (r.status == RunStatus::Running && runOwnerIsGone(s)) r.status = RunStatus::Interrupted;
   if (!s.isNull(21)) r.sweepId = s.integer(21);
+  r.name = s.text(23);
+  r.notes = s.text(24);
   return r;
 }
 

@@ -42,6 +42,8 @@ struct RunRecord {
   std::optional<std::int64_t> iterations;
   nlohmann::json finalMetrics = nlohmann::json::object();
   std::optional<std::int64_t> sweepId;  // set when the run is one point of a sweep
+  std::string name;                     // the user's name for the run; empty when it has none
+  std::string notes;                    // the user's notes on the run (schema 14)
 };
 
 struct SweepRecord {

@@ -1,9 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Figures to PNG and SVG (valid files that hold the drawing), the names offered, and which figure
 // or table File ▸ Export picks in a tab.
+#include <QApplication>
+#include <QClipboard>
 #include <QImage>
+#include <QMenu>
+#include <QSet>
 #include <QStandardItemModel>
 #include <QTableView>
+#include <QTimer>
 #include <QVBoxLayout>
 #include <QXmlStreamReader>
 #include <QtTest>
@@ -90,6 +95,47 @@ class TestFigureExport : public QObject {
     QVERIFY(elements[QStringLiteral("polyline")] + elements[QStringLiteral("path")] > 2);
     QVERIFY(elements[QStringLiteral("text")] > 5);
     QCOMPARE(elements[QStringLiteral("image")], 0);
+  }
+
+  // Issue 20, missing item 8: Copy Image in a chart's context menu puts the chart, at its size on
+  // screen, on the clipboard.
+  void copyImagePutsTheChartOnTheClipboard() {
+    ui::MetricsChart chart;
+    chart.setNames(QStringLiteral("log-likelihood per token"), QStringLiteral("held-out perplexity"));
+    chart.setRows(rows());
+    chart.resize(420, 310);
+    chart.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    ui::enableFigureExport(&chart, [] { return QStringLiteral("run-7-training"); });
+    QGuiApplication::clipboard()->clear();
+    QVERIFY(QGuiApplication::clipboard()->image().isNull());
+
+    // The context menu as the user gets it: Copy Image is chosen from it once it is shown.
+    QStringList entries;
+    QTimer::singleShot(0, &chart, [&entries] {
+      auto* menu = qobject_cast<QMenu*>(QApplication::activePopupWidget());
+      if (!menu) return;
+      for (QAction* a : menu->actions())
+        if (!a->isSeparator()) entries << a->text();
+      for (QAction* a : menu->actions())
+        if (a->text() == QStringLiteral("&Copy Image")) {
+          menu->setActiveAction(a);
+          QTest::keyClick(menu, Qt::Key_Return);
+          return;
+        }
+      menu->close();
+    });
+    Q_EMIT chart.customContextMenuRequested(QPoint(20, 20));
+    QVERIFY2(entries.contains(QStringLiteral("&Copy Image")), qPrintable(entries.join(QStringLiteral(" | "))));
+    const QImage copied = QGuiApplication::clipboard()->image();
+    QVERIFY(!copied.isNull());
+    const qreal ratio = chart.devicePixelRatioF();
+    QCOMPARE(copied.size(), (QSizeF(chart.size()) * ratio).toSize());
+    // It holds the drawing, not a blank: more than one colour.
+    QSet<QRgb> colours;
+    for (int y = 0; y < copied.height(); y += 7)
+      for (int x = 0; x < copied.width(); x += 7) colours.insert(copied.pixel(x, y));
+    QVERIFY2(colours.size() > 3, qPrintable(QString::number(colours.size())));
   }
 
   void failuresSayWhy() {

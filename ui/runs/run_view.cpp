@@ -22,6 +22,7 @@
 #include "ui/jobs/job_controller.hpp"
 #include "ui/jobs/project_session.hpp"
 #include "ui/runs/curve_controls.hpp"
+#include "ui/runs/metric_text.hpp"
 #include "ui/runs/metrics_chart.hpp"
 #include "ui/runs/option_form.hpp"
 #include "ui/runs/run_export_dialog.hpp"
@@ -48,53 +49,6 @@ QTableWidgetItem* tableCell(const QString& text, bool number = false) {
   auto* item = new QTableWidgetItem(text);
   if (number) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
   return item;
-}
-
-QString jsonValueText(const nlohmann::json& v) {
-  if (v.is_number_integer()) return formatCount(v.get<std::int64_t>());
-  if (v.is_number()) return formatCompact(v.get<double>(), 6);
-  if (v.is_string()) return qs(v.get<std::string>());
-  if (v.is_boolean()) return v.get<bool>() ? QObject::tr("yes") : QObject::tr("no");
-  return qs(v.dump());
-}
-
-constexpr int kListedValues = 3;       // a list of more values is summarised in its cell
-constexpr int kLongestValueText = 40;  // longer text is elided in its cell
-
-// A final metric's cell: a list summarised (how many, the smallest and the largest), long text
-// elided; the whole value in the tooltip. One long value must not push the others out of sight.
-struct MetricCell {
-  QString text, tooltip;
-};
-
-MetricCell metricCell(const nlohmann::json& v) {
-  MetricCell cell{jsonValueText(v), QString()};
-  if (v.is_array()) {
-    QStringList all;
-    bool numbers = true;
-    for (const auto& item : v) {
-      all << jsonValueText(item);
-      numbers = numbers && item.is_number();
-    }
-    cell.tooltip = all.join(QStringLiteral(", "));
-    if (all.size() <= kListedValues) {
-      cell.text = cell.tooltip;
-    } else if (numbers) {
-      double low = v.front().get<double>(), high = low;
-      for (const auto& item : v) {
-        low = std::min(low, item.get<double>());
-        high = std::max(high, item.get<double>());
-      }
-      cell.text = QObject::tr("%1 values, %2 to %3").arg(all.size()).arg(formatCompact(low, 6), formatCompact(high, 6));
-    } else {
-      cell.text = QObject::tr("%1 values: %2, ...").arg(all.size()).arg(all.front());
-    }
-  }
-  if (cell.text.size() > kLongestValueText) {
-    if (cell.tooltip.isEmpty()) cell.tooltip = cell.text;
-    cell.text = cell.text.left(kLongestValueText - 1) + QChar(0x2026);
-  }
-  return cell;
 }
 
 }  // namespace
@@ -144,6 +98,13 @@ RunView::RunView(std::filesystem::path projectFile, qint64 runId, QWidget* paren
   m_progress = new QLabel(page);
   m_progress->setObjectName(QStringLiteral("liveProgress"));
   m_progress->hide();
+  // The user's notes on the run, when it has some (Name and Notes… edits them).
+  m_notes = new QLabel(page);
+  m_notes->setObjectName(QStringLiteral("runNotes"));
+  m_notes->setWordWrap(true);
+  m_notes->setTextFormat(Qt::PlainText);
+  m_notes->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  m_notes->hide();
   m_optionsLabel = new QLabel(page);
   m_optionsLabel->setWordWrap(true);
   m_optionsLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -152,8 +113,12 @@ RunView::RunView(std::filesystem::path projectFile, qint64 runId, QWidget* paren
   m_exportResults = new QPushButton(tr("Export Results…"), page);
   m_exportResults->setToolTip(tr("Write the run's tables to files: matrices, assignments, MALLET's files, ..."));
   connect(m_exportResults, &QPushButton::clicked, this, [this] { openExportDialog(); });
+  m_annotate = new QPushButton(tr("Name and Notes…"), page);
+  m_annotate->setToolTip(tr("Give the run a name of its own and write notes on it; both are kept in the project"));
+  connect(m_annotate, &QPushButton::clicked, this, [this] { Q_EMIT annotateRequested(m_runId); });
   auto* titleRow = new QHBoxLayout;
   titleRow->addWidget(m_title, 1);
+  titleRow->addWidget(m_annotate, 0, Qt::AlignTop);
   titleRow->addWidget(m_exportResults, 0, Qt::AlignTop);
   titleRow->addWidget(m_again, 0, Qt::AlignTop);
 
@@ -224,6 +189,7 @@ RunView::RunView(std::filesystem::path projectFile, qint64 runId, QWidget* paren
   layout->setContentsMargins(10, 8, 10, 8);
   layout->addLayout(titleRow);
   layout->addWidget(m_facts);
+  layout->addWidget(m_notes);
   layout->addWidget(m_progress);
   layout->addWidget(m_optionsLabel);
   layout->addWidget(m_keyResult);
@@ -262,7 +228,8 @@ RunExportDialog* RunView::openExportDialog() {
 QString RunView::progressLine() const { return m_progress->isHidden() ? QString() : m_progress->text(); }
 
 QString RunView::headerText() const {
-  return m_title->text() + QLatin1Char('\n') + m_facts->text() + QLatin1Char('\n') + m_optionsLabel->text();
+  return m_title->text() + QLatin1Char('\n') + m_facts->text() + QLatin1Char('\n') +
+         (m_notes->isHidden() ? QString() : m_notes->text() + QLatin1Char('\n')) + m_optionsLabel->text();
 }
 
 void RunView::attach(JobController* controller) {
@@ -349,7 +316,11 @@ void RunView::reload() {
         }
         m_run = loaded.run;
         const auto* info = findModel(m_run.model);
-        m_title->setText(tr("Run #%1 — %2").arg(m_run.id).arg(info ? qs(info->title) : qs(m_run.model)));
+        const QString model = info ? qs(info->title) : qs(m_run.model);
+        m_title->setText(m_run.name.empty() ? tr("Run #%1 — %2").arg(m_run.id).arg(model)
+                                            : tr("%1 — run #%2, %3").arg(qs(m_run.name)).arg(m_run.id).arg(model));
+        m_notes->setText(qs(m_run.notes));
+        m_notes->setVisible(!m_run.notes.empty());
 
         QStringList facts;
         auto fact = [&facts](const QString& name, const QString& value) {

@@ -58,6 +58,7 @@ class RunView final : public TabPage {
   // The edits made on the run's pages, such as topic labels (the main window's Edit menu follows
   // the current tab's).
   QUndoStack* undoStack() const;
+  // The title (the run's name when it has one), facts, notes and options, as text.
   QString headerText() const;
   // While the run goes, where it is ("iteration 120 / 500 · 14 s · about 45 s left"); else empty.
   QString progressLine() const;
@@ -66,6 +67,8 @@ class RunView final : public TabPage {
 
  Q_SIGNALS:
   void rerunRequested(qint64 runId);
+  // The header's Name and Notes… button.
+  void annotateRequested(qint64 runId);
   // After each (re)load from the project.
   void reloaded();
   // When isSettled() becomes true: after the reload that follows the run's end, and its result pages.
@@ -92,6 +95,8 @@ class RunView final : public TabPage {
   QLabel* m_progress = nullptr;
   qint64 m_planned = 0;  // the iterations the run was asked for
   QLabel* m_optionsLabel = nullptr;
+  QLabel* m_notes = nullptr;
+  QPushButton* m_annotate = nullptr;
   QLabel* m_keyResult = nullptr;
   QLabel* m_caption = nullptr;
   QPushButton* m_again = nullptr;

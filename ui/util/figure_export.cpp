@@ -3,6 +3,7 @@
 #include "ui/util/figure_export.hpp"
 
 #include <QApplication>
+#include <QClipboard>
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -87,6 +88,7 @@ void enableFigureExport(QWidget* figure, std::function<QString()> suggestedName,
   figure->setContextMenuPolicy(Qt::CustomContextMenu);
   QObject::connect(figure, &QWidget::customContextMenuRequested, figure, [figure, moreActions](const QPoint& at) {
     QMenu menu(figure);
+    QAction* copy = menu.addAction(QIcon::fromTheme(QStringLiteral("edit-copy")), QObject::tr("&Copy Image"));
     QAction* png =
         menu.addAction(QIcon::fromTheme(QStringLiteral("document-export")), QObject::tr("Save Image as &PNG…"));
     QAction* svg = menu.addAction(QObject::tr("Save Image as &SVG…"));
@@ -95,6 +97,7 @@ void enableFigureExport(QWidget* figure, std::function<QString()> suggestedName,
       moreActions(menu);
     }
     QAction* chosen = menu.exec(figure->mapToGlobal(at));
+    if (chosen == copy) copyFigure(figure);
     if (chosen == png) saveFigureInteractively(figure, QStringLiteral("png"));
     if (chosen == svg) saveFigureInteractively(figure, QStringLiteral("svg"));
   });
@@ -132,13 +135,7 @@ bool saveFigure(QWidget* figure, const QString& file, QString* error) {
     painter.end();
   } else {
     // Twice the pixels of the screen's image, so that the picture stays sharp in a document.
-    const qreal ratio = std::max<qreal>(2.0, figure->devicePixelRatioF());
-    QImage image(size * ratio, QImage::Format_ARGB32_Premultiplied);
-    image.setDevicePixelRatio(ratio);
-    image.fill(figure->palette().color(figure->backgroundRole()));
-    QPainter painter(&image);
-    figure->render(&painter, QPoint(), QRegion(), QWidget::DrawWindowBackground | QWidget::DrawChildren);
-    painter.end();
+    const QImage image = renderFigure(figure, std::max<qreal>(2.0, figure->devicePixelRatioF()));
     if (!image.save(&out, "PNG")) {
       if (error) *error = QObject::tr("cannot encode %1 as PNG").arg(QDir::toNativeSeparators(file));
       out.cancelWriting();
@@ -149,6 +146,23 @@ bool saveFigure(QWidget* figure, const QString& file, QString* error) {
     if (error) *error = QObject::tr("cannot write %1: %2").arg(QDir::toNativeSeparators(file), out.errorString());
     return false;
   }
+  return true;
+}
+
+QImage renderFigure(QWidget* figure, qreal ratio) {
+  QImage image(figure->size() * ratio, QImage::Format_ARGB32_Premultiplied);
+  image.setDevicePixelRatio(ratio);
+  image.fill(figure->palette().color(figure->backgroundRole()));
+  QPainter painter(&image);
+  figure->render(&painter, QPoint(), QRegion(), QWidget::DrawWindowBackground | QWidget::DrawChildren);
+  painter.end();
+  return image;
+}
+
+bool copyFigure(QWidget* figure) {
+  if (figure->size().isEmpty()) return false;
+  // At the screen's density: pasted into a document it has the size it had on screen.
+  QGuiApplication::clipboard()->setImage(renderFigure(figure, figure->devicePixelRatioF()));
   return true;
 }
 

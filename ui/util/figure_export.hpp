@@ -7,14 +7,15 @@
 
 #include <functional>
 
+class QImage;
 class QMenu;
 class QTableView;
 class QWidget;
 
 namespace latent::ui {
 
-// Marks `figure` as exportable and gives it a context menu with "Save Image as PNG…" and
-// "Save Image as SVG…" (suggesting `suggestedName()` without extension, e.g. "run-3-training").
+// Marks `figure` as exportable and gives it a context menu with "Copy Image", "Save Image as PNG…"
+// and "Save Image as SVG…" (suggesting `suggestedName()` without extension, e.g. "run-3-training").
 // `moreActions`, when given, adds the figure's own entries below them (a drawing's network files).
 void enableFigureExport(QWidget* figure, std::function<QString()> suggestedName,
                         std::function<void(QMenu& menu)> moreActions = {});
@@ -23,6 +24,12 @@ bool isExportableFigure(const QWidget* widget);
 // Renders `figure` as it is on screen to `file`: SVG (vector, through QSvgGenerator) when the name
 // ends in .svg, else PNG at twice the screen's pixel density. False with a message in `error`.
 bool saveFigure(QWidget* figure, const QString& file, QString* error = nullptr);
+
+// Renders `figure` as it is on screen into an image of `ratio` pixels per screen pixel.
+QImage renderFigure(QWidget* figure, qreal ratio);
+// Puts an image of `figure` on the clipboard (Copy Image), at the screen's pixel density; false
+// when the figure has no size.
+bool copyFigure(QWidget* figure);
 
 // Asks for a file name (PNG or SVG by the filter chosen) and saves; reports failure in a message box.
 void saveFigureInteractively(QWidget* figure, const QString& suffix = QStringLiteral("png"));

@@ -187,6 +187,8 @@ QString statusText(core::RunStatus status) {
 }
 
 QString runTitle(const core::RunRecord& run) {
+  if (!run.name.empty())
+    return QStringLiteral("#%1 %2 (%3) — %4").arg(run.id).arg(qs(run.name), qs(run.model), statusText(run.status));
   return QStringLiteral("#%1 %2 — %3").arg(run.id).arg(qs(run.model), statusText(run.status));
 }
 

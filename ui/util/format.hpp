@@ -41,7 +41,7 @@ const core::ModelInfo* findModel(const std::string& name);
 // The held-out number of a run's final metrics (via ModelInfo::heldoutKey), when it has one.
 std::optional<double> heldoutValue(const core::RunRecord& run);
 QString statusText(core::RunStatus status);  // "running", "finished", "stopped", "failed", "interrupted"
-// "#3 unigram — finished, perplexity 1,234.5"
+// "#3 unigram — finished, perplexity 1,234.5"; a run with a name: "#3 baseline (unigram) — finished, ..."
 QString runLabel(const core::RunRecord& run);
 // The two halves of runLabel for two-line displays: "#3 unigram — finished" and
 // "perplexity 1,234.5 · 0.4 s".

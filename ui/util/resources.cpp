@@ -5,11 +5,12 @@
 #include <QtGlobal>
 
 static void initLatentIcons() { Q_INIT_RESOURCE(icons); }
+static void initLatentHelp() { Q_INIT_RESOURCE(help); }
 
 namespace latent::ui {
 
 void initResources() {
-  static const bool done = (initLatentIcons(), true);
+  static const bool done = (initLatentIcons(), initLatentHelp(), true);
   (void)done;
 }
 

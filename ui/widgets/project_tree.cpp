@@ -79,12 +79,14 @@ QString runTooltip(const core::RunRecord& run) {
   QStringList lines;
   lines
       << QObject::tr("Run #%1: %2 on %3").arg(run.id).arg(info ? qs(info->title) : qs(run.model), qs(run.datasetName));
+  if (!run.name.empty()) lines << qs(run.name);
   lines << QObject::tr("Status: %1").arg(statusText(run.status));
   if (!run.message.empty()) lines << qs(run.message);
   if (const auto v = heldoutValue(run)) lines << QStringLiteral("%1: %2").arg(qs(run.heldoutName), formatReal(*v, 6));
   if (run.seconds) lines << QObject::tr("Time: %1").arg(formatSeconds(*run.seconds));
   lines << (run.threads == 1 ? QObject::tr("Seed %1, 1 thread").arg(run.seed)
                              : QObject::tr("Seed %1, %2 threads").arg(run.seed).arg(run.threads));
+  if (!run.notes.empty()) lines << QString() << qs(run.notes);
   return lines.join(QLatin1Char('\n'));
 }
 
@@ -245,13 +247,19 @@ void ProjectTree::activate(QTreeWidgetItem* item) {
 void ProjectTree::contextMenuEvent(QContextMenuEvent* event) {
   QTreeWidgetItem* item = itemAt(viewport()->mapFromGlobal(event->globalPos()));
   if (!item) return;
-  const qint64 id = item->data(0, IdRole).toLongLong();
   QMenu menu(this);
+  if (fillContextMenu(item, menu)) menu.exec(event->globalPos());
+}
+
+bool ProjectTree::fillContextMenu(QTreeWidgetItem* item, QMenu& menu) {
+  const qint64 id = item->data(0, IdRole).toLongLong();
   switch (item->data(0, ItemTypeRole).toInt()) {
     case DatasetItem:
       menu.addAction(tr("Open"), this, [this, id] { Q_EMIT openDatasetRequested(id); });
       menu.addAction(themedIcon("start"), tr("New Run on This Dataset…"), this,
                      [this, id] { Q_EMIT newRunRequested(id); });
+      menu.addAction(tr("Compare Runs"), this, [this, id] { Q_EMIT compareRunsRequested(id); })
+          ->setEnabled(item->childCount() > 0);
       if (item->data(0, KindRole).toInt() == static_cast<int>(core::DataKind::Corpus))
         menu.addAction(tr("Attach Links…"), this, [this, id] { Q_EMIT attachLinksRequested(id); });
       menu.addSeparator();
@@ -261,6 +269,8 @@ void ProjectTree::contextMenuEvent(QContextMenuEvent* event) {
     case RunItem:
       menu.addAction(tr("Open"), this, [this, id] { Q_EMIT openRunRequested(id); });
       menu.addAction(tr("Run Again with Changes…"), this, [this, id] { Q_EMIT rerunRequested(id); });
+      menu.addAction(tr("Name and Notes…"), this, [this, id] { Q_EMIT annotateRunRequested(id); })
+          ->setStatusTip(tr("Give the run a name of its own and write notes on it"));
       menu.addSeparator();
       {
         // The selected runs when the menu is on one of them, else this run alone.
@@ -279,9 +289,9 @@ void ProjectTree::contextMenuEvent(QContextMenuEvent* event) {
       menu.addAction(tr("Delete Run…"), this, [this, id] { Q_EMIT deleteRunRequested(id); });
       break;
     default:
-      return;
+      return false;
   }
-  menu.exec(event->globalPos());
+  return true;
 }
 
 }  // namespace latent::ui

@@ -11,6 +11,8 @@
 #include "core/store/project.hpp"
 #include "core/store/run_store.hpp"
 
+class QMenu;
+
 namespace latent::ui {
 
 class ProjectSession;
@@ -39,6 +41,8 @@ class ProjectTree final : public QTreeWidget {
   qint64 selectedRunId() const;
   // Every selected run (the tree selects several with Ctrl or Shift), in tree order.
   QList<qint64> selectedRunIds() const;
+  // The context menu of a dataset or a run (what a right click shows); false for a group.
+  bool fillContextMenu(QTreeWidgetItem* item, QMenu& menu);
 
  Q_SIGNALS:
   void openDatasetRequested(qint64 datasetId);
@@ -52,6 +56,9 @@ class ProjectTree final : public QTreeWidget {
   void attachLinksRequested(qint64 datasetId);
   void deleteDatasetRequested(qint64 datasetId);
   void deleteRunRequested(qint64 runId);
+  // A run's menu: its name and notes; a dataset's menu: the table comparing its runs.
+  void annotateRunRequested(qint64 runId);
+  void compareRunsRequested(qint64 datasetId);
   void removeSnapshotsRequested(qint64 runId);
   void readFailed(const QString& message);
   void refreshed();

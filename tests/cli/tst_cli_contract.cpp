@@ -244,6 +244,32 @@ class CliContractTest : public QObject {
     QCOMPARE(storedContents(project), before);
   }
 
+  void interruptedFitSaysItIsStopping() {
+    // A stop is acknowledged as soon as it is seen (issue 21: a large result can take seconds to
+    // store after the model has stopped), with the fit's time, and the run is stored as stopped.
+    test::Scratch scratch;
+    const auto project = scratch.path("p.latent");
+    QCOMPARE(runCli({"import", "sample", "--project", str(project), "--sample", "gibbs-toy"}).exitCode, 0);
+    QProcess process;
+    process.start(QStringLiteral(LATENT_CLI_PATH), {"fit", "lda-gibbs", "--project", str(project), "--dataset",
+                                                    "gibbs-toy", "--k", "2", "--iterations", "10000000"});
+    QVERIFY(process.waitForStarted());
+    // The run exists once its line is printed; the stop comes after, while the sampler sweeps.
+    QByteArray out;
+    while (!out.contains("run 1:") && process.waitForReadyRead(30000)) out += process.readAllStandardOutput();
+    QVERIFY2(out.contains("run 1:"), out.constData());
+    ::kill(static_cast<pid_t>(process.processId()), SIGINT);
+    QVERIFY(process.waitForFinished(30000));
+    QCOMPARE(process.exitCode(), 130);
+    const QByteArray err = process.readAllStandardError();
+    QVERIFY2(
+        err.contains("latent-cli: stopping run 1 ") && err.contains("s into the fit; it keeps what it has reached"),
+        err.constData());
+    out += process.readAllStandardOutput();
+    QVERIFY2(out.contains("stopped in "), out.constData());
+    QVERIFY(runCli({"runs", "--project", str(project)}).out.contains("stopped"));
+  }
+
  private:
   // The datasets as `datasets --json` lists them, and the rows of every dataset table, staging
   // datasets included.

@@ -16,6 +16,9 @@
 namespace latent::cli {
 namespace {
 
+// Wide enough for the longest status ("interrupted") and a space.
+constexpr int kStatusWidth = 12;
+
 std::string summaryText(const core::DatasetInfo& d) {
   if (!d.damage.empty()) return "damaged: " + d.damage;
   const auto& s = d.summary;
@@ -159,13 +162,14 @@ Command addRunsCommand(CLI::App& app) {
               modelWidth = std::max(modelWidth, static_cast<int>(r.model.size()) + 1);
             }
             std::cout << std::left << std::setw(6) << "run" << std::setw(datasetWidth) << "dataset"
-                      << std::setw(modelWidth) << "model" << std::setw(10) << "status" << std::setw(8) << "seed"
-                      << std::setw(9) << "seconds"
+                      << std::setw(modelWidth) << "model" << std::setw(kStatusWidth) << "status" << std::setw(8)
+                      << "seed" << std::setw(9) << "seconds"
                       << "result\n";
             for (const auto& r : runs)
               std::cout << std::setw(6) << r.id << std::setw(datasetWidth) << terminalSafe(r.datasetName)
-                        << std::setw(modelWidth) << r.model << std::setw(10) << core::toString(r.status) << std::setw(8)
-                        << r.seed << std::setw(9) << (r.seconds ? fixed(*r.seconds, 2) : "-") << headline(r) << "\n";
+                        << std::setw(modelWidth) << r.model << std::setw(kStatusWidth) << core::toString(r.status)
+                        << std::setw(8) << r.seed << std::setw(9) << (r.seconds ? fixed(*r.seconds, 2) : "-")
+                        << headline(r) << "\n";
             return kExitOk;
           }};
 }

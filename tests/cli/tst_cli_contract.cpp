@@ -96,6 +96,12 @@ class CliContractTest : public QObject {
     QCOMPARE(runs.size(), std::size_t{3});
     QCOMPARE(runs[0]["status"].get<std::string>(), std::string("finished"));
     QCOMPARE(runs[2]["seed"].get<int>(), 2);
+    // What each run's matrices take in the project (issue 22): the unigram's word distribution at
+    // least, 8 bytes a value, and no snapshots.
+    QVERIFY(runs[0]["matrix_bytes"].get<std::int64_t>() >= 8 * 1000);
+    QCOMPARE(runs[0]["matrix_bytes"].get<std::int64_t>() % 8, std::int64_t{0});
+    QCOMPARE(runs[0]["snapshot_bytes"].get<std::int64_t>(), std::int64_t{0});
+    QVERIFY(runCli({"runs", "--project", str(project)}).out.contains(" stored "));
     r = runCli({"datasets", "--project", str(project), "--json"});
     QCOMPARE(r.jsonLines().at(0)["name"].get<std::string>(), std::string("sotu"));
 

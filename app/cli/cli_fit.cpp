@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // latent-cli fit MODEL: runs a model on a dataset and records the run (DESIGN §6).
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <iomanip>
@@ -141,8 +142,19 @@ Command addFitCommand(CLI::App& app) {
               // it was interrupted itself: process 0, likely blocked on the lost one, marks the run failed
               // at once, keeping its last snapshot. A chain that still gets to stop overwrites this with
               // its own status.
-              if (group != nullptr && group->size() > 1)
-                onInterrupt([project = args->project, id = run.id] { markDistributedRunFailed(project, id); });
+              const bool distributedRun = group != nullptr && group->size() > 1;
+              // The stop is acknowledged at once, with the fit's time when it came: the model stops within
+              // DESIGN §4's bound, but the process ends only once the result is stored, which for a large
+              // matrix takes longer. The final "stopped in" line, against this one, gives the model's share.
+              onInterrupt([project = args->project, id = run.id, distributedRun, json = args->json,
+                           started = std::chrono::steady_clock::now()] {
+                if (!json) {
+                  const std::chrono::duration<double> into = std::chrono::steady_clock::now() - started;
+                  std::cerr << "latent-cli: stopping run " << id << " " << number(into.count(), 2, true)
+                            << " s into the fit; it keeps what it has reached, which is being stored\n";
+                }
+                if (distributedRun) markDistributedRunFailed(project, id);
+              });
               if (args->json) return;
               std::cout << "run " << run.id << ": " << info.name << " on '" << terminalSafe(run.datasetName)
                         << "' (seed " << run.seed << ", " << run.threads << (run.threads == 1 ? " thread" : " threads");

@@ -11,10 +11,29 @@
 #include "cli_common.hpp"
 #include "core/jobs/samples.hpp"
 #include "core/models/model.hpp"
+#include "core/store/run_maintenance.hpp"
 #include "core/store/run_store.hpp"
 
 namespace latent::cli {
 namespace {
+
+// Wide enough for the longest status ("interrupted") and a space.
+constexpr int kStatusWidth = 12;
+
+// A size in bytes as people read it: "812 B", "4.5 kB", "110.1 MB", "1.20 GB" (powers of 1000).
+std::string readableBytes(std::int64_t bytes) {
+  char text[32];
+  const auto b = static_cast<double>(bytes);
+  if (bytes < 1000)
+    std::snprintf(text, sizeof text, "%lld B", static_cast<long long>(bytes));
+  else if (b < 1e6)
+    std::snprintf(text, sizeof text, "%.1f kB", b / 1e3);
+  else if (b < 1e9)
+    std::snprintf(text, sizeof text, "%.1f MB", b / 1e6);
+  else
+    std::snprintf(text, sizeof text, "%.2f GB", b / 1e9);
+  return text;
+}
 
 std::string summaryText(const core::DatasetInfo& d) {
   if (!d.damage.empty()) return "damaged: " + d.damage;
@@ -147,6 +166,10 @@ Command addRunsCommand(CLI::App& app) {
                 // A run's own name and notes (schema 14), only when it has them.
                 if (!r.name.empty()) line["name"] = r.name;
                 if (!r.notes.empty()) line["notes"] = r.notes;
+                // What the run's matrices take in the project, final results and snapshots.
+                const auto storage = core::runStorage(p, r.id);
+                line["matrix_bytes"] = storage.matrixBytes;
+                line["snapshot_bytes"] = storage.snapshotBytes;
                 printJsonLine(line);
               }
               return kExitOk;
@@ -162,13 +185,14 @@ Command addRunsCommand(CLI::App& app) {
               modelWidth = std::max(modelWidth, static_cast<int>(r.model.size()) + 1);
             }
             std::cout << std::left << std::setw(6) << "run" << std::setw(datasetWidth) << "dataset"
-                      << std::setw(modelWidth) << "model" << std::setw(10) << "status" << std::setw(8) << "seed"
-                      << std::setw(9) << "seconds"
+                      << std::setw(modelWidth) << "model" << std::setw(kStatusWidth) << "status" << std::setw(8)
+                      << "seed" << std::setw(9) << "seconds"
                       << "result\n";
             for (const auto& r : runs)
               std::cout << std::setw(6) << r.id << std::setw(datasetWidth) << terminalSafe(r.datasetName)
-                        << std::setw(modelWidth) << r.model << std::setw(10) << core::toString(r.status) << std::setw(8)
-                        << r.seed << std::setw(9) << (r.seconds ? fixed(*r.seconds, 2) : "-") << headline(r)
+                        << std::setw(modelWidth) << r.model << std::setw(kStatusWidth) << core::toString(r.status)
+                        << std::setw(8) << r.seed << std::setw(9) << (r.seconds ? fixed(*r.seconds, 2) : "-")
+                        << headline(r) << "  (" << readableBytes(core::runStorage(p, r.id).matrixBytes) << " stored)"
                         << (r.name.empty() ? "" : "  \"" + terminalSafe(r.name) + "\"") << "\n";
             return kExitOk;
           }};

@@ -2,6 +2,8 @@
 // Held-out link scores of a linked corpus, and each document's most likely new links.
 #include "core/eval/link_prediction.hpp"
 
+#include <tbb/parallel_for.h>
+
 #include <algorithm>
 #include <cmath>
 #include <set>
@@ -124,25 +126,69 @@ void addLinkBaselineMetrics(nlohmann::json& metrics, const std::string& name, co
   }
 }
 
-std::vector<PredictedLink> topPredictedLinks(const LinkSplit& split, const PairScore& score, int perDocument) {
+namespace {
+
+using LinkCandidates = std::vector<std::pair<double, std::int32_t>>;
+
+// Keeps the `perDocument` best of `candidates` (probability, other document), best first, ties to
+// the lower document.
+void keepBestLinks(LinkCandidates& candidates, int perDocument) {
+  const auto top = std::min<std::size_t>(static_cast<std::size_t>(perDocument), candidates.size());
+  std::partial_sort(
+      candidates.begin(), candidates.begin() + static_cast<std::ptrdiff_t>(top), candidates.end(),
+      [](const auto& x, const auto& y) { return x.first > y.first || (x.first == y.first && x.second < y.second); });
+  candidates.resize(top);
+}
+
+// Each document's best links in document order, a pair listed once (at its first document).
+std::vector<PredictedLink> listBestLinks(const std::vector<LinkCandidates>& best) {
   std::vector<PredictedLink> out;
-  if (split.trainDocuments > kMaxPredictedLinkDocuments || perDocument <= 0) return out;
   std::set<std::pair<std::int32_t, std::int32_t>> listed;
-  std::vector<std::pair<double, std::int32_t>> candidates;
+  for (std::size_t d = 0; d < best.size(); ++d)
+    for (const auto& [probability, other] : best[d]) {
+      const auto a = std::min(static_cast<std::int32_t>(d), other), b = std::max(static_cast<std::int32_t>(d), other);
+      if (listed.insert({a, b}).second) out.push_back({a, b, probability});
+    }
+  return out;
+}
+
+constexpr std::int32_t kPredictedLinkBlockRows = 64;
+
+}  // namespace
+
+std::vector<PredictedLink> topPredictedLinks(const LinkSplit& split, const PairScore& score, int perDocument) {
+  if (split.trainDocuments > kMaxPredictedLinkDocuments || perDocument <= 0) return {};
+  std::vector<LinkCandidates> best(static_cast<std::size_t>(split.trainDocuments));
   for (std::int32_t d = 0; d < split.trainDocuments; ++d) {
-    candidates.clear();
+    auto& candidates = best[static_cast<std::size_t>(d)];
     for (std::int32_t other = 0; other < split.trainDocuments; ++other)
       if (other != d && !split.linkedInTraining(d, other)) candidates.emplace_back(score(d, other), other);
-    const auto top = std::min<std::size_t>(static_cast<std::size_t>(perDocument), candidates.size());
-    std::partial_sort(
-        candidates.begin(), candidates.begin() + static_cast<std::ptrdiff_t>(top), candidates.end(),
-        [](const auto& x, const auto& y) { return x.first > y.first || (x.first == y.first && x.second < y.second); });
-    for (std::size_t i = 0; i < top; ++i) {
-      const auto a = std::min(d, candidates[i].second), b = std::max(d, candidates[i].second);
-      if (listed.insert({a, b}).second) out.push_back({a, b, candidates[i].first});
-    }
+    keepBestLinks(candidates, perDocument);
   }
-  return out;
+  return listBestLinks(best);
+}
+
+std::vector<PredictedLink> topPredictedLinks(const LinkSplit& split, const BlockScore& score, int perDocument) {
+  const std::int32_t D = split.trainDocuments;
+  if (D > kMaxPredictedLinkDocuments || perDocument <= 0) return {};
+  std::vector<LinkCandidates> best(static_cast<std::size_t>(D));
+  const std::int32_t blocks = (D + kPredictedLinkBlockRows - 1) / kPredictedLinkBlockRows;
+  tbb::parallel_for(std::int32_t{0}, blocks, [&](std::int32_t block) {
+    const std::int32_t first = block * kPredictedLinkBlockRows;
+    const std::int32_t rows = std::min(kPredictedLinkBlockRows, D - first);
+    Eigen::MatrixXd scores;
+    score(first, rows, scores);
+    for (std::int32_t i = 0; i < rows; ++i) {
+      const std::int32_t d = first + i;
+      auto& candidates = best[static_cast<std::size_t>(d)];
+      candidates.reserve(static_cast<std::size_t>(D));
+      for (std::int32_t other = 0; other < D; ++other)
+        if (other != d && !split.linkedInTraining(d, other)) candidates.emplace_back(scores(i, other), other);
+      keepBestLinks(candidates, perDocument);
+      candidates.shrink_to_fit();
+    }
+  });
+  return listBestLinks(best);
 }
 
 NamedMatrix predictedLinksMatrix(const std::vector<PredictedLink>& links,

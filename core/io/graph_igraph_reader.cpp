@@ -345,8 +345,9 @@ std::int64_t nodeLine(const std::filesystem::path& source, GraphFormat format, c
                       std::size_t nodes, std::size_t index, const std::string& id) {
   if (format == GraphFormat::Gml) return scan.nodeLines.size() == nodes ? scan.nodeLines[index] : 0;
   if (format == GraphFormat::GraphMl) {
-    const auto found = scan.nodeIdLines.find(id);
-    return found == scan.nodeIdLines.end() ? 0 : found->second;
+    if (const auto found = scan.nodeIdLines.find(id); found != scan.nodeIdLines.end()) return found->second;
+    const auto named = scan.edgeEndLines.find(id);  // a node igraph made for an edge's undeclared end
+    return named == scan.edgeEndLines.end() ? 0 : named->second;
   }
   return findPajekVertexLine(source, static_cast<std::int64_t>(index) + 1);
 }

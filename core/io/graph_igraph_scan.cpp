@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -336,6 +337,63 @@ std::optional<std::string_view> tagAttribute(std::string_view tag, std::string_v
   return std::nullopt;
 }
 
+// An attribute's value as an XML parser hands it on: the five named entities and character
+// references decoded (node ids are compared with igraph's); anything else left as written.
+std::string decodeXmlAttribute(std::string_view raw) {
+  std::string out;
+  out.reserve(raw.size());
+  for (std::size_t i = 0; i < raw.size(); ++i) {
+    const auto semicolon = raw[i] == '&' ? raw.find(';', i) : std::string_view::npos;
+    if (semicolon == std::string_view::npos || semicolon - i > 12) {
+      out += raw[i];
+      continue;
+    }
+    const auto entity = raw.substr(i + 1, semicolon - i - 1);
+    std::optional<std::uint32_t> code;
+    if (entity == "amp")
+      code = '&';
+    else if (entity == "lt")
+      code = '<';
+    else if (entity == "gt")
+      code = '>';
+    else if (entity == "quot")
+      code = '"';
+    else if (entity == "apos")
+      code = '\'';
+    else if (entity.size() > 1 && entity[0] == '#') {
+      const bool hex = entity[1] == 'x' || entity[1] == 'X';
+      const auto digits = entity.substr(hex ? 2 : 1);
+      std::uint32_t value = 0;
+      const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value, hex ? 16 : 10);
+      if (error == std::errc() && end == digits.data() + digits.size() && !digits.empty() && value <= 0x10FFFF)
+        code = value;
+    }
+    if (!code) {
+      out += raw[i];
+      continue;
+    }
+    // UTF-8 of the code point.
+    const auto c = *code;
+    if (c < 0x80) {
+      out += static_cast<char>(c);
+    } else if (c < 0x800) {
+      out += static_cast<char>(0xC0 | (c >> 6));
+      out += static_cast<char>(0x80 | (c & 0x3F));
+    } else if (c < 0x10000) {
+      out += static_cast<char>(0xE0 | (c >> 12));
+      out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (c & 0x3F));
+    } else {
+      out += static_cast<char>(0xF0 | (c >> 18));
+      out += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
+      out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (c & 0x3F));
+    }
+    i = semicolon;
+  }
+  return out;
+}
+
 // GraphML's elements as far as errors need them, from the bytes: the lines of the first graph's
 // edges and nodes, the first element behind each igraph error that comes without a line, the first
 // text that is a non-finite number, and the size of every tag and text. libxml2 takes time
@@ -426,13 +484,15 @@ class GraphmlScanner {
       if (!m_graphDone && !t.ends_with("/")) ++m_graphDepth;
     } else if (name == "node" && inGraph) {
       if (const auto id = tagAttribute(t, "id"))
-        m_scan.nodeIdLines.try_emplace(std::string(*id), m_tagLine);
+        m_scan.nodeIdLines.try_emplace(decodeXmlAttribute(*id), m_tagLine);
       else
         m_scan.suspect("Node with missing ID", m_tagLine);
     } else if (name == "edge" && inGraph) {
       m_scan.edgeLines.push_back(m_tagLine);
-      if (!tagAttribute(t, "source") || !tagAttribute(t, "target"))
-        m_scan.suspect("missing source or target", m_tagLine);
+      const auto from = tagAttribute(t, "source"), to = tagAttribute(t, "target");
+      if (!from || !to) m_scan.suspect("missing source or target", m_tagLine);
+      for (const auto& end : {from, to})
+        if (end) m_scan.edgeEndLines.try_emplace(decodeXmlAttribute(*end), m_tagLine);
     } else if (name == "data" && !t.ends_with("/")) {
       m_dataKey = std::string(tagAttribute(t, "key").value_or(""));
       m_dataLine = m_tagLine;

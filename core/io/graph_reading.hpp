@@ -120,7 +120,10 @@ struct IgraphScan {
   // is igraph's); GraphML: each edge's, and the first <node> of each id. Errors about the n-th
   // node or edge name its line; the lists are only used while their counts match igraph's.
   std::vector<std::int64_t> nodeLines, edgeLines;
-  std::unordered_map<std::string, std::int64_t> nodeIdLines;
+  // GraphML: ids as igraph reads them (XML's entities and character references decoded), with the
+  // line of their first <node>, and of the first <edge> naming them, for a node igraph creates
+  // for an edge's undeclared end.
+  std::unordered_map<std::string, std::int64_t> nodeIdLines, edgeEndLines;
   // igraph errors that come without a line, traced to the first element that would cause them: a
   // phrase of igraph's message, that element's line, and what to add to the message ("" for
   // nothing). The scan cannot tell whether igraph will object, so these are only looked up when it

@@ -96,6 +96,12 @@ class CliContractTest : public QObject {
     QCOMPARE(runs.size(), std::size_t{3});
     QCOMPARE(runs[0]["status"].get<std::string>(), std::string("finished"));
     QCOMPARE(runs[2]["seed"].get<int>(), 2);
+    // What each run's matrices take in the project (issue 22): the unigram's word distribution at
+    // least, 8 bytes a value, and no snapshots.
+    QVERIFY(runs[0]["matrix_bytes"].get<std::int64_t>() >= 8 * 1000);
+    QCOMPARE(runs[0]["matrix_bytes"].get<std::int64_t>() % 8, std::int64_t{0});
+    QCOMPARE(runs[0]["snapshot_bytes"].get<std::int64_t>(), std::int64_t{0});
+    QVERIFY(runCli({"runs", "--project", str(project)}).out.contains(" stored)"));
     r = runCli({"datasets", "--project", str(project), "--json"});
     QCOMPARE(r.jsonLines().at(0)["name"].get<std::string>(), std::string("sotu"));
 
@@ -242,6 +248,32 @@ class CliContractTest : public QObject {
     // The import wrote staging rows in short transactions before the interrupt and deleted them
     // again: the file's bytes differ, what the store holds does not.
     QCOMPARE(storedContents(project), before);
+  }
+
+  void interruptedFitSaysItIsStopping() {
+    // A stop is acknowledged as soon as it is seen (issue 21: a large result can take seconds to
+    // store after the model has stopped), with the fit's time, and the run is stored as stopped.
+    test::Scratch scratch;
+    const auto project = scratch.path("p.latent");
+    QCOMPARE(runCli({"import", "sample", "--project", str(project), "--sample", "gibbs-toy"}).exitCode, 0);
+    QProcess process;
+    process.start(QStringLiteral(LATENT_CLI_PATH), {"fit", "lda-gibbs", "--project", str(project), "--dataset",
+                                                    "gibbs-toy", "--k", "2", "--iterations", "10000000"});
+    QVERIFY(process.waitForStarted());
+    // The run exists once its line is printed; the stop comes after, while the sampler sweeps.
+    QByteArray out;
+    while (!out.contains("run 1:") && process.waitForReadyRead(30000)) out += process.readAllStandardOutput();
+    QVERIFY2(out.contains("run 1:"), out.constData());
+    ::kill(static_cast<pid_t>(process.processId()), SIGINT);
+    QVERIFY(process.waitForFinished(30000));
+    QCOMPARE(process.exitCode(), 130);
+    const QByteArray err = process.readAllStandardError();
+    QVERIFY2(
+        err.contains("latent-cli: stopping run 1 ") && err.contains("s into the fit; it keeps what it has reached"),
+        err.constData());
+    out += process.readAllStandardOutput();
+    QVERIFY2(out.contains("stopped in "), out.constData());
+    QVERIFY(runCli({"runs", "--project", str(project)}).out.contains("stopped"));
   }
 
  private:

@@ -145,6 +145,33 @@ class LinkSplitTest : public QObject {
     for (Eigen::Index r = 0; r < matrix.values.rows(); ++r)
       QVERIFY(matrix.values(r, 0) != 6 && matrix.values(r, 1) != 6);
   }
+
+  void predictedLinksFromBlocksAreThePairList() {
+    // The block version (rtm scores every pair as one matrix product, in parallel) lists exactly
+    // what the pair version lists for the same scores: over three blocks of rows, with ties.
+    constexpr std::int32_t n = 150;
+    const auto links = ringLinks(n);
+    std::vector<std::int64_t> train(n);
+    for (std::int32_t d = 0; d < n; ++d) train[static_cast<std::size_t>(d)] = d;
+    const auto split = core::splitLinks(links, train, {}, n, 0.0, 1);
+    Eigen::MatrixXd scores(n, n);
+    for (std::int32_t a = 0; a < n; ++a)
+      for (std::int32_t b = 0; b < n; ++b) scores(a, b) = static_cast<double>((a * 7919 + b * 104729) % 97) / 97.0;
+    const auto byPair = core::topPredictedLinks(
+        split, [&](std::int32_t a, std::int32_t b) { return scores(a, b); }, 5);
+    const core::BlockScore byBlock = [&](std::int32_t first, std::int32_t rows, Eigen::MatrixXd& out) {
+      out = scores.middleRows(first, rows);
+    };
+    const auto blocked = core::topPredictedLinks(split, byBlock, 5);
+    QVERIFY(byPair.size() > static_cast<std::size_t>(2 * n));
+    QCOMPARE(blocked.size(), byPair.size());
+    for (std::size_t i = 0; i < byPair.size(); ++i) {
+      QCOMPARE(blocked[i].a, byPair[i].a);
+      QCOMPARE(blocked[i].b, byPair[i].b);
+      QCOMPARE(blocked[i].probability, byPair[i].probability);
+      QVERIFY(!split.linkedInTraining(blocked[i].a, blocked[i].b));
+    }
+  }
 };
 
 LATENT_TEST_CASE(LinkSplitTest)

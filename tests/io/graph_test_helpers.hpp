@@ -265,6 +265,15 @@ inline const std::vector<BadGraphCase>& badGraphCases() {
     add({"graphml no edges", F::GraphMl, "g.graphml", graphmlHead + graphmlTail, "", false, {}, false, 0, "holds no edges"});
     add({"graphml id not in nodes", F::GraphMl, "g.graphml", graphmlHead + "<edge source=\"a\" target=\"b\"/>\n" + graphmlTail,
          goodNodes, false, {}, false, 5, "node 'a' is not in the nodes file"});
+    // A node igraph makes for an edge's undeclared end takes that edge's line; an id written with
+    // XML's entities is found by its decoded text.
+    const std::string abNodes = "id,name\na,A\nb,B\n";
+    add({"graphml undeclared end not in nodes", F::GraphMl, "g.graphml",
+         graphmlHead + "<edge source=\"a\" target=\"b\"/>\n<edge source=\"b\" target=\"zz\"/>\n" + graphmlTail, abNodes,
+         false, {}, false, 8, "node 'zz' is not in the nodes file"});
+    add({"graphml entity id not in nodes", F::GraphMl, "g.graphml",
+         graphmlHead + "<node id=\"x&amp;&#121;\"/>\n<edge source=\"a\" target=\"b\"/>\n" + graphmlTail, abNodes, false,
+         {}, false, 7, "node 'x&y' is not in the nodes file"});
     // Pajek.
     add({"pajek empty", F::Pajek, "g.net", "", "", false, {}, false, 0, "is empty"});
     add({"pajek binary", F::Auto, "g.net", binaryBytes(), "", false, {}, false, 1, "NUL byte"});

@@ -145,6 +145,26 @@ class EpcaTest : public QObject {
                 .maxCoeff() < 1e-10);
   }
 
+  // The canonical form comes from the Gram matrices when they are well conditioned, else from
+  // Householder's QR: a factor with a column a million times shorter than the others (its Gram
+  // matrix's condition number 1e12) still gives the SVD, orthonormal to rounding.
+  void canonicalFormOfAnIllConditionedFactor() {
+    core::Rng rng(3, 0);
+    Eigen::MatrixXd z(30, 4), w(60, 4);
+    for (Eigen::Index i = 0; i < z.size(); ++i) z.data()[i] = rng.normal();
+    for (Eigen::Index i = 0; i < w.size(); ++i) w.data()[i] = rng.normal();
+    w.col(3) *= 1e-6;
+    const auto canonical = core::topic::epcaCanonical(z, w);
+    const Eigen::MatrixXd product = z * w.transpose();
+    QVERIFY((canonical.docVectors * canonical.singularValues.asDiagonal() * canonical.wordVectors.transpose() - product)
+                .cwiseAbs()
+                .maxCoeff() < 1e-10);
+    const Eigen::JacobiSVD<Eigen::MatrixXd> dense(product);
+    QVERIFY((canonical.singularValues - dense.singularValues().head(4)).cwiseAbs().maxCoeff() < 1e-10);
+    for (const Eigen::MatrixXd* m : {&canonical.wordVectors, &canonical.docVectors})
+      QVERIFY((m->transpose() * *m - Eigen::MatrixXd::Identity(4, 4)).cwiseAbs().maxCoeff() < 1e-12);
+  }
+
   // Documents generated from each model: the fitted loadings span the true ones' subspace. (A
   // Poisson fit of multinomial documents does not: its points must also account for each
   // document's length, which the softmax leaves free.)

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <set>
 
 #include "core/data/gibbs_toy.hpp"
 #include "core/data/synthetic_lda.hpp"
@@ -15,9 +16,11 @@
 #include "core/jobs/fit_job.hpp"
 #include "core/models/topic/lda_vb.hpp"
 #include "core/models/topic/lda_vb_kernels.hpp"
+#include "core/models/topic/topic_model_support.hpp"
 #include "core/store/corpus_store.hpp"
 #include "core/store/run_store.hpp"
 #include "core/util/errors.hpp"
+#include "core/util/random.hpp"
 #include "core/util/special_functions.hpp"
 #include "lda_vb_test_support.hpp"
 #include "test_case.hpp"
@@ -62,6 +65,35 @@ class LdaVbTest : public QObject {
  private Q_SLOTS:
   // The E step, the statistics of the M step and the bound against the formulas of Blei et al.
   // (2003, A.3) written out term by term with explicit phi, on a corpus small enough to see.
+  void mostLikelyTopicsAreEachTokensArgmax() {
+    // Each token's topic is argmax_k theta_dk phi_kw, worked out here by the definition on the Gibbs
+    // toy (words recur within documents, which the function works out once per document).
+    const auto corpus = test::vb::corpusFromTexts(core::generateGibbsToyCorpus());
+    constexpr Eigen::Index K = 3;
+    core::Rng rng(5, 0);
+    Eigen::MatrixXd phi(K, static_cast<Eigen::Index>(corpus.vocabularySize()));
+    Eigen::MatrixXd theta(static_cast<Eigen::Index>(corpus.documentCount()), K);
+    for (Eigen::Index i = 0; i < phi.size(); ++i) phi.data()[i] = rng.uniform();
+    for (Eigen::Index i = 0; i < theta.size(); ++i) theta.data()[i] = rng.uniform();
+    const auto topics = core::topic::mostLikelyTopics(corpus, phi, theta);
+    QCOMPARE(topics.size(), corpus.documentCount());
+    std::set<std::int32_t> used;
+    for (std::size_t d = 0; d < corpus.documentCount(); ++d) {
+      const auto words = corpus.document(d);
+      QCOMPARE(topics[d].size(), words.size());
+      for (std::size_t i = 0; i < words.size(); ++i) {
+        std::int32_t best = 0;
+        for (std::int32_t k = 1; k < K; ++k)
+          if (phi(k, words[i]) * theta(static_cast<Eigen::Index>(d), k) >
+              phi(best, words[i]) * theta(static_cast<Eigen::Index>(d), best))
+            best = k;
+        QCOMPARE(topics[d][i], best);
+        used.insert(best);
+      }
+    }
+    QCOMPARE(used.size(), std::size_t{K});
+  }
+
   void kernelsMatchTheTextbookFormulas() {
     const auto corpus = vbTinyCorpus();
     const auto docs = topic::countDocumentWords(corpus);

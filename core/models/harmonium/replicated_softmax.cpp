@@ -56,11 +56,16 @@ BinaryData occurrences(const WordCounts& counts) {
 void rsmHiddenProbabilities(const RbmParameters& p, const WordCounts& counts, const Eigen::VectorXd& lengths,
                             Eigen::MatrixXd& out) {
   out.resize(counts.rows(), p.hidden());
+  // A word's weights as one contiguous column: a row of the column-major W is K values V apart,
+  // which made this pass (run when a fit ends, also when it is stopped) wait on memory. The sums
+  // are the same, term by term.
+  const Eigen::MatrixXd byWord = p.weights.transpose();
   tbb::parallel_for(tbb::blocked_range<Eigen::Index>(0, counts.rows(), kRsmRowsPerTask), [&](const auto& range) {
+    Eigen::VectorXd activation(p.hidden());
     for (Eigen::Index d = range.begin(); d < range.end(); ++d) {
-      Eigen::RowVectorXd activation = lengths[d] * p.hiddenBias.transpose();
-      for (WordCounts::InnerIterator it(counts, d); it; ++it) activation += it.value() * p.weights.row(it.col());
-      out.row(d) = activation.unaryExpr([](double x) { return sigmoid(x); });
+      for (Eigen::Index k = 0; k < activation.size(); ++k) activation[k] = lengths[d] * p.hiddenBias[k];
+      for (WordCounts::InnerIterator it(counts, d); it; ++it) activation += it.value() * byWord.col(it.col());
+      for (Eigen::Index k = 0; k < activation.size(); ++k) out(d, k) = sigmoid(activation[k]);
     }
   });
 }

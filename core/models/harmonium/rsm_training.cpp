@@ -77,14 +77,21 @@ RsmTrainer::RsmTrainer(const ContrastiveDivergence& settings, RbmParameters init
   }
 }
 
-void RsmTrainer::advanceParticles() {
+bool RsmTrainer::advanceParticles(const std::stop_token& stop) {
   const Eigen::Index S = m_particles.rows(), V = m_params.visible(), K = m_params.hidden();
   m_particleHidden.resize(S, K);
+  std::atomic<bool> halted{false};
   tbb::enumerable_thread_specific<RsmScratch> scratch([K] { return RsmScratch{Eigen::VectorXd(K), {}}; });
   tbb::parallel_for(tbb::blocked_range<Eigen::Index>(0, S, kRsmDocumentsPerTask), [&](const auto& range) {
     auto& own = scratch.local();
     Eigen::VectorXd probabilities(V);
+    std::int64_t sampled = 0;
     for (Eigen::Index s = range.begin(); s < range.end(); ++s) {
+      if (halted.load(std::memory_order_relaxed) || stop.stop_requested()) {
+        halted.store(true, std::memory_order_relaxed);
+        break;
+      }
+      ++sampled;
       Rng& rng = m_particleRngs[static_cast<std::size_t>(s)];
       const double L = m_particleLengths[s];
       auto counts = m_particles.row(s).transpose();
@@ -99,25 +106,30 @@ void RsmTrainer::advanceParticles() {
       }
       m_particleHidden.row(s) = activation.unaryExpr([](double x) { return sigmoid(x); });
     }
+    m_rowsSampled.fetch_add(sampled, std::memory_order_relaxed);
   });
+  return !halted.load();
 }
 
 bool RsmTrainer::epoch(const WordCounts& counts, const Eigen::VectorXd& lengths, std::span<const Eigen::Index> order,
-                       double learningRate, std::stop_token stop) {
+                       double learningRate, const std::stop_token& stop) {
   const auto batch = static_cast<std::size_t>(std::max<Eigen::Index>(m_settings.batchSize, 1));
   double logLikelihood = 0.0, words = 0.0;
   for (std::size_t start = 0; start < order.size(); start += batch) {
     if (stop.stop_requested()) return false;
     const auto rows = order.subspan(start, std::min(batch, order.size() - start));
-    logLikelihood += update(counts, lengths, rows, learningRate);
+    const auto reconstruction = update(counts, lengths, rows, learningRate, stop);
+    if (!reconstruction) return false;
+    logLikelihood += *reconstruction;
     for (const auto d : rows) words += lengths[d];
   }
   m_reconstruction = words > 0 ? logLikelihood / words : 0.0;
   return true;
 }
 
-double RsmTrainer::update(const WordCounts& counts, const Eigen::VectorXd& lengths, std::span<const Eigen::Index> rows,
-                          double learningRate) {
+std::optional<double> RsmTrainer::update(const WordCounts& counts, const Eigen::VectorXd& lengths,
+                                         std::span<const Eigen::Index> rows, double learningRate,
+                                         const std::stop_token& stop) {
   const auto B = static_cast<Eigen::Index>(rows.size());
   const Eigen::Index V = m_params.visible(), K = m_params.hidden();
   m_dataHidden.resize(B, K);
@@ -127,10 +139,17 @@ double RsmTrainer::update(const WordCounts& counts, const Eigen::VectorXd& lengt
   m_rowReconstruction.assign(static_cast<std::size_t>(B), 0.0);
   const auto streamBase = static_cast<std::uint64_t>(m_updates) << kRsmRowStreamBits;
 
+  std::atomic<bool> halted{false};
   tbb::enumerable_thread_specific<RsmScratch> scratch([K] { return RsmScratch{Eigen::VectorXd(K), {}}; });
   tbb::parallel_for(tbb::blocked_range<Eigen::Index>(0, B, kRsmDocumentsPerTask), [&](const auto& range) {
     auto& own = scratch.local();
+    std::int64_t sampled = 0;
     for (Eigen::Index i = range.begin(); i < range.end(); ++i) {
+      if (halted.load(std::memory_order_relaxed) || stop.stop_requested()) {
+        halted.store(true, std::memory_order_relaxed);
+        break;
+      }
+      ++sampled;
       const Eigen::Index d = rows[static_cast<std::size_t>(i)];
       const double L = lengths[d];
       Rng rng(m_seed, streamBase + static_cast<std::uint64_t>(i));
@@ -159,9 +178,11 @@ double RsmTrainer::update(const WordCounts& counts, const Eigen::VectorXd& lengt
         m_negativeHidden.row(i) = activation.unaryExpr([](double x) { return sigmoid(x); });
       }
     }
+    m_rowsSampled.fetch_add(sampled, std::memory_order_relaxed);
   });
+  if (halted.load()) return std::nullopt;
 
-  if (m_settings.persistent) advanceParticles();
+  if (m_settings.persistent && !advanceParticles(stop)) return std::nullopt;
   const RowMatrix& negativeCounts = m_settings.persistent ? m_particles : m_negativeCounts;
   const Eigen::MatrixXd& negativeHidden = m_settings.persistent ? m_particleHidden : m_negativeHidden;
 
@@ -188,12 +209,17 @@ double RsmTrainer::update(const WordCounts& counts, const Eigen::VectorXd& lengt
     }
   }
   tbb::parallel_for(tbb::blocked_range<Eigen::Index>(0, V, kRsmWordsPerTask), [&](const auto& range) {
+    if (halted.load(std::memory_order_relaxed) || stop.stop_requested()) {
+      halted.store(true, std::memory_order_relaxed);
+      return;
+    }
     const auto n = range.end() - range.begin();
     m_gradient.middleRows(range.begin(), n).noalias() -=
         negativeCounts.middleCols(range.begin(), n).transpose() * m_scaledNegativeHidden;
     visibleGradient.segment(range.begin(), n).noalias() -=
         negativeCounts.middleCols(range.begin(), n).transpose() * negativeRowWeight;
   });
+  if (halted.load()) return std::nullopt;
   // The hidden biases enter the energy as L c^T h: their gradient, divided by L, is h.
   const Eigen::VectorXd hiddenGradient =
       m_dataHidden.colwise().sum().transpose() - negativeWeight * negativeHidden.colwise().sum().transpose();

@@ -5,6 +5,7 @@
 // length of a training document, and the hidden biases' gradient carries the length.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -37,22 +38,30 @@ class RsmTrainer {
   // followed by a step along gradient - weightDecay * W, the gradient being that of the
   // minibatch's mean per-word log-likelihood, mean_d log p(v_d) / L_d: Adam's step with
   // settings.adaptive, else W += momentum * dW_prev + rate * (...). False when `stop` was
-  // requested; the parameters are then those after the last complete minibatch.
+  // requested; the parameters are then those after the last complete minibatch. The stop is
+  // looked at before every document's sampling, every particle's sweeps and every block of the
+  // gradient's words, so a stop does not wait for the minibatch (one takes about a second at
+  // K = 200 on a large vocabulary); the minibatch under way is then dropped.
   bool epoch(const WordCounts& counts, const Eigen::VectorXd& lengths, std::span<const Eigen::Index> order,
-             double learningRate, std::stop_token stop);
+             double learningRate, const std::stop_token& stop);
 
   const RbmParameters& parameters() const { return m_params; }
   // The mean over the last epoch's words of log p(w | h), h drawn from p(h | document): how well
   // one upward and downward pass reconstructs the documents (a monitor, not the likelihood).
   double reconstructionLogLikelihood() const { return m_reconstruction; }
   std::int64_t updates() const { return m_updates; }
+  // Documents and particles sampled so far, counted as each task's range ends: lets another
+  // thread see the work done.
+  std::int64_t rowsSampled() const { return m_rowsSampled.load(std::memory_order_relaxed); }
 
  private:
-  // PCD's negative phase: settings.gibbsSteps sweeps of every particle.
-  void advanceParticles();
-  // Returns the minibatch's summed reconstruction log-likelihood.
-  double update(const WordCounts& counts, const Eigen::VectorXd& lengths, std::span<const Eigen::Index> rows,
-                double learningRate);
+  // PCD's negative phase: settings.gibbsSteps sweeps of every particle. False when stopped; a
+  // particle is then either advanced or left as it was, each a state of its chain.
+  bool advanceParticles(const std::stop_token& stop);
+  // Returns the minibatch's summed reconstruction log-likelihood, or nothing when stopped (the
+  // parameters then unchanged).
+  std::optional<double> update(const WordCounts& counts, const Eigen::VectorXd& lengths,
+                               std::span<const Eigen::Index> rows, double learningRate, const std::stop_token& stop);
 
   ContrastiveDivergence m_settings;
   RbmParameters m_params;
@@ -62,6 +71,7 @@ class RsmTrainer {
   RbmParameters m_step;
   std::uint64_t m_seed;
   std::int64_t m_updates = 0;
+  std::atomic<std::int64_t> m_rowsSampled{0};
   double m_reconstruction = 0.0;
   // Working matrices, kept to allocate nothing per minibatch: B x K hidden, B x V words.
   Eigen::MatrixXd m_dataHidden, m_negativeHidden, m_scaledNegativeHidden, m_gradient;

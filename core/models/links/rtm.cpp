@@ -146,7 +146,14 @@ class RtmChain final : public FitChain {
           split, static_cast<std::int32_t>(newShares.rows()), [&](std::int32_t h, std::int32_t t) {
             return rtm::linkProbability(link, newShares.row(h).dot(weighted.row(t)) + weights.nu);
           });
-    result.matrices.push_back(predictedLinksMatrix(topPredictedLinks(split, trainScore), m_data.trainDocuments));
+    // Every pair's score as blocks of one matrix product (trainScore's values, summed in another order).
+    const Eigen::MatrixXd shares = zbar.transpose();
+    const BlockScore blockScore = [&](std::int32_t first, std::int32_t rows, Eigen::MatrixXd& out) {
+      out.noalias() = weighted.middleRows(first, rows) * shares;
+      for (Eigen::Index i = 0; i < out.size(); ++i)
+        out.data()[i] = rtm::linkProbability(link, out.data()[i] + weights.nu);
+    };
+    result.matrices.push_back(predictedLinksMatrix(topPredictedLinks(split, blockScore), m_data.trainDocuments));
 
     auto& metrics = result.finalMetrics;
     addLinkMetrics(metrics, hidden, fresh);

@@ -13,6 +13,7 @@
 #include <atomic>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include "core/util/random.hpp"
 
@@ -262,16 +263,69 @@ Eigen::VectorXd epcaFoldIn(std::span<const std::int32_t> words, const Eigen::Mat
   return z;
 }
 
-EpcaCanonical epcaCanonical(const Eigen::MatrixXd& z, const Eigen::MatrixXd& w) {
+namespace {
+
+// How far the diagonal of a Gram matrix's Cholesky factor may spread, and the columns it gives may
+// stray from unit length, before the canonical form is taken by Householder's QR instead: the Gram
+// matrix squares the factors' condition number.
+constexpr double kEpcaGramSpread = 1e4;
+constexpr double kEpcaGramUnitTolerance = 1e-9;
+
+// R upper triangular with A = Q R, Q's columns orthonormal (Q = A R^{-1}), from the Cholesky factor
+// of A^T A; nothing when A is too ill-conditioned for it.
+std::optional<Eigen::MatrixXd> epcaGramFactor(const Eigen::MatrixXd& a) {
+  const auto K = a.cols();
+  Eigen::MatrixXd gram = Eigen::MatrixXd::Zero(K, K);
+  gram.selfadjointView<Eigen::Lower>().rankUpdate(a.transpose());
+  const Eigen::LLT<Eigen::MatrixXd> llt(gram);
+  if (llt.info() != Eigen::Success) return std::nullopt;
+  Eigen::MatrixXd r = llt.matrixU();
+  const Eigen::VectorXd diagonal = r.diagonal().cwiseAbs();
+  if (!(diagonal.minCoeff() > 0) || diagonal.maxCoeff() > kEpcaGramSpread * diagonal.minCoeff()) return std::nullopt;
+  return r;
+}
+
+// Householder's QR of both factors: exact for any conditioning, but at V = 13,739 and K = 200 it
+// took a good part of a second, which a stopped fit waited for.
+EpcaCanonical epcaCanonicalByHouseholder(const Eigen::MatrixXd& z, const Eigen::MatrixXd& w) {
   const auto K = w.cols();
   const Eigen::HouseholderQR<Eigen::MatrixXd> qz(z), qw(w);
   const Eigen::MatrixXd rz = qz.matrixQR().topRows(K).triangularView<Eigen::Upper>();
   const Eigen::MatrixXd rw = qw.matrixQR().topRows(K).triangularView<Eigen::Upper>();
-  const Eigen::JacobiSVD<Eigen::MatrixXd> svd(rz * rw.transpose(), Eigen::ComputeFullU | Eigen::ComputeFullV);
+  const Eigen::BDCSVD<Eigen::MatrixXd> svd(rz * rw.transpose(), Eigen::ComputeFullU | Eigen::ComputeFullV);
   EpcaCanonical out;
   out.singularValues = svd.singularValues();
   out.docVectors = qz.householderQ() * Eigen::MatrixXd::Identity(z.rows(), K) * svd.matrixU();
   out.wordVectors = qw.householderQ() * Eigen::MatrixXd::Identity(w.rows(), K) * svd.matrixV();
+  return out;
+}
+
+// The same from the Gram matrices' Cholesky factors, all in matrix products (Z = Qz Rz and
+// W = Qw Rw, so Z W^T = Qz (Rz Rw^T) Qw^T; with Rz Rw^T = A S B^T, U = Z Rz^{-1} A and
+// V = W Rw^{-1} B); nothing when the factors are too ill-conditioned for it.
+std::optional<EpcaCanonical> epcaCanonicalByGram(const Eigen::MatrixXd& z, const Eigen::MatrixXd& w) {
+  const auto rz = epcaGramFactor(z), rw = epcaGramFactor(w);
+  if (!rz || !rw) return std::nullopt;
+  const Eigen::BDCSVD<Eigen::MatrixXd> svd(*rz * rw->transpose(), Eigen::ComputeFullU | Eigen::ComputeFullV);
+  const Eigen::MatrixXd toDocs = rz->triangularView<Eigen::Upper>().solve(svd.matrixU());
+  const Eigen::MatrixXd toWords = rw->triangularView<Eigen::Upper>().solve(svd.matrixV());
+  EpcaCanonical out;
+  out.singularValues = svd.singularValues();
+  out.docVectors.noalias() = z * toDocs;
+  out.wordVectors.noalias() = w * toWords;
+  const auto unit = [](const Eigen::MatrixXd& m) {
+    return (m.colwise().squaredNorm().array() - 1.0).abs().maxCoeff() < kEpcaGramUnitTolerance;
+  };
+  if (!unit(out.docVectors) || !unit(out.wordVectors)) return std::nullopt;
+  return out;
+}
+
+}  // namespace
+
+EpcaCanonical epcaCanonical(const Eigen::MatrixXd& z, const Eigen::MatrixXd& w) {
+  const auto K = w.cols();
+  auto byGram = epcaCanonicalByGram(z, w);
+  EpcaCanonical out = byGram ? std::move(*byGram) : epcaCanonicalByHouseholder(z, w);
   for (Eigen::Index k = 0; k < K; ++k) {
     Eigen::Index top = 0;
     out.wordVectors.col(k).cwiseAbs().maxCoeff(&top);

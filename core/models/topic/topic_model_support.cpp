@@ -3,6 +3,7 @@
 #include "core/models/topic/topic_model_support.hpp"
 
 #include <tbb/blocked_range.h>
+#include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 
 #include <limits>
@@ -92,17 +93,36 @@ Eigen::MatrixXd assembleDocTopic(const FitData& data, const Eigen::MatrixXd& tra
 std::vector<std::vector<std::int32_t>> mostLikelyTopics(const Corpus& corpus, const Eigen::MatrixXd& topicWord,
                                                         const Eigen::MatrixXd& docTopic) {
   std::vector<std::vector<std::int32_t>> out(corpus.documentCount());
+  // A word's topic is worked out once per document (a word recurs in a document), from the
+  // document's proportions copied out of their strided row: this pass runs when a fit ends, also
+  // when it is stopped. The products and their order are the ones of the definition.
+  struct Scratch {
+    std::vector<std::int32_t> topicOfWord;  // -1: not yet seen in this document
+    std::vector<std::int32_t> seen;
+    Eigen::ArrayXd theta;
+  };
+  tbb::enumerable_thread_specific<Scratch> scratch([&] {
+    return Scratch{std::vector<std::int32_t>(static_cast<std::size_t>(topicWord.cols()), -1), {}, {}};
+  });
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, corpus.documentCount(), 64), [&](const auto& range) {
+    auto& own = scratch.local();
     for (std::size_t d = range.begin(); d != range.end(); ++d) {
       const auto words = corpus.document(d);
       auto& topics = out[d];
       topics.resize(words.size());
+      own.theta = docTopic.row(static_cast<Eigen::Index>(d)).transpose().array();
       for (std::size_t i = 0; i < words.size(); ++i) {
-        Eigen::Index best = 0;
-        (topicWord.col(words[i]).array() * docTopic.row(static_cast<Eigen::Index>(d)).transpose().array())
-            .maxCoeff(&best);
-        topics[i] = static_cast<std::int32_t>(best);
+        auto& known = own.topicOfWord[static_cast<std::size_t>(words[i])];
+        if (known < 0) {
+          Eigen::Index best = 0;
+          (topicWord.col(words[i]).array() * own.theta).maxCoeff(&best);
+          known = static_cast<std::int32_t>(best);
+          own.seen.push_back(words[i]);
+        }
+        topics[i] = known;
       }
+      for (const auto w : own.seen) own.topicOfWord[static_cast<std::size_t>(w)] = -1;
+      own.seen.clear();
     }
   });
   return out;

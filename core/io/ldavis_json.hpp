@@ -29,7 +29,7 @@
 namespace latent::core {
 
 struct LdavisSettings {
-  int terms = 30;            // R, LDAvis's default
+  int terms = 30;            // R, LDAvis's default (cut to the vocabulary when smaller)
   double lambdaStep = 0.01;  // LDAvis's default
 };
 

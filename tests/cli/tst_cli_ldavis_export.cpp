@@ -49,7 +49,8 @@ class CliLdavisExportTest : public QObject {
 
     for (const char* key : {"mdsDat", "tinfo", "token.table", "R", "lambda.step", "plot.opts", "topic.order"})
       QVERIFY2(json.contains(key), key);
-    QCOMPARE(json["R"].get<int>(), 30);
+    // R is LDAvis's 30 words, cut to the vocabulary's 12 (stop words dropped).
+    QCOMPARE(json["R"].get<int>(), 12);
     QCOMPARE(json["plot.opts"]["xlab"].get<std::string>(), std::string("PC1"));
     const auto& mds = json["mdsDat"];
     for (const char* column : {"x", "y", "topics", "cluster", "Freq"}) QCOMPARE(mds[column].size(), std::size_t{3});
@@ -64,8 +65,8 @@ class CliLdavisExportTest : public QObject {
     }
     QVERIFY(std::abs(percent - 100.0) < 1e-6);
 
-    // tinfo: the vocabulary's 14 words are fewer than R, so the default rows are all of them, and
-    // each topic lists every word it uses with logprob <= 0.
+    // tinfo: the default rows are all 12 words, and each topic lists every word it uses with
+    // logprob <= 0.
     const auto& tinfo = json["tinfo"];
     const auto rows = tinfo["Term"].size();
     for (const char* column : {"Freq", "Total", "Category", "logprob", "loglift"}) QCOMPARE(tinfo[column].size(), rows);
@@ -78,7 +79,7 @@ class CliLdavisExportTest : public QObject {
         QVERIFY(tinfo["Freq"][i].get<double>() <= tinfo["Total"][i].get<double>() + 1e-9);
       }
     }
-    QCOMPARE(perCategory["Default"], 14);
+    QCOMPARE(perCategory["Default"], 12);
     QVERIFY(perCategory.count("Topic1") && perCategory.count("Topic2") && perCategory.count("Topic3"));
     QCOMPARE(perCategory.size(), std::size_t{4});
 
@@ -92,7 +93,7 @@ class CliLdavisExportTest : public QObject {
       QVERIFY(topic >= 1 && topic <= 3);
       shares[table["Term"][i].get<std::string>()] += table["Freq"][i].get<double>();
     }
-    QCOMPARE(shares.size(), std::size_t{14});
+    QCOMPARE(shares.size(), std::size_t{12});
     for (const auto& [term, share] : shares) QVERIFY2(share > 0.5 && share < 1.5, term.c_str());
 
     // The money words and the river words end up in different topics.

@@ -379,9 +379,11 @@ QString IntertopicBars::title() const {
   const int topic = m_owner->selectedTopic();
   const auto* map = m_owner->map();
   if (!map) return {};
-  if (topic < 0) return tr("Top %1 most salient terms").arg(IntertopicMapData::kTerms);
+  // R words, or as many as the vocabulary has.
+  const auto shown = static_cast<int>(m_owner->shownWords().size());
+  if (topic < 0) return tr("Top %1 most salient terms").arg(shown);
   return tr("Top %1 most relevant terms for topic %2 (%3 of tokens)")
-      .arg(IntertopicMapData::kTerms)
+      .arg(shown)
       .arg(topic + 1)
       .arg(formatPercent(map->map.prevalence[static_cast<std::size_t>(topic)]));
 }

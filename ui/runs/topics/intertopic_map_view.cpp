@@ -16,6 +16,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <numbers>
 
 #include "core/io/ldavis_json.hpp"
 #include "ui/runs/topics/intertopic_map_data.hpp"
@@ -34,9 +35,12 @@ constexpr double kIntertopicMargin = 12;    // round the map, beyond the largest
 constexpr double kIntertopicMinRadius = 3;  // a topic with almost no tokens stays visible
 constexpr double kBarsWordColumn = 120;     // the most a word's label takes before it is elided
 
-// The largest circle's radius: a tenth of the map's shorter side, within reason.
-double intertopicMaxRadius(const QWidget* canvas) {
-  return std::clamp(0.1 * std::min(canvas->width(), canvas->height()), 14.0, 56.0);
+// The largest circle's radius: a tenth of the map's shorter side, within reason, and no more than
+// all circles together covering a fifth of the square (as LDAvis keeps many topics apart).
+double intertopicMaxRadius(const QWidget* canvas, double largestShare) {
+  const double side = std::min(canvas->width(), canvas->height());
+  const double byArea = std::sqrt(std::max(largestShare, 0.0) * 0.2 / std::numbers::pi) * side;
+  return std::max(6.0, std::min(std::clamp(0.1 * side, 14.0, 56.0), byArea));
 }
 
 // The grey of LDAvis's corpus-wide bars, readable on light and dark backgrounds.
@@ -204,6 +208,12 @@ IntertopicCanvas::IntertopicCanvas(IntertopicMapView* owner) : QWidget(owner), m
   setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
 }
 
+double IntertopicCanvas::largestRadius() const {
+  const auto* map = m_owner->map();
+  if (!map || map->map.prevalence.empty()) return intertopicMaxRadius(this, 0.0);
+  return intertopicMaxRadius(this, *std::max_element(map->map.prevalence.begin(), map->map.prevalence.end()));
+}
+
 QPointF IntertopicCanvas::topicPosition(int topic) const {
   const auto* map = m_owner->map();
   if (!map || topic < 0 || topic >= map->topicCount()) return {};
@@ -212,7 +222,7 @@ QPointF IntertopicCanvas::topicPosition(int topic) const {
   const double minY = xy.col(1).minCoeff(), maxY = xy.col(1).maxCoeff();
   // Equal scales on both axes: distances on the page are the scaling's distances.
   const double span = std::max({maxX - minX, maxY - minY, 1e-12});
-  const double inset = intertopicMaxRadius(this) + kIntertopicMargin;
+  const double inset = largestRadius() + kIntertopicMargin;
   const double scale = std::max(1.0, std::min(width(), height()) - 2 * inset) / span;
   const QPointF centre(width() / 2.0, height() / 2.0);
   return centre + QPointF((xy(topic, 0) - (minX + maxX) / 2) * scale, -(xy(topic, 1) - (minY + maxY) / 2) * scale);
@@ -221,10 +231,10 @@ QPointF IntertopicCanvas::topicPosition(int topic) const {
 double IntertopicCanvas::topicRadius(int topic) const {
   const auto* map = m_owner->map();
   if (!map || topic < 0 || topic >= map->topicCount()) return 0;
-  const double largest = intertopicMaxRadius(this);
+  const double most = *std::max_element(map->map.prevalence.begin(), map->map.prevalence.end());
+  const double largest = largestRadius();
   // Hovering a word: each topic's area is its share of the word (LDAvis's token table).
   if (m_owner->hoveredWord() >= 0) return largest * std::sqrt(map->topicShareOfWord(topic, m_owner->hoveredWord()));
-  const double most = *std::max_element(map->map.prevalence.begin(), map->map.prevalence.end());
   const double share = map->map.prevalence[static_cast<std::size_t>(topic)];
   return std::max(kIntertopicMinRadius, most > 0 ? largest * std::sqrt(share / most) : kIntertopicMinRadius);
 }
@@ -266,7 +276,7 @@ void IntertopicCanvas::paintEvent(QPaintEvent*) {
   const double minX = xy.col(0).minCoeff(), maxX = xy.col(0).maxCoeff();
   const double minY = xy.col(1).minCoeff(), maxY = xy.col(1).maxCoeff();
   const double span = std::max({maxX - minX, maxY - minY, 1e-12});
-  const double inset = intertopicMaxRadius(this) + kIntertopicMargin;
+  const double inset = largestRadius() + kIntertopicMargin;
   const double scale = std::max(1.0, std::min(width(), height()) - 2 * inset) / span;
   const QPointF origin =
       QPointF(width() / 2.0, height() / 2.0) + QPointF(-(minX + maxX) / 2 * scale, (minY + maxY) / 2 * scale);
@@ -285,7 +295,12 @@ void IntertopicCanvas::paintEvent(QPaintEvent*) {
   std::stable_sort(order.begin(), order.end(), [this](int a, int b) { return topicRadius(a) > topicRadius(b); });
   QFont numberFont = font();
   numberFont.setBold(true);
-  for (const int k : order) {
+  // The selected and the hovered topic on top of the others.
+  std::vector<int> drawn = order;
+  for (const int lifted : {selected, m_hover})
+    if (const auto at = std::find(drawn.begin(), drawn.end(), lifted); at != drawn.end())
+      std::rotate(at, at + 1, drawn.end());
+  for (const int k : drawn) {
     const QPointF at = topicPosition(k);
     const double radius = topicRadius(k);
     const QColor colour = topicColour(k, palette());
@@ -295,8 +310,12 @@ void IntertopicCanvas::paintEvent(QPaintEvent*) {
     painter.setPen(QPen(lit ? text : colour.darker(130), lit ? 2.0 : 1.0));
     painter.setBrush(fill);
     if (radius > 0.5) painter.drawEllipse(at, radius, radius);
-    painter.setFont(numberFont);
-    painter.setPen(text);
+  }
+  // Every topic's number over all the circles, so that none is hidden under a neighbour.
+  painter.setFont(numberFont);
+  painter.setPen(text);
+  for (const int k : drawn) {
+    const QPointF at = topicPosition(k);
     painter.drawText(QRectF(at.x() - 20, at.y() - 10, 40, 20), Qt::AlignCenter, QString::number(k + 1));
   }
   // Names beside the circles where they fit without covering another name; every name on hover.

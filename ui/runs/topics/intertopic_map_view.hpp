@@ -94,6 +94,8 @@ class IntertopicCanvas final : public QWidget {
   QPointF topicPosition(int topic) const;
   double topicRadius(int topic) const;
   int topicAt(const QPointF& point) const;  // -1 when none
+  // The radius of the largest topic's circle (intertopic_map_view.cpp says how it is chosen).
+  double largestRadius() const;
 
   QSize sizeHint() const override { return {520, 520}; }
   QSize minimumSizeHint() const override { return {240, 240}; }

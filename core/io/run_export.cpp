@@ -10,6 +10,7 @@
 #include "core/data/time_slices.hpp"
 #include "core/eval/link_prediction.hpp"
 #include "core/io/csv_writer.hpp"
+#include "core/io/ldavis_json.hpp"
 #include "core/io/run_export_detail.hpp"
 #include "core/results/block_results.hpp"
 #include "core/results/embedding_results.hpp"
@@ -426,6 +427,14 @@ const std::vector<Exporter>& exporters() {
         "MALLET's gzipped --output-state file: every training token's topic"},
        detail::exportMalletState,
        [](Project& p, const RunRecord& r) { return hasTokenTopics(p, r.id); }},
+      {{"ldavis", "LDAvis prepared-data JSON: mdsDat, tinfo, token.table, R, lambda.step, plot.opts, topic.order",
+        "the intertopic map and its words as LDAvis's JavaScript and pyLDAvis read them (topics placed by principal "
+        "coordinates of their Jensen-Shannon divergences, sized by their share of tokens; R = 30, lambda step 0.01)"},
+       detail::exportLdavis,
+       [](Project& p, const RunRecord& r) {
+         return hasResultMatrix(p, r.id, topic::kTopicWord) && hasResultMatrix(p, r.id, topic::kDocTopic);
+       },
+       true},
       {{"metrics", "iteration,seconds,train_objective,heldout_metric,...", "the per-iteration series"},
        exportMetrics,
        [](Project&, const RunRecord&) { return true; }},

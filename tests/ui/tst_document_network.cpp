@@ -111,8 +111,9 @@ class TestDocumentNetwork : public QObject {
     auto view = openView();
     QStringList tabs;
     for (int i = 0; i < view->pages()->count(); ++i) tabs << view->pages()->tabText(i);
-    QCOMPARE(tabs, (QStringList{QStringLiteral("Topics"), QStringLiteral("Documents"), QStringLiteral("Network"),
-                                QStringLiteral("Gibbs sampler"), QStringLiteral("Training")}));
+    QCOMPARE(tabs,
+             (QStringList{QStringLiteral("Topics"), QStringLiteral("Documents"), QStringLiteral("Network"),
+                          QStringLiteral("Topic map"), QStringLiteral("Gibbs sampler"), QStringLiteral("Training")}));
   }
 
   // Documents of one theme share a colour and sit nearer each other than the other theme's.

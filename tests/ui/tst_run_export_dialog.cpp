@@ -46,9 +46,11 @@ class TestRunExportDialog : public QObject {
     QSignalSpy listed(dialog, &ui::RunExportDialog::listed);
     QVERIFY(listed.wait(20000));
     for (const char* name : {"topic-word", "doc-topic", "assignments", "mallet-topic-keys", "mallet-doc-topics",
-                             "mallet-state", "metrics"})
+                             "mallet-state", "ldavis", "metrics"})
       QVERIFY2(dialog->available().contains(QString::fromLatin1(name)), name);
     QVERIFY(!dialog->available().contains(QStringLiteral("blocks")));  // a topic model has none
+    QCOMPARE(ui::RunExportDialog::fileName(runId, QStringLiteral("ldavis")),
+             QStringLiteral("run-%1-ldavis.json").arg(runId));
     QCOMPARE(dialog->chosen(), (QStringList{QStringLiteral("topic-word"), QStringLiteral("doc-topic")}));
 
     const QString folder = ui::fromPath(scratch.path("out"));

@@ -97,7 +97,7 @@ class TestTopicCorrelations : public QObject {
     QStringList tabs;
     for (int i = 0; i < view->pages()->count(); ++i) tabs << view->pages()->tabText(i);
     QCOMPARE(tabs, (QStringList{QStringLiteral("Topics"), QStringLiteral("Documents"), QStringLiteral("Correlations"),
-                                QStringLiteral("Training")}));
+                                QStringLiteral("Topic map"), QStringLiteral("Training")}));
   }
 
   // The related themes are joined; the lone one is not, and every edge is a positive correlation at

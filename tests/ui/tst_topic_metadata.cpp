@@ -102,7 +102,7 @@ class TestTopicMetadata : public QObject {
     QStringList tabs;
     for (int i = 0; i < view->pages()->count(); ++i) tabs << view->pages()->tabText(i);
     QCOMPARE(tabs, (QStringList{QStringLiteral("Topics"), QStringLiteral("Documents"), QStringLiteral("Metadata"),
-                                QStringLiteral("By field"), QStringLiteral("Training")}));
+                                QStringLiteral("By field"), QStringLiteral("Topic map"), QStringLiteral("Training")}));
     auto lda = openView(m_lda);
     QVERIFY(lda->page<ui::TopicMetadataView>() == nullptr);
   }

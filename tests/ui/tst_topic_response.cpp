@@ -120,7 +120,7 @@ class TestTopicResponse : public QObject {
     QStringList tabs;
     for (int i = 0; i < view->pages()->count(); ++i) tabs << view->pages()->tabText(i);
     QCOMPARE(tabs, (QStringList{QStringLiteral("Topics"), QStringLiteral("Documents"), QStringLiteral("Response"),
-                                QStringLiteral("By field"), QStringLiteral("Training")}));
+                                QStringLiteral("By field"), QStringLiteral("Topic map"), QStringLiteral("Training")}));
   }
 
   // Rivers (late) first, games (early) last; the bars start at the mean year.

@@ -159,7 +159,8 @@ class TestTopicViews : public QObject {
     QCOMPARE(view->pages()->currentWidget(), static_cast<QWidget*>(view->page<ui::TopicTableView>()));
     QStringList tabs;
     for (int i = 0; i < view->pages()->count(); ++i) tabs << view->pages()->tabText(i);
-    QCOMPARE(tabs, (QStringList{QStringLiteral("Topics"), QStringLiteral("Documents"), QStringLiteral("Training")}));
+    QCOMPARE(tabs, (QStringList{QStringLiteral("Topics"), QStringLiteral("Documents"), QStringLiteral("Topic map"),
+                                QStringLiteral("Training")}));
     QCOMPARE(view->page<ui::TopicTableView>()->topicModel()->rowCount(), kTopics);
   }
 

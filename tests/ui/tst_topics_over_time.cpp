@@ -287,7 +287,7 @@ class TestTopicsOverTime : public QObject {
     auto view = openView(m_run);
     QCOMPARE(test::runViewTabs(*view),
              (QStringList{QStringLiteral("Topics"), QStringLiteral("Documents"), QStringLiteral("Topics over time"),
-                          QStringLiteral("By field"), QStringLiteral("Training")}));
+                          QStringLiteral("By field"), QStringLiteral("Topic map"), QStringLiteral("Training")}));
     auto lda = openView(m_ldaRun);
     QVERIFY(!test::runViewTabs(*lda).contains(QStringLiteral("Topics over time")));
     QVERIFY(!lda->page<ui::TopicTimeView>());

@@ -28,7 +28,8 @@ QVector<DemoSpec> demoCatalogue() {
        QObject::tr("State of the Union: ten topics"),
        QObject::tr("LDA with 10 topics is fitted to 240 State of the Union addresses by collapsed Gibbs sampling, with "
                    "10% of the addresses held out. Name the topics in the Topics page and move the relevance slider; "
-                   "the Documents page shows every word of an address coloured by its topic."),
+                   "the Documents page shows every word of an address coloured by its topic, and the Topic map page "
+                   "places the topics by how alike their words are (as LDAvis) with each one's most relevant words."),
        QStringLiteral("sotu"),
        QStringLiteral("lda-gibbs"),
        QString(),

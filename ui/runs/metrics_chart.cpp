@@ -147,6 +147,7 @@ void MetricsChart::build() {
   for (auto* series : m_markSeries) series->setPen(QPen(palette().color(QPalette::PlaceholderText), 1.2, Qt::DashLine));
   m_yObjective->setLabelsColor(m_objectiveColour);
   m_yHeldout->setLabelsColor(m_heldoutColour);
+  titleAxes();
   QChart* old = this->chart();
   setChart(chart);
   delete old;
@@ -174,9 +175,18 @@ QString MetricsChart::captionHtml() const {
   return html;
 }
 
+void MetricsChart::titleAxes() {
+  if (!m_yObjective || !m_yHeldout) return;
+  m_yObjective->setTitleText(m_objectiveName.isEmpty() ? tr("training objective") : m_objectiveName);
+  m_yObjective->setTitleBrush(m_objectiveColour);
+  m_yHeldout->setTitleText(m_heldoutName);
+  m_yHeldout->setTitleBrush(m_heldoutColour);
+}
+
 void MetricsChart::setNames(const QString& objectiveName, const QString& heldoutName) {
   m_objectiveName = objectiveName;
   m_heldoutName = heldoutName;
+  titleAxes();
   m_objectiveSeries->setName(objectiveName);
   m_heldoutSeries->setName(heldoutName.isEmpty() ? tr("held-out (none: no data held out)") : heldoutName);
 }

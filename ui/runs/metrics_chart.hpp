@@ -87,6 +87,8 @@ class MetricsChart final : public QChartView {
 
  private:
   void build();
+  // The value axes named after their series, in their colours, so that a saved image says which is which.
+  void titleAxes();
   QVector<QPointF> points(const QVector<Sample>& samples) const;
 
   QString m_objectiveName, m_heldoutName;

@@ -45,6 +45,7 @@ QString RunExportDialog::fileName(qint64 runId, const QString& what) {
                             : what.startsWith(QLatin1String("mallet-")) ? QStringLiteral("txt")
                             : what == QLatin1String("gexf")             ? QStringLiteral("gexf")
                             : what == QLatin1String("graphml")          ? QStringLiteral("graphml")
+                            : what == QLatin1String("ldavis")           ? QStringLiteral("json")
                                                                         : QStringLiteral("csv");
   return QStringLiteral("run-%1-%2.%3").arg(runId).arg(what, extension);
 }

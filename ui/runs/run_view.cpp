@@ -132,6 +132,8 @@ RunView::RunView(std::filesystem::path projectFile, qint64 runId, QWidget* paren
   // Curves, with a caption naming both series (the names are too long for a legend).
   m_chart = new MetricsChart(page);
   enableFigureExport(m_chart, [this] { return tr("run-%1-training").arg(m_runId); });
+  // The caption is the chart's legend: a saved image carries it.
+  setFigureLegend(m_chart, [this] { return m_chart->captionHtml(); });
   m_caption = new QLabel(page);
   m_caption->setTextFormat(Qt::RichText);
   m_caption->setWordWrap(true);

@@ -14,8 +14,11 @@
 #include <QSaveFile>
 #include <QSvgGenerator>
 #include <QTableView>
+#include <QTextDocument>
 #include <QWindow>
 
+#include <cmath>
+#include <memory>
 #include <utility>
 
 namespace latent::ui {
@@ -34,6 +37,41 @@ class ExportName final : public QObject {
  private:
   std::function<QString()> m_name;
 };
+
+// Holds a figure's legend drawn outside it; a child object, so it dies with the figure.
+class FigureLegend final : public QObject {
+ public:
+  FigureLegend(QObject* parent, std::function<QString()> html) : QObject(parent), m_html(std::move(html)) {
+    setObjectName(QStringLiteral("latent-figure-legend"));
+  }
+  QString html() const { return m_html ? m_html() : QString(); }
+
+ private:
+  std::function<QString()> m_html;
+};
+
+// The legend laid out at the figure's width in the figure's font and text colour; empty when none.
+std::unique_ptr<QTextDocument> legendDocument(const QWidget* figure) {
+  const QString html = figureLegend(figure);
+  if (html.isEmpty()) return nullptr;
+  auto document = std::make_unique<QTextDocument>();
+  document->setDefaultFont(figure->font());
+  document->setDefaultStyleSheet(
+      QStringLiteral("body { color: %1; }").arg(figure->palette().color(QPalette::Text).name()));
+  document->setHtml(QStringLiteral("<body>%1</body>").arg(html));
+  document->setTextWidth(figure->width());
+  return document;
+}
+
+// The figure as on screen, then its legend under it.
+void drawFigure(QWidget* figure, QPainter& painter, QTextDocument* legend) {
+  figure->render(&painter, QPoint(), QRegion(), QWidget::DrawWindowBackground | QWidget::DrawChildren);
+  if (!legend) return;
+  painter.save();
+  painter.translate(0, figure->height());
+  legend->drawContents(&painter);
+  painter.restore();
+}
 
 const ExportName* nameTag(const QObject* object) {
   return object->findChild<const ExportName*>(QStringLiteral("latent-export-name"), Qt::FindDirectChildrenOnly);
@@ -105,9 +143,21 @@ void enableFigureExport(QWidget* figure, std::function<QString()> suggestedName,
 
 bool isExportableFigure(const QWidget* widget) { return widget && widget->property(kFigureProperty).toBool(); }
 
+void setFigureLegend(QWidget* figure, std::function<QString()> legendHtml) {
+  delete figure->findChild<FigureLegend*>(QStringLiteral("latent-figure-legend"), Qt::FindDirectChildrenOnly);
+  new FigureLegend(figure, std::move(legendHtml));
+}
+
+QString figureLegend(const QWidget* figure) {
+  const auto* legend =
+      figure->findChild<const FigureLegend*>(QStringLiteral("latent-figure-legend"), Qt::FindDirectChildrenOnly);
+  return legend ? legend->html() : QString();
+}
+
 bool saveFigure(QWidget* figure, const QString& file, QString* error) {
-  const QSize size = figure->size();
-  if (size.isEmpty()) {
+  const auto legend = legendDocument(figure);
+  const QSize size = figure->size() + QSize(0, legend ? static_cast<int>(std::ceil(legend->size().height())) : 0);
+  if (figure->size().isEmpty()) {
     if (error) *error = QObject::tr("the figure has no size: show it before saving it");
     return false;
   }
@@ -131,7 +181,8 @@ bool saveFigure(QWidget* figure, const QString& file, QString* error) {
       out.cancelWriting();
       return false;
     }
-    figure->render(&painter, QPoint(), QRegion(), QWidget::DrawWindowBackground | QWidget::DrawChildren);
+    painter.fillRect(QRect(QPoint(0, 0), size), figure->palette().color(figure->backgroundRole()));
+    drawFigure(figure, painter, legend.get());
     painter.end();
   } else {
     // Twice the pixels of the screen's image, so that the picture stays sharp in a document.
@@ -150,11 +201,13 @@ bool saveFigure(QWidget* figure, const QString& file, QString* error) {
 }
 
 QImage renderFigure(QWidget* figure, qreal ratio) {
-  QImage image(figure->size() * ratio, QImage::Format_ARGB32_Premultiplied);
+  const auto legend = legendDocument(figure);
+  const QSize size = figure->size() + QSize(0, legend ? static_cast<int>(std::ceil(legend->size().height())) : 0);
+  QImage image(size * ratio, QImage::Format_ARGB32_Premultiplied);
   image.setDevicePixelRatio(ratio);
   image.fill(figure->palette().color(figure->backgroundRole()));
   QPainter painter(&image);
-  figure->render(&painter, QPoint(), QRegion(), QWidget::DrawWindowBackground | QWidget::DrawChildren);
+  drawFigure(figure, painter, legend.get());
   painter.end();
   return image;
 }

@@ -21,8 +21,15 @@ void enableFigureExport(QWidget* figure, std::function<QString()> suggestedName,
                         std::function<void(QMenu& menu)> moreActions = {});
 bool isExportableFigure(const QWidget* widget);
 
-// Renders `figure` as it is on screen to `file`: SVG (vector, through QSvgGenerator) when the name
-// ends in .svg, else PNG at twice the screen's pixel density. False with a message in `error`.
+// A figure whose legend is drawn outside it on screen (a caption under a chart whose series' names
+// are too long for the chart's own legend): `legendHtml()` is written under the figure in every
+// saved image, so that a saved chart still says what its lines are.
+void setFigureLegend(QWidget* figure, std::function<QString()> legendHtml);
+QString figureLegend(const QWidget* figure);
+
+// Renders `figure` as it is on screen to `file`, with its legend under it when it has one
+// (setFigureLegend): SVG (vector, through QSvgGenerator) when the name ends in .svg, else PNG at
+// twice the screen's pixel density. False with a message in `error`.
 bool saveFigure(QWidget* figure, const QString& file, QString* error = nullptr);
 
 // Renders `figure` as it is on screen into an image of `ratio` pixels per screen pixel.

@@ -7,6 +7,7 @@
 #include "core/models/topic/topic_model_support.hpp"
 #include "ui/runs/topics/document_links_data.hpp"
 #include "ui/runs/topics/document_network_view.hpp"
+#include "ui/runs/topics/intertopic_map_view.hpp"
 #include "ui/runs/topics/topic_correlation_view.hpp"
 #include "ui/runs/topics/topic_document_view.hpp"
 #include "ui/runs/topics/topic_field_view.hpp"
@@ -137,6 +138,17 @@ void TopicPages::update(const core::RunRecord& run, const RunHoldings& holdings)
              context().pages->setCurrentWidget(m_table);
            });
          }
+         const bool mapped = loaded.data->topicCount() > 1 &&
+                             loaded.data->shares.size() == static_cast<std::size_t>(loaded.data->topicCount());
+         if (mapped && !m_map) {
+           m_map = new IntertopicMapView(context().pages);
+           m_map->hide();
+           connect(m_table, &TopicTableView::labelsChanged, m_map, &IntertopicMapView::setLabels);
+           connect(m_map, &IntertopicMapView::topicActivated, this, [this](int topic) {
+             m_table->selectTopic(topic);
+             context().pages->setCurrentWidget(m_table);
+           });
+         }
          const bool several = loaded.data->topicCount() > 1;
          const bool documents = loaded.data->hasDocTopic() || loaded.data->hasAssignments();
          m_table->setData(context().projectFile, loaded.data);
@@ -194,6 +206,16 @@ void TopicPages::update(const core::RunRecord& run, const RunHoldings& holdings)
                         (metadata ? 1 : 0) + (linked ? 1 : 0));
          } else if (m_byField) {
            hidePage(m_byField);
+         }
+         if (mapped) {
+           m_map->setData(loaded.data);
+           m_map->setLabels(m_table->labels());
+           // The last of the topic pages, before Training.
+           showPage(m_map, tr("Topic map"),
+                    1 + (documents ? 1 : 0) + (correlated ? 1 : 0) + (overTime ? 1 : 0) + (response ? 1 : 0) +
+                        (metadata ? 1 : 0) + (linked ? 1 : 0) + (byField ? 1 : 0));
+         } else if (m_map) {
+           hidePage(m_map);
          }
          // A finished run is read for its results: the topics come first, or for a model of linked
          // documents the network with its predicted links.

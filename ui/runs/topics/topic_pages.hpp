@@ -4,7 +4,7 @@
 // correlation graph, for a dynamic topic model (dtm) the topics over time, for a model of a response
 // (slda) each topic's effect on it, for topics conditioned on metadata (dmr) the metadata's
 // effects, and for a corpus with links the document network, for a corpus run that holds a
-// topic-word matrix.
+// topic-word matrix; the intertopic map (LDAvis) for every run of several topics whose shares are known.
 #pragma once
 
 #include <QPointer>
@@ -17,6 +17,7 @@
 namespace latent::ui {
 
 class DocumentNetworkView;
+class IntertopicMapView;
 class TopicCorrelationView;
 class TopicDocumentView;
 class TopicResponseView;
@@ -49,6 +50,7 @@ class TopicPages final : public RunPages {
   QPointer<TopicMetadataView> m_metadata;         // runs that hold metadata weights (dmr)
   QPointer<DocumentNetworkView> m_network;        // runs on a corpus with links
   QPointer<TopicFieldView> m_byField;             // runs with document proportions, on a corpus with fields
+  QPointer<IntertopicMapView> m_map;              // runs with several topics and their shares of the corpus
 };
 
 }  // namespace latent::ui

@@ -3,6 +3,7 @@
 // documents; the charts are drawn in topic_time_view_charts.cpp.
 #include "ui/runs/topics/topic_time_view.hpp"
 
+#include <QAreaSeries>
 #include <QComboBox>
 #include <QCompleter>
 #include <QEvent>
@@ -129,6 +130,15 @@ TopicTimeView::TopicTimeView(QWidget* parent) : QWidget(parent) {
   m_shareChart = new SliceChartView(this);
   enableFigureExport(m_shareChart,
                      [this] { return m_data ? tr("run-%1-topic-shares-over-time").arg(m_data->run.id) : QString(); });
+  // The chart has no room for K legend entries on screen (the chooser and the tooltips name the
+  // topics); a saved image lists them under the chart in the areas' colours.
+  setFigureLegend(m_shareChart, [this] {
+    QStringList entries;
+    for (int k = 0; k < static_cast<int>(m_areas.size()); ++k)
+      entries << QStringLiteral("<span style=\"color:%1\">&#9632;</span>&nbsp;%2")
+                     .arg(m_areas[static_cast<std::size_t>(k)]->color().name(), topicName(k).toHtmlEscaped());
+    return entries.join(QStringLiteral(" &nbsp; "));
+  });
 
   // The chosen slice's documents.
   m_sliceNote = new QLabel(this);

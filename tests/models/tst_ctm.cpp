@@ -118,12 +118,11 @@ class CtmTest : public QObject {
   void documentPosteriorIsStationary() {
     const auto truth = generateCtm(1, 80, 5);
     core::topic::CtmGlobals globals;
-    globals.topics.expElogBeta = truth.topicWord;  // what the E step reads
     globals.mu = Eigen::VectorXd::LinSpaced(3, -0.5, 0.5);
     globals.sigma = referenceCovariance(truth.sigma);
     core::topic::refreshCtmPrecision(globals);
     const auto words = truth.corpus.document(0);
-    const auto q = core::topic::fitCtmDocument(words, globals, {5000, 0.0});
+    const auto q = core::topic::fitCtmDocument(words, globals, truth.topicWord, {5000, 0.0});
     const Eigen::VectorXd lambda = q.lambda.col(0), nu2 = q.nu2.col(0);
     Eigen::VectorXd expected = Eigen::VectorXd::Zero(4);
     for (const auto w : words) {
@@ -140,6 +139,32 @@ class CtmTest : public QObject {
     qInfo("|gradient| %.2e, |nu2 fixed point| %.2e", gradient.norm(), fixedPoint.norm());
     QVERIFY(gradient.norm() < 1e-6);
     QVERIFY(fixedPoint.norm() < 1e-6);
+  }
+
+  // The fold-in reads the topics held-out words are scored with (E[b], topicWord), not the training
+  // E step's exp E[log b]: with the two set apart, its proportions are those fitted to topicWord.
+  void foldInReadsTheScoredTopics() {
+    const auto truth = generateCtm(1, 60, 13);
+    core::topic::CtmGlobals globals;
+    globals.topicWord = truth.topicWord;
+    globals.topics.expElogBeta = truth.topicWord.colwise().reverse();  // other topics for each word
+    globals.mu = Eigen::VectorXd::Zero(3);
+    globals.sigma = referenceCovariance(truth.sigma);
+    core::topic::refreshCtmPrecision(globals);
+    const auto words = truth.corpus.document(0);
+    const core::topic::CtmEStep estep{50, 1e-8};
+    Eigen::VectorXd theta(4);
+    core::topic::ctmFoldIn(globals, estep, 200)(words, 5, theta);
+    const auto expect = [&](const Eigen::MatrixXd& topics) -> Eigen::VectorXd {
+      return core::topic::ctmExpectedProportions(core::topic::fitCtmDocument(words, globals, topics, estep), 5, 200)
+          .row(0)
+          .transpose();
+    };
+    const Eigen::VectorXd fromMean = expect(globals.topicWord), fromLog = expect(globals.topics.expElogBeta);
+    qInfo("|theta - from E[b]| %.2e, |theta - from exp E[log b]| %.2e", (theta - fromMean).norm(),
+          (theta - fromLog).norm());
+    QVERIFY((theta - fromMean).norm() < 1e-12);
+    QVERIFY((theta - fromLog).norm() > 0.1);
   }
 
   // Documents drawn from a CTM: its topics come back, and so do the topics' correlations.

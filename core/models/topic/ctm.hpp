@@ -17,7 +17,7 @@ struct CtmOptions {
   std::int64_t iterations = 100;
   double beta = 0.01;               // the topics' symmetric Dirichlet prior (the start, when optimize_every is set)
   std::int64_t optimizeEvery = 10;  // re-estimate beta every N iterations; 0 = never
-  double shrinkage = 0.5;           // of the topics' covariance towards the identity
+  double shrinkage = 0.25;          // of the topics' covariance towards the identity
   std::int64_t estepIterations = 20;
   double estepTolerance = 1e-5;
   std::int64_t restarts = 4;  // seeded starts; the best after a few iterations continues

@@ -30,14 +30,15 @@ struct CtmScratch {
 // The document's bound at (lambda, nu2), with `expected` set to sum_w n_w phi_w at the optimal
 // phi for this lambda (where the phi terms and their entropy add up to log sum_k e^lambda_k b_kw).
 double ctmDocumentBound(std::span<const std::int32_t> words, std::span<const double> counts, double length,
-                        const CtmGlobals& g, const Eigen::VectorXd& lambda, const Eigen::VectorXd& nu2, CtmScratch& s) {
+                        const CtmGlobals& g, const Eigen::MatrixXd& wordWeights, const Eigen::VectorXd& lambda,
+                        const Eigen::VectorXd& nu2, CtmScratch& s) {
   const auto K = lambda.size();
   const double top = lambda.maxCoeff();
   s.weights = (lambda.array() - top).exp();
   s.expected.setZero(K);
   double bound = 0.0;
   for (std::size_t e = 0; e < words.size(); ++e) {
-    const double* b = g.topics.expElogBeta.col(words[e]).data();
+    const double* b = wordWeights.col(words[e]).data();
     double total = 0.0;
     for (Eigen::Index k = 0; k < K; ++k) total += s.weights[k] * b[k];
     if (!(total > 0.0)) continue;
@@ -54,12 +55,12 @@ double ctmDocumentBound(std::span<const std::int32_t> words, std::span<const dou
 
 // q(z) of one document updated in place until its bound settles; returns the final bound.
 double updateCtmDocument(std::span<const std::int32_t> words, std::span<const double> counts, double length,
-                         const CtmGlobals& g, const CtmEStep& estep, Eigen::VectorXd& lambda, Eigen::VectorXd& nu2,
-                         CtmScratch& s) {
+                         const CtmGlobals& g, const Eigen::MatrixXd& wordWeights, const CtmEStep& estep,
+                         Eigen::VectorXd& lambda, Eigen::VectorXd& nu2, CtmScratch& s) {
   const auto free = lambda.size() - 1;
   double previous = -std::numeric_limits<double>::infinity();
   for (int iteration = 0;; ++iteration) {
-    const double bound = ctmDocumentBound(words, counts, length, g, lambda, nu2, s);
+    const double bound = ctmDocumentBound(words, counts, length, g, wordWeights, lambda, nu2, s);
     if (iteration == estep.maxIterations || std::abs(bound - previous) < estep.tolerance * std::max(1.0, length))
       return bound;
     previous = bound;
@@ -164,7 +165,7 @@ double ctmIteration(const DocWordCounts& counts, const CtmEStep& estep, CtmGloba
       lambda = next.lambda.col(static_cast<Eigen::Index>(d));
       nu2 = next.nu2.col(static_cast<Eigen::Index>(d));
       sum += updateCtmDocument({counts.words.data() + first, size}, {counts.counts.data() + first, size},
-                               counts.docLength[d], globals, estep, lambda, nu2, scratch);
+                               counts.docLength[d], globals, globals.topics.expElogBeta, estep, lambda, nu2, scratch);
       next.lambda.col(static_cast<Eigen::Index>(d)) = lambda;
       next.nu2.col(static_cast<Eigen::Index>(d)) = nu2;
     }
@@ -270,7 +271,8 @@ Eigen::MatrixXd ctmCorrelations(const Eigen::MatrixXd& sigma) {
   return scale.asDiagonal() * centred * scale.asDiagonal();
 }
 
-CtmDocuments fitCtmDocument(std::span<const std::int32_t> words, const CtmGlobals& globals, const CtmEStep& estep) {
+CtmDocuments fitCtmDocument(std::span<const std::int32_t> words, const CtmGlobals& globals,
+                            const Eigen::MatrixXd& wordWeights, const CtmEStep& estep) {
   std::vector<std::int32_t> ids(words.begin(), words.end());
   std::sort(ids.begin(), ids.end());
   std::vector<double> counts;
@@ -288,7 +290,7 @@ CtmDocuments fitCtmDocument(std::span<const std::int32_t> words, const CtmGlobal
   Eigen::VectorXd lambda = Eigen::VectorXd::Zero(free + 1), nu2 = Eigen::VectorXd::Zero(free + 1);
   lambda.head(free) = globals.mu;
   nu2.head(free) = globals.precision.diagonal().cwiseInverse();
-  updateCtmDocument(ids, counts, static_cast<double>(words.size()), globals, estep, lambda, nu2, scratch);
+  updateCtmDocument(ids, counts, static_cast<double>(words.size()), globals, wordWeights, estep, lambda, nu2, scratch);
   CtmDocuments one;
   one.lambda = lambda;
   one.nu2 = nu2;
@@ -298,7 +300,9 @@ CtmDocuments fitCtmDocument(std::span<const std::int32_t> words, const CtmGlobal
 FoldIn ctmFoldIn(const CtmGlobals& globals, CtmEStep estep, int samples) {
   return [&globals, estep, samples](std::span<const std::int32_t> words, std::uint64_t seed,
                                     Eigen::Ref<Eigen::VectorXd> theta) {
-    theta = ctmExpectedProportions(fitCtmDocument(words, globals, estep), seed, samples).row(0).transpose();
+    theta = ctmExpectedProportions(fitCtmDocument(words, globals, globals.topicWord, estep), seed, samples)
+                .row(0)
+                .transpose();
   };
 }
 

@@ -80,12 +80,15 @@ Eigen::MatrixXd ctmCentredCovariance(const Eigen::MatrixXd& sigma);
 // The topics' correlations: the centred covariance scaled to unit diagonal; K x K.
 Eigen::MatrixXd ctmCorrelations(const Eigen::MatrixXd& sigma);
 
-// One document's q(z) (a single column) fitted to its words with the globals fixed, from the prior.
-// `words` repeat as often as they occur.
-CtmDocuments fitCtmDocument(std::span<const std::int32_t> words, const CtmGlobals& globals, const CtmEStep& estep);
+// One document's q(z) (a single column) fitted to its words with the globals fixed, from the prior,
+// phi reading the topics as `wordWeights` (K x V). `words` repeat as often as they occur.
+CtmDocuments fitCtmDocument(std::span<const std::int32_t> words, const CtmGlobals& globals,
+                            const Eigen::MatrixXd& wordWeights, const CtmEStep& estep);
 
 // A held-out document's proportions with the globals fixed: q(z) fitted to its words (from the
-// prior), then E_q[softmax(z)] by seeded draws. `globals` must outlive the FoldIn.
+// prior), then E_q[softmax(z)] by seeded draws. phi reads the topics at their posterior mean E[b],
+// the topics its other words are then scored with (and those LDA-VB's fold-in reads), not the
+// training E step's exp E[log b]. `globals` must outlive the FoldIn.
 FoldIn ctmFoldIn(const CtmGlobals& globals, CtmEStep estep = {}, int samples = 200);
 
 }  // namespace latent::core::topic

@@ -2,6 +2,8 @@
 // Reading and writing runs.
 #include "core/store/run_store.hpp"
 
+#include <sqlite3.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -14,6 +16,26 @@
 
 namespace latent::core {
 namespace {
+
+// Writes bytes over the zero blob of column `data` in a rowid table's row, through SQLite's
+// incremental blob I/O, which copies nothing whole.
+void writeBlobInPlace(Database& db, const char* table, std::int64_t rowid, const void* data, std::size_t bytes) {
+  if (bytes == 0) return;
+  sqlite3_blob* blob = nullptr;
+  int rc = sqlite3_blob_open(db.handle(), "main", table, "data", rowid, 1, &blob);
+  const auto* from = static_cast<const char*>(data);
+  // sqlite3_blob_write takes an int count: 64 MiB at a time.
+  constexpr std::size_t kChunk = std::size_t{64} << 20;
+  for (std::size_t at = 0; rc == SQLITE_OK && at < bytes; at += kChunk)
+    rc = sqlite3_blob_write(blob, from + at, static_cast<int>(std::min(kChunk, bytes - at)), static_cast<int>(at));
+  const std::string message = rc == SQLITE_OK ? std::string() : sqlite3_errmsg(db.handle());
+  const int closed = sqlite3_blob_close(blob);
+  if (rc == SQLITE_OK) rc = closed;
+  if (rc != SQLITE_OK)
+    throw StoreError("cannot write a matrix of " + std::string(table) + ": " +
+                         (message.empty() ? std::string(sqlite3_errstr(rc)) : message),
+                     rc);
+}
 
 constexpr const char* kRunColumns =
     "SELECT r.id, r.dataset_id, d.name, r.model, r.options, r.seed, r.threads, r.heldout, r.status, r.message, "
@@ -158,12 +180,20 @@ void saveMatrix(Project& project, std::int64_t runId, const std::string& name, s
     // Deleted first rather than replaced: the delete takes an earlier version's parts with it.
     auto remove = project.db().prepare("DELETE FROM run_matrices WHERE run_id = ?1 AND name = ?2 AND iteration = ?3");
     remove.bind(1, runId).bind(2, name).bind(3, iteration).run();
+    // The row goes in with a blob of zeros of the matrix's size that is then overwritten in place:
+    // bound as a value, SQLite would copy the matrix once for the binding and again for the row
+    // (hundreds of megabytes each for a topic-word matrix at K = 1000, and most of the time a
+    // stopped run spends storing it).
     auto s = project.db().prepare(
-        "INSERT INTO run_matrices (run_id, name, iteration, rows, cols, data) VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+        "INSERT INTO run_matrices (run_id, name, iteration, rows, cols, data) "
+        "VALUES (?1, ?2, ?3, ?4, ?5, zeroblob(?6))");
     s.bind(1, runId).bind(2, name).bind(3, iteration).bind(4, static_cast<std::int64_t>(values.rows()));
     s.bind(5, static_cast<std::int64_t>(values.cols()));
-    s.bindBlob(6, values.data(), inParts ? 0 : bytes).run();
-    if (!inParts) return;
+    s.bind(6, static_cast<std::int64_t>(inParts ? 0 : bytes)).run();
+    if (!inParts) {
+      writeBlobInPlace(project.db(), "run_matrices", project.db().lastInsertId(), values.data(), bytes);
+      return;
+    }
     auto parts = project.db().prepare(
         "INSERT INTO run_matrix_parts (run_id, name, iteration, part, data) VALUES (?1, ?2, ?3, ?4, ?5)");
     const auto* data = reinterpret_cast<const std::byte*>(values.data());

@@ -277,9 +277,10 @@ class TestBlockNetwork : public QObject {
     poll.start();
     Q_EMIT network->canvas()->customContextMenuRequested(QPoint(10, 10));
     poll.stop();
-    QCOMPARE(entries, (QStringList{QStringLiteral("Save Image as &PNG…"), QStringLiteral("Save Image as &SVG…"),
-                                   QStringLiteral("Save Network for &Gephi (GEXF)…"),
-                                   QStringLiteral("Save Network as Graph&ML…")}));
+    QCOMPARE(entries,
+             (QStringList{QStringLiteral("&Copy Image"), QStringLiteral("Save Image as &PNG…"),
+                          QStringLiteral("Save Image as &SVG…"), QStringLiteral("Save Network for &Gephi (GEXF)…"),
+                          QStringLiteral("Save Network as Graph&ML…")}));
   }
 
   // Above kMaxPieNodes the pies would be specks: dots by the largest membership, and the key says so.

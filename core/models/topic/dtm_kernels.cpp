@@ -48,14 +48,15 @@ double pathObjective(const TopicPath& path, const Eigen::MatrixXd& b, const DtmS
 
 // Newton steps on the path with the multinomial's curvature taken as diagonal: for every word, a
 // tridiagonal system over the slices (the random walk's precision plus N_t p_tw on the diagonal),
-// solved by the Thomas algorithm; halved until the exact objective does not fall.
-void improvePath(TopicPath& path, const DtmSettings& settings) {
+// solved by the Thomas algorithm; halved until the exact objective does not fall. A stop ends it
+// between steps: every accepted step raised the objective, so the path is a consistent one.
+void improvePath(TopicPath& path, const DtmSettings& settings, const std::stop_token& stop) {
   const auto T = path.b.rows(), V = path.b.cols();
   const double walk = 1.0 / settings.drift, start = 1.0 / settings.initialVariance;
   Eigen::MatrixXd p(T, V), g(T, V), delta(T, V), candidate(T, V);
   std::vector<double> scaledUpper(static_cast<std::size_t>(T)), scaledRhs(static_cast<std::size_t>(T));
   double current = pathObjective(path, path.b, settings);
-  for (int step = 0; step < settings.newtonSteps; ++step) {
+  for (int step = 0; step < settings.newtonSteps && !stop.stop_requested(); ++step) {
     for (Eigen::Index t = 0; t < T; ++t) p.row(t) = (path.b.row(t).array() - rowLogSumExp(path.b.row(t))).exp();
     for (Eigen::Index t = 0; t < T; ++t) {
       g.row(t) = path.s.row(t) - path.n[t] * p.row(t);
@@ -145,8 +146,7 @@ bool dtmImprovePaths(const std::vector<Eigen::MatrixXd>& statistics, const DtmSe
   const auto K = natural.front().rows(), V = natural.front().cols();
   std::atomic<bool> stopped{false};
   tbb::parallel_for(Eigen::Index{0}, K, [&](Eigen::Index k) {
-    // One topic's path is T x V Newton work: looked at per topic, a stop waits for at most the
-    // topics already started.
+    // One topic's path is T x V work per Newton step: a stop is looked at per topic and per step.
     if (stopped.load(std::memory_order_relaxed)) return;
     if (stop.stop_requested()) {
       stopped.store(true, std::memory_order_relaxed);
@@ -161,7 +161,7 @@ bool dtmImprovePaths(const std::vector<Eigen::MatrixXd>& statistics, const DtmSe
       path.s.row(static_cast<Eigen::Index>(t)) = statistics[t].row(k);
       path.n[static_cast<Eigen::Index>(t)] = statistics[t].row(k).sum();
     }
-    improvePath(path, settings);
+    improvePath(path, settings, stop);
     for (std::size_t t = 0; t < T; ++t) {
       const auto row = path.b.row(static_cast<Eigen::Index>(t));
       natural[t].row(k) = row;

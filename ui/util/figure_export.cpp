@@ -63,6 +63,11 @@ std::unique_ptr<QTextDocument> legendDocument(const QWidget* figure) {
   return document;
 }
 
+// The figure's size with its legend under it.
+QSize figureSize(const QWidget* figure, const QTextDocument* legend) {
+  return figure->size() + QSize(0, legend ? static_cast<int>(std::ceil(legend->size().height())) : 0);
+}
+
 // The figure as on screen, then its legend under it.
 void drawFigure(QWidget* figure, QPainter& painter, QTextDocument* legend) {
   figure->render(&painter, QPoint(), QRegion(), QWidget::DrawWindowBackground | QWidget::DrawChildren);
@@ -155,8 +160,6 @@ QString figureLegend(const QWidget* figure) {
 }
 
 bool saveFigure(QWidget* figure, const QString& file, QString* error) {
-  const auto legend = legendDocument(figure);
-  const QSize size = figure->size() + QSize(0, legend ? static_cast<int>(std::ceil(legend->size().height())) : 0);
   if (figure->size().isEmpty()) {
     if (error) *error = QObject::tr("the figure has no size: show it before saving it");
     return false;
@@ -169,6 +172,8 @@ bool saveFigure(QWidget* figure, const QString& file, QString* error) {
   if (QFileInfo(file).suffix().compare(QLatin1String("svg"), Qt::CaseInsensitive) == 0) {
     // Widgets draw through QPainter, so rendering into an SVG generator keeps text and lines as
     // vectors (charts, matrices and scatter plots scale without blur).
+    const auto legend = legendDocument(figure);
+    const QSize size = figureSize(figure, legend.get());
     QSvgGenerator svg;
     svg.setOutputDevice(&out);
     svg.setSize(size);
@@ -202,8 +207,7 @@ bool saveFigure(QWidget* figure, const QString& file, QString* error) {
 
 QImage renderFigure(QWidget* figure, qreal ratio) {
   const auto legend = legendDocument(figure);
-  const QSize size = figure->size() + QSize(0, legend ? static_cast<int>(std::ceil(legend->size().height())) : 0);
-  QImage image(size * ratio, QImage::Format_ARGB32_Premultiplied);
+  QImage image(figureSize(figure, legend.get()) * ratio, QImage::Format_ARGB32_Premultiplied);
   image.setDevicePixelRatio(ratio);
   image.fill(figure->palette().color(figure->backgroundRole()));
   QPainter painter(&image);

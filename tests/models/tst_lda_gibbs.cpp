@@ -6,6 +6,7 @@
 #include <QtTest>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <limits>
@@ -213,6 +214,25 @@ class LdaGibbsTest : public QObject {
     QCOMPARE(p[2].end, std::size_t{6});
     LdaGibbsState many(corpus, 2, 0.1, 0.1, 50, 1);  // never more partitions than documents
     QCOMPARE(many.partitions().size(), std::size_t{6});
+  }
+
+  // Word groups hold equal tokens and take turns at the frequent words: contiguous ranges of word
+  // ids of equal tokens put the frequent words (which come first in a corpus's order) in one
+  // group, whose rounds cost more while the other partitions waited.
+  void wordGroupsShareTheFrequentWords() {
+    const std::vector<std::int64_t> frequency{100, 90, 80, 70, 5, 5, 5, 5, 4, 4, 3, 3, 2, 2, 1, 1};
+    const auto groupOf = core::topic::balancedWordGroups(frequency, 2);
+    std::array<std::int64_t, 2> tokens{}, frequentWords{};
+    for (std::size_t w = 0; w < frequency.size(); ++w) {
+      tokens[groupOf[w]] += frequency[w];
+      if (frequency[w] >= 70) ++frequentWords[groupOf[w]];
+    }
+    QCOMPARE(tokens[0], std::int64_t{190});  // 100 70 5 5 4 3 2 1
+    QCOMPARE(tokens[1], std::int64_t{190});  // 90 80 5 5 4 3 2 1
+    QCOMPARE(frequentWords[0], std::int64_t{2});
+    QCOMPARE(frequentWords[1], std::int64_t{2});
+    const auto one = core::topic::balancedWordGroups(frequency, 1);
+    QVERIFY(std::all_of(one.begin(), one.end(), [](auto g) { return g == 0; }));
   }
 
   // 000 §27.3.5: after 64 sweeps with K = 2 the topics are {money, loan, bank} and {river, stream, bank}.

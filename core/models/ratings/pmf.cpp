@@ -13,6 +13,7 @@
 #include "core/models/ratings/pmf.hpp"
 
 #include <cstdlib>
+#include <ctime>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -113,11 +114,13 @@ class PmfChain final : public FitChain {
 
   bool step(const StepPlan& plan, IterationReport& report) override {
     const Stopwatch pass;
+    const std::clock_t cpuBefore = std::clock();
     const std::int64_t bytesBefore = m_distribution != nullptr ? m_distribution->group->bytesSent() : 0;
     const bool complete = m_sgd
                               ? m_sgdSolver->epoch(m_params, static_cast<float>(m_learningRate), plan.iteration, m_stop)
                               : m_alsSolver->sweep(m_params, m_stop);
     m_solverSeconds += pass.seconds();
+    m_solverCpuSeconds += static_cast<double>(std::clock() - cpuBefore) / CLOCKS_PER_SEC;
     if (!complete) return false;
     if (m_distribution != nullptr) {
       m_sweepBytes += m_distribution->group->bytesSent() - bytesBefore;
@@ -154,6 +157,10 @@ class PmfChain final : public FitChain {
       if (m_sweeps > 0) metrics["communicated_bytes_per_sweep"] = double(m_sweepBytes) / double(m_sweeps);
     }
     if (result.iterations > 0) metrics["seconds_per_iteration"] = m_solverSeconds / double(result.iterations);
+    metrics["solver_seconds"] = m_solverSeconds;
+    // Processor time of all this process's threads in the passes: its share of the work (and, in a
+    // distributed fit, what waiting on the others costs) on a busy machine.
+    metrics["solver_cpu_seconds"] = m_solverCpuSeconds;
     if (!m_test.empty()) {
       metrics[kHeldoutRmse] = pmf::heldoutRmse(m_test, m_params);
       metrics["heldout_ratings"] = static_cast<std::int64_t>(m_test.size());
@@ -183,7 +190,7 @@ class PmfChain final : public FitChain {
   std::optional<pmf::SgdSolver> m_sgdSolver;
   std::optional<pmf::AlsSolver> m_alsSolver;
   double m_learningRate;
-  double m_solverSeconds = 0.0;
+  double m_solverSeconds = 0.0, m_solverCpuSeconds = 0.0;
   pmf::AlsDistribution* m_distribution;
   bool m_root;  // this process writes the run (the only one, unless distributed)
   std::int64_t m_sweeps = 0, m_sweepBytes = 0, m_abortAfterSweeps = -1;

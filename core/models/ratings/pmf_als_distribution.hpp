@@ -27,7 +27,7 @@ struct AlsDistribution {
 };
 
 // Process q solves rows [bounds[q], bounds[q + 1]): contiguous blocks of about equal work, a row
-// counted as its number of ratings plus K (its K^2 per rating and K^3 per row, divided by K^2).
+// counted as its number of ratings plus K + 1 (its K^2 per rating and K^3 per row, over K^2).
 // Every process computes the same bounds from the same ratings.
 std::vector<std::int32_t> alsRowBlocks(std::span<const std::int64_t> start, int factors, int processes);
 

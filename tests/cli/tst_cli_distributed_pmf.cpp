@@ -2,7 +2,8 @@
 // latent-cli fit pmf --distributed under mpirun (issue 22): the ALS fit of N processes is the
 // one-process fit bit for bit (every final metric, the factors and biases, the snapshots), with
 // and without implicit feedback; process 0 alone writes the run; a process that dies leaves a
-// failed run with its last snapshot; the SGD solver is refused. Built only where CMake finds MPI.
+// failed run with its last snapshot; the SGD solver is refused; without mpirun the flag changes
+// nothing. Built only where CMake finds MPI.
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QtTest>
@@ -146,6 +147,19 @@ class CliDistributedPmfTest : public QObject {
     }
     const auto next = runCli(pmfArguments(project, {}));
     QCOMPARE(next.exitCode, 0);
+  }
+
+  // Without mpirun, --distributed is a group of one: the very run without it.
+  void oneProcessIsANormalRun() {
+    test::Scratch scratch;
+    const auto project = pmfProject(scratch);
+    const auto plain = runCli(pmfArguments(project, {}));
+    const auto alone = runCli(pmfArguments(project, {"--distributed"}));
+    QCOMPARE(plain.exitCode, 0);
+    QCOMPARE(alone.exitCode, 0);
+    QVERIFY(lastLine(plain)["heldout_rmse"] == lastLine(alone)["heldout_rmse"]);
+    QVERIFY(lastLine(plain)["train_objective"] == lastLine(alone)["train_objective"]);
+    QVERIFY(!lastLine(alone).contains("processes"));
   }
 
   // SGD does not run distributed: a usage error (exit 2) before a run is written.

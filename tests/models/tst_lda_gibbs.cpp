@@ -461,6 +461,23 @@ class LdaGibbsTest : public QObject {
     QCOMPARE(warmedStarts, (std::vector<std::int64_t>{1, 2, 3}));
   }
 
+  // The warm-up's sweeps count towards the burn-in of the re-estimation of alpha and beta: after
+  // 60 warp sweeps (burn-in 50) a 20-sweep chain re-estimates them at its sweep 20; from a random
+  // start the same chain is still inside the burn-in and keeps the start values.
+  void warpStartCountsTowardsTheBurnIn() {
+    const auto corpus = test::corpusFromTexts(core::generateGibbsToyCorpus());
+    const auto split = test::wholeCorpus(corpus);
+    const nlohmann::json plain = {{"k", 2}, {"iterations", 20}, {"restarts", 1}, {"sampler", "sparse"}};
+    auto warmed = plain;
+    warmed["warp_start"] = 60;
+    const auto without = test::fitLdaGibbs(split, 16, plain, 3, 1);
+    const auto with = test::fitLdaGibbs(split, 16, warmed, 3, 1);
+    QCOMPARE(without.result.finalMetrics["alpha_sum"].get<double>(), 0.2);
+    QCOMPARE(without.result.finalMetrics["beta"].get<double>(), 0.01);
+    QVERIFY(with.result.finalMetrics["alpha_sum"].get<double>() != 0.2);
+    QVERIFY(with.result.finalMetrics["beta"].get<double>() != 0.01);
+  }
+
   // Stopped by the observer during the restarts: cancelled before the kept chain's first sweep,
   // with the topics and assignments of the start it was sampling.
   void observerCanStopTheRestarts() {

@@ -172,7 +172,12 @@ class GibbsChain final : public FitChain {
         // sample's phi carries the Monte Carlo noise of every token's draw (on a 100k-token corpus
         // drawn from LDA with K = 20 the mean total-variation distance to the true topics was 0.101
         // for one sample, 0.093 for the average). The log joint and tokenTopics stay the last sample's.
-        m_averageFrom(options.iterations - std::max<std::int64_t>(1, options.iterations / 5) + 1) {}
+        m_averageFrom(options.iterations - std::max<std::int64_t>(1, options.iterations / 5) + 1),
+        // The burn-in is there so that the topics have formed before alpha and beta are first
+        // re-estimated; a warm-up by the warp sampler (warp_start) has formed them, so its sweeps
+        // count towards it. Without this, a short chain after the warm-up kept its start values.
+        m_optimizeBurnIn(std::max<std::int64_t>(
+            0, options.optimizeBurnIn - (options.sampler == LdaGibbsOptions::Sampler::Warp ? 0 : options.warpStart))) {}
 
   bool step(const StepPlan& plan, IterationReport& report) override {
     const std::int64_t it = plan.iteration, last = plan.last;
@@ -186,8 +191,8 @@ class GibbsChain final : public FitChain {
     m_samplingCpuSeconds += static_cast<double>(std::clock() - cpuBefore) / CLOCKS_PER_SEC;
     if (!complete) return false;
     ++m_sweeps;
-    const bool optimizeDue = m_options.optimizeEvery > 0 && it > m_options.optimizeBurnIn &&
-                             it % m_options.optimizeEvery == 0 && m_tokens > 0;
+    const bool optimizeDue =
+        m_options.optimizeEvery > 0 && it > m_optimizeBurnIn && it % m_options.optimizeEvery == 0 && m_tokens > 0;
     if (due || harmonicDue || optimizeDue || it >= m_averageFrom) synchronizeState(m_kernel, due || optimizeDue);
 
     std::vector<std::int64_t> histogram;
@@ -324,6 +329,7 @@ class GibbsChain final : public FitChain {
   double m_tokens;
   bool m_root;  // this process writes the run (the only one, unless distributed)
   std::int64_t m_averageFrom;
+  std::int64_t m_optimizeBurnIn;  // sweeps of this chain before the first re-estimation
   std::int64_t m_sweeps = 0;
   double m_samplingSeconds = 0.0;
   double m_samplingCpuSeconds = 0.0;  // processor time of all threads: what the sweeps cost on a busy machine

@@ -22,7 +22,7 @@ try, each a family of its own in the table.
 
     /usr/bin/python3 tests/benchmarks/peers/time_to_perplexity.py --cli build/app/cli/latent-cli \\
         --project man.latent --dataset man1 --k 1000 \\
-        --ours 'sparse|--restarts 1|50,100,200;warp start|--restarts 1 --warp-start 200|50,100' \\
+        --ours 'sparse|--restarts 1 --sampler sparse|50,100,200;warp start 200|--restarts 1 --warp-start 200|20,50,100' \\
         --mallet-sweeps 100,200,400 --warplda-sweeps 100,200,400,800 --warplda-settings 50:0.01,100:0.01
 Re-analyse the runs of a work folder (fits.json) without fitting again: --analyse-only --work DIR;
 add fits to it, skipping those it holds: --resume --work DIR.
@@ -143,7 +143,7 @@ def main():
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--alpha", type=float, default=0.1, help="starting alpha per topic, ours and MALLET's")
     parser.add_argument("--beta", type=float, default=0.01)
-    parser.add_argument("--ours", default="sparse|--restarts 1|50,100,200",
+    parser.add_argument("--ours", default="sparse|--restarts 1 --sampler sparse|50,100,200",
                         help="families 'name|options|sweeps,...' separated by ';'")
     parser.add_argument("--mallet-sweeps", default="100,200,400", help="'' for none")
     parser.add_argument("--warplda-sweeps", default="100,200,400,800", help="'' for none")

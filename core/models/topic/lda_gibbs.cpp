@@ -175,10 +175,9 @@ class GibbsChain final : public FitChain {
         m_averageFrom(options.iterations - std::max<std::int64_t>(1, options.iterations / 5) + 1),
         // The burn-in is there so that the topics have formed before alpha and beta are first
         // re-estimated; a warm-up by the warp sampler (warp_start) has formed them, so its sweeps
-        // count towards it, and a warm-up past the burn-in re-estimates them after the chain's
-        // first sweep too. Without this, a short chain after the warm-up kept its start values.
-        m_warmUp(options.sampler == LdaGibbsOptions::Sampler::Warp ? 0 : options.warpStart),
-        m_optimizeBurnIn(std::max<std::int64_t>(0, options.optimizeBurnIn - m_warmUp)) {}
+        // count towards it. Without this, a short chain after the warm-up kept its start values.
+        m_optimizeBurnIn(std::max<std::int64_t>(
+            0, options.optimizeBurnIn - (options.sampler == LdaGibbsOptions::Sampler::Warp ? 0 : options.warpStart))) {}
 
   bool step(const StepPlan& plan, IterationReport& report) override {
     const std::int64_t it = plan.iteration, last = plan.last;
@@ -192,9 +191,8 @@ class GibbsChain final : public FitChain {
     m_samplingCpuSeconds += static_cast<double>(std::clock() - cpuBefore) / CLOCKS_PER_SEC;
     if (!complete) return false;
     ++m_sweeps;
-    const bool warmedPastBurnIn = m_warmUp > 0 && m_warmUp >= m_options.optimizeBurnIn;
-    const bool optimizeDue = m_options.optimizeEvery > 0 && it > m_optimizeBurnIn &&
-                             (it % m_options.optimizeEvery == 0 || (warmedPastBurnIn && it == 1)) && m_tokens > 0;
+    const bool optimizeDue =
+        m_options.optimizeEvery > 0 && it > m_optimizeBurnIn && it % m_options.optimizeEvery == 0 && m_tokens > 0;
     if (due || harmonicDue || optimizeDue || it >= m_averageFrom) synchronizeState(m_kernel, due || optimizeDue);
 
     std::vector<std::int64_t> histogram;
@@ -331,7 +329,6 @@ class GibbsChain final : public FitChain {
   double m_tokens;
   bool m_root;  // this process writes the run (the only one, unless distributed)
   std::int64_t m_averageFrom;
-  std::int64_t m_warmUp;          // sweeps of the warp sampler before this chain (warp_start)
   std::int64_t m_optimizeBurnIn;  // sweeps of this chain before the first re-estimation
   std::int64_t m_sweeps = 0;
   double m_samplingSeconds = 0.0;

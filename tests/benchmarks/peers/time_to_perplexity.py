@@ -10,8 +10,9 @@ final state). Every fit's topics are scored by lda_peers.py's numpy copy of our 
 Then for each target perplexity, the best any fit reached times 1.02 and coarser ones, the table gives
 each system's least training time among its fits that reached the target.
 
-Training seconds: ours, the `seconds` of the last iteration's report (restarts, warm-up and sweeps;
-not the final held-out evaluation or storing the run); MALLET, its "Total time"; WarpLDA, the sum of
+Training seconds: ours, the `seconds` of the last iteration's report (restarts, warm-up, sweeps and
+snapshots) less its `evaluation_seconds` (our own held-out evaluation at the report, which the peers
+do not do), not storing the run; MALLET, its "Total time"; WarpLDA, the sum of
 its per-iteration times. The whole process's wall time and peak RSS are recorded beside them.
 
 The split comes from `latent-cli heldout-split` (same --heldout and --seed as `fit`). MALLET gets the
@@ -56,12 +57,13 @@ def fit_ours(args, options, sweeps, observed, scored):
                "--eval-every", str(sweeps + 1), "--json"] + options.split()
     stdout, _, wall, rss = timed(command)
     lines = [json.loads(line) for line in stdout.splitlines() if line.strip()]
-    seconds = [line for line in lines if "iteration" in line][-1]["seconds"]
+    # The last report's seconds include our own held-out evaluation; the peers are scored outside.
+    seconds = [line for line in lines if "iteration" in line][-1]["seconds"] - lines[-1].get("evaluation_seconds", 0.0)
     run = lines[-1]["run"]
     phi = read_matrix(args.project, run, "topic_word")
     alpha = read_matrix(args.project, run, "alpha").ravel()
     return {"seconds": seconds, "wall": wall, "rss": rss, "perplexity": score(phi, alpha, observed, scored),
-            "cpp_perplexity": lines[-1].get("heldout_perplexity")}
+            "cpp_perplexity": lines[-1].get("heldout_perplexity"), "run": run}
 
 
 def fit_mallet(args, sweeps, vocabulary, observed, scored):

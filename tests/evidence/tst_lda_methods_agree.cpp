@@ -130,13 +130,13 @@ class LdaMethodsAgree : public QObject {
   }
 
   // A corpus and run seed on which a single lda-gibbs chain (2 partitions) stays with two true
-  // topics merged to the end: log joint -4.843 nats per token, mean TV 0.178, where good chains
-  // reach -4.74 and 0.044. Run seeds 1-40 on this corpus: 4 single chains stuck (2, 9, 31, 33;
-  // with the AD-LDA schedule before 2026-11-25, run seed 11 was one of them). With the default
-  // restarts the start with the highest log joint after the two rounds of short chains continues
-  // (start 2 here; after 25 sweeps starts 1, 4 and 6 were at -4.85 to -4.95, the others -4.73 to
-  // -4.74) and finds the topics; the restarts depend only on the seed, so a second run gives the
-  // same numbers.
+  // topics merged to the end: log joint -4.818 nats per token, mean TV 0.158, where good chains
+  // reach -4.74 and 0.044. Run seeds 1-14 on this corpus: 2 single chains stuck (4 and 7; with the
+  // word groups of contiguous word ids before issue 22 it was 2, 9, 31 and 33 of 1-40, and with the
+  // AD-LDA schedule before 2026-11-25 seed 11). With the default restarts the start with the highest
+  // log joint after the two rounds of short chains continues (start 4 here; after 25 sweeps starts
+  // 1, 3 and 5 were at -4.87 to -5.01, the others -4.73 to -4.74) and finds the topics; the
+  // restarts depend only on the seed, so a second run gives the same numbers.
   void gibbsRestartsAvoidMergedTopics() {
     core::SyntheticLdaSpec spec;
     spec.topics = 10;
@@ -147,7 +147,7 @@ class LdaMethodsAgree : public QObject {
     const auto truth = core::generateLdaCorpus(spec);
     const auto split = core::splitForDocumentCompletion(truth.corpus, 0.15, 5);
     const auto documents = static_cast<std::int64_t>(truth.corpus.documentCount());
-    const std::uint64_t runSeed = 2;
+    const std::uint64_t runSeed = 4;
     const auto single = fitMethod("lda-gibbs", split, documents, {{"k", 10}, {"restarts", 1}}, runSeed);
     const auto restarted = fitMethod("lda-gibbs", split, documents, {{"k", 10}}, runSeed);
     const auto again = fitMethod("lda-gibbs", split, documents, {{"k", 10}}, runSeed);

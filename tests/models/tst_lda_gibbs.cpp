@@ -605,12 +605,6 @@ class LdaGibbsTest : public QObject {
     QCOMPARE(sparse.warpStart, std::int64_t{0});
     QCOMPARE(sparse.starts(), std::int64_t{6});
     QVERIFY(resolve({{"k", 500}, {"sampler", "warp"}}).sampler == core::LdaGibbsOptions::Sampler::Warp);
-    // alpha's start: at most 50 / K per topic from 500 topics up, when it is re-estimated.
-    QCOMPARE(few.alpha, 0.1);
-    QCOMPARE(resolve({{"k", 1000}}).alpha, 0.05);
-    QCOMPARE(resolve({{"k", 1000}, {"alpha", 0.01}}).alpha, 0.01);
-    QCOMPARE(resolve({{"k", 1000}, {"optimize_every", 0}}).alpha, 0.1);
-    QCOMPARE(resolve({{"k", 1000}, {"sampler", "sparse"}}).alpha, 0.1);
 
     // A fit says what auto ran.
     const auto corpus = test::corpusFromIds(6, {{0, 1, 2, 3, 4, 5, 0, 1}, {2, 3, 4, 5, 0, 1, 2}, {5, 4, 3, 2, 1}});
@@ -618,7 +612,6 @@ class LdaGibbsTest : public QObject {
     const auto fit = test::fitLdaGibbs(split, 3, {{"k", 500}, {"iterations", 3}}, 1, 1);
     QCOMPARE(fit.result.finalMetrics["sampler"].get<std::string>(), std::string("sparse"));
     QCOMPARE(fit.result.finalMetrics["warp_start_sweeps"].get<std::int64_t>(), std::int64_t{200});
-    QCOMPARE(fit.result.finalMetrics["alpha_start"].get<double>(), 0.1);
     QVERIFY(!fit.result.finalMetrics.contains("restart_chosen"));
   }
 

@@ -273,7 +273,6 @@ class GibbsChain final : public FitChain {
       metrics["train_objective"] = m_lastLogJoint / N;
     }
     metrics["alpha_sum"] = m_state.alphaSum();
-    metrics["alpha_start"] = m_options.alpha;  // per topic; --sampler auto may lower it (resolved())
     metrics["beta"] = m_state.beta();
     metrics["topic_word_samples"] = m_phiSamples;  // sweeps averaged into topic_word
     metrics["sampler"] = m_options.sampler == LdaGibbsOptions::Sampler::Sparse  ? "sparse"
@@ -597,11 +596,6 @@ LdaGibbsOptions LdaGibbsOptions::resolved(bool distributed) const {
     concrete.warpStart = kAutoWarpStartSweeps;
     if (restarts == 0) concrete.restarts = 1;
   }
-  // alpha is a start value when it is re-estimated: at most kAutoAlphaSum / K per topic, since a
-  // large start with many topics spreads every document over most of them, and the re-estimation
-  // (from samples drawn under that alpha) takes many sweeps to bring it down.
-  if (topics >= kAutoWarpTopics && optimizeEvery > 0)
-    concrete.alpha = std::min(alpha, kAutoAlphaSum / static_cast<double>(topics));
   return concrete;
 }
 
@@ -629,8 +623,7 @@ const OptionTable<LdaGibbsOptions>& LdaGibbsOptions::table() {
         .add(topic::betaOption(), &LdaGibbsOptions::beta)
         .add(choiceOption("sampler", {},
                           "How each word's topic is drawn: auto (sparse; from 500 topics up, after 200 sweeps of "
-                          "warp from one start, as warp_start 200 restarts 1, and with alpha re-estimated from a "
-                          "start of at most 50/K per topic), sparse (exact Gibbs; the fastest to a "
+                          "warp from one start, as warp_start 200 restarts 1), sparse (exact Gibbs; the fastest to a "
                           "given perplexity up to a few hundred topics), alias (exact Metropolis-Hastings; its cost "
                           "per word does not "
                           "grow with the number of topics) or warp (WarpLDA's Metropolis-Hastings, approximate: the "

@@ -220,8 +220,12 @@ class GibbsChain final : public FitChain {
       fillTopicWord(m_kernel, m_state, phi);
     const Eigen::VectorXd alpha = m_state.alphaVector();
     const FoldIn foldIn = gibbsFoldIn(phi, alpha);
-    result.matrices.push_back(
-        {topic::kDocTopic, topic::assembleDocTopic(m_data, m_state.documentTopics(), foldIn, m_settings.seed)});
+    result.matrices.push_back({topic::kDocTopic, topic::assembleDocTopic(
+                                                     m_data, m_state.topics(),
+                                                     [&](Eigen::MatrixXd& full, std::span<const std::int64_t> rows) {
+                                                       m_state.documentTopics(full, rows);
+                                                     },
+                                                     foldIn, m_settings.seed)});
     result.matrices.push_back({topic::kAlpha, alpha.transpose()});
     result.tokenTopics = m_state.tokenTopics();
 

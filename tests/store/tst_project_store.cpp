@@ -292,6 +292,9 @@ class ProjectStoreTest : public QObject {
     };
     core::saveMatrix(p, id, "topic_word", -1, values, core::kMatrixPartBytes, core::MatrixElement::Float32);
     QCOMPARE(length("topic_word"), std::int64_t{350 * 4});
+    // data stays the last column, where SQLite keeps the zero blob a matrix is inserted as unexpanded.
+    QCOMPARE(p.db().queryInteger("SELECT max(cid) FROM pragma_table_info('run_matrices')"),
+             p.db().queryInteger("SELECT cid FROM pragma_table_info('run_matrices') WHERE name = 'data'"));
     QCOMPARE(element("topic_word"), std::string("f32"));
     QCOMPARE(*core::loadMatrix(p, id, "topic_word"), rounded);
     // In parts of 1 KB: 256 floats a part, two parts.
@@ -306,6 +309,36 @@ class ProjectStoreTest : public QObject {
     // A float blob whose length is not whole floats is a damaged project.
     p.db().exec("UPDATE run_matrices SET data = substr(data, 1, 1397) WHERE name = 'topic_word'");
     QVERIFY_THROWS_EXCEPTION(core::InputError, core::loadMatrix(p, id, "topic_word"));
+  }
+
+  void schemaFourteenMatricesMigrate() {
+    // Schema 15 rebuilds run_matrices with the element column before data: the matrices of an
+    // older file, in one blob or in parts, read back unchanged as doubles.
+    test::Scratch scratch;
+    const auto file = scratch.path("v14.latent");
+    const Eigen::MatrixXd large = Eigen::MatrixXd::Random(50, 7), small = Eigen::MatrixXd::Random(3, 2);
+    std::int64_t id = 0;
+    {
+      core::Project p(file);
+      const auto dataset = test::addCorpus(p, "toy", {"money bank"});
+      core::RunRecord run;
+      run.datasetId = dataset;
+      run.model = "lda-gibbs";
+      run.appVersion = "test";
+      id = core::createRun(p, run);
+      core::saveMatrix(p, id, "topic_word", -1, large, 1024);
+      core::saveMatrix(p, id, "alpha", -1, small);
+      p.db().exec("ALTER TABLE run_matrices DROP COLUMN element; PRAGMA user_version = 14");
+    }
+    core::Project p(file);
+    QCOMPARE(p.schemaVersion(), core::Project::latestSchemaVersion());
+    QCOMPARE(*core::loadMatrix(p, id, "topic_word"), large);
+    QCOMPARE(*core::loadMatrix(p, id, "alpha"), small);
+    QCOMPARE(p.db().queryInteger("SELECT count(*) FROM run_matrices WHERE element = 'f64'"), std::int64_t{2});
+    QCOMPARE(p.db().queryInteger("SELECT count(*) FROM run_matrix_parts"), std::int64_t{3});
+    // The parts still belong to their matrix: deleting the run takes them.
+    p.db().exec("DELETE FROM runs");
+    QCOMPARE(p.db().queryInteger("SELECT count(*) FROM run_matrix_parts"), std::int64_t{0});
   }
 
   void largeTopicMatricesAreStoredAsFloat32() {

@@ -204,7 +204,10 @@ class GibbsChain final : public FitChain {
     synchronizeState(m_kernel, false);
     Eigen::MatrixXd current;
     fillTopicWord(m_kernel, m_state, current);
-    return {{topic::kTopicWord, std::move(current)}};
+    // Moved in: a braced list would copy the matrix (an initializer_list's elements are const).
+    std::vector<NamedMatrix> matrices;
+    matrices.push_back({topic::kTopicWord, std::move(current)});
+    return matrices;
   }
 
   // Results: the state reached, also when stopped (the average of the samples taken so far, or

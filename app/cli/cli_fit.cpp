@@ -113,7 +113,7 @@ Command addFitCommand(CLI::App& app) {
   sub->add_flag("--json", args->json, "One JSON object per evaluation and a final one, each on a line");
   sub->add_flag("--distributed", args->distributed,
                 "Spread the fit over the processes mpirun started (mpirun -np N latent-cli fit ...); process 0 "
-                "writes the run. lda-gibbs with the sparse sampler only");
+                "writes the run. lda-gibbs with the sparse sampler, pmf with the ALS solver");
 
   return {sub, [=]() -> int {
             auto model = core::createModel(args->model);

@@ -77,7 +77,7 @@ nlohmann::json validateRunRequest(Project& project, const RunRequest& request) {
   nlohmann::json options = resolveOptions(info, request.options);
   if (request.communicator != nullptr) {
     if (info.distributed == nullptr)
-      throw UsageError("model " + info.name + " does not run distributed (--distributed): lda-gibbs does");
+      throw UsageError("model " + info.name + " does not run distributed (--distributed): lda-gibbs and pmf do");
     const std::string refusal = info.distributed(options, request.communicator->size());
     if (!refusal.empty()) throw UsageError("--distributed: " + refusal);
   }

@@ -6,6 +6,7 @@
 #include <QtTest>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <limits>
@@ -213,6 +214,25 @@ class LdaGibbsTest : public QObject {
     QCOMPARE(p[2].end, std::size_t{6});
     LdaGibbsState many(corpus, 2, 0.1, 0.1, 50, 1);  // never more partitions than documents
     QCOMPARE(many.partitions().size(), std::size_t{6});
+  }
+
+  // Word groups hold equal tokens and take turns at the frequent words: contiguous ranges of word
+  // ids of equal tokens put the frequent words (which come first in a corpus's order) in one
+  // group, whose rounds cost more while the other partitions waited.
+  void wordGroupsShareTheFrequentWords() {
+    const std::vector<std::int64_t> frequency{100, 90, 80, 70, 5, 5, 5, 5, 4, 4, 3, 3, 2, 2, 1, 1};
+    const auto groupOf = core::topic::balancedWordGroups(frequency, 2);
+    std::array<std::int64_t, 2> tokens{}, frequentWords{};
+    for (std::size_t w = 0; w < frequency.size(); ++w) {
+      tokens[groupOf[w]] += frequency[w];
+      if (frequency[w] >= 70) ++frequentWords[groupOf[w]];
+    }
+    QCOMPARE(tokens[0], std::int64_t{190});  // 100 70 5 5 4 3 2 1
+    QCOMPARE(tokens[1], std::int64_t{190});  // 90 80 5 5 4 3 2 1
+    QCOMPARE(frequentWords[0], std::int64_t{2});
+    QCOMPARE(frequentWords[1], std::int64_t{2});
+    const auto one = core::topic::balancedWordGroups(frequency, 1);
+    QVERIFY(std::all_of(one.begin(), one.end(), [](auto g) { return g == 0; }));
   }
 
   // 000 §27.3.5: after 64 sweeps with K = 2 the topics are {money, loan, bank} and {river, stream, bank}.
@@ -533,7 +553,7 @@ class LdaGibbsTest : public QObject {
       core::resolveOptions(core::ldaGibbsModel().info(), {{"sampler", "gibbs"}});
       QFAIL("accepted an unknown sampler");
     } catch (const core::UsageError& e) {
-      QVERIFY(std::string(e.what()).find("--sampler of lda-gibbs must be one of: sparse, alias, warp") !=
+      QVERIFY(std::string(e.what()).find("--sampler of lda-gibbs must be one of: auto, sparse, alias, warp") !=
               std::string::npos);
     }
     try {
@@ -542,6 +562,40 @@ class LdaGibbsTest : public QObject {
     } catch (const core::UsageError& e) {
       QVERIFY(std::string(e.what()).find("--mh-steps") != std::string::npos);
     }
+  }
+
+  // The default sampler, auto: sparse with the restarts below 500 topics; from 500 up, 200 warp
+  // sweeps from one start first (unless asked otherwise), and never in a distributed fit, which
+  // runs the sparse sampler alone.
+  void autoSamplerChoosesByTopics() {
+    const auto resolve = [](const nlohmann::json& options, bool distributed = false) {
+      return core::LdaGibbsOptions::table()
+          .parse(core::resolveOptions(core::ldaGibbsModel().info(), options), "lda-gibbs")
+          .resolved(distributed);
+    };
+    const auto few = resolve({{"k", 499}});
+    QVERIFY(few.sampler == core::LdaGibbsOptions::Sampler::Sparse);
+    QCOMPARE(few.warpStart, std::int64_t{0});
+    QCOMPARE(few.starts(), std::int64_t{6});
+    const auto many = resolve({{"k", 500}});
+    QVERIFY(many.sampler == core::LdaGibbsOptions::Sampler::Sparse);
+    QCOMPARE(many.warpStart, std::int64_t{200});
+    QCOMPARE(many.starts(), std::int64_t{1});
+    QCOMPARE(resolve({{"k", 500}, {"restarts", 3}}).starts(), std::int64_t{3});
+    QCOMPARE(resolve({{"k", 500}, {"warp_start", 50}}).warpStart, std::int64_t{50});
+    QCOMPARE(resolve({{"k", 500}}, true).warpStart, std::int64_t{0});
+    const auto sparse = resolve({{"k", 500}, {"sampler", "sparse"}});
+    QCOMPARE(sparse.warpStart, std::int64_t{0});
+    QCOMPARE(sparse.starts(), std::int64_t{6});
+    QVERIFY(resolve({{"k", 500}, {"sampler", "warp"}}).sampler == core::LdaGibbsOptions::Sampler::Warp);
+
+    // A fit says what auto ran.
+    const auto corpus = test::corpusFromIds(6, {{0, 1, 2, 3, 4, 5, 0, 1}, {2, 3, 4, 5, 0, 1, 2}, {5, 4, 3, 2, 1}});
+    const auto split = core::splitForDocumentCompletion(corpus, 0.0, 1);
+    const auto fit = test::fitLdaGibbs(split, 3, {{"k", 500}, {"iterations", 3}}, 1, 1);
+    QCOMPARE(fit.result.finalMetrics["sampler"].get<std::string>(), std::string("sparse"));
+    QCOMPARE(fit.result.finalMetrics["warp_start_sweeps"].get<std::int64_t>(), std::int64_t{200});
+    QVERIFY(!fit.result.finalMetrics.contains("restart_chosen"));
   }
 
   // 001 eq. 9 by hand: t = (-1000, -1001, -1003): log 3 - log(e^1000 + e^1001 + e^1003) rewritten

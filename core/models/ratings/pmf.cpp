@@ -12,10 +12,13 @@
 // p_u and every y_j carries lambda |y_j|^2 with its item's l_i (SVD++ penalises p, q and y alike).
 #include "core/models/ratings/pmf.hpp"
 
+#include <cstdlib>
+#include <ctime>
 #include <limits>
 #include <memory>
 #include <optional>
 #include <span>
+#include <string>
 #include <utility>
 
 #include "core/eval/rating_split.hpp"
@@ -25,6 +28,8 @@
 #include "core/models/ratings/pmf_als.hpp"
 #include "core/models/ratings/pmf_sgd.hpp"
 #include "core/util/clock.hpp"
+#include "core/util/communicator.hpp"
+#include "core/util/errors.hpp"
 
 namespace latent::core {
 namespace {
@@ -52,6 +57,13 @@ ModelInfo pmfInfo() {
     const bool implicit = options.at("implicit").get<bool>() && options.at("solver").get<std::string>() == "als";
     return ResourceNeeds{(implicit ? (U + I) * K * K * 8 : 0) + (U + 2 * I) * K * 8, std::max(U, I) * (K + 1) * 8};
   };
+  // Distributed (pmf_als_distribution.hpp): ALS only; SGD's blocks are updated in a sequence
+  // that would have to cross the processes at every block.
+  info.distributed = [](const nlohmann::json& options, int) -> std::string {
+    if (options.value("solver", std::string("als")) != "als")
+      return "only the ALS solver runs distributed (--solver als)";
+    return "";
+  };
   return info;
 }
 
@@ -74,8 +86,10 @@ pmf::Parameters fitBiasOnly(const pmf::TrainingRatings& train, const pmf::Regula
 // complete pass (or of the start before the first).
 class PmfChain final : public FitChain {
  public:
+  // `distribution`: the processes of a distributed fit (null for one), `stop` this process's own
+  // stop request.
   PmfChain(const pmf::TrainingRatings& train, std::span<const Rating> test, const PmfOptions& options,
-           const FitSettings& settings, std::stop_token stop)
+           const FitSettings& settings, pmf::AlsDistribution* distribution, std::stop_token stop)
       : m_train(train),
         m_test(test),
         m_options(options),
@@ -88,20 +102,30 @@ class PmfChain final : public FitChain {
         m_params(pmf::Parameters::initial(train, static_cast<int>(options.factors), options.initScale, settings.seed,
                                           m_implicit)),
         m_learningRate(options.learningRate),
+        m_distribution(distribution),
+        m_root(distribution == nullptr || distribution->group->rank() == 0),
         m_stop(std::move(stop)) {
     if (m_sgd)
       m_sgdSolver.emplace(train, m_reg, options.blocksFor(settings.threads), settings.seed);
     else
-      m_alsSolver.emplace(train, m_reg);
+      m_alsSolver.emplace(train, m_reg, distribution, static_cast<int>(options.factors));
+    if (m_distribution != nullptr) m_abortAfterSweeps = distributedTestAbortAfterSweeps(m_distribution->group->rank());
   }
 
   bool step(const StepPlan& plan, IterationReport& report) override {
     const Stopwatch pass;
+    const std::clock_t cpuBefore = std::clock();
+    const std::int64_t bytesBefore = m_distribution != nullptr ? m_distribution->group->bytesSent() : 0;
     const bool complete = m_sgd
                               ? m_sgdSolver->epoch(m_params, static_cast<float>(m_learningRate), plan.iteration, m_stop)
                               : m_alsSolver->sweep(m_params, m_stop);
     m_solverSeconds += pass.seconds();
+    m_solverCpuSeconds += static_cast<double>(std::clock() - cpuBefore) / CLOCKS_PER_SEC;
     if (!complete) return false;
+    if (m_distribution != nullptr) {
+      m_sweepBytes += m_distribution->group->bytesSent() - bytesBefore;
+      if (++m_sweeps == m_abortAfterSweeps) std::abort();  // the distributed tests' crashed process
+    }
     m_fit = pmf::trainingFit(m_train, m_params, m_reg);
     report.trainObjective = m_fit.objective;
     report.extras.emplace_back("train_rmse", m_fit.rmse);
@@ -126,7 +150,17 @@ class PmfChain final : public FitChain {
     metrics["solver"] = m_options.solver;
     metrics["implicit"] = m_implicit;
     if (m_sgd) metrics["blocks"] = m_sgdSolver->blocks();
+    if (m_distribution != nullptr) {
+      metrics["processes"] = m_distribution->group->size();
+      // What this process sent per complete sweep: its blocks of users and items (and the stop
+      // flags of the implicit step).
+      if (m_sweeps > 0) metrics["communicated_bytes_per_sweep"] = double(m_sweepBytes) / double(m_sweeps);
+    }
     if (result.iterations > 0) metrics["seconds_per_iteration"] = m_solverSeconds / double(result.iterations);
+    metrics["solver_seconds"] = m_solverSeconds;
+    // Processor time of all this process's threads in the passes: its share of the work (and, in a
+    // distributed fit, what waiting on the others costs) on a busy machine.
+    metrics["solver_cpu_seconds"] = m_solverCpuSeconds;
     if (!m_test.empty()) {
       metrics[kHeldoutRmse] = pmf::heldoutRmse(m_test, m_params);
       metrics["heldout_ratings"] = static_cast<std::int64_t>(m_test.size());
@@ -134,7 +168,8 @@ class PmfChain final : public FitChain {
       // by the mean and the biases alone (eq. 27.93 without u . v, same bias penalty).
       const auto meanOnly = pmf::Parameters::initial(m_train, 0, 0.0, m_seed);
       metrics["baseline_global_mean_rmse"] = pmf::heldoutRmse(m_test, meanOnly);
-      if (!cancelled)
+      // Only process 0's result is written: the others skip the bias-only fit.
+      if (!cancelled && m_root)
         metrics["baseline_bias_rmse"] = pmf::heldoutRmse(m_test, fitBiasOnly(m_train, m_reg, m_seed, m_stop));
     }
     result.matrices = pmf::toMatrices(m_params);
@@ -155,7 +190,10 @@ class PmfChain final : public FitChain {
   std::optional<pmf::SgdSolver> m_sgdSolver;
   std::optional<pmf::AlsSolver> m_alsSolver;
   double m_learningRate;
-  double m_solverSeconds = 0.0;
+  double m_solverSeconds = 0.0, m_solverCpuSeconds = 0.0;
+  pmf::AlsDistribution* m_distribution;
+  bool m_root;  // this process writes the run (the only one, unless distributed)
+  std::int64_t m_sweeps = 0, m_sweepBytes = 0, m_abortAfterSweeps = -1;
   pmf::TrainingFit m_fit;
   std::stop_token m_stop;
 };
@@ -170,9 +208,20 @@ class PmfModel final : public DescribedModel<&pmfInfo> {
     const RatingSplit& split = *data.ratingSplit;
     const auto train = pmf::TrainingRatings::build(split.train, static_cast<std::int32_t>(ratings.userCount()),
                                                    static_cast<std::int32_t>(ratings.itemCount()));
-    PmfChain chain(train, split.test, options, settings, stop);
+    // Distributed: every process holds the whole ratings table read-only and solves its blocks of
+    // users and items (pmf_als_distribution.hpp); the driver follows the stop they agree on.
+    Communicator* group = settings.communicator;
+    const int processes = group != nullptr ? group->size() : 1;
+    if (processes > 1) {
+      const std::string refusal = info().distributed(settings.options, processes);
+      if (!refusal.empty()) throw UsageError(refusal);
+    }
+    pmf::AlsDistribution distribution{group, stop, {}};
+    pmf::AlsDistribution* const distributed = processes > 1 ? &distribution : nullptr;
+    const std::stop_token driverStop = distributed != nullptr ? distribution.agreed.get_token() : stop;
+    PmfChain chain(train, split.test, options, settings, distributed, stop);
     const ChainSchedule schedule{options.iterations, options.snapshotEvery};
-    return driveChain(chain, schedule, settings, observer, stop, clock);
+    return driveChain(chain, schedule, settings, observer, driverStop, clock);
   }
 };
 

@@ -76,56 +76,116 @@ bool alsSolveRow(const FactorTable& other, std::span<const float> otherBias, std
   return true;
 }
 
-AlsSolver::AlsSolver(const TrainingRatings& data, const Regularization& reg) : m_data(data), m_reg(reg) {}
+AlsSolver::AlsSolver(const TrainingRatings& data, const Regularization& reg, AlsDistribution* distribution, int factors)
+    : m_data(data), m_reg(reg), m_distribution(distribution) {
+  if (m_distribution != nullptr && m_distribution->group->size() > 1) {
+    m_userBlocks = alsRowBlocks(data.userStart, factors, m_distribution->group->size());
+    m_itemBlocks = alsRowBlocks(data.itemStart, factors, m_distribution->group->size());
+  } else {
+    m_distribution = nullptr;
+  }
+}
 
-bool AlsSolver::sweep(Parameters& params, std::stop_token stop) const {
+bool AlsSolver::solveRows(FactorTable& rows, std::vector<float>& rowBias, const FactorTable& other,
+                          const std::vector<float>& otherBias, const std::vector<std::int64_t>& start,
+                          const std::vector<std::int32_t>& neighbours, const std::vector<float>& targets,
+                          const FactorTable* priorMeans, std::int32_t first, std::int32_t last,
+                          const std::stop_token& stop) const {
   tbb::enumerable_thread_specific<AlsScratch> scratches;
   std::atomic<bool> stopped{false};
-  auto half = [&](FactorTable& rows, std::vector<float>& rowBias, const FactorTable& other,
-                  const std::vector<float>& otherBias, const std::vector<std::int64_t>& start,
-                  const std::vector<std::int32_t>& neighbours, const std::vector<float>& targets,
-                  const FactorTable* priorMeans) {
-    const auto count = static_cast<std::int32_t>(rows.rows);
-    tbb::parallel_for(tbb::blocked_range<std::int32_t>(0, count, kRowsPerTask), [&](const auto& range) {
-      if (stopped.load(std::memory_order_relaxed)) return;
-      if (stop.stop_requested()) {
+  if (first >= last) return !stop.stop_requested();
+  tbb::parallel_for(tbb::blocked_range<std::int32_t>(first, last, kRowsPerTask), [&](const auto& range) {
+    if (stopped.load(std::memory_order_relaxed)) return;
+    if (stop.stop_requested()) {
+      stopped.store(true, std::memory_order_relaxed);
+      return;
+    }
+    auto& scratch = scratches.local();
+    std::int64_t solved = 0;
+    for (std::int32_t r = range.begin(); r != range.end(); ++r) {
+      // One row at K in the hundreds is a K^3 factorisation plus K^2 per rating: every row
+      // looks at the stop, an atomic read beside that work.
+      if (r != range.begin() && stop.stop_requested()) {
         stopped.store(true, std::memory_order_relaxed);
-        return;
+        break;
       }
-      auto& scratch = scratches.local();
-      std::int64_t solved = 0;
-      for (std::int32_t r = range.begin(); r != range.end(); ++r) {
-        // One row at K in the hundreds is a K^3 factorisation plus K^2 per rating: every row
-        // looks at the stop, an atomic read beside that work.
-        if (r != range.begin() && stop.stop_requested()) {
-          stopped.store(true, std::memory_order_relaxed);
-          break;
-        }
-        const auto first = static_cast<std::size_t>(start[static_cast<std::size_t>(r)]);
-        const auto n = static_cast<std::size_t>(start[static_cast<std::size_t>(r) + 1]) - first;
-        if (!alsSolveRow(other, otherBias, std::span<const std::int32_t>(neighbours).subspan(first, n),
-                         std::span<const float>(targets).subspan(first, n), m_reg.factorRidge(std::int64_t(n)),
-                         m_reg.biasRidge(std::int64_t(n)), rows.row(r), rowBias[static_cast<std::size_t>(r)], scratch,
-                         priorMeans ? priorMeans->row(r) : nullptr, stop)) {
-          stopped.store(true, std::memory_order_relaxed);
-          break;
-        }
-        ++solved;
+      const auto from = static_cast<std::size_t>(start[static_cast<std::size_t>(r)]);
+      const auto n = static_cast<std::size_t>(start[static_cast<std::size_t>(r) + 1]) - from;
+      if (!alsSolveRow(other, otherBias, std::span<const std::int32_t>(neighbours).subspan(from, n),
+                       std::span<const float>(targets).subspan(from, n), m_reg.factorRidge(std::int64_t(n)),
+                       m_reg.biasRidge(std::int64_t(n)), rows.row(r), rowBias[static_cast<std::size_t>(r)], scratch,
+                       priorMeans ? priorMeans->row(r) : nullptr, stop)) {
+        stopped.store(true, std::memory_order_relaxed);
+        break;
       }
-      m_rowsSolved.fetch_add(solved, std::memory_order_relaxed);
-    });
-  };
+      ++solved;
+    }
+    m_rowsSolved.fetch_add(solved, std::memory_order_relaxed);
+  });
+  return !stopped.load();
+}
+
+bool AlsSolver::sweep(Parameters& params, std::stop_token stop) const {
+  if (m_distribution != nullptr) return sweepDistributed(params, stop);
   const bool implicit = params.hasImplicit();
   if (implicit) updateImplicitSums(m_data, params);
-  half(params.users, params.userBias, params.items, params.itemBias, m_data.userStart, m_data.userItems,
-       m_data.userValues, implicit ? &params.implicitSums : nullptr);
-  if (stopped.load()) return false;
+  if (!solveRows(params.users, params.userBias, params.items, params.itemBias, m_data.userStart, m_data.userItems,
+                 m_data.userValues, implicit ? &params.implicitSums : nullptr, 0, m_data.users, stop))
+    return false;
   if (implicit) {
     if (!alsImplicitStep(m_data, m_reg, params, stop, &m_rowsSolved)) return false;
   }
-  half(params.items, params.itemBias, params.users, params.userBias, m_data.itemStart, m_data.itemUsers,
-       m_data.itemValues, nullptr);
-  return !stopped.load() && !stop.stop_requested();
+  if (!solveRows(params.items, params.itemBias, params.users, params.userBias, m_data.itemStart, m_data.itemUsers,
+                 m_data.itemValues, nullptr, 0, m_data.items, stop))
+    return false;
+  return !stop.stop_requested();
+}
+
+bool AlsSolver::gatherRows(FactorTable& rows, std::vector<float>& rowBias, const std::vector<std::int32_t>& bounds,
+                           bool stopped) const {
+  Communicator& group = *m_distribution->group;
+  const auto rank = static_cast<std::size_t>(group.rank());
+  Bytes own;
+  appendRowBlock(own, rows, rowBias, bounds[rank], bounds[rank + 1], stopped);
+  const std::vector<Bytes> blocks = group.allGather(own);
+  bool anyStopped = false;
+  for (std::size_t q = 0; q < blocks.size(); ++q) {
+    // This process's own rows are already in place.
+    if (q == rank) {
+      anyStopped = anyStopped || stopped;
+      continue;
+    }
+    anyStopped = readRowBlock(blocks[q], rows, rowBias, bounds[q], bounds[q + 1]) || anyStopped;
+  }
+  if (anyStopped) m_distribution->agreed.request_stop();
+  return anyStopped;
+}
+
+// The same steps as sweep(), each process solving its blocks. A process asked to stop sends its
+// block as far as it got (rows not reached keep their values, on every process alike) and the
+// flag with it, so the processes leave the sweep together with the same parameters.
+bool AlsSolver::sweepDistributed(Parameters& params, const std::stop_token& stop) const {
+  const auto rank = static_cast<std::size_t>(m_distribution->group->rank());
+  const bool implicit = params.hasImplicit();
+  if (implicit) updateImplicitSums(m_data, params);
+  bool complete = solveRows(params.users, params.userBias, params.items, params.itemBias, m_data.userStart,
+                            m_data.userItems, m_data.userValues, implicit ? &params.implicitSums : nullptr,
+                            m_userBlocks[rank], m_userBlocks[rank + 1], stop);
+  if (gatherRows(params.users, params.userBias, m_userBlocks, !complete)) return false;
+  if (implicit) {
+    // The y_j step is a sequential pass over the items (each y_j moves every later one's
+    // gradients), so every process runs it whole on the same parameters. A process stopped in it
+    // keeps consistent parameters of its own (pmf_implicit.hpp); the stop is then agreed.
+    std::vector<std::int64_t> flag{alsImplicitStep(m_data, m_reg, params, stop, &m_rowsSolved) ? 0 : 1};
+    m_distribution->group->allReduceSum(flag);
+    if (flag[0] != 0) {
+      m_distribution->agreed.request_stop();
+      return false;
+    }
+  }
+  complete = solveRows(params.items, params.itemBias, params.users, params.userBias, m_data.itemStart, m_data.itemUsers,
+                       m_data.itemValues, nullptr, m_itemBlocks[rank], m_itemBlocks[rank + 1], stop);
+  return !gatherRows(params.items, params.itemBias, m_itemBlocks, !complete || stop.stop_requested());
 }
 
 }  // namespace latent::core::pmf

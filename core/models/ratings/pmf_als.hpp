@@ -11,6 +11,7 @@
 #include <Eigen/Cholesky>
 #include <Eigen/Core>
 
+#include "core/models/ratings/pmf_als_distribution.hpp"
 #include "core/models/ratings/pmf_state.hpp"
 
 namespace latent::core::pmf {
@@ -46,7 +47,12 @@ bool alsSolveRow(const FactorTable& other, std::span<const float> otherBias, std
 
 class AlsSolver {
  public:
-  AlsSolver(const TrainingRatings& data, const Regularization& reg);
+  // With `distribution` (a group of more than one process) each sweep solves only this process's
+  // blocks of users and items and all-gathers the blocks (pmf_als_distribution.hpp); the implicit
+  // step, a sequential pass over the items, runs whole on every process. Every process then holds
+  // the parameters a single process would, bit for bit.
+  AlsSolver(const TrainingRatings& data, const Regularization& reg, AlsDistribution* distribution = nullptr,
+            int factors = 0);
   // Every user given the items, then every item given the users (oneTBB over rows; each row's
   // solve depends only on the other side, so the result is the same for any thread count).
   // With implicit feedback the y_j are solved between the two halves (alsImplicitStep), so every
@@ -54,6 +60,9 @@ class AlsSolver {
   // Returns false when `stop` ended it early; rows not reached keep their values. The stop is
   // looked at before every row (and within a row of many ratings) and inside the implicit step,
   // so it ends a sweep within one row's solve however large K is.
+  // Distributed, `stop` is this process's own request; the processes agree on it after each half
+  // and after the implicit step (AlsDistribution::agreed), so all of them return false from the
+  // same sweep.
   bool sweep(Parameters& params, std::stop_token stop) const;
 
   // Rows solved since construction: users and items by ridge regression, implicit y_j by the
@@ -61,8 +70,21 @@ class AlsSolver {
   std::int64_t rowsSolved() const noexcept { return m_rowsSolved.load(std::memory_order_relaxed); }
 
  private:
+  bool sweepDistributed(Parameters& params, const std::stop_token& stop) const;
+  // Solves rows [first, last) of one side given the other; false when `stop` cut it short.
+  bool solveRows(FactorTable& rows, std::vector<float>& rowBias, const FactorTable& other,
+                 const std::vector<float>& otherBias, const std::vector<std::int64_t>& start,
+                 const std::vector<std::int32_t>& neighbours, const std::vector<float>& targets,
+                 const FactorTable* priorMeans, std::int32_t first, std::int32_t last,
+                 const std::stop_token& stop) const;
+  // All-gathers the blocks of one side; true when any process had been stopped.
+  bool gatherRows(FactorTable& rows, std::vector<float>& rowBias, const std::vector<std::int32_t>& bounds,
+                  bool stopped) const;
+
   const TrainingRatings& m_data;
   Regularization m_reg;
+  AlsDistribution* m_distribution;
+  std::vector<std::int32_t> m_userBlocks, m_itemBlocks;
   mutable std::atomic<std::int64_t> m_rowsSolved{0};
 };
 

@@ -70,8 +70,8 @@ ModelInfo ldaGibbsInfo() {
     return ResourceNeeds{K * V * 12 + D * K * 8 + N * 8, std::max(K * V, D * K) * 8};
   };
   info.distributed = [](const nlohmann::json& options, int processes) -> std::string {
-    if (options.value("sampler", std::string("sparse")) != "sparse")
-      return "only the sparse sampler runs distributed (--sampler sparse)";
+    const auto sampler = options.value("sampler", std::string("auto"));
+    if (sampler != "sparse" && sampler != "auto") return "only the sparse sampler runs distributed (--sampler sparse)";
     if (options.value("warp_start", std::int64_t{0}) > 0) return "warp_start does not run distributed";
     const auto partitions = options.value("partitions", std::int64_t{0});
     if (partitions > 0 && partitions % processes != 0)
@@ -494,11 +494,11 @@ class LdaGibbsModel final : public DescribedModel<&ldaGibbsInfo> {
   FitResult fit(const FitData& data, const FitSettings& settings, TrainingObserver& observer,
                 std::stop_token stop) override {
     const Stopwatch clock;
-    const auto options = LdaGibbsOptions::table().parse(settings.options, info().name);
     // Distributed: every process runs this fit on the whole corpus, sampling its share of the
     // partitions (lda_gibbs_sparse_kernel.hpp); by default `threads` partitions per process.
     Communicator* group = settings.communicator;
     const int processes = group != nullptr ? group->size() : 1;
+    const auto options = LdaGibbsOptions::table().parse(settings.options, info().name).resolved(processes > 1);
     if (processes > 1) {
       const std::string refusal = info().distributed(settings.options, processes);
       if (!refusal.empty()) throw UsageError(refusal);
@@ -548,6 +548,17 @@ class LdaGibbsModel final : public DescribedModel<&ldaGibbsInfo> {
 
 }  // namespace
 
+LdaGibbsOptions LdaGibbsOptions::resolved(bool distributed) const {
+  LdaGibbsOptions concrete = *this;
+  if (sampler != Sampler::Auto) return concrete;
+  concrete.sampler = Sampler::Sparse;
+  if (topics >= kAutoWarpTopics && !distributed && warpStart == 0) {
+    concrete.warpStart = kAutoWarpStartSweeps;
+    if (restarts == 0) concrete.restarts = 1;
+  }
+  return concrete;
+}
+
 // Why the defaults are what they are (measurements in tests/benchmarks/README.md, "lda-gibbs
 // defaults"): 500 sweeps, because on the SOTU sample the log joint and the held-out perplexity
 // settle within a few hundred with alpha optimisation on (MALLET's 1000 take twice as long for the
@@ -558,7 +569,10 @@ class LdaGibbsModel final : public DescribedModel<&ldaGibbsInfo> {
 // with two finalists, because a single chain stays merged in about one run in five on generated
 // corpora and one short round alone can keep a start that fell fast into a merged optimum; one
 // start for the alias sampler, whose log joint after 50 sweeps still misleads; warp_start off,
-// because the restarts were calibrated from random starts.
+// because the restarts were calibrated from random starts; sampler auto, which from 500 topics up
+// starts with 200 warp sweeps and one start, because there they reach a given held-out perplexity
+// sooner than sparse sweeps from a random start, and restarts guard against two real topics
+// merged, which matters less among hundreds of topics.
 const OptionTable<LdaGibbsOptions>& LdaGibbsOptions::table() {
   static const auto table = [] {
     OptionTable<LdaGibbsOptions> t;
@@ -568,13 +582,15 @@ const OptionTable<LdaGibbsOptions>& LdaGibbsOptions::table() {
         .add(topic::alphaOption(), &LdaGibbsOptions::alpha)
         .add(topic::betaOption(), &LdaGibbsOptions::beta)
         .add(choiceOption("sampler", {},
-                          "How each word's topic is drawn: sparse (exact Gibbs; the fastest to a given perplexity up "
-                          "to about a thousand topics), alias (exact Metropolis-Hastings; its cost per word does not "
+                          "How each word's topic is drawn: auto (sparse; from 500 topics up, after 200 sweeps of "
+                          "warp from one start, as warp_start 200 restarts 1), sparse (exact Gibbs; the fastest to a "
+                          "given perplexity up to a few hundred topics), alias (exact Metropolis-Hastings; its cost "
+                          "per word does not "
                           "grow with the number of topics) or warp (WarpLDA's Metropolis-Hastings, approximate: the "
                           "counts it draws from are updated once per pass over the words and once per pass over the "
                           "documents; the fastest for several thousand topics)."),
              &LdaGibbsOptions::sampler,
-             {{"sparse", Sampler::Sparse}, {"alias", Sampler::Alias}, {"warp", Sampler::Warp}})
+             {{"auto", Sampler::Auto}, {"sparse", Sampler::Sparse}, {"alias", Sampler::Alias}, {"warp", Sampler::Warp}})
         .add(integerOption("mh_steps", 1, 64,
                            "Alias and warp samplers: Metropolis-Hastings steps per word and sweep (each a word and a "
                            "document proposal). With warp, 1 step (WarpLDA's default) gets as far per second with a "

@@ -19,14 +19,14 @@
 namespace latent::core {
 
 struct LdaGibbsOptions {
-  enum class Sampler { Sparse, Alias, Warp };
+  enum class Sampler { Auto, Sparse, Alias, Warp };
 
   std::int64_t topics = 20;
   // Sweeps over every token. LdaGibbsOptions::table() in lda_gibbs.cpp says why each default.
   std::int64_t iterations = 500;
   double alpha = 0.1;  // symmetric start value of the asymmetric alpha (per topic)
   double beta = 0.01;
-  Sampler sampler = Sampler::Sparse;
+  Sampler sampler = Sampler::Auto;  // see resolved()
   std::int64_t mhSteps = 4;     // alias and warp samplers: word+document proposal cycles per token (see ldaGibbsInfo)
   std::int64_t partitions = 0;  // 0: one per thread
   std::int64_t optimizeEvery = 20;   // 0: alpha and beta stay fixed
@@ -40,7 +40,17 @@ struct LdaGibbsOptions {
 
   // The number of starts: `restarts`, or for 0 six with the sparse sampler and one with the others
   // (see table() in lda_gibbs.cpp for why).
-  std::int64_t starts() const noexcept { return restarts > 0 ? restarts : sampler == Sampler::Sparse ? 6 : 1; }
+  std::int64_t starts() const noexcept {
+    return restarts > 0 ? restarts : sampler == Sampler::Sparse || sampler == Sampler::Auto ? 6 : 1;
+  }
+
+  // `auto` made concrete: the sparse sampler; from kAutoWarpTopics topics up (in one process), after
+  // kAutoWarpStartSweeps sweeps of the warp sampler, from one start unless `restarts` asks for
+  // more. With many topics the exact sampler's first sweeps from a random start are its dearest (a
+  // document still holds most topics), and the warp sampler's cost does not grow with them.
+  LdaGibbsOptions resolved(bool distributed) const;
+  static constexpr std::int64_t kAutoWarpTopics = 500;
+  static constexpr std::int64_t kAutoWarpStartSweeps = 200;
 
   static const OptionTable<LdaGibbsOptions>& table();
 };

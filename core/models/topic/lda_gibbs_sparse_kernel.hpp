@@ -420,15 +420,9 @@ class SparseGibbsKernel {
     buildGlobalCounts();
     for (std::size_t p = 0; p < P; ++p) m_partitions.emplace_back(*this, p);
     if (P > 1) {
-      // P word groups of about equal token counts (empty ones when there are fewer words than P).
-      std::vector<std::int64_t> cumulative(V + 1, 0);
-      for (std::size_t w = 0; w < V; ++w) cumulative[w + 1] = cumulative[w] + frequency[w];
-      m_wordGroups = balancedRanges(cumulative, std::max<std::size_t>(1, std::min(P, V)));
-      m_wordGroups.resize(P, DocumentRange{V, V});
-      std::vector<std::uint32_t> groupOf(V, 0);
-      for (std::size_t g = 0; g < m_wordGroups.size(); ++g)
-        for (std::size_t w = m_wordGroups[g].begin; w < m_wordGroups[g].end; ++w)
-          groupOf[w] = static_cast<std::uint32_t>(g);
+      const auto groupOf = balancedWordGroups(frequency, P);
+      m_groupWords.assign(P, {});
+      for (std::size_t w = 0; w < V; ++w) m_groupWords[groupOf[w]].push_back(static_cast<std::uint32_t>(w));
       tbb::parallel_for(tbb::blocked_range<std::size_t>(m_firstLocal, m_lastLocal, 1), [&](const auto& r) {
         for (std::size_t p = r.begin(); p != r.end(); ++p) m_partitions[p].groupTokens(groupOf, P);
       });
@@ -588,7 +582,7 @@ class SparseGibbsKernel {
 
   // Word group g's nonzero counts: per word, how many, then the packed entries.
   void appendGroup(Bytes& out, std::size_t g) const {
-    for (std::size_t w = m_wordGroups[g].begin; w < m_wordGroups[g].end; ++w) {
+    for (const auto w : m_groupWords[g]) {
       const auto first = static_cast<std::size_t>(m_offsets[w]), last = static_cast<std::size_t>(m_offsets[w + 1]);
       std::size_t n = first;
       while (n < last && m_global[n] != 0) ++n;
@@ -597,7 +591,7 @@ class SparseGibbsKernel {
     }
   }
   void readGroup(ByteReader& in, std::size_t g) {
-    for (std::size_t w = m_wordGroups[g].begin; w < m_wordGroups[g].end; ++w) {
+    for (const auto w : m_groupWords[g]) {
       const auto first = static_cast<std::size_t>(m_offsets[w]), last = static_cast<std::size_t>(m_offsets[w + 1]);
       const auto n = static_cast<std::size_t>(in.read<std::uint32_t>());
       if (n > last - first) throw CommunicatorError("a word's counts do not fit its list");
@@ -675,8 +669,8 @@ class SparseGibbsKernel {
   std::vector<Packed> m_global;         // every partition samples from these counts
   std::vector<std::int64_t> m_totals;   // n_k, global
   std::vector<Partition> m_partitions;
-  tbb::affinity_partitioner m_affinity;     // which thread swept which partition, replayed each sweep
-  std::vector<DocumentRange> m_wordGroups;  // with several partitions: group g's words, [begin, end)
+  tbb::affinity_partitioner m_affinity;                  // which thread swept which partition, replayed each sweep
+  std::vector<std::vector<std::uint32_t>> m_groupWords;  // with several partitions: group g's words, ascending
   // Distributed chains only (null otherwise): this process's partitions [m_firstLocal,
   // m_lastLocal); its current word groups are (p + m_shift) mod P for those partitions, unless the
   // whole table is (m_tableCurrent); whether every token's topic is current here.

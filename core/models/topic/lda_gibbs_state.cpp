@@ -7,6 +7,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
+#include <numeric>
+#include <queue>
+#include <utility>
 
 namespace latent::core::topic {
 
@@ -158,6 +162,25 @@ std::vector<std::vector<std::int32_t>> LdaGibbsState::tokenTopics() const {
   for (std::size_t d = 0; d < out.size(); ++d)
     out[d].assign(m_z.begin() + m_corpus.offsets[d], m_z.begin() + m_corpus.offsets[d + 1]);
   return out;
+}
+
+std::vector<std::uint32_t> balancedWordGroups(std::span<const std::int64_t> frequency, std::size_t groups) {
+  // Most frequent first, each to the group with the fewest tokens so far (ties: the lowest group),
+  // so the groups take turns at the frequent words and even out with the rare ones.
+  std::vector<std::uint32_t> order(frequency.size());
+  std::iota(order.begin(), order.end(), 0u);
+  std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) { return frequency[a] > frequency[b]; });
+  std::vector<std::uint32_t> groupOf(frequency.size(), 0);
+  using Load = std::pair<std::int64_t, std::uint32_t>;  // (tokens so far, group)
+  std::priority_queue<Load, std::vector<Load>, std::greater<Load>> lightest;
+  for (std::uint32_t g = 0; g < std::max<std::size_t>(groups, 1); ++g) lightest.push({0, g});
+  for (const auto w : order) {
+    auto [load, g] = lightest.top();
+    lightest.pop();
+    groupOf[w] = g;
+    lightest.push({load + frequency[w], g});
+  }
+  return groupOf;
 }
 
 std::vector<DocumentRange> balancedRanges(std::span<const std::int64_t> offsets, std::size_t parts) {

@@ -99,6 +99,13 @@ class LdaGibbsState {
 // contiguous ranges of about equal weight, none empty unless n = 0.
 std::vector<DocumentRange> balancedRanges(std::span<const std::int64_t> offsets, std::size_t parts);
 
+// The word groups of a chain with `groups` partitions (lda_gibbs_sparse_kernel.hpp): each word's
+// group, so that every group holds about the same number of tokens AND the same mix of frequent
+// and rare words. A round's partitions wait for one another, and a token of a frequent word costs
+// more (its list of topics is longer), so groups of equal tokens but one of them all frequent
+// words kept one thread waiting every round.
+std::vector<std::uint32_t> balancedWordGroups(std::span<const std::int64_t> frequency, std::size_t groups);
+
 // log Gamma(n + a) - log Gamma(a) for an integer count n >= 0.
 double logGammaRatio(std::int64_t n, double a) noexcept;
 

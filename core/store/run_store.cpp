@@ -192,9 +192,9 @@ void saveMatrix(Project& project, std::int64_t runId, const std::string& name, s
   const std::size_t size = elementBytes(element);
   const auto count = static_cast<std::size_t>(values.size());
   const std::size_t bytes = count * size;
-  // Whole values in every part.
-  const std::size_t part = std::max<std::size_t>(partBytes / size, 1) * size;
-  const bool inParts = bytes > part;
+  // Whole values in one blob and in every part.
+  const bool inParts = bytes > std::max<std::size_t>(partBytes / size, 1) * size;
+  const std::size_t part = std::max<std::size_t>(std::min(partBytes, kMatrixPartWriteBytes) / size, 1) * size;
   inTransaction(project, [&] {
     // Deleted first rather than replaced: the delete takes an earlier version's parts with it.
     auto remove = project.db().prepare("DELETE FROM run_matrices WHERE run_id = ?1 AND name = ?2 AND iteration = ?3");
@@ -349,48 +349,64 @@ std::optional<Eigen::MatrixXd> loadMatrix(Project& project, std::int64_t runId, 
     throw damagedProject(project, "run_matrices", where, "an element type '" + element + "'");
   const std::size_t size = element == "f32" ? sizeof(float) : sizeof(double);
   const std::string unit = element == "f32" ? "floats" : "doubles";
-  // Appends whole stored values, as doubles.
-  std::vector<double> values;
-  const auto append = [&](std::span<const std::byte> data) {
-    const auto at = values.size(), n = data.size() / size;
-    values.resize(at + n);
-    if (n == 0) return;
-    if (size == sizeof(double)) {
-      std::memcpy(values.data() + at, data.data(), n * sizeof(double));
-      return;
-    }
-    for (std::size_t i = 0; i < n; ++i) {
-      float value = 0.0F;
-      std::memcpy(&value, data.data() + i * sizeof(float), sizeof(float));
-      values[at + i] = value;
-    }
-  };
   const auto blob = s.blob(3);
-  std::size_t stored = blob.size();
-  append(blob);
-  // An empty blob for a matrix with values: the values are in parts (schema 13).
-  if (stored == 0 && rows > 0 && cols > 0) {
-    auto parts = project.db().prepare(
-        "SELECT part, data FROM run_matrix_parts WHERE run_id = ?1 AND name = ?2 AND iteration = ?3 ORDER BY part");
-    parts.bind(1, runId).bind(2, name).bind(3, iteration);
-    for (std::int64_t expected = 0; parts.step(); ++expected) {
-      const auto data = parts.blob(1);
-      if (parts.integer(0) != expected || data.size() % size != 0)
-        throw damagedProject(
-            project, "run_matrix_parts", where + ", part " + std::to_string(parts.integer(0)),
-            "a part missing before it, or one of " + std::to_string(data.size()) + " bytes, not whole " + unit);
-      append(data);
-      stored += data.size();
-    }
+  // An empty blob for a matrix with values: the values are in parts (schema 13). While `s` is
+  // being read the connection keeps one read transaction, so the parts' total and the parts read
+  // below are of the same version of the file.
+  const bool inParts = blob.empty() && rows > 0 && cols > 0;
+  std::int64_t stored = static_cast<std::int64_t>(blob.size());
+  if (inParts) {
+    auto total = project.db().prepare(
+        "SELECT coalesce(sum(length(data)), 0) FROM run_matrix_parts WHERE run_id = ?1 AND name = ?2 AND "
+        "iteration = ?3");
+    total.bind(1, runId).bind(2, name).bind(3, iteration);
+    stored = total.step() ? total.integer(0) : 0;
   }
-  // Divided rather than multiplied, so that crafted sizes cannot overflow.
-  const auto count = static_cast<std::int64_t>(stored / size);
-  if (rows < 0 || cols < 0 || stored % size != 0 ||
+  // The size is checked before the matrix is made, divided rather than multiplied so that crafted
+  // sizes cannot overflow; the values are then read straight into it, with no second copy.
+  const auto count = stored / static_cast<std::int64_t>(size);
+  if (rows < 0 || cols < 0 || stored % static_cast<std::int64_t>(size) != 0 ||
       (cols == 0 ? count != 0 : count % cols != 0 || count / cols != rows))
-    throw damagedProject(project, "run_matrices", where,
+    throw damagedProject(project, inParts ? "run_matrix_parts" : "run_matrices", where,
                          "a " + std::to_string(rows) + " x " + std::to_string(cols) + " matrix stored in " +
                              std::to_string(stored) + " bytes of " + unit);
-  return Eigen::Map<const Eigen::MatrixXd>(values.data(), rows, cols);
+  Eigen::MatrixXd values(rows, cols);
+  std::size_t filled = 0;
+  // Appends whole stored values, as doubles; false when they would go past the matrix.
+  const auto append = [&](std::span<const std::byte> data) {
+    const std::size_t n = data.size() / size;
+    if (n > static_cast<std::size_t>(count) - filled) return false;
+    double* to = values.data() + filled;
+    if (size == sizeof(double)) {
+      if (n > 0) std::memcpy(to, data.data(), n * sizeof(double));
+    } else {
+      for (std::size_t i = 0; i < n; ++i) {
+        float value = 0.0F;
+        std::memcpy(&value, data.data() + i * sizeof(float), sizeof(float));
+        to[i] = value;
+      }
+    }
+    filled += n;
+    return true;
+  };
+  if (!inParts) {
+    append(blob);
+    return values;
+  }
+  auto parts = project.db().prepare(
+      "SELECT part, data FROM run_matrix_parts WHERE run_id = ?1 AND name = ?2 AND iteration = ?3 ORDER BY part");
+  parts.bind(1, runId).bind(2, name).bind(3, iteration);
+  for (std::int64_t expected = 0; parts.step(); ++expected) {
+    const auto data = parts.blob(1);
+    if (parts.integer(0) != expected || data.size() % size != 0 || !append(data))
+      throw damagedProject(
+          project, "run_matrix_parts", where + ", part " + std::to_string(parts.integer(0)),
+          "a part missing before it, or one of " + std::to_string(data.size()) + " bytes, not whole " + unit);
+  }
+  if (filled != static_cast<std::size_t>(count))
+    throw damagedProject(project, "run_matrix_parts", where,
+                         "parts of " + std::to_string(filled) + " values for " + std::to_string(count));
+  return values;
 }
 
 std::vector<std::pair<std::string, std::int64_t>> listMatrices(Project& project, std::int64_t runId) {

@@ -268,6 +268,30 @@ class ProjectStoreTest : public QObject {
     QCOMPARE(parts(), std::int64_t{0});
   }
 
+  void partsAreWrittenAFewTensOfMegabytesAtATime() {
+    // A matrix over partBytes goes in parts of at most kMatrixPartWriteBytes, however large
+    // partBytes is: each part is copied twice by SQLite while it is written.
+    test::Scratch scratch;
+    core::Project p(scratch.path("part-size.latent"));
+    const auto dataset = test::addCorpus(p, "toy", {"money bank"});
+    core::RunRecord run;
+    run.datasetId = dataset;
+    run.model = "lda-gibbs";
+    run.appVersion = "test";
+    const auto id = core::createRun(p, run);
+    const auto values = static_cast<Eigen::Index>(core::kMatrixPartWriteBytes / 8 + 1000);
+    const Eigen::MatrixXd large = Eigen::VectorXd::LinSpaced(values, 0.0, 1.0);
+    core::saveMatrix(p, id, "topic_word", -1, large, core::kMatrixPartWriteBytes + 4096);
+    QCOMPARE(p.db().queryInteger("SELECT count(*) FROM run_matrix_parts"), std::int64_t{2});
+    QCOMPARE(p.db().queryInteger("SELECT max(length(data)) FROM run_matrix_parts"),
+             static_cast<std::int64_t>(core::kMatrixPartWriteBytes));
+    QCOMPARE(*core::loadMatrix(p, id, "topic_word"), large);
+    // Within partBytes it stays one blob.
+    core::saveMatrix(p, id, "topic_word", -1, large, core::kMatrixPartWriteBytes + 8000);
+    QCOMPARE(p.db().queryInteger("SELECT count(*) FROM run_matrix_parts"), std::int64_t{0});
+    QCOMPARE(*core::loadMatrix(p, id, "topic_word"), large);
+  }
+
   void float32MatricesRoundTrip() {
     // A matrix stored as float32 (schema 15) takes four bytes a value, in one blob or in parts,
     // and reads back as the doubles rounded to floats; doubles beside it stay exact.

@@ -17,23 +17,24 @@
 namespace latent::core {
 namespace {
 
-// Writes over the zero blob of column `data` in a rowid table's row, through SQLite's incremental
-// blob I/O, which copies nothing whole. write(blob) returns SQLite's code of its first failure.
-template <typename Write>
-void writeBlobInPlace(Database& db, const char* table, std::int64_t rowid, const Write& write) {
+// Opens column `data` of a rowid table's row for SQLite's incremental blob I/O, which copies
+// nothing whole, and runs use(blob), which returns SQLite's code of its first failure. Matrices are
+// written into a zero blob this way, and read straight into the matrix returned.
+template <typename Use>
+void useBlobInPlace(Database& db, const char* table, std::int64_t rowid, bool write, const Use& use) {
   sqlite3_blob* blob = nullptr;
-  int rc = sqlite3_blob_open(db.handle(), "main", table, "data", rowid, 1, &blob);
-  if (rc == SQLITE_OK) rc = write(blob);
+  int rc = sqlite3_blob_open(db.handle(), "main", table, "data", rowid, write ? 1 : 0, &blob);
+  if (rc == SQLITE_OK) rc = use(blob);
   const std::string message = rc == SQLITE_OK ? std::string() : sqlite3_errmsg(db.handle());
   const int closed = sqlite3_blob_close(blob);
   if (rc == SQLITE_OK) rc = closed;
   if (rc != SQLITE_OK)
-    throw StoreError("cannot write a matrix of " + std::string(table) + ": " +
+    throw StoreError("cannot " + std::string(write ? "write" : "read") + " a matrix of " + std::string(table) + ": " +
                          (message.empty() ? std::string(sqlite3_errstr(rc)) : message),
                      rc);
 }
 
-// sqlite3_blob_write takes an int count: doubles go 64 MiB at a time.
+// sqlite3_blob_write and _read take an int count: doubles go 64 MiB at a time.
 constexpr std::size_t kBlobChunk = std::size_t{64} << 20;
 // Floats are converted into a buffer of this many values at a time (4 MiB).
 constexpr std::size_t kFloatChunk = std::size_t{1} << 20;
@@ -41,7 +42,7 @@ constexpr std::size_t kFloatChunk = std::size_t{1} << 20;
 std::size_t elementBytes(MatrixElement element) { return element == MatrixElement::Float32 ? 4 : 8; }
 const char* elementName(MatrixElement element) { return element == MatrixElement::Float32 ? "f32" : "f64"; }
 
-// Values [from, from + count) of `values` as floats, written at byte `at` of an open blob.
+// `count` values as floats, written from byte `at` of an open blob.
 int writeFloats(sqlite3_blob* blob, const double* values, std::size_t count, std::size_t at) {
   std::vector<float> buffer(std::min(count, kFloatChunk));
   int rc = SQLITE_OK;
@@ -211,7 +212,7 @@ void saveMatrix(Project& project, std::int64_t runId, const std::string& name, s
     s.bind(7, static_cast<std::int64_t>(inParts ? 0 : bytes)).run();
     if (!inParts) {
       if (bytes == 0) return;
-      writeBlobInPlace(project.db(), "run_matrices", project.db().lastInsertId(), [&](sqlite3_blob* blob) {
+      useBlobInPlace(project.db(), "run_matrices", project.db().lastInsertId(), true, [&](sqlite3_blob* blob) {
         if (element == MatrixElement::Float32) return writeFloats(blob, values.data(), count, 0);
         const auto* from = reinterpret_cast<const char*>(values.data());
         int rc = SQLITE_OK;
@@ -338,7 +339,8 @@ std::vector<MetricRow> loadMetrics(Project& project, std::int64_t runId) {
 std::optional<Eigen::MatrixXd> loadMatrix(Project& project, std::int64_t runId, const std::string& name,
                                           std::int64_t iteration) {
   auto s = project.db().prepare(
-      "SELECT rows, cols, element, data FROM run_matrices WHERE run_id = ?1 AND name = ?2 AND iteration = ?3");
+      "SELECT rows, cols, element, length(data), rowid FROM run_matrices WHERE run_id = ?1 AND name = ?2 AND "
+      "iteration = ?3");
   s.bind(1, runId).bind(2, name).bind(3, iteration);
   if (!s.step()) return std::nullopt;
   const auto rows = s.integer(0), cols = s.integer(1);
@@ -349,12 +351,12 @@ std::optional<Eigen::MatrixXd> loadMatrix(Project& project, std::int64_t runId, 
     throw damagedProject(project, "run_matrices", where, "an element type '" + element + "'");
   const std::size_t size = element == "f32" ? sizeof(float) : sizeof(double);
   const std::string unit = element == "f32" ? "floats" : "doubles";
-  const auto blob = s.blob(3);
   // An empty blob for a matrix with values: the values are in parts (schema 13). While `s` is
-  // being read the connection keeps one read transaction, so the parts' total and the parts read
-  // below are of the same version of the file.
-  const bool inParts = blob.empty() && rows > 0 && cols > 0;
-  std::int64_t stored = static_cast<std::int64_t>(blob.size());
+  // being read the connection keeps one read transaction, so the sizes and the values read below
+  // are of the same version of the file.
+  std::int64_t stored = s.integer(3);
+  const std::int64_t rowid = s.integer(4);
+  const bool inParts = stored == 0 && rows > 0 && cols > 0;
   if (inParts) {
     auto total = project.db().prepare(
         "SELECT coalesce(sum(length(data)), 0) FROM run_matrix_parts WHERE run_id = ?1 AND name = ?2 AND "
@@ -390,7 +392,27 @@ std::optional<Eigen::MatrixXd> loadMatrix(Project& project, std::int64_t runId, 
     return true;
   };
   if (!inParts) {
-    append(blob);
+    // Read through incremental blob I/O: a blob read as a column would be copied whole first.
+    if (count > 0)
+      useBlobInPlace(project.db(), "run_matrices", rowid, false, [&](sqlite3_blob* blob) {
+        int rc = SQLITE_OK;
+        if (size == sizeof(double)) {
+          auto* to = reinterpret_cast<char*>(values.data());
+          const auto bytes = static_cast<std::size_t>(stored);
+          for (std::size_t at = 0; rc == SQLITE_OK && at < bytes; at += kBlobChunk)
+            rc = sqlite3_blob_read(blob, to + at, static_cast<int>(std::min(kBlobChunk, bytes - at)),
+                                   static_cast<int>(at));
+          return rc;
+        }
+        std::vector<float> buffer(std::min(static_cast<std::size_t>(count), kFloatChunk));
+        for (std::size_t done = 0; rc == SQLITE_OK && done < static_cast<std::size_t>(count); done += buffer.size()) {
+          const std::size_t n = std::min(buffer.size(), static_cast<std::size_t>(count) - done);
+          rc = sqlite3_blob_read(blob, buffer.data(), static_cast<int>(n * sizeof(float)),
+                                 static_cast<int>(done * sizeof(float)));
+          for (std::size_t i = 0; rc == SQLITE_OK && i < n; ++i) values.data()[done + i] = buffer[i];
+        }
+        return rc;
+      });
     return values;
   }
   auto parts = project.db().prepare(

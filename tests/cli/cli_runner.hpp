@@ -3,6 +3,7 @@
 #pragma once
 
 #include <QProcess>
+#include <QProcessEnvironment>
 #include <QStringList>
 #include <QtTest>
 
@@ -29,9 +30,13 @@ struct CliResult {
   }
 };
 
-inline CliResult runCli(const QStringList& arguments, int timeoutMs = 120000) {
+// `program ARGS` in `environment`; a run past `timeoutMs` is killed and reads "timed out".
+inline CliResult runProgram(const QString& program, const QStringList& arguments,
+                            const QProcessEnvironment& environment = QProcessEnvironment::systemEnvironment(),
+                            int timeoutMs = 120000) {
   QProcess process;
-  process.start(QStringLiteral(LATENT_CLI_PATH), arguments);
+  process.setProcessEnvironment(environment);
+  process.start(program, arguments);
   CliResult result;
   if (!process.waitForFinished(timeoutMs)) {
     process.kill();
@@ -44,6 +49,25 @@ inline CliResult runCli(const QStringList& arguments, int timeoutMs = 120000) {
   result.err = QString::fromUtf8(process.readAllStandardError());
   return result;
 }
+
+inline CliResult runCli(const QStringList& arguments, int timeoutMs = 120000) {
+  return runProgram(QStringLiteral(LATENT_CLI_PATH), arguments, QProcessEnvironment::systemEnvironment(), timeoutMs);
+}
+
+#ifdef LATENT_MPIRUN_PATH
+// mpirun -np N latent-cli ARGS, as root too (CI runs as root), more processes than cores allowed,
+// a waiting process yielding its core (Open MPI otherwise polls); `abortHook` RANK:SWEEPS makes
+// that process abort after so many sweeps (core/util/communicator.hpp).
+inline CliResult runMpi(int processes, const QStringList& arguments, const QString& abortHook = {}) {
+  auto environment = QProcessEnvironment::systemEnvironment();
+  if (!abortHook.isEmpty()) environment.insert("LATENT_DISTRIBUTED_TEST_ABORT", abortHook);
+  return runProgram(QStringLiteral(LATENT_MPIRUN_PATH),
+                    QStringList{"--oversubscribe", "--allow-run-as-root", "--mca", "mpi_yield_when_idle", "1", "-np",
+                                QString::number(processes), QStringLiteral(LATENT_CLI_PATH)} +
+                        arguments,
+                    environment);
+}
+#endif
 
 inline QString str(const std::filesystem::path& p) { return QString::fromStdString(p.string()); }
 

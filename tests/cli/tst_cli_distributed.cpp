@@ -21,29 +21,6 @@ using test::str;
 
 namespace {
 
-// mpirun -np N latent-cli ARGS, as root too (CI runs as root), more processes than cores allowed.
-test::CliResult runMpi(int processes, const QStringList& arguments, const QString& abortHook = {}) {
-  QProcess process;
-  auto environment = QProcessEnvironment::systemEnvironment();
-  if (!abortHook.isEmpty()) environment.insert("LATENT_DISTRIBUTED_TEST_ABORT", abortHook);
-  process.setProcessEnvironment(environment);
-  process.start(QStringLiteral(LATENT_MPIRUN_PATH),
-                QStringList{"--oversubscribe", "--allow-run-as-root", "-np", QString::number(processes),
-                            QStringLiteral(LATENT_CLI_PATH)} +
-                    arguments);
-  test::CliResult result;
-  if (!process.waitForFinished(120000)) {
-    process.kill();
-    process.waitForFinished();
-    result.err = "timed out";
-    return result;
-  }
-  result.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
-  result.out = QString::fromUtf8(process.readAllStandardOutput());
-  result.err = QString::fromUtf8(process.readAllStandardError());
-  return result;
-}
-
 // Five planted topics over 300 words, 400 documents of about 50 tokens.
 std::filesystem::path generatedProject(test::Scratch& scratch) {
   core::SyntheticLdaSpec spec;
@@ -87,7 +64,7 @@ class CliDistributedTest : public QObject {
     const auto single = runCli(fitArguments(project, {"--partitions", partitions, "--snapshot-every", "10"}));
     QCOMPARE(single.exitCode, 0);
     const auto spread =
-        runMpi(processes, fitArguments(project, {"--distributed", "--threads", "1", "--snapshot-every", "10"}));
+        test::runMpi(processes, fitArguments(project, {"--distributed", "--threads", "1", "--snapshot-every", "10"}));
     QVERIFY2(spread.exitCode == 0, qPrintable(spread.err));
     const auto a = finalLine(single), b = finalLine(spread);
     QCOMPARE(b["status"].get<std::string>(), std::string("finished"));
@@ -130,7 +107,7 @@ class CliDistributedTest : public QObject {
     const auto project = generatedProject(scratch);
     const auto sequential = runCli(fitArguments(project, {"--partitions", "1"}));
     QCOMPARE(sequential.exitCode, 0);
-    const auto spread = runMpi(2, fitArguments(project, {"--distributed", "--threads", "2"}));
+    const auto spread = test::runMpi(2, fitArguments(project, {"--distributed", "--threads", "2"}));
     QVERIFY2(spread.exitCode == 0, qPrintable(spread.err));
     const auto unigram = runCli({"fit", "unigram", "--project", str(project), "--dataset", "planted", "--heldout",
                                  "0.1", "--seed", "3", "--json"});
@@ -150,7 +127,7 @@ class CliDistributedTest : public QObject {
     test::Scratch scratch;
     const auto project = generatedProject(scratch);
     const auto spread =
-        runMpi(2, fitArguments(project, {"--distributed", "--snapshot-every", "5"}), QStringLiteral("1:12"));
+        test::runMpi(2, fitArguments(project, {"--distributed", "--snapshot-every", "5"}), QStringLiteral("1:12"));
     QVERIFY(spread.exitCode != 0);
     {
       core::Project p(project, core::Project::Access::ReadOnly);
@@ -169,13 +146,13 @@ class CliDistributedTest : public QObject {
   void refusesWhatCannotRunDistributed() {
     test::Scratch scratch;
     const auto project = generatedProject(scratch);
-    const auto alias = runMpi(2, fitArguments(project, {"--distributed", "--sampler", "alias"}));
+    const auto alias = test::runMpi(2, fitArguments(project, {"--distributed", "--sampler", "alias"}));
     QCOMPARE(alias.exitCode, 2);
     QVERIFY2(alias.err.contains("sparse"), qPrintable(alias.err));
     const auto other = runCli({"fit", "lda-vb", "--project", str(project), "--dataset", "planted", "--distributed"});
     QCOMPARE(other.exitCode, 2);
     QVERIFY2(other.err.contains("does not run distributed"), qPrintable(other.err));
-    const auto uneven = runMpi(2, fitArguments(project, {"--distributed", "--partitions", "3"}));
+    const auto uneven = test::runMpi(2, fitArguments(project, {"--distributed", "--partitions", "3"}));
     QCOMPARE(uneven.exitCode, 2);
     core::Project p(project, core::Project::Access::ReadOnly);
     QVERIFY(core::listRuns(p).empty());

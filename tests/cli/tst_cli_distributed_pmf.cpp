@@ -22,30 +22,6 @@ using test::runCli;
 using test::str;
 
 namespace {
-
-// mpirun -np N latent-cli ARGS, as root too (CI runs as root), more processes than cores allowed.
-test::CliResult runPmfMpi(int processes, const QStringList& arguments, const QString& abortHook = {}) {
-  QProcess process;
-  auto environment = QProcessEnvironment::systemEnvironment();
-  if (!abortHook.isEmpty()) environment.insert("LATENT_DISTRIBUTED_TEST_ABORT", abortHook);
-  process.setProcessEnvironment(environment);
-  process.start(QStringLiteral(LATENT_MPIRUN_PATH),
-                QStringList{"--oversubscribe", "--allow-run-as-root", "--mca", "mpi_yield_when_idle", "1", "-np",
-                            QString::number(processes), QStringLiteral(LATENT_CLI_PATH)} +
-                    arguments);
-  test::CliResult result;
-  if (!process.waitForFinished(120000)) {
-    process.kill();
-    process.waitForFinished();
-    result.err = "timed out";
-    return result;
-  }
-  result.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
-  result.out = QString::fromUtf8(process.readAllStandardOutput());
-  result.err = QString::fromUtf8(process.readAllStandardError());
-  return result;
-}
-
 // 6,000 ratings from a planted rank-3 model of 300 users and 120 items.
 std::filesystem::path pmfProject(test::Scratch& scratch) {
   core::pmf::SyntheticRatingsSpec spec;
@@ -86,7 +62,7 @@ class CliDistributedPmfTest : public QObject {
     const QStringList more{"--implicit", implicit ? "true" : "false", "--snapshot-every", "5", "--threads", "1"};
     const auto single = runCli(pmfArguments(project, more));
     QCOMPARE(single.exitCode, 0);
-    const auto spread = runPmfMpi(processes, pmfArguments(project, more + QStringList{"--distributed"}));
+    const auto spread = test::runMpi(processes, pmfArguments(project, more + QStringList{"--distributed"}));
     QVERIFY2(spread.exitCode == 0, qPrintable(spread.err));
     auto a = lastLine(single), b = lastLine(spread);
     QCOMPARE(b["status"].get<std::string>(), std::string("finished"));
@@ -135,7 +111,7 @@ class CliDistributedPmfTest : public QObject {
     test::Scratch scratch;
     const auto project = pmfProject(scratch);
     const auto spread =
-        runPmfMpi(2, pmfArguments(project, {"--distributed", "--snapshot-every", "5"}), QStringLiteral("1:7"));
+        test::runMpi(2, pmfArguments(project, {"--distributed", "--snapshot-every", "5"}), QStringLiteral("1:7"));
     QVERIFY(spread.exitCode != 0);
     {
       core::Project p(project, core::Project::Access::ReadOnly);
@@ -166,7 +142,7 @@ class CliDistributedPmfTest : public QObject {
   void refusesTheSgdSolver() {
     test::Scratch scratch;
     const auto project = pmfProject(scratch);
-    const auto sgd = runPmfMpi(2, pmfArguments(project, {"--distributed", "--solver", "sgd"}));
+    const auto sgd = test::runMpi(2, pmfArguments(project, {"--distributed", "--solver", "sgd"}));
     QCOMPARE(sgd.exitCode, 2);
     QVERIFY2(sgd.err.contains("ALS"), qPrintable(sgd.err));
     core::Project p(project, core::Project::Access::ReadOnly);

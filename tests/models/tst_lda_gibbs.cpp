@@ -476,6 +476,23 @@ class LdaGibbsTest : public QObject {
     QCOMPARE(warmedStarts, (std::vector<std::int64_t>{1, 2, 3}));
   }
 
+  // The warm-up's sweeps count towards the burn-in of the re-estimation of alpha and beta: after
+  // 60 warp sweeps (burn-in 50) a 20-sweep chain re-estimates them at its sweep 20; from a random
+  // start the same chain is still inside the burn-in and keeps the start values.
+  void warpStartCountsTowardsTheBurnIn() {
+    const auto corpus = test::corpusFromTexts(core::generateGibbsToyCorpus());
+    const auto split = test::wholeCorpus(corpus);
+    const nlohmann::json plain = {{"k", 2}, {"iterations", 20}, {"restarts", 1}, {"sampler", "sparse"}};
+    auto warmed = plain;
+    warmed["warp_start"] = 60;
+    const auto without = test::fitLdaGibbs(split, 16, plain, 3, 1);
+    const auto with = test::fitLdaGibbs(split, 16, warmed, 3, 1);
+    QCOMPARE(without.result.finalMetrics["alpha_sum"].get<double>(), 0.2);
+    QCOMPARE(without.result.finalMetrics["beta"].get<double>(), 0.01);
+    QVERIFY(with.result.finalMetrics["alpha_sum"].get<double>() != 0.2);
+    QVERIFY(with.result.finalMetrics["beta"].get<double>() != 0.01);
+  }
+
   // Stopped by the observer during the restarts: cancelled before the kept chain's first sweep,
   // with the topics and assignments of the start it was sampling.
   void observerCanStopTheRestarts() {
@@ -603,6 +620,12 @@ class LdaGibbsTest : public QObject {
     QCOMPARE(sparse.warpStart, std::int64_t{0});
     QCOMPARE(sparse.starts(), std::int64_t{6});
     QVERIFY(resolve({{"k", 500}, {"sampler", "warp"}}).sampler == core::LdaGibbsOptions::Sampler::Warp);
+    // alpha's start: at most 50 / K per topic from 500 topics up, when it is re-estimated.
+    QCOMPARE(few.alpha, 0.1);
+    QCOMPARE(resolve({{"k", 1000}}).alpha, 0.05);
+    QCOMPARE(resolve({{"k", 1000}, {"alpha", 0.01}}).alpha, 0.01);
+    QCOMPARE(resolve({{"k", 1000}, {"optimize_every", 0}}).alpha, 0.1);
+    QCOMPARE(resolve({{"k", 1000}, {"sampler", "sparse"}}).alpha, 0.1);
 
     // A fit says what auto ran.
     const auto corpus = test::corpusFromIds(6, {{0, 1, 2, 3, 4, 5, 0, 1}, {2, 3, 4, 5, 0, 1, 2}, {5, 4, 3, 2, 1}});
@@ -610,6 +633,7 @@ class LdaGibbsTest : public QObject {
     const auto fit = test::fitLdaGibbs(split, 3, {{"k", 500}, {"iterations", 3}}, 1, 1);
     QCOMPARE(fit.result.finalMetrics["sampler"].get<std::string>(), std::string("sparse"));
     QCOMPARE(fit.result.finalMetrics["warp_start_sweeps"].get<std::int64_t>(), std::int64_t{200});
+    QCOMPARE(fit.result.finalMetrics["alpha_start"].get<double>(), 0.1);
     QVERIFY(!fit.result.finalMetrics.contains("restart_chosen"));
   }
 

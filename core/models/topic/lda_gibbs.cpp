@@ -140,6 +140,11 @@ class GibbsChain final : public FitChain {
         // drawn from LDA with K = 20 the mean total-variation distance to the true topics was 0.101
         // for one sample, 0.093 for the average). The log joint and tokenTopics stay the last sample's.
         m_averageFrom(options.iterations - std::max<std::int64_t>(1, options.iterations / 5) + 1),
+        // The burn-in is there so that the topics have formed before alpha and beta are first
+        // re-estimated; a warm-up by the warp sampler (warp_start) has formed them, so its sweeps
+        // count towards it. Without this, a short chain after the warm-up kept its start values.
+        m_optimizeBurnIn(std::max<std::int64_t>(
+            0, options.optimizeBurnIn - (options.sampler == LdaGibbsOptions::Sampler::Warp ? 0 : options.warpStart))),
         m_average(state.topics(), state.vocabularySize()) {}
 
   bool step(const StepPlan& plan, IterationReport& report) override {
@@ -154,8 +159,8 @@ class GibbsChain final : public FitChain {
     m_samplingCpuSeconds += static_cast<double>(std::clock() - cpuBefore) / CLOCKS_PER_SEC;
     if (!complete) return false;
     ++m_sweeps;
-    const bool optimizeDue = m_options.optimizeEvery > 0 && it > m_options.optimizeBurnIn &&
-                             it % m_options.optimizeEvery == 0 && m_tokens > 0;
+    const bool optimizeDue =
+        m_options.optimizeEvery > 0 && it > m_optimizeBurnIn && it % m_options.optimizeEvery == 0 && m_tokens > 0;
     if (due || harmonicDue || optimizeDue || it >= m_averageFrom) synchronizeState(m_kernel, due || optimizeDue);
 
     std::vector<std::int64_t> histogram;
@@ -174,6 +179,7 @@ class GibbsChain final : public FitChain {
       report.trainObjective = m_tokens > 0 ? m_lastLogJoint / m_tokens : std::numeric_limits<double>::quiet_NaN();
       // Within the averaging stretch the report scores the running average: the topics the run
       // would return if it stopped here (so the last report equals the final metric).
+      const Stopwatch evaluationClock;
       Eigen::MatrixXd phi;
       if (m_average.samples() > 0)
         phi = m_average.mean();
@@ -183,6 +189,7 @@ class GibbsChain final : public FitChain {
       if (m_root)
         report.heldout =
             topic::heldoutPerplexity(m_data, phi, gibbsFoldIn(phi, m_state.alphaVector()), m_settings.seed);
+      m_evaluationSeconds += evaluationClock.seconds();
     }
 
     // Hyperparameters (MALLET's --optimize-interval): an asymmetric alpha from the histograms of
@@ -238,6 +245,7 @@ class GibbsChain final : public FitChain {
       metrics["train_objective"] = m_lastLogJoint / N;
     }
     metrics["alpha_sum"] = m_state.alphaSum();
+    metrics["alpha_start"] = m_options.alpha;  // per topic; --sampler auto may lower it (resolved())
     metrics["beta"] = m_state.beta();
     metrics["topic_word_samples"] = m_average.samples();  // sweeps averaged into topic_word
     metrics["topic_word_sum_bytes"] = static_cast<std::int64_t>(m_average.memoryBytes());
@@ -252,6 +260,9 @@ class GibbsChain final : public FitChain {
     }
     metrics["train_tokens"] = m_state.tokenCount();
     metrics["sampling_seconds"] = m_samplingSeconds;
+    // Inside the reports' seconds: the held-out evaluations (benchmarks against peers, which are
+    // scored outside, take it off).
+    metrics["evaluation_seconds"] = m_evaluationSeconds;
     metrics["sampling_cpu_seconds"] = m_samplingCpuSeconds;
     if (m_samplingSeconds > 0) metrics["tokens_per_second"] = N * static_cast<double>(m_sweeps) / m_samplingSeconds;
     if (m_samplingCpuSeconds > 0)
@@ -297,8 +308,10 @@ class GibbsChain final : public FitChain {
   double m_tokens;
   bool m_root;  // this process writes the run (the only one, unless distributed)
   std::int64_t m_averageFrom;
+  std::int64_t m_optimizeBurnIn;  // sweeps of this chain before the first re-estimation
   std::int64_t m_sweeps = 0;
   double m_samplingSeconds = 0.0;
+  double m_evaluationSeconds = 0.0;   // held-out evaluations at reports
   double m_samplingCpuSeconds = 0.0;  // processor time of all threads: what the sweeps cost on a busy machine
   double m_lastLogJoint = std::numeric_limits<double>::quiet_NaN();
   std::vector<double> m_harmonicSamples;
@@ -556,6 +569,11 @@ LdaGibbsOptions LdaGibbsOptions::resolved(bool distributed) const {
     concrete.warpStart = kAutoWarpStartSweeps;
     if (restarts == 0) concrete.restarts = 1;
   }
+  // alpha is a start value when it is re-estimated: at most kAutoAlphaSum / K per topic, since a
+  // large start with many topics spreads every document over most of them, and the re-estimation
+  // (from samples drawn under that alpha) takes many sweeps to bring it down.
+  if (topics >= kAutoWarpTopics && optimizeEvery > 0)
+    concrete.alpha = std::min(alpha, kAutoAlphaSum / static_cast<double>(topics));
   return concrete;
 }
 
@@ -583,7 +601,8 @@ const OptionTable<LdaGibbsOptions>& LdaGibbsOptions::table() {
         .add(topic::betaOption(), &LdaGibbsOptions::beta)
         .add(choiceOption("sampler", {},
                           "How each word's topic is drawn: auto (sparse; from 500 topics up, after 200 sweeps of "
-                          "warp from one start, as warp_start 200 restarts 1), sparse (exact Gibbs; the fastest to a "
+                          "warp from one start, as warp_start 200 restarts 1, and with alpha re-estimated from a "
+                          "start of at most 50/K per topic), sparse (exact Gibbs; the fastest to a "
                           "given perplexity up to a few hundred topics), alias (exact Metropolis-Hastings; its cost "
                           "per word does not "
                           "grow with the number of topics) or warp (WarpLDA's Metropolis-Hastings, approximate: the "

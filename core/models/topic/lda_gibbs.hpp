@@ -44,13 +44,15 @@ struct LdaGibbsOptions {
     return restarts > 0 ? restarts : sampler == Sampler::Sparse || sampler == Sampler::Auto ? 6 : 1;
   }
 
-  // `auto` made concrete: the sparse sampler; from kAutoWarpTopics topics up (in one process), after
-  // kAutoWarpStartSweeps sweeps of the warp sampler, from one start unless `restarts` asks for
-  // more. With many topics the exact sampler's first sweeps from a random start are its dearest (a
+  // `auto` made concrete: the sparse sampler; from kAutoWarpTopics topics up (in one process),
+  // after kAutoWarpStartSweeps sweeps of the warp sampler, from one start unless `restarts` asks
+  // for more, and when alpha is re-estimated, from a start of at most kAutoAlphaSum / K per topic.
+  // With many topics the exact sampler's first sweeps from a random start are its dearest (a
   // document still holds most topics), and the warp sampler's cost does not grow with them.
   LdaGibbsOptions resolved(bool distributed) const;
   static constexpr std::int64_t kAutoWarpTopics = 500;
   static constexpr std::int64_t kAutoWarpStartSweeps = 200;
+  static constexpr double kAutoAlphaSum = 50.0;  // largest start of alpha's sum under auto (Griffiths & Steyvers 2004)
 
   static const OptionTable<LdaGibbsOptions>& table();
 };

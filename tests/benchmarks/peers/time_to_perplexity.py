@@ -10,8 +10,9 @@ final state). Every fit's topics are scored by lda_peers.py's numpy copy of our 
 Then for each target perplexity, the best any fit reached times 1.02 and coarser ones, the table gives
 each system's least training time among its fits that reached the target.
 
-Training seconds: ours, the `seconds` of the last iteration's report (restarts, warm-up and sweeps;
-not the final held-out evaluation or storing the run); MALLET, its "Total time"; WarpLDA, the sum of
+Training seconds: ours, the `seconds` of the last iteration's report (restarts, warm-up, sweeps and
+snapshots) less its `evaluation_seconds` (our own held-out evaluation at the report, which the peers
+do not do), not storing the run; MALLET, its "Total time"; WarpLDA, the sum of
 its per-iteration times. The whole process's wall time and peak RSS are recorded beside them.
 
 The split comes from `latent-cli heldout-split` (same --heldout and --seed as `fit`). MALLET gets the
@@ -22,7 +23,7 @@ try, each a family of its own in the table.
 
     /usr/bin/python3 tests/benchmarks/peers/time_to_perplexity.py --cli build/app/cli/latent-cli \\
         --project man.latent --dataset man1 --k 1000 \\
-        --ours 'sparse|--restarts 1|50,100,200;warp start|--restarts 1 --warp-start 200|50,100' \\
+        --ours 'sparse|--restarts 1 --sampler sparse|50,100,200;warp start 200|--restarts 1 --warp-start 200|20,50,100' \\
         --mallet-sweeps 100,200,400 --warplda-sweeps 100,200,400,800 --warplda-settings 50:0.01,100:0.01
 Re-analyse the runs of a work folder (fits.json) without fitting again: --analyse-only --work DIR;
 add fits to it, skipping those it holds: --resume --work DIR.
@@ -56,12 +57,13 @@ def fit_ours(args, options, sweeps, observed, scored):
                "--eval-every", str(sweeps + 1), "--json"] + options.split()
     stdout, _, wall, rss = timed(command)
     lines = [json.loads(line) for line in stdout.splitlines() if line.strip()]
-    seconds = [line for line in lines if "iteration" in line][-1]["seconds"]
+    # The last report's seconds include our own held-out evaluation; the peers are scored outside.
+    seconds = [line for line in lines if "iteration" in line][-1]["seconds"] - lines[-1].get("evaluation_seconds", 0.0)
     run = lines[-1]["run"]
     phi = read_matrix(args.project, run, "topic_word")
     alpha = read_matrix(args.project, run, "alpha").ravel()
     return {"seconds": seconds, "wall": wall, "rss": rss, "perplexity": score(phi, alpha, observed, scored),
-            "cpp_perplexity": lines[-1].get("heldout_perplexity")}
+            "cpp_perplexity": lines[-1].get("heldout_perplexity"), "run": run}
 
 
 def fit_mallet(args, sweeps, vocabulary, observed, scored):
@@ -143,7 +145,7 @@ def main():
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--alpha", type=float, default=0.1, help="starting alpha per topic, ours and MALLET's")
     parser.add_argument("--beta", type=float, default=0.01)
-    parser.add_argument("--ours", default="sparse|--restarts 1|50,100,200",
+    parser.add_argument("--ours", default="sparse|--restarts 1 --sampler sparse|50,100,200",
                         help="families 'name|options|sweeps,...' separated by ';'")
     parser.add_argument("--mallet-sweeps", default="100,200,400", help="'' for none")
     parser.add_argument("--warplda-sweeps", default="100,200,400,800", help="'' for none")

@@ -11,6 +11,7 @@
 #include "core/eval/heldout.hpp"
 #include "core/jobs/resource_check.hpp"
 #include "core/jobs/run_recorder.hpp"
+#include "core/jobs/stored_precision.hpp"
 #include "core/models/fit_data.hpp"
 #include "core/store/corpus_store.hpp"
 #include "core/store/graph_store.hpp"
@@ -184,7 +185,9 @@ RunOutcome runFit(const std::filesystem::path& projectFile, const RunRequest& re
   try {
     writeWhenFree(project.db(), wait, [&] {
       recorder.writePending();
-      for (const auto& m : result.matrices) saveMatrix(project, record.id, m.name, -1, m.values);
+      for (const auto& m : result.matrices)
+        saveMatrix(project, record.id, m.name, -1, m.values, kMatrixPartBytes,
+                   storedElement(m.name, m.values.rows(), m.values.cols()));
       for (std::size_t d = 0; d < result.tokenTopics.size() && d < data.trainDocuments.size(); ++d)
         saveTokenTopics(project, record.id, data.trainDocuments[d], result.tokenTopics[d]);
       for (const auto& layer : result.tokenValues)

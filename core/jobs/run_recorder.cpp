@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "core/jobs/stored_precision.hpp"
 #include "core/store/snapshot_retention.hpp"
 
 namespace latent::core {
@@ -75,8 +76,11 @@ bool RunRecorder::tryFlush() {
 
 void RunRecorder::writePending() {
   appendMetrics(m_project, m_runId, m_pending);
-  for (const auto& [name, m] : m_matrices)
-    saveMatrix(m_project, m_runId, name, m.iteration, m.snapshot->matrices[m.index].values);
+  for (const auto& [name, m] : m_matrices) {
+    const auto& values = m.snapshot->matrices[m.index].values;
+    saveMatrix(m_project, m_runId, name, m.iteration, values, kMatrixPartBytes,
+               storedElement(name, values.rows(), values.cols()));
+  }
   if (!m_matrices.empty()) thinSnapshots(m_project, m_runId, m_retention);
 }
 

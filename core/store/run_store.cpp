@@ -17,24 +17,42 @@
 namespace latent::core {
 namespace {
 
-// Writes bytes over the zero blob of column `data` in a rowid table's row, through SQLite's
-// incremental blob I/O, which copies nothing whole.
-void writeBlobInPlace(Database& db, const char* table, std::int64_t rowid, const void* data, std::size_t bytes) {
-  if (bytes == 0) return;
+// Opens column `data` of a rowid table's row for SQLite's incremental blob I/O, which copies
+// nothing whole, and runs use(blob), which returns SQLite's code of its first failure. Matrices are
+// written into a zero blob this way, and read straight into the matrix returned.
+template <typename Use>
+void useBlobInPlace(Database& db, const char* table, std::int64_t rowid, bool write, const Use& use) {
   sqlite3_blob* blob = nullptr;
-  int rc = sqlite3_blob_open(db.handle(), "main", table, "data", rowid, 1, &blob);
-  const auto* from = static_cast<const char*>(data);
-  // sqlite3_blob_write takes an int count: 64 MiB at a time.
-  constexpr std::size_t kChunk = std::size_t{64} << 20;
-  for (std::size_t at = 0; rc == SQLITE_OK && at < bytes; at += kChunk)
-    rc = sqlite3_blob_write(blob, from + at, static_cast<int>(std::min(kChunk, bytes - at)), static_cast<int>(at));
+  int rc = sqlite3_blob_open(db.handle(), "main", table, "data", rowid, write ? 1 : 0, &blob);
+  if (rc == SQLITE_OK) rc = use(blob);
   const std::string message = rc == SQLITE_OK ? std::string() : sqlite3_errmsg(db.handle());
   const int closed = sqlite3_blob_close(blob);
   if (rc == SQLITE_OK) rc = closed;
   if (rc != SQLITE_OK)
-    throw StoreError("cannot write a matrix of " + std::string(table) + ": " +
+    throw StoreError("cannot " + std::string(write ? "write" : "read") + " a matrix of " + std::string(table) + ": " +
                          (message.empty() ? std::string(sqlite3_errstr(rc)) : message),
                      rc);
+}
+
+// sqlite3_blob_write and _read take an int count: doubles go 64 MiB at a time.
+constexpr std::size_t kBlobChunk = std::size_t{64} << 20;
+// Floats are converted into a buffer of this many values at a time (4 MiB).
+constexpr std::size_t kFloatChunk = std::size_t{1} << 20;
+
+std::size_t elementBytes(MatrixElement element) { return element == MatrixElement::Float32 ? 4 : 8; }
+const char* elementName(MatrixElement element) { return element == MatrixElement::Float32 ? "f32" : "f64"; }
+
+// `count` values as floats, written from byte `at` of an open blob.
+int writeFloats(sqlite3_blob* blob, const double* values, std::size_t count, std::size_t at) {
+  std::vector<float> buffer(std::min(count, kFloatChunk));
+  int rc = SQLITE_OK;
+  for (std::size_t done = 0; rc == SQLITE_OK && done < count; done += buffer.size()) {
+    const std::size_t n = std::min(buffer.size(), count - done);
+    for (std::size_t i = 0; i < n; ++i) buffer[i] = static_cast<float>(values[done + i]);
+    rc = sqlite3_blob_write(blob, buffer.data(), static_cast<int>(n * sizeof(float)),
+                            static_cast<int>(at + done * sizeof(float)));
+  }
+  return rc;
 }
 
 constexpr const char* kRunColumns =
@@ -171,11 +189,13 @@ void appendMetrics(Project& project, std::int64_t runId, std::span<const MetricR
 }
 
 void saveMatrix(Project& project, std::int64_t runId, const std::string& name, std::int64_t iteration,
-                const Eigen::MatrixXd& values, std::size_t partBytes) {
-  const std::size_t bytes = static_cast<std::size_t>(values.size()) * sizeof(double);
-  // Whole doubles in every part.
-  const std::size_t part = std::max<std::size_t>(partBytes / sizeof(double), 1) * sizeof(double);
-  const bool inParts = bytes > part;
+                const Eigen::MatrixXd& values, std::size_t partBytes, MatrixElement element) {
+  const std::size_t size = elementBytes(element);
+  const auto count = static_cast<std::size_t>(values.size());
+  const std::size_t bytes = count * size;
+  // Whole values in one blob and in every part.
+  const bool inParts = bytes > std::max<std::size_t>(partBytes / size, 1) * size;
+  const std::size_t part = std::max<std::size_t>(std::min(partBytes, kMatrixPartWriteBytes) / size, 1) * size;
   inTransaction(project, [&] {
     // Deleted first rather than replaced: the delete takes an earlier version's parts with it.
     auto remove = project.db().prepare("DELETE FROM run_matrices WHERE run_id = ?1 AND name = ?2 AND iteration = ?3");
@@ -185,25 +205,42 @@ void saveMatrix(Project& project, std::int64_t runId, const std::string& name, s
     // (hundreds of megabytes each for a topic-word matrix at K = 1000, and most of the time a
     // stopped run spends storing it).
     auto s = project.db().prepare(
-        "INSERT INTO run_matrices (run_id, name, iteration, rows, cols, data) "
-        "VALUES (?1, ?2, ?3, ?4, ?5, zeroblob(?6))");
+        "INSERT INTO run_matrices (run_id, name, iteration, rows, cols, element, data) "
+        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, zeroblob(?7))");
     s.bind(1, runId).bind(2, name).bind(3, iteration).bind(4, static_cast<std::int64_t>(values.rows()));
-    s.bind(5, static_cast<std::int64_t>(values.cols()));
-    s.bind(6, static_cast<std::int64_t>(inParts ? 0 : bytes)).run();
+    s.bind(5, static_cast<std::int64_t>(values.cols())).bind(6, std::string(elementName(element)));
+    s.bind(7, static_cast<std::int64_t>(inParts ? 0 : bytes)).run();
     if (!inParts) {
-      writeBlobInPlace(project.db(), "run_matrices", project.db().lastInsertId(), values.data(), bytes);
+      if (bytes == 0) return;
+      useBlobInPlace(project.db(), "run_matrices", project.db().lastInsertId(), true, [&](sqlite3_blob* blob) {
+        if (element == MatrixElement::Float32) return writeFloats(blob, values.data(), count, 0);
+        const auto* from = reinterpret_cast<const char*>(values.data());
+        int rc = SQLITE_OK;
+        for (std::size_t at = 0; rc == SQLITE_OK && at < bytes; at += kBlobChunk)
+          rc = sqlite3_blob_write(blob, from + at, static_cast<int>(std::min(kBlobChunk, bytes - at)),
+                                  static_cast<int>(at));
+        return rc;
+      });
       return;
     }
+    // run_matrix_parts is a WITHOUT ROWID table, which incremental blob I/O cannot open: each
+    // part is bound as a value (floats from a buffer of one part).
     auto parts = project.db().prepare(
         "INSERT INTO run_matrix_parts (run_id, name, iteration, part, data) VALUES (?1, ?2, ?3, ?4, ?5)");
-    const auto* data = reinterpret_cast<const std::byte*>(values.data());
-    for (std::size_t at = 0, k = 0; at < bytes; at += part, ++k)
-      parts.bind(1, runId)
-          .bind(2, name)
-          .bind(3, iteration)
-          .bind(4, static_cast<std::int64_t>(k))
-          .bindBlob(5, data + at, std::min(part, bytes - at))
-          .run();
+    std::vector<float> floats;
+    const std::size_t perPart = part / size;
+    for (std::size_t first = 0, k = 0; first < count; first += perPart, ++k) {
+      const std::size_t n = std::min(perPart, count - first);
+      parts.bind(1, runId).bind(2, name).bind(3, iteration).bind(4, static_cast<std::int64_t>(k));
+      if (element == MatrixElement::Float32) {
+        floats.resize(n);
+        for (std::size_t i = 0; i < n; ++i) floats[i] = static_cast<float>(values.data()[first + i]);
+        parts.bindBlob(5, floats.data(), n * sizeof(float));
+      } else {
+        parts.bindBlob(5, values.data() + first, n * sizeof(double));
+      }
+      parts.run();
+    }
   });
 }
 
@@ -302,41 +339,96 @@ std::vector<MetricRow> loadMetrics(Project& project, std::int64_t runId) {
 std::optional<Eigen::MatrixXd> loadMatrix(Project& project, std::int64_t runId, const std::string& name,
                                           std::int64_t iteration) {
   auto s = project.db().prepare(
-      "SELECT rows, cols, data FROM run_matrices WHERE run_id = ?1 AND name = ?2 AND iteration = ?3");
+      "SELECT rows, cols, element, length(data), rowid FROM run_matrices WHERE run_id = ?1 AND name = ?2 AND "
+      "iteration = ?3");
   s.bind(1, runId).bind(2, name).bind(3, iteration);
   if (!s.step()) return std::nullopt;
   const auto rows = s.integer(0), cols = s.integer(1);
   const std::string where =
       "run " + std::to_string(runId) + ", matrix " + name + ", iteration " + std::to_string(iteration);
-  const auto blob = s.blob(2);
-  std::size_t stored = blob.size();
-  std::vector<double> values(stored / sizeof(double));
-  if (!values.empty()) std::memcpy(values.data(), blob.data(), values.size() * sizeof(double));
-  // An empty blob for a matrix with values: the values are in parts (schema 13).
-  if (stored == 0 && rows > 0 && cols > 0) {
-    auto parts = project.db().prepare(
-        "SELECT part, data FROM run_matrix_parts WHERE run_id = ?1 AND name = ?2 AND iteration = ?3 ORDER BY part");
-    parts.bind(1, runId).bind(2, name).bind(3, iteration);
-    for (std::int64_t expected = 0; parts.step(); ++expected) {
-      const auto data = parts.blob(1);
-      if (parts.integer(0) != expected || data.size() % sizeof(double) != 0)
-        throw damagedProject(
-            project, "run_matrix_parts", where + ", part " + std::to_string(parts.integer(0)),
-            "a part missing before it, or one of " + std::to_string(data.size()) + " bytes, not whole doubles");
-      const auto at = values.size();
-      values.resize(at + data.size() / sizeof(double));
-      if (!data.empty()) std::memcpy(values.data() + at, data.data(), data.size());
-      stored += data.size();
-    }
+  const std::string element = s.text(2);
+  if (element != "f64" && element != "f32")
+    throw damagedProject(project, "run_matrices", where, "an element type '" + element + "'");
+  const std::size_t size = element == "f32" ? sizeof(float) : sizeof(double);
+  const std::string unit = element == "f32" ? "floats" : "doubles";
+  // An empty blob for a matrix with values: the values are in parts (schema 13). While `s` is
+  // being read the connection keeps one read transaction, so the sizes and the values read below
+  // are of the same version of the file.
+  std::int64_t stored = s.integer(3);
+  const std::int64_t rowid = s.integer(4);
+  const bool inParts = stored == 0 && rows > 0 && cols > 0;
+  if (inParts) {
+    auto total = project.db().prepare(
+        "SELECT coalesce(sum(length(data)), 0) FROM run_matrix_parts WHERE run_id = ?1 AND name = ?2 AND "
+        "iteration = ?3");
+    total.bind(1, runId).bind(2, name).bind(3, iteration);
+    stored = total.step() ? total.integer(0) : 0;
   }
-  // Divided rather than multiplied, so that crafted sizes cannot overflow.
-  const auto doubles = static_cast<std::int64_t>(stored / sizeof(double));
-  if (rows < 0 || cols < 0 || stored % sizeof(double) != 0 ||
-      (cols == 0 ? doubles != 0 : doubles % cols != 0 || doubles / cols != rows))
-    throw damagedProject(project, "run_matrices", where,
+  // The size is checked before the matrix is made, divided rather than multiplied so that crafted
+  // sizes cannot overflow; the values are then read straight into it, with no second copy.
+  const auto count = stored / static_cast<std::int64_t>(size);
+  if (rows < 0 || cols < 0 || stored % static_cast<std::int64_t>(size) != 0 ||
+      (cols == 0 ? count != 0 : count % cols != 0 || count / cols != rows))
+    throw damagedProject(project, inParts ? "run_matrix_parts" : "run_matrices", where,
                          "a " + std::to_string(rows) + " x " + std::to_string(cols) + " matrix stored in " +
-                             std::to_string(stored) + " bytes");
-  return Eigen::Map<const Eigen::MatrixXd>(values.data(), rows, cols);
+                             std::to_string(stored) + " bytes of " + unit);
+  Eigen::MatrixXd values(rows, cols);
+  std::size_t filled = 0;
+  // Appends whole stored values, as doubles; false when they would go past the matrix.
+  const auto append = [&](std::span<const std::byte> data) {
+    const std::size_t n = data.size() / size;
+    if (n > static_cast<std::size_t>(count) - filled) return false;
+    double* to = values.data() + filled;
+    if (size == sizeof(double)) {
+      if (n > 0) std::memcpy(to, data.data(), n * sizeof(double));
+    } else {
+      for (std::size_t i = 0; i < n; ++i) {
+        float value = 0.0F;
+        std::memcpy(&value, data.data() + i * sizeof(float), sizeof(float));
+        to[i] = value;
+      }
+    }
+    filled += n;
+    return true;
+  };
+  if (!inParts) {
+    // Read through incremental blob I/O: a blob read as a column would be copied whole first.
+    if (count > 0)
+      useBlobInPlace(project.db(), "run_matrices", rowid, false, [&](sqlite3_blob* blob) {
+        int rc = SQLITE_OK;
+        if (size == sizeof(double)) {
+          auto* to = reinterpret_cast<char*>(values.data());
+          const auto bytes = static_cast<std::size_t>(stored);
+          for (std::size_t at = 0; rc == SQLITE_OK && at < bytes; at += kBlobChunk)
+            rc = sqlite3_blob_read(blob, to + at, static_cast<int>(std::min(kBlobChunk, bytes - at)),
+                                   static_cast<int>(at));
+          return rc;
+        }
+        std::vector<float> buffer(std::min(static_cast<std::size_t>(count), kFloatChunk));
+        for (std::size_t done = 0; rc == SQLITE_OK && done < static_cast<std::size_t>(count); done += buffer.size()) {
+          const std::size_t n = std::min(buffer.size(), static_cast<std::size_t>(count) - done);
+          rc = sqlite3_blob_read(blob, buffer.data(), static_cast<int>(n * sizeof(float)),
+                                 static_cast<int>(done * sizeof(float)));
+          for (std::size_t i = 0; rc == SQLITE_OK && i < n; ++i) values.data()[done + i] = buffer[i];
+        }
+        return rc;
+      });
+    return values;
+  }
+  auto parts = project.db().prepare(
+      "SELECT part, data FROM run_matrix_parts WHERE run_id = ?1 AND name = ?2 AND iteration = ?3 ORDER BY part");
+  parts.bind(1, runId).bind(2, name).bind(3, iteration);
+  for (std::int64_t expected = 0; parts.step(); ++expected) {
+    const auto data = parts.blob(1);
+    if (parts.integer(0) != expected || data.size() % size != 0 || !append(data))
+      throw damagedProject(
+          project, "run_matrix_parts", where + ", part " + std::to_string(parts.integer(0)),
+          "a part missing before it, or one of " + std::to_string(data.size()) + " bytes, not whole " + unit);
+  }
+  if (filled != static_cast<std::size_t>(count))
+    throw damagedProject(project, "run_matrix_parts", where,
+                         "parts of " + std::to_string(filled) + " values for " + std::to_string(count));
+  return values;
 }
 
 std::vector<std::pair<std::string, std::int64_t>> listMatrices(Project& project, std::int64_t runId) {

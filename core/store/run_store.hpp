@@ -65,12 +65,20 @@ struct MetricRow {
 // Each call below is one short transaction unless the caller already holds one.
 std::int64_t createRun(Project& project, const RunRecord& run);
 void appendMetrics(Project& project, std::int64_t runId, std::span<const MetricRow> rows);
-// A matrix of more than `partBytes` of values is stored in parts of at most that size
-// (run_matrix_parts, schema 13), so that no blob nears SQLite's limit of about 1 GB; loadMatrix
-// joins them. Smaller ones stay one blob, readable by builds before schema 13.
+// How a matrix's values are stored (schema 15): as doubles, or rounded to floats (about seven
+// significant digits) in half the space. loadMatrix reads either back as doubles.
+enum class MatrixElement { Float64, Float32 };
+// A matrix of more than `partBytes` of stored values is stored in parts (run_matrix_parts, schema
+// 13), so that no blob nears SQLite's limit of about 1 GB; loadMatrix joins them. Smaller ones stay
+// one blob, written in place. Parts hold at most min(partBytes, kMatrixPartWriteBytes): each is
+// bound as a value, which SQLite copies for the binding and again for the row (and a float32 part
+// is converted first), so that writing holds a few parts' bytes besides the matrix, not a few
+// hundred megabytes.
 inline constexpr std::size_t kMatrixPartBytes = std::size_t{256} << 20;
+inline constexpr std::size_t kMatrixPartWriteBytes = std::size_t{32} << 20;
 void saveMatrix(Project& project, std::int64_t runId, const std::string& name, std::int64_t iteration,
-                const Eigen::MatrixXd& values, std::size_t partBytes = kMatrixPartBytes);
+                const Eigen::MatrixXd& values, std::size_t partBytes = kMatrixPartBytes,
+                MatrixElement element = MatrixElement::Float64);
 void saveTokenTopics(Project& project, std::int64_t runId, std::int64_t document, std::span<const std::int32_t> topics);
 // A named per-token layer of one document (results/topic_results.hpp: token_class,
 // token_content_probability), one float32 per kept token in document order.

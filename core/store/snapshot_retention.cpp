@@ -33,7 +33,8 @@ void thinSnapshots(Project& project, std::int64_t runId, const SnapshotRetention
   {
     auto s = project.db().prepare(
         // The values' size, whether in one blob or in parts (run_matrix_parts).
-        "SELECT iteration, sum(rows * cols * 8) FROM run_matrices WHERE run_id = ?1 AND iteration >= 0 "
+        "SELECT iteration, sum(rows * cols * (CASE element WHEN 'f32' THEN 4 ELSE 8 END)) FROM run_matrices "
+        "WHERE run_id = ?1 AND iteration >= 0 "
         "GROUP BY iteration ORDER BY iteration");
     s.bind(1, runId);
     while (s.step()) history.push_back({s.integer(0), static_cast<std::uint64_t>(s.integer(1))});

@@ -14,10 +14,17 @@ import sys
 
 
 def matrix(db, run, name):
-    rows, cols, blob = db.execute(
-        "SELECT rows, cols, data FROM run_matrices WHERE run_id = ? AND name = ? AND iteration = -1",
+    # Doubles, or floats where the element is 'f32' (schema 15); in one blob or in parts (schema 13).
+    columns = {row[1] for row in db.execute("PRAGMA table_info(run_matrices)")}
+    element = "element" if "element" in columns else "'f64'"
+    rows, cols, kind, blob = db.execute(
+        "SELECT rows, cols, %s, data FROM run_matrices WHERE run_id = ? AND name = ? AND iteration = -1" % element,
         (run, name)).fetchone()
-    values = struct.unpack('<%dd' % (rows * cols), blob)
+    if len(blob) == 0 and rows * cols > 0:
+        blob = b"".join(part for (part,) in db.execute(
+            "SELECT data FROM run_matrix_parts WHERE run_id = ? AND name = ? AND iteration = -1 ORDER BY part",
+            (run, name)))
+    values = struct.unpack('<%d%s' % (rows * cols, 'f' if kind == 'f32' else 'd'), blob)
     return [[values[c * rows + r] for c in range(cols)] for r in range(rows)]  # column-major
 
 

@@ -190,6 +190,21 @@ class LdaGibbsTest : public QObject {
     checkPosterior<AliasGibbsKernel>(corpus, 2);
   }
 
+  // doc_topic's training rows are written straight into the matrix of all documents (at the
+  // training documents' rows of the full corpus) and equal what documentTopics() returns.
+  void documentTopicsFillTheirRowsOfTheFullMatrix() {
+    const auto corpus = tinyCorpus();
+    LdaGibbsState state(corpus, 3, 0.1, 0.5, 2, 9);
+    const Eigen::MatrixXd theta = state.documentTopics();
+    const std::vector<std::int64_t> rows{5, 0, 3, 1};
+    Eigen::MatrixXd full = Eigen::MatrixXd::Constant(6, 3, -1.0);
+    state.documentTopics(full, rows);
+    for (std::size_t d = 0; d < rows.size(); ++d)
+      QCOMPARE(Eigen::MatrixXd(full.row(rows[d])), Eigen::MatrixXd(theta.row(static_cast<Eigen::Index>(d))));
+    QCOMPARE(full.row(2).sum(), -3.0);  // rows of held-out documents are left to the fold-in
+    QCOMPARE(full.row(4).sum(), -3.0);
+  }
+
   void countsMatchTheAssignmentsAfterParallelSweeps() {
     checkCountsAfterSweeps<SparseGibbsKernel<std::uint32_t>>(1);
     checkCountsAfterSweeps<SparseGibbsKernel<std::uint32_t>>(3);

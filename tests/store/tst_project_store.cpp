@@ -8,6 +8,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "core/jobs/stored_precision.hpp"
 #include "core/store/corpus_store.hpp"
 #include "core/store/graph_store.hpp"
 #include "core/store/process_owner.hpp"
@@ -265,6 +266,113 @@ class ProjectStoreTest : public QObject {
     // Removing the dataset removes its runs' matrices and their parts.
     p.removeDataset(dataset);
     QCOMPARE(parts(), std::int64_t{0});
+  }
+
+  void partsAreWrittenAFewTensOfMegabytesAtATime() {
+    // A matrix over partBytes goes in parts of at most kMatrixPartWriteBytes, however large
+    // partBytes is: each part is copied twice by SQLite while it is written.
+    test::Scratch scratch;
+    core::Project p(scratch.path("part-size.latent"));
+    const auto dataset = test::addCorpus(p, "toy", {"money bank"});
+    core::RunRecord run;
+    run.datasetId = dataset;
+    run.model = "lda-gibbs";
+    run.appVersion = "test";
+    const auto id = core::createRun(p, run);
+    const auto values = static_cast<Eigen::Index>(core::kMatrixPartWriteBytes / 8 + 1000);
+    const Eigen::MatrixXd large = Eigen::VectorXd::LinSpaced(values, 0.0, 1.0);
+    core::saveMatrix(p, id, "topic_word", -1, large, core::kMatrixPartWriteBytes + 4096);
+    QCOMPARE(p.db().queryInteger("SELECT count(*) FROM run_matrix_parts"), std::int64_t{2});
+    QCOMPARE(p.db().queryInteger("SELECT max(length(data)) FROM run_matrix_parts"),
+             static_cast<std::int64_t>(core::kMatrixPartWriteBytes));
+    QCOMPARE(*core::loadMatrix(p, id, "topic_word"), large);
+    // Within partBytes it stays one blob.
+    core::saveMatrix(p, id, "topic_word", -1, large, core::kMatrixPartWriteBytes + 8000);
+    QCOMPARE(p.db().queryInteger("SELECT count(*) FROM run_matrix_parts"), std::int64_t{0});
+    QCOMPARE(*core::loadMatrix(p, id, "topic_word"), large);
+  }
+
+  void float32MatricesRoundTrip() {
+    // A matrix stored as float32 (schema 15) takes four bytes a value, in one blob or in parts,
+    // and reads back as the doubles rounded to floats; doubles beside it stay exact.
+    test::Scratch scratch;
+    core::Project p(scratch.path("f32.latent"));
+    const auto dataset = test::addCorpus(p, "toy", {"money bank"});
+    core::RunRecord run;
+    run.datasetId = dataset;
+    run.model = "lda-gibbs";
+    run.appVersion = "test";
+    const auto id = core::createRun(p, run);
+    const Eigen::MatrixXd values = Eigen::MatrixXd::Random(50, 7).cwiseAbs();  // 350 values
+    const Eigen::MatrixXd rounded = values.cast<float>().cast<double>();
+    QVERIFY(rounded != values);  // the test can tell floats from doubles
+    const auto length = [&](const char* name) {
+      return p.db().queryInteger(std::string("SELECT length(data) FROM run_matrices WHERE name = '") + name + "'");
+    };
+    const auto element = [&](const char* name) {
+      auto s = p.db().prepare("SELECT element FROM run_matrices WHERE name = ?1");
+      s.bind(1, std::string(name));
+      return s.step() ? s.text(0) : std::string();
+    };
+    core::saveMatrix(p, id, "topic_word", -1, values, core::kMatrixPartBytes, core::MatrixElement::Float32);
+    QCOMPARE(length("topic_word"), std::int64_t{350 * 4});
+    // data stays the last column, where SQLite keeps the zero blob a matrix is inserted as unexpanded.
+    QCOMPARE(p.db().queryInteger("SELECT max(cid) FROM pragma_table_info('run_matrices')"),
+             p.db().queryInteger("SELECT cid FROM pragma_table_info('run_matrices') WHERE name = 'data'"));
+    QCOMPARE(element("topic_word"), std::string("f32"));
+    QCOMPARE(*core::loadMatrix(p, id, "topic_word"), rounded);
+    // In parts of 1 KB: 256 floats a part, two parts.
+    core::saveMatrix(p, id, "doc_topic", -1, values, 1024, core::MatrixElement::Float32);
+    QCOMPARE(p.db().queryInteger("SELECT count(*) FROM run_matrix_parts WHERE name = 'doc_topic'"), std::int64_t{2});
+    QCOMPARE(p.db().queryInteger("SELECT sum(length(data)) FROM run_matrix_parts"), std::int64_t{350 * 4});
+    QCOMPARE(*core::loadMatrix(p, id, "doc_topic"), rounded);
+    core::saveMatrix(p, id, "alpha", -1, values);
+    QCOMPARE(element("alpha"), std::string("f64"));
+    QCOMPARE(length("alpha"), std::int64_t{350 * 8});
+    QCOMPARE(*core::loadMatrix(p, id, "alpha"), values);
+    // A float blob whose length is not whole floats is a damaged project.
+    p.db().exec("UPDATE run_matrices SET data = substr(data, 1, 1397) WHERE name = 'topic_word'");
+    QVERIFY_THROWS_EXCEPTION(core::InputError, core::loadMatrix(p, id, "topic_word"));
+  }
+
+  void schemaFourteenMatricesMigrate() {
+    // Schema 15 rebuilds run_matrices with the element column before data: the matrices of an
+    // older file, in one blob or in parts, read back unchanged as doubles.
+    test::Scratch scratch;
+    const auto file = scratch.path("v14.latent");
+    const Eigen::MatrixXd large = Eigen::MatrixXd::Random(50, 7), small = Eigen::MatrixXd::Random(3, 2);
+    std::int64_t id = 0;
+    {
+      core::Project p(file);
+      const auto dataset = test::addCorpus(p, "toy", {"money bank"});
+      core::RunRecord run;
+      run.datasetId = dataset;
+      run.model = "lda-gibbs";
+      run.appVersion = "test";
+      id = core::createRun(p, run);
+      core::saveMatrix(p, id, "topic_word", -1, large, 1024);
+      core::saveMatrix(p, id, "alpha", -1, small);
+      p.db().exec("ALTER TABLE run_matrices DROP COLUMN element; PRAGMA user_version = 14");
+    }
+    core::Project p(file);
+    QCOMPARE(p.schemaVersion(), core::Project::latestSchemaVersion());
+    QCOMPARE(*core::loadMatrix(p, id, "topic_word"), large);
+    QCOMPARE(*core::loadMatrix(p, id, "alpha"), small);
+    QCOMPARE(p.db().queryInteger("SELECT count(*) FROM run_matrices WHERE element = 'f64'"), std::int64_t{2});
+    QCOMPARE(p.db().queryInteger("SELECT count(*) FROM run_matrix_parts"), std::int64_t{3});
+    // The parts still belong to their matrix: deleting the run takes them.
+    p.db().exec("DELETE FROM runs");
+    QCOMPARE(p.db().queryInteger("SELECT count(*) FROM run_matrix_parts"), std::int64_t{0});
+  }
+
+  void largeTopicMatricesAreStoredAsFloat32() {
+    // Only large topic-word and document-topic matrices: the others keep doubles whatever their size.
+    const std::int64_t limit = core::kFloat32MatrixBytes / 8;
+    QCOMPARE(core::storedElement("topic_word", 1000, limit / 1000 + 1), core::MatrixElement::Float32);
+    QCOMPARE(core::storedElement("doc_topic", limit + 1, 1), core::MatrixElement::Float32);
+    QCOMPARE(core::storedElement("topic_word", 1, limit), core::MatrixElement::Float64);
+    QCOMPARE(core::storedElement("alpha", 1, limit + 1), core::MatrixElement::Float64);
+    QCOMPARE(core::storedElement("topic_word", 0, 0), core::MatrixElement::Float64);
   }
 
   void rollbackLeavesFileUnchanged() {

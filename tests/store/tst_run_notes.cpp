@@ -66,6 +66,7 @@ class RunNotesTest : public QObject {
       core::Project project(file);
       const auto dataset = test::addCorpus(project, "toy", {"alpha beta"});
       run = notesRun(project, dataset, "unigram", {}, nlohmann::json::object());
+      project.db().exec("ALTER TABLE run_matrices DROP COLUMN element");  // 015
       project.db().exec("ALTER TABLE runs DROP COLUMN name; ALTER TABLE runs DROP COLUMN notes");
       project.db().exec("PRAGMA user_version = 13");
     }

@@ -108,6 +108,7 @@ class TopicLabelStoreTest : public QObject {
       run = addTopicRun(p, dataset);
       // What a schema-4 file looks like: no topic_labels table, nor what later versions added.
       p.db().exec("DROP TABLE topic_labels");
+      p.db().exec("ALTER TABLE run_matrices DROP COLUMN element");                           // 015
       p.db().exec("ALTER TABLE runs DROP COLUMN name; ALTER TABLE runs DROP COLUMN notes");  // 014
       p.db().exec("DROP TABLE run_matrix_parts");                                            // 013
       p.db().exec("DROP TABLE document_links");                   // 011 (012 rebuilds edges, which any version has)

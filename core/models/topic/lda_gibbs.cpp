@@ -25,6 +25,7 @@
 #include "core/models/topic/lda_gibbs_state.hpp"
 #include "core/models/topic/lda_gibbs_warp_kernel.hpp"
 #include "core/models/topic/topic_model_support.hpp"
+#include "core/models/topic/topic_word_average.hpp"
 #include "core/util/clock.hpp"
 #include "core/util/communicator.hpp"
 #include "core/util/errors.hpp"
@@ -107,40 +108,6 @@ void fillTopicWord(const Kernel& kernel, const LdaGibbsState& state, Eigen::Matr
   });
 }
 
-// Adds one sample's phi (001 eq. 6) to a running sum: the counts now, the beta / (n_k + V beta)
-// part of every word per topic (added to the whole row by averagedTopicWord, so that a sample
-// costs the nonzero counts rather than K x V).
-template <typename Kernel>
-void accumulateTopicWord(const Kernel& kernel, const LdaGibbsState& state, Eigen::MatrixXd& sum,
-                         Eigen::VectorXd& smoothing) {
-  const int K = state.topics(), V = state.vocabularySize();
-  const double beta = state.beta();
-  if (sum.size() == 0) {
-    sum = Eigen::MatrixXd::Zero(K, V);
-    smoothing = Eigen::VectorXd::Zero(K);
-  }
-  Eigen::VectorXd inverse(K);
-  for (int k = 0; k < K; ++k)
-    inverse[k] = 1.0 / (static_cast<double>(kernel.topicTotals()[static_cast<std::size_t>(k)]) + V * beta);
-  smoothing += beta * inverse;
-  tbb::parallel_for(tbb::blocked_range<int>(0, V, 256), [&](const auto& r) {
-    for (int w = r.begin(); w != r.end(); ++w)
-      kernel.forEachTopicOfWord(static_cast<std::size_t>(w), [&](std::int32_t k, std::int64_t c) {
-        sum(k, w) += static_cast<double>(c) * inverse[k];
-      });
-  });
-}
-
-// The mean of the accumulated samples' phi. Takes the sum by value so that the run's last use of
-// it (finish) can move it in: at K = 1000 each K x V copy is hundreds of megabytes.
-Eigen::MatrixXd averagedTopicWord(Eigen::MatrixXd phi, const Eigen::VectorXd& smoothing, std::int64_t samples) {
-  phi.colwise() += smoothing;
-  phi /= static_cast<double>(samples);
-  // Rows sum to one up to rounding; make it exact so that downstream checks need no tolerance.
-  phi.array().colwise() /= phi.rowwise().sum().array();
-  return phi;
-}
-
 // count[c]: how many (topic, word) pairs hold exactly c tokens.
 template <typename Kernel>
 std::vector<std::int64_t> countHistogram(const Kernel& kernel, const LdaGibbsState& state) {
@@ -177,7 +144,8 @@ class GibbsChain final : public FitChain {
         // re-estimated; a warm-up by the warp sampler (warp_start) has formed them, so its sweeps
         // count towards it. Without this, a short chain after the warm-up kept its start values.
         m_optimizeBurnIn(std::max<std::int64_t>(
-            0, options.optimizeBurnIn - (options.sampler == LdaGibbsOptions::Sampler::Warp ? 0 : options.warpStart))) {}
+            0, options.optimizeBurnIn - (options.sampler == LdaGibbsOptions::Sampler::Warp ? 0 : options.warpStart))),
+        m_average(state.topics(), state.vocabularySize()) {}
 
   bool step(const StepPlan& plan, IterationReport& report) override {
     const std::int64_t it = plan.iteration, last = plan.last;
@@ -203,10 +171,7 @@ class GibbsChain final : public FitChain {
                                              m_kernel.topicTotals(), m_state.beta(), V);
     }
     if (harmonicDue) m_harmonicSamples.push_back(logWords);
-    if (it >= m_averageFrom) {
-      accumulateTopicWord(m_kernel, m_state, m_phiSum, m_phiSmoothing);
-      ++m_phiSamples;
-    }
+    if (it >= m_averageFrom) m_average.add(m_kernel, m_kernel.topicTotals(), m_state.beta());
     if (due) {
       double logPrior = 0.0;
       for (const double part : m_logPriorParts) logPrior += part;  // partition order
@@ -216,8 +181,8 @@ class GibbsChain final : public FitChain {
       // would return if it stopped here (so the last report equals the final metric).
       const Stopwatch evaluationClock;
       Eigen::MatrixXd phi;
-      if (m_phiSamples > 0)
-        phi = averagedTopicWord(m_phiSum, m_phiSmoothing, m_phiSamples);
+      if (m_average.samples() > 0)
+        phi = m_average.mean();
       else
         fillTopicWord(m_kernel, m_state, phi);
       // The other processes of a distributed fit report to no one.
@@ -246,7 +211,10 @@ class GibbsChain final : public FitChain {
     synchronizeState(m_kernel, false);
     Eigen::MatrixXd current;
     fillTopicWord(m_kernel, m_state, current);
-    return {{topic::kTopicWord, std::move(current)}};
+    // Moved in: a braced list would copy the matrix (an initializer_list's elements are const).
+    std::vector<NamedMatrix> matrices;
+    matrices.push_back({topic::kTopicWord, std::move(current)});
+    return matrices;
   }
 
   // Results: the state reached, also when stopped (the average of the samples taken so far, or
@@ -256,14 +224,18 @@ class GibbsChain final : public FitChain {
     const bool cancelled = result.status == FitStatus::Cancelled;
     const double N = m_tokens;
     Eigen::MatrixXd phi;
-    if (m_phiSamples > 0)
-      phi = averagedTopicWord(std::move(m_phiSum), m_phiSmoothing, m_phiSamples);
+    if (m_average.samples() > 0)
+      phi = m_average.mean();
     else
       fillTopicWord(m_kernel, m_state, phi);
     const Eigen::VectorXd alpha = m_state.alphaVector();
     const FoldIn foldIn = gibbsFoldIn(phi, alpha);
-    result.matrices.push_back(
-        {topic::kDocTopic, topic::assembleDocTopic(m_data, m_state.documentTopics(), foldIn, m_settings.seed)});
+    result.matrices.push_back({topic::kDocTopic, topic::assembleDocTopic(
+                                                     m_data, m_state.topics(),
+                                                     [&](Eigen::MatrixXd& full, std::span<const std::int64_t> rows) {
+                                                       m_state.documentTopics(full, rows);
+                                                     },
+                                                     foldIn, m_settings.seed)});
     result.matrices.push_back({topic::kAlpha, alpha.transpose()});
     result.tokenTopics = m_state.tokenTopics();
 
@@ -274,7 +246,8 @@ class GibbsChain final : public FitChain {
     }
     metrics["alpha_sum"] = m_state.alphaSum();
     metrics["beta"] = m_state.beta();
-    metrics["topic_word_samples"] = m_phiSamples;  // sweeps averaged into topic_word
+    metrics["topic_word_samples"] = m_average.samples();  // sweeps averaged into topic_word
+    metrics["topic_word_sum_bytes"] = static_cast<std::int64_t>(m_average.memoryBytes());
     metrics["sampler"] = m_options.sampler == LdaGibbsOptions::Sampler::Sparse  ? "sparse"
                          : m_options.sampler == LdaGibbsOptions::Sampler::Alias ? "alias"
                                                                                 : "warp";
@@ -342,9 +315,8 @@ class GibbsChain final : public FitChain {
   double m_lastLogJoint = std::numeric_limits<double>::quiet_NaN();
   std::vector<double> m_harmonicSamples;
   std::vector<double> m_logPriorParts;
-  Eigen::MatrixXd m_phiSum;
-  Eigen::VectorXd m_phiSmoothing;
-  std::int64_t m_phiSamples = 0;
+  // The topics returned: phi averaged over the sweeps from m_averageFrom on.
+  topic::TopicWordAverage m_average;
 };
 
 // The chain's random start, for corpora small enough that the textbook's before-and-after

@@ -125,8 +125,13 @@ double LdaGibbsState::logPriorOfAssignments() const {
 }
 
 Eigen::MatrixXd LdaGibbsState::documentTopics() const {
+  Eigen::MatrixXd theta(static_cast<Eigen::Index>(m_corpus.documentCount()), m_topics);
+  documentTopics(theta, {});
+  return theta;
+}
+
+void LdaGibbsState::documentTopics(Eigen::MatrixXd& out, std::span<const std::int64_t> rows) const {
   const auto D = static_cast<Eigen::Index>(m_corpus.documentCount());
-  Eigen::MatrixXd theta(D, m_topics);
   tbb::parallel_for(tbb::blocked_range<Eigen::Index>(0, D, 64), [&](const auto& r) {
     Eigen::VectorXd counts(m_topics);
     for (Eigen::Index d = r.begin(); d != r.end(); ++d) {
@@ -135,10 +140,10 @@ Eigen::MatrixXd LdaGibbsState::documentTopics() const {
       const auto last = static_cast<std::size_t>(m_corpus.offsets[static_cast<std::size_t>(d) + 1]);
       for (std::size_t i = first; i < last; ++i) counts[m_z[i]] += 1.0;
       const double norm = static_cast<double>(last - first) + m_alphaSum;
-      for (int k = 0; k < m_topics; ++k) theta(d, k) = (counts[k] + m_alpha[static_cast<std::size_t>(k)]) / norm;
+      const Eigen::Index row = rows.empty() ? d : static_cast<Eigen::Index>(rows[static_cast<std::size_t>(d)]);
+      for (int k = 0; k < m_topics; ++k) out(row, k) = (counts[k] + m_alpha[static_cast<std::size_t>(k)]) / norm;
     }
   });
-  return theta;
 }
 
 void LdaGibbsState::topicsByWord(std::vector<std::int64_t>& start, std::vector<std::int32_t>& topics) const {

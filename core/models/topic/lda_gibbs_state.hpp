@@ -65,6 +65,9 @@ class LdaGibbsState {
 
   // Document d's topic proportions (n_dk + alpha_k) / (N_d + alpha_0) (001 eq. 5), D x K.
   Eigen::MatrixXd documentTopics() const;
+  // The same written into `out`: document d's row into row rows[d] (row d when rows is empty),
+  // so that a larger matrix of all documents is filled without a copy.
+  void documentTopics(Eigen::MatrixXd& out, std::span<const std::int64_t> rows) const;
 
   // Every token's topic grouped by word (a counting sort): word w's topics are
   // topics[start[w], start[w + 1]). How the kernels build their word-topic counts.

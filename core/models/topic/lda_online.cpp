@@ -131,7 +131,10 @@ class LdaOnlineChain final : public FitChain {
     return true;
   }
   std::vector<NamedMatrix> snapshot(const StepPlan&) override {
-    return {{topic::kTopicWord, m_topics.posteriorMean()}};
+    // Moved in: a braced list would copy the K x V matrix (an initializer_list's elements are const).
+    std::vector<NamedMatrix> matrices;
+    matrices.push_back({topic::kTopicWord, m_topics.posteriorMean()});
+    return matrices;
   }
 
   // The documents' mixtures under the final topics (they were last estimated against older ones),

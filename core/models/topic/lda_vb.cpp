@@ -166,7 +166,10 @@ class LdaVbChain final : public FitChain {
     return true;
   }
   std::vector<NamedMatrix> snapshot(const StepPlan&) override {
-    return {{topic::kTopicWord, m_current.topics.posteriorMean()}};
+    // Moved in: a braced list would copy the K x V matrix (an initializer_list's elements are const).
+    std::vector<NamedMatrix> matrices;
+    matrices.push_back({topic::kTopicWord, m_current.topics.posteriorMean()});
+    return matrices;
   }
   void finish(FitResult& result) override {
     for (const auto& [key, value] : m_startMetrics.items()) result.finalMetrics[key] = value;

@@ -69,11 +69,27 @@ void addHeldoutScores(nlohmann::json& metrics, const TopicHeldoutScore& completi
 
 Eigen::MatrixXd assembleDocTopic(const FitData& data, const Eigen::MatrixXd& trainTheta, const FoldIn& foldIn,
                                  std::uint64_t seed) {
-  const auto K = trainTheta.cols();
   if (data.trainDocuments.empty()) return trainTheta;  // the corpus is the full one
+  return assembleDocTopic(
+      data, trainTheta.cols(),
+      [&](Eigen::MatrixXd& full, std::span<const std::int64_t> rows) {
+        for (std::size_t d = 0; d < rows.size(); ++d) full.row(rows[d]) = trainTheta.row(static_cast<Eigen::Index>(d));
+      },
+      foldIn, seed);
+}
+
+Eigen::MatrixXd assembleDocTopic(
+    const FitData& data, Eigen::Index topics,
+    const std::function<void(Eigen::MatrixXd&, std::span<const std::int64_t>)>& fillTrainRows, const FoldIn& foldIn,
+    std::uint64_t seed) {
+  const auto K = topics;
+  if (data.trainDocuments.empty()) {  // the corpus is the full one
+    Eigen::MatrixXd theta(static_cast<Eigen::Index>(data.corpus->documentCount()), K);
+    fillTrainRows(theta, {});
+    return theta;
+  }
   Eigen::MatrixXd full = Eigen::MatrixXd::Zero(data.fullDocumentCount, K);
-  for (std::size_t d = 0; d < data.trainDocuments.size(); ++d)
-    full.row(data.trainDocuments[d]) = trainTheta.row(static_cast<Eigen::Index>(d));
+  fillTrainRows(full, data.trainDocuments);
   if (!data.heldout) return full;
   const auto& h = *data.heldout;
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, h.size(), 8), [&](const auto& range) {

@@ -4,7 +4,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -48,6 +50,13 @@ void addHeldoutScores(nlohmann::json& metrics, const TopicHeldoutScore& completi
 // document of data.corpus), held-out rows folded in on all of each document's tokens.
 Eigen::MatrixXd assembleDocTopic(const FitData& data, const Eigen::MatrixXd& trainTheta, const FoldIn& foldIn,
                                  std::uint64_t seed);
+// The same with the training rows written by fillTrainRows(full, data.trainDocuments) straight
+// into the result (rows[d] for training document d; d itself when the span is empty), so that no
+// second D x K matrix is held at once.
+Eigen::MatrixXd assembleDocTopic(
+    const FitData& data, Eigen::Index topics,
+    const std::function<void(Eigen::MatrixXd&, std::span<const std::int64_t>)>& fillTrainRows, const FoldIn& foldIn,
+    std::uint64_t seed);
 
 // For models without sampled assignments (VB, EM): each token's most responsible topic,
 // argmax_k theta_dk phi_kw. One vector per document of `corpus`.

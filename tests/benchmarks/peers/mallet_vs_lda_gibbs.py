@@ -41,28 +41,9 @@ import time
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lda_peers import load_split, perplexities, variational_fold_in  # noqa: E402
+from lda_peers import load_split, perplexities, read_matrix, variational_fold_in  # noqa: E402
 
 MALLET = "/work/shared/peers/mallet/mallet"
-
-
-def read_matrix(project, run, name):
-    """A run's final result matrix from the project file: column-major little-endian doubles, or
-    floats where its element is 'f32' (schema 15), in one blob or, for a matrix too large for one,
-    in parts (run_matrix_parts, schema 13). Returned as doubles."""
-    import sqlite3
-    with sqlite3.connect(f"file:{project}?mode=ro", uri=True) as db:
-        columns = {row[1] for row in db.execute("PRAGMA table_info(run_matrices)")}
-        element = "element" if "element" in columns else "'f64'"
-        iteration, rows, cols, kind, data = db.execute(
-            f"SELECT iteration, rows, cols, {element}, data FROM run_matrices WHERE run_id = ? AND name = ? "
-            "ORDER BY iteration LIMIT 1", (run, name)).fetchone()
-        if len(data) == 0 and rows * cols > 0:
-            data = b"".join(part for (part,) in db.execute(
-                "SELECT data FROM run_matrix_parts WHERE run_id = ? AND name = ? AND iteration = ? ORDER BY part",
-                (run, name, iteration)))
-    values = np.frombuffer(data, dtype="<f4" if kind == "f32" else "<f8").astype(np.float64)
-    return values.reshape((cols, rows)).T.copy()
 
 
 def timed(command, env=None):

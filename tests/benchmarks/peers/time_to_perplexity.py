@@ -39,9 +39,8 @@ import tempfile
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lda_peers import load_split, perplexities, variational_fold_in  # noqa: E402
-from mallet_vs_lda_gibbs import (MALLET, mallet_seconds, mallet_topics, read_matrix, timed,  # noqa: E402
-                                 write_mallet_input)
+from lda_peers import load_split, perplexities, read_matrix, variational_fold_in  # noqa: E402
+from mallet_vs_lda_gibbs import MALLET, mallet_seconds, mallet_topics, timed, write_mallet_input  # noqa: E402
 
 WARPLDA = "/tmp/warp/build/src"
 

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// lda-gibbs's choices made from its options and the data: what `--sampler auto` runs, when alpha
+// and beta are first re-estimated after a warm-up, and how the words are dealt into the groups of
+// a parallel sweep.
+#include <QtTest>
+
+#include <algorithm>
+#include <array>
+
+#include "core/data/gibbs_toy.hpp"
+#include "core/models/topic/lda_gibbs.hpp"
+#include "core/models/topic/lda_gibbs_state.hpp"
+#include "lda_gibbs_test_support.hpp"
+#include "test_case.hpp"
+#include "test_datasets.hpp"
+#include "test_support.hpp"
+
+using namespace latent;
+
+class LdaGibbsOptionsTest : public QObject {
+  Q_OBJECT
+
+ private Q_SLOTS:
+  // Word groups hold equal tokens and take turns at the frequent words: contiguous ranges of word
+  // ids of equal tokens put the frequent words (which come first in a corpus's order) in one
+  // group, whose rounds cost more while the other partitions waited.
+  void wordGroupsShareTheFrequentWords() {
+    const std::vector<std::int64_t> frequency{100, 90, 80, 70, 5, 5, 5, 5, 4, 4, 3, 3, 2, 2, 1, 1};
+    const auto groupOf = core::topic::balancedWordGroups(frequency, 2);
+    std::array<std::int64_t, 2> tokens{}, frequentWords{};
+    for (std::size_t w = 0; w < frequency.size(); ++w) {
+      tokens[groupOf[w]] += frequency[w];
+      if (frequency[w] >= 70) ++frequentWords[groupOf[w]];
+    }
+    QCOMPARE(tokens[0], std::int64_t{190});  // 100 70 5 5 4 3 2 1
+    QCOMPARE(tokens[1], std::int64_t{190});  // 90 80 5 5 4 3 2 1
+    QCOMPARE(frequentWords[0], std::int64_t{2});
+    QCOMPARE(frequentWords[1], std::int64_t{2});
+    const auto one = core::topic::balancedWordGroups(frequency, 1);
+    QVERIFY(std::all_of(one.begin(), one.end(), [](auto g) { return g == 0; }));
+  }
+
+  // The warm-up's sweeps count towards the burn-in of the re-estimation of alpha and beta: after
+  // 60 warp sweeps (burn-in 50) a 20-sweep chain re-estimates them at its sweep 20; from a random
+  // start the same chain is still inside the burn-in and keeps the start values.
+  void warpStartCountsTowardsTheBurnIn() {
+    const auto corpus = test::corpusFromTexts(core::generateGibbsToyCorpus());
+    const auto split = test::wholeCorpus(corpus);
+    const nlohmann::json plain = {{"k", 2}, {"iterations", 20}, {"restarts", 1}, {"sampler", "sparse"}};
+    auto warmed = plain;
+    warmed["warp_start"] = 60;
+    const auto without = test::fitLdaGibbs(split, 16, plain, 3, 1);
+    const auto with = test::fitLdaGibbs(split, 16, warmed, 3, 1);
+    QCOMPARE(without.result.finalMetrics["alpha_sum"].get<double>(), 0.2);
+    QCOMPARE(without.result.finalMetrics["beta"].get<double>(), 0.01);
+    QVERIFY(with.result.finalMetrics["alpha_sum"].get<double>() != 0.2);
+    QVERIFY(with.result.finalMetrics["beta"].get<double>() != 0.01);
+  }
+
+  // The default sampler, auto: sparse with the restarts below 500 topics; from 500 up, 200 warp
+  // sweeps from one start first (unless asked otherwise), and never in a distributed fit, which
+  // runs the sparse sampler alone.
+  void autoSamplerChoosesByTopics() {
+    const auto resolve = [](const nlohmann::json& options, bool distributed = false) {
+      return core::LdaGibbsOptions::table()
+          .parse(core::resolveOptions(core::ldaGibbsModel().info(), options), "lda-gibbs")
+          .resolved(distributed);
+    };
+    const auto few = resolve({{"k", 499}});
+    QVERIFY(few.sampler == core::LdaGibbsOptions::Sampler::Sparse);
+    QCOMPARE(few.warpStart, std::int64_t{0});
+    QCOMPARE(few.starts(), std::int64_t{6});
+    const auto many = resolve({{"k", 500}});
+    QVERIFY(many.sampler == core::LdaGibbsOptions::Sampler::Sparse);
+    QCOMPARE(many.warpStart, std::int64_t{200});
+    QCOMPARE(many.starts(), std::int64_t{1});
+    QCOMPARE(resolve({{"k", 500}, {"restarts", 3}}).starts(), std::int64_t{3});
+    QCOMPARE(resolve({{"k", 500}, {"warp_start", 50}}).warpStart, std::int64_t{50});
+    QCOMPARE(resolve({{"k", 500}}, true).warpStart, std::int64_t{0});
+    const auto sparse = resolve({{"k", 500}, {"sampler", "sparse"}});
+    QCOMPARE(sparse.warpStart, std::int64_t{0});
+    QCOMPARE(sparse.starts(), std::int64_t{6});
+    QVERIFY(resolve({{"k", 500}, {"sampler", "warp"}}).sampler == core::LdaGibbsOptions::Sampler::Warp);
+
+    // A fit says what auto ran.
+    const auto corpus = test::corpusFromIds(6, {{0, 1, 2, 3, 4, 5, 0, 1}, {2, 3, 4, 5, 0, 1, 2}, {5, 4, 3, 2, 1}});
+    const auto split = core::splitForDocumentCompletion(corpus, 0.0, 1);
+    const auto fit = test::fitLdaGibbs(split, 3, {{"k", 500}, {"iterations", 3}}, 1, 1);
+    QCOMPARE(fit.result.finalMetrics["sampler"].get<std::string>(), std::string("sparse"));
+    QCOMPARE(fit.result.finalMetrics["warp_start_sweeps"].get<std::int64_t>(), std::int64_t{200});
+    QVERIFY(!fit.result.finalMetrics.contains("restart_chosen"));
+  }
+};
+
+LATENT_TEST_CASE(LdaGibbsOptionsTest)
+#include "tst_lda_gibbs_options.moc"

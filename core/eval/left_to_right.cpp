@@ -28,12 +28,14 @@ std::int32_t drawTopic(const std::vector<double>& weights, double total, Rng& rn
 
 }  // namespace
 
-double leftToRightLogLikelihood(std::span<const std::int32_t> words, const Eigen::MatrixXd& topicWord,
-                                const Eigen::VectorXd& alpha, int particles, Rng& rng, std::stop_token stop) {
+LeftToRightEstimate leftToRightLogLikelihood(std::span<const std::int32_t> words, const Eigen::MatrixXd& topicWord,
+                                             const Eigen::VectorXd& alpha, int particles, Rng& rng,
+                                             std::size_t conditionedOn, std::stop_token stop) {
   const auto N = words.size();
   const auto K = static_cast<std::size_t>(topicWord.rows());
   const auto R = static_cast<std::size_t>(std::max(particles, 1));
-  if (N == 0) return 0.0;
+  LeftToRightEstimate estimate;
+  if (N == 0) return estimate;
   const double alpha0 = alpha.sum();
   // Particle r: its topics z[r * N + m] for positions m < n and their counts counts[r * K + t].
   std::vector<std::int32_t> z(R * N), zNext(R * N);
@@ -52,9 +54,11 @@ double leftToRightLogLikelihood(std::span<const std::int32_t> words, const Eigen
     return std::pair{drawTopic(weights, total, rng), total};
   };
 
-  double logLikelihood = 0.0;
   for (std::size_t n = 0; n < N; ++n) {
-    if (stop.stop_requested()) return std::numeric_limits<double>::quiet_NaN();
+    if (stop.stop_requested()) {
+      constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+      return {nan, nan};
+    }
     double sum = 0.0;
     for (std::size_t r = 0; r < R; ++r) {
       std::int32_t* zr = z.data() + r * N;
@@ -72,7 +76,9 @@ double leftToRightLogLikelihood(std::span<const std::int32_t> words, const Eigen
       zr[n] = topic;
       cr[static_cast<std::size_t>(topic)] += 1.0;
     }
-    logLikelihood += std::log(sum / static_cast<double>(R));
+    const double logPredictive = std::log(sum / static_cast<double>(R));
+    estimate.logLikelihood += logPredictive;
+    if (n >= conditionedOn) estimate.completionLogLikelihood += logPredictive;
     if (n + 1 == N) break;
     // Resampling in proportion to p(w_n | z_<n) (systematic). Without it the particles are
     // distributed as p(z_<n | w_<n) p(z_n | w_n, z_<n), not as p(z_<=n | w_<=n), and the one Gibbs
@@ -96,15 +102,15 @@ double leftToRightLogLikelihood(std::span<const std::int32_t> words, const Eigen
     z.swap(zNext);
     counts.swap(countsNext);
   }
-  return logLikelihood;
+  return estimate;
 }
 
 LeftToRightScore leftToRightHeldout(const HeldoutDocuments& heldout, const Eigen::MatrixXd& topicWord,
                                     const Eigen::VectorXd& alpha, int particles, std::size_t maxDocuments,
                                     std::uint64_t seed, std::stop_token stop) {
   const std::size_t D = std::min(heldout.size(), maxDocuments);
-  std::vector<double> logLik(D, 0.0);
-  std::vector<std::int64_t> lengths(D, 0);
+  std::vector<LeftToRightEstimate> estimates(D);
+  std::vector<std::int64_t> lengths(D, 0), scoredLengths(D, 0);
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, D, 1), [&](const auto& range) {
     std::vector<std::int32_t> words;
     for (std::size_t d = range.begin(); d != range.end(); ++d) {
@@ -112,19 +118,26 @@ LeftToRightScore leftToRightHeldout(const HeldoutDocuments& heldout, const Eigen
       words.assign(a.begin(), a.end());
       words.insert(words.end(), b.begin(), b.end());
       Rng rng(seed ^ kLeftToRightStream, static_cast<std::uint64_t>(heldout.documents[d]));
-      logLik[d] = leftToRightLogLikelihood(words, topicWord, alpha, particles, rng, stop);
+      estimates[d] = leftToRightLogLikelihood(words, topicWord, alpha, particles, rng, a.size(), stop);
       lengths[d] = static_cast<std::int64_t>(words.size());
+      scoredLengths[d] = static_cast<std::int64_t>(b.size());
     }
   });
   LeftToRightScore score;
   score.documents = static_cast<std::int64_t>(D);
   for (std::size_t d = 0; d < D; ++d) {  // in document order: the sum does not depend on threads
-    if (std::isnan(logLik[d])) score.complete = false;
-    score.logLikelihood += logLik[d];
+    if (std::isnan(estimates[d].logLikelihood)) score.complete = false;
+    score.logLikelihood += estimates[d].logLikelihood;
     score.tokens += lengths[d];
+    score.completionLogLikelihood += estimates[d].completionLogLikelihood;
+    score.completionTokens += scoredLengths[d];
   }
-  score.perplexity = score.tokens > 0 ? std::exp(-score.logLikelihood / static_cast<double>(score.tokens))
-                                      : std::numeric_limits<double>::quiet_NaN();
+  const auto perplexity = [](double logLikelihood, std::int64_t tokens) {
+    return tokens > 0 ? std::exp(-logLikelihood / static_cast<double>(tokens))
+                      : std::numeric_limits<double>::quiet_NaN();
+  };
+  score.perplexity = perplexity(score.logLikelihood, score.tokens);
+  score.completionPerplexity = perplexity(score.completionLogLikelihood, score.completionTokens);
   return score;
 }
 

@@ -22,20 +22,36 @@ namespace latent::core {
 // particles are resampled in proportion to p(w_n | z_<n), which makes it a resample-move particle
 // filter whose estimate converges to the exact value as R grows (without it, it does not: see
 // left_to_right.cpp). Cost O(N^2 R K) for N tokens and K topics; topicWord is K x V (rows sum to
-// one), alpha has K entries. Returns NaN when `stop` is requested midway.
-double leftToRightLogLikelihood(std::span<const std::int32_t> words, const Eigen::MatrixXd& topicWord,
-                                const Eigen::VectorXd& alpha, int particles, Rng& rng, std::stop_token stop = {});
+// one), alpha has K entries.
+//
+// The same pass estimates document completion: the sum of log p(w_n | w_<n) over the positions
+// n >= conditionedOn is log p(w_{>=m} | w_{<m}) for m = conditionedOn (Wallach et al. 2009, §4.3),
+// the quantity that fold-in estimators of held-out perplexity approximate with a point estimate
+// of the document's topic mixture. Both are NaN when `stop` is requested midway.
+struct LeftToRightEstimate {
+  double logLikelihood = 0.0;            // log p(w)
+  double completionLogLikelihood = 0.0;  // log p(w_{>=conditionedOn} | w_{<conditionedOn})
+};
+LeftToRightEstimate leftToRightLogLikelihood(std::span<const std::int32_t> words, const Eigen::MatrixXd& topicWord,
+                                             const Eigen::VectorXd& alpha, int particles, Rng& rng,
+                                             std::size_t conditionedOn = 0, std::stop_token stop = {});
 
 struct LeftToRightScore {
   double logLikelihood = 0.0;  // sum over the documents scored
   double perplexity = 0.0;     // per token: exp(-logLikelihood / tokens)
   std::int64_t documents = 0;
   std::int64_t tokens = 0;
+  // Document completion of the same documents: log p(scored half | observed half), summed, and
+  // its perplexity per scored token, the quantity heldout_perplexity estimates by fold-in.
+  double completionLogLikelihood = 0.0;
+  double completionPerplexity = 0.0;
+  std::int64_t completionTokens = 0;
   bool complete = true;  // false when stopped before every document was scored
 };
 
 // Scores the first `maxDocuments` held-out documents whole (observed and scored halves together:
-// the estimator needs no document-completion split). Parallel over documents (oneTBB), each with
+// the estimator needs no document-completion split), and their scored halves given the observed
+// ones (the observed half goes first in the sequence). Parallel over documents (oneTBB), each with
 // its own stream Rng(seed, full-corpus index), so the result does not depend on the thread count.
 LeftToRightScore leftToRightHeldout(const HeldoutDocuments& heldout, const Eigen::MatrixXd& topicWord,
                                     const Eigen::VectorXd& alpha, int particles, std::size_t maxDocuments,

@@ -599,11 +599,30 @@ class LdaGibbsTest : public QObject {
         logLikelihood.push_back(ll);
       }
       const double exact = core::logSumExp(logJoint);
+      // Document completion given the first two words: log p(w) - log p(w_0, w_1), the second by
+      // the same enumeration over the four topic pairs of the first two positions.
+      std::vector<double> firstTwo;
+      for (int mask = 0; mask < 4; ++mask) {
+        double n[2] = {0, 0}, ll = 0;
+        for (int i = 0; i < 2; ++i) {
+          const int k = (mask >> i) & 1;
+          n[k] += 1;
+          ll += std::log(phi(k, w[static_cast<std::size_t>(i)]));
+        }
+        firstTwo.push_back(std::lgamma(alpha.sum()) - std::lgamma(2 + alpha.sum()) + std::lgamma(n[0] + alpha[0]) -
+                           std::lgamma(alpha[0]) + std::lgamma(n[1] + alpha[1]) - std::lgamma(alpha[1]) + ll);
+      }
+      const double exactCompletion = exact - core::logSumExp(firstTwo);
 
       core::Rng rng(17, d);
-      const double estimate = core::leftToRightLogLikelihood(w, phi, alpha, 3000, rng);
-      QVERIFY2(std::abs(estimate - exact) < 0.03,
-               qPrintable(QString("doc %1: %2 vs exact %3").arg(d).arg(estimate).arg(exact)));
+      const auto estimate = core::leftToRightLogLikelihood(w, phi, alpha, 3000, rng, 2);
+      QVERIFY2(std::abs(estimate.logLikelihood - exact) < 0.03,
+               qPrintable(QString("doc %1: %2 vs exact %3").arg(d).arg(estimate.logLikelihood).arg(exact)));
+      QVERIFY2(std::abs(estimate.completionLogLikelihood - exactCompletion) < 0.03,
+               qPrintable(QString("doc %1: completion %2 vs exact %3")
+                              .arg(d)
+                              .arg(estimate.completionLogLikelihood)
+                              .arg(exactCompletion)));
 
       // Harmonic mean of 20 exact posterior draws, repeated 400 times.
       std::vector<double> posterior(logJoint.size());

@@ -288,6 +288,8 @@ class GibbsChain final : public FitChain {
           metrics["left_to_right_log_likelihood"] = score.logLikelihood;
           metrics["left_to_right_documents"] = score.documents;
           metrics["left_to_right_tokens"] = score.tokens;
+          metrics["heldout_perplexity_left_to_right_completion"] = score.completionPerplexity;
+          metrics["left_to_right_completion_tokens"] = score.completionTokens;
           metrics["left_to_right_particles"] = m_options.leftToRightParticles;
         } else {
           result.status = FitStatus::Cancelled;

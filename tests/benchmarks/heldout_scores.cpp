@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Scores any system's topics on the same held-out split with our estimators, so that peers
+// (MALLET, WarpLDA) and our runs are compared by one yardstick: document completion by the Gibbs
+// fold-in lda-gibbs reports, by the variational fold-in, and by the left-to-right particle filter
+// (the reference the fold-ins approximate; Wallach et al. 2009). See README.md, "Which held-out
+// estimator".
+//
+//   heldout-scores --topic-word PHI --alpha ALPHA --observed observed.ldac --scored scored.ldac
+//                  [--estimators gibbs,variational,left-to-right] [--particles 10] [--documents 60]
+//                  [--seed 1] [--threads 1] [--max-length N]
+//
+// PHI: K x V little-endian float64, row after row (numpy's tofile of a C-ordered array); its rows
+// are normalised here. ALPHA: K numbers separated by white space. observed/scored: LDA-C files of
+// `latent-cli heldout-split` (one line per held-out document, the same documents in both).
+// --max-length keeps only the documents of at most N tokens (both halves), for every estimator:
+// the left-to-right estimate costs N^2 per document, so short documents let it run with enough
+// particles to converge. Prints one JSON object.
+#include <tbb/global_control.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/eval/heldout.hpp"
+#include "core/eval/left_to_right.hpp"
+#include "core/eval/topic_evaluation.hpp"
+
+using namespace latent::core;
+
+namespace {
+
+struct ScoreArguments {
+  std::string topicWord, alpha, observed, scored;
+  std::string estimators = "gibbs,variational,left-to-right";
+  int particles = 10;
+  std::size_t documents = 60;
+  std::uint64_t seed = 1;
+  int threads = 1;
+  std::size_t maxLength = 0;  // 0: every document
+};
+
+// LDA-C lines "N id:count ...": each document's tokens, word ids in the order written.
+Corpus readLdacTokens(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot read " + path);
+  Corpus corpus;
+  std::string line;
+  std::vector<std::int32_t> tokens;
+  while (std::getline(in, line)) {
+    std::istringstream fields(line);
+    std::string pair;
+    fields >> pair;  // the number of distinct words
+    tokens.clear();
+    while (fields >> pair) {
+      const auto colon = pair.find(':');
+      if (colon == std::string::npos) throw std::runtime_error(path + ": not LDA-C: " + pair);
+      const auto word = static_cast<std::int32_t>(std::stol(pair.substr(0, colon)));
+      for (long c = std::stol(pair.substr(colon + 1)); c > 0; --c) tokens.push_back(word);
+    }
+    corpus.addDocument(std::to_string(corpus.documentCount() + 1), "", tokens);
+  }
+  return corpus;
+}
+
+Eigen::VectorXd readAlpha(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot read " + path);
+  std::vector<double> values;
+  for (double x; in >> x;) values.push_back(x);
+  return Eigen::Map<const Eigen::VectorXd>(values.data(), static_cast<Eigen::Index>(values.size()));
+}
+
+Eigen::MatrixXd readTopicWord(const std::string& path, Eigen::Index K) {
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  if (!in) throw std::runtime_error("cannot read " + path);
+  const auto bytes = static_cast<Eigen::Index>(in.tellg());
+  if (K <= 0 || bytes % (K * 8) != 0) throw std::runtime_error(path + ": size is not K x V doubles");
+  const Eigen::Index V = bytes / (K * 8);
+  Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> rows(K, V);
+  in.seekg(0);
+  in.read(reinterpret_cast<char*>(rows.data()), bytes);
+  Eigen::MatrixXd phi = rows;
+  for (Eigen::Index k = 0; k < K; ++k) phi.row(k) /= phi.row(k).sum();
+  return phi;
+}
+
+ScoreArguments parse(int argc, char** argv) {
+  ScoreArguments a;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string key = argv[i], value = argv[i + 1];
+    if (key == "--topic-word")
+      a.topicWord = value;
+    else if (key == "--alpha")
+      a.alpha = value;
+    else if (key == "--observed")
+      a.observed = value;
+    else if (key == "--scored")
+      a.scored = value;
+    else if (key == "--estimators")
+      a.estimators = value;
+    else if (key == "--particles")
+      a.particles = std::stoi(value);
+    else if (key == "--documents")
+      a.documents = std::stoul(value);
+    else if (key == "--seed")
+      a.seed = std::stoull(value);
+    else if (key == "--threads")
+      a.threads = std::stoi(value);
+    else if (key == "--max-length")
+      a.maxLength = std::stoul(value);
+    else
+      throw std::runtime_error("unknown option " + key);
+  }
+  if (argc % 2 == 0) throw std::runtime_error("every option takes a value");
+  if (a.topicWord.empty() || a.alpha.empty() || a.observed.empty() || a.scored.empty())
+    throw std::runtime_error("--topic-word, --alpha, --observed and --scored are required");
+  return a;
+}
+
+nlohmann::json foldInScore(const HeldoutDocuments& heldout, const Eigen::MatrixXd& phi, const FoldIn& foldIn,
+                           std::uint64_t seed) {
+  const auto score = scoreHeldout(heldout, phi, foldIn, HeldoutProtocol::DocumentCompletion, seed);
+  return {{"perplexity", score.perplexity},
+          {"perplexity_per_token", score.perplexityPerToken},
+          {"documents", score.documents},
+          {"tokens", score.tokens}};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    const ScoreArguments a = parse(argc, argv);
+    tbb::global_control threads(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(a.threads));
+    const Eigen::VectorXd alpha = readAlpha(a.alpha);
+    const Eigen::MatrixXd phi = readTopicWord(a.topicWord, alpha.size());
+    const Corpus observed = readLdacTokens(a.observed), scored = readLdacTokens(a.scored);
+    if (observed.documentCount() != scored.documentCount())
+      throw std::runtime_error("observed and scored hold different numbers of documents");
+    HeldoutDocuments heldout;
+    for (std::size_t d = 0; d < observed.documentCount(); ++d) {
+      if (a.maxLength > 0 && observed.documentLength(d) + scored.documentLength(d) > a.maxLength) continue;
+      heldout.documents.push_back(static_cast<std::int64_t>(d));
+      heldout.observed.addDocument("", "", observed.document(d));
+      heldout.scored.addDocument("", "", scored.document(d));
+    }
+
+    nlohmann::json out{{"topics", phi.rows()}, {"vocabulary", phi.cols()}, {"alpha_sum", alpha.sum()}};
+    const auto wants = [&](const char* name) {
+      return ("," + a.estimators + ",").find(std::string(",") + name + ",") != std::string::npos;
+    };
+    if (wants("gibbs")) out["gibbs_fold_in"] = foldInScore(heldout, phi, gibbsFoldIn(phi, alpha), a.seed);
+    if (wants("variational"))
+      out["variational_fold_in"] = foldInScore(heldout, phi, variationalFoldIn(phi, alpha), a.seed);
+    if (wants("left-to-right")) {
+      const auto score = leftToRightHeldout(heldout, phi, alpha, a.particles, a.documents, a.seed);
+      out["left_to_right"] = {{"completion_perplexity_per_token", score.completionPerplexity},
+                              {"perplexity_per_token", score.perplexity},
+                              {"documents", score.documents},
+                              {"completion_tokens", score.completionTokens},
+                              {"particles", a.particles}};
+      // The fold-ins on the same documents, token-weighted like the left-to-right figure.
+      HeldoutDocuments first;
+      for (std::size_t d = 0; d < static_cast<std::size_t>(score.documents); ++d) {
+        first.documents.push_back(static_cast<std::int64_t>(d));
+        first.observed.addDocument("", "", heldout.observed.document(d));
+        first.scored.addDocument("", "", heldout.scored.document(d));
+      }
+      out["left_to_right"]["gibbs_fold_in_same_documents"] =
+          foldInScore(first, phi, gibbsFoldIn(phi, alpha), a.seed)["perplexity_per_token"];
+      out["left_to_right"]["variational_fold_in_same_documents"] =
+          foldInScore(first, phi, variationalFoldIn(phi, alpha), a.seed)["perplexity_per_token"];
+    }
+    std::cout << out.dump() << '\n';
+    return 0;
+  } catch (const std::exception& e) {
+    std::cerr << "heldout-scores: " << e.what() << '\n';
+    return 2;
+  }
+}

@@ -55,6 +55,27 @@ def perplexities(theta, phi, scored):
     return math.exp(-np.mean(per_document)), math.exp(-total_log / total_tokens)
 
 
+def heldout_scores(scores, work, phi, alpha, seed):
+    """Document-completion perplexity (000 eq. 27.29) of topics `phi` (K x V) and `alpha` on the split in
+    `work` (observed.ldac, scored.ldac) by our C++ estimators through `scores` (the heldout-scores
+    benchmark): the Gibbs fold-in lda-gibbs reports and the variational fold-in."""
+    with tempfile.TemporaryDirectory(dir=work) as folder:
+        np.ascontiguousarray(phi, dtype="<f8").tofile(os.path.join(folder, "phi"))
+        np.savetxt(os.path.join(folder, "alpha"), np.asarray(alpha, dtype=float).ravel())
+        result = subprocess.run([scores, "--topic-word", os.path.join(folder, "phi"), "--alpha",
+                                 os.path.join(folder, "alpha"), "--observed", os.path.join(work, "observed.ldac"),
+                                 "--scored", os.path.join(work, "scored.ldac"), "--estimators", "gibbs,variational",
+                                 "--seed", str(seed)], check=True, capture_output=True, text=True)
+    out = json.loads(result.stdout)
+    return {"perplexity_gibbs": out["gibbs_fold_in"]["perplexity"],
+            "perplexity_variational": out["variational_fold_in"]["perplexity"]}
+
+
+def default_scores_path(cli):
+    """heldout-scores of the build that holds `cli` (build/app/cli/latent-cli)."""
+    return os.path.join(os.path.dirname(os.path.abspath(cli)), "..", "..", "tests", "benchmarks", "heldout-scores")
+
+
 def to_bow(matrix):
     return [list(zip(matrix.getrow(d).indices.tolist(), matrix.getrow(d).data.tolist())) for d in range(matrix.shape[0])]
 

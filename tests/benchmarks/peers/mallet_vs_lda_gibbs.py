@@ -16,11 +16,12 @@ iteration's report (restarts and sweeps, not the final held-out evaluation or wr
 project); MALLET's, the "Total time" it prints (its sampling, not the JVM's start or the import).
 The wall time of each whole process is printed beside them.
 
-Scoring, the same code for both (lda_peers.py's numpy copy of our variationalFoldIn): the topics
-each tool hands its user (ours: the run's topic_word, averaged over the last fifth of the chain;
-MALLET's: (n_kw + beta) / (n_k + V beta) of its final state, as --topic-word-weights-file writes
-them) and its alpha, theta fitted on each held-out document's observed half, perplexity of the
-scored half (000 eq. 27.29). Our C++ scorer's own figure (a Gibbs fold-in) is printed beside.
+Scoring, the same code for both (heldout-scores, our C++ estimators): the topics each tool hands
+its user (ours: the run's topic_word, averaged over the last fifth of the chain; MALLET's:
+(n_kw + beta) / (n_k + V beta) of its final state, as --topic-word-weights-file writes them) and its
+alpha, theta fitted on each held-out document's observed half by the Gibbs fold-in lda-gibbs reports
+and by the variational fold-in, perplexity of the scored half (000 eq. 27.29). The Gibbs fold-in is
+the one that agrees with the left-to-right reference (README.md, "Which held-out estimator").
 Each tool is scored once (every round uses the same seed, so the same chain).
 
     /usr/bin/python3 tests/benchmarks/peers/mallet_vs_lda_gibbs.py --cli build/app/cli/latent-cli \\
@@ -41,7 +42,7 @@ import time
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lda_peers import load_split, perplexities, read_matrix, variational_fold_in  # noqa: E402
+from lda_peers import default_scores_path, heldout_scores, load_split, read_matrix  # noqa: E402
 
 MALLET = "/work/shared/peers/mallet/mallet"
 
@@ -135,14 +136,16 @@ def main():
     parser.add_argument("--mallet", default=MALLET)
     parser.add_argument("--mallet-memory", default="6g")
     parser.add_argument("--work", default=None)
+    parser.add_argument("--scores", default=None, help="heldout-scores (default: the build's, beside --cli)")
     args = parser.parse_args()
+    args.scores = args.scores or default_scores_path(args.cli)
 
     work = args.work or tempfile.mkdtemp(prefix="mallet-vs-ours-")
     os.makedirs(work, exist_ok=True)
     subprocess.run([args.cli, "heldout-split", "--project", args.project, "--dataset", args.dataset, "--heldout",
                     str(args.heldout), "--seed", str(args.seed), "--out", work], check=True, capture_output=True)
     args.work = work
-    vocabulary, train, observed, scored = load_split(args)
+    vocabulary, train, _, _ = load_split(args)
     write_mallet_input(args, work, vocabulary, train)
     print(f"{train.shape[0]} training documents, {int(train.sum())} tokens, V = {len(vocabulary)}, K = {args.k}, "
           f"{args.sweeps} sweeps, 1 thread; work folder {work}", flush=True)
@@ -157,19 +160,18 @@ def main():
             print(f"round {r + 1} {name:6s} {result['seconds']:8.1f} s (process {result['wall']:.1f} s, "
                   f"peak RSS {result['rss']:.0f} MB)", flush=True)
 
-    phi, alpha = read_matrix(args.project, ours[0]["run"], "topic_word"), None
-    phi /= phi.sum(axis=1, keepdims=True)
+    phi = read_matrix(args.project, ours[0]["run"], "topic_word")
     alpha = read_matrix(args.project, ours[0]["run"], "alpha").ravel()
-    our_perplexity = perplexities(variational_fold_in(phi, alpha, observed), phi, scored)[0]
+    our_scores = heldout_scores(args.scores, work, phi / phi.sum(axis=1, keepdims=True), alpha, args.seed)
     phi, alpha = mallet_topics(mallet[0]["state"], vocabulary, args.k)
-    mallet_perplexity = perplexities(variational_fold_in(phi, alpha, observed), phi, scored)[0]
+    mallet_scores = heldout_scores(args.scores, work, phi, alpha, args.seed)
 
     our_median = statistics.median(r["seconds"] for r in ours)
     mallet_median = statistics.median(r["seconds"] for r in mallet)
     paired = statistics.median(m["seconds"] / o["seconds"] for o, m in zip(ours, mallet))
-    print(f"ours:   median {our_median:.1f} s, held-out perplexity {our_perplexity:.1f} "
-          f"(our C++ scorer: {ours[0]['cpp_perplexity']:.1f})")
-    print(f"MALLET: median {mallet_median:.1f} s, held-out perplexity {mallet_perplexity:.1f}")
+    for name, median, scores in [("ours", our_median, our_scores), ("MALLET", mallet_median, mallet_scores)]:
+        print(f"{name + ':':7s} median {median:.1f} s, held-out perplexity {scores['perplexity_gibbs']:.1f} "
+              f"(Gibbs fold-in), {scores['perplexity_variational']:.1f} (variational fold-in)")
     print(f"speed ratio (MALLET seconds / ours): {mallet_median / our_median:.2f} of the medians, "
           f"{paired:.2f} median of the {len(ours)} pairs")
 

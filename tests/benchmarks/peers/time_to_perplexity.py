@@ -43,24 +43,14 @@ import tempfile
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lda_peers import load_split, read_matrix  # noqa: E402
+from lda_peers import default_scores_path, heldout_scores, load_split, read_matrix  # noqa: E402
 from mallet_vs_lda_gibbs import MALLET, mallet_seconds, mallet_topics, timed, write_mallet_input  # noqa: E402
 
 WARPLDA = "/tmp/warp/build/src"
 
 
 def score(args, phi, alpha):
-    """The fit's document-completion perplexity (000 eq. 27.29) by each fold-in, from heldout-scores."""
-    with tempfile.TemporaryDirectory(dir=args.work) as folder:
-        np.ascontiguousarray(phi, dtype="<f8").tofile(os.path.join(folder, "phi"))
-        np.savetxt(os.path.join(folder, "alpha"), np.asarray(alpha, dtype=float).ravel())
-        result = subprocess.run([args.scores, "--topic-word", os.path.join(folder, "phi"), "--alpha",
-                                 os.path.join(folder, "alpha"), "--observed", os.path.join(args.work, "observed.ldac"),
-                                 "--scored", os.path.join(args.work, "scored.ldac"), "--estimators", "gibbs,variational",
-                                 "--seed", str(args.seed)], check=True, capture_output=True, text=True)
-    scores = json.loads(result.stdout)
-    return {"perplexity_gibbs": scores["gibbs_fold_in"]["perplexity"],
-            "perplexity_variational": scores["variational_fold_in"]["perplexity"]}
+    return heldout_scores(args.scores, args.work, phi, alpha, args.seed)
 
 
 def fit_ours(args, options, sweeps):
@@ -187,9 +177,7 @@ def main():
         with open(os.path.join(args.work, "fits.json")) as f:
             analyse(json.load(f), targets, args.scorer)
         return
-    if args.scores is None:
-        args.scores = os.path.join(os.path.dirname(os.path.abspath(args.cli)), "..", "..", "tests", "benchmarks",
-                                   "heldout-scores")
+    args.scores = args.scores or default_scores_path(args.cli)
 
     args.work = args.work or tempfile.mkdtemp(prefix="time-to-perplexity-")
     os.makedirs(args.work, exist_ok=True)

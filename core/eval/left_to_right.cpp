@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 namespace latent::core {
@@ -99,20 +100,36 @@ double leftToRightLogLikelihood(std::span<const std::int32_t> words, const Eigen
   return logLikelihood;
 }
 
-LeftToRightScore leftToRightHeldout(const HeldoutDocuments& heldout, const Eigen::MatrixXd& topicWord,
-                                    const Eigen::VectorXd& alpha, int particles, std::size_t maxDocuments,
-                                    std::uint64_t seed, std::stop_token stop) {
+namespace {
+
+// leftToRightHeldout over phi held as doubles, or as floats: then each document reads the columns
+// of its words widened to doubles (K x its length), so the estimate is the one of phi widened.
+template <typename Matrix>
+LeftToRightScore leftToRightOver(const HeldoutDocuments& heldout, const Matrix& topicWord, const Eigen::VectorXd& alpha,
+                                 int particles, std::size_t maxDocuments, std::uint64_t seed, std::stop_token stop) {
   const std::size_t D = std::min(heldout.size(), maxDocuments);
   std::vector<double> logLik(D, 0.0);
   std::vector<std::int64_t> lengths(D, 0);
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, D, 1), [&](const auto& range) {
     std::vector<std::int32_t> words;
+    [[maybe_unused]] std::vector<std::int32_t> positions;
+    [[maybe_unused]] Eigen::MatrixXd columns;
     for (std::size_t d = range.begin(); d != range.end(); ++d) {
       const auto a = heldout.observed.document(d), b = heldout.scored.document(d);
       words.assign(a.begin(), a.end());
       words.insert(words.end(), b.begin(), b.end());
       Rng rng(seed ^ kLeftToRightStream, static_cast<std::uint64_t>(heldout.documents[d]));
-      logLik[d] = leftToRightLogLikelihood(words, topicWord, alpha, particles, rng, stop);
+      if constexpr (std::is_same_v<typename Matrix::Scalar, double>) {
+        logLik[d] = leftToRightLogLikelihood(words, topicWord, alpha, particles, rng, stop);
+      } else {
+        columns.resize(topicWord.rows(), static_cast<Eigen::Index>(words.size()));
+        positions.resize(words.size());
+        for (std::size_t i = 0; i < words.size(); ++i) {
+          columns.col(static_cast<Eigen::Index>(i)) = topicWord.col(words[i]).template cast<double>();
+          positions[i] = static_cast<std::int32_t>(i);
+        }
+        logLik[d] = leftToRightLogLikelihood(positions, columns, alpha, particles, rng, stop);
+      }
       lengths[d] = static_cast<std::int64_t>(words.size());
     }
   });
@@ -126,6 +143,20 @@ LeftToRightScore leftToRightHeldout(const HeldoutDocuments& heldout, const Eigen
   score.perplexity = score.tokens > 0 ? std::exp(-score.logLikelihood / static_cast<double>(score.tokens))
                                       : std::numeric_limits<double>::quiet_NaN();
   return score;
+}
+
+}  // namespace
+
+LeftToRightScore leftToRightHeldout(const HeldoutDocuments& heldout, const Eigen::MatrixXd& topicWord,
+                                    const Eigen::VectorXd& alpha, int particles, std::size_t maxDocuments,
+                                    std::uint64_t seed, std::stop_token stop) {
+  return leftToRightOver(heldout, topicWord, alpha, particles, maxDocuments, seed, std::move(stop));
+}
+
+LeftToRightScore leftToRightHeldout(const HeldoutDocuments& heldout, const Eigen::MatrixXf& topicWord,
+                                    const Eigen::VectorXd& alpha, int particles, std::size_t maxDocuments,
+                                    std::uint64_t seed, std::stop_token stop) {
+  return leftToRightOver(heldout, topicWord, alpha, particles, maxDocuments, seed, std::move(stop));
 }
 
 }  // namespace latent::core

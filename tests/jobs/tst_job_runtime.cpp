@@ -212,7 +212,7 @@ class JobRuntimeTest : public QObject {
     r.heldout = 0.34;
     r.float32MatrixBytes = 0;
     const auto outcome = core::runFit(file, r, nullptr, {});
-    QVERIFY(outcome.run.status == core::RunStatus::Completed);
+    QVERIFY(outcome.run.status == core::RunStatus::Finished);
     const auto* topicWord = core::findNamedMatrix(outcome.result.matrices, "topic_word");
     const auto* docTopic = core::findNamedMatrix(outcome.result.matrices, "doc_topic");
     QVERIFY(topicWord != nullptr && topicWord->isFloat() && topicWord->values.size() == 0);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // lda-gibbs with its large result matrices held as floats (matrix_precision.hpp): the policy's
-// threshold decides exactly, and the float results are the double path's rounded, the metrics
-// computed from them the same up to float rounding. The threshold is lowered to reach the float
+// threshold decides exactly, the float results are the double path's rounded, and the metrics
+// are those of the rounded topics. The threshold is lowered to reach the float
 // path with a corpus small enough for a unit test.
 #include <QtTest>
 
@@ -11,7 +11,10 @@
 
 #include "core/data/matrix_precision.hpp"
 #include "core/data/synthetic_lda.hpp"
+#include "core/eval/left_to_right.hpp"
+#include "core/eval/topic_evaluation.hpp"
 #include "core/models/topic/lda_gibbs.hpp"
+#include "core/models/topic/topic_model_support.hpp"
 #include "lda_gibbs_test_support.hpp"
 #include "test_case.hpp"
 
@@ -95,17 +98,35 @@ class LdaGibbsFloat32Test : public QObject {
     for (const auto d : split.trainDocuments) QVERIFY(thetaF.floats.row(d) == theta.values.row(d).cast<float>());
     for (const auto d : split.heldout.documents) {
       QVERIFY(std::abs(thetaF.floats.row(d).cast<double>().sum() - 1.0) < 1e-5);
-      QVERIFY((thetaF.floats.row(d).cast<double>() - theta.values.row(d)).cwiseAbs().maxCoeff() < 1e-3);
+      QVERIFY((thetaF.floats.row(d).cast<double>() - theta.values.row(d)).cwiseAbs().maxCoeff() < 0.1);
     }
 
-    // The metrics read through the floats: the same up to float rounding.
+    // The metrics read through the floats are those of phi widened to doubles, exactly: every
+    // sum is formed in doubles from the same values in the same order.
     const auto& m = doubles.result.finalMetrics;
     const auto& mF = floats.result.finalMetrics;
+    const Eigen::MatrixXd widened = phiF.widened();
+    const Eigen::VectorXd alpha = matrixOf(floats.result, "alpha").values.transpose();
+    core::FitData data;
+    data.corpus = &split.train;
+    data.heldout = &split.heldout;
+    data.trainDocuments = split.trainDocuments;
+    data.fullDocumentCount = 120;
+    nlohmann::json expected;
+    core::topic::addFinalHeldoutMetrics(expected, data, widened, core::gibbsFoldIn(widened, alpha), 7);
+    QCOMPARE(mF["heldout_perplexity"].get<double>(), expected["heldout_perplexity"].get<double>());
+    QCOMPARE(mF["heldout_perplexity_full_folding_in"].get<double>(),
+             expected["heldout_perplexity_full_folding_in"].get<double>());
+    QCOMPARE(mF["heldout_perplexity_left_to_right"].get<double>(),
+             core::leftToRightHeldout(split.heldout, widened, alpha, 4, 6, 7).perplexity);
+    // Against the double path they differ by more than a float's rounding only where the
+    // stochastic fold-ins draw differently: a uniform falling between phi's and its rounding's
+    // cumulative sums sends a token to another topic, and the document's chain on from there.
     for (const char* key :
          {"heldout_perplexity", "heldout_perplexity_full_folding_in", "heldout_perplexity_left_to_right"}) {
       QVERIFY2(m.contains(key) && mF.contains(key), key);
       const double r = relative(mF[key].get<double>(), m[key].get<double>());
-      QVERIFY2(r < 1e-5, qPrintable(QString("%1: relative difference %2").arg(key).arg(r)));
+      QVERIFY2(r < 1e-3, qPrintable(QString("%1: relative difference %2").arg(key).arg(r)));
     }
     QCOMPARE(mF["log_joint"].get<double>(), m["log_joint"].get<double>());
     // The reports during the chain, too.
@@ -114,7 +135,7 @@ class LdaGibbsFloat32Test : public QObject {
       const auto& a = doubles.observer.reports[i].heldout;
       const auto& b = floats.observer.reports[i].heldout;
       QCOMPARE(a.has_value(), b.has_value());
-      if (a) QVERIFY(relative(*b, *a) < 1e-5);
+      if (a) QVERIFY(relative(*b, *a) < 1e-3);
     }
     // Snapshots: this sample's phi, formed as floats.
     QCOMPARE(floats.observer.snapshots.size(), doubles.observer.snapshots.size());

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 namespace latent::core {
@@ -105,20 +106,36 @@ LeftToRightEstimate leftToRightLogLikelihood(std::span<const std::int32_t> words
   return estimate;
 }
 
-LeftToRightScore leftToRightHeldout(const HeldoutDocuments& heldout, const Eigen::MatrixXd& topicWord,
-                                    const Eigen::VectorXd& alpha, int particles, std::size_t maxDocuments,
-                                    std::uint64_t seed, std::stop_token stop) {
+namespace {
+
+// leftToRightHeldout over phi held as doubles, or as floats: then each document reads the columns
+// of its words widened to doubles (K x its length), so the estimate is the one of phi widened.
+template <typename Matrix>
+LeftToRightScore leftToRightOver(const HeldoutDocuments& heldout, const Matrix& topicWord, const Eigen::VectorXd& alpha,
+                                 int particles, std::size_t maxDocuments, std::uint64_t seed, std::stop_token stop) {
   const std::size_t D = std::min(heldout.size(), maxDocuments);
   std::vector<LeftToRightEstimate> estimates(D);
   std::vector<std::int64_t> lengths(D, 0), scoredLengths(D, 0);
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, D, 1), [&](const auto& range) {
     std::vector<std::int32_t> words;
+    [[maybe_unused]] std::vector<std::int32_t> positions;
+    [[maybe_unused]] Eigen::MatrixXd columns;
     for (std::size_t d = range.begin(); d != range.end(); ++d) {
       const auto a = heldout.observed.document(d), b = heldout.scored.document(d);
       words.assign(a.begin(), a.end());
       words.insert(words.end(), b.begin(), b.end());
       Rng rng(seed ^ kLeftToRightStream, static_cast<std::uint64_t>(heldout.documents[d]));
-      estimates[d] = leftToRightLogLikelihood(words, topicWord, alpha, particles, rng, a.size(), stop);
+      if constexpr (std::is_same_v<typename Matrix::Scalar, double>) {
+        estimates[d] = leftToRightLogLikelihood(words, topicWord, alpha, particles, rng, a.size(), stop);
+      } else {
+        columns.resize(topicWord.rows(), static_cast<Eigen::Index>(words.size()));
+        positions.resize(words.size());
+        for (std::size_t i = 0; i < words.size(); ++i) {
+          columns.col(static_cast<Eigen::Index>(i)) = topicWord.col(words[i]).template cast<double>();
+          positions[i] = static_cast<std::int32_t>(i);
+        }
+        estimates[d] = leftToRightLogLikelihood(positions, columns, alpha, particles, rng, a.size(), stop);
+      }
       lengths[d] = static_cast<std::int64_t>(words.size());
       scoredLengths[d] = static_cast<std::int64_t>(b.size());
     }
@@ -139,6 +156,20 @@ LeftToRightScore leftToRightHeldout(const HeldoutDocuments& heldout, const Eigen
   score.perplexity = perplexity(score.logLikelihood, score.tokens);
   score.completionPerplexity = perplexity(score.completionLogLikelihood, score.completionTokens);
   return score;
+}
+
+}  // namespace
+
+LeftToRightScore leftToRightHeldout(const HeldoutDocuments& heldout, const Eigen::MatrixXd& topicWord,
+                                    const Eigen::VectorXd& alpha, int particles, std::size_t maxDocuments,
+                                    std::uint64_t seed, std::stop_token stop) {
+  return leftToRightOver(heldout, topicWord, alpha, particles, maxDocuments, seed, std::move(stop));
+}
+
+LeftToRightScore leftToRightHeldout(const HeldoutDocuments& heldout, const Eigen::MatrixXf& topicWord,
+                                    const Eigen::VectorXd& alpha, int particles, std::size_t maxDocuments,
+                                    std::uint64_t seed, std::stop_token stop) {
+  return leftToRightOver(heldout, topicWord, alpha, particles, maxDocuments, seed, std::move(stop));
 }
 
 }  // namespace latent::core

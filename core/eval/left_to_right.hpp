@@ -56,5 +56,9 @@ struct LeftToRightScore {
 LeftToRightScore leftToRightHeldout(const HeldoutDocuments& heldout, const Eigen::MatrixXd& topicWord,
                                     const Eigen::VectorXd& alpha, int particles, std::size_t maxDocuments,
                                     std::uint64_t seed, std::stop_token stop = {});
+// The same over phi held as floats (NamedMatrix::floats): the estimate of phi widened to doubles.
+LeftToRightScore leftToRightHeldout(const HeldoutDocuments& heldout, const Eigen::MatrixXf& topicWord,
+                                    const Eigen::VectorXd& alpha, int particles, std::size_t maxDocuments,
+                                    std::uint64_t seed, std::stop_token stop = {});
 
 }  // namespace latent::core

@@ -73,6 +73,23 @@ struct GibbsFoldInScratch {
   SparseCounts doc;  // n_dk of the document being folded in
 };
 
+// scoreHeldout with phi held as doubles or as floats: the predictive sum_k theta_k phi_kw is
+// formed in doubles either way.
+template <typename Matrix>
+TopicHeldoutScore scoreWithTopics(const HeldoutDocuments& heldout, const Matrix& topicWord, const FoldIn& foldIn,
+                                  HeldoutProtocol protocol, std::uint64_t seed) {
+  const auto K = topicWord.rows();
+  return scoreDocuments(
+      heldout, protocol, seed,
+      [&](std::size_t, std::span<const std::int32_t> words, std::span<const std::int32_t> target, std::uint64_t s) {
+        Eigen::VectorXd theta(K);
+        foldIn(words, s, theta);
+        double sum = 0.0;
+        for (const auto w : target) sum += std::log(theta.dot(topicWord.col(w).template cast<double>()));
+        return sum;
+      });
+}
+
 }  // namespace
 
 const char* toString(HeldoutProtocol protocol) noexcept {
@@ -81,16 +98,12 @@ const char* toString(HeldoutProtocol protocol) noexcept {
 
 TopicHeldoutScore scoreHeldout(const HeldoutDocuments& heldout, const Eigen::MatrixXd& topicWord, const FoldIn& foldIn,
                                HeldoutProtocol protocol, std::uint64_t seed) {
-  const auto K = topicWord.rows();
-  return scoreDocuments(
-      heldout, protocol, seed,
-      [&](std::size_t, std::span<const std::int32_t> words, std::span<const std::int32_t> target, std::uint64_t s) {
-        Eigen::VectorXd theta(K);
-        foldIn(words, s, theta);
-        double sum = 0.0;
-        for (const auto w : target) sum += std::log(theta.dot(topicWord.col(w)));
-        return sum;
-      });
+  return scoreWithTopics(heldout, topicWord, foldIn, protocol, seed);
+}
+
+TopicHeldoutScore scoreHeldout(const HeldoutDocuments& heldout, const Eigen::MatrixXf& topicWord, const FoldIn& foldIn,
+                               HeldoutProtocol protocol, std::uint64_t seed) {
+  return scoreWithTopics(heldout, topicWord, foldIn, protocol, seed);
 }
 
 TopicHeldoutScore scoreHeldoutByDocument(const HeldoutDocuments& heldout, const Eigen::MatrixXd& topicWord,
@@ -153,7 +166,9 @@ FoldIn variationalFoldIn(const Eigen::MatrixXd& topicWord, Eigen::VectorXd alpha
 // O(N_d + log K) rather than O(K): at large K the dense draw made held-out evaluation a large
 // share of a fit's time (tests/benchmarks/README.md, "Held-out evaluation of a Gibbs run"). Same
 // conditional, so the same chain in distribution as the dense draw it replaced.
-FoldIn gibbsFoldIn(const Eigen::MatrixXd& topicWord, Eigen::VectorXd alpha, int sweeps, int burnIn) {
+template <typename Scalar>
+FoldIn gibbsFoldInOver(const Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic>& topicWord, Eigen::VectorXd alpha,
+                       int sweeps, int burnIn) {
   return [&topicWord, alpha = std::move(alpha), sweeps, burnIn](std::span<const std::int32_t> words, std::uint64_t seed,
                                                                 Eigen::Ref<Eigen::VectorXd> theta) {
     const auto K = static_cast<std::size_t>(topicWord.rows());
@@ -168,9 +183,10 @@ FoldIn gibbsFoldIn(const Eigen::MatrixXd& topicWord, Eigen::VectorXd alpha, int 
       s.slot[i] = static_cast<std::int32_t>(std::lower_bound(s.ids.begin(), s.ids.end(), words[i]) - s.ids.begin());
     s.smoothing.resize(s.ids.size() * K);
     for (std::size_t j = 0; j < s.ids.size(); ++j) {
-      const double* phi = topicWord.col(s.ids[j]).data();
+      const Scalar* phi = topicWord.col(s.ids[j]).data();
       double sum = 0.0;
-      for (std::size_t k = 0; k < K; ++k) s.smoothing[j * K + k] = sum += phi[k] * alpha[static_cast<Eigen::Index>(k)];
+      for (std::size_t k = 0; k < K; ++k)
+        s.smoothing[j * K + k] = sum += static_cast<double>(phi[k]) * alpha[static_cast<Eigen::Index>(k)];
     }
 
     s.doc.reset(K);
@@ -178,7 +194,7 @@ FoldIn gibbsFoldIn(const Eigen::MatrixXd& topicWord, Eigen::VectorXd alpha, int 
     s.z.resize(n);
     // A topic for token i from its conditional given the counts of s.doc (which leave it out).
     const auto draw = [&](std::size_t i) {
-      const double* phi = topicWord.col(words[i]).data();
+      const Scalar* phi = topicWord.col(words[i]).data();
       const double* smoothing = s.smoothing.data() + static_cast<std::size_t>(s.slot[i]) * K;
       const auto docTopics = s.doc.nonzero();
       // Two running sums, even and odd topics, so that a term does not wait for the previous one.
@@ -186,12 +202,12 @@ FoldIn gibbsFoldIn(const Eigen::MatrixXd& topicWord, Eigen::VectorXd alpha, int 
       std::size_t j = 0;
       for (; j + 1 < docTopics.size(); j += 2) {
         const auto k0 = static_cast<std::size_t>(docTopics[j]), k1 = static_cast<std::size_t>(docTopics[j + 1]);
-        evenMass += s.scores[j] = phi[k0] * s.doc[k0];
-        oddMass += s.scores[j + 1] = phi[k1] * s.doc[k1];
+        evenMass += s.scores[j] = static_cast<double>(phi[k0]) * s.doc[k0];
+        oddMass += s.scores[j + 1] = static_cast<double>(phi[k1]) * s.doc[k1];
       }
       if (j < docTopics.size()) {
         const auto k = static_cast<std::size_t>(docTopics[j]);
-        evenMass += s.scores[j] = phi[k] * s.doc[k];
+        evenMass += s.scores[j] = static_cast<double>(phi[k]) * s.doc[k];
       }
       const double docMass = evenMass + oddMass;
       double u = rng.uniform() * (docMass + smoothing[K - 1]);
@@ -236,6 +252,14 @@ FoldIn gibbsFoldIn(const Eigen::MatrixXd& topicWord, Eigen::VectorXd alpha, int 
       theta /= kept;
     theta = (theta + alpha) / denominator;
   };
+}
+
+FoldIn gibbsFoldIn(const Eigen::MatrixXd& topicWord, Eigen::VectorXd alpha, int sweeps, int burnIn) {
+  return gibbsFoldInOver(topicWord, std::move(alpha), sweeps, burnIn);
+}
+
+FoldIn gibbsFoldIn(const Eigen::MatrixXf& topicWord, Eigen::VectorXd alpha, int sweeps, int burnIn) {
+  return gibbsFoldInOver(topicWord, std::move(alpha), sweeps, burnIn);
 }
 
 FoldIn emFoldIn(const Eigen::MatrixXd& topicWord, int iterations, double smoothing) {

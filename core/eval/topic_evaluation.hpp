@@ -39,6 +39,9 @@ struct TopicHeldoutScore {
 // document. Parallel over documents (oneTBB); the result does not depend on the thread count.
 TopicHeldoutScore scoreHeldout(const HeldoutDocuments& heldout, const Eigen::MatrixXd& topicWord, const FoldIn& foldIn,
                                HeldoutProtocol protocol, std::uint64_t seed);
+// The same with phi held as floats (NamedMatrix::floats), read as doubles a column at a time.
+TopicHeldoutScore scoreHeldout(const HeldoutDocuments& heldout, const Eigen::MatrixXf& topicWord, const FoldIn& foldIn,
+                               HeldoutProtocol protocol, std::uint64_t seed);
 
 // A fold-in told which held-out document it folds in (its index in `heldout`), for models whose
 // prior differs by document (dmr: alpha_d from the document's features). Safe to call concurrently.
@@ -70,6 +73,8 @@ FoldIn variationalFoldIn(const Eigen::MatrixXd& topicWord, Eigen::VectorXd alpha
 // theta_k = (n_dk + alpha_k) / (n_d + alpha_0) averaged over the sweeps after burn-in. Each draw
 // is exact and costs O(N_d + log K), not O(K) (see the .cpp).
 FoldIn gibbsFoldIn(const Eigen::MatrixXd& topicWord, Eigen::VectorXd alpha, int sweeps = 50, int burnIn = 20);
+// The same over phi held as floats; each draw's arithmetic is in doubles.
+FoldIn gibbsFoldIn(const Eigen::MatrixXf& topicWord, Eigen::VectorXd alpha, int sweeps = 50, int burnIn = 20);
 
 // PLSA: EM on the document's p(z|d) alone (the E step of 003 §3.4 iterated with phi fixed);
 // `smoothing` is added to the expected counts before normalising (0: plain EM).

@@ -134,6 +134,7 @@ RunOutcome runFit(const std::filesystem::path& projectFile, const RunRequest& re
   settings.threads = request.threads;
   settings.evalEvery = request.evalEvery;
   settings.communicator = request.communicator;
+  settings.float32MatrixBytes = request.float32MatrixBytes;
 
   if (!writer) {
     FitResult result;
@@ -185,9 +186,7 @@ RunOutcome runFit(const std::filesystem::path& projectFile, const RunRequest& re
   try {
     writeWhenFree(project.db(), wait, [&] {
       recorder.writePending();
-      for (const auto& m : result.matrices)
-        saveMatrix(project, record.id, m.name, -1, m.values, kMatrixPartBytes,
-                   storedElement(m.name, m.values.rows(), m.values.cols()));
+      for (const auto& m : result.matrices) saveResultMatrix(project, record.id, -1, m);
       for (std::size_t d = 0; d < result.tokenTopics.size() && d < data.trainDocuments.size(); ++d)
         saveTokenTopics(project, record.id, data.trainDocuments[d], result.tokenTopics[d]);
       for (const auto& layer : result.tokenValues)

@@ -30,6 +30,8 @@ struct RunRequest {
   // latent-cli fit --distributed: the processes that run this fit together (every one calls
   // runFit with the same request); null: this process alone.
   Communicator* communicator = nullptr;
+  // FitSettings::float32MatrixBytes: left at its default but in tests of the float32 path.
+  std::int64_t float32MatrixBytes = kFloat32MatrixBytes;
 };
 
 struct RunOutcome {

@@ -76,11 +76,8 @@ bool RunRecorder::tryFlush() {
 
 void RunRecorder::writePending() {
   appendMetrics(m_project, m_runId, m_pending);
-  for (const auto& [name, m] : m_matrices) {
-    const auto& values = m.snapshot->matrices[m.index].values;
-    saveMatrix(m_project, m_runId, name, m.iteration, values, kMatrixPartBytes,
-               storedElement(name, values.rows(), values.cols()));
-  }
+  for (const auto& [name, m] : m_matrices)
+    saveResultMatrix(m_project, m_runId, m.iteration, m.snapshot->matrices[m.index]);
   if (!m_matrices.empty()) thinSnapshots(m_project, m_runId, m_retention);
 }
 

@@ -16,6 +16,7 @@
 #include "core/data/corpus.hpp"
 #include "core/data/data_kind.hpp"
 #include "core/data/graph.hpp"
+#include "core/data/matrix_precision.hpp"
 #include "core/data/numeric_table.hpp"
 #include "core/data/ratings.hpp"
 #include "core/eval/dyad_split.hpp"
@@ -99,6 +100,10 @@ struct FitSettings {
   // The processes the fit is spread over (latent-cli fit --distributed; ModelInfo::distributed
   // said yes), every one running the same fit; null: this process alone.
   Communicator* communicator = nullptr;
+  // Result matrices that matrix_precision.hpp makes float32 above this many bytes as doubles are
+  // formed as floats (NamedMatrix::floats). The default everywhere; tests lower it to reach the
+  // float path with small data.
+  std::int64_t float32MatrixBytes = kFloat32MatrixBytes;
 };
 
 // A named per-token result beside the topics (results/topic_results.hpp: lda-hmm's token_class and

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <type_traits>
 
 #include "core/store/blob.hpp"
 #include "core/store/damaged_project.hpp"
@@ -188,8 +189,15 @@ void appendMetrics(Project& project, std::int64_t runId, std::span<const MetricR
   });
 }
 
-void saveMatrix(Project& project, std::int64_t runId, const std::string& name, std::int64_t iteration,
-                const Eigen::MatrixXd& values, std::size_t partBytes, MatrixElement element) {
+namespace {
+
+// saveMatrix of doubles (stored as `element`) or of floats (stored as float32 as they are).
+template <typename Scalar>
+void saveMatrixValues(Project& project, std::int64_t runId, const std::string& name, std::int64_t iteration,
+                      const Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic>& values, std::size_t partBytes,
+                      MatrixElement element) {
+  // Doubles stored as floats are converted on the way; anything else is written as it is held.
+  const bool convert = std::is_same_v<Scalar, double> && element == MatrixElement::Float32;
   const std::size_t size = elementBytes(element);
   const auto count = static_cast<std::size_t>(values.size());
   const std::size_t bytes = count * size;
@@ -213,7 +221,8 @@ void saveMatrix(Project& project, std::int64_t runId, const std::string& name, s
     if (!inParts) {
       if (bytes == 0) return;
       useBlobInPlace(project.db(), "run_matrices", project.db().lastInsertId(), true, [&](sqlite3_blob* blob) {
-        if (element == MatrixElement::Float32) return writeFloats(blob, values.data(), count, 0);
+        if constexpr (std::is_same_v<Scalar, double>)
+          if (convert) return writeFloats(blob, values.data(), count, 0);
         const auto* from = reinterpret_cast<const char*>(values.data());
         int rc = SQLITE_OK;
         for (std::size_t at = 0; rc == SQLITE_OK && at < bytes; at += kBlobChunk)
@@ -224,7 +233,7 @@ void saveMatrix(Project& project, std::int64_t runId, const std::string& name, s
       return;
     }
     // run_matrix_parts is a WITHOUT ROWID table, which incremental blob I/O cannot open: each
-    // part is bound as a value (floats from a buffer of one part).
+    // part is bound as a value (converted floats from a buffer of one part).
     auto parts = project.db().prepare(
         "INSERT INTO run_matrix_parts (run_id, name, iteration, part, data) VALUES (?1, ?2, ?3, ?4, ?5)");
     std::vector<float> floats;
@@ -232,16 +241,28 @@ void saveMatrix(Project& project, std::int64_t runId, const std::string& name, s
     for (std::size_t first = 0, k = 0; first < count; first += perPart, ++k) {
       const std::size_t n = std::min(perPart, count - first);
       parts.bind(1, runId).bind(2, name).bind(3, iteration).bind(4, static_cast<std::int64_t>(k));
-      if (element == MatrixElement::Float32) {
+      if (convert) {
         floats.resize(n);
         for (std::size_t i = 0; i < n; ++i) floats[i] = static_cast<float>(values.data()[first + i]);
         parts.bindBlob(5, floats.data(), n * sizeof(float));
       } else {
-        parts.bindBlob(5, values.data() + first, n * sizeof(double));
+        parts.bindBlob(5, values.data() + first, n * sizeof(Scalar));
       }
       parts.run();
     }
   });
+}
+
+}  // namespace
+
+void saveMatrix(Project& project, std::int64_t runId, const std::string& name, std::int64_t iteration,
+                const Eigen::MatrixXd& values, std::size_t partBytes, MatrixElement element) {
+  saveMatrixValues(project, runId, name, iteration, values, partBytes, element);
+}
+
+void saveFloatMatrix(Project& project, std::int64_t runId, const std::string& name, std::int64_t iteration,
+                     const Eigen::MatrixXf& values, std::size_t partBytes) {
+  saveMatrixValues(project, runId, name, iteration, values, partBytes, MatrixElement::Float32);
 }
 
 void saveTokenTopics(Project& project, std::int64_t runId, std::int64_t document,

@@ -79,6 +79,9 @@ inline constexpr std::size_t kMatrixPartWriteBytes = std::size_t{32} << 20;
 void saveMatrix(Project& project, std::int64_t runId, const std::string& name, std::int64_t iteration,
                 const Eigen::MatrixXd& values, std::size_t partBytes = kMatrixPartBytes,
                 MatrixElement element = MatrixElement::Float64);
+// A matrix held as floats (NamedMatrix::floats), stored as float32 without a conversion.
+void saveFloatMatrix(Project& project, std::int64_t runId, const std::string& name, std::int64_t iteration,
+                     const Eigen::MatrixXf& values, std::size_t partBytes = kMatrixPartBytes);
 void saveTokenTopics(Project& project, std::int64_t runId, std::int64_t document, std::span<const std::int32_t> topics);
 // A named per-token layer of one document (results/topic_results.hpp: token_class,
 // token_content_probability), one float32 per kept token in document order.

@@ -199,6 +199,57 @@ class JobRuntimeTest : public QObject {
     QCOMPARE(core::loadMatrix(p, id, "topic_word", 300)->sum(), 1.5);
   }
 
+  void matricesHeldAsFloatsAreStoredAsTheyAre() {
+    // With the float32 threshold lowered, lda-gibbs forms topic_word and doc_topic as floats: the
+    // final ones and the snapshots go into the project as float32 without passing through
+    // doubles, and read back as exactly the floats the fit returned; alpha stays double.
+    test::Scratch scratch;
+    const auto file = makeProject(scratch);
+    core::RunRequest r;
+    r.model = "lda-gibbs";
+    r.dataset = "toy";
+    r.options = {{"k", 2}, {"iterations", 20}, {"snapshot_every", 10}, {"restarts", 1}};
+    r.heldout = 0.34;
+    r.float32MatrixBytes = 0;
+    const auto outcome = core::runFit(file, r, nullptr, {});
+    QVERIFY(outcome.run.status == core::RunStatus::Finished);
+    const auto* topicWord = core::findNamedMatrix(outcome.result.matrices, "topic_word");
+    const auto* docTopic = core::findNamedMatrix(outcome.result.matrices, "doc_topic");
+    QVERIFY(topicWord != nullptr && topicWord->isFloat() && topicWord->values.size() == 0);
+    QVERIFY(docTopic != nullptr && docTopic->isFloat());
+    QCOMPARE(docTopic->rows(), Eigen::Index{3});  // training and held-out documents
+    QVERIFY(!core::findNamedMatrix(outcome.result.matrices, "alpha")->isFloat());
+    // A reader of doubles is told, not handed nothing.
+    QVERIFY_THROWS_EXCEPTION(std::logic_error, core::findMatrix(outcome.result.matrices, "topic_word"));
+
+    core::Project p(file, core::Project::Access::ReadOnly);
+    const auto element = [&](const char* name, std::int64_t iteration) {
+      auto s = p.db().prepare("SELECT element FROM run_matrices WHERE run_id = ?1 AND name = ?2 AND iteration = ?3");
+      s.bind(1, outcome.run.id).bind(2, std::string(name)).bind(3, iteration);
+      return s.step() ? s.text(0) : std::string();
+    };
+    QCOMPARE(element("topic_word", -1), std::string("f32"));
+    QCOMPARE(element("doc_topic", -1), std::string("f32"));
+    // The snapshots too (snapshot_every 10).
+    QVERIFY(p.db().queryInteger("SELECT count(*) FROM run_matrices WHERE name = 'topic_word' AND iteration >= 0") > 0);
+    QCOMPARE(p.db().queryInteger(
+                 "SELECT count(*) FROM run_matrices WHERE name = 'topic_word' AND iteration >= 0 AND element <> 'f32'"),
+             std::int64_t{0});
+    QCOMPARE(element("alpha", -1), std::string("f64"));
+    QCOMPARE(*core::loadMatrix(p, outcome.run.id, "topic_word"), topicWord->widened());
+    QCOMPARE(*core::loadMatrix(p, outcome.run.id, "doc_topic"), docTopic->widened());
+    for (Eigen::Index k = 0; k < topicWord->rows(); ++k)
+      QVERIFY(std::abs(topicWord->floats.row(k).cast<double>().sum() - 1.0) < 1e-6);
+
+    // The same fit at the default threshold holds doubles, which round to those floats.
+    r.float32MatrixBytes = core::kFloat32MatrixBytes;
+    const auto doubles = core::runFit(file, r, nullptr, {});
+    const auto* exact = core::findMatrix(doubles.result.matrices, "topic_word");
+    QVERIFY(exact != nullptr);
+    QCOMPARE(Eigen::MatrixXf(exact->cast<float>()), topicWord->floats);
+    QCOMPARE(element("topic_word", -1), std::string("f32"));  // the first run's
+  }
+
   void jobRunnerStopsPromptly() {
     core::JobRunner runner;
     std::atomic<bool> started{false}, finished{false};

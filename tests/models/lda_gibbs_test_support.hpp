@@ -66,7 +66,7 @@ struct Fitted {
 // Fits lda-gibbs on `split` (or on `train` alone) in an arena of `threads` threads.
 inline Fitted fitLdaGibbs(const core::CorpusSplit& split, std::int64_t fullDocuments, const nlohmann::json& options,
                           std::uint64_t seed, int threads, int evalEvery = 1000000, std::stop_token stop = {},
-                          std::int64_t stopAfter = 0) {
+                          std::int64_t stopAfter = 0, std::int64_t float32MatrixBytes = core::kFloat32MatrixBytes) {
   core::FitData data;
   data.corpus = &split.train;
   data.heldout = &split.heldout;
@@ -77,6 +77,7 @@ inline Fitted fitLdaGibbs(const core::CorpusSplit& split, std::int64_t fullDocum
   settings.seed = seed;
   settings.threads = threads;
   settings.evalEvery = evalEvery;
+  settings.float32MatrixBytes = float32MatrixBytes;
   Fitted out;
   out.observer.stopAfter = stopAfter;
   auto model = core::ldaGibbsModel().make();

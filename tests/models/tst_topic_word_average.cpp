@@ -82,6 +82,10 @@ class TopicWordAverageTest : public QObject {
     QVERIFY2((sparse - dense).cwiseAbs().maxCoeff() < 1e-12,
              qPrintable(QString::number((sparse - dense).cwiseAbs().maxCoeff())));
     for (int k = 0; k < K; ++k) QVERIFY(std::abs(sparse.row(k).sum() - 1.0) < 1e-12);
+    // The float form (a large topic_word, matrix_precision.hpp) is the same computation rounded
+    // once, formed without a dense double K x V behind it.
+    const Eigen::MatrixXf single = average.meanAs<float>();
+    QVERIFY(single == sparse.cast<float>());
   }
 };
 

@@ -375,6 +375,51 @@ class ProjectStoreTest : public QObject {
     QCOMPARE(core::storedElement("topic_word", 0, 0), core::MatrixElement::Float64);
   }
 
+  void matricesHeldAsFloatsAreStoredAsTheyAre() {
+    // A result's matrix held as floats (NamedMatrix::floats) goes in as float32 whatever its name
+    // or size, in one blob or in parts, and reads back as exactly those floats widened; a matrix
+    // of doubles beside it follows the policy.
+    test::Scratch scratch;
+    core::Project p(scratch.path("floats.latent"));
+    const auto dataset = test::addCorpus(p, "toy", {"money bank"});
+    core::RunRecord run;
+    run.datasetId = dataset;
+    run.model = "lda-gibbs";
+    run.appVersion = "test";
+    const auto id = core::createRun(p, run);
+    const Eigen::MatrixXf floats = Eigen::MatrixXf::Random(50, 7).cwiseAbs();  // 350 values
+    const auto element = [&](const char* name, std::int64_t iteration) {
+      auto s = p.db().prepare("SELECT element FROM run_matrices WHERE name = ?1 AND iteration = ?2");
+      s.bind(1, std::string(name)).bind(2, iteration);
+      return s.step() ? s.text(0) : std::string();
+    };
+    const auto topicWord = core::NamedMatrix::ofFloats("topic_word", floats);
+    QCOMPARE(core::storedElement(topicWord), core::MatrixElement::Float32);
+    core::saveResultMatrix(p, id, -1, topicWord);
+    QCOMPARE(element("topic_word", -1), std::string("f32"));
+    QCOMPARE(p.db().queryInteger("SELECT length(data) FROM run_matrices WHERE name = 'topic_word'"),
+             std::int64_t{350 * 4});
+    QCOMPARE(*core::loadMatrix(p, id, "topic_word"), Eigen::MatrixXd(floats.cast<double>()));
+    // In parts of 1 KB (a snapshot): 256 floats a part, two parts, taken as they are.
+    core::saveFloatMatrix(p, id, "doc_topic", 5, floats, 1024);
+    QCOMPARE(element("doc_topic", 5), std::string("f32"));
+    QCOMPARE(p.db().queryInteger("SELECT count(*) FROM run_matrix_parts WHERE name = 'doc_topic'"), std::int64_t{2});
+    QCOMPARE(*core::loadMatrix(p, id, "doc_topic", 5), Eigen::MatrixXd(floats.cast<double>()));
+    // Small doubles stay doubles, exact; large topic doubles are converted (the models that still
+    // form doubles).
+    const Eigen::MatrixXd small = Eigen::MatrixXd::Random(3, 2);
+    const core::NamedMatrix alpha("alpha", small);
+    QCOMPARE(core::storedElement(alpha), core::MatrixElement::Float64);
+    core::saveResultMatrix(p, id, -1, alpha);
+    QCOMPARE(element("alpha", -1), std::string("f64"));
+    QCOMPARE(*core::loadMatrix(p, id, "alpha"), small);
+    const std::int64_t limit = core::kFloat32MatrixBytes / 8;
+    QCOMPARE(core::storedElement(core::NamedMatrix("doc_topic", Eigen::MatrixXd(limit + 1, 1))),
+             core::MatrixElement::Float32);
+    QCOMPARE(core::storedElement(core::NamedMatrix("doc_topic", Eigen::MatrixXd(limit, 1))),
+             core::MatrixElement::Float64);
+  }
+
   void rollbackLeavesFileUnchanged() {
     test::Scratch scratch;
     const auto file = scratch.path("keep.latent");

@@ -61,13 +61,19 @@ ModelInfo ldaGibbsInfo() {
   info.objectiveName = "log joint log P(W, Z | alpha, beta) per token (nats; 001 eq. 3)";
 
   info.options = LdaGibbsOptions::table().specs();
-  // Word-topic counts (4 bytes) and the topic_word result (8); doc_topic; two ints per token.
+  // Word-topic counts (4 bytes) and the topic_word result (4 or 8, as matrix_precision.hpp
+  // holds it); doc_topic; two ints per token.
   info.needs = [](const FitData& data, const nlohmann::json& options) {
     const auto K = options.at("k").get<std::uint64_t>();
     const auto V = static_cast<std::uint64_t>(data.corpus->vocabularySize());
     const auto D = static_cast<std::uint64_t>(data.fullDocumentCount);
     const auto N = static_cast<std::uint64_t>(data.corpus->tokenCount());
-    return ResourceNeeds{K * V * 12 + D * K * 8 + N * 8, std::max(K * V, D * K) * 8};
+    const auto bytes = [](const char* name, std::uint64_t rows, std::uint64_t cols) {
+      return rows * cols *
+             (isFloat32Matrix(name, static_cast<std::int64_t>(rows), static_cast<std::int64_t>(cols)) ? 4 : 8);
+    };
+    const auto topicWord = bytes(topic::kTopicWord, K, V), docTopic = bytes(topic::kDocTopic, D, K);
+    return ResourceNeeds{K * V * 4 + topicWord + docTopic + N * 8, std::max(topicWord, docTopic)};
   };
   info.distributed = [](const nlohmann::json& options, int processes) -> std::string {
     const auto sampler = options.value("sampler", std::string("auto"));
@@ -90,8 +96,10 @@ void synchronizeState(Kernel& kernel, bool assignments) {
 }
 
 // phi_kw = (n_kw + beta) / (n_k + V beta), the posterior mean given Z (001 eq. 6); K x V.
-template <typename Kernel>
-void fillTopicWord(const Kernel& kernel, const LdaGibbsState& state, Eigen::MatrixXd& phi) {
+// Each value is computed in doubles, then stored as phi's scalar (floats for a large topic_word).
+template <typename Kernel, typename Matrix>
+void fillTopicWord(const Kernel& kernel, const LdaGibbsState& state, Matrix& phi) {
+  using Scalar = typename Matrix::Scalar;
   const int K = state.topics(), V = state.vocabularySize();
   const double beta = state.beta();
   Eigen::VectorXd inverse(K);
@@ -100,9 +108,9 @@ void fillTopicWord(const Kernel& kernel, const LdaGibbsState& state, Eigen::Matr
   phi.resize(K, V);
   tbb::parallel_for(tbb::blocked_range<int>(0, V, 256), [&](const auto& r) {
     for (int w = r.begin(); w != r.end(); ++w) {
-      phi.col(w) = beta * inverse;
+      phi.col(w) = (beta * inverse).template cast<Scalar>();
       kernel.forEachTopicOfWord(static_cast<std::size_t>(w), [&](std::int32_t k, std::int64_t c) {
-        phi(k, w) += static_cast<double>(c) * inverse[k];
+        phi(k, w) = static_cast<Scalar>(beta * inverse[k] + static_cast<double>(c) * inverse[k]);
       });
     }
   });
@@ -180,15 +188,14 @@ class GibbsChain final : public FitChain {
       // Within the averaging stretch the report scores the running average: the topics the run
       // would return if it stopped here (so the last report equals the final metric).
       const Stopwatch evaluationClock;
-      Eigen::MatrixXd phi;
-      if (m_average.samples() > 0)
-        phi = m_average.mean();
-      else
-        fillTopicWord(m_kernel, m_state, phi);
       // The other processes of a distributed fit report to no one.
-      if (m_root)
-        report.heldout =
-            topic::heldoutPerplexity(m_data, phi, gibbsFoldIn(phi, m_state.alphaVector()), m_settings.seed);
+      if (m_root) {
+        const NamedMatrix phi = m_average.samples() > 0 ? averagedTopicWord() : sampledTopicWord();
+        visitValues(phi, [&](const auto& topicWord) {
+          report.heldout = topic::heldoutPerplexity(m_data, topicWord, gibbsFoldIn(topicWord, m_state.alphaVector()),
+                                                    m_settings.seed);
+        });
+      }
       m_evaluationSeconds += evaluationClock.seconds();
     }
 
@@ -209,11 +216,9 @@ class GibbsChain final : public FitChain {
 
   std::vector<NamedMatrix> snapshot(const StepPlan&) override {
     synchronizeState(m_kernel, false);
-    Eigen::MatrixXd current;
-    fillTopicWord(m_kernel, m_state, current);
     // Moved in: a braced list would copy the matrix (an initializer_list's elements are const).
     std::vector<NamedMatrix> matrices;
-    matrices.push_back({topic::kTopicWord, std::move(current)});
+    matrices.push_back(sampledTopicWord());
     return matrices;
   }
 
@@ -221,21 +226,51 @@ class GibbsChain final : public FitChain {
   // the last sample's phi when the chain stopped before the averaging stretch).
   void finish(FitResult& result) override {
     synchronizeState(m_kernel, true);
+    NamedMatrix phi = m_average.samples() > 0 ? averagedTopicWord() : sampledTopicWord();
+    visitValues(phi, [&](const auto& topicWord) { finishWith(topicWord, result); });
+    result.matrices.insert(result.matrices.begin(), std::move(phi));
+  }
+
+ private:
+  // topic_word as the results hold it (matrix_precision.hpp): floats when it is large.
+  NamedMatrix emptyTopicWord() const {
+    NamedMatrix phi;
+    phi.name = topic::kTopicWord;
+    return phi;
+  }
+  bool topicWordAsFloats() const {
+    return isFloat32Matrix(topic::kTopicWord, m_state.topics(), m_state.vocabularySize(),
+                           m_settings.float32MatrixBytes);
+  }
+  // The mean of the samples' phi since m_averageFrom.
+  NamedMatrix averagedTopicWord() const {
+    NamedMatrix phi = emptyTopicWord();
+    if (topicWordAsFloats())
+      phi.floats = m_average.meanAs<float>();
+    else
+      phi.values = m_average.meanAs<double>();
+    return phi;
+  }
+  // This sample's phi.
+  NamedMatrix sampledTopicWord() const {
+    NamedMatrix phi = emptyTopicWord();
+    if (topicWordAsFloats())
+      fillTopicWord(m_kernel, m_state, phi.floats);
+    else
+      fillTopicWord(m_kernel, m_state, phi.values);
+    return phi;
+  }
+
+  // Results: the state reached, also when stopped (the average of the samples taken so far, or
+  // the last sample's phi when the chain stopped before the averaging stretch), with phi as it is
+  // held (doubles, or floats read as doubles where it is used).
+  template <typename Matrix>
+  void finishWith(const Matrix& topicWord, FitResult& result) {
     const bool cancelled = result.status == FitStatus::Cancelled;
     const double N = m_tokens;
-    Eigen::MatrixXd phi;
-    if (m_average.samples() > 0)
-      phi = m_average.mean();
-    else
-      fillTopicWord(m_kernel, m_state, phi);
     const Eigen::VectorXd alpha = m_state.alphaVector();
-    const FoldIn foldIn = gibbsFoldIn(phi, alpha);
-    result.matrices.push_back({topic::kDocTopic, topic::assembleDocTopic(
-                                                     m_data, m_state.topics(),
-                                                     [&](Eigen::MatrixXd& full, std::span<const std::int64_t> rows) {
-                                                       m_state.documentTopics(full, rows);
-                                                     },
-                                                     foldIn, m_settings.seed)});
+    const FoldIn foldIn = gibbsFoldIn(topicWord, alpha);
+    result.matrices.push_back(documentTopics(foldIn));
     result.matrices.push_back({topic::kAlpha, alpha.transpose()});
     result.tokenTopics = m_state.tokenTopics();
 
@@ -278,10 +313,10 @@ class GibbsChain final : public FitChain {
           "overestimates (Wallach et al. 2009); not a held-out perplexity";
     }
     if (!cancelled && m_root) {
-      topic::addFinalHeldoutMetrics(metrics, m_data, phi, foldIn, m_settings.seed);
+      topic::addFinalHeldoutMetrics(metrics, m_data, topicWord, foldIn, m_settings.seed);
       if (m_options.leftToRightParticles > 0 && m_data.heldout && !m_data.heldout->empty()) {
         const auto score =
-            leftToRightHeldout(*m_data.heldout, phi, alpha, static_cast<int>(m_options.leftToRightParticles),
+            leftToRightHeldout(*m_data.heldout, topicWord, alpha, static_cast<int>(m_options.leftToRightParticles),
                                static_cast<std::size_t>(m_options.leftToRightDocuments), m_settings.seed, m_stop);
         if (score.complete) {
           metrics["heldout_perplexity_left_to_right"] = score.perplexity;
@@ -296,10 +331,24 @@ class GibbsChain final : public FitChain {
         }
       }
     }
-    result.matrices.insert(result.matrices.begin(), NamedMatrix{topic::kTopicWord, std::move(phi)});
   }
 
- private:
+  // doc_topic in corpus order, written straight into the form it is held in: training rows from
+  // the state, held-out rows folded in.
+  NamedMatrix documentTopics(const FoldIn& foldIn) const {
+    NamedMatrix theta;
+    theta.name = topic::kDocTopic;
+    const auto K = static_cast<Eigen::Index>(m_state.topics());
+    const std::int64_t D = m_data.trainDocuments.empty() ? static_cast<std::int64_t>(m_data.corpus->documentCount())
+                                                         : m_data.fullDocumentCount;
+    const auto fill = [&](auto& full, std::span<const std::int64_t> rows) { m_state.documentTopics(full, rows); };
+    if (isFloat32Matrix(topic::kDocTopic, D, K, m_settings.float32MatrixBytes))
+      theta.floats = topic::assembleDocTopicAs<float>(m_data, K, fill, foldIn, m_settings.seed);
+    else
+      theta.values = topic::assembleDocTopicAs<double>(m_data, K, fill, foldIn, m_settings.seed);
+    return theta;
+  }
+
   Kernel& m_kernel;
   LdaGibbsState& m_state;
   const LdaGibbsOptions& m_options;

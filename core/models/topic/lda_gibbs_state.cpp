@@ -130,7 +130,8 @@ Eigen::MatrixXd LdaGibbsState::documentTopics() const {
   return theta;
 }
 
-void LdaGibbsState::documentTopics(Eigen::MatrixXd& out, std::span<const std::int64_t> rows) const {
+template <typename Matrix>
+void LdaGibbsState::fillDocumentTopics(Matrix& out, std::span<const std::int64_t> rows) const {
   const auto D = static_cast<Eigen::Index>(m_corpus.documentCount());
   tbb::parallel_for(tbb::blocked_range<Eigen::Index>(0, D, 64), [&](const auto& r) {
     Eigen::VectorXd counts(m_topics);
@@ -141,9 +142,18 @@ void LdaGibbsState::documentTopics(Eigen::MatrixXd& out, std::span<const std::in
       for (std::size_t i = first; i < last; ++i) counts[m_z[i]] += 1.0;
       const double norm = static_cast<double>(last - first) + m_alphaSum;
       const Eigen::Index row = rows.empty() ? d : static_cast<Eigen::Index>(rows[static_cast<std::size_t>(d)]);
-      for (int k = 0; k < m_topics; ++k) out(row, k) = (counts[k] + m_alpha[static_cast<std::size_t>(k)]) / norm;
+      for (int k = 0; k < m_topics; ++k)
+        out(row, k) = static_cast<typename Matrix::Scalar>((counts[k] + m_alpha[static_cast<std::size_t>(k)]) / norm);
     }
   });
+}
+
+void LdaGibbsState::documentTopics(Eigen::MatrixXd& out, std::span<const std::int64_t> rows) const {
+  fillDocumentTopics(out, rows);
+}
+
+void LdaGibbsState::documentTopics(Eigen::MatrixXf& out, std::span<const std::int64_t> rows) const {
+  fillDocumentTopics(out, rows);
 }
 
 void LdaGibbsState::topicsByWord(std::vector<std::int64_t>& start, std::vector<std::int32_t>& topics) const {

@@ -68,6 +68,9 @@ class LdaGibbsState {
   // The same written into `out`: document d's row into row rows[d] (row d when rows is empty),
   // so that a larger matrix of all documents is filled without a copy.
   void documentTopics(Eigen::MatrixXd& out, std::span<const std::int64_t> rows) const;
+  // The same into a matrix of floats (a large doc_topic, matrix_precision.hpp): each value is
+  // computed in doubles and rounded once.
+  void documentTopics(Eigen::MatrixXf& out, std::span<const std::int64_t> rows) const;
 
   // Every token's topic grouped by word (a counting sort): word w's topics are
   // topics[start[w], start[w + 1]). How the kernels build their word-topic counts.
@@ -77,6 +80,9 @@ class LdaGibbsState {
   std::vector<std::vector<std::int32_t>> tokenTopics() const;
 
  private:
+  template <typename Matrix>
+  void fillDocumentTopics(Matrix& out, std::span<const std::int64_t> rows) const;
+
   const Corpus& m_corpus;
   int m_topics;
   int m_vocabulary;

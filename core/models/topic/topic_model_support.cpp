@@ -57,6 +57,19 @@ void addFinalHeldoutMetrics(nlohmann::json& metrics, const FitData& data, const 
                    scoreHeldout(*data.heldout, topicWord, foldIn, HeldoutProtocol::FullFoldingIn, seed));
 }
 
+void addFinalHeldoutMetrics(nlohmann::json& metrics, const FitData& data, const Eigen::MatrixXf& topicWord,
+                            const FoldIn& foldIn, std::uint64_t seed) {
+  if (!data.heldout || data.heldout->empty()) return;
+  addHeldoutScores(metrics, scoreHeldout(*data.heldout, topicWord, foldIn, HeldoutProtocol::DocumentCompletion, seed),
+                   scoreHeldout(*data.heldout, topicWord, foldIn, HeldoutProtocol::FullFoldingIn, seed));
+}
+
+std::optional<double> heldoutPerplexity(const FitData& data, const Eigen::MatrixXf& topicWord, const FoldIn& foldIn,
+                                        std::uint64_t seed) {
+  if (!data.heldout || data.heldout->empty()) return std::nullopt;
+  return scoreHeldout(*data.heldout, topicWord, foldIn, HeldoutProtocol::DocumentCompletion, seed).perplexity;
+}
+
 void addHeldoutScores(nlohmann::json& metrics, const TopicHeldoutScore& completion, const TopicHeldoutScore& full) {
   metrics[kHeldoutPerplexity] = completion.perplexity;
   metrics["heldout_perplexity_per_token"] = completion.perplexityPerToken;
@@ -78,17 +91,20 @@ Eigen::MatrixXd assembleDocTopic(const FitData& data, const Eigen::MatrixXd& tra
       foldIn, seed);
 }
 
-Eigen::MatrixXd assembleDocTopic(
+template <typename Scalar>
+Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic> assembleDocTopicAs(
     const FitData& data, Eigen::Index topics,
-    const std::function<void(Eigen::MatrixXd&, std::span<const std::int64_t>)>& fillTrainRows, const FoldIn& foldIn,
-    std::uint64_t seed) {
+    const std::function<void(Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic>&, std::span<const std::int64_t>)>&
+        fillTrainRows,
+    const FoldIn& foldIn, std::uint64_t seed) {
+  using Matrix = Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic>;
   const auto K = topics;
   if (data.trainDocuments.empty()) {  // the corpus is the full one
-    Eigen::MatrixXd theta(static_cast<Eigen::Index>(data.corpus->documentCount()), K);
+    Matrix theta(static_cast<Eigen::Index>(data.corpus->documentCount()), K);
     fillTrainRows(theta, {});
     return theta;
   }
-  Eigen::MatrixXd full = Eigen::MatrixXd::Zero(data.fullDocumentCount, K);
+  Matrix full = Matrix::Zero(data.fullDocumentCount, K);
   fillTrainRows(full, data.trainDocuments);
   if (!data.heldout) return full;
   const auto& h = *data.heldout;
@@ -100,10 +116,24 @@ Eigen::MatrixXd assembleDocTopic(
       words.assign(a.begin(), a.end());
       words.insert(words.end(), b.begin(), b.end());
       foldIn(words, seed + static_cast<std::uint64_t>(h.documents[i]), theta);
-      full.row(h.documents[i]) = theta.transpose();
+      full.row(h.documents[i]) = theta.transpose().template cast<Scalar>();
     }
   });
   return full;
+}
+
+template Eigen::MatrixXd assembleDocTopicAs<double>(
+    const FitData&, Eigen::Index, const std::function<void(Eigen::MatrixXd&, std::span<const std::int64_t>)>&,
+    const FoldIn&, std::uint64_t);
+template Eigen::MatrixXf assembleDocTopicAs<float>(
+    const FitData&, Eigen::Index, const std::function<void(Eigen::MatrixXf&, std::span<const std::int64_t>)>&,
+    const FoldIn&, std::uint64_t);
+
+Eigen::MatrixXd assembleDocTopic(
+    const FitData& data, Eigen::Index topics,
+    const std::function<void(Eigen::MatrixXd&, std::span<const std::int64_t>)>& fillTrainRows, const FoldIn& foldIn,
+    std::uint64_t seed) {
+  return assembleDocTopicAs<double>(data, topics, fillTrainRows, foldIn, seed);
 }
 
 std::vector<std::vector<std::int32_t>> mostLikelyTopics(const Corpus& corpus, const Eigen::MatrixXd& topicWord,

@@ -34,6 +34,8 @@ OptionSpec toleranceOption();
 // std::nullopt when the run holds nothing out.
 std::optional<double> heldoutPerplexity(const FitData& data, const Eigen::MatrixXd& topicWord, const FoldIn& foldIn,
                                         std::uint64_t seed);
+std::optional<double> heldoutPerplexity(const FitData& data, const Eigen::MatrixXf& topicWord, const FoldIn& foldIn,
+                                        std::uint64_t seed);
 
 // Adds the final held-out metrics under both protocols, each named as such:
 //   heldout_perplexity, heldout_perplexity_per_token, heldout_protocol ("document-completion"),
@@ -41,6 +43,8 @@ std::optional<double> heldoutPerplexity(const FitData& data, const Eigen::Matrix
 //   heldout_documents, heldout_tokens.
 // Nothing when the run holds nothing out.
 void addFinalHeldoutMetrics(nlohmann::json& metrics, const FitData& data, const Eigen::MatrixXd& topicWord,
+                            const FoldIn& foldIn, std::uint64_t seed);
+void addFinalHeldoutMetrics(nlohmann::json& metrics, const FitData& data, const Eigen::MatrixXf& topicWord,
                             const FoldIn& foldIn, std::uint64_t seed);
 
 // The same keys from scores computed by the model itself (scoreHeldout with its own predictive).
@@ -57,6 +61,20 @@ Eigen::MatrixXd assembleDocTopic(
     const FitData& data, Eigen::Index topics,
     const std::function<void(Eigen::MatrixXd&, std::span<const std::int64_t>)>& fillTrainRows, const FoldIn& foldIn,
     std::uint64_t seed);
+// The same into a matrix of doubles or of floats (a large doc_topic is held as floats,
+// matrix_precision.hpp), the folded-in rows rounded once: assembleDocTopicAs<float>(...).
+template <typename Scalar>
+Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic> assembleDocTopicAs(
+    const FitData& data, Eigen::Index topics,
+    const std::function<void(Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic>&, std::span<const std::int64_t>)>&
+        fillTrainRows,
+    const FoldIn& foldIn, std::uint64_t seed);
+extern template Eigen::MatrixXd assembleDocTopicAs<double>(
+    const FitData&, Eigen::Index, const std::function<void(Eigen::MatrixXd&, std::span<const std::int64_t>)>&,
+    const FoldIn&, std::uint64_t);
+extern template Eigen::MatrixXf assembleDocTopicAs<float>(
+    const FitData&, Eigen::Index, const std::function<void(Eigen::MatrixXf&, std::span<const std::int64_t>)>&,
+    const FoldIn&, std::uint64_t);
 
 // For models without sampled assignments (VB, EM): each token's most responsible topic,
 // argmax_k theta_dk phi_kw. One vector per document of `corpus`.

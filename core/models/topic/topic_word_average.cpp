@@ -55,19 +55,29 @@ void TopicWordAverage::addToWord(std::size_t w, std::vector<Entry>& terms) {
   }
 }
 
-Eigen::MatrixXd TopicWordAverage::mean() const {
-  Eigen::MatrixXd phi(m_topics, m_vocabulary);
+template <typename Scalar>
+Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic> TopicWordAverage::meanAs() const {
+  // Each row is made to sum to one (rounding aside) so that downstream checks need no tolerance:
+  // its sum over the words is the smoothing part V times plus the topic's stored sums, added up
+  // in word order, so that the result does not depend on the thread count.
+  // The mean's 1/S cancels in that normalisation: phi_kw = (sum_kw + smoothing_k) / rowSum_k.
+  Eigen::VectorXd rowSum = m_smoothing * static_cast<double>(m_vocabulary);
+  for (const auto& word : m_words)
+    for (const auto& entry : word) rowSum[entry.topic] += entry.value;
+  const Eigen::VectorXd scale = rowSum.cwiseInverse();
+  const Eigen::Matrix<Scalar, Eigen::Dynamic, 1> smoothed = m_smoothing.cwiseProduct(scale).template cast<Scalar>();
+  Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic> phi(m_topics, m_vocabulary);
   tbb::parallel_for(tbb::blocked_range<int>(0, m_vocabulary, 256), [&](const auto& r) {
     for (int w = r.begin(); w != r.end(); ++w) {
-      phi.col(w) = m_smoothing;
+      phi.col(w) = smoothed;
       for (const auto& entry : m_words[static_cast<std::size_t>(w)])
-        phi(entry.topic, w) = entry.value + m_smoothing[entry.topic];
+        phi(entry.topic, w) = static_cast<Scalar>((entry.value + m_smoothing[entry.topic]) * scale[entry.topic]);
     }
   });
-  phi /= static_cast<double>(m_samples);
-  // Rows sum to one up to rounding; make it exact so that downstream checks need no tolerance.
-  phi.array().colwise() /= phi.rowwise().sum().array();
   return phi;
 }
+
+template Eigen::MatrixXd TopicWordAverage::meanAs<double>() const;
+template Eigen::MatrixXf TopicWordAverage::meanAs<float>() const;
 
 }  // namespace latent::core::topic

@@ -28,9 +28,12 @@ class TopicWordAverage {
   std::size_t entries() const noexcept;
   std::size_t memoryBytes() const noexcept;
 
-  // The mean of the samples' phi, K x V, each row summing to one exactly up to rounding of the
-  // last division.
-  Eigen::MatrixXd mean() const;
+  // The mean of the samples' phi, K x V, each row summing to one up to rounding of the last
+  // division. Computed in doubles column by column and written in the type asked for: meanAs<float>()
+  // is meanAs<double>() rounded to floats, and no dense double K x V is formed for it.
+  template <typename Scalar>
+  Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic> meanAs() const;
+  Eigen::MatrixXd mean() const { return meanAs<double>(); }
 
  private:
   struct Entry {

@@ -199,6 +199,44 @@ class JobRuntimeTest : public QObject {
     QCOMPARE(core::loadMatrix(p, id, "topic_word", 300)->sum(), 1.5);
   }
 
+  void recorderStoresSparseSnapshotsSparse() {
+    // A model's sparse snapshot (lda-gibbs's) is stored as it came, beside a dense one, and the
+    // matrix read back is the dense one it stands for.
+    test::Scratch scratch;
+    const auto file = makeProject(scratch);
+    core::Project p(file);
+    core::RunRecord record;
+    record.datasetId = 1;
+    record.model = "lda-gibbs";
+    record.appVersion = "t";
+    const auto id = core::createRun(p, record);
+    core::FilledSparseMatrix sparse;
+    sparse.rows = 2;
+    sparse.cols = 200;
+    sparse.rowFill = {0.001, 0.002};
+    sparse.columnStarts.assign(201, 2);
+    sparse.columnStarts[0] = 0;
+    sparse.rowIndices = {1, 0};
+    sparse.values = {0.5, 0.25};  // both in column 0
+    {
+      core::RunRecorder recorder(p, id);
+      auto snapshot = std::make_shared<core::ModelSnapshot>();
+      snapshot->iteration = 50;
+      snapshot->matrices.push_back({"doc_topic", Eigen::MatrixXd::Constant(2, 3, 0.25)});
+      snapshot->sparseMatrices.push_back({"topic_word", sparse});
+      recorder.onSnapshot(snapshot);
+    }
+    QCOMPARE(p.db().queryInteger("SELECT count(*) FROM run_matrices WHERE element = 'sparse' AND name = 'topic_word' "
+                                 "AND iteration = 50"),
+             std::int64_t{1});
+    const auto topics = core::loadMatrix(p, id, "topic_word", 50);
+    QVERIFY(topics.has_value());
+    QCOMPARE(*topics, sparse.toDense());
+    QCOMPARE((*topics)(1, 0), 0.5);
+    QCOMPARE((*topics)(1, 1), 0.002);
+    QCOMPARE(core::loadMatrix(p, id, "doc_topic", 50)->sum(), 1.5);
+  }
+
   void jobRunnerStopsPromptly() {
     core::JobRunner runner;
     std::atomic<bool> started{false}, finished{false};

@@ -45,7 +45,9 @@ bool RunRecorder::onReport(const IterationReport& report) {
 void RunRecorder::onSnapshot(std::shared_ptr<const ModelSnapshot> snapshot) {
   if (!snapshot) return;
   for (std::size_t i = 0; i < snapshot->matrices.size(); ++i)
-    m_matrices[snapshot->matrices[i].name] = {snapshot->iteration, snapshot, i};
+    m_matrices[snapshot->matrices[i].name] = {snapshot->iteration, snapshot, i, false};
+  for (std::size_t i = 0; i < snapshot->sparseMatrices.size(); ++i)
+    m_matrices[snapshot->sparseMatrices[i].name] = {snapshot->iteration, snapshot, i, true};
   tryFlush();
 }
 
@@ -76,8 +78,14 @@ bool RunRecorder::tryFlush() {
 
 void RunRecorder::writePending() {
   appendMetrics(m_project, m_runId, m_pending);
-  for (const auto& [name, m] : m_matrices)
+  for (const auto& [name, m] : m_matrices) {
+    if (m.sparse) {
+      const auto& values = m.snapshot->sparseMatrices[m.index].values;
+      saveSparseMatrix(m_project, m_runId, name, m.iteration, values, storedElement(name, values.rows, values.cols));
+      continue;
+    }
     saveResultMatrix(m_project, m_runId, m.iteration, m.snapshot->matrices[m.index]);
+  }
   if (!m_matrices.empty()) thinSnapshots(m_project, m_runId, m_retention);
 }
 

@@ -47,7 +47,8 @@ class RunRecorder final : public TrainingObserver {
   struct PendingMatrix {
     std::int64_t iteration = 0;
     std::shared_ptr<const ModelSnapshot> snapshot;  // shared with the other matrices it holds
-    std::size_t index = 0;                          // in snapshot->matrices
+    std::size_t index = 0;                          // in snapshot->matrices, or sparseMatrices
+    bool sparse = false;
   };
 
   Project& m_project;

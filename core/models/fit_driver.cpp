@@ -33,6 +33,7 @@ FitResult driveChain(FitChain& chain, const ChainSchedule& schedule, const FitSe
       auto snapshot = std::make_shared<ModelSnapshot>();
       snapshot->iteration = it;
       snapshot->matrices = chain.snapshot(plan);
+      snapshot->sparseMatrices = chain.sparseSnapshot(plan);
       observer.onSnapshot(std::move(snapshot));
     }
     if (schedule.reportEveryIteration || plan.evaluate || converged) {

@@ -38,6 +38,12 @@ class FitChain {
   virtual bool converged() const { return false; }
   // The matrices of a snapshot after the step of `plan`.
   virtual std::vector<NamedMatrix> snapshot(const StepPlan& plan) = 0;
+  // Called after snapshot(): the snapshot's matrices in sparse form, for a model whose matrices
+  // are mostly one value per row (lda-gibbs), so that no dense copy is made or stored.
+  virtual std::vector<NamedSparseMatrix> sparseSnapshot(const StepPlan& plan) {
+    (void)plan;
+    return {};
+  }
   // The run's results from the state reached, also when stopped: matrices, token topics, final
   // metrics. `result` arrives with status and iterations set; a model whose final evaluation is
   // cut short by a stop sets the status to Cancelled.

@@ -13,6 +13,7 @@
 
 #include <Eigen/Core>
 
+#include "core/data/filled_sparse_matrix.hpp"
 #include "core/data/named_matrix.hpp"
 
 namespace latent::core {
@@ -71,6 +72,9 @@ struct IterationReport {
 struct ModelSnapshot {
   std::int64_t iteration = 0;
   std::vector<NamedMatrix> matrices;
+  // Matrices a model hands over in sparse form (lda-gibbs's topics), stored so; readers of the
+  // project see them as the dense matrices they stand for.
+  std::vector<NamedSparseMatrix> sparseMatrices;
 };
 
 // Called on the worker thread. Implementations stay cheap and never block: copy and post.

@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
+#include <stdexcept>
 #include <type_traits>
 
 #include "core/store/blob.hpp"
@@ -54,6 +56,70 @@ int writeFloats(sqlite3_blob* blob, const double* values, std::size_t count, std
                             static_cast<int>(at + done * sizeof(float)));
   }
   return rc;
+}
+
+// The stored form of a FilledSparseMatrix (element 'sparse'), little-endian: the rows' fills
+// (doubles), the columns' starts (cols + 1 int64, from 0 to the number of entries), the entries'
+// rows (int32) and their values (doubles).
+constexpr const char* kSparseElement = "sparse";
+std::uint64_t sparseHeadBytes(std::uint64_t rows, std::uint64_t cols) {
+  return rows * sizeof(double) + (cols + 1) * sizeof(std::int64_t);
+}
+constexpr std::uint64_t kSparseEntryBytes = sizeof(std::int32_t) + sizeof(double);
+
+template <typename T>
+int writeArray(sqlite3_blob* blob, const std::vector<T>& values, std::uint64_t& at) {
+  const std::uint64_t bytes = values.size() * sizeof(T);
+  const int rc =
+      bytes == 0 ? SQLITE_OK : sqlite3_blob_write(blob, values.data(), static_cast<int>(bytes), static_cast<int>(at));
+  at += bytes;
+  return rc;
+}
+
+template <typename T>
+int readArray(sqlite3_blob* blob, std::vector<T>& values, std::size_t count, std::uint64_t& at) {
+  values.resize(count);
+  const std::uint64_t bytes = count * sizeof(T);
+  const int rc =
+      bytes == 0 ? SQLITE_OK : sqlite3_blob_read(blob, values.data(), static_cast<int>(bytes), static_cast<int>(at));
+  at += bytes;
+  return rc;
+}
+
+// The dense matrix of a sparse blob of `stored` bytes, checked entry by entry: a damaged or crafted
+// file is reported, never read past its arrays.
+Eigen::MatrixXd loadSparseMatrix(Project& project, const std::string& where, std::int64_t rows, std::int64_t cols,
+                                 std::int64_t stored, std::int64_t rowid) {
+  const auto bytes = static_cast<std::uint64_t>(std::max<std::int64_t>(stored, 0));
+  const auto damaged = [&](const std::string& what) { return damagedProject(project, "run_matrices", where, what); };
+  const std::string shape = "a " + std::to_string(rows) + " x " + std::to_string(cols) + " sparse matrix";
+  // Each row and column takes 8 bytes of the blob: larger counts cannot be, and cannot overflow.
+  const auto r = static_cast<std::uint64_t>(std::max<std::int64_t>(rows, 0));
+  const auto c = static_cast<std::uint64_t>(std::max<std::int64_t>(cols, 0));
+  if (rows < 0 || cols < 0 || r > bytes / 8 || c > bytes / 8 || sparseHeadBytes(r, c) > bytes ||
+      (bytes - sparseHeadBytes(r, c)) % kSparseEntryBytes != 0 ||
+      (c > 0 && r > std::numeric_limits<std::uint64_t>::max() / 8 / c))
+    throw damaged(shape + " stored in " + std::to_string(bytes) + " bytes");
+  const auto entries = static_cast<std::size_t>((bytes - sparseHeadBytes(r, c)) / kSparseEntryBytes);
+  FilledSparseMatrix sparse;
+  sparse.rows = rows;
+  sparse.cols = cols;
+  useBlobInPlace(project.db(), "run_matrices", rowid, false, [&](sqlite3_blob* blob) {
+    std::uint64_t at = 0;
+    int rc = readArray(blob, sparse.rowFill, static_cast<std::size_t>(rows), at);
+    if (rc == SQLITE_OK) rc = readArray(blob, sparse.columnStarts, static_cast<std::size_t>(cols) + 1, at);
+    if (rc == SQLITE_OK) rc = readArray(blob, sparse.rowIndices, entries, at);
+    if (rc == SQLITE_OK) rc = readArray(blob, sparse.values, entries, at);
+    return rc;
+  });
+  if (sparse.columnStarts.front() != 0 || sparse.columnStarts.back() != static_cast<std::int64_t>(entries))
+    throw damaged(shape + " whose column starts do not run from 0 to its " + std::to_string(entries) + " entries");
+  for (std::size_t column = 0; column < c; ++column)
+    if (sparse.columnStarts[column] > sparse.columnStarts[column + 1])
+      throw damaged(shape + " whose column " + std::to_string(column) + " starts after the next");
+  for (const auto row : sparse.rowIndices)
+    if (row < 0 || row >= rows) throw damaged(shape + " with an entry in row " + std::to_string(row));
+  return sparse.toDense();
 }
 
 constexpr const char* kRunColumns =
@@ -265,6 +331,40 @@ void saveFloatMatrix(Project& project, std::int64_t runId, const std::string& na
   saveMatrixValues(project, runId, name, iteration, values, partBytes, MatrixElement::Float32);
 }
 
+void saveSparseMatrix(Project& project, std::int64_t runId, const std::string& name, std::int64_t iteration,
+                      const FilledSparseMatrix& values, MatrixElement denseElement, std::size_t partBytes) {
+  const auto rows = static_cast<std::uint64_t>(values.rows), cols = static_cast<std::uint64_t>(values.cols);
+  if (values.rowFill.size() != rows || values.columnStarts.size() != cols + 1 ||
+      values.rowIndices.size() != values.values.size() || values.columnStarts.front() != 0 ||
+      values.columnStarts.back() != static_cast<std::int64_t>(values.values.size()))
+    throw std::logic_error("saveSparseMatrix: the arrays of " + name + " do not fit its shape");
+  const std::uint64_t bytes = sparseHeadBytes(rows, cols) + values.entries() * kSparseEntryBytes;
+  if (bytes >= rows * cols * elementBytes(denseElement) || bytes > partBytes) {
+    saveMatrix(project, runId, name, iteration, values.toDense(), partBytes, denseElement);
+    return;
+  }
+  inTransaction(project, [&] {
+    // As saveMatrix: an earlier version goes first (with its parts), the row goes in as a zero
+    // blob and the arrays are written into it in place.
+    auto remove = project.db().prepare("DELETE FROM run_matrices WHERE run_id = ?1 AND name = ?2 AND iteration = ?3");
+    remove.bind(1, runId).bind(2, name).bind(3, iteration).run();
+    auto s = project.db().prepare(
+        "INSERT INTO run_matrices (run_id, name, iteration, rows, cols, element, data) "
+        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, zeroblob(?7))");
+    s.bind(1, runId).bind(2, name).bind(3, iteration).bind(4, static_cast<std::int64_t>(rows));
+    s.bind(5, static_cast<std::int64_t>(cols)).bind(6, std::string(kSparseElement));
+    s.bind(7, static_cast<std::int64_t>(bytes)).run();
+    useBlobInPlace(project.db(), "run_matrices", project.db().lastInsertId(), true, [&](sqlite3_blob* blob) {
+      std::uint64_t at = 0;
+      int rc = writeArray(blob, values.rowFill, at);
+      if (rc == SQLITE_OK) rc = writeArray(blob, values.columnStarts, at);
+      if (rc == SQLITE_OK) rc = writeArray(blob, values.rowIndices, at);
+      if (rc == SQLITE_OK) rc = writeArray(blob, values.values, at);
+      return rc;
+    });
+  });
+}
+
 void saveTokenTopics(Project& project, std::int64_t runId, std::int64_t document,
                      std::span<const std::int32_t> topics) {
   inTransaction(project, [&] {
@@ -368,6 +468,7 @@ std::optional<Eigen::MatrixXd> loadMatrix(Project& project, std::int64_t runId, 
   const std::string where =
       "run " + std::to_string(runId) + ", matrix " + name + ", iteration " + std::to_string(iteration);
   const std::string element = s.text(2);
+  if (element == kSparseElement) return loadSparseMatrix(project, where, rows, cols, s.integer(3), s.integer(4));
   if (element != "f64" && element != "f32")
     throw damagedProject(project, "run_matrices", where, "an element type '" + element + "'");
   const std::size_t size = element == "f32" ? sizeof(float) : sizeof(double);

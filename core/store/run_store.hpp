@@ -13,6 +13,7 @@
 #include <Eigen/Core>
 #include <nlohmann/json.hpp>
 
+#include "core/data/filled_sparse_matrix.hpp"
 #include "core/store/project.hpp"
 
 namespace latent::core {
@@ -82,6 +83,14 @@ void saveMatrix(Project& project, std::int64_t runId, const std::string& name, s
 // A matrix held as floats (NamedMatrix::floats), stored as float32 without a conversion.
 void saveFloatMatrix(Project& project, std::int64_t runId, const std::string& name, std::int64_t iteration,
                      const Eigen::MatrixXf& values, std::size_t partBytes = kMatrixPartBytes);
+// A snapshot in sparse form (FilledSparseMatrix; element 'sparse', schema 16): one blob of the
+// rows' fills, the columns' starts, the entries' rows and their values, a few megabytes where the
+// dense topic-word matrix at K = 3000 takes 320 MB as floats. It is written dense (saveMatrix,
+// `denseElement`) instead when that is no larger or the sparse blob would exceed `partBytes`.
+// loadMatrix returns the dense matrix, entry for entry the one toDense() makes.
+void saveSparseMatrix(Project& project, std::int64_t runId, const std::string& name, std::int64_t iteration,
+                      const FilledSparseMatrix& values, MatrixElement denseElement,
+                      std::size_t partBytes = kMatrixPartBytes);
 void saveTokenTopics(Project& project, std::int64_t runId, std::int64_t document, std::span<const std::int32_t> topics);
 // A named per-token layer of one document (results/topic_results.hpp: token_class,
 // token_content_probability), one float32 per kept token in document order.

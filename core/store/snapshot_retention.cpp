@@ -32,10 +32,11 @@ void thinSnapshots(Project& project, std::int64_t runId, const SnapshotRetention
   std::vector<Snapshot> history;
   {
     auto s = project.db().prepare(
-        // The values' size, whether in one blob or in parts (run_matrix_parts).
-        "SELECT iteration, sum(rows * cols * (CASE element WHEN 'f32' THEN 4 ELSE 8 END)) FROM run_matrices "
-        "WHERE run_id = ?1 AND iteration >= 0 "
-        "GROUP BY iteration ORDER BY iteration");
+        // The bytes stored, in one blob or in parts (run_matrix_parts), dense or sparse.
+        "SELECT m.iteration, sum(length(m.data) + coalesce((SELECT sum(length(p.data)) FROM run_matrix_parts p "
+        "WHERE p.run_id = m.run_id AND p.name = m.name AND p.iteration = m.iteration), 0)) FROM run_matrices m "
+        "WHERE m.run_id = ?1 AND m.iteration >= 0 "
+        "GROUP BY m.iteration ORDER BY m.iteration");
     s.bind(1, runId);
     while (s.step()) history.push_back({s.integer(0), static_cast<std::uint64_t>(s.integer(1))});
   }

@@ -116,6 +116,35 @@ void fillTopicWord(const Kernel& kernel, const LdaGibbsState& state, Matrix& phi
   });
 }
 
+// The same phi as fillTopicWord, value for value, as the smoothing of each topic and the entries of
+// the (topic, word) pairs that hold tokens: a snapshot at K = 3000 is then ~1M entries instead of
+// a dense K x V written out and stored.
+template <typename Kernel>
+FilledSparseMatrix sparseTopicWord(const Kernel& kernel, const LdaGibbsState& state) {
+  const int K = state.topics(), V = state.vocabularySize();
+  const double beta = state.beta();
+  FilledSparseMatrix phi;
+  phi.rows = K;
+  phi.cols = V;
+  std::vector<double> inverse(static_cast<std::size_t>(K));
+  phi.rowFill.resize(static_cast<std::size_t>(K));
+  for (std::size_t k = 0; k < inverse.size(); ++k) {
+    inverse[k] = 1.0 / (static_cast<double>(kernel.topicTotals()[k]) + V * beta);
+    phi.rowFill[k] = beta * inverse[k];
+  }
+  phi.columnStarts.reserve(static_cast<std::size_t>(V) + 1);
+  phi.columnStarts.push_back(0);
+  for (int w = 0; w < V; ++w) {
+    kernel.forEachTopicOfWord(static_cast<std::size_t>(w), [&](std::int32_t k, std::int64_t c) {
+      const auto topic = static_cast<std::size_t>(k);
+      phi.rowIndices.push_back(k);
+      phi.values.push_back(phi.rowFill[topic] + static_cast<double>(c) * inverse[topic]);
+    });
+    phi.columnStarts.push_back(static_cast<std::int64_t>(phi.values.size()));
+  }
+  return phi;
+}
+
 // count[c]: how many (topic, word) pairs hold exactly c tokens.
 template <typename Kernel>
 std::vector<std::int64_t> countHistogram(const Kernel& kernel, const LdaGibbsState& state) {
@@ -214,11 +243,13 @@ class GibbsChain final : public FitChain {
     return true;
   }
 
-  std::vector<NamedMatrix> snapshot(const StepPlan&) override {
+  // A snapshot's topics go sparse (sparseSnapshot): the dense K x V, written out and stored, made
+  // snapshots at K in the thousands cost as much as the sweeps between them.
+  std::vector<NamedMatrix> snapshot(const StepPlan&) override { return {}; }
+  std::vector<NamedSparseMatrix> sparseSnapshot(const StepPlan&) override {
     synchronizeState(m_kernel, false);
-    // Moved in: a braced list would copy the matrix (an initializer_list's elements are const).
-    std::vector<NamedMatrix> matrices;
-    matrices.push_back(sampledTopicWord());
+    std::vector<NamedSparseMatrix> matrices;
+    matrices.push_back({topic::kTopicWord, sparseTopicWord(m_kernel, m_state)});
     return matrices;
   }
 

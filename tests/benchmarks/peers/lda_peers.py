@@ -171,7 +171,8 @@ def run_ours(name, args, K, alpha, eta, vocabulary):
 def read_matrix(project, run, name):
     """A final result matrix of a run, read from the project file: column-major little-endian doubles,
     or floats where its element is 'f32' (schema 15), in one blob or in parts (run_matrix_parts,
-    schema 13). Returned as doubles."""
+    schema 13), or sparse where its element is 'sparse' (schema 16: lda-gibbs's snapshots; see
+    resources/sql/016_sparse_matrices.sql). Returned as doubles."""
     import sqlite3
     with sqlite3.connect(f"file:{project}?mode=ro", uri=True) as db:
         columns = {row[1] for row in db.execute("PRAGMA table_info(run_matrices)")}
@@ -183,8 +184,26 @@ def read_matrix(project, run, name):
             data = b"".join(part for (part,) in db.execute(
                 "SELECT data FROM run_matrix_parts WHERE run_id = ? AND name = ? AND iteration = ? ORDER BY part",
                 (run, name, iteration)))
+    if kind == "sparse":
+        return sparse_matrix(data, rows, cols)
     values = np.frombuffer(data, dtype="<f4" if kind == "f32" else "<f8").astype(np.float64)
     return values.reshape((cols, rows)).T.copy()
+
+
+def sparse_matrix(data, rows, cols):
+    """The dense matrix of a blob of element 'sparse': the rows' fills, the columns' starts, the
+    entries' rows and their values."""
+    fill = np.frombuffer(data, dtype="<f8", count=rows)
+    starts = np.frombuffer(data, dtype="<i8", count=cols + 1, offset=8 * rows)
+    entries = int(starts[-1])
+    at = 8 * rows + 8 * (cols + 1)
+    entry_rows = np.frombuffer(data, dtype="<i4", count=entries, offset=at)
+    values = np.frombuffer(data, dtype="<f8", count=entries, offset=at + 4 * entries)
+    if at + 12 * entries != len(data):
+        raise ValueError(f"a sparse {rows} x {cols} matrix of {len(data)} bytes")
+    dense = np.repeat(fill.reshape(rows, 1), cols, axis=1)
+    dense[entry_rows, np.repeat(np.arange(cols), np.diff(starts))] = values
+    return dense
 
 
 def load_split(args):

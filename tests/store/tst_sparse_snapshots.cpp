@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Snapshots stored sparse (element 'sparse', schema 16): they read back as exactly the dense
+// matrix they stand for, fall back to dense storage where that is smaller, count at their stored
+// size in the retention, and a damaged blob is reported rather than read past its arrays.
+#include <QtTest>
+
+#include <random>
+
+#include "core/data/filled_sparse_matrix.hpp"
+#include "core/store/project.hpp"
+#include "core/store/run_store.hpp"
+#include "core/store/snapshot_retention.hpp"
+#include "core/util/errors.hpp"
+#include "test_case.hpp"
+#include "test_datasets.hpp"
+#include "test_support.hpp"
+
+using namespace latent;
+
+namespace {
+
+// A topic-word-like matrix: each row's fill, and in each column a few rows (some columns none)
+// with values that floats cannot hold exactly.
+core::FilledSparseMatrix sparseTopics(int rows, int cols, int perColumn, unsigned seed) {
+  std::mt19937 random(seed);
+  std::uniform_real_distribution<double> value(1e-7, 1e-2);
+  core::FilledSparseMatrix m;
+  m.rows = rows;
+  m.cols = cols;
+  for (int r = 0; r < rows; ++r) m.rowFill.push_back(value(random) / 3.0);
+  m.columnStarts.push_back(0);
+  for (int c = 0; c < cols; ++c) {
+    const int n = c % 5 == 0 ? 0 : perColumn;
+    for (int i = 0; i < n; ++i) {
+      m.rowIndices.push_back((c * 7 + i * 3) % rows);  // distinct rows while perColumn * 3 <= rows
+      m.values.push_back(value(random) / 7.0);
+    }
+    m.columnStarts.push_back(static_cast<std::int64_t>(m.values.size()));
+  }
+  return m;
+}
+
+std::int64_t createRun(core::Project& p) {
+  core::RunRecord run;
+  run.datasetId = test::addCorpus(p, "toy", {"money bank"});
+  run.model = "lda-gibbs";
+  run.appVersion = "test";
+  return core::createRun(p, run);
+}
+
+std::string elementOf(core::Project& p, std::int64_t iteration) {
+  auto s = p.db().prepare("SELECT element FROM run_matrices WHERE name = 'topic_word' AND iteration = ?1");
+  s.bind(1, iteration);
+  return s.step() ? s.text(0) : std::string();
+}
+
+std::int64_t storedBytes(core::Project& p, std::int64_t iteration) {
+  return p.db().queryInteger("SELECT length(data) FROM run_matrices WHERE name = 'topic_word' AND iteration = " +
+                             std::to_string(iteration));
+}
+
+}  // namespace
+
+class SparseSnapshotStoreTest : public QObject {
+  Q_OBJECT
+
+ private Q_SLOTS:
+  void aSparseSnapshotReadsBackAsItsDenseMatrixExactly() {
+    test::Scratch scratch;
+    core::Project p(scratch.path("p.latent"));
+    QCOMPARE(p.schemaVersion(), 16);
+    const auto id = createRun(p);
+    const auto sparse = sparseTopics(40, 300, 3, 1);
+    const Eigen::MatrixXd dense = sparse.toDense();
+    // toDense: the fills, the entries over them.
+    QCOMPARE(dense(0, 0), sparse.rowFill[0]);
+    QCOMPARE(dense(sparse.rowIndices[0], 1), sparse.values[0]);
+    QCOMPARE(dense(5, 1), sparse.rowFill[5]);
+    QVERIFY(dense.cast<float>().cast<double>() != dense);  // floats would not do
+    core::saveSparseMatrix(p, id, "topic_word", 20, sparse, core::MatrixElement::Float32);
+    QCOMPARE(elementOf(p, 20), std::string("sparse"));
+    const std::int64_t expected = 40 * 8 + 301 * 8 + static_cast<std::int64_t>(sparse.entries()) * 12;
+    QCOMPARE(storedBytes(p, 20), expected);
+    QVERIFY(expected < 40 * 300 * 4);
+    QCOMPARE(*core::loadMatrix(p, id, "topic_word", 20), dense);
+    // A newer snapshot of the same iteration replaces it; an empty matrix is all fill.
+    core::FilledSparseMatrix empty;
+    empty.rows = 3;
+    empty.cols = 1000;
+    empty.rowFill = {0.5, 0.25, 0.125};
+    empty.columnStarts.assign(1001, 0);
+    core::saveSparseMatrix(p, id, "topic_word", 20, empty, core::MatrixElement::Float64);
+    QCOMPARE(p.db().queryInteger("SELECT count(*) FROM run_matrices"), std::int64_t{1});
+    QCOMPARE(*core::loadMatrix(p, id, "topic_word", 20), empty.toDense());
+    QCOMPARE(core::loadMatrix(p, id, "topic_word", 20)->row(2).sum(), 125.0);
+  }
+
+  void denseStorageIsUsedWhereItIsSmaller() {
+    test::Scratch scratch;
+    core::Project p(scratch.path("p.latent"));
+    const auto id = createRun(p);
+    // Four rows, one entry in most columns: 16 bytes a column as floats, 32 as doubles, ~18 sparse.
+    const auto crowded = sparseTopics(4, 100, 1, 2);
+    core::saveSparseMatrix(p, id, "topic_word", 10, crowded, core::MatrixElement::Float64);
+    QCOMPARE(elementOf(p, 10), std::string("sparse"));  // 8 bytes a value dense: sparse is smaller
+    core::saveSparseMatrix(p, id, "topic_word", 11, crowded, core::MatrixElement::Float32);
+    QCOMPARE(elementOf(p, 11), std::string("f32"));
+    QCOMPARE(storedBytes(p, 11), std::int64_t{4 * 100 * 4});
+    QCOMPARE(*core::loadMatrix(p, id, "topic_word", 11), crowded.toDense().cast<float>().cast<double>());
+    // A sparse blob over the part size goes dense, in parts.
+    const auto large = sparseTopics(40, 300, 3, 3);
+    core::saveSparseMatrix(p, id, "topic_word", 12, large, core::MatrixElement::Float64, 4096);
+    QCOMPARE(elementOf(p, 12), std::string("f64"));
+    QVERIFY(p.db().queryInteger("SELECT count(*) FROM run_matrix_parts WHERE iteration = 12") > 1);
+    QCOMPARE(*core::loadMatrix(p, id, "topic_word", 12), large.toDense());
+  }
+
+  void theRetentionCountsTheBytesStored() {
+    // At K = 3000 a snapshot stands for 80M values but stores a few megabytes: counted as its
+    // dense size, every earlier one would be over the history's byte bound and deleted.
+    test::Scratch scratch;
+    core::Project p(scratch.path("p.latent"));
+    const auto id = createRun(p);
+    core::FilledSparseMatrix m;
+    m.rows = 1000;
+    m.cols = 1000;  // 8 MB as doubles; stored in 16 KB
+    m.rowFill.assign(1000, 1e-3);
+    m.columnStarts.assign(1001, 0);
+    for (std::int64_t it = 10; it <= 50; it += 10) {
+      core::saveSparseMatrix(p, id, "topic_word", it, m, core::MatrixElement::Float64);
+      core::thinSnapshots(p, id, {16, 1 << 20});
+    }
+    QCOMPARE(p.db().queryInteger("SELECT count(*) FROM run_matrices WHERE iteration >= 0"), std::int64_t{5});
+    // Dense snapshots beside them count at their size: one of 1 MB does not fit beside the others.
+    core::saveMatrix(p, id, "topic_word", 60, Eigen::MatrixXd::Ones(128, 1024));
+    core::saveMatrix(p, id, "topic_word", 70, Eigen::MatrixXd::Ones(128, 1024));
+    core::thinSnapshots(p, id, {16, 1 << 20});
+    const auto kept = [&](int iteration) {
+      return p.db().queryInteger("SELECT count(*) FROM run_matrices WHERE iteration = " + std::to_string(iteration));
+    };
+    QCOMPARE(kept(60), std::int64_t{0});
+    QCOMPARE(kept(70), std::int64_t{1});
+    QCOMPARE(kept(10), std::int64_t{1});
+  }
+
+  void aDamagedSparseBlobIsReported() {
+    test::Scratch scratch;
+    core::Project p(scratch.path("p.latent"));
+    const auto id = createRun(p);
+    const auto sparse = sparseTopics(8, 30, 2, 4);
+    const auto save = [&] { core::saveSparseMatrix(p, id, "topic_word", 5, sparse, core::MatrixElement::Float64); };
+    const auto damaged = [&](const std::string& update) {
+      save();
+      QVERIFY(core::loadMatrix(p, id, "topic_word", 5).has_value());
+      p.db().exec(update);
+      try {
+        core::loadMatrix(p, id, "topic_word", 5);
+        QFAIL(qPrintable(QString::fromStdString("read: " + update)));
+      } catch (const core::InputError& e) {
+        QVERIFY2(std::string(e.what()).find("run_matrices") != std::string::npos, e.what());
+      }
+    };
+    const std::string row = " WHERE name = 'topic_word' AND iteration = 5";
+    const std::int64_t starts = 8 * 8, indices = starts + 31 * 8;  // byte offsets
+    // Cut short; one entry's value gone (not whole entries); rows claimed beyond the blob.
+    damaged("UPDATE run_matrices SET data = substr(data, 1, length(data) - 12)" + row);
+    damaged("UPDATE run_matrices SET data = substr(data, 1, length(data) - 8)" + row);
+    damaged("UPDATE run_matrices SET rows = 1000000000" + row);
+    // A column start after the next (column 1 starts at 2^56 + ...): little-endian byte 7 of it.
+    damaged("UPDATE run_matrices SET data = substr(data, 1, " + std::to_string(starts + 8 + 7) + ") || x'01' || " +
+            "substr(data, " + std::to_string(starts + 8 + 9) + ")" + row);
+    // An entry's row outside the matrix (byte 3 of the first row index: 2^24 + ...).
+    damaged("UPDATE run_matrices SET data = substr(data, 1, " + std::to_string(indices + 3) + ") || x'01' || " +
+            "substr(data, " + std::to_string(indices + 5) + ")" + row);
+    // An unknown element is a damaged project too.
+    damaged("UPDATE run_matrices SET element = 'sparse2'" + row);
+  }
+};
+
+LATENT_TEST_CASE(SparseSnapshotStoreTest)
+#include "tst_sparse_snapshots.moc"

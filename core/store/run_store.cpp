@@ -257,6 +257,25 @@ void appendMetrics(Project& project, std::int64_t runId, std::span<const MetricR
 
 namespace {
 
+// Replaces the run's matrix (name, iteration) with a row whose blob is `blobBytes` zeros, written
+// in place afterwards; returns the row's id. Deleted first rather than replaced: the delete takes
+// an earlier version's parts with it. A blob of zeros overwritten in place, because bound as a
+// value SQLite would copy the matrix once for the binding and again for the row (hundreds of
+// megabytes each for a topic-word matrix at K = 1000, and most of the time a stopped run spends
+// storing it).
+std::int64_t insertZeroedMatrixRow(Project& project, std::int64_t runId, const std::string& name,
+                                   std::int64_t iteration, std::int64_t rows, std::int64_t cols,
+                                   std::string_view element, std::int64_t blobBytes) {
+  auto remove = project.db().prepare("DELETE FROM run_matrices WHERE run_id = ?1 AND name = ?2 AND iteration = ?3");
+  remove.bind(1, runId).bind(2, name).bind(3, iteration).run();
+  auto s = project.db().prepare(
+      "INSERT INTO run_matrices (run_id, name, iteration, rows, cols, element, data) "
+      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, zeroblob(?7))");
+  s.bind(1, runId).bind(2, name).bind(3, iteration).bind(4, rows).bind(5, cols);
+  s.bind(6, std::string(element)).bind(7, blobBytes).run();
+  return project.db().lastInsertId();
+}
+
 // saveMatrix of doubles (stored as `element`) or of floats (stored as float32 as they are).
 template <typename Scalar>
 void saveMatrixValues(Project& project, std::int64_t runId, const std::string& name, std::int64_t iteration,
@@ -271,22 +290,11 @@ void saveMatrixValues(Project& project, std::int64_t runId, const std::string& n
   const bool inParts = bytes > std::max<std::size_t>(partBytes / size, 1) * size;
   const std::size_t part = std::max<std::size_t>(std::min(partBytes, kMatrixPartWriteBytes) / size, 1) * size;
   inTransaction(project, [&] {
-    // Deleted first rather than replaced: the delete takes an earlier version's parts with it.
-    auto remove = project.db().prepare("DELETE FROM run_matrices WHERE run_id = ?1 AND name = ?2 AND iteration = ?3");
-    remove.bind(1, runId).bind(2, name).bind(3, iteration).run();
-    // The row goes in with a blob of zeros of the matrix's size that is then overwritten in place:
-    // bound as a value, SQLite would copy the matrix once for the binding and again for the row
-    // (hundreds of megabytes each for a topic-word matrix at K = 1000, and most of the time a
-    // stopped run spends storing it).
-    auto s = project.db().prepare(
-        "INSERT INTO run_matrices (run_id, name, iteration, rows, cols, element, data) "
-        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, zeroblob(?7))");
-    s.bind(1, runId).bind(2, name).bind(3, iteration).bind(4, static_cast<std::int64_t>(values.rows()));
-    s.bind(5, static_cast<std::int64_t>(values.cols())).bind(6, std::string(elementName(element)));
-    s.bind(7, static_cast<std::int64_t>(inParts ? 0 : bytes)).run();
+    const auto row = insertZeroedMatrixRow(project, runId, name, iteration, values.rows(), values.cols(),
+                                           elementName(element), static_cast<std::int64_t>(inParts ? 0 : bytes));
     if (!inParts) {
       if (bytes == 0) return;
-      useBlobInPlace(project.db(), "run_matrices", project.db().lastInsertId(), true, [&](sqlite3_blob* blob) {
+      useBlobInPlace(project.db(), "run_matrices", row, true, [&](sqlite3_blob* blob) {
         if constexpr (std::is_same_v<Scalar, double>)
           if (convert) return writeFloats(blob, values.data(), count, 0);
         const auto* from = reinterpret_cast<const char*>(values.data());
@@ -344,17 +352,11 @@ void saveSparseMatrix(Project& project, std::int64_t runId, const std::string& n
     return;
   }
   inTransaction(project, [&] {
-    // As saveMatrix: an earlier version goes first (with its parts), the row goes in as a zero
-    // blob and the arrays are written into it in place.
-    auto remove = project.db().prepare("DELETE FROM run_matrices WHERE run_id = ?1 AND name = ?2 AND iteration = ?3");
-    remove.bind(1, runId).bind(2, name).bind(3, iteration).run();
-    auto s = project.db().prepare(
-        "INSERT INTO run_matrices (run_id, name, iteration, rows, cols, element, data) "
-        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, zeroblob(?7))");
-    s.bind(1, runId).bind(2, name).bind(3, iteration).bind(4, static_cast<std::int64_t>(rows));
-    s.bind(5, static_cast<std::int64_t>(cols)).bind(6, std::string(kSparseElement));
-    s.bind(7, static_cast<std::int64_t>(bytes)).run();
-    useBlobInPlace(project.db(), "run_matrices", project.db().lastInsertId(), true, [&](sqlite3_blob* blob) {
+    // As saveMatrix: the arrays are written into the row's zero blob in place.
+    const auto row =
+        insertZeroedMatrixRow(project, runId, name, iteration, static_cast<std::int64_t>(rows),
+                              static_cast<std::int64_t>(cols), kSparseElement, static_cast<std::int64_t>(bytes));
+    useBlobInPlace(project.db(), "run_matrices", row, true, [&](sqlite3_blob* blob) {
       std::uint64_t at = 0;
       int rc = writeArray(blob, values.rowFill, at);
       if (rc == SQLITE_OK) rc = writeArray(blob, values.columnStarts, at);

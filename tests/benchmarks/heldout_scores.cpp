@@ -46,8 +46,10 @@ struct ScoreArguments {
   std::size_t maxLength = 0;  // 0: every document
 };
 
-// LDA-C lines "N id:count ...": each document's tokens, word ids in the order written.
-Corpus readLdacTokens(const std::string& path) {
+// LDA-C lines "N id:count ...": each document's tokens, word ids in the order written. The ids
+// index phi's columns as they are (core's LDA-C importer would give them new ids of its own), so
+// each is checked against the vocabulary of phi.
+Corpus readLdacTokens(const std::string& path, Eigen::Index vocabulary) {
   std::ifstream in(path);
   if (!in) throw std::runtime_error("cannot read " + path);
   Corpus corpus;
@@ -61,8 +63,13 @@ Corpus readLdacTokens(const std::string& path) {
     while (fields >> pair) {
       const auto colon = pair.find(':');
       if (colon == std::string::npos) throw std::runtime_error(path + ": not LDA-C: " + pair);
-      const auto word = static_cast<std::int32_t>(std::stol(pair.substr(0, colon)));
-      for (long c = std::stol(pair.substr(colon + 1)); c > 0; --c) tokens.push_back(word);
+      const long word = std::stol(pair.substr(0, colon)), count = std::stol(pair.substr(colon + 1));
+      if (word < 0 || word >= vocabulary)
+        throw std::runtime_error(path + ": word id " + std::to_string(word) + " outside the topics' vocabulary of " +
+                                 std::to_string(vocabulary) + " words (line " +
+                                 std::to_string(corpus.documentCount() + 1) + ")");
+      if (count <= 0) throw std::runtime_error(path + ": count of word " + std::to_string(word) + " is not positive");
+      tokens.insert(tokens.end(), static_cast<std::size_t>(count), static_cast<std::int32_t>(word));
     }
     corpus.addDocument(std::to_string(corpus.documentCount() + 1), "", tokens);
   }
@@ -141,7 +148,7 @@ int main(int argc, char** argv) {
     tbb::global_control threads(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(a.threads));
     const Eigen::VectorXd alpha = readAlpha(a.alpha);
     const Eigen::MatrixXd phi = readTopicWord(a.topicWord, alpha.size());
-    const Corpus observed = readLdacTokens(a.observed), scored = readLdacTokens(a.scored);
+    const Corpus observed = readLdacTokens(a.observed, phi.cols()), scored = readLdacTokens(a.scored, phi.cols());
     if (observed.documentCount() != scored.documentCount())
       throw std::runtime_error("observed and scored hold different numbers of documents");
     HeldoutDocuments heldout;

@@ -57,6 +57,24 @@ class LdaGibbsOptionsTest : public QObject {
     QVERIFY(with.result.finalMetrics["beta"].get<double>() != 0.01);
   }
 
+  // The warm-up re-estimates alpha and beta on the chain's schedule (burn-in 50, every 20): after 60
+  // warp sweeps and a one-sweep chain, which re-estimates nothing itself, they have left their start
+  // values; after 40 warp sweeps (inside the burn-in) they have not.
+  void warpStartReestimatesHyperparameters() {
+    const auto corpus = test::corpusFromTexts(core::generateGibbsToyCorpus());
+    const auto split = test::wholeCorpus(corpus);
+    const auto fitAfter = [&](int warmUp) {
+      const nlohmann::json options = {
+          {"k", 2}, {"iterations", 1}, {"restarts", 1}, {"sampler", "sparse"}, {"warp_start", warmUp}};
+      return test::fitLdaGibbs(split, 16, options, 3, 1).result.finalMetrics;
+    };
+    const auto inside = fitAfter(40), past = fitAfter(60);
+    QCOMPARE(inside["alpha_sum"].get<double>(), 0.2);
+    QCOMPARE(inside["beta"].get<double>(), 0.01);
+    QVERIFY(past["alpha_sum"].get<double>() != 0.2);
+    QVERIFY(past["beta"].get<double>() != 0.01);
+  }
+
   // The default sampler, auto: sparse with the restarts below 500 topics; from 500 up, 200 warp
   // sweeps from one start first (unless asked otherwise), and never in a distributed fit, which
   // runs the sparse sampler alone.

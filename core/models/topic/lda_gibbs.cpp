@@ -156,6 +156,25 @@ std::vector<std::int64_t> countHistogram(const Kernel& kernel, const LdaGibbsSta
   return histogram;
 }
 
+// The hyperparameters (MALLET's --optimize-interval): an asymmetric alpha from the histograms of
+// n_dk and of document lengths, then a symmetric beta from those of n_kw and n_k. `histogram` is
+// countHistogram's, when the caller has it already (else empty).
+template <typename Kernel>
+void reestimateHyperparameters(const Kernel& kernel, LdaGibbsState& state, std::vector<std::int64_t> histogram) {
+  Eigen::VectorXd alpha = state.alphaVector();
+  optimizeAsymmetricAlpha(alpha, state.documentTopicHistograms());
+  state.setAlpha(alpha);
+  if (histogram.empty()) histogram = countHistogram(kernel, state);
+  state.setBeta(optimizeSymmetricBeta(state.beta(), state.vocabularySize(),
+                                      topic::topicWordHistograms(histogram, kernel.topicTotals())));
+}
+
+// True when the hyperparameters are re-estimated after sweep `sweep` (counted from the random
+// start, warm-up included).
+bool hyperparametersDue(const LdaGibbsOptions& options, std::int64_t sweep) {
+  return options.optimizeEvery > 0 && sweep > options.optimizeBurnIn && sweep % options.optimizeEvery == 0;
+}
+
 // The chain the run keeps, under the fit driver. Reports come only at evaluations (the log joint
 // takes a pass over the counts).
 template <typename Kernel>
@@ -228,16 +247,7 @@ class GibbsChain final : public FitChain {
       m_evaluationSeconds += evaluationClock.seconds();
     }
 
-    // Hyperparameters (MALLET's --optimize-interval): an asymmetric alpha from the histograms of
-    // n_dk and of document lengths, then a symmetric beta from those of n_kw and n_k.
-    if (optimizeDue) {
-      Eigen::VectorXd alpha = m_state.alphaVector();
-      optimizeAsymmetricAlpha(alpha, m_state.documentTopicHistograms());
-      m_state.setAlpha(alpha);
-      if (histogram.empty()) histogram = countHistogram(m_kernel, m_state);
-      m_state.setBeta(
-          optimizeSymmetricBeta(m_state.beta(), V, topic::topicWordHistograms(histogram, m_kernel.topicTotals())));
-    }
+    if (optimizeDue) reestimateHyperparameters(m_kernel, m_state, std::move(histogram));
     report.extras.emplace_back("alpha_sum", m_state.alphaSum());
     report.extras.emplace_back("beta", m_state.beta());
     return true;
@@ -456,8 +466,9 @@ constexpr std::size_t kFinalists = 2;
 // assignments (its `initial` stays the random start).
 template <typename Kernel, typename MakeKernel, typename MakeState>
 ChosenStart chooseStart(std::unique_ptr<LdaGibbsState> first, const MakeKernel& makeKernel, const MakeState& makeState,
-                        std::int64_t restarts, std::int64_t sweeps, std::int64_t warpStart, const FitSettings& settings,
-                        TrainingObserver& observer, const std::stop_token& stop, const Stopwatch& clock) {
+                        std::int64_t restarts, std::int64_t sweeps, std::int64_t warpStart,
+                        const LdaGibbsOptions& options, const FitSettings& settings, TrainingObserver& observer,
+                        const std::stop_token& stop, const Stopwatch& clock) {
   ChosenStart chosen;
   chosen.start.initial = initialTopics(*first);
   chosen.start.state = std::move(first);
@@ -468,8 +479,15 @@ ChosenStart chooseStart(std::unique_ptr<LdaGibbsState> first, const MakeKernel& 
   const auto warpSweeps = [&](Start& start) {
     topic::WarpGibbsKernel warp(*start.state, 1);
     std::vector<double> unused;
-    for (std::int64_t s = 1; s <= warpStart; ++s)
+    for (std::int64_t s = 1; s <= warpStart; ++s) {
       if (!warp.sweep(stop, false, unused) || !warpPhase.swept(start.index, s, warpStart)) return false;
+      // The hyperparameters are re-estimated on the chain's schedule from the warm-up on (its sweeps
+      // count towards the burn-in): held at their start values through the warm-up, the first
+      // exact sweeps after it began from topics formed under the wrong alpha and beta, and a short
+      // chain kept them.
+      if (hyperparametersDue(options, s) && start.state->tokenCount() > 0)
+        reestimateHyperparameters(warp, *start.state, {});
+    }
     return !stop.stop_requested();
   };
   const auto warmUp = [&](Start& start) {
@@ -556,9 +574,10 @@ template <typename Kernel, typename MakeKernel, typename MakeState>
 FitResult fitWith(std::unique_ptr<LdaGibbsState> first, const MakeKernel& makeKernel, const MakeState& makeState,
                   const LdaGibbsOptions& options, const FitData& data, const FitSettings& settings,
                   TrainingObserver& observer, const std::stop_token& stop, const Stopwatch& clock) {
-  ChosenStart start = chooseStart<Kernel>(
-      std::move(first), makeKernel, makeState, options.starts(), options.restartSweeps,
-      options.sampler == LdaGibbsOptions::Sampler::Warp ? 0 : options.warpStart, settings, observer, stop, clock);
+  ChosenStart start =
+      chooseStart<Kernel>(std::move(first), makeKernel, makeState, options.starts(), options.restartSweeps,
+                          options.sampler == LdaGibbsOptions::Sampler::Warp ? 0 : options.warpStart, options, settings,
+                          observer, stop, clock);
   Start& kept = start.start;
   FitResult result = [&] {
     Kernel kernel = makeKernel(*kept.state);
@@ -607,7 +626,7 @@ class LdaGibbsModel final : public DescribedModel<&ldaGibbsInfo> {
     topic::GibbsDistribution* const distributed = processes > 1 ? &distribution : nullptr;
     if (distributed != nullptr) stop = distribution.agreed.get_token();
     const auto makeState = [&](std::uint64_t seed) {
-      return std::make_unique<LdaGibbsState>(*data.corpus, static_cast<int>(options.topics), options.alpha,
+      return std::make_unique<LdaGibbsState>(*data.corpus, static_cast<int>(options.topics), options.startAlpha(),
                                              options.beta, partitions, seed);
     };
     auto first = makeState(settings.seed);
@@ -658,7 +677,10 @@ LdaGibbsOptions LdaGibbsOptions::resolved(bool distributed) const {
 // settle within a few hundred with alpha optimisation on (MALLET's 1000 take twice as long for the
 // same result); alpha 0.1 per topic as the start value of its optimisation (MALLET starts from
 // 0.25 per topic at K = 20, Griffiths & Steyvers from 50/K, which blurs short documents over many
-// topics); 4 Metropolis-Hastings steps, because with 2 the alias sampler left two true topics of a
+// topics), but a sum of 10 beyond 100 topics (as MALLET's and WarpLDA's start values, a sum
+// whatever K), because 0.1 per topic at K in the thousands spreads every document over hundreds
+// of topics in the first sweeps, and the re-estimation from there settles on worse topics than
+// from the smaller start; 4 Metropolis-Hastings steps, because with 2 the alias sampler left two true topics of a
 // generated corpus merged where the exact sampler separated them; six sparse starts of 25 sweeps
 // with two finalists, because a single chain stays merged in about one run in five on generated
 // corpora and one short round alone can keep a start that fell fast into a merged optimum; one
@@ -673,7 +695,11 @@ const OptionTable<LdaGibbsOptions>& LdaGibbsOptions::table() {
     t.add(topic::topicsOption(), &LdaGibbsOptions::topics)
         .add(topic::iterationsOption("Sweeps over every word; the topics usually settle within a few hundred."),
              &LdaGibbsOptions::iterations)
-        .add(topic::alphaOption(), &LdaGibbsOptions::alpha)
+        .add(realOption("alpha", 0.0, kNoMaximum, false,
+                        "Prior on each document's topic mix: small values make documents stick to few topics. The "
+                        "start value when optimize_every re-estimates it; 0 = 0.1 per topic up to 100 topics, 10/K "
+                        "beyond (a sum of 10)."),
+             &LdaGibbsOptions::alpha)
         .add(topic::betaOption(), &LdaGibbsOptions::beta)
         .add(choiceOption("sampler", {},
                           "How each word's topic is drawn: auto (sparse; from 500 topics up, after 200 sweeps of "

@@ -12,6 +12,8 @@
 #include <cstdint>
 #include <memory>
 
+#include <algorithm>
+
 #include "core/models/model.hpp"
 #include "core/models/option_table.hpp"
 #include "core/results/topic_results.hpp"
@@ -24,7 +26,7 @@ struct LdaGibbsOptions {
   std::int64_t topics = 20;
   // Sweeps over every token. LdaGibbsOptions::table() in lda_gibbs.cpp says why each default.
   std::int64_t iterations = 500;
-  double alpha = 0.1;  // symmetric start value of the asymmetric alpha (per topic)
+  double alpha = 0.0;  // symmetric start value of the asymmetric alpha (per topic); 0: startAlpha()
   double beta = 0.01;
   Sampler sampler = Sampler::Auto;  // see resolved()
   std::int64_t mhSteps = 4;     // alias and warp samplers: word+document proposal cycles per token (see ldaGibbsInfo)
@@ -37,6 +39,14 @@ struct LdaGibbsOptions {
   std::int64_t restarts = 0;                // short chains from distinct starts, the best continues; 0: starts()
   std::int64_t restartSweeps = 25;          // sweeps of each start per round of the restarts
   std::int64_t warpStart = 0;               // sweeps of the warp sampler from each random start; 0: none
+
+  // alpha's start value per topic: `alpha`, or for 0 kDefaultAlpha up to kDefaultAlphaSum /
+  // kDefaultAlpha topics and a sum of kDefaultAlphaSum beyond (see table() in lda_gibbs.cpp for why).
+  double startAlpha() const noexcept {
+    return alpha > 0.0 ? alpha : std::min(kDefaultAlpha, kDefaultAlphaSum / static_cast<double>(topics));
+  }
+  static constexpr double kDefaultAlpha = 0.1;
+  static constexpr double kDefaultAlphaSum = 10.0;
 
   // The number of starts: `restarts`, or for 0 six with the sparse sampler and one with the others
   // (see table() in lda_gibbs.cpp for why).

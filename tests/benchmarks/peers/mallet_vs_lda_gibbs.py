@@ -77,13 +77,20 @@ def mallet_seconds(stderr):
     return float(match.group(1) or 0) * 60 + float(match.group(2)) if match else float("nan")
 
 
+def mallet_alpha_sum(args):
+    """MALLET's --alpha (the sum over topics) for the start per topic of --alpha, or lda-gibbs's default
+    start: 0.1 per topic, a sum of 10 beyond 100 topics (LdaGibbsOptions::startAlpha)."""
+    per_topic = args.alpha if args.alpha is not None else min(0.1, 10.0 / args.k)
+    return per_topic * args.k
+
+
 def run_mallet(args, work, round_index):
     env = dict(os.environ, MALLET_JAVA_OPTS="", MALLET_MEMORY=args.mallet_memory)
     state = os.path.join(work, "mallet-state.gz")
     command = [args.mallet, "train-topics", "--input", os.path.join(work, "train.mallet"), "--num-topics",
                str(args.k), "--num-iterations", str(args.sweeps), "--num-threads", "1", "--random-seed",
                str(args.seed), "--optimize-interval", "20", "--optimize-burn-in", "50", "--alpha",
-               repr(args.alpha * args.k), "--beta", repr(args.beta), "--output-state", state]
+               repr(mallet_alpha_sum(args)), "--beta", repr(args.beta), "--output-state", state]
     _, stderr, wall, rss = timed(command, env)
     return {"seconds": mallet_seconds(stderr), "wall": wall, "rss": rss, "state": state}
 
@@ -130,7 +137,8 @@ def main():
     parser.add_argument("--heldout", type=float, default=0.1)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--alpha", type=float, default=0.1, help="starting alpha per topic (ours' default)")
+    parser.add_argument("--alpha", type=float, default=None,
+                        help="MALLET's starting alpha per topic (default: ours', 0.1 or 10/K beyond 100 topics)")
     parser.add_argument("--beta", type=float, default=0.01)
     parser.add_argument("--our-options", default="--restarts 1", help="more options of our fit")
     parser.add_argument("--mallet", default=MALLET)

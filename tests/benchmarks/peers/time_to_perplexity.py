@@ -44,7 +44,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from lda_peers import default_scores_path, heldout_scores, load_split, read_matrix  # noqa: E402
-from mallet_vs_lda_gibbs import MALLET, mallet_seconds, mallet_topics, timed, write_mallet_input  # noqa: E402
+from mallet_vs_lda_gibbs import MALLET, mallet_alpha_sum, mallet_seconds, mallet_topics, timed, write_mallet_input  # noqa: E402
 
 WARPLDA = "/tmp/warp/build/src"
 
@@ -73,7 +73,7 @@ def fit_mallet(args, sweeps, vocabulary):
     state = os.path.join(args.work, "mallet-state.gz")
     command = [args.mallet, "train-topics", "--input", os.path.join(args.work, "train.mallet"), "--num-topics",
                str(args.k), "--num-iterations", str(sweeps), "--num-threads", "1", "--random-seed", str(args.seed),
-               "--optimize-interval", "20", "--optimize-burn-in", "50", "--alpha", repr(args.alpha * args.k),
+               "--optimize-interval", "20", "--optimize-burn-in", "50", "--alpha", repr(mallet_alpha_sum(args)),
                "--beta", repr(args.beta), "--output-state", state]
     _, stderr, wall, rss = timed(command, env)
     phi, alpha = mallet_topics(state, vocabulary, args.k)
@@ -152,7 +152,8 @@ def main():
     parser.add_argument("--k", type=int, default=1000)
     parser.add_argument("--heldout", type=float, default=0.1)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--alpha", type=float, default=0.1, help="starting alpha per topic, ours and MALLET's")
+    parser.add_argument("--alpha", type=float, default=None,
+                        help="MALLET's starting alpha per topic (default: ours', 0.1 or 10/K beyond 100 topics)")
     parser.add_argument("--beta", type=float, default=0.01)
     parser.add_argument("--ours", default="sparse|--restarts 1 --sampler sparse|50,100,200",
                         help="families 'name|options|sweeps,...' separated by ';'")

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// LDA by collapsed Gibbs sampling: options, the restarts, the chain (sweeps, hyperparameters,
-// reports, snapshots, stop) and the results, for either sampler kernel.
+// LDA by collapsed Gibbs sampling: the restarts, the chain (sweeps, hyperparameters, reports,
+// snapshots, stop) and the results, for any sampler kernel. The options are in lda_gibbs_options.cpp.
 #include "core/models/topic/lda_gibbs.hpp"
 
 #include <tbb/blocked_range.h>
@@ -660,101 +660,5 @@ class LdaGibbsModel final : public DescribedModel<&ldaGibbsInfo> {
 };
 
 }  // namespace
-
-LdaGibbsOptions LdaGibbsOptions::resolved(bool distributed) const {
-  LdaGibbsOptions concrete = *this;
-  if (sampler != Sampler::Auto) return concrete;
-  concrete.sampler = Sampler::Sparse;
-  if (topics >= kAutoWarpTopics && !distributed && warpStart == 0) {
-    concrete.warpStart = kAutoWarpStartSweeps;
-    if (restarts == 0) concrete.restarts = 1;
-  }
-  return concrete;
-}
-
-// Why the defaults are what they are (measurements in tests/benchmarks/README.md, "lda-gibbs
-// defaults"): 500 sweeps, because on the SOTU sample the log joint and the held-out perplexity
-// settle within a few hundred with alpha optimisation on (MALLET's 1000 take twice as long for the
-// same result); alpha 0.1 per topic as the start value of its optimisation (MALLET starts from
-// 0.25 per topic at K = 20, Griffiths & Steyvers from 50/K, which blurs short documents over many
-// topics), but a sum of 10 beyond 100 topics (as MALLET's and WarpLDA's start values, a sum
-// whatever K), because 0.1 per topic at K in the thousands spreads every document over hundreds
-// of topics in the first sweeps, and the re-estimation from there settles on worse topics than
-// from the smaller start; 4 Metropolis-Hastings steps, because with 2 the alias sampler left two true topics of a
-// generated corpus merged where the exact sampler separated them; six sparse starts of 25 sweeps
-// with two finalists, because a single chain stays merged in about one run in five on generated
-// corpora and one short round alone can keep a start that fell fast into a merged optimum; one
-// start for the alias sampler, whose log joint after 50 sweeps still misleads; warp_start off,
-// because the restarts were calibrated from random starts; sampler auto, which from 500 topics up
-// starts with 200 warp sweeps and one start, because there they reach a given held-out perplexity
-// sooner than sparse sweeps from a random start, and restarts guard against two real topics
-// merged, which matters less among hundreds of topics.
-const OptionTable<LdaGibbsOptions>& LdaGibbsOptions::table() {
-  static const auto table = [] {
-    OptionTable<LdaGibbsOptions> t;
-    t.add(topic::topicsOption(), &LdaGibbsOptions::topics)
-        .add(topic::iterationsOption("Sweeps over every word; the topics usually settle within a few hundred."),
-             &LdaGibbsOptions::iterations)
-        .add(realOption("alpha", 0.0, kNoMaximum, false,
-                        "Prior on each document's topic mix: small values make documents stick to few topics. The "
-                        "start value when optimize_every re-estimates it; 0 = 0.1 per topic up to 100 topics, 10/K "
-                        "beyond (a sum of 10)."),
-             &LdaGibbsOptions::alpha)
-        .add(topic::betaOption(), &LdaGibbsOptions::beta)
-        .add(choiceOption("sampler", {},
-                          "How each word's topic is drawn: auto (sparse; from 500 topics up, after 200 sweeps of "
-                          "warp from one start, as warp_start 200 restarts 1), sparse (exact Gibbs; the fastest to a "
-                          "given perplexity up to a few hundred topics), alias (exact Metropolis-Hastings; its cost "
-                          "per word does not "
-                          "grow with the number of topics) or warp (WarpLDA's Metropolis-Hastings, approximate: the "
-                          "counts it draws from are updated once per pass over the words and once per pass over the "
-                          "documents; the fastest for several thousand topics)."),
-             &LdaGibbsOptions::sampler,
-             {{"auto", Sampler::Auto}, {"sparse", Sampler::Sparse}, {"alias", Sampler::Alias}, {"warp", Sampler::Warp}})
-        .add(integerOption("mh_steps", 1, 64,
-                           "Alias and warp samplers: Metropolis-Hastings steps per word and sweep (each a word and a "
-                           "document proposal). With warp, 1 step (WarpLDA's default) gets as far per second with a "
-                           "thousand topics or more."),
-             &LdaGibbsOptions::mhSteps)
-        .add(integerOption("partitions", 0, 4096,
-                           "Parts the documents are split into and sampled in parallel; 0 = one per thread. The same "
-                           "number gives the same result on any number of threads."),
-             &LdaGibbsOptions::partitions)
-        .add(topic::optimizeEveryOption(), &LdaGibbsOptions::optimizeEvery)
-        .add(integerOption("optimize_burn_in", 0, 1e7,
-                           "Sweeps before alpha and beta are first re-estimated, so the topics have formed."),
-             &LdaGibbsOptions::optimizeBurnIn)
-        .add(topic::snapshotEveryOption(), &LdaGibbsOptions::snapshotEvery)
-        .add(integerOption(
-                 "left_to_right_particles", 0, 10000,
-                 "Particles of the left-to-right estimate of held-out likelihood (accurate but slow); 0 = off."),
-             &LdaGibbsOptions::leftToRightParticles)
-        .add(integerOption("left_to_right_documents", 1, 1e7,
-                           "Held-out documents the left-to-right estimate scores at most (its cost grows with length "
-                           "squared)."),
-             &LdaGibbsOptions::leftToRightDocuments)
-        .add(
-            integerOption("restarts", 0, 1000,
-                          "Independent random starts, each sampled for restart_sweeps sweeps; the two with the highest "
-                          "log joint get as many again, and the better continues for all the iterations. More starts "
-                          "make it less likely that two real topics stay merged into one while another is split in "
-                          "two; 1 = a single chain; 0 = 6 with the sparse sampler, 1 with the others."),
-            &LdaGibbsOptions::restarts)
-        .add(integerOption("restart_sweeps", 1, 1e6,
-                           "Sweeps of each start per round of the restarts (with restarts above 1)."),
-             &LdaGibbsOptions::restartSweeps)
-        .add(
-            integerOption("warp_start", 0, 1e6,
-                          "Sweeps of the fast, approximate warp sampler (mh_steps 1) from each random start before the "
-                          "chosen sampler takes over; its chain is then exact from there. It saves the exact "
-                          "sampler's dearest sweeps, most with many topics: at 1000 topics, 200 sweeps before 100 "
-                          "sparse ones gave a better perplexity in 60% of the time of 200 sparse sweeps. 0 = none."),
-            &LdaGibbsOptions::warpStart);
-    return t;
-  }();
-  return table;
-}
-
-ModelDefinition ldaGibbsModel() { return defineModel<LdaGibbsModel>(); }
 
 }  // namespace latent::core

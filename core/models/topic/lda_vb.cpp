@@ -90,8 +90,7 @@ class LdaVbChain final : public FitChain {
         m_docs(topic::countDocumentWords(*data.corpus)),
         m_all(m_documents),
         m_control{options.estepIterations, options.estepTolerance},
-        m_estepStart(options.estepRestart ? topic::EStepStart::FreshWithFallback : topic::EStepStart::Warm),
-        m_statistics(Eigen::MatrixXd::Zero(m_topics, m_vocabulary)) {
+        m_estepStart(options.estepRestart ? topic::EStepStart::FreshWithFallback : topic::EStepStart::Warm) {
     std::iota(m_all.begin(), m_all.end(), 0);
     {
       std::vector<std::int64_t> scratch(static_cast<std::size_t>(m_vocabulary), -1);
@@ -118,12 +117,12 @@ class LdaVbChain final : public FitChain {
         !topic::expectedWordTopicCounts(m_postings, state.expElogTheta, state.scaledCounts, topics.expElogBeta,
                                         m_compact, m_stop))
       return std::nullopt;
-    // M step (eq. 27.49). Words that no training document uses keep lambda = eta.
-    m_statistics.setZero();
+    // M step (eq. 27.49), straight from the statistics of the words in use: the others keep lambda = eta.
+    topics.lambda.setConstant(eta);
     for (std::size_t i = 0; i < m_postings.words.size(); ++i)
-      m_statistics.col(m_postings.words[i]) = m_compact.col(static_cast<Eigen::Index>(i));
-    topics.lambda = m_statistics.array() + eta;
-    const auto topicBound = topic::refreshTopics(topics, eta, &m_statistics);
+      topics.lambda.col(m_postings.words[i]) = m_compact.col(static_cast<Eigen::Index>(i)).array() + eta;
+    const topic::WordStatistics statistics{m_compact, m_postings.words};
+    const auto topicBound = topic::refreshTopics(topics, eta, &statistics);
     double prior = topicBound.prior;
 
     const Eigen::VectorXd alphaUsed = alpha;
@@ -189,7 +188,7 @@ class LdaVbChain final : public FitChain {
   std::vector<std::int32_t> m_all;
   topic::EStepControl m_control;
   topic::EStepStart m_estepStart;
-  Eigen::MatrixXd m_compact, m_statistics;
+  Eigen::MatrixXd m_compact;  // the E step's statistics, one column per word of m_postings
   VbStart m_current;
   nlohmann::json m_startMetrics = nlohmann::json::object();
 };
@@ -294,15 +293,18 @@ OptionSpec initOption() {
 VariationalTopics initialTopics(const std::string& init, const DocumentWordCounts& docs, const WordPostings& postings,
                                 Eigen::Index topics, Eigen::Index vocabulary, double eta, std::uint64_t seed,
                                 std::uint64_t stream, std::stop_token stop) {
-  auto start = randomTopics(topics, vocabulary, seed, stream);
-  if (init != "mixture" || stop.stop_requested()) return start;
-  Eigen::MatrixXd lambda =
-      mixtureInitialLambda(docs, postings, topics, vocabulary, eta, kMixtureIterations, seed, stream, stop);
-  // A stop during the EM leaves it unfinished: the run keeps the random start it reports as its topics.
-  if (stop.stop_requested()) return start;
-  start.lambda = std::move(lambda);
-  refreshTopics(start, eta, nullptr);
-  return start;
+  if (init == "mixture" && !stop.stop_requested()) {
+    VariationalTopics start;
+    start.lambda =
+        mixtureInitialLambda(docs, postings, topics, vocabulary, eta, kMixtureIterations, seed, stream, stop);
+    if (!stop.stop_requested()) {
+      refreshTopics(start, eta, nullptr);
+      return start;
+    }
+  }
+  // A stop during the EM leaves it unfinished: the run reports the random start as its topics. It
+  // depends on (seed, stream) only, so it is made here rather than held through the EM (three K x V).
+  return randomTopics(topics, vocabulary, seed, stream);
 }
 
 void finishVariationalLda(const FitData& data, const FitSettings& settings, const VariationalTopics& topics,

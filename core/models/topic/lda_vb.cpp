@@ -144,8 +144,22 @@ class LdaVbChain final : public FitChain {
     for (const double b : state.bounds) baseline += b;
     return prior + baseline;
   }
-  VbStart& current() { return m_current; }
+  // Restart r's start: a copy of the current start for r = 0, a fresh start otherwise. Meanwhile the
+  // current start (the best so far) keeps only lambda: E[log beta] and its exp follow from it, and
+  // resume() makes them again, bit for bit, before it continues. Two K x V less while it waits.
+  VbStart candidate(std::int64_t r) {
+    m_current.topics.elogBeta = Eigen::MatrixXd();
+    m_current.topics.expElogBeta = Eigen::MatrixXd();
+    if (r > 0) return start(kVbInitStream + static_cast<std::uint64_t>(r));
+    VbStart copy = m_current;
+    topic::refreshTopics(copy.topics, copy.eta, nullptr);
+    return copy;
+  }
   void continueWith(VbStart&& s) { m_current = std::move(s); }
+  void resume() {
+    if (m_current.topics.expElogBeta.size() != m_current.topics.lambda.size())
+      topic::refreshTopics(m_current.topics, m_current.eta, nullptr);
+  }
   // A bound per training token (the bound itself when there are none).
   double perToken(double bound) const { return bound / std::max<double>(1.0, double(m_docs.tokens)); }
   // The final metrics of the starts, added to the run's.
@@ -209,7 +223,7 @@ class LdaVbModel final : public DescribedModel<&ldaVbInfo> {
     bool cancelled = stop.stop_requested();
     if (options.restarts > 1 && !cancelled) {
       for (std::int64_t r = 0; r < options.restarts && !cancelled; ++r) {
-        VbStart candidate = r == 0 ? chain.current() : chain.start(kVbInitStream + static_cast<std::uint64_t>(r));
+        VbStart candidate = chain.candidate(r);
         std::optional<double> bound;
         for (std::int64_t i = 1; i <= kRestartPasses && !cancelled; ++i)
           if (!(bound = chain.pass(candidate, i)) || !starts.swept(r + 1, i, kRestartPasses)) cancelled = true;
@@ -219,6 +233,7 @@ class LdaVbModel final : public DescribedModel<&ldaVbInfo> {
           chain.startMetrics()["restart_chosen"] = r + 1;
         }
       }
+      chain.resume();
       std::vector<double> bounds;
       for (const double b : starts.scores()) bounds.push_back(chain.perToken(b));
       chain.startMetrics()["restart_bounds_per_token"] = bounds;

@@ -472,10 +472,10 @@ Eigen::MatrixXd mixtureInitialLambda(const DocumentWordCounts& docs, const WordP
     logPi = ((sizes.array() + 1.0) / (static_cast<double>(D) + static_cast<double>(K))).log();
     // phi_kw = (counts_kw + eta) / (sum_w counts_kw + V eta). Each total is summed in word order and
     // each log taken one value at a time, as a dense K x V of counts would give them.
+    totals.setZero();
+    for (Eigen::Index i = 0; i < counts.cols(); ++i) totals += counts.col(i);
     for (Eigen::Index k = 0; k < K; ++k) {
-      double sum = 0.0;
-      for (Eigen::Index i = 0; i < counts.cols(); ++i) sum += counts(k, i);
-      totals[k] = sum + eta * static_cast<double>(V);
+      totals[k] += eta * static_cast<double>(V);
       absent[k] = std::log(eta / totals[k]);
     }
     logPhi.colwise() = absent;

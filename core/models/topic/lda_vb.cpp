@@ -185,6 +185,7 @@ class LdaVbChain final : public FitChain {
     return matrices;
   }
   void finish(FitResult& result) override {
+    m_compact = Eigen::MatrixXd();  // the last pass's statistics: one K x V less while the results are made
     for (const auto& [key, value] : m_startMetrics.items()) result.finalMetrics[key] = value;
     topic::finishVariationalLda(m_data, m_settings, m_current.topics, m_current.state.gammas, m_current.alpha,
                                 m_current.eta, result.status == FitStatus::Cancelled, result);
@@ -327,7 +328,7 @@ void finishVariationalLda(const FitData& data, const FitSettings& settings, cons
                           FitResult& result) {
   result.finalMetrics["alpha_sum"] = alpha.sum();
   result.finalMetrics["eta"] = eta;
-  const Eigen::MatrixXd topicWord = topics.posteriorMean();
+  Eigen::MatrixXd topicWord = topics.posteriorMean();
   Eigen::MatrixXd theta = gammas.transpose();
   for (Eigen::Index d = 0; d < theta.rows(); ++d) theta.row(d) /= theta.row(d).sum();
   const auto foldIn = variationalFoldIn(topicWord, alpha);
@@ -335,7 +336,8 @@ void finishVariationalLda(const FitData& data, const FitSettings& settings, cons
   result.matrices.push_back({kDocTopic, assembleDocTopic(data, theta, foldIn, settings.seed)});
   result.matrices.push_back({kAlpha, alpha.transpose()});
   if (!cancelled) addFinalHeldoutMetrics(result.finalMetrics, data, topicWord, foldIn, settings.seed);
-  result.matrices.insert(result.matrices.begin(), {kTopicWord, topicWord});
+  // Moved in last (foldIn reads topicWord until here): a copy would be one more K x V.
+  result.matrices.insert(result.matrices.begin(), NamedMatrix{kTopicWord, std::move(topicWord)});
 }
 
 double reestimateHyperparameters(const Eigen::MatrixXd& gammas, const VariationalTopics& topics, Eigen::VectorXd& alpha,

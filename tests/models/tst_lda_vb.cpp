@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Batch variational Bayes for LDA: the kernels against the textbook's formulas computed by brute
-// force, a monotone ELBO, the textbook's toy topics, small recovery, determinism, stopping, the
-// observer contract, and a run through the job runtime into a project file.
+// force, the mixture start's counts, a monotone ELBO, the textbook's toy topics, small recovery,
+// determinism, stopping, the observer contract, and a run through the job runtime into a project file.
 #include <QtTest>
 
+#include <array>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -32,13 +33,15 @@ namespace topic = latent::core::topic;
 
 namespace {
 
+// Words 2 and 6 are in the vocabulary but in no document: the kernels keep statistics for the words
+// in use only, and must still line them up with the right words.
 core::Corpus vbTinyCorpus() {
   core::Corpus c;
-  c.words = {"a", "b", "c", "d", "e"};
-  c.addDocument("1", "", std::vector<std::int32_t>{0, 0, 1, 2});
-  c.addDocument("2", "", std::vector<std::int32_t>{2, 3, 3, 4, 4});
-  c.addDocument("3", "", std::vector<std::int32_t>{0, 1, 4});
-  c.addDocument("4", "", std::vector<std::int32_t>{3, 3, 3, 2, 1, 0});
+  c.words = {"a", "b", "unused", "c", "d", "e", "unused too"};
+  c.addDocument("1", "", std::vector<std::int32_t>{0, 0, 1, 3});
+  c.addDocument("2", "", std::vector<std::int32_t>{3, 4, 4, 5, 5});
+  c.addDocument("3", "", std::vector<std::int32_t>{0, 1, 5});
+  c.addDocument("4", "", std::vector<std::int32_t>{4, 4, 4, 3, 1, 0});
   return c;
 }
 
@@ -99,7 +102,7 @@ class LdaVbTest : public QObject {
     const auto docs = topic::countDocumentWords(corpus);
     QCOMPARE(docs.entryCount(), std::size_t{13});  // distinct words per document: 3 + 3 + 3 + 4
     QCOMPARE(docs.counts[0], 2.0);                 // "a" twice in document 1
-    const Eigen::Index K = 3, V = 5;
+    const Eigen::Index K = 3, V = 7;
     const double eta = 0.1;
     Eigen::VectorXd alpha(K);
     alpha << 0.3, 0.5, 0.2;
@@ -143,11 +146,14 @@ class LdaVbTest : public QObject {
       // eq. 27.44: gamma = alpha + expected counts of the last pass.
       QVERIFY((state.gammas.col(static_cast<Eigen::Index>(d)) - (alpha + expected)).cwiseAbs().maxCoeff() < 1e-12);
     }
-    QVERIFY((compact - statistics).cwiseAbs().maxCoeff() < 1e-12);
+    for (std::size_t i = 0; i < postings.words.size(); ++i)
+      QVERIFY((compact.col(static_cast<Eigen::Index>(i)) - statistics.col(postings.words[i])).cwiseAbs().maxCoeff() <
+              1e-12);
 
     // M step (eq. 27.49) and the bound reported after it, also after alpha moved.
     topics.lambda = statistics.array() + eta;
-    const auto topicBound = topic::refreshTopics(topics, eta, &statistics);
+    const topic::WordStatistics counted{compact, postings.words};
+    const auto topicBound = topic::refreshTopics(topics, eta, &counted);
     for (const bool newAlpha : {false, true}) {
       Eigen::VectorXd prior = alpha;
       if (newAlpha) prior << 0.9, 0.1, 0.4;
@@ -185,6 +191,30 @@ class LdaVbTest : public QObject {
                qPrintable(QString("reported %1, brute force %2").arg(reported, 0, 'g', 17).arg(brute, 0, 'g', 17)));
     }
     Q_UNUSED(oldExpElogBeta);
+  }
+
+  // The mixture start's lambda is eta plus the expected counts, and each document's counts are
+  // shared out among the components: over the topics, a word's lambda holds K eta plus its corpus
+  // count, and an unused word's is eta everywhere.
+  void mixtureStartCountsEachWordOnce() {
+    const auto corpus = vbTinyCorpus();
+    const auto docs = topic::countDocumentWords(corpus);
+    const Eigen::Index K = 3, V = 7;
+    const double eta = 0.1;
+    std::vector<std::int32_t> all(docs.documentCount());
+    std::iota(all.begin(), all.end(), 0);
+    topic::WordPostings postings;
+    std::vector<std::int64_t> scratch(V, -1);
+    postings.build(docs, all, scratch);
+    const Eigen::MatrixXd lambda = topic::mixtureInitialLambda(docs, postings, K, V, eta, 10, 3, 0, {});
+    QCOMPARE(lambda.rows(), K);
+    QCOMPARE(lambda.cols(), V);
+    const std::array<double, 7> corpusCounts{4.0, 3.0, 0.0, 3.0, 5.0, 3.0, 0.0};
+    for (Eigen::Index w = 0; w < V; ++w) {
+      const double count = corpusCounts[static_cast<std::size_t>(w)];
+      QVERIFY(std::abs(lambda.col(w).sum() - (static_cast<double>(K) * eta + count)) < 1e-12);
+      if (count == 0.0) QVERIFY((lambda.col(w).array() == eta).all());
+    }
   }
 
   // Alg. 27.1 is coordinate ascent: the reported bound never goes down with alpha and eta fixed,

@@ -90,8 +90,7 @@ class LdaVbChain final : public FitChain {
         m_docs(topic::countDocumentWords(*data.corpus)),
         m_all(m_documents),
         m_control{options.estepIterations, options.estepTolerance},
-        m_estepStart(options.estepRestart ? topic::EStepStart::FreshWithFallback : topic::EStepStart::Warm),
-        m_statistics(Eigen::MatrixXd::Zero(m_topics, m_vocabulary)) {
+        m_estepStart(options.estepRestart ? topic::EStepStart::FreshWithFallback : topic::EStepStart::Warm) {
     std::iota(m_all.begin(), m_all.end(), 0);
     {
       std::vector<std::int64_t> scratch(static_cast<std::size_t>(m_vocabulary), -1);
@@ -118,12 +117,12 @@ class LdaVbChain final : public FitChain {
         !topic::expectedWordTopicCounts(m_postings, state.expElogTheta, state.scaledCounts, topics.expElogBeta,
                                         m_compact, m_stop))
       return std::nullopt;
-    // M step (eq. 27.49). Words that no training document uses keep lambda = eta.
-    m_statistics.setZero();
+    // M step (eq. 27.49), straight from the statistics of the words in use: the others keep lambda = eta.
+    topics.lambda.setConstant(eta);
     for (std::size_t i = 0; i < m_postings.words.size(); ++i)
-      m_statistics.col(m_postings.words[i]) = m_compact.col(static_cast<Eigen::Index>(i));
-    topics.lambda = m_statistics.array() + eta;
-    const auto topicBound = topic::refreshTopics(topics, eta, &m_statistics);
+      topics.lambda.col(m_postings.words[i]) = m_compact.col(static_cast<Eigen::Index>(i)).array() + eta;
+    const topic::WordStatistics statistics{m_compact, m_postings.words};
+    const auto topicBound = topic::refreshTopics(topics, eta, &statistics);
     double prior = topicBound.prior;
 
     const Eigen::VectorXd alphaUsed = alpha;
@@ -145,8 +144,22 @@ class LdaVbChain final : public FitChain {
     for (const double b : state.bounds) baseline += b;
     return prior + baseline;
   }
-  VbStart& current() { return m_current; }
+  // Restart r's start: a copy of the current start for r = 0, a fresh start otherwise. Meanwhile the
+  // current start (the best so far) keeps only lambda: E[log beta] and its exp follow from it, and
+  // resume() makes them again, bit for bit, before it continues. Two K x V less while it waits.
+  VbStart candidate(std::int64_t r) {
+    m_current.topics.elogBeta = Eigen::MatrixXd();
+    m_current.topics.expElogBeta = Eigen::MatrixXd();
+    if (r > 0) return start(kVbInitStream + static_cast<std::uint64_t>(r));
+    VbStart copy = m_current;
+    topic::refreshTopics(copy.topics, copy.eta, nullptr);
+    return copy;
+  }
   void continueWith(VbStart&& s) { m_current = std::move(s); }
+  void resume() {
+    if (m_current.topics.expElogBeta.size() != m_current.topics.lambda.size())
+      topic::refreshTopics(m_current.topics, m_current.eta, nullptr);
+  }
   // A bound per training token (the bound itself when there are none).
   double perToken(double bound) const { return bound / std::max<double>(1.0, double(m_docs.tokens)); }
   // The final metrics of the starts, added to the run's.
@@ -172,6 +185,7 @@ class LdaVbChain final : public FitChain {
     return matrices;
   }
   void finish(FitResult& result) override {
+    m_compact = Eigen::MatrixXd();  // the last pass's statistics: one K x V less while the results are made
     for (const auto& [key, value] : m_startMetrics.items()) result.finalMetrics[key] = value;
     topic::finishVariationalLda(m_data, m_settings, m_current.topics, m_current.state.gammas, m_current.alpha,
                                 m_current.eta, result.status == FitStatus::Cancelled, result);
@@ -189,7 +203,7 @@ class LdaVbChain final : public FitChain {
   std::vector<std::int32_t> m_all;
   topic::EStepControl m_control;
   topic::EStepStart m_estepStart;
-  Eigen::MatrixXd m_compact, m_statistics;
+  Eigen::MatrixXd m_compact;  // the E step's statistics, one column per word of m_postings
   VbStart m_current;
   nlohmann::json m_startMetrics = nlohmann::json::object();
 };
@@ -210,7 +224,7 @@ class LdaVbModel final : public DescribedModel<&ldaVbInfo> {
     bool cancelled = stop.stop_requested();
     if (options.restarts > 1 && !cancelled) {
       for (std::int64_t r = 0; r < options.restarts && !cancelled; ++r) {
-        VbStart candidate = r == 0 ? chain.current() : chain.start(kVbInitStream + static_cast<std::uint64_t>(r));
+        VbStart candidate = chain.candidate(r);
         std::optional<double> bound;
         for (std::int64_t i = 1; i <= kRestartPasses && !cancelled; ++i)
           if (!(bound = chain.pass(candidate, i)) || !starts.swept(r + 1, i, kRestartPasses)) cancelled = true;
@@ -220,6 +234,7 @@ class LdaVbModel final : public DescribedModel<&ldaVbInfo> {
           chain.startMetrics()["restart_chosen"] = r + 1;
         }
       }
+      chain.resume();
       std::vector<double> bounds;
       for (const double b : starts.scores()) bounds.push_back(chain.perToken(b));
       chain.startMetrics()["restart_bounds_per_token"] = bounds;
@@ -294,15 +309,18 @@ OptionSpec initOption() {
 VariationalTopics initialTopics(const std::string& init, const DocumentWordCounts& docs, const WordPostings& postings,
                                 Eigen::Index topics, Eigen::Index vocabulary, double eta, std::uint64_t seed,
                                 std::uint64_t stream, std::stop_token stop) {
-  auto start = randomTopics(topics, vocabulary, seed, stream);
-  if (init != "mixture" || stop.stop_requested()) return start;
-  Eigen::MatrixXd lambda =
-      mixtureInitialLambda(docs, postings, topics, vocabulary, eta, kMixtureIterations, seed, stream, stop);
-  // A stop during the EM leaves it unfinished: the run keeps the random start it reports as its topics.
-  if (stop.stop_requested()) return start;
-  start.lambda = std::move(lambda);
-  refreshTopics(start, eta, nullptr);
-  return start;
+  if (init == "mixture" && !stop.stop_requested()) {
+    VariationalTopics start;
+    start.lambda =
+        mixtureInitialLambda(docs, postings, topics, vocabulary, eta, kMixtureIterations, seed, stream, stop);
+    if (!stop.stop_requested()) {
+      refreshTopics(start, eta, nullptr);
+      return start;
+    }
+  }
+  // A stop during the EM leaves it unfinished: the run reports the random start as its topics. It
+  // depends on (seed, stream) only, so it is made here rather than held through the EM (three K x V).
+  return randomTopics(topics, vocabulary, seed, stream);
 }
 
 void finishVariationalLda(const FitData& data, const FitSettings& settings, const VariationalTopics& topics,
@@ -310,7 +328,7 @@ void finishVariationalLda(const FitData& data, const FitSettings& settings, cons
                           FitResult& result) {
   result.finalMetrics["alpha_sum"] = alpha.sum();
   result.finalMetrics["eta"] = eta;
-  const Eigen::MatrixXd topicWord = topics.posteriorMean();
+  Eigen::MatrixXd topicWord = topics.posteriorMean();
   Eigen::MatrixXd theta = gammas.transpose();
   for (Eigen::Index d = 0; d < theta.rows(); ++d) theta.row(d) /= theta.row(d).sum();
   const auto foldIn = variationalFoldIn(topicWord, alpha);
@@ -318,7 +336,8 @@ void finishVariationalLda(const FitData& data, const FitSettings& settings, cons
   result.matrices.push_back({kDocTopic, assembleDocTopic(data, theta, foldIn, settings.seed)});
   result.matrices.push_back({kAlpha, alpha.transpose()});
   if (!cancelled) addFinalHeldoutMetrics(result.finalMetrics, data, topicWord, foldIn, settings.seed);
-  result.matrices.insert(result.matrices.begin(), {kTopicWord, topicWord});
+  // Moved in last (foldIn reads topicWord until here): a copy would be one more K x V.
+  result.matrices.insert(result.matrices.begin(), NamedMatrix{kTopicWord, std::move(topicWord)});
 }
 
 double reestimateHyperparameters(const Eigen::MatrixXd& gammas, const VariationalTopics& topics, Eigen::VectorXd& alpha,

@@ -22,6 +22,28 @@ constexpr double kTinyNormalizer = 1e-300;
 constexpr std::size_t kWordBlock = 256;
 constexpr std::size_t kDocumentBlock = 64;
 
+// The sums of expectedWordTopicCounts, each column then multiplied by exp(E[log beta]) of its word
+// when `expElogBeta` is given and left as it is otherwise (the mixture start's plain expected counts).
+bool sumWordTopicCounts(const WordPostings& postings, const Eigen::MatrixXd& expElogTheta,
+                        std::span<const double> scaledCounts, const Eigen::MatrixXd* expElogBeta,
+                        Eigen::MatrixXd& statistics, std::stop_token stop) {
+  statistics.resize(expElogTheta.rows(), static_cast<Eigen::Index>(postings.words.size()));
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, postings.words.size(), kWordBlock), [&](const auto& range) {
+    if (stop.stop_requested()) return;
+    for (std::size_t i = range.begin(); i != range.end(); ++i) {
+      auto column = statistics.col(static_cast<Eigen::Index>(i));
+      column.setZero();
+      for (auto p = postings.offsets[i]; p < postings.offsets[i + 1]; ++p) {
+        const auto slot = postings.slots[static_cast<std::size_t>(p)];
+        column.noalias() += scaledCounts[static_cast<std::size_t>(postings.entries[static_cast<std::size_t>(p)])] *
+                            expElogTheta.col(slot);
+      }
+      if (expElogBeta) column.array() *= expElogBeta->col(postings.words[i]).array();
+    }
+  });
+  return !stop.stop_requested();
+}
+
 }  // namespace
 
 DocumentWordCounts countDocumentWords(const Corpus& corpus) {
@@ -247,22 +269,7 @@ bool corpusEStep(const DocumentWordCounts& docs, std::span<const std::int32_t> d
 bool expectedWordTopicCounts(const WordPostings& postings, const Eigen::MatrixXd& expElogTheta,
                              std::span<const double> scaledCounts, const Eigen::MatrixXd& expElogBeta,
                              Eigen::MatrixXd& statistics, std::stop_token stop) {
-  const auto K = expElogBeta.rows();
-  statistics.resize(K, static_cast<Eigen::Index>(postings.words.size()));
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, postings.words.size(), kWordBlock), [&](const auto& range) {
-    if (stop.stop_requested()) return;
-    for (std::size_t i = range.begin(); i != range.end(); ++i) {
-      auto column = statistics.col(static_cast<Eigen::Index>(i));
-      column.setZero();
-      for (auto p = postings.offsets[i]; p < postings.offsets[i + 1]; ++p) {
-        const auto slot = postings.slots[static_cast<std::size_t>(p)];
-        column.noalias() += scaledCounts[static_cast<std::size_t>(postings.entries[static_cast<std::size_t>(p)])] *
-                            expElogTheta.col(slot);
-      }
-      column.array() *= expElogBeta.col(postings.words[i]).array();
-    }
-  });
-  return !stop.stop_requested();
+  return sumWordTopicCounts(postings, expElogTheta, scaledCounts, &expElogBeta, statistics, stop);
 }
 
 double logGamma(double x) noexcept {
@@ -310,7 +317,7 @@ VariationalTopics randomTopics(Eigen::Index topics, Eigen::Index vocabulary, std
   return t;
 }
 
-TopicBound refreshTopics(VariationalTopics& topics, double eta, const Eigen::MatrixXd* statistics) {
+TopicBound refreshTopics(VariationalTopics& topics, double eta, const WordStatistics* statistics) {
   const auto K = topics.topics(), V = topics.vocabulary();
   topics.elogBeta.resize(K, V);
   topics.expElogBeta.resize(K, V);
@@ -332,15 +339,23 @@ TopicBound refreshTopics(VariationalTopics& topics, double eta, const Eigen::Mat
     const auto begin = static_cast<Eigen::Index>(b * kWordBlock);
     const auto end = std::min(V, begin + static_cast<Eigen::Index>(kWordBlock));
     double sum = 0.0, correction = 0.0;
+    // The next column of the statistics: the first word of the block that has one.
+    std::size_t next = 0;
+    if (statistics)
+      next = static_cast<std::size_t>(std::lower_bound(statistics->words.begin(), statistics->words.end(), begin) -
+                                      statistics->words.begin());
     for (Eigen::Index w = begin; w < end; ++w) {
+      const bool counted = statistics && next < statistics->words.size() && statistics->words[next] == w;
       for (Eigen::Index k = 0; k < K; ++k) {
         const double lambda = topics.lambda(k, w);
         const double fresh = digamma(lambda) - psiRowSums[k];
-        if (statistics) correction += (*statistics)(k, w) * (fresh - topics.elogBeta(k, w));
+        if (counted)
+          correction += statistics->counts(k, static_cast<Eigen::Index>(next)) * (fresh - topics.elogBeta(k, w));
         sum += (eta - lambda) * fresh + logGamma(lambda);
         topics.elogBeta(k, w) = fresh;
         topics.expElogBeta(k, w) = std::exp(fresh);
       }
+      if (counted) ++next;
     }
     blockTerms[b] = sum;
     blockCorrections[b] = correction;
@@ -434,9 +449,9 @@ Eigen::MatrixXd mixtureInitialLambda(const DocumentWordCounts& docs, const WordP
   }
   Eigen::VectorXd logPi = Eigen::VectorXd::Constant(K, -std::log(static_cast<double>(K)));
   Eigen::MatrixXd responsibilities(K, static_cast<Eigen::Index>(D));
-  std::vector<double> ones(docs.entryCount(), 0.0);
-  Eigen::MatrixXd counts, full = Eigen::MatrixXd::Zero(K, V);
-  const Eigen::MatrixXd unit = Eigen::MatrixXd::Ones(K, V);
+  // The expected counts, K x (words in the postings): a word no document uses has none.
+  Eigen::MatrixXd counts;
+  Eigen::VectorXd totals(K), absent(K);
   for (int iteration = 0; iteration < iterations && !stop.stop_requested(); ++iteration) {
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, D, 16), [&](const auto& range) {
       if (stop.stop_requested()) return;
@@ -451,20 +466,29 @@ Eigen::MatrixXd mixtureInitialLambda(const DocumentWordCounts& docs, const WordP
         r /= r.sum();
       }
     });
-    // Expected counts word by word: the postings' scaled counts are the plain counts here.
-    for (std::size_t e = 0; e < ones.size(); ++e) ones[e] = docs.counts[e];
-    if (!expectedWordTopicCounts(postings, responsibilities, ones, unit, counts, stop)) break;
-    full.setZero();
-    for (std::size_t i = 0; i < postings.words.size(); ++i)
-      full.col(postings.words[i]) = counts.col(static_cast<Eigen::Index>(i));
+    // Expected counts word by word: each posting weighs its plain count.
+    if (!sumWordTopicCounts(postings, responsibilities, docs.counts, nullptr, counts, stop)) break;
     Eigen::VectorXd sizes = responsibilities.rowwise().sum();
     logPi = ((sizes.array() + 1.0) / (static_cast<double>(D) + static_cast<double>(K))).log();
+    // phi_kw = (counts_kw + eta) / (sum_w counts_kw + V eta). Each total is summed in word order and
+    // each log taken one value at a time, as a dense K x V of counts would give them.
+    totals.setZero();
+    for (Eigen::Index i = 0; i < counts.cols(); ++i) totals += counts.col(i);
     for (Eigen::Index k = 0; k < K; ++k) {
-      const double total = full.row(k).sum() + eta * static_cast<double>(V);
-      logPhi.row(k) = ((full.row(k).array() + eta) / total).log();
+      totals[k] += eta * static_cast<double>(V);
+      absent[k] = std::log(eta / totals[k]);
+    }
+    logPhi.colwise() = absent;
+    for (std::size_t i = 0; i < postings.words.size(); ++i) {
+      auto column = logPhi.col(postings.words[i]);
+      for (Eigen::Index k = 0; k < K; ++k)
+        column[k] = std::log((counts(k, static_cast<Eigen::Index>(i)) + eta) / totals[k]);
     }
   }
-  return full.array() + eta;
+  Eigen::MatrixXd lambda = Eigen::MatrixXd::Constant(K, V, eta);
+  for (Eigen::Index i = 0; i < counts.cols(); ++i)
+    lambda.col(postings.words[static_cast<std::size_t>(i)]) = counts.col(i).array() + eta;
+  return lambda;
 }
 
 ResourceNeeds variationalTopicNeeds(const FitData& data, const nlohmann::json& options) {

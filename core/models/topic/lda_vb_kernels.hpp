@@ -184,9 +184,16 @@ struct TopicBound {
   double correction = 0.0;
 };
 
+// Statistics as expectedWordTopicCounts leaves them: column i (of K) for word words[i], ascending;
+// every other word has none, and adds nothing to the correction.
+struct WordStatistics {
+  const Eigen::MatrixXd& counts;
+  std::span<const std::int32_t> words;
+};
+
 // Recomputes elogBeta and expElogBeta from lambda. Parallel over fixed word blocks, combined in
 // block order: the same for any thread count.
-TopicBound refreshTopics(VariationalTopics& topics, double eta, const Eigen::MatrixXd* statistics);
+TopicBound refreshTopics(VariationalTopics& topics, double eta, const WordStatistics* statistics);
 
 // Mean over documents of E[log theta_dk] under Dir(gamma_d): what Minka's alpha update needs.
 // gammas: K x D. Deterministic (sequential in document order per topic over fixed blocks).

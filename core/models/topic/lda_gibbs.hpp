@@ -9,10 +9,9 @@
 // Murray, Salakhutdinov & Mimno (2009).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
-
-#include <algorithm>
 
 #include "core/models/model.hpp"
 #include "core/models/option_table.hpp"
@@ -24,7 +23,7 @@ struct LdaGibbsOptions {
   enum class Sampler { Auto, Sparse, Alias, Warp };
 
   std::int64_t topics = 20;
-  // Sweeps over every token. LdaGibbsOptions::table() in lda_gibbs.cpp says why each default.
+  // Sweeps over every token. LdaGibbsOptions::table() in lda_gibbs_options.cpp says why each default.
   std::int64_t iterations = 500;
   double alpha = 0.0;  // symmetric start value of the asymmetric alpha (per topic); 0: startAlpha()
   double beta = 0.01;
@@ -41,7 +40,7 @@ struct LdaGibbsOptions {
   std::int64_t warpStart = 0;               // sweeps of the warp sampler from each random start; 0: none
 
   // alpha's start value per topic: `alpha`, or for 0 kDefaultAlpha up to kDefaultAlphaSum /
-  // kDefaultAlpha topics and a sum of kDefaultAlphaSum beyond (see table() in lda_gibbs.cpp for why).
+  // kDefaultAlpha topics and a sum of kDefaultAlphaSum beyond (see table() in lda_gibbs_options.cpp for why).
   double startAlpha() const noexcept {
     return alpha > 0.0 ? alpha : std::min(kDefaultAlpha, kDefaultAlphaSum / static_cast<double>(topics));
   }
@@ -49,7 +48,7 @@ struct LdaGibbsOptions {
   static constexpr double kDefaultAlphaSum = 10.0;
 
   // The number of starts: `restarts`, or for 0 six with the sparse sampler and one with the others
-  // (see table() in lda_gibbs.cpp for why).
+  // (see table() in lda_gibbs_options.cpp for why).
   std::int64_t starts() const noexcept {
     return restarts > 0 ? restarts : sampler == Sampler::Sparse || sampler == Sampler::Auto ? 6 : 1;
   }

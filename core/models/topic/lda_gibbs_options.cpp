@@ -26,10 +26,10 @@ LdaGibbsOptions LdaGibbsOptions::resolved(bool distributed) const {
 // whatever K), because 0.1 per topic at K in the thousands spreads every document over hundreds
 // of topics in the first sweeps, and the re-estimation from there settles on worse topics than
 // from the smaller start; 4 Metropolis-Hastings steps, because with 2 the alias sampler left two
-// true topics of a generated corpus merged where the exact sampler separated them; six sparse starts of 25 sweeps
-// with two finalists, because a single chain stays merged in about one run in five on generated
-// corpora and one short round alone can keep a start that fell fast into a merged optimum; one
-// start for the alias sampler, whose log joint after 50 sweeps still misleads; warp_start off,
+// true topics of a generated corpus merged where the exact sampler separated them; six sparse
+// starts of 25 sweeps with two finalists, because a single chain stays merged in about one run in
+// five on generated corpora and one short round alone can keep a start that fell fast into a
+// merged optimum; one start for the alias sampler, whose log joint after 50 sweeps still misleads; warp_start off,
 // because the restarts were calibrated from random starts; sampler auto, which from 500 topics up
 // starts with 200 warp sweeps and one start, because there they reach a given held-out perplexity
 // sooner than sparse sweeps from a random start, and restarts guard against two real topics

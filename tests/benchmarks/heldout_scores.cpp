@@ -26,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
 #include "core/eval/heldout.hpp"
@@ -98,39 +99,6 @@ Eigen::MatrixXd readTopicWord(const std::string& path, Eigen::Index K) {
   return phi;
 }
 
-ScoreArguments parse(int argc, char** argv) {
-  ScoreArguments a;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    const std::string key = argv[i], value = argv[i + 1];
-    if (key == "--topic-word")
-      a.topicWord = value;
-    else if (key == "--alpha")
-      a.alpha = value;
-    else if (key == "--observed")
-      a.observed = value;
-    else if (key == "--scored")
-      a.scored = value;
-    else if (key == "--estimators")
-      a.estimators = value;
-    else if (key == "--particles")
-      a.particles = std::stoi(value);
-    else if (key == "--documents")
-      a.documents = std::stoul(value);
-    else if (key == "--seed")
-      a.seed = std::stoull(value);
-    else if (key == "--threads")
-      a.threads = std::stoi(value);
-    else if (key == "--max-length")
-      a.maxLength = std::stoul(value);
-    else
-      throw std::runtime_error("unknown option " + key);
-  }
-  if (argc % 2 == 0) throw std::runtime_error("every option takes a value");
-  if (a.topicWord.empty() || a.alpha.empty() || a.observed.empty() || a.scored.empty())
-    throw std::runtime_error("--topic-word, --alpha, --observed and --scored are required");
-  return a;
-}
-
 nlohmann::json foldInScore(const HeldoutDocuments& heldout, const Eigen::MatrixXd& phi, const FoldIn& foldIn,
                            std::uint64_t seed) {
   const auto score = scoreHeldout(heldout, phi, foldIn, HeldoutProtocol::DocumentCompletion, seed);
@@ -143,8 +111,25 @@ nlohmann::json foldInScore(const HeldoutDocuments& heldout, const Eigen::MatrixX
 }  // namespace
 
 int main(int argc, char** argv) {
+  ScoreArguments a;
+  CLI::App app{
+      "Scores topics on a held-out split with the Gibbs and variational fold-ins and the left-to-right "
+      "particle filter; prints one JSON object."};
+  app.add_option("--topic-word", a.topicWord, "K x V float64, row after row")->required();
+  app.add_option("--alpha", a.alpha, "K numbers separated by white space")->required();
+  app.add_option("--observed", a.observed, "LDA-C: the observed half of each held-out document")->required();
+  app.add_option("--scored", a.scored, "LDA-C: the scored half, the same documents")->required();
+  app.add_option("--estimators", a.estimators, "Any of gibbs, variational, left-to-right, comma-separated")
+      ->capture_default_str();
+  app.add_option("--particles", a.particles, "Left-to-right particles")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  app.add_option("--documents", a.documents, "Documents the left-to-right estimate scores")->capture_default_str();
+  app.add_option("--seed", a.seed)->capture_default_str();
+  app.add_option("--threads", a.threads)->capture_default_str()->check(CLI::PositiveNumber);
+  app.add_option("--max-length", a.maxLength, "Keep the documents of at most N tokens (0: all)")->capture_default_str();
+  CLI11_PARSE(app, argc, argv);
   try {
-    const ScoreArguments a = parse(argc, argv);
     tbb::global_control threads(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(a.threads));
     const Eigen::VectorXd alpha = readAlpha(a.alpha);
     const Eigen::MatrixXd phi = readTopicWord(a.topicWord, alpha.size());

@@ -75,6 +75,24 @@ class LdaGibbsOptionsTest : public QObject {
     QVERIFY(past["beta"].get<double>() != 0.01);
   }
 
+  // The chain after a warm-up keeps the schedule counted from the random start: after 50 warp
+  // sweeps (none re-estimates: the burn-in is 50), the 10th exact sweep is the 60th and re-estimates;
+  // 9 exact sweeps re-estimate nothing.
+  void chainCountsTheWarmUpInItsSchedule() {
+    const auto corpus = test::corpusFromTexts(core::generateGibbsToyCorpus());
+    const auto split = test::wholeCorpus(corpus);
+    const auto fitFor = [&](int sweeps) {
+      const nlohmann::json options = {
+          {"k", 2}, {"iterations", sweeps}, {"restarts", 1}, {"sampler", "sparse"}, {"warp_start", 50}};
+      return test::fitLdaGibbs(split, 16, options, 3, 1).result.finalMetrics;
+    };
+    const auto before = fitFor(9), at = fitFor(10);
+    QCOMPARE(before["alpha_sum"].get<double>(), 0.2);
+    QCOMPARE(before["beta"].get<double>(), 0.01);
+    QVERIFY(at["alpha_sum"].get<double>() != 0.2);
+    QVERIFY(at["beta"].get<double>() != 0.01);
+  }
+
   // The default sampler, auto: sparse with the restarts below 500 topics; from 500 up, 200 warp
   // sweeps from one start first (unless asked otherwise), and never in a distributed fit, which
   // runs the sparse sampler alone.

@@ -197,10 +197,10 @@ class GibbsChain final : public FitChain {
         // for one sample, 0.093 for the average). The log joint and tokenTopics stay the last sample's.
         m_averageFrom(options.iterations - std::max<std::int64_t>(1, options.iterations / 5) + 1),
         // The burn-in is there so that the topics have formed before alpha and beta are first
-        // re-estimated; a warm-up by the warp sampler (warp_start) has formed them, so its sweeps
-        // count towards it. Without this, a short chain after the warm-up kept its start values.
-        m_optimizeBurnIn(std::max<std::int64_t>(
-            0, options.optimizeBurnIn - (options.sampler == LdaGibbsOptions::Sampler::Warp ? 0 : options.warpStart))),
+        // re-estimated; a warm-up by the warp sampler (warp_start) has formed them, so the schedule
+        // counts its sweeps (hyperparametersDue). Without this, a short chain after the warm-up
+        // kept its start values.
+        m_warmUpSweeps(options.sampler == LdaGibbsOptions::Sampler::Warp ? 0 : options.warpStart),
         m_average(state.topics(), state.vocabularySize()) {}
 
   bool step(const StepPlan& plan, IterationReport& report) override {
@@ -215,8 +215,7 @@ class GibbsChain final : public FitChain {
     m_samplingCpuSeconds += static_cast<double>(std::clock() - cpuBefore) / CLOCKS_PER_SEC;
     if (!complete) return false;
     ++m_sweeps;
-    const bool optimizeDue =
-        m_options.optimizeEvery > 0 && it > m_optimizeBurnIn && it % m_options.optimizeEvery == 0 && m_tokens > 0;
+    const bool optimizeDue = hyperparametersDue(m_options, m_warmUpSweeps + it) && m_tokens > 0;
     if (due || harmonicDue || optimizeDue || it >= m_averageFrom) synchronizeState(m_kernel, due || optimizeDue);
 
     std::vector<std::int64_t> histogram;
@@ -399,7 +398,7 @@ class GibbsChain final : public FitChain {
   double m_tokens;
   bool m_root;  // this process writes the run (the only one, unless distributed)
   std::int64_t m_averageFrom;
-  std::int64_t m_optimizeBurnIn;  // sweeps of this chain before the first re-estimation
+  std::int64_t m_warmUpSweeps;  // the warp sampler's sweeps before this chain (warp_start)
   std::int64_t m_sweeps = 0;
   double m_samplingSeconds = 0.0;
   double m_evaluationSeconds = 0.0;   // held-out evaluations at reports
@@ -660,5 +659,7 @@ class LdaGibbsModel final : public DescribedModel<&ldaGibbsInfo> {
 };
 
 }  // namespace
+
+ModelDefinition ldaGibbsModel() { return defineModel<LdaGibbsModel>(); }
 
 }  // namespace latent::core

@@ -100,6 +100,4 @@ const OptionTable<LdaGibbsOptions>& LdaGibbsOptions::table() {
   return table;
 }
 
-ModelDefinition ldaGibbsModel() { return defineModel<LdaGibbsModel>(); }
-
 }  // namespace latent::core

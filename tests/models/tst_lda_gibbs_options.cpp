@@ -93,9 +93,9 @@ class LdaGibbsOptionsTest : public QObject {
     QVERIFY(at["beta"].get<double>() != 0.01);
   }
 
-  // The default sampler, auto: sparse with the restarts below 500 topics; from 500 up, 200 warp
-  // sweeps from one start first (unless asked otherwise), and never in a distributed fit, which
-  // runs the sparse sampler alone.
+  // The default sampler, auto: sparse with the restarts below 500 topics; from 500 up from one
+  // start; from 2000 up after 200 warp sweeps (unless asked otherwise); and never either in a
+  // distributed fit, which runs the sparse sampler alone with the restarts.
   void autoSamplerChoosesByTopics() {
     const auto resolve = [](const nlohmann::json& options, bool distributed = false) {
       return core::LdaGibbsOptions::table()
@@ -106,22 +106,31 @@ class LdaGibbsOptionsTest : public QObject {
     QVERIFY(few.sampler == core::LdaGibbsOptions::Sampler::Sparse);
     QCOMPARE(few.warpStart, std::int64_t{0});
     QCOMPARE(few.starts(), std::int64_t{6});
-    const auto many = resolve({{"k", 500}});
-    QVERIFY(many.sampler == core::LdaGibbsOptions::Sampler::Sparse);
-    QCOMPARE(many.warpStart, std::int64_t{200});
-    QCOMPARE(many.starts(), std::int64_t{1});
+    const auto hundreds = resolve({{"k", 500}});
+    QVERIFY(hundreds.sampler == core::LdaGibbsOptions::Sampler::Sparse);
+    QCOMPARE(hundreds.warpStart, std::int64_t{0});
+    QCOMPARE(hundreds.starts(), std::int64_t{1});
+    QCOMPARE(resolve({{"k", 1999}}).warpStart, std::int64_t{0});
+    const auto thousands = resolve({{"k", 2000}});
+    QVERIFY(thousands.sampler == core::LdaGibbsOptions::Sampler::Sparse);
+    QCOMPARE(thousands.warpStart, std::int64_t{200});
+    QCOMPARE(thousands.starts(), std::int64_t{1});
     QCOMPARE(resolve({{"k", 500}, {"restarts", 3}}).starts(), std::int64_t{3});
+    QCOMPARE(resolve({{"k", 2000}, {"restarts", 3}}).starts(), std::int64_t{3});
     QCOMPARE(resolve({{"k", 500}, {"warp_start", 50}}).warpStart, std::int64_t{50});
-    QCOMPARE(resolve({{"k", 500}}, true).warpStart, std::int64_t{0});
-    const auto sparse = resolve({{"k", 500}, {"sampler", "sparse"}});
+    QCOMPARE(resolve({{"k", 2000}, {"warp_start", 50}}).warpStart, std::int64_t{50});
+    const auto distributed = resolve({{"k", 2000}}, true);
+    QCOMPARE(distributed.warpStart, std::int64_t{0});
+    QCOMPARE(distributed.starts(), std::int64_t{6});
+    const auto sparse = resolve({{"k", 2000}, {"sampler", "sparse"}});
     QCOMPARE(sparse.warpStart, std::int64_t{0});
     QCOMPARE(sparse.starts(), std::int64_t{6});
-    QVERIFY(resolve({{"k", 500}, {"sampler", "warp"}}).sampler == core::LdaGibbsOptions::Sampler::Warp);
+    QVERIFY(resolve({{"k", 2000}, {"sampler", "warp"}}).sampler == core::LdaGibbsOptions::Sampler::Warp);
 
     // A fit says what auto ran.
     const auto corpus = test::corpusFromIds(6, {{0, 1, 2, 3, 4, 5, 0, 1}, {2, 3, 4, 5, 0, 1, 2}, {5, 4, 3, 2, 1}});
     const auto split = core::splitForDocumentCompletion(corpus, 0.0, 1);
-    const auto fit = test::fitLdaGibbs(split, 3, {{"k", 500}, {"iterations", 3}}, 1, 1);
+    const auto fit = test::fitLdaGibbs(split, 3, {{"k", 2000}, {"iterations", 3}}, 1, 1);
     QCOMPARE(fit.result.finalMetrics["sampler"].get<std::string>(), std::string("sparse"));
     QCOMPARE(fit.result.finalMetrics["warp_start_sweeps"].get<std::int64_t>(), std::int64_t{200});
     QVERIFY(!fit.result.finalMetrics.contains("restart_chosen"));

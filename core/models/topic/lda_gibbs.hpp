@@ -53,12 +53,15 @@ struct LdaGibbsOptions {
     return restarts > 0 ? restarts : sampler == Sampler::Sparse || sampler == Sampler::Auto ? 6 : 1;
   }
 
-  // `auto` made concrete: the sparse sampler; from kAutoWarpTopics topics up (in one process), after
-  // kAutoWarpStartSweeps sweeps of the warp sampler, from one start unless `restarts` asks for
-  // more. With many topics the exact sampler's first sweeps from a random start are its dearest (a
-  // document still holds most topics), and the warp sampler's cost does not grow with them.
+  // `auto` made concrete: the sparse sampler; from kAutoOneStartTopics topics up (in one process)
+  // from one start unless `restarts` asks for more, and from kAutoWarpTopics up after
+  // kAutoWarpStartSweeps sweeps of the warp sampler. With thousands of topics the exact sampler's
+  // first sweeps from a random start are its dearest (a document still holds most topics), and the
+  // warp sampler's cost does not grow with them; at a thousand the warm-up's head start is lost by
+  // a hundred exact sweeps (table() in lda_gibbs_options.cpp says why).
   LdaGibbsOptions resolved(bool distributed) const;
-  static constexpr std::int64_t kAutoWarpTopics = 500;
+  static constexpr std::int64_t kAutoOneStartTopics = 500;
+  static constexpr std::int64_t kAutoWarpTopics = 2000;
   static constexpr std::int64_t kAutoWarpStartSweeps = 200;
 
   static const OptionTable<LdaGibbsOptions>& table();

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <type_traits>
 
 #include "core/eval/response_metrics.hpp"
 #include "core/eval/word_features.hpp"
@@ -183,6 +184,35 @@ Eigen::VectorXd ridgeCrossValidated(const Matrix& train, const Eigen::VectorXd& 
 
 // --- logistic regressions ------------------------------------------------------------------------
 
+using BaselineRows = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+// out = Z W, W (features x outcomes) column-major in theta. With sparse word rows it goes through a
+// row-major copy of W, so that each nonzero of Z adds a contiguous row of W: the strided rows of
+// theta's layout took most of a labeled-LDA fit's time in its baselines. The sums run in the same
+// order either way.
+template <typename Matrix>
+void baselineProduct(const Matrix& z, const Eigen::Map<const Eigen::MatrixXd>& w, BaselineRows& wRows,
+                     BaselineRows& out) {
+  if constexpr (std::is_same_v<Matrix, WordFeatureRows>) {
+    wRows = w;
+    out.noalias() = z * wRows;
+  } else {
+    out.noalias() = z * w;
+  }
+}
+
+// g = Z^T R (features x outcomes, column-major in the gradient), by way of row-major rows likewise.
+template <typename Matrix>
+void baselineTransposeProduct(const Matrix& z, const BaselineRows& r, BaselineRows& gRows,
+                              Eigen::Map<Eigen::MatrixXd>& g) {
+  if constexpr (std::is_same_v<Matrix, WordFeatureRows>) {
+    gRows.noalias() = z.transpose() * r;
+    g = gRows;
+  } else {
+    g.noalias() = z.transpose() * r;
+  }
+}
+
 // Mean log loss of softmax(Z W + b) for classes y, plus lambda/2 |W|^2; parameters W (features x
 // classes, column-major) then b.
 template <typename Matrix>
@@ -191,12 +221,12 @@ struct SoftmaxBaselineObjective {
   const std::vector<std::int32_t>& y;
   Eigen::Index classes;
   double lambda;
-  Eigen::MatrixXd logits, residuals;
+  BaselineRows logits, residuals, wRows, gRows;
 
   double operator()(const Eigen::VectorXd& theta, Eigen::VectorXd& gradient) {
     const Eigen::Index p = z.cols(), n = z.rows();
     const Eigen::Map<const Eigen::MatrixXd> w(theta.data(), p, classes);
-    logits.noalias() = z * w;
+    baselineProduct(z, w, wRows, logits);
     logits.rowwise() += theta.tail(classes).transpose();
     residuals.resize(n, classes);
     double loss = 0.0;
@@ -209,7 +239,7 @@ struct SoftmaxBaselineObjective {
     }
     const double scale = 1.0 / static_cast<double>(n);
     Eigen::Map<Eigen::MatrixXd> gw(gradient.data(), p, classes);
-    gw.noalias() = z.transpose() * residuals;
+    baselineTransposeProduct(z, residuals, gRows, gw);
     gw = gw * scale + lambda * w;
     gradient.tail(classes) = residuals.colwise().sum().transpose() * scale;
     return loss * scale + 0.5 * lambda * w.squaredNorm();
@@ -223,12 +253,12 @@ struct BinaryBaselineObjective {
   const Matrix& z;
   const Eigen::MatrixXd& y;
   Eigen::VectorXd lambdas;
-  Eigen::MatrixXd logits, residuals;
+  BaselineRows logits, residuals, wRows, gRows;
 
   double operator()(const Eigen::VectorXd& theta, Eigen::VectorXd& gradient) {
     const Eigen::Index p = z.cols(), n = z.rows(), labels = y.cols();
     const Eigen::Map<const Eigen::MatrixXd> w(theta.data(), p, labels);
-    logits.noalias() = z * w;
+    baselineProduct(z, w, wRows, logits);
     logits.rowwise() += theta.tail(labels).transpose();
     residuals.resize(n, labels);
     double loss = 0.0;
@@ -241,7 +271,7 @@ struct BinaryBaselineObjective {
       }
     const double scale = 1.0 / static_cast<double>(n);
     Eigen::Map<Eigen::MatrixXd> gw(gradient.data(), p, labels);
-    gw.noalias() = z.transpose() * residuals;
+    baselineTransposeProduct(z, residuals, gRows, gw);
     gw = gw * scale + w * lambdas.asDiagonal();
     gradient.tail(labels) = residuals.colwise().sum().transpose() * scale;
     return loss * scale + 0.5 * (w.colwise().squaredNorm().transpose().array() * lambdas.array()).sum();
@@ -278,7 +308,7 @@ Eigen::MatrixXd softmaxCrossValidated(const Matrix& train, const std::vector<std
         std::vector<std::int32_t> yTrain;
         for (const auto r : fold.train) yTrain.push_back(y[static_cast<std::size_t>(r)]);
         Eigen::VectorXd theta = Eigen::VectorXd::Zero(parameters);
-        SoftmaxBaselineObjective<Matrix> objective{z, yTrain, classes, 0.0, {}, {}};
+        SoftmaxBaselineObjective<Matrix> objective{z, yTrain, classes, 0.0, {}, {}, {}, {}};
         for (std::size_t g = 0; g < grid.size(); ++g) {
           objective.lambda = grid[g];
           minimizeLbfgs(objective, theta, baselineLbfgsOptions());
@@ -290,7 +320,8 @@ Eigen::MatrixXd softmaxCrossValidated(const Matrix& train, const std::vector<std
       });
   Eigen::VectorXd theta = Eigen::VectorXd::Zero(parameters);
   SoftmaxBaselineObjective<Matrix> objective{
-      train, y, classes, baselineChosenPenalties(folds.empty() ? Eigen::MatrixXd() : losses, grid, 1e-2)[0], {}, {}};
+      train, y,  classes, baselineChosenPenalties(folds.empty() ? Eigen::MatrixXd() : losses, grid, 1e-2)[0],
+      {},    {}, {},      {}};
   minimizeLbfgs(objective, theta, baselineLbfgsOptions());
   return softmaxRows(baselineLogits(test, theta, classes));
 }
@@ -308,7 +339,7 @@ Eigen::MatrixXd binaryCrossValidated(const Matrix& train, const Eigen::MatrixXd&
         const Matrix held = baselineRows(train, fold.test);
         const Eigen::MatrixXd yTrain = y(fold.train, Eigen::all), yHeld = y(fold.test, Eigen::all);
         Eigen::VectorXd theta = Eigen::VectorXd::Zero(parameters);
-        BinaryBaselineObjective<Matrix> objective{z, yTrain, Eigen::VectorXd(labels), {}, {}};
+        BinaryBaselineObjective<Matrix> objective{z, yTrain, Eigen::VectorXd(labels), {}, {}, {}, {}};
         for (std::size_t g = 0; g < grid.size(); ++g) {
           objective.lambdas.setConstant(grid[g]);
           minimizeLbfgs(objective, theta, baselineLbfgsOptions());
@@ -320,7 +351,8 @@ Eigen::MatrixXd binaryCrossValidated(const Matrix& train, const Eigen::MatrixXd&
       });
   const auto chosen = baselineChosenPenalties(folds.empty() ? Eigen::MatrixXd(0, labels) : losses, grid, 1e-2);
   Eigen::VectorXd theta = Eigen::VectorXd::Zero(parameters);
-  BinaryBaselineObjective<Matrix> objective{train, y, Eigen::Map<const Eigen::VectorXd>(chosen.data(), labels), {}, {}};
+  BinaryBaselineObjective<Matrix> objective{train, y, Eigen::Map<const Eigen::VectorXd>(chosen.data(), labels), {}, {},
+                                            {},    {}};
   minimizeLbfgs(objective, theta, baselineLbfgsOptions());
   return (1.0 / (1.0 + (-baselineLogits(test, theta, labels)).array().exp())).matrix();
 }

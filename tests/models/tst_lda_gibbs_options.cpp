@@ -17,6 +17,25 @@
 
 using namespace latent;
 
+namespace {
+
+// The final metrics of a fit of the toy corpus (start alpha sum 0.2, beta 0.01): `warmUp` warp
+// sweeps, then `sweeps` sparse ones from one start.
+nlohmann::json fitAfterWarmUp(int warmUp, int sweeps) {
+  const auto corpus = test::corpusFromTexts(core::generateGibbsToyCorpus());
+  const nlohmann::json options = {
+      {"k", 2}, {"iterations", sweeps}, {"restarts", 1}, {"sampler", "sparse"}, {"warp_start", warmUp}};
+  return test::fitLdaGibbs(test::wholeCorpus(corpus), 16, options, 3, 1).result.finalMetrics;
+}
+
+// Whether alpha and beta have left their start values, both or neither.
+void checkReestimated(const nlohmann::json& metrics, bool reestimated) {
+  QCOMPARE(metrics["alpha_sum"].get<double>() != 0.2, reestimated);
+  QCOMPARE(metrics["beta"].get<double>() != 0.01, reestimated);
+}
+
+}  // namespace
+
 class LdaGibbsOptionsTest : public QObject {
   Q_OBJECT
 
@@ -61,36 +80,16 @@ class LdaGibbsOptionsTest : public QObject {
   // warp sweeps and a one-sweep chain, which re-estimates nothing itself, they have left their start
   // values; after 40 warp sweeps (inside the burn-in) they have not.
   void warpStartReestimatesHyperparameters() {
-    const auto corpus = test::corpusFromTexts(core::generateGibbsToyCorpus());
-    const auto split = test::wholeCorpus(corpus);
-    const auto fitAfter = [&](int warmUp) {
-      const nlohmann::json options = {
-          {"k", 2}, {"iterations", 1}, {"restarts", 1}, {"sampler", "sparse"}, {"warp_start", warmUp}};
-      return test::fitLdaGibbs(split, 16, options, 3, 1).result.finalMetrics;
-    };
-    const auto inside = fitAfter(40), past = fitAfter(60);
-    QCOMPARE(inside["alpha_sum"].get<double>(), 0.2);
-    QCOMPARE(inside["beta"].get<double>(), 0.01);
-    QVERIFY(past["alpha_sum"].get<double>() != 0.2);
-    QVERIFY(past["beta"].get<double>() != 0.01);
+    checkReestimated(fitAfterWarmUp(40, 1), false);
+    checkReestimated(fitAfterWarmUp(60, 1), true);
   }
 
   // The chain after a warm-up keeps the schedule counted from the random start: after 50 warp
   // sweeps (none re-estimates: the burn-in is 50), the 10th exact sweep is the 60th and re-estimates;
   // 9 exact sweeps re-estimate nothing.
   void chainCountsTheWarmUpInItsSchedule() {
-    const auto corpus = test::corpusFromTexts(core::generateGibbsToyCorpus());
-    const auto split = test::wholeCorpus(corpus);
-    const auto fitFor = [&](int sweeps) {
-      const nlohmann::json options = {
-          {"k", 2}, {"iterations", sweeps}, {"restarts", 1}, {"sampler", "sparse"}, {"warp_start", 50}};
-      return test::fitLdaGibbs(split, 16, options, 3, 1).result.finalMetrics;
-    };
-    const auto before = fitFor(9), at = fitFor(10);
-    QCOMPARE(before["alpha_sum"].get<double>(), 0.2);
-    QCOMPARE(before["beta"].get<double>(), 0.01);
-    QVERIFY(at["alpha_sum"].get<double>() != 0.2);
-    QVERIFY(at["beta"].get<double>() != 0.01);
+    checkReestimated(fitAfterWarmUp(50, 9), false);
+    checkReestimated(fitAfterWarmUp(50, 10), true);
   }
 
   // The default sampler, auto: sparse with the restarts below 500 topics; from 500 up from one

@@ -221,7 +221,7 @@ struct SoftmaxBaselineObjective {
   const std::vector<std::int32_t>& y;
   Eigen::Index classes;
   double lambda;
-  BaselineRows logits, residuals, wRows, gRows;
+  BaselineRows logits{}, residuals{}, wRows{}, gRows{};  // scratch, kept between evaluations
 
   double operator()(const Eigen::VectorXd& theta, Eigen::VectorXd& gradient) {
     const Eigen::Index p = z.cols(), n = z.rows();
@@ -253,7 +253,7 @@ struct BinaryBaselineObjective {
   const Matrix& z;
   const Eigen::MatrixXd& y;
   Eigen::VectorXd lambdas;
-  BaselineRows logits, residuals, wRows, gRows;
+  BaselineRows logits{}, residuals{}, wRows{}, gRows{};  // scratch, kept between evaluations
 
   double operator()(const Eigen::VectorXd& theta, Eigen::VectorXd& gradient) {
     const Eigen::Index p = z.cols(), n = z.rows(), labels = y.cols();
@@ -308,7 +308,7 @@ Eigen::MatrixXd softmaxCrossValidated(const Matrix& train, const std::vector<std
         std::vector<std::int32_t> yTrain;
         for (const auto r : fold.train) yTrain.push_back(y[static_cast<std::size_t>(r)]);
         Eigen::VectorXd theta = Eigen::VectorXd::Zero(parameters);
-        SoftmaxBaselineObjective<Matrix> objective{z, yTrain, classes, 0.0, {}, {}, {}, {}};
+        SoftmaxBaselineObjective<Matrix> objective{z, yTrain, classes, 0.0};
         for (std::size_t g = 0; g < grid.size(); ++g) {
           objective.lambda = grid[g];
           minimizeLbfgs(objective, theta, baselineLbfgsOptions());
@@ -320,8 +320,7 @@ Eigen::MatrixXd softmaxCrossValidated(const Matrix& train, const std::vector<std
       });
   Eigen::VectorXd theta = Eigen::VectorXd::Zero(parameters);
   SoftmaxBaselineObjective<Matrix> objective{
-      train, y,  classes, baselineChosenPenalties(folds.empty() ? Eigen::MatrixXd() : losses, grid, 1e-2)[0],
-      {},    {}, {},      {}};
+      train, y, classes, baselineChosenPenalties(folds.empty() ? Eigen::MatrixXd() : losses, grid, 1e-2)[0]};
   minimizeLbfgs(objective, theta, baselineLbfgsOptions());
   return softmaxRows(baselineLogits(test, theta, classes));
 }
@@ -339,7 +338,7 @@ Eigen::MatrixXd binaryCrossValidated(const Matrix& train, const Eigen::MatrixXd&
         const Matrix held = baselineRows(train, fold.test);
         const Eigen::MatrixXd yTrain = y(fold.train, Eigen::all), yHeld = y(fold.test, Eigen::all);
         Eigen::VectorXd theta = Eigen::VectorXd::Zero(parameters);
-        BinaryBaselineObjective<Matrix> objective{z, yTrain, Eigen::VectorXd(labels), {}, {}, {}, {}};
+        BinaryBaselineObjective<Matrix> objective{z, yTrain, Eigen::VectorXd(labels)};
         for (std::size_t g = 0; g < grid.size(); ++g) {
           objective.lambdas.setConstant(grid[g]);
           minimizeLbfgs(objective, theta, baselineLbfgsOptions());
@@ -351,8 +350,7 @@ Eigen::MatrixXd binaryCrossValidated(const Matrix& train, const Eigen::MatrixXd&
       });
   const auto chosen = baselineChosenPenalties(folds.empty() ? Eigen::MatrixXd(0, labels) : losses, grid, 1e-2);
   Eigen::VectorXd theta = Eigen::VectorXd::Zero(parameters);
-  BinaryBaselineObjective<Matrix> objective{train, y, Eigen::Map<const Eigen::VectorXd>(chosen.data(), labels), {}, {},
-                                            {},    {}};
+  BinaryBaselineObjective<Matrix> objective{train, y, Eigen::Map<const Eigen::VectorXd>(chosen.data(), labels)};
   minimizeLbfgs(objective, theta, baselineLbfgsOptions());
   return (1.0 / (1.0 + (-baselineLogits(test, theta, labels)).array().exp())).matrix();
 }

@@ -52,10 +52,9 @@ const OptionTable<LdaGibbsOptions>& LdaGibbsOptions::table() {
         .add(choiceOption("sampler", {},
                           "How each word's topic is drawn: auto (sparse; from 500 topics up from one start, as "
                           "restarts 1; from 2000 up after 200 sweeps of warp, as warp_start 200), sparse (exact Gibbs; "
-                          "the fastest to a "
-                          "given perplexity up to a few hundred topics), alias (exact Metropolis-Hastings; its cost "
-                          "per word does not "
-                          "grow with the number of topics) or warp (WarpLDA's Metropolis-Hastings, approximate: the "
+                          "the fastest to a given perplexity up to a thousand topics), alias (exact "
+                          "Metropolis-Hastings; its cost per word does not grow with the number of topics) or warp "
+                          "(WarpLDA's Metropolis-Hastings, approximate: the "
                           "counts it draws from are updated once per pass over the words and once per pass over the "
                           "documents; the fastest for several thousand topics)."),
              &LdaGibbsOptions::sampler,

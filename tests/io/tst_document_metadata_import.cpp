@@ -9,6 +9,7 @@
 #include "core/store/corpus_store.hpp"
 #include "core/store/project.hpp"
 #include "core/util/errors.hpp"
+#include "corpus_test_helpers.hpp"
 #include "test_case.hpp"
 #include "test_support.hpp"
 

@@ -12,6 +12,7 @@
 #include <stop_token>
 #include <thread>
 
+#include "core/data/synthetic_lda.hpp"
 #include "core/data/time_slices.hpp"
 #include "core/eval/topic_matching.hpp"
 #include "core/jobs/fit_job.hpp"

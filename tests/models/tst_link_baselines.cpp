@@ -5,6 +5,12 @@
 // from their text; with no signal in the words, LDA-by-cosine is near chance.
 #include <QtTest>
 
+#include <algorithm>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "core/data/synthetic_draws.hpp"
 #include "core/models/fit_data.hpp"
 #include "core/models/links/link_baselines.hpp"

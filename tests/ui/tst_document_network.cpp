@@ -23,6 +23,7 @@
 #include "ui/runs/topics/document_network_view.hpp"
 #include "ui/runs/topics/topic_document_view.hpp"
 #include "ui/runs/topics/topic_run_data.hpp"
+#include "ui/util/qt_convert.hpp"
 #include "ui/util/settings.hpp"
 #include "ui/widgets/log_view.hpp"
 #include "ui/widgets/network_canvas.hpp"

@@ -13,6 +13,7 @@
 #include "test_support.hpp"
 #include "ui/runs/run_view.hpp"
 #include "ui/util/settings.hpp"
+#include "ui_test_data.hpp"
 
 using namespace latent;
 

@@ -16,6 +16,7 @@
 #include "ui/runs/topics/annotated_text.hpp"
 #include "ui/runs/topics/topic_document_view.hpp"
 #include "ui/util/settings.hpp"
+#include "ui_test_data.hpp"
 
 using namespace latent;
 

@@ -7,6 +7,7 @@
 // principal-component scores and picks a document when clicked, that the heat map groups each
 // word under the unit that raises it most, and that the Weights page follows a running fit.
 #include <QApplication>
+#include <QDoubleSpinBox>
 #include <QFile>
 #include <QLineEdit>
 #include <QMouseEvent>

@@ -14,6 +14,7 @@ packages=(
   qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-svg-dev
   # the engine's libraries
   libeigen3-dev libspectra-dev libtbb-dev libsqlite3-dev libicu-dev libigraph-dev nlohmann-json3-dev libcli11-dev zlib1g-dev
+  liblapack-dev
   # Open MPI: latent-cli fit --distributed and its tests (mpicxx, mpirun)
   libopenmpi-dev openmpi-bin
   # a real window without a screen, and a font to draw it with

@@ -8,13 +8,13 @@
 
 #include <Eigen/Cholesky>
 #include <Eigen/QR>
-#include <Eigen/SVD>
 #include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <limits>
 #include <optional>
 
+#include "core/util/dense_svd.hpp"
 #include "core/util/random.hpp"
 
 namespace latent::core::topic {
@@ -292,11 +292,11 @@ EpcaCanonical epcaCanonicalByHouseholder(const Eigen::MatrixXd& z, const Eigen::
   const Eigen::HouseholderQR<Eigen::MatrixXd> qz(z), qw(w);
   const Eigen::MatrixXd rz = qz.matrixQR().topRows(K).triangularView<Eigen::Upper>();
   const Eigen::MatrixXd rw = qw.matrixQR().topRows(K).triangularView<Eigen::Upper>();
-  const Eigen::BDCSVD<Eigen::MatrixXd> svd(rz * rw.transpose(), Eigen::ComputeFullU | Eigen::ComputeFullV);
+  const ThinSvd svd = thinSvd(rz * rw.transpose());
   EpcaCanonical out;
-  out.singularValues = svd.singularValues();
-  out.docVectors = qz.householderQ() * Eigen::MatrixXd::Identity(z.rows(), K) * svd.matrixU();
-  out.wordVectors = qw.householderQ() * Eigen::MatrixXd::Identity(w.rows(), K) * svd.matrixV();
+  out.singularValues = svd.singularValues;
+  out.docVectors = qz.householderQ() * Eigen::MatrixXd::Identity(z.rows(), K) * svd.u;
+  out.wordVectors = qw.householderQ() * Eigen::MatrixXd::Identity(w.rows(), K) * svd.v;
   return out;
 }
 
@@ -306,11 +306,11 @@ EpcaCanonical epcaCanonicalByHouseholder(const Eigen::MatrixXd& z, const Eigen::
 std::optional<EpcaCanonical> epcaCanonicalByGram(const Eigen::MatrixXd& z, const Eigen::MatrixXd& w) {
   const auto rz = epcaGramFactor(z), rw = epcaGramFactor(w);
   if (!rz || !rw) return std::nullopt;
-  const Eigen::BDCSVD<Eigen::MatrixXd> svd(*rz * rw->transpose(), Eigen::ComputeFullU | Eigen::ComputeFullV);
-  const Eigen::MatrixXd toDocs = rz->triangularView<Eigen::Upper>().solve(svd.matrixU());
-  const Eigen::MatrixXd toWords = rw->triangularView<Eigen::Upper>().solve(svd.matrixV());
+  const ThinSvd svd = thinSvd(*rz * rw->transpose());
+  const Eigen::MatrixXd toDocs = rz->triangularView<Eigen::Upper>().solve(svd.u);
+  const Eigen::MatrixXd toWords = rw->triangularView<Eigen::Upper>().solve(svd.v);
   EpcaCanonical out;
-  out.singularValues = svd.singularValues();
+  out.singularValues = svd.singularValues;
   out.docVectors.noalias() = z * toDocs;
   out.wordVectors.noalias() = w * toWords;
   const auto unit = [](const Eigen::MatrixXd& m) {

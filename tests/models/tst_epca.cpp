@@ -6,7 +6,7 @@
 
 #include <tbb/task_arena.h>
 
-#include <Eigen/SVD>
+#include <Eigen/QR>
 #include <cmath>
 
 #include "core/data/corpus.hpp"
@@ -17,6 +17,7 @@
 #include "core/models/topic/epca_kernels.hpp"
 #include "core/results/embedding_results.hpp"
 #include "core/store/run_store.hpp"
+#include "core/util/dense_svd.hpp"
 #include "core/util/errors.hpp"
 #include "core/util/random.hpp"
 #include "generated_epca.hpp"
@@ -55,7 +56,7 @@ double epcaSubspaceAgreement(Eigen::MatrixXd a, Eigen::MatrixXd b) {
       Eigen::HouseholderQR<Eigen::MatrixXd>(a).householderQ() * Eigen::MatrixXd::Identity(a.rows(), a.cols());
   const Eigen::MatrixXd qb =
       Eigen::HouseholderQR<Eigen::MatrixXd>(b).householderQ() * Eigen::MatrixXd::Identity(b.rows(), b.cols());
-  return Eigen::JacobiSVD<Eigen::MatrixXd>(qa.transpose() * qb).singularValues().minCoeff();
+  return core::thinSvd(qa.transpose() * qb).singularValues.minCoeff();
 }
 
 }  // namespace
@@ -138,8 +139,8 @@ class EpcaTest : public QObject {
     QVERIFY((canonical.docVectors * canonical.singularValues.asDiagonal() * canonical.wordVectors.transpose() - product)
                 .cwiseAbs()
                 .maxCoeff() < 1e-10);
-    const Eigen::JacobiSVD<Eigen::MatrixXd> dense(product);
-    QVERIFY((canonical.singularValues - dense.singularValues().head(3)).cwiseAbs().maxCoeff() < 1e-10);
+    const auto dense = core::thinSvd(product);
+    QVERIFY((canonical.singularValues - dense.singularValues.head(3)).cwiseAbs().maxCoeff() < 1e-10);
     QVERIFY((canonical.wordVectors.transpose() * canonical.wordVectors - Eigen::MatrixXd::Identity(3, 3))
                 .cwiseAbs()
                 .maxCoeff() < 1e-10);
@@ -159,8 +160,8 @@ class EpcaTest : public QObject {
     QVERIFY((canonical.docVectors * canonical.singularValues.asDiagonal() * canonical.wordVectors.transpose() - product)
                 .cwiseAbs()
                 .maxCoeff() < 1e-10);
-    const Eigen::JacobiSVD<Eigen::MatrixXd> dense(product);
-    QVERIFY((canonical.singularValues - dense.singularValues().head(4)).cwiseAbs().maxCoeff() < 1e-10);
+    const auto dense = core::thinSvd(product);
+    QVERIFY((canonical.singularValues - dense.singularValues.head(4)).cwiseAbs().maxCoeff() < 1e-10);
     for (const Eigen::MatrixXd* m : {&canonical.wordVectors, &canonical.docVectors})
       QVERIFY((m->transpose() * *m - Eigen::MatrixXd::Identity(4, 4)).cwiseAbs().maxCoeff() < 1e-12);
   }

@@ -5,7 +5,6 @@
 
 #include <tbb/task_arena.h>
 
-#include <Eigen/SVD>
 #include <cmath>
 #include <sstream>
 
@@ -18,6 +17,7 @@
 #include "core/results/embedding_results.hpp"
 #include "core/store/corpus_store.hpp"
 #include "core/store/run_store.hpp"
+#include "core/util/dense_svd.hpp"
 #include "core/util/errors.hpp"
 #include "quiet_observer.hpp"
 #include "result_matrix.hpp"
@@ -94,25 +94,25 @@ class LsaTest : public QObject {
     const auto result = fitLsa(lsaWholeCorpus(truth.corpus), {{"k", K}, {"weighting", tfidf ? "tfidf" : "count"}});
     QVERIFY(result.status == core::FitStatus::Converged);
     const Eigen::MatrixXd x = lsaDenseMatrix(truth.corpus, tfidf);
-    const Eigen::BDCSVD<Eigen::MatrixXd> dense(x, Eigen::ComputeThinU | Eigen::ComputeThinV);
+    const auto dense = core::thinSvd(x);
     const auto& s = test::resultMatrix(result, core::embedding::kSingularValues);
     const auto& w = test::resultMatrix(result, core::embedding::kWordVectors);
     const auto& u = test::resultMatrix(result, core::embedding::kDocVectors);
     QCOMPARE(s.rows(), K);
     for (Eigen::Index k = 0; k < K; ++k) {
-      QVERIFY2(std::abs(s(k, 0) - dense.singularValues()[k]) < 1e-8 * dense.singularValues()[0],
-               qPrintable(QString("s_%1: %2 against %3").arg(k).arg(s(k, 0)).arg(dense.singularValues()[k])));
+      QVERIFY2(std::abs(s(k, 0) - dense.singularValues[k]) < 1e-8 * dense.singularValues[0],
+               qPrintable(QString("s_%1: %2 against %3").arg(k).arg(s(k, 0)).arg(dense.singularValues[k])));
       // The same vectors up to sign, the sign the same on both sides, the largest word entry positive.
-      const double sign = w.col(k).dot(dense.matrixV().col(k)) > 0 ? 1.0 : -1.0;
-      QVERIFY((w.col(k) - sign * dense.matrixV().col(k)).cwiseAbs().maxCoeff() < 1e-6);
-      QVERIFY((u.col(k) - sign * dense.matrixU().col(k)).cwiseAbs().maxCoeff() < 1e-6);
+      const double sign = w.col(k).dot(dense.v.col(k)) > 0 ? 1.0 : -1.0;
+      QVERIFY((w.col(k) - sign * dense.v.col(k)).cwiseAbs().maxCoeff() < 1e-6);
+      QVERIFY((u.col(k) - sign * dense.u.col(k)).cwiseAbs().maxCoeff() < 1e-6);
       Eigen::Index top = 0;
       w.col(k).cwiseAbs().maxCoeff(&top);
       QVERIFY(w(top, k) > 0);
     }
     QVERIFY((w.transpose() * w - Eigen::MatrixXd::Identity(K, K)).cwiseAbs().maxCoeff() < 1e-9);
     // What the K components capture, as a share of the squared norm.
-    const double captured = dense.singularValues().head(K).squaredNorm() / x.squaredNorm();
+    const double captured = dense.singularValues.head(K).squaredNorm() / x.squaredNorm();
     QVERIFY(std::abs(result.finalMetrics["train_captured_share"].get<double>() - captured) < 1e-9);
   }
 

@@ -17,8 +17,6 @@
 #include <QTableView>
 #include <QtTest>
 
-#include <Eigen/SVD>
-
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -27,6 +25,7 @@
 #include "core/jobs/fit_job.hpp"
 #include "core/results/hidden_results.hpp"
 #include "core/store/run_results.hpp"
+#include "core/util/dense_svd.hpp"
 #include "test_case.hpp"
 #include "test_support.hpp"
 #include "ui/jobs/job_controller.hpp"
@@ -186,11 +185,11 @@ class TestHiddenViews : public QObject {
     QCOMPARE(projection.components, 2);
     QCOMPARE(projection.points.rows(), Eigen::Index{7});
     const Eigen::MatrixXd centred = a.rowwise() - a.colwise().mean();
-    const Eigen::JacobiSVD<Eigen::MatrixXd> svd(centred, Eigen::ComputeThinU);
-    const Eigen::VectorXd s = svd.singularValues();
+    const auto svd = core::thinSvd(centred);
+    const Eigen::VectorXd s = svd.singularValues;
     for (int c = 0; c < 2; ++c) {
       QVERIFY(std::abs(projection.explained[static_cast<std::size_t>(c)] - s(c) * s(c) / s.squaredNorm()) < 1e-9);
-      const Eigen::VectorXd expected = svd.matrixU().col(c) * s(c);
+      const Eigen::VectorXd expected = svd.u.col(c) * s(c);
       const Eigen::VectorXd got = projection.points.col(c);
       QVERIFY((got - expected).norm() < 1e-9 || (got + expected).norm() < 1e-9);
     }

@@ -442,13 +442,14 @@ Eigen::MatrixXd labelFrequencyScores(const std::vector<std::vector<std::int32_t>
 }
 
 void addBaselineScores(nlohmann::json& metrics, const Corpus& train, const DocumentField& trainField,
-                       const Corpus& test, std::uint64_t seed) {
+                       const Corpus& test, std::uint64_t seed, bool regression) {
   const DocumentField testField = documentFieldLike(test, trainField);
   const std::size_t testDocuments = test.documentCount();
   const auto categories = static_cast<int>(trainField.categories.size());
   switch (trainField.kind) {
     case FieldKind::Numeric:
       addScores(metrics, scoreNumeric(meanPredictions(trainField.numbers, testDocuments), testField.numbers), "mean");
+      if (!regression) break;
       addScores(metrics, scoreNumeric(ridgePredictions(train, trainField.numbers, test, seed), testField.numbers),
                 "ridge");
       break;
@@ -456,6 +457,7 @@ void addBaselineScores(nlohmann::json& metrics, const Corpus& train, const Docum
       addScores(metrics,
                 scoreClasses(majorityProbabilities(trainField.codes, categories, testDocuments), testField.codes),
                 "majority");
+      if (!regression) break;
       addScores(metrics,
                 scoreClasses(logisticProbabilities(train, trainField.codes, categories, test, seed), testField.codes),
                 "logistic");
@@ -464,6 +466,7 @@ void addBaselineScores(nlohmann::json& metrics, const Corpus& train, const Docum
       addScores(metrics,
                 scoreLabelSets(labelFrequencyScores(trainField.sets, categories, testDocuments), testField.sets),
                 "frequency");
+      if (!regression) break;
       addScores(metrics,
                 scoreLabelSets(oneVsRestScores(train, trainField.sets, categories, test, seed), testField.sets),
                 "logistic");

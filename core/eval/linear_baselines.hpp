@@ -55,10 +55,10 @@ Eigen::MatrixXd majorityProbabilities(std::span<const std::int32_t> truth, int c
 Eigen::MatrixXd labelFrequencyScores(const std::vector<std::vector<std::int32_t>>& truth, int labels,
                                      std::size_t testDocuments);
 
-// Everything at once for a field: scores the trivial and the linear baseline of the field's kind
-// on `test` (coded like `trainField`) and adds their baseline_ keys: numeric "mean" and "ridge",
-// categorical "majority" and "logistic", label sets "frequency" and "logistic".
+// Everything at once for a field: scores the trivial and (when `regression`) the linear baseline of
+// the field's kind on `test` (coded like `trainField`) and adds their baseline_ keys: numeric "mean"
+// and "ridge", categorical "majority" and "logistic", label sets "frequency" and "logistic".
 void addBaselineScores(nlohmann::json& metrics, const Corpus& train, const DocumentField& trainField,
-                       const Corpus& test, std::uint64_t seed);
+                       const Corpus& test, std::uint64_t seed, bool regression);
 
 }  // namespace latent::core

@@ -62,7 +62,7 @@ int main(int argc, char** argv) {
   const auto field = core::documentField(train, "label", kind);
   nlohmann::json metrics;
   const auto start = std::chrono::steady_clock::now();
-  core::addBaselineScores(metrics, train, field, test, 1);
+  core::addBaselineScores(metrics, train, field, test, 1, true);
   metrics["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   metrics["train_documents"] = train.documentCount();
   metrics["test_documents"] = test.documentCount();

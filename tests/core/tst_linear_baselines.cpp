@@ -230,7 +230,7 @@ class LinearBaselinesTest : public QObject {
     const auto field = core::documentField(data.train, "label");
     QCOMPARE(field.kind, core::FieldKind::LabelSets);
     nlohmann::json metrics;
-    core::addBaselineScores(metrics, data.train, field, data.test, 1);
+    core::addBaselineScores(metrics, data.train, field, data.test, 1, true);
     for (const char* key : {"baseline_micro_f1_frequency", "baseline_micro_f1_logistic", "baseline_macro_f1_logistic",
                             "baseline_auc_logistic", "baseline_precision_at_1_logistic"})
       QVERIFY2(metrics.contains(key), key);

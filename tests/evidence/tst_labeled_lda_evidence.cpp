@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Labeled LDA against truth, at a size the unit test cannot afford: documents drawn from labeled
 // LDA with 20 planted label topics and 1-3 labels each, fitted back on three seeds: every label's
-// topic recovered in label order, held-out labels predicted far above the frequency baseline and
-// reported beside one-vs-rest logistic regression on the words. And, when LATENT_DEBTAGS_CSV
+// topic recovered in label order, held-out labels predicted far above the frequency baseline, and
+// on the first seed reported beside one-vs-rest logistic regression on the words (the regression,
+// cross-validated, took 85% of the test's time on three). And, when LATENT_DEBTAGS_CSV
 // names the CSV that tests/benchmarks/debtags_corpus.py writes, the real corpus: each label's top
 // words printed (to be read: are they about the label?) and the held-out scores against the
 // baselines.
@@ -65,6 +66,7 @@ class LabeledLdaEvidenceTest : public QObject {
  private Q_SLOTS:
   void recoversPlantedLabelTopicsOnThreeSeeds() {
     for (const std::uint64_t seed : {11, 12, 13}) {
+      const bool baselines = seed == 11;
       core::SyntheticLabeledLdaSpec spec;
       spec.labels = 20;
       spec.vocabulary = 2000;
@@ -73,7 +75,7 @@ class LabeledLdaEvidenceTest : public QObject {
       spec.seed = seed;
       const auto truth = core::generateLabeledLdaCorpus(spec);
       const core::PreparedData prepared(truth.corpus, 0.2, seed);
-      const auto result = fitLldaEvidence(prepared.data(), {{"iterations", 200}}, seed);
+      const auto result = fitLldaEvidence(prepared.data(), {{"iterations", 200}, {"baselines", baselines}}, seed);
       const auto& phi = test::resultMatrix(result, core::topic::kTopicWord);
       double worst = 0.0, mean = 0.0;
       for (int k = 0; k < phi.rows(); ++k) {
@@ -83,14 +85,16 @@ class LabeledLdaEvidenceTest : public QObject {
       }
       const auto& m = result.finalMetrics;
       qInfo(
-          "seed %llu: total variation to the planted topics mean %.3f, worst %.3f; held-out macro-F1 %.3f "
-          "(frequency %.3f, logistic %.3f), precision@1 %.3f (frequency %.3f, logistic %.3f); perplexity %.1f "
-          "with the labels, %.1f without",
+          "seed %llu: total variation to the planted topics mean %.3f, worst %.3f; held-out macro-F1 %.3f, "
+          "precision@1 %.3f; perplexity %.1f with the labels, %.1f without",
           static_cast<unsigned long long>(seed), mean, worst, m["heldout_macro_f1"].get<double>(),
-          m["baseline_macro_f1_frequency"].get<double>(), m["baseline_macro_f1_logistic"].get<double>(),
-          m["heldout_precision_at_1"].get<double>(), m["baseline_precision_at_1_frequency"].get<double>(),
-          m["baseline_precision_at_1_logistic"].get<double>(), m["heldout_perplexity"].get<double>(),
+          m["heldout_precision_at_1"].get<double>(), m["heldout_perplexity"].get<double>(),
           m["heldout_perplexity_unrestricted"].get<double>());
+      if (baselines)
+        qInfo("  baselines: macro-F1 frequency %.3f, logistic %.3f; precision@1 frequency %.3f, logistic %.3f",
+              m["baseline_macro_f1_frequency"].get<double>(), m["baseline_macro_f1_logistic"].get<double>(),
+              m["baseline_precision_at_1_frequency"].get<double>(),
+              m["baseline_precision_at_1_logistic"].get<double>());
       QVERIFY(worst < 0.15);
       QVERIFY(m["heldout_precision_at_1"].get<double>() > 0.9);
       QVERIFY(m["heldout_macro_f1"].get<double>() > m["baseline_macro_f1_frequency"].get<double>() + 0.5);

@@ -148,6 +148,29 @@ class LabeledLdaTest : public QObject {
     }
   }
 
+  // --baselines false leaves the logistic regression on the words out, and nothing else: the label
+  // frequencies stay, and the model's own held-out scores are the same.
+  void baselinesCanLeaveTheRegressionOut() {
+    core::SyntheticLabeledLdaSpec spec;
+    spec.documents = 200;
+    const auto truth = core::generateLabeledLdaCorpus(spec);
+    const core::PreparedData prepared(truth.corpus, 0.2, 7);
+    const auto with = fitLlda(prepared.data(), {{"iterations", 20}});
+    const auto without = fitLlda(prepared.data(), {{"iterations", 20}, {"baselines", false}});
+    const auto keysEndingIn = [](const nlohmann::json& metrics, const std::string& suffix) {
+      int n = 0;
+      for (const auto& [key, value] : metrics.items())
+        n += key.rfind("baseline_", 0) == 0 && key.ends_with(suffix) ? 1 : 0;
+      return n;
+    };
+    QVERIFY(keysEndingIn(with.finalMetrics, "_logistic") >= 3);
+    QCOMPARE(keysEndingIn(without.finalMetrics, "_logistic"), 0);
+    QCOMPARE(keysEndingIn(without.finalMetrics, "_frequency"), keysEndingIn(with.finalMetrics, "_frequency"));
+    QVERIFY(keysEndingIn(without.finalMetrics, "_frequency") >= 3);
+    for (const char* key : {"heldout_macro_f1", "heldout_precision_at_1", "heldout_perplexity"})
+      QCOMPARE(without.finalMetrics.at(key).get<double>(), with.finalMetrics.at(key).get<double>());
+  }
+
   // Unlabeled documents: "background" keeps them off the label topics entirely.
   void unlabeledDocumentsFollowThePolicy() {
     core::SyntheticLabeledLdaSpec spec;

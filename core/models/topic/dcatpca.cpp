@@ -18,6 +18,7 @@
 #include "core/eval/word_features.hpp"
 #include "core/models/fit_driver.hpp"
 #include "core/models/topic/dcatpca_fit.hpp"
+#include "core/models/topic/topic_model_support.hpp"
 #include "core/results/embedding_results.hpp"
 #include "core/util/clock.hpp"
 #include "core/util/errors.hpp"
@@ -112,7 +113,7 @@ class DcatpcaChain final : public FitChain {
                 scoreLabelSets(topic::dcatpcaLabelSetScores(probabilities, m_meanLabels), m_heldoutField.sets));
     else
       addScores(result.finalMetrics, scoreClasses(probabilities, m_heldoutField.codes));
-    addBaselineScores(result.finalMetrics, *m_data.corpus, m_field, m_heldout, m_settings.seed);
+    addBaselineScores(result.finalMetrics, *m_data.corpus, m_field, m_heldout, m_settings.seed, m_options.baselines);
   }
 
  private:
@@ -229,7 +230,8 @@ const OptionTable<DcatpcaOptions>& DcatpcaOptions::table() {
              &DcatpcaOptions::penalty)
         .add(integerOption("draws", 1, 100000,
                            "Draws of the latent per held-out document to average the label probabilities over."),
-             &DcatpcaOptions::draws);
+             &DcatpcaOptions::draws)
+        .add(topic::wordBaselinesOption(), &DcatpcaOptions::baselines);
     return t;
   }();
   return table;

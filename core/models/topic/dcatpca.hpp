@@ -21,6 +21,7 @@ struct DcatpcaOptions {
   std::int64_t iterations = 2000;
   double penalty = 1e-3;
   std::int64_t draws = 256;
+  bool baselines = true;  // the regression on the words beside the held-out prediction
 
   static const OptionTable<DcatpcaOptions>& table();
 };

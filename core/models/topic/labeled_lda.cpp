@@ -199,7 +199,8 @@ class LabeledLdaChain final : public FitChain {
     for (Eigen::Index d = 0; d < relative.rows(); ++d)
       if (const double top = relative.row(d).maxCoeff(); top > 0) relative.row(d) /= top;
     addScores(metrics, scoreLabelSets(relative, m_labeled.heldout));
-    addBaselineScores(metrics, *m_data.corpus, m_labeled.training, m_labeled.heldoutWhole, m_settings.seed);
+    addBaselineScores(metrics, *m_data.corpus, m_labeled.training, m_labeled.heldoutWhole, m_settings.seed,
+                      m_options.baselines);
     metrics["label_prediction_rule"] = "labels with at least half the top label's share of the label topics";
   }
 
@@ -264,7 +265,8 @@ const OptionTable<LabeledLdaOptions>& LabeledLdaOptions::table() {
                           "background (only the background topics: they do not shape the labels' words)."),
              &LabeledLdaOptions::unlabeled,
              {{"all", UnlabeledDocuments::AllTopics}, {"background", UnlabeledDocuments::BackgroundOnly}})
-        .add(topic::snapshotEveryOption(), &LabeledLdaOptions::snapshotEvery);
+        .add(topic::snapshotEveryOption(), &LabeledLdaOptions::snapshotEvery)
+        .add(topic::wordBaselinesOption(), &LabeledLdaOptions::baselines);
     return t;
   }();
   return table;

@@ -23,6 +23,7 @@ struct LabeledLdaOptions {
   double beta = 0.01;
   llda::UnlabeledDocuments unlabeled = llda::UnlabeledDocuments::AllTopics;
   std::int64_t snapshotEvery = 50;
+  bool baselines = true;  // the regression on the words beside the held-out prediction
 
   static const OptionTable<LabeledLdaOptions>& table();
 };

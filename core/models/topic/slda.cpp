@@ -206,7 +206,7 @@ class SldaChain final : public FitChain {
         addScores(result.finalMetrics, scoreNumeric(Eigen::VectorXd(test.col(0)), truth.numbers));
       // The baselines on the same held-out documents: the training mean or majority class, and
       // ridge or logistic regression on the words.
-      addBaselineScores(result.finalMetrics, *m_data.corpus, m_field, whole, m_settings.seed);
+      addBaselineScores(result.finalMetrics, *m_data.corpus, m_field, whole, m_settings.seed, m_options.baselines);
     }
     result.matrices.push_back({topic::kResponsePredicted, predicted});
     result.matrices.push_back({topic::kResponseHeldout, heldout});
@@ -297,7 +297,8 @@ const OptionTable<SldaOptions>& SldaOptions::table() {
                         "1/penalty); it keeps them finite when a topic separates the classes."),
              &SldaOptions::penalty)
         .add(topic::toleranceOption(), &SldaOptions::tolerance)
-        .add(topic::snapshotEveryOption(), &SldaOptions::snapshotEvery);
+        .add(topic::snapshotEveryOption(), &SldaOptions::snapshotEvery)
+        .add(topic::wordBaselinesOption(), &SldaOptions::baselines);
     return t;
   }();
   return table;

@@ -28,6 +28,7 @@ struct SldaOptions {
   double penalty = 1.0;     // categorical: L2 penalty on the coefficients
   double tolerance = 1e-6;  // stop when the bound per token changes by less than this
   std::int64_t snapshotEvery = 10;
+  bool baselines = true;  // the regression on the words beside the held-out prediction
 
   static const OptionTable<SldaOptions>& table();
 };

@@ -44,6 +44,14 @@ OptionSpec toleranceOption() {
       "Stop early once the objective per token changes by less than this between iterations; 0 never stops early.");
 }
 
+OptionSpec wordBaselinesOption() {
+  return booleanOption("baselines",
+                       "Also fit ridge or logistic regression on the same training documents' words (its penalty "
+                       "cross-validated) and score it on the same held-out documents, for comparison; it may take "
+                       "longer than the fit. The trivial baseline (the mean, majority class or label frequencies) is "
+                       "reported either way.");
+}
+
 std::optional<double> heldoutPerplexity(const FitData& data, const Eigen::MatrixXd& topicWord, const FoldIn& foldIn,
                                         std::uint64_t seed) {
   if (!data.heldout || data.heldout->empty()) return std::nullopt;

@@ -29,6 +29,9 @@ OptionSpec optimizeEveryOption();  // re-estimate alpha and beta every N iterati
 OptionSpec snapshotEveryOption();  // write topic_word to the project every N iterations
 // Stop once the objective per token changes by less than this; 0 never stops early.
 OptionSpec toleranceOption();
+// "baselines" of the models that predict a document field from the words (slda, labeled-lda,
+// dcatpca): the regression on the words fitted and scored beside the model's prediction.
+OptionSpec wordBaselinesOption();
 
 // The held-out perplexity reported during training: document completion, 000 eq. 27.29.
 // std::nullopt when the run holds nothing out.

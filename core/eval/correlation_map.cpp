@@ -2,11 +2,12 @@
 // Classical scaling of correlation distances and the overlap removal after it.
 #include "core/eval/correlation_map.hpp"
 
-#include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <cmath>
 #include <functional>
 #include <vector>
+
+#include "core/util/symmetric_eigen.hpp"
 
 namespace latent::core {
 
@@ -19,10 +20,10 @@ Eigen::MatrixX2d correlationMap(const Eigen::MatrixXd& correlation, double separ
   const Eigen::MatrixXd centre =
       Eigen::MatrixXd::Identity(K, K) - Eigen::MatrixXd::Constant(K, K, 1.0 / static_cast<double>(K));
   const Eigen::MatrixXd inner = centre * correlation * centre;
-  const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen(0.5 * (inner + inner.transpose()));
+  const SymmetricEigen eigen = symmetricEigen(0.5 * (inner + inner.transpose()));
   for (int axis = 0; axis < 2 && axis < K; ++axis) {
     const Eigen::Index index = K - 1 - axis;  // eigenvalues ascend
-    Eigen::VectorXd v = eigen.eigenvectors().col(index) * std::sqrt(std::max(eigen.eigenvalues()[index], 0.0));
+    Eigen::VectorXd v = eigen.vectors.col(index) * std::sqrt(std::max(eigen.values[index], 0.0));
     // The eigenvector's sign is arbitrary: fix it so the same matrix always gives the same picture.
     Eigen::Index largest = 0;
     v.cwiseAbs().maxCoeff(&largest);

@@ -2,11 +2,12 @@
 // Jensen-Shannon divergences, principal coordinates, saliency and relevance for the intertopic map.
 #include "core/eval/intertopic_map.hpp"
 
-#include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <numeric>
+
+#include "core/util/symmetric_eigen.hpp"
 
 namespace latent::core {
 namespace {
@@ -49,14 +50,14 @@ Eigen::MatrixX2d principalCoordinates(const Eigen::MatrixXd& distances) {
   const Eigen::MatrixXd centre =
       Eigen::MatrixXd::Identity(K, K) - Eigen::MatrixXd::Constant(K, K, 1.0 / static_cast<double>(K));
   const Eigen::MatrixXd inner = -0.5 * centre * distances.cwiseAbs2() * centre;
-  const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen(0.5 * (inner + inner.transpose()));
-  const double scale = std::max(eigen.eigenvalues().cwiseAbs().maxCoeff(), 1e-300);
+  const SymmetricEigen eigen = symmetricEigen(0.5 * (inner + inner.transpose()));
+  const double scale = std::max(eigen.values.cwiseAbs().maxCoeff(), 1e-300);
   for (int axis = 0; axis < 2 && axis < K; ++axis) {
     const Eigen::Index index = K - 1 - axis;  // eigenvalues ascend
-    const double value = eigen.eigenvalues()[index];
+    const double value = eigen.values[index];
     // A root of rounding noise is not an axis (pyLDAvis zeroes eigenvalues np.isclose to 0).
     if (value <= 1e-12 * scale) continue;
-    Eigen::VectorXd v = eigen.eigenvectors().col(index) * std::sqrt(value);
+    Eigen::VectorXd v = eigen.vectors.col(index) * std::sqrt(value);
     Eigen::Index largest = 0;
     v.cwiseAbs().maxCoeff(&largest);
     if (v[largest] < 0) v = -v;

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/eval/word_features.hpp"
 
-#include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <cmath>
 #include <vector>
+
+#include "core/util/symmetric_eigen.hpp"
 
 namespace latent::core {
 
@@ -47,8 +48,8 @@ bool reducingWordFeaturesPays(const WordFeatureRows& training) {
 
 ReducedWordFeatures reduceWordFeatures(const WordFeatureRows& training) {
   const Eigen::MatrixXd kernel = Eigen::MatrixXd(training * training.transpose());
-  const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen(kernel);
-  const Eigen::VectorXd& values = eigen.eigenvalues();  // ascending
+  const SymmetricEigen eigen = symmetricEigen(kernel);
+  const Eigen::VectorXd& values = eigen.values;  // ascending
   const double largest = values.size() > 0 ? std::max(values[values.size() - 1], 0.0) : 0.0;
   // Directions with a negligible eigenvalue are rounding error of a rank-deficient kernel
   // (repeated documents, empty ones).
@@ -56,7 +57,7 @@ ReducedWordFeatures reduceWordFeatures(const WordFeatureRows& training) {
   while (first < values.size() && values[first] <= 1e-10 * largest) ++first;
   const Eigen::Index rank = values.size() - first;
   ReducedWordFeatures reduced;
-  const auto vectors = eigen.eigenvectors().rightCols(rank);
+  const auto vectors = eigen.vectors.rightCols(rank);
   const Eigen::ArrayXd roots = values.tail(rank).array().sqrt();
   reduced.train = vectors * roots.matrix().asDiagonal();
   reduced.mapper = vectors * roots.inverse().matrix().asDiagonal();

@@ -125,8 +125,10 @@ int main(int argc, char** argv) {
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
   app.add_option("--documents", a.documents, "Documents the left-to-right estimate scores")->capture_default_str();
-  app.add_option("--seed", a.seed)->capture_default_str();
-  app.add_option("--threads", a.threads)->capture_default_str()->check(CLI::PositiveNumber);
+  app.add_option("--seed", a.seed, "Seed of the fold-ins' and the particle filter's draws")->capture_default_str();
+  app.add_option("--threads", a.threads, "Threads the scoring may use")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
   app.add_option("--max-length", a.maxLength, "Keep the documents of at most N tokens (0: all)")->capture_default_str();
   CLI11_PARSE(app, argc, argv);
   try {

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include <Eigen/SVD>
+#include "core/util/dense_svd.hpp"
 
 namespace latent::core::harmonium {
 namespace {
@@ -89,9 +89,8 @@ void PosteriorWeights::add(const Eigen::MatrixXd& weights) {
     if (m_keepOuterProducts) m_outerSum = Eigen::MatrixXd::Zero(weights.rows(), weights.rows());
   }
   // Orthogonal Procrustes: Q = U V^T from the SVD of W^T W_ref minimises |W Q - W_ref|.
-  const Eigen::JacobiSVD<Eigen::MatrixXd> svd(weights.transpose() * m_reference,
-                                              Eigen::ComputeFullU | Eigen::ComputeFullV);
-  const Eigen::MatrixXd rotated = weights * (svd.matrixU() * svd.matrixV().transpose());
+  const ThinSvd svd = thinSvd(weights.transpose() * m_reference);  // square: thin is full
+  const Eigen::MatrixXd rotated = weights * (svd.u * svd.v.transpose());
   m_sum += rotated;
   m_sumSquares += rotated.cwiseAbs2();
   if (m_keepOuterProducts) m_outerSum.noalias() += weights * weights.transpose();

@@ -7,9 +7,8 @@
 
 #include <vector>
 
-#include <Eigen/Eigenvalues>
-
 #include "core/util/errors.hpp"
+#include "core/util/symmetric_eigen.hpp"
 
 namespace latent::core::harmonium {
 namespace {
@@ -53,9 +52,9 @@ Eigen::MatrixXd syntheticEfhWeights(Eigen::Index visible, Eigen::Index hidden, s
       for (Eigen::Index i = 0; i < visible; ++i) uniform(i, j) = 0.1 * rng.uniform();
     const Eigen::MatrixXd symmetric = 0.5 * (uniform + uniform.transpose());
     // The best rank-J approximation by W W^T: the J largest eigenvalues (ascending in Eigen's order).
-    const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen(symmetric);
-    const Eigen::VectorXd values = eigen.eigenvalues().tail(hidden).cwiseMax(0.0);
-    Eigen::MatrixXd weights = eigen.eigenvectors().rightCols(hidden) * values.cwiseSqrt().asDiagonal();
+    const SymmetricEigen eigen = symmetricEigen(symmetric);
+    const Eigen::VectorXd values = eigen.values.tail(hidden).cwiseMax(0.0);
+    Eigen::MatrixXd weights = eigen.vectors.rightCols(hidden) * values.cwiseSqrt().asDiagonal();
     if ((weights * weights.transpose()).minCoeff() >= 0.0) return weights;
   }
 }

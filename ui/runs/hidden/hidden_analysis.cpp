@@ -2,11 +2,11 @@
 // The hidden-unit pages' numerics: top words, mean activations, PCA, the heat map's layout.
 #include "ui/runs/hidden/hidden_analysis.hpp"
 
-#include <Eigen/Eigenvalues>
-
 #include <algorithm>
 #include <cmath>
 #include <functional>
+
+#include "core/util/symmetric_eigen.hpp"
 
 namespace latent::ui {
 namespace {
@@ -61,15 +61,15 @@ ActivationProjection principalComponents(const Eigen::MatrixXd& activations) {
   const Eigen::MatrixXd covariance = (centred.transpose() * centred) / static_cast<double>(D - 1);
   const double total = covariance.trace();
   if (!(total > 0)) return out;
-  const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> solver(covariance);
-  if (solver.info() != Eigen::Success) return out;
+  const core::SymmetricEigen solver = core::symmetricEigen(covariance);
+  if (!solver.converged) return out;
   // Eigenvalues come in ascending order: the largest are last. Variance below a billionth of the
   // total is rounding, not a direction the documents spread along.
   for (int c = 0; c < 2 && c < K; ++c) {
     const Eigen::Index at = K - 1 - c;
-    const double variance = solver.eigenvalues()(at);
+    const double variance = solver.values(at);
     if (variance <= 1e-9 * total) break;
-    Eigen::VectorXd loading = solver.eigenvectors().col(at);
+    Eigen::VectorXd loading = solver.vectors.col(at);
     Eigen::Index largest = 0;
     loading.cwiseAbs().maxCoeff(&largest);
     if (loading(largest) < 0) loading = -loading;

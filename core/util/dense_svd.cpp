@@ -2,6 +2,7 @@
 #include "core/util/dense_svd.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <limits>
 #include <stdexcept>
@@ -43,7 +44,7 @@ ThinSvd thinSvd(const Eigen::MatrixXd& a) {
   dgesdd_(&jobz, &m, &n, work.data(), &lda, out.singularValues.data(), out.u.data(), &ldu, vt.data(), &ldvt, &optimal,
           &lwork, iwork.data(), &info, 1);
   if (info == 0) {
-    lwork = static_cast<int>(optimal);
+    lwork = static_cast<int>(std::ceil(optimal));  // LAPACK returns the size as a double
     std::vector<double> scratch(static_cast<std::size_t>(std::max(1, lwork)));
     dgesdd_(&jobz, &m, &n, work.data(), &lda, out.singularValues.data(), out.u.data(), &ldu, vt.data(), &ldvt,
             scratch.data(), &lwork, iwork.data(), &info, 1);

@@ -61,15 +61,15 @@ ActivationProjection principalComponents(const Eigen::MatrixXd& activations) {
   const Eigen::MatrixXd covariance = (centred.transpose() * centred) / static_cast<double>(D - 1);
   const double total = covariance.trace();
   if (!(total > 0)) return out;
-  const core::SymmetricEigen solver = core::symmetricEigen(covariance);
-  if (!solver.converged) return out;
+  const core::SymmetricEigen eigen = core::symmetricEigen(covariance);
+  if (!eigen.converged) return out;
   // Eigenvalues come in ascending order: the largest are last. Variance below a billionth of the
   // total is rounding, not a direction the documents spread along.
   for (int c = 0; c < 2 && c < K; ++c) {
     const Eigen::Index at = K - 1 - c;
-    const double variance = solver.values(at);
+    const double variance = eigen.values(at);
     if (variance <= 1e-9 * total) break;
-    Eigen::VectorXd loading = solver.vectors.col(at);
+    Eigen::VectorXd loading = eigen.vectors.col(at);
     Eigen::Index largest = 0;
     loading.cwiseAbs().maxCoeff(&largest);
     if (loading(largest) < 0) loading = -loading;

@@ -307,12 +307,12 @@ std::optional<EpcaCanonical> epcaCanonicalByGram(const Eigen::MatrixXd& z, const
   const auto rz = epcaGramFactor(z), rw = epcaGramFactor(w);
   if (!rz || !rw) return std::nullopt;
   const ThinSvd svd = thinSvd(*rz * rw->transpose());
-  const Eigen::MatrixXd toDocs = rz->triangularView<Eigen::Upper>().solve(svd.u);
-  const Eigen::MatrixXd toWords = rw->triangularView<Eigen::Upper>().solve(svd.v);
+  const Eigen::MatrixXd docTransform = rz->triangularView<Eigen::Upper>().solve(svd.u);
+  const Eigen::MatrixXd wordTransform = rw->triangularView<Eigen::Upper>().solve(svd.v);
   EpcaCanonical out;
   out.singularValues = svd.singularValues;
-  out.docVectors.noalias() = z * toDocs;
-  out.wordVectors.noalias() = w * toWords;
+  out.docVectors.noalias() = z * docTransform;
+  out.wordVectors.noalias() = w * wordTransform;
   const auto unit = [](const Eigen::MatrixXd& m) {
     return (m.colwise().squaredNorm().array() - 1.0).abs().maxCoeff() < kEpcaGramUnitTolerance;
   };

@@ -6,7 +6,9 @@
 # - optimised (-O2, no debug information): the applications, the evidence suites (the long
 #   statistical checks), cli and ui;
 # - with AddressSanitizer and UndefinedBehaviorSanitizer at -Og: the engine and its suites (core,
-#   io, store, models, jobs), which are correctness checks and gain most from the sanitizers.
+#   io, store, models, jobs), which are correctness checks and gain most from the sanitizers. The
+#   engine is instrumented; the suites' own code is linked with the sanitizers but not instrumented
+#   (tests/CMakeLists.txt says why).
 # Both builds are unity builds (LATENT_UNITY_BUILD), which halves the time they take to compile.
 #
 # For local use only: LATENT_SKIP_FORMAT_CHECK=1 skips the formatting check (to time or try the rest

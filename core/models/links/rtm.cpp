@@ -15,6 +15,7 @@
 #include "core/eval/topic_evaluation.hpp"
 #include "core/models/fit_driver.hpp"
 #include "core/models/links/link_baselines.hpp"
+#include "core/models/links/linked_model_support.hpp"
 #include "core/models/links/rtm_link_fit.hpp"
 #include "core/models/topic/topic_model_support.hpp"
 #include "core/util/clock.hpp"
@@ -302,10 +303,7 @@ const OptionTable<RtmOptions>& RtmOptions::table() {
                            "Sweeps of plain LDA before the links enter each word's topic choice (the link weights "
                            "are fitted throughout)."),
              &RtmOptions::burnIn)
-        .add(booleanOption("baselines",
-                           "Also fit LDA (topics compared by cosine) and MMSB (links alone) at the same K and "
-                           "score them on the same held-out pairs, for comparison."),
-             &RtmOptions::baselines)
+        .add(links::baselinesOption(), &RtmOptions::baselines)
         .add(topic::snapshotEveryOption(), &RtmOptions::snapshotEvery);
     return t;
   }();

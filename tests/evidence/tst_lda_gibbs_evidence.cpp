@@ -86,10 +86,13 @@ class LdaGibbsEvidence : public QObject {
     for (const char* sampler : {"sparse", "alias", "warp"}) {
       QTest::addRow("K5 V200 short %s", sampler) << 5 << 200 << 400 << 40 << sampler;
       QTest::addRow("K10 V500 %s", sampler) << 10 << 500 << 500 << 100 << sampler;
-      // 200,000 tokens for 10,000 topic-word parameters. (With 100,000 tokens for 20,000, topics
-      // estimated from the TRUE assignments were already 0.066 from the truth: no room for a test.)
-      QTest::addRow("K20 V500 long %s", sampler) << 20 << 500 << 1000 << 200 << sampler;
     }
+    // 200,000 tokens for 10,000 topic-word parameters. (With 100,000 tokens for 20,000, topics
+    // estimated from the TRUE assignments were already 0.066 from the truth: no room for a test.)
+    // With the default sampler only: alias and warp recovered these topics as well (mean TV 0.049
+    // and 0.046 against sparse's 0.045) in 36 of this suite's 119 seconds, and they are compared
+    // with it on held-out perplexity below.
+    QTest::addRow("K20 V500 long sparse") << 20 << 500 << 1000 << 200 << QString("sparse");
   }
   // After Hungarian matching the mean total-variation distance to the true topics is below 0.1.
   void recoversTopics() {

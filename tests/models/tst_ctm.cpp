@@ -1,23 +1,20 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The correlated topic model (ctm): its EM bound never falls, a document's posterior is where the
-// bound is stationary, documents drawn from a CTM give back its topics and the signs of its
-// topics' correlations, and its contract with the job runtime (threads, stops, the project).
+// bound is stationary, and its contract with the job runtime (threads, stops, the project). That
+// documents drawn from a CTM give back its topics and correlations is checked in the evidence
+// suite (tst_ctm_evidence.cpp).
 #include <QtTest>
 
-#include <Eigen/Cholesky>
-#include <algorithm>
 #include <cmath>
 #include <sstream>
 
-#include "core/data/synthetic_lda.hpp"
-#include "core/eval/topic_matching.hpp"
 #include "core/io/run_export.hpp"
 #include "core/jobs/fit_job.hpp"
 #include "core/models/topic/ctm.hpp"
 #include "core/models/topic/ctm_kernels.hpp"
 #include "core/models/topic/doc_word_counts.hpp"
 #include "core/store/run_store.hpp"
-#include "core/util/random.hpp"
+#include "generated_ctm.hpp"
 #include "quiet_observer.hpp"
 #include "result_matrix.hpp"
 #include "test_case.hpp"
@@ -29,53 +26,8 @@ using namespace latent;
 
 namespace {
 
-struct GeneratedCtm {
-  core::Corpus corpus;
-  Eigen::MatrixXd topicWord;
-  Eigen::MatrixXd sigma;
-};
-
-// Documents drawn from a CTM (000 eq. 27.50-27.54): four topics, the first two positively
-// correlated in z, the last two negatively, mu = 0.
-GeneratedCtm generateCtm(int documents, int length, std::uint64_t seed) {
-  const int K = 4, V = 300;
-  core::Rng rng(seed);
-  GeneratedCtm out;
-  out.topicWord.resize(K, V);
-  for (int k = 0; k < K; ++k) out.topicWord.row(k) = core::sampleSymmetricDirichlet(rng, V, 0.05).transpose();
-  out.sigma.resize(K, K);
-  out.sigma << 1.0, 0.5, 0.0, 0.0, 0.5, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, -0.5, 0.0, 0.0, -0.5, 1.0;
-  const Eigen::MatrixXd root = out.sigma.llt().matrixL();
-  for (int v = 0; v < V; ++v) out.corpus.words.push_back("w" + std::to_string(v));
-  std::vector<std::int32_t> words;
-  for (int d = 0; d < documents; ++d) {
-    Eigen::VectorXd e(K);
-    for (int k = 0; k < K; ++k) e[k] = rng.normal();
-    Eigen::VectorXd theta = (root * e).array().exp();
-    theta /= theta.sum();
-    words.clear();
-    for (int t = 0; t < length; ++t) {
-      double u = rng.uniform();
-      int k = 0;
-      while (k + 1 < K && (u -= theta[k]) >= 0.0) ++k;
-      double w = rng.uniform();
-      int v = 0;
-      while (v + 1 < V && (w -= out.topicWord(k, v)) >= 0.0) ++v;
-      words.push_back(v);
-    }
-    out.corpus.addDocument("d" + std::to_string(d), "", words);
-  }
-  return out;
-}
-
-// The covariance of z's first K - 1 coordinates less the last (the model's parameters) from z's.
-Eigen::MatrixXd referenceCovariance(const Eigen::MatrixXd& sigma) {
-  const auto K = sigma.rows();
-  Eigen::MatrixXd a = Eigen::MatrixXd::Zero(K - 1, K);
-  a.leftCols(K - 1).setIdentity();
-  a.col(K - 1).setConstant(-1.0);
-  return a * sigma * a.transpose();
-}
+using test::generateCtm;
+using test::referenceCovariance;
 
 core::FitResult fitCtm(const core::Corpus& corpus, const nlohmann::json& options, std::stop_token stop = {}) {
   core::FitData data;
@@ -165,33 +117,6 @@ class CtmTest : public QObject {
           (theta - fromLog).norm());
     QVERIFY((theta - fromMean).norm() < 1e-12);
     QVERIFY((theta - fromLog).norm() > 0.1);
-  }
-
-  // Documents drawn from a CTM: its topics come back, and so do the topics' correlations.
-  void recoversTopicsAndCorrelations() {
-    const auto truth = generateCtm(800, 100, 7);
-    const auto result = fitCtm(truth.corpus, {{"k", 4}, {"iterations", 100}, {"tolerance", 0.0}});
-    const auto match = core::matchTopics(test::resultMatrix(result, "topic_word"), truth.topicWord);
-    const auto& correlation = test::resultMatrix(result, "topic_correlation");
-    // The estimated topics that match true topics 0..3.
-    std::vector<Eigen::Index> of(4);
-    for (Eigen::Index k = 0; k < 4; ++k)
-      of[static_cast<std::size_t>(match.truthForEstimate[static_cast<std::size_t>(k)])] = k;
-    // Against the truth's centred correlations (softmax ignores the sum of z).
-    const Eigen::MatrixXd trueCorrelation = core::topic::ctmCorrelations(referenceCovariance(truth.sigma));
-    double worst = 0.0;
-    for (Eigen::Index a = 0; a < 4; ++a)
-      for (Eigen::Index b = a + 1; b < 4; ++b)
-        worst = std::max(worst, std::abs(correlation(of[static_cast<std::size_t>(a)], of[static_cast<std::size_t>(b)]) -
-                                         trueCorrelation(a, b)));
-    qInfo("topics: mean TV %.3f, max %.3f; correlations: the true pair apart %.2f (truth %.2f), largest error %.2f",
-          match.meanTotalVariation, match.maxTotalVariation, correlation(of[2], of[3]), trueCorrelation(2, 3), worst);
-    QVERIFY(match.maxTotalVariation < 0.1);
-    QVERIFY(worst < 0.15);
-    // The topics were drawn from a symmetric Dirichlet(0.05): beta's empirical Bayes estimate.
-    const double beta = result.finalMetrics.at("beta").get<double>();
-    qInfo("beta %.4f (the topics' prior 0.05)", beta);
-    QVERIFY(beta > 0.025 && beta < 0.1);
   }
 
   void sameResultOnAnyThreadCount() {

@@ -151,7 +151,7 @@ class LabeledLdaTest : public QObject {
   // frequencies stay, and the model's own held-out scores are the same.
   void baselinesCanLeaveTheRegressionOut() {
     core::SyntheticLabeledLdaSpec spec;
-    spec.documents = 200;
+    spec.documents = 80;
     const auto truth = core::generateLabeledLdaCorpus(spec);
     const core::PreparedData prepared(truth.corpus, 0.2, 7);
     const auto with = fitLlda(prepared.data(), {{"iterations", 20}});

@@ -1,16 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The relational topic model (Chang & Blei 2010): a linked corpus drawn from the model, with short
-// documents whose words say little and links that say more, gives back the planted topics, and
-// predicts its hidden links far above chance and above LDA's topics compared by cosine; the
-// exponential link's closed-form weights are probabilities and match the links' overlap; stops;
-// refuses a corpus without links; same seed, same result.
+// The relational topic model (Chang & Blei 2010): a fit with either link function gives every
+// score and result (the planted topics and links recovered: tst_rtm_evidence.cpp); the links pull
+// a document to its neighbours' topic; the exponential link's closed-form weights are probabilities
+// and match the links' overlap; stops; refuses a corpus without links; same seed, same result.
 #include <QtTest>
 
 #include <cmath>
 
 #include "core/data/synthetic_rtm.hpp"
 #include "core/eval/link_prediction.hpp"
-#include "core/eval/topic_matching.hpp"
 #include "core/models/fit_data.hpp"
 #include "core/models/links/rtm.hpp"
 #include "core/models/links/rtm_link_fit.hpp"
@@ -45,32 +43,22 @@ class RtmTest : public QObject {
   Q_OBJECT
 
  private Q_SLOTS:
-  // Topics matched to the planted ones; hidden links ranked far above chance and above LDA-cosine,
-  // whose topics come from the short documents' words alone.
-  void plantedTopicsAndLinksRecovered() {
+  // Both link functions through the whole fit: the held-out protocols' scores are there and in
+  // range, every result matrix is finite. (That the planted topics and links are recovered, and
+  // predicted better than LDA-cosine does, is checked in the evidence suite, tst_rtm_evidence.cpp.)
+  void fitsWithEitherLink() {
     for (const auto link : {"exponential", "sigmoid"}) {
-      core::SyntheticRtmSpec spec;
-      const auto truth = core::generateRtmCorpus(spec);
+      const auto truth = core::generateRtmCorpus({});
       const core::PreparedData prepared(truth.corpus, 0.2, 3);
-      const auto result = fitRtm(prepared.data(), {{"k", 4}, {"iterations", 150}, {"link", link}}, 2);
+      const auto result = fitRtm(prepared.data(), {{"k", 4}, {"iterations", 10}, {"link", link}}, 2);
       QCOMPARE(result.status, core::FitStatus::MaxIterations);
-      const auto match = core::matchTopics(test::resultMatrix(result, core::topic::kTopicWord), truth.topicWord);
-      qInfo() << link << "topics: max TV" << match.maxTotalVariation << "hidden AUC" << rtmMetric(result, "heldout_auc")
-              << "lda-cosine" << rtmMetric(result, "baseline_auc_lda_cosine") << "mmsb"
-              << rtmMetric(result, "baseline_auc_mmsb") << "new-document AUC" << rtmMetric(result, "new_document_auc")
-              << "lda-cosine" << rtmMetric(result, "baseline_new_document_auc_lda_cosine") << "P@10"
-              << rtmMetric(result, "heldout_precision_at_10") << "lda-cosine"
-              << rtmMetric(result, "baseline_precision_at_10_lda_cosine");
-      QVERIFY(match.maxTotalVariation < 0.3);
-      const double auc = rtmMetric(result, "heldout_auc");
-      QVERIFY(auc > 0.85);
-      QVERIFY(auc > rtmMetric(result, "baseline_auc_lda_cosine") + 0.02);
-      QVERIFY(rtmMetric(result, "new_document_auc") > 0.8);
-
-      const auto& weights = test::resultMatrix(result, core::topic::kLinkWeights);
-      QCOMPARE(weights.cols(), Eigen::Index{5});
-      // Same-topic overlap makes links: every topic's weight is positive.
-      QVERIFY(weights.leftCols(4).minCoeff() > 0.0);
+      for (const char* key :
+           {"heldout_auc", "baseline_auc_lda_cosine", "new_document_auc", "heldout_precision_at_10"}) {
+        const double value = rtmMetric(result, key);
+        QVERIFY2(value >= 0.0 && value <= 1.0, key);
+      }
+      QCOMPARE(test::resultMatrix(result, core::topic::kLinkWeights).cols(), Eigen::Index{5});
+      QVERIFY(test::resultMatrix(result, core::topic::kTopicWord).allFinite());
       QVERIFY(!test::resultMatrix(result, core::kPredictedLinks).hasNaN());
     }
   }

@@ -32,7 +32,8 @@ class CtmEvidenceTest : public QObject {
     data.corpus = &truth.corpus;
     data.fullDocumentCount = static_cast<std::int64_t>(truth.corpus.documentCount());
     core::FitSettings settings;
-    settings.options = core::resolveOptions(core::ctmModel().info(), {{"k", 4}, {"iterations", 100}, {"tolerance", 0.0}});
+    settings.options =
+        core::resolveOptions(core::ctmModel().info(), {{"k", 4}, {"iterations", 100}, {"tolerance", 0.0}});
     settings.evalEvery = 1000;
     test::QuietObserver observer;
     const auto result = core::ctmModel().make()->fit(data, settings, observer, {});

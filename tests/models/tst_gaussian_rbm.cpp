@@ -13,6 +13,7 @@
 
 #include "core/models/harmonium/gaussian_rbm.hpp"
 #include "core/util/random.hpp"
+#include "random_rbm.hpp"
 #include "test_case.hpp"
 
 using namespace latent;
@@ -31,12 +32,6 @@ grbm::GaussianRbmParameters plantedGaussianRbm(Eigen::Index visible, Eigen::Inde
   for (Eigen::Index k = 0; k < hidden; ++k) p.rbm.hiddenBias[k] = -1.0 + 0.5 * rng.normal();
   for (Eigen::Index r = 0; r < visible; ++r) p.variance[r] = std::exp(0.5 * rng.normal());
   return p;
-}
-
-Eigen::VectorXd hiddenState(std::uint64_t s, Eigen::Index K) {
-  Eigen::VectorXd h(K);
-  for (Eigen::Index k = 0; k < K; ++k) h[k] = static_cast<double>(s >> k & 1U);
-  return h;
 }
 
 // -E(v, h) by the definition (gaussian_rbm.hpp).
@@ -61,7 +56,7 @@ class GaussianRbmTest : public QObject {
     const double s0 = p.variance[0], s1 = p.variance[1], b0 = p.rbm.visibleBias[0], b1 = p.rbm.visibleBias[1];
     std::array<double, 4> m0{}, m1{}, ch{};
     for (std::uint64_t state = 0; state < 4; ++state) {
-      const Eigen::VectorXd h = hiddenState(state, 2);
+      const Eigen::VectorXd h = test::bits(state, 2);
       const Eigen::VectorXd m = p.rbm.weights * h;
       m0[state] = m[0];
       m1[state] = m[1];
@@ -93,7 +88,7 @@ class GaussianRbmTest : public QObject {
     Eigen::ArrayXd secondMoment = Eigen::ArrayXd::Zero(4);
     double total = 0.0;
     for (std::uint64_t state = 0; state < 8; ++state) {
-      const Eigen::VectorXd h = hiddenState(state, 3);
+      const Eigen::VectorXd h = test::bits(state, 3);
       const Eigen::ArrayXd shifted = (p.rbm.visibleBias + p.rbm.weights * h).array();
       const double logWeight = p.rbm.hiddenBias.dot(h) +
                                0.5 * ((shifted.square() - p.rbm.visibleBias.array().square()) / s).sum() +
@@ -125,7 +120,7 @@ class GaussianRbmTest : public QObject {
       Eigen::VectorXd on = Eigen::VectorXd::Zero(3);
       double total = 0.0;
       for (std::uint64_t state = 0; state < 8; ++state) {
-        const Eigen::VectorXd h = hiddenState(state, 3);
+        const Eigen::VectorXd h = test::bits(state, 3);
         const double w = std::exp(negativeEnergy(p, v.row(i).transpose(), h));
         total += w;
         on += w * h;

@@ -21,6 +21,7 @@
 #include "core/models/harmonium/rsm_completion.hpp"
 #include "core/models/harmonium/rsm_training.hpp"
 #include "core/util/random.hpp"
+#include "random_rbm.hpp"
 #include "random_rsm.hpp"
 #include "test_case.hpp"
 
@@ -28,12 +29,6 @@ using namespace latent;
 namespace rsm = latent::core::harmonium;
 
 namespace {
-
-Eigen::VectorXd hiddenState(std::uint64_t state, Eigen::Index K) {
-  Eigen::VectorXd h(K);
-  for (Eigen::Index k = 0; k < K; ++k) h[k] = static_cast<double>(state >> k & 1U);
-  return h;
-}
 
 // log of the unnormalised weight of h in a document of length L whose words `known` are given
 // and `unknown` more are summed out: L c^T h + sum_known (b_w + W_w h) + unknown log S(h).
@@ -53,7 +48,7 @@ std::vector<double> hiddenPosterior(const rsm::RbmParameters& p, double L, std::
   const auto states = std::uint64_t{1} << p.hidden();
   std::vector<double> weight(states);
   for (std::uint64_t s = 0; s < states; ++s)
-    weight[s] = logHiddenWeight(p, hiddenState(s, p.hidden()), L, known, unknown);
+    weight[s] = logHiddenWeight(p, test::bits(s, p.hidden()), L, known, unknown);
   const double top = *std::max_element(weight.begin(), weight.end());
   double total = 0.0;
   for (auto& w : weight) total += w = std::exp(w - top);
@@ -78,7 +73,7 @@ rsm::RbmParameters exactRsmGradient(const rsm::RbmParameters& p, const rsm::Word
     g.hiddenBias += L * data.row(d).transpose();
     const auto posterior = hiddenPosterior(p, L, {}, static_cast<std::int64_t>(L));
     for (std::uint64_t s = 0; s < posterior.size(); ++s) {
-      const Eigen::VectorXd h = hiddenState(s, p.hidden());
+      const Eigen::VectorXd h = test::bits(s, p.hidden());
       rsm::wordProbabilities(p, h, probabilities);
       g.weights -= posterior[s] * L * probabilities * h.transpose();
       g.visibleBias -= posterior[s] * L * probabilities;
@@ -104,7 +99,7 @@ rsm::WordCounts exactDocuments(const rsm::RbmParameters& p, int count, std::int6
     double u = rng.uniform();
     std::uint64_t s = 0;
     while (s + 1 < posterior.size() && u >= posterior[s]) u -= posterior[s++];
-    rsm::wordProbabilities(p, hiddenState(s, p.hidden()), probabilities);
+    rsm::wordProbabilities(p, test::bits(s, p.hidden()), probabilities);
     rsm::sampleWordCounts(probabilities, L, rng, n, cumulative);
     for (Eigen::Index w = 0; w < n.size(); ++w)
       if (n[w] > 0) entries.emplace_back(d, w, n[w]);
@@ -150,7 +145,7 @@ class ReplicatedSoftmaxTest : public QObject {
         // The free energy sums the hidden states out of the same terms.
         double overHidden = 0.0;
         for (std::uint64_t hs = 0; hs < 4; ++hs) {
-          const Eigen::VectorXd h = hiddenState(hs, 2);
+          const Eigen::VectorXd h = test::bits(hs, 2);
           overHidden +=
               std::exp(n.dot(p.weights * h) + n.dot(p.visibleBias) + static_cast<double>(L) * p.hiddenBias.dot(h));
         }
@@ -209,7 +204,7 @@ class ReplicatedSoftmaxTest : public QObject {
       const auto posterior = hiddenPosterior(p, L, observed[i], static_cast<std::int64_t>(scored[i].size()));
       Eigen::VectorXd predictive = Eigen::VectorXd::Zero(6);
       for (std::uint64_t s = 0; s < posterior.size(); ++s) {
-        rsm::wordProbabilities(p, hiddenState(s, 3), probabilities);
+        rsm::wordProbabilities(p, test::bits(s, 3), probabilities);
         predictive += posterior[s] * probabilities;
       }
       double exact = 0.0;

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "core/util/errors.hpp"
+#include "core/util/log_sum_exp.hpp"
 
 namespace latent::core::harmonium {
 namespace {
@@ -20,12 +21,6 @@ namespace {
 // Rows per task of the hidden probabilities; each row is computed alone, so any split gives the
 // same numbers.
 constexpr Eigen::Index kRsmRowsPerTask = 32;
-
-// log sum_w exp(x_w), stable.
-double logSumExp(const Eigen::Ref<const Eigen::VectorXd>& x) {
-  const double top = x.maxCoeff();
-  return top + std::log((x.array() - top).exp().sum());
-}
 
 }  // namespace
 

@@ -12,15 +12,11 @@
 #include "core/models/topic/dirichlet_hyperparameters.hpp"
 #include "core/models/topic/lda_vb_kernels.hpp"
 #include "core/models/topic/plsa_kernels.hpp"
+#include "core/util/log_sum_exp.hpp"
 #include "core/util/random.hpp"
 
 namespace latent::core::topic {
 namespace {
-
-double logSumExp(const Eigen::VectorXd& t) {
-  const double top = t.maxCoeff();
-  return top + std::log((t.array() - top).exp().sum());
-}
 
 struct CtmScratch {
   Eigen::VectorXd expected, weights, p, gradient, direction, candidate;

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/util/log_sum_exp.hpp"
 #include "core/util/random.hpp"
 
 namespace latent::core::topic {
@@ -45,11 +46,6 @@ struct UpdateScratch {
   // The line search writes its expected counts to candidateMu; S is set from those of the start (mu).
   Eigen::VectorXd eta, q, mu, candidateEta, candidateMu;
 };
-
-double logSumExp(const Eigen::VectorXd& t) {
-  const double top = t.maxCoeff();
-  return top + std::log((t.array() - top).exp().sum());
-}
 
 // The data part of the bound at eta (= W m + b) with q fixed; mu gets the expected counts (the
 // Poisson rates, or the length times the softmax of eta + q / 2).

@@ -13,6 +13,7 @@
 #include <limits>
 #include <numbers>
 
+#include "core/util/log_sum_exp.hpp"
 #include "core/util/special_functions.hpp"
 
 namespace latent::core::topic {
@@ -21,11 +22,6 @@ namespace {
 // Fixed block of documents for reductions: summed block by block in order, so the numbers do not
 // depend on the thread count.
 constexpr std::size_t kSldaDocumentBlock = 32;
-
-double sldaLogSumExp(const Eigen::Ref<const Eigen::VectorXd>& v) {
-  const double top = v.maxCoeff();
-  return top + std::log((v.array() - top).exp().sum());
-}
 
 void sldaElogTheta(const Eigen::Ref<const Eigen::VectorXd>& gamma, Eigen::VectorXd& out) {
   const double psiSum = digamma(gamma.sum());
@@ -100,7 +96,7 @@ int sldaDocumentEStep(std::span<const std::int32_t> words, std::span<const doubl
       if (categorical) {
         // h / (h^T phi_old): each class's product without this token, over all classes' totals.
         before = expEta.transpose() * old;
-        ratio = (logP.array() - sldaLogSumExp(logP)).exp() / before.array();
+        ratio = (logP.array() - logSumExp(logP)).exp() / before.array();
         logp += response.eta.col(target.category) / N - expEta * ratio;
       }
       next = (logp.array() - logp.maxCoeff()).exp();
@@ -159,7 +155,7 @@ double sldaDocumentBound(std::span<const std::int32_t> words, std::span<const do
   Eigen::MatrixXd expEta;
   Eigen::VectorXd logP;
   sldaClassProducts(counts, response.eta, N, phi, expEta, logP);
-  return bound + response.eta.col(target.category).dot(total) / N - sldaLogSumExp(logP);
+  return bound + response.eta.col(target.category).dot(total) / N - logSumExp(logP);
 }
 
 bool sldaCorpusEStep(const DocumentWordCounts& docs, const Eigen::MatrixXd& elogBeta, const Eigen::VectorXd& alpha,
@@ -270,7 +266,7 @@ double sldaCategoricalTerms(const DocumentWordCounts& docs, const SldaDocuments&
       sldaClassProducts(counts, eta, N, phi, expEta, logP);
       total.setZero();
       for (Eigen::Index i = 0; i < n; ++i) total += counts[static_cast<std::size_t>(i)] * phi.col(i);
-      const double lse = sldaLogSumExp(logP);
+      const double lse = logSumExp(logP);
       values[b] += eta.col(targets[d].category).dot(total) / N - lse;
       if (!gradient) continue;
       share = (logP.array() - lse).exp();

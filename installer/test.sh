@@ -44,14 +44,9 @@ cmake --build build-test --parallel "$jobs"
 
 echo "== engine tests under AddressSanitizer and UndefinedBehaviorSanitizer: ${engine[*]}"
 # GCC's maybe-uninitialized misfires at -Og (on std::stop_source); the optimised build keeps it for the engine.
-# Sixteen sources a unit instead of eight: at -Og the compiler's time is mostly instantiating the
-# templates the sources share, so two units merged took 9.5% less (engine) and 26% less (a suite)
-# than the two apart; at -O2 merging gained 5% (engine) and lost 12% (tests_ui), so the optimised
-# build keeps eight.
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS="$compiler_heap" \
   -DCMAKE_CXX_FLAGS_DEBUG="-Og -g1 -Wno-maybe-uninitialized" \
-  -DLATENT_WERROR=ON -DLATENT_SANITIZE=ON -DLATENT_BUILD_GUI=OFF -DLATENT_UNITY_BUILD=ON -DLATENT_UNITY_BATCH_SIZE=16 \
-  -DLATENT_TEST_FOLDERS="$engine_folders"
+  -DLATENT_WERROR=ON -DLATENT_SANITIZE=ON -DLATENT_BUILD_GUI=OFF -DLATENT_UNITY_BUILD=ON -DLATENT_TEST_FOLDERS="$engine_folders"
 cmake --build build-asan --parallel "$jobs" --target "${engine[@]/#/tests_}"
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --output-on-failure --parallel "$jobs" -L "$engine_labels")

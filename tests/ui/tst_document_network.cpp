@@ -36,7 +36,7 @@ namespace {
 constexpr int kNetworkDocuments = 60;
 
 // Even documents write about money, odd ones about rivers; each links to the next three of its theme.
-std::vector<test::TextDocument> themedDocuments() {
+std::vector<test::TextDocument> moneyAndRiverDocuments() {
   const std::vector<std::string> money = {"money", "loan", "credit", "interest", "debt", "payment"};
   const std::vector<std::string> river = {"river", "stream", "water", "fish", "boat", "shore"};
   std::vector<test::TextDocument> docs;
@@ -87,7 +87,7 @@ class TestDocumentNetwork : public QObject {
     m_file = m_scratch->path("linked.latent");
     {
       core::Project project(m_file);
-      test::addTextCorpus(project, "papers", themedDocuments(), true);
+      test::addTextCorpus(project, "papers", moneyAndRiverDocuments(), true);
       core::LinksImportRequest links;
       links.corpus = "papers";
       links.source = m_scratch->write("links.csv", themedLinks());
@@ -177,7 +177,7 @@ class TestDocumentNetwork : public QObject {
     std::int64_t dataset = 0;
     {
       core::Project project(file);
-      dataset = test::addTextCorpus(project, "plain", themedDocuments(), true);
+      dataset = test::addTextCorpus(project, "plain", moneyAndRiverDocuments(), true);
     }
     ui::MainWindow window;
     window.resize(1100, 700);

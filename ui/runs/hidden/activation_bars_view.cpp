@@ -20,8 +20,8 @@
 namespace latent::ui {
 namespace {
 
-constexpr double kBarsMargin = 8;
-constexpr double kBarsMaxWidth = 28;
+constexpr double kActivationMargin = 8;
+constexpr double kActivationMaxWidth = 28;
 
 }  // namespace
 
@@ -51,13 +51,13 @@ double ActivationBarsView::barValue(int unit) const {
 
 QRectF ActivationBarsView::plotRect() const {
   const QFontMetricsF fm(font());
-  const double left = kBarsMargin + fm.horizontalAdvance(QStringLiteral("0.0")) + 10;
+  const double left = kActivationMargin + fm.horizontalAdvance(QStringLiteral("0.0")) + 10;
   // Under the plot: the unit numbers, then the key to the mean ticks.
-  const QRectF area(left, kBarsMargin + fm.height() / 2, rect().width() - left - kBarsMargin,
-                    rect().height() - 2 * kBarsMargin - 2 * fm.height() - 8 - fm.height() / 2);
+  const QRectF area(left, kActivationMargin + fm.height() / 2, rect().width() - left - kActivationMargin,
+                    rect().height() - 2 * kActivationMargin - 2 * fm.height() - 8 - fm.height() / 2);
   const int n = barCount();
   if (n == 0) return area;
-  const double width = std::min(area.width(), n * kBarsMaxWidth);
+  const double width = std::min(area.width(), n * kActivationMaxWidth);
   return {area.left(), area.top(), width, area.height()};
 }
 
@@ -129,7 +129,7 @@ void ActivationBarsView::paintEvent(QPaintEvent*) {
     painter.setPen(QPen(grid, 1));
     painter.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y));
     painter.setPen(text);
-    painter.drawText(QRectF(kBarsMargin, y - fm.height() / 2, plot.left() - kBarsMargin - 6, fm.height()),
+    painter.drawText(QRectF(kActivationMargin, y - fm.height() / 2, plot.left() - kActivationMargin - 6, fm.height()),
                      Qt::AlignRight | Qt::AlignVCenter,
                      probabilities ? QLocale().toString(v, 'f', 1) : formatCompact(v, 2));
   }
@@ -157,7 +157,7 @@ void ActivationBarsView::paintEvent(QPaintEvent*) {
         QRectF(plot.left() + k * slot + slot / 2 - numberWidth, plot.bottom() + 2, 2 * numberWidth, fm.height()),
         Qt::AlignCenter, QString::number(k + 1));
   painter.setPen(quiet);
-  const double captionWidth = rect().width() - plot.left() - kBarsMargin;
+  const double captionWidth = rect().width() - plot.left() - kActivationMargin;
   painter.drawText(
       QRectF(plot.left(), plot.bottom() + fm.height() + 6, captionWidth, fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
       fm.elidedText(tr("unit · bar: this %1 · dash: mean over all %2").arg(m_data->caseNoun(), m_data->caseNoun(true)),

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // lda-gibbs's choices made from its options and the data: what `--sampler auto` runs, when alpha
 // and beta are first re-estimated after a warm-up, and how the words are dealt into the groups of
-// a parallel sweep.
+// a parallel sweep and the documents into its partitions.
 #include <QtTest>
 
 #include <algorithm>
 #include <array>
+#include <cmath>
+#include <string>
+#include <vector>
 
 #include "core/data/gibbs_toy.hpp"
 #include "core/models/topic/lda_gibbs.hpp"
@@ -64,6 +67,31 @@ class LdaGibbsOptionsTest : public QObject {
     QCOMPARE(frequentWords[1], std::int64_t{2});
     const auto one = core::topic::balancedWordGroups(frequency, 1);
     QVERIFY(std::all_of(one.begin(), one.end(), [](auto g) { return g == 0; }));
+  }
+
+  // The sparse sampler's partitions hold equal work, not equal tokens: a token of a frequent word
+  // walks a list of up to K topics, a word seen once a list of one. Ten documents of one frequent
+  // word, then ten of words seen once: equal tokens cut after the tenth document, and one
+  // partition walked forty times the other's lists; equal work cuts after the fifth.
+  void documentRangesBalanceTheSparseSamplersWork() {
+    QVERIFY(std::abs(core::topic::sparseStartCost(1, 50) - 50.0 * (1.0 - std::exp(-1.0 / 50.0))) < 1e-12);
+    QVERIFY(std::abs(core::topic::sparseStartCost(100000, 50) - 50.0) < 1e-9);
+    std::vector<std::string> texts;
+    for (int d = 0; d < 10; ++d)
+      texts.emplace_back("common common common common common common common common common common");
+    for (int d = 0; d < 10; ++d) {
+      std::string text;
+      for (int i = 0; i < 10; ++i) text += "rare" + std::to_string(10 * d + i) + " ";
+      texts.push_back(text);
+    }
+    const auto corpus = test::corpusFromTexts(texts);
+    QCOMPARE(corpus.tokenCount(), std::size_t{200});
+    const auto cut = [&](core::topic::PartitionBalance balance) {
+      const core::topic::LdaGibbsState state(corpus, 50, 0.1, 0.01, 2, 1, balance);
+      return state.partitions()[0].end;
+    };
+    QCOMPARE(cut(core::topic::PartitionBalance::Tokens), std::size_t{10});
+    QCOMPARE(cut(core::topic::PartitionBalance::WordTopics), std::size_t{5});
   }
 
   // The warm-up's sweeps count towards the burn-in of the re-estimation of alpha and beta: after

@@ -624,9 +624,13 @@ class LdaGibbsModel final : public DescribedModel<&ldaGibbsInfo> {
     topic::GibbsDistribution distribution{group, stop, {}};
     topic::GibbsDistribution* const distributed = processes > 1 ? &distribution : nullptr;
     if (distributed != nullptr) stop = distribution.agreed.get_token();
+    // The sparse sampler's tokens cost what their words' lists hold (after a warp warm-up, too:
+    // the sparse sweeps are most of such a fit); the others' cost about the same each.
+    const auto balance = options.sampler == LdaGibbsOptions::Sampler::Sparse ? topic::PartitionBalance::WordTopics
+                                                                             : topic::PartitionBalance::Tokens;
     const auto makeState = [&](std::uint64_t seed) {
       return std::make_unique<LdaGibbsState>(*data.corpus, static_cast<int>(options.topics), options.startAlpha(),
-                                             options.beta, partitions, seed);
+                                             options.beta, partitions, seed, balance);
     };
     auto first = makeState(settings.seed);
     if (options.sampler == LdaGibbsOptions::Sampler::Alias) {

@@ -15,7 +15,7 @@
 namespace latent::core::topic {
 
 LdaGibbsState::LdaGibbsState(const Corpus& corpus, int topics, double alpha, double beta, int partitions,
-                             std::uint64_t seed)
+                             std::uint64_t seed, PartitionBalance balance)
     : m_corpus(corpus),
       m_topics(topics),
       m_vocabulary(static_cast<int>(corpus.vocabularySize())),
@@ -31,7 +31,23 @@ LdaGibbsState::LdaGibbsState(const Corpus& corpus, int topics, double alpha, dou
   const std::size_t D = corpus.documentCount();
   const std::size_t P = std::max<std::size_t>(
       1, std::min<std::size_t>(static_cast<std::size_t>(std::max(partitions, 1)), std::max<std::size_t>(D, 1)));
-  m_partitions = balancedRanges(corpus.offsets, P);
+  if (balance == PartitionBalance::WordTopics && P > 1) {
+    // The running cost in fixed point (1/64 of a list entry), so that the ranges are cut by the
+    // same integer code as token counts. Every process of a distributed chain cuts the same.
+    std::vector<std::int64_t> tokenCost(m_wordFrequency.size());
+    for (std::size_t w = 0; w < tokenCost.size(); ++w)
+      tokenCost[w] = std::llround(64.0 * sparseStartCost(m_wordFrequency[w], topics));
+    std::vector<std::int64_t> cumulative(D + 1, 0);
+    for (std::size_t d = 0; d < D; ++d) {
+      std::int64_t cost = 0;
+      for (auto i = corpus.offsets[d]; i < corpus.offsets[d + 1]; ++i)
+        cost += tokenCost[static_cast<std::size_t>(corpus.tokens[static_cast<std::size_t>(i)])];
+      cumulative[d + 1] = cumulative[d] + cost;
+    }
+    m_partitions = balancedRanges(cumulative, P);
+  } else {
+    m_partitions = balancedRanges(corpus.offsets, P);
+  }
   for (std::size_t p = 0; p < P; ++p) m_rngs.push_back({Rng(seed, p)});
 
   // Uniform initial topics, each partition from its own stream.
@@ -217,6 +233,11 @@ std::vector<DocumentRange> balancedRanges(std::span<const std::int64_t> offsets,
     begin = end;
   }
   return ranges;
+}
+
+double sparseStartCost(std::int64_t frequency, int topics) noexcept {
+  const double K = std::max(topics, 1);
+  return -K * std::expm1(-static_cast<double>(frequency) / K);
 }
 
 double logGammaRatio(std::int64_t n, double a) noexcept {

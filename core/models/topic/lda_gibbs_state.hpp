@@ -25,12 +25,20 @@ struct DocumentRange {
 // different threads in every step are aligned to it so that no two of them share a line.
 inline constexpr std::size_t kCacheLine = 64;
 
+// What the document ranges of several partitions balance: the partitions of a round wait for
+// one another, so each range should hold the same work.
+enum class PartitionBalance {
+  Tokens,     // equal token counts: a token costs about the same whatever its word (alias, warp)
+  WordTopics  // equal sparse-sampler work: see sparseStartCost
+};
+
 class LdaGibbsState {
  public:
-  // Splits the documents into `partitions` contiguous ranges of about equal token counts and
-  // gives each range its stream Rng(seed, index). Assignments start uniformly at random, drawn
-  // from the same streams (so they too depend only on seed and partitioning).
-  LdaGibbsState(const Corpus& corpus, int topics, double alpha, double beta, int partitions, std::uint64_t seed);
+  // Splits the documents into `partitions` contiguous ranges of about equal work (`balance`)
+  // and gives each range its stream Rng(seed, index). Assignments start uniformly at random,
+  // drawn from the same streams (so they too depend only on seed and partitioning).
+  LdaGibbsState(const Corpus& corpus, int topics, double alpha, double beta, int partitions, std::uint64_t seed,
+                PartitionBalance balance = PartitionBalance::Tokens);
 
   const Corpus& corpus() const noexcept { return m_corpus; }
   int topics() const noexcept { return m_topics; }
@@ -104,6 +112,15 @@ class LdaGibbsState {
 // Splits items 0..n-1, item j weighing offsets[j + 1] - offsets[j], into `parts` <= max(n, 1)
 // contiguous ranges of about equal weight, none empty unless n = 0.
 std::vector<DocumentRange> balancedRanges(std::span<const std::int64_t> offsets, std::size_t parts);
+
+// What one token of a word seen `frequency` times in the corpus costs the sparse sampler, in
+// entries of its word's list that the word bucket walks: from a uniform start the list holds
+// K (1 - exp(-frequency / K)) topics on average. A token's other work is small beside it (at
+// K = 100 a token walked 33 entries on average over 100 sweeps, at K = 1000 236 over 30), and
+// documents differ in how many of their tokens are frequent words, so ranges of equal tokens
+// gave one partition 9-11% more entries to walk, and the other waited (tests/benchmarks/README.md,
+// "Document ranges balanced by the sampler's work").
+double sparseStartCost(std::int64_t frequency, int topics) noexcept;
 
 // The word groups of a chain with `groups` partitions (lda_gibbs_sparse_kernel.hpp): each word's
 // group, so that every group holds about the same number of tokens AND the same mix of frequent

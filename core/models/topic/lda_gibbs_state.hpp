@@ -115,10 +115,9 @@ std::vector<DocumentRange> balancedRanges(std::span<const std::int64_t> offsets,
 
 // What one token of a word seen `frequency` times in the corpus costs the sparse sampler, in
 // entries of its word's list that the word bucket walks: from a uniform start the list holds
-// K (1 - exp(-frequency / K)) topics on average. A token's other work is small beside it (at
-// K = 100 a token walked 33 entries on average over 100 sweeps, at K = 1000 236 over 30), and
-// documents differ in how many of their tokens are frequent words, so ranges of equal tokens
-// gave one partition 9-11% more entries to walk, and the other waited (tests/benchmarks/README.md,
+// K (1 - exp(-frequency / K)) topics on average. A token's other work is small beside that walk,
+// and documents differ in how many of their tokens are frequent words, so ranges of equal tokens
+// gave one partition more entries to walk while the other waited (tests/benchmarks/README.md,
 // "Document ranges balanced by the sampler's work").
 double sparseStartCost(std::int64_t frequency, int topics) noexcept;
 

@@ -10,6 +10,7 @@
 #include <Eigen/Cholesky>
 #include <Eigen/Core>
 
+#include "categorical_draw.hpp"
 #include "core/data/corpus.hpp"
 #include "core/data/synthetic_lda.hpp"
 #include "core/util/random.hpp"
@@ -42,13 +43,8 @@ inline GeneratedCtm generateCtm(int documents, int length, std::uint64_t seed) {
     theta /= theta.sum();
     words.clear();
     for (int t = 0; t < length; ++t) {
-      double u = rng.uniform();
-      int k = 0;
-      while (k + 1 < K && (u -= theta[k]) >= 0.0) ++k;
-      double w = rng.uniform();
-      int v = 0;
-      while (v + 1 < V && (w -= out.topicWord(k, v)) >= 0.0) ++v;
-      words.push_back(v);
+      const int k = drawIndex(rng, theta);
+      words.push_back(drawIndex(rng, out.topicWord.row(k)));
     }
     out.corpus.addDocument("d" + std::to_string(d), "", words);
   }

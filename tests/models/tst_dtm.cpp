@@ -12,6 +12,7 @@
 #include <stop_token>
 #include <thread>
 
+#include "categorical_draw.hpp"
 #include "core/data/synthetic_lda.hpp"
 #include "core/data/time_slices.hpp"
 #include "core/eval/topic_matching.hpp"
@@ -62,13 +63,8 @@ GeneratedDtm generateDtm(int documentsPerSlice, int length, std::uint64_t seed) 
       const auto theta = core::sampleSymmetricDirichlet(rng, kDtmTopics, 0.3);
       words.clear();
       for (int i = 0; i < length; ++i) {
-        double u = rng.uniform();
-        int k = 0;
-        while (k + 1 < kDtmTopics && (u -= theta[k]) >= 0.0) ++k;
-        double w = rng.uniform();
-        int v = 0;
-        while (v + 1 < kDtmWords && (w -= topics(k, v)) >= 0.0) ++v;
-        words.push_back(v);
+        const int k = test::drawIndex(rng, theta);
+        words.push_back(test::drawIndex(rng, topics.row(k)));
       }
       out.corpus.addDocument("d" + std::to_string(out.corpus.documentCount()), "", words);
       out.corpus.times.push_back(std::to_string(2000 + t));

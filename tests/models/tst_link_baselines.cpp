@@ -77,6 +77,19 @@ class LinkBaselinesTest : public QObject {
     QVERIFY(scores.ldaHidden);
     QVERIFY2(std::abs(scores.ldaHidden->auc - 0.5) < 0.2, std::to_string(scores.ldaHidden->auc).c_str());
   }
+
+  // Without the block model, LDA-cosine alone, the same as with it (its own fit and seed).
+  void withoutTheBlockModelLdaAlone() {
+    const auto corpus = twoGroupCorpus(true, 3);
+    const core::PreparedData prepared(corpus, 0.2, 11);
+    core::LinkBaselineSettings settings{2, 100, 5, 1};
+    settings.blockModel = false;
+    const auto alone = core::fitLinkBaselines(prepared.data(), settings, {});
+    QVERIFY(alone.ldaHidden && alone.ldaNew && !alone.mmsbHidden);
+    const auto both = core::fitLinkBaselines(prepared.data(), {2, 100, 5, 1}, {});
+    QCOMPARE(alone.ldaHidden->auc, both.ldaHidden->auc);
+    QCOMPARE(alone.ldaNew->auc, both.ldaNew->auc);
+  }
 };
 
 LATENT_TEST_CASE(LinkBaselinesTest)

@@ -96,7 +96,7 @@ LinkBaselineScores fitLinkBaselines(const FitData& data, const LinkBaselineSetti
       }
     }
   }
-  if (stop.stop_requested() || split.trainDocuments < 2) return out;
+  if (!settings.blockModel || stop.stop_requested() || split.trainDocuments < 2) return out;
 
   const LinkGraph links = linkGraph(split);
   FitData graphData;

@@ -21,6 +21,7 @@ struct LinkBaselineSettings {
   std::int64_t iterations = 200;  // sweeps of each
   std::uint64_t seed = 1;
   int threads = 1;
+  bool blockModel = true;  // MMSB too; it visits every pair of training documents per sweep
 };
 
 struct LinkBaselineScores {
@@ -29,9 +30,9 @@ struct LinkBaselineScores {
   std::optional<LinkPredictionScores> mmsbHidden;  // mmsb (cannot place a document without links)
 };
 
-// Fits both and scores them on data.links (hidden pairs; new documents for LDA). Needs a linked
-// corpus (data.links). Returns what was reached when `stop` is requested (a baseline not fitted
-// stays empty).
+// Fits both (LDA alone without blockModel) and scores them on data.links (hidden pairs; new
+// documents for LDA). Needs a linked corpus (data.links). Returns what was reached when `stop` is
+// requested (a baseline not fitted stays empty).
 LinkBaselineScores fitLinkBaselines(const FitData& data, const LinkBaselineSettings& settings, std::stop_token stop);
 
 // baseline_auc_lda_cosine, baseline_auc_mmsb and their precision at 10 (link_prediction.hpp).

@@ -42,8 +42,9 @@ namespace latent::core::topic {
 // Packed = uint32_t when every count fits beside the topic bits, else uint64_t.
 //
 // With one partition the sampler runs through the documents in order: the exact sequential
-// sampler. With P partitions (of documents) the words are split too, into P groups of about
-// equal token counts, and a sweep has P rounds: in round r, partition p samples the tokens of its
+// sampler. With P partitions (of documents) the words are split too, into P groups
+// (balancedWordGroups: every partition's share of every group about the same work), and a sweep
+// has P rounds: in round r, partition p samples the tokens of its
 // documents whose word is in group (p + r) mod P, document by document (a Gibbs sweep may visit
 // the tokens in any order). No two partitions touch one word's counts, or one document's, in the
 // same round, so all of them sample from the one table of word-topic counts and every n_wk and
@@ -420,7 +421,9 @@ class SparseGibbsKernel {
     buildGlobalCounts();
     for (std::size_t p = 0; p < P; ++p) m_partitions.emplace_back(*this, p);
     if (P > 1) {
-      const auto groupOf = balancedWordGroups(frequency, P);
+      std::vector<double> cost(V);
+      for (std::size_t w = 0; w < V; ++w) cost[w] = sparseStartCost(frequency[w], m_K);
+      const auto groupOf = balancedWordGroups(state.corpus(), state.partitions(), cost);
       m_groupWords.assign(P, {});
       for (std::size_t w = 0; w < V; ++w) m_groupWords[groupOf[w]].push_back(static_cast<std::uint32_t>(w));
       tbb::parallel_for(tbb::blocked_range<std::size_t>(m_firstLocal, m_lastLocal, 1), [&](const auto& r) {

@@ -121,12 +121,18 @@ std::vector<DocumentRange> balancedRanges(std::span<const std::int64_t> offsets,
 // "Document ranges balanced by the sampler's work").
 double sparseStartCost(std::int64_t frequency, int topics) noexcept;
 
-// The word groups of a chain with `groups` partitions (lda_gibbs_sparse_kernel.hpp): each word's
-// group, so that every group holds about the same number of tokens AND the same mix of frequent
-// and rare words. A round's partitions wait for one another, and a token of a frequent word costs
-// more (its list of topics is longer), so groups of equal tokens but one of them all frequent
-// words kept one thread waiting every round.
-std::vector<std::uint32_t> balancedWordGroups(std::span<const std::int64_t> frequency, std::size_t groups);
+// The word groups of a chain whose partitions sample the document `ranges` of `corpus`
+// (lda_gibbs_sparse_kernel.hpp): each word's group. In round r partition p samples its range's
+// tokens of group (p + r) mod P and the round waits for the slowest partition, so each of these
+// P x P blocks should hold the same work, a token of word w costing cost[w]. Groups of equal
+// totals are not enough: documents on one subject come together in a corpus (man pages by
+// section, speeches by year) and use their own words most, so one range's block of a group can
+// hold twice another's (tests/benchmarks/round_balance.py). The words of most work, heaviest
+// first, each go to the group whose largest block (relative to its range's share) stays smallest
+// with the word's work in every range added; the rest, each small beside a block, are taken to
+// spread like the ranges' work and go to the group whose largest relative block is smallest.
+std::vector<std::uint32_t> balancedWordGroups(const Corpus& corpus, std::span<const DocumentRange> ranges,
+                                              std::span<const double> cost);
 
 // log Gamma(n + a) - log Gamma(a) for an integer count n >= 0.
 double logGammaRatio(std::int64_t n, double a) noexcept;

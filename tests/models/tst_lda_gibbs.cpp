@@ -205,6 +205,44 @@ class LdaGibbsTest : public QObject {
     QCOMPARE(full.row(4).sum(), -3.0);
   }
 
+  // What a distributed chain sums over its processes instead of gathering every token's topic
+  // (lda_gibbs_distribution.hpp): each range's histograms, sent as a message and added up, are
+  // the whole corpus's entry for entry, and each range's log prior terms, added in document
+  // order, the whole log prior to the last bit.
+  void documentRangesAddUpToTheWholeCorpus() {
+    core::SyntheticLdaSpec spec;
+    spec.topics = 6;
+    spec.vocabulary = 80;
+    spec.documents = 50;
+    spec.meanLength = 30;
+    const auto synthetic = core::generateLdaCorpus(spec);
+    const int K = 7;
+    LdaGibbsState state(synthetic.corpus, K, 0.2, 0.05, 3, 11);
+    SparseGibbsKernel<std::uint32_t> kernel(state);
+    std::vector<double> unused;
+    for (int sweep = 0; sweep < 3; ++sweep) QVERIFY(kernel.sweep({}, false, unused));
+    core::DocumentTopicHistograms sum;
+    sum.topic.assign(K, {});
+    std::vector<double> terms(synthetic.corpus.documentCount());
+    for (const auto& range : state.partitions()) {
+      core::Bytes message;
+      core::topic::appendHistograms(message, state.documentTopicHistograms(range.begin, range.end));
+      core::ByteReader reader(message);
+      core::topic::addHistograms(reader, sum);
+      state.logPriorPerDocument(range.begin, std::span(terms).subspan(range.begin, range.end - range.begin));
+    }
+    const auto whole = state.documentTopicHistograms();
+    QVERIFY(sum.topic == whole.topic);
+    QVERIFY(sum.length == whole.length);
+    QVERIFY(std::accumulate(terms.begin(), terms.end(), 0.0) == state.logPriorOfAssignments());
+    core::Bytes tooMany;
+    core::topic::appendHistograms(tooMany, whole);
+    core::DocumentTopicHistograms fewer;
+    fewer.topic.assign(K - 1, {});
+    core::ByteReader reader(tooMany);
+    QVERIFY_THROWS_EXCEPTION(core::CommunicatorError, core::topic::addHistograms(reader, fewer));
+  }
+
   void countsMatchTheAssignmentsAfterParallelSweeps() {
     checkCountsAfterSweeps<SparseGibbsKernel<std::uint32_t>>(1);
     checkCountsAfterSweeps<SparseGibbsKernel<std::uint32_t>>(3);

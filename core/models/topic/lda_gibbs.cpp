@@ -162,7 +162,12 @@ std::vector<std::int64_t> countHistogram(const Kernel& kernel, const LdaGibbsSta
 template <typename Kernel>
 void reestimateHyperparameters(const Kernel& kernel, LdaGibbsState& state, std::vector<std::int64_t> histogram) {
   Eigen::VectorXd alpha = state.alphaVector();
-  optimizeAsymmetricAlpha(alpha, state.documentTopicHistograms());
+  // A distributed kernel sums them over its processes (the sparse kernel's); the others' states
+  // hold every document.
+  if constexpr (requires { kernel.documentTopicHistograms(); })
+    optimizeAsymmetricAlpha(alpha, kernel.documentTopicHistograms());
+  else
+    optimizeAsymmetricAlpha(alpha, state.documentTopicHistograms());
   state.setAlpha(alpha);
   if (histogram.empty()) histogram = countHistogram(kernel, state);
   state.setBeta(optimizeSymmetricBeta(state.beta(), state.vocabularySize(),
@@ -216,7 +221,7 @@ class GibbsChain final : public FitChain {
     if (!complete) return false;
     ++m_sweeps;
     const bool optimizeDue = hyperparametersDue(m_options, m_warmUpSweeps + it) && m_tokens > 0;
-    if (due || harmonicDue || optimizeDue || it >= m_averageFrom) synchronizeState(m_kernel, due || optimizeDue);
+    if (due || harmonicDue || optimizeDue || it >= m_averageFrom) synchronizeState(m_kernel, false);
 
     std::vector<std::int64_t> histogram;
     double logWords = 0.0;
@@ -331,6 +336,8 @@ class GibbsChain final : public FitChain {
       metrics["processes"] = m_settings.communicator->size();
       if constexpr (requires { m_kernel.communicatedBytesPerSweep(); })
         metrics["communicated_bytes_per_sweep"] = m_kernel.communicatedBytesPerSweep();
+      if constexpr (requires { m_kernel.synchronizationBytes(); })
+        metrics["synchronization_bytes"] = m_kernel.synchronizationBytes();
     }
     metrics["train_tokens"] = m_state.tokenCount();
     metrics["sampling_seconds"] = m_samplingSeconds;

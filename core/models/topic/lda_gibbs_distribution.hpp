@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // What a sparse Gibbs kernel needs to sample one chain across several processes (latent-cli fit
-// --distributed): the group, and the stop request every process must agree on.
+// --distributed): the group, the stop request every process must agree on, and the messages of
+// the histograms alpha is re-estimated from.
 #pragma once
 
 #include <stop_token>
 
+#include "core/models/topic/dirichlet_hyperparameters.hpp"
 #include "core/util/communicator.hpp"
 
 namespace latent::core::topic {
@@ -19,5 +21,13 @@ struct GibbsDistribution {
   std::stop_token localStop;
   std::stop_source agreed;
 };
+
+// A process's histograms (of its own documents) as a message: per topic, then for the lengths,
+// the number of nonzero entries and each one's (count, documents). Only the nonzero entries: at
+// K = 1000 most topics hold few of the counts up to a document's length.
+void appendHistograms(Bytes& out, const DocumentTopicHistograms& histograms);
+// Adds such a message to `sum` (sum.topic has K rows): summed over the processes in any order,
+// the histograms of the whole corpus, entry for entry and sized as one process computes them.
+void addHistograms(ByteReader& in, DocumentTopicHistograms& sum);
 
 }  // namespace latent::core::topic

@@ -66,8 +66,9 @@ namespace latent::core::topic {
 // totals' changes of the round are summed over the processes. Every partition thus samples from
 // the very counts it would in one process with P partitions, from the same random stream, so the
 // chain is the one-process chain with --partitions P, bit for bit. Whatever needs the whole
-// table or every assignment (evaluation, hyperparameters, snapshots, results) asks for
-// synchronize() first: every process's current groups, and its documents' topics, to all.
+// table (evaluation, hyperparameters, snapshots, results) asks for synchronize() first: every
+// process's current groups to all. Only the results need every assignment (synchronize(true));
+// the log prior and alpha's histograms are summed from each process's documents.
 template <typename Packed>
 class SparseGibbsKernel {
  public:
@@ -409,6 +410,7 @@ class SparseGibbsKernel {
       m_firstLocal = rank * perProcess;
       m_lastLocal = m_firstLocal + perProcess;
       m_abortAfterSweeps = distributedTestAbortAfterSweeps(distribution->group->rank());
+      m_bytesBefore = distribution->group->bytesSent();
       // A state kept between restarts holds only this process's documents' topics current.
       m_assignmentsCurrent = false;
       synchronizeAssignments();
@@ -494,9 +496,31 @@ class SparseGibbsKernel {
     if (assignments) synchronizeAssignments();
   }
 
+  // The histograms of n_dk and of document lengths over every document of the chain (for alpha's
+  // re-estimation). Distributed: each process's, for its own documents, summed over the processes,
+  // so that no process needs the others' assignments for it.
+  DocumentTopicHistograms documentTopicHistograms() const {
+    if (m_distribution == nullptr) return m_state.documentTopicHistograms();
+    const auto own = localDocuments();
+    Bytes message;
+    appendHistograms(message, m_state.documentTopicHistograms(own.begin, own.end));
+    DocumentTopicHistograms sum;
+    sum.topic.assign(static_cast<std::size_t>(m_K), {});
+    for (const auto& part : m_distribution->group->allGather(message)) {
+      ByteReader reader(part);
+      addHistograms(reader, sum);
+    }
+    return sum;
+  }
+
   // Bytes this process sent around the ring and in the totals' sums per sweep, on average.
   double communicatedBytesPerSweep() const {
     return m_sweeps > 0 ? static_cast<double>(m_sweepBytes) / static_cast<double>(m_sweeps) : 0.0;
+  }
+  // Bytes this process sent outside the sweeps' rounds so far: the synchronisations, from the
+  // assignments gathered when the kernel was built to the results' (docs/DISTRIBUTED.md).
+  std::int64_t synchronizationBytes() const {
+    return m_distribution != nullptr ? m_distribution->group->bytesSent() - m_bytesBefore - m_sweepBytes : 0;
   }
 
   // After a round: n_k = n_k + sum_p (n_k of partition p - n_k), the partitions' moves added up.
@@ -577,10 +601,37 @@ class SparseGibbsKernel {
     m_sweepBytes += group.bytesSent() - bytesBefore;
     if (m_sweeps == m_abortAfterSweeps) std::abort();  // the distributed tests' crashed process
     if (wantLogPrior) {
-      synchronize(true);
-      logPrior[0] = m_state.logPriorOfAssignments();
+      synchronize(false);  // what asks for the prior asks for the log joint, which reads the table
+      logPrior[0] = distributedLogPrior();
     }
     return true;
+  }
+
+  // Documents [first, last) of this process's partitions.
+  DocumentRange localDocuments() const {
+    const auto& parts = m_state.partitions();
+    return {parts[m_firstLocal].begin, parts[m_lastLocal - 1].end};
+  }
+
+  // log P(Z | alpha) from every process's terms for its documents, gathered in document order and
+  // added up as the one-process chain adds them: bit for bit its value, for 8 bytes a document
+  // rather than every token's topic.
+  double distributedLogPrior() const {
+    const auto own = localDocuments();
+    std::vector<double> terms(own.end - own.begin);
+    m_state.logPriorPerDocument(own.begin, terms);
+    const auto all = m_distribution->group->allGather(std::as_bytes(std::span<const double>(terms)));
+    double total = 0.0;
+    std::size_t documents = 0;
+    for (const auto& part : all) {
+      if (part.size() % sizeof(double) != 0) throw CommunicatorError("a log prior message ended early");
+      ByteReader reader(part);
+      for (std::size_t j = 0; j < part.size() / sizeof(double); ++j) total += reader.read<double>();
+      documents += part.size() / sizeof(double);
+    }
+    if (documents != m_state.corpus().documentCount())
+      throw CommunicatorError("the processes' documents do not make up the corpus");
+    return total;
   }
 
   // Word group g's nonzero counts: per word, how many, then the packed entries.
@@ -680,7 +731,7 @@ class SparseGibbsKernel {
   GibbsDistribution* m_distribution = nullptr;
   std::size_t m_firstLocal = 0, m_lastLocal = 0, m_shift = 0;
   bool m_tableCurrent = true, m_assignmentsCurrent = true;
-  std::int64_t m_sweeps = 0, m_sweepBytes = 0, m_abortAfterSweeps = -1;
+  std::int64_t m_sweeps = 0, m_sweepBytes = 0, m_abortAfterSweeps = -1, m_bytesBefore = 0;
 };
 
 }  // namespace latent::core::topic

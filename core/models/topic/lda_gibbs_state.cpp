@@ -78,17 +78,22 @@ Eigen::VectorXd LdaGibbsState::alphaVector() const {
 }
 
 DocumentTopicHistograms LdaGibbsState::documentTopicHistograms() const {
+  return documentTopicHistograms(0, m_corpus.documentCount());
+}
+
+DocumentTopicHistograms LdaGibbsState::documentTopicHistograms(std::size_t firstDocument,
+                                                               std::size_t lastDocument) const {
   const std::size_t K = static_cast<std::size_t>(m_topics);
-  const std::size_t D = m_corpus.documentCount();
   // Nonzero (topic, count) pairs per document block, gathered in parallel and then counted in
   // block order; the histograms hold integers, so the result is exact either way.
   constexpr std::size_t kBlock = 256;
-  const std::size_t blocks = (D + kBlock - 1) / kBlock;
+  const std::size_t blocks = (lastDocument - firstDocument + kBlock - 1) / kBlock;
   std::vector<std::vector<std::pair<std::int32_t, std::int32_t>>> pairs(blocks);
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, blocks, 1), [&](const auto& r) {
     std::vector<std::int32_t> counts(K, 0);
     for (std::size_t b = r.begin(); b != r.end(); ++b) {
-      for (std::size_t d = b * kBlock; d < std::min(D, (b + 1) * kBlock); ++d) {
+      const std::size_t from = firstDocument + b * kBlock, to = std::min(lastDocument, from + kBlock);
+      for (std::size_t d = from; d < to; ++d) {
         const auto first = static_cast<std::size_t>(m_corpus.offsets[d]),
                    last = static_cast<std::size_t>(m_corpus.offsets[d + 1]);
         for (std::size_t i = first; i < last; ++i) ++counts[static_cast<std::size_t>(m_z[i])];
@@ -108,7 +113,7 @@ DocumentTopicHistograms LdaGibbsState::documentTopicHistograms() const {
       if (row.size() <= static_cast<std::size_t>(c)) row.resize(static_cast<std::size_t>(c) + 1, 0);
       ++row[static_cast<std::size_t>(c)];
     }
-  for (std::size_t d = 0; d < D; ++d) {
+  for (std::size_t d = firstDocument; d < lastDocument; ++d) {
     const auto n = m_corpus.documentLength(d);
     if (n == 0) continue;
     if (h.length.size() <= n) h.length.resize(n + 1, 0);
@@ -118,12 +123,19 @@ DocumentTopicHistograms LdaGibbsState::documentTopicHistograms() const {
 }
 
 double LdaGibbsState::logPriorOfAssignments() const {
+  std::vector<double> perDocument(m_corpus.documentCount(), 0.0);
+  logPriorPerDocument(0, perDocument);
+  double total = 0.0;
+  for (const double v : perDocument) total += v;  // document order: independent of threads
+  return total;
+}
+
+void LdaGibbsState::logPriorPerDocument(std::size_t firstDocument, std::span<double> out) const {
   const std::size_t K = static_cast<std::size_t>(m_topics);
-  const std::size_t D = m_corpus.documentCount();
-  std::vector<double> perDocument(D, 0.0);
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, D, 64), [&](const auto& r) {
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, out.size(), 64), [&](const auto& r) {
     std::vector<std::int32_t> counts(K, 0);
-    for (std::size_t d = r.begin(); d != r.end(); ++d) {
+    for (std::size_t j = r.begin(); j != r.end(); ++j) {
+      const std::size_t d = firstDocument + j;
       const auto first = static_cast<std::size_t>(m_corpus.offsets[d]),
                  last = static_cast<std::size_t>(m_corpus.offsets[d + 1]);
       for (std::size_t i = first; i < last; ++i) ++counts[static_cast<std::size_t>(m_z[i])];
@@ -133,12 +145,9 @@ double LdaGibbsState::logPriorOfAssignments() const {
         if (counts[k] > 0) sum += logGammaRatio(counts[k], m_alpha[k]);
         counts[k] = 0;
       }
-      perDocument[d] = sum;
+      out[j] = sum;
     }
   });
-  double total = 0.0;
-  for (const double v : perDocument) total += v;  // document order: independent of threads
-  return total;
 }
 
 Eigen::MatrixXd LdaGibbsState::documentTopics() const {

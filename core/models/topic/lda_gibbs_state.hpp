@@ -63,13 +63,20 @@ class LdaGibbsState {
   void setBeta(double beta) noexcept { m_beta = beta; }
   Eigen::VectorXd alphaVector() const;
 
-  // Counts of n_dk over the documents and of document lengths, for optimizeAsymmetricAlpha.
+  // Counts of n_dk over the documents and of document lengths, for optimizeAsymmetricAlpha; of
+  // documents [firstDocument, lastDocument) only (a distributed chain's share, summed over the
+  // processes by addHistograms).
   DocumentTopicHistograms documentTopicHistograms() const;
+  DocumentTopicHistograms documentTopicHistograms(std::size_t firstDocument, std::size_t lastDocument) const;
 
   // log P(Z | alpha) = sum_d [log Gamma(alpha_0) - log Gamma(N_d + alpha_0)
   //                           + sum_k (log Gamma(n_dk + alpha_k) - log Gamma(alpha_k))]
   // (001 eq. 3, second product; 000 eq. 27.34 with an asymmetric alpha). One pass over z.
   double logPriorOfAssignments() const;
+  // The terms of that sum of documents firstDocument .. firstDocument + out.size() - 1, which
+  // logPriorOfAssignments adds up in document order (so that a distributed chain, gathering each
+  // process's terms, gets its sum to the last bit).
+  void logPriorPerDocument(std::size_t firstDocument, std::span<double> out) const;
 
   // Document d's topic proportions (n_dk + alpha_k) / (N_d + alpha_0) (001 eq. 5), D x K.
   Eigen::MatrixXd documentTopics() const;

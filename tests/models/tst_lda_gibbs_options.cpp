@@ -207,8 +207,9 @@ class LdaGibbsOptionsTest : public QObject {
   }
 
   // The default sampler, auto: sparse with the restarts below 500 topics; from 500 up from one
-  // start; from 2000 up after 200 warp sweeps (unless asked otherwise); and never either in a
-  // distributed fit, which runs the sparse sampler alone with the restarts.
+  // start, after 100 warp sweeps when the chain is shorter than 100 sweeps; from 2000 up after 200
+  // warp sweeps (unless asked otherwise); and never either in a distributed fit, which runs the
+  // sparse sampler alone with the restarts.
   void autoSamplerChoosesByTopics() {
     const auto resolve = [](const nlohmann::json& options, bool distributed = false) {
       return core::LdaGibbsOptions::table()
@@ -224,6 +225,15 @@ class LdaGibbsOptionsTest : public QObject {
     QCOMPARE(hundreds.warpStart, std::int64_t{0});
     QCOMPARE(hundreds.starts(), std::int64_t{1});
     QCOMPARE(resolve({{"k", 1999}}).warpStart, std::int64_t{0});
+    const auto shortChain = resolve({{"k", 500}, {"iterations", 99}});
+    QCOMPARE(shortChain.warpStart, std::int64_t{100});
+    QCOMPARE(shortChain.starts(), std::int64_t{1});
+    QCOMPARE(resolve({{"k", 1999}, {"iterations", 20}}).warpStart, std::int64_t{100});
+    QCOMPARE(resolve({{"k", 1000}, {"iterations", 100}}).warpStart, std::int64_t{0});
+    QCOMPARE(resolve({{"k", 499}, {"iterations", 20}}).warpStart, std::int64_t{0});
+    QCOMPARE(resolve({{"k", 1000}, {"iterations", 20}, {"warp_start", 10}}).warpStart, std::int64_t{10});
+    QCOMPARE(resolve({{"k", 2000}, {"iterations", 20}}).warpStart, std::int64_t{200});
+    QCOMPARE(resolve({{"k", 1000}, {"iterations", 20}}, true).warpStart, std::int64_t{0});
     const auto thousands = resolve({{"k", 2000}});
     QVERIFY(thousands.sampler == core::LdaGibbsOptions::Sampler::Sparse);
     QCOMPARE(thousands.warpStart, std::int64_t{200});

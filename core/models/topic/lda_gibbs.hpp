@@ -58,11 +58,14 @@ struct LdaGibbsOptions {
   // kAutoWarpStartSweeps sweeps of the warp sampler. With thousands of topics the exact sampler's
   // first sweeps from a random start are its dearest (a document still holds most topics), and the
   // warp sampler's cost does not grow with them; at a thousand the warm-up's head start is lost by
-  // a hundred exact sweeps (table() in lda_gibbs_options.cpp says why).
+  // a hundred exact sweeps, so there only a chain of fewer than kAutoShortChainSweeps gets one, of
+  // kAutoShortChainWarpStartSweeps (table() in lda_gibbs_options.cpp says why).
   LdaGibbsOptions resolved(bool distributed) const;
   static constexpr std::int64_t kAutoOneStartTopics = 500;
   static constexpr std::int64_t kAutoWarpTopics = 2000;
   static constexpr std::int64_t kAutoWarpStartSweeps = 200;
+  static constexpr std::int64_t kAutoShortChainSweeps = 100;
+  static constexpr std::int64_t kAutoShortChainWarpStartSweeps = 100;
 
   static const OptionTable<LdaGibbsOptions>& table();
 };

@@ -231,7 +231,7 @@ class GibbsChain final : public FitChain {
                                              m_kernel.topicTotals(), m_state.beta(), V);
     }
     if (harmonicDue) m_harmonicSamples.push_back(logWords);
-    if (it >= m_averageFrom) m_average.add(m_kernel, m_kernel.topicTotals(), m_state.beta());
+    if (m_root && it >= m_averageFrom) m_average.add(m_kernel, m_kernel.topicTotals(), m_state.beta());
     if (due) {
       double logPrior = 0.0;
       for (const double part : m_logPriorParts) logPrior += part;  // partition order
@@ -271,6 +271,10 @@ class GibbsChain final : public FitChain {
   // the last sample's phi when the chain stopped before the averaging stretch).
   void finish(FitResult& result) override {
     synchronizeState(m_kernel, true);
+    // The other processes of a distributed fit store nothing, so they keep no average of the
+    // topics (above) and build no result: at K = 1000 on a million documents its document topics
+    // alone would be gigabytes on every node.
+    if (!m_root) return;
     NamedMatrix phi = m_average.samples() > 0 ? averagedTopicWord() : sampledTopicWord();
     visitValues(phi, [&](const auto& topicWord) { finishWith(topicWord, result); });
     result.matrices.insert(result.matrices.begin(), std::move(phi));

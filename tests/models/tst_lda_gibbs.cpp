@@ -106,22 +106,28 @@ void checkPosterior(const core::Corpus& corpus, Extra... extra) {
   QVERIFY2(distance < 0.03, qPrintable(QString("total variation %1").arg(distance)));
 }
 
-template <typename Kernel, typename... Extra>
-void checkCountsAfterSweeps(int partitions, Extra... extra) {
+// A small corpus drawn from LDA: 6 topics over 80 words, documents of about 30 tokens.
+core::SyntheticLda smallSyntheticCorpus(int documents) {
   core::SyntheticLdaSpec spec;
   spec.topics = 6;
   spec.vocabulary = 80;
-  spec.documents = 40;
+  spec.documents = documents;
   spec.meanLength = 30;
-  const auto synthetic = core::generateLdaCorpus(spec);
+  return core::generateLdaCorpus(spec);
+}
+
+template <typename Kernel, typename... Extra>
+void checkCountsAfterSweeps(int partitions, Extra... extra) {
+  const auto synthetic = smallSyntheticCorpus(40);
   const int K = 7;
   LdaGibbsState state(synthetic.corpus, K, 0.2, 0.05, partitions, 11);
   Kernel kernel(state, extra...);
   std::vector<double> logPrior;
   for (int sweep = 0; sweep < 4; ++sweep) QVERIFY(kernel.sweep({}, true, logPrior));
   const auto brute = test::bruteCounts(synthetic.corpus, state.assignments(), K);
-  Eigen::MatrixXi counted = Eigen::MatrixXi::Zero(spec.vocabulary, K);
-  for (int w = 0; w < spec.vocabulary; ++w)
+  const auto V = static_cast<int>(synthetic.corpus.vocabularySize());
+  Eigen::MatrixXi counted = Eigen::MatrixXi::Zero(V, K);
+  for (int w = 0; w < V; ++w)
     kernel.forEachTopicOfWord(static_cast<std::size_t>(w),
                               [&](std::int32_t k, std::int64_t c) { counted(w, k) += static_cast<int>(c); });
   QVERIFY(counted == brute.wordTopic);
@@ -210,12 +216,7 @@ class LdaGibbsTest : public QObject {
   // the whole corpus's entry for entry, and each range's log prior terms, added in document
   // order, the whole log prior to the last bit.
   void documentRangesAddUpToTheWholeCorpus() {
-    core::SyntheticLdaSpec spec;
-    spec.topics = 6;
-    spec.vocabulary = 80;
-    spec.documents = 50;
-    spec.meanLength = 30;
-    const auto synthetic = core::generateLdaCorpus(spec);
+    const auto synthetic = smallSyntheticCorpus(50);
     const int K = 7;
     LdaGibbsState state(synthetic.corpus, K, 0.2, 0.05, 3, 11);
     SparseGibbsKernel<std::uint32_t> kernel(state);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The histograms of a distributed chain's processes, as messages and summed.
+// What the processes of a distributed chain gather besides the word groups.
 #include "core/models/topic/lda_gibbs_distribution.hpp"
 
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 namespace latent::core::topic {
@@ -30,6 +31,17 @@ void addNonzero(ByteReader& in, std::vector<std::int64_t>& sum) {
   }
 }
 
+// Documents [first, last) of process q's partitions.
+DocumentRange documentsOf(const LdaGibbsState& state, std::size_t q, std::size_t processes) {
+  const auto& parts = state.partitions();
+  const auto perProcess = parts.size() / processes;
+  return {parts[q * perProcess].begin, parts[(q + 1) * perProcess - 1].end};
+}
+
+DocumentRange ownDocuments(const Communicator& group, const LdaGibbsState& state) {
+  return documentsOf(state, static_cast<std::size_t>(group.rank()), static_cast<std::size_t>(group.size()));
+}
+
 }  // namespace
 
 void appendHistograms(Bytes& out, const DocumentTopicHistograms& histograms) {
@@ -41,6 +53,57 @@ void addHistograms(ByteReader& in, DocumentTopicHistograms& sum) {
   for (auto& topic : sum.topic) addNonzero(in, topic);
   addNonzero(in, sum.length);
   if (!in.done()) throw CommunicatorError("a histogram message holds more topics than the chain");
+}
+
+DocumentTopicHistograms gatheredHistograms(Communicator& group, const LdaGibbsState& state) {
+  const auto own = ownDocuments(group, state);
+  Bytes message;
+  appendHistograms(message, state.documentTopicHistograms(own.begin, own.end));
+  DocumentTopicHistograms sum;
+  sum.topic.assign(static_cast<std::size_t>(state.topics()), {});
+  for (const auto& part : group.allGather(message)) {
+    ByteReader reader(part);
+    addHistograms(reader, sum);
+  }
+  return sum;
+}
+
+double gatheredLogPrior(Communicator& group, const LdaGibbsState& state) {
+  const auto own = ownDocuments(group, state);
+  std::vector<double> terms(own.end - own.begin);
+  state.logPriorPerDocument(own.begin, terms);
+  const auto all = group.allGather(std::as_bytes(std::span<const double>(terms)));
+  double total = 0.0;
+  std::size_t documents = 0;
+  for (const auto& part : all) {
+    if (part.size() % sizeof(double) != 0) throw CommunicatorError("a log prior message ended early");
+    ByteReader reader(part);
+    for (std::size_t j = 0; j < part.size() / sizeof(double); ++j) total += reader.read<double>();
+    documents += part.size() / sizeof(double);
+  }
+  if (documents != state.corpus().documentCount())
+    throw CommunicatorError("the processes' documents do not make up the corpus");
+  return total;
+}
+
+void gatherAssignments(Communicator& group, LdaGibbsState& state) {
+  const auto& offsets = state.corpus().offsets;
+  const auto z = state.assignments();
+  const auto processes = static_cast<std::size_t>(group.size());
+  const auto tokensOf = [&](std::size_t q) {
+    const auto documents = documentsOf(state, q, processes);
+    const auto first = static_cast<std::size_t>(offsets[documents.begin]);
+    const auto last = static_cast<std::size_t>(offsets[documents.end]);
+    return z.subspan(first, last - first);
+  };
+  const auto rank = static_cast<std::size_t>(group.rank());
+  const auto all = group.allGather(std::as_bytes(tokensOf(rank)));
+  for (std::size_t q = 0; q < processes; ++q) {
+    if (q == rank) continue;
+    const auto theirs = tokensOf(q);
+    if (all[q].size() != theirs.size_bytes()) throw CommunicatorError("another process holds other documents");
+    if (!theirs.empty()) std::memcpy(theirs.data(), all[q].data(), all[q].size());
+  }
 }
 
 }  // namespace latent::core::topic

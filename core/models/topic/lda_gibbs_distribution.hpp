@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // What a sparse Gibbs kernel needs to sample one chain across several processes (latent-cli fit
-// --distributed): the group, the stop request every process must agree on, and the messages of
-// the histograms alpha is re-estimated from.
+// --distributed): the group, the stop request every process must agree on, and what the processes
+// gather besides the word groups (lda_gibbs_sparse_kernel.hpp moves those): every token's topic,
+// the log prior's terms and the histograms alpha is re-estimated from. Process q of Q holds
+// partitions [q P/Q, (q + 1) P/Q) of the state, so its documents are one range, in rank order.
 #pragma once
 
 #include <stop_token>
 
 #include "core/models/topic/dirichlet_hyperparameters.hpp"
+#include "core/models/topic/lda_gibbs_state.hpp"
 #include "core/util/communicator.hpp"
 
 namespace latent::core::topic {
@@ -29,5 +32,17 @@ void appendHistograms(Bytes& out, const DocumentTopicHistograms& histograms);
 // Adds such a message to `sum` (sum.topic has K rows): summed over the processes in any order,
 // the histograms of the whole corpus, entry for entry and sized as one process computes them.
 void addHistograms(ByteReader& in, DocumentTopicHistograms& sum);
+
+// Collective. The histograms of every document of the chain: each process's for its own
+// documents, summed, so that no process needs the others' assignments for them.
+DocumentTopicHistograms gatheredHistograms(Communicator& group, const LdaGibbsState& state);
+
+// Collective. log P(Z | alpha) from every process's terms for its documents, gathered in document
+// order and added up as the one-process chain adds them: bit for bit its value, for 8 bytes a
+// document rather than every token's topic.
+double gatheredLogPrior(Communicator& group, const LdaGibbsState& state);
+
+// Collective. Every token's topic in `state` from the process whose documents it belongs to.
+void gatherAssignments(Communicator& group, LdaGibbsState& state);
 
 }  // namespace latent::core::topic

@@ -501,16 +501,7 @@ class SparseGibbsKernel {
   // so that no process needs the others' assignments for it.
   DocumentTopicHistograms documentTopicHistograms() const {
     if (m_distribution == nullptr) return m_state.documentTopicHistograms();
-    const auto own = localDocuments();
-    Bytes message;
-    appendHistograms(message, m_state.documentTopicHistograms(own.begin, own.end));
-    DocumentTopicHistograms sum;
-    sum.topic.assign(static_cast<std::size_t>(m_K), {});
-    for (const auto& part : m_distribution->group->allGather(message)) {
-      ByteReader reader(part);
-      addHistograms(reader, sum);
-    }
-    return sum;
+    return gatheredHistograms(*m_distribution->group, m_state);
   }
 
   // Bytes this process sent around the ring and in the totals' sums per sweep, on average.
@@ -602,36 +593,9 @@ class SparseGibbsKernel {
     if (m_sweeps == m_abortAfterSweeps) std::abort();  // the distributed tests' crashed process
     if (wantLogPrior) {
       synchronize(false);  // what asks for the prior asks for the log joint, which reads the table
-      logPrior[0] = distributedLogPrior();
+      logPrior[0] = gatheredLogPrior(*m_distribution->group, m_state);
     }
     return true;
-  }
-
-  // Documents [first, last) of this process's partitions.
-  DocumentRange localDocuments() const {
-    const auto& parts = m_state.partitions();
-    return {parts[m_firstLocal].begin, parts[m_lastLocal - 1].end};
-  }
-
-  // log P(Z | alpha) from every process's terms for its documents, gathered in document order and
-  // added up as the one-process chain adds them: bit for bit its value, for 8 bytes a document
-  // rather than every token's topic.
-  double distributedLogPrior() const {
-    const auto own = localDocuments();
-    std::vector<double> terms(own.end - own.begin);
-    m_state.logPriorPerDocument(own.begin, terms);
-    const auto all = m_distribution->group->allGather(std::as_bytes(std::span<const double>(terms)));
-    double total = 0.0;
-    std::size_t documents = 0;
-    for (const auto& part : all) {
-      if (part.size() % sizeof(double) != 0) throw CommunicatorError("a log prior message ended early");
-      ByteReader reader(part);
-      for (std::size_t j = 0; j < part.size() / sizeof(double); ++j) total += reader.read<double>();
-      documents += part.size() / sizeof(double);
-    }
-    if (documents != m_state.corpus().documentCount())
-      throw CommunicatorError("the processes' documents do not make up the corpus");
-    return total;
   }
 
   // Word group g's nonzero counts: per word, how many, then the packed entries.
@@ -658,26 +622,7 @@ class SparseGibbsKernel {
   // Every token's topic from the process whose documents it belongs to.
   void synchronizeAssignments() {
     if (m_assignmentsCurrent) return;
-    const auto& parts = m_state.partitions();
-    const auto& offsets = m_state.corpus().offsets;
-    const auto z = m_state.assignments();
-    const auto P = parts.size();
-    const auto processes = static_cast<std::size_t>(m_distribution->group->size());
-    const auto perProcess = P / processes;
-    const auto tokensOf = [&](std::size_t q) {
-      const auto first = static_cast<std::size_t>(offsets[parts[q * perProcess].begin]);
-      const auto last = static_cast<std::size_t>(offsets[parts[(q + 1) * perProcess - 1].end]);
-      return z.subspan(first, last - first);
-    };
-    const auto rank = static_cast<std::size_t>(m_distribution->group->rank());
-    const auto own = tokensOf(rank);
-    const auto all = m_distribution->group->allGather(std::as_bytes(own));
-    for (std::size_t q = 0; q < processes; ++q) {
-      if (q == rank) continue;
-      const auto theirs = tokensOf(q);
-      if (all[q].size() != theirs.size_bytes()) throw CommunicatorError("another process holds other documents");
-      if (!theirs.empty()) std::memcpy(theirs.data(), all[q].data(), all[q].size());
-    }
+    gatherAssignments(*m_distribution->group, m_state);
     m_assignmentsCurrent = true;
   }
 

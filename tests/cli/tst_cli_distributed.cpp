@@ -37,9 +37,11 @@ std::filesystem::path generatedProject(test::Scratch& scratch) {
   return file;
 }
 
-QStringList fitArguments(const std::filesystem::path& project, const QStringList& more, int iterations = 40) {
+QStringList fitArguments(const std::filesystem::path& project, const QStringList& more, int iterations = 40,
+                         int restarts = 1) {
   return QStringList{"fit", "lda-gibbs", "--project", str(project), "--dataset", "planted", "--k", "5", "--seed", "3",
-                     "--heldout", "0.1", "--iterations", QString::number(iterations), "--restarts", "1", "--json",
+                     "--heldout", "0.1", "--iterations", QString::number(iterations), "--restarts",
+                     QString::number(restarts), "--json",
                      // alpha and beta re-estimated too, from the histograms of every process
                      "--optimize-every", "5", "--optimize-burn-in", "10"} +
          more;
@@ -102,12 +104,15 @@ class CliDistributedTest : public QObject {
 
   // The distributed chain (two processes of two partitions each) fits as well as the sequential
   // one: its held-out perplexity within 2% of a one-partition chain's, far below the unigram's.
+  // Both with the default restarts (6 starts): a single 40-sweep chain, sequential or not, can be
+  // left with two planted topics merged (on a corpus drawn like this one, from one seed in eight,
+  // one partition or four: perplexity 47-48 against 39-41), which is what the restarts are for.
   void reachesTheSequentialHeldoutPerplexity() {
     test::Scratch scratch;
     const auto project = generatedProject(scratch);
-    const auto sequential = runCli(fitArguments(project, {"--partitions", "1"}));
+    const auto sequential = runCli(fitArguments(project, {"--partitions", "1"}, 40, 0));
     QCOMPARE(sequential.exitCode, 0);
-    const auto spread = test::runMpi(2, fitArguments(project, {"--distributed", "--threads", "2"}));
+    const auto spread = test::runMpi(2, fitArguments(project, {"--distributed", "--threads", "2"}, 40, 0));
     QVERIFY2(spread.exitCode == 0, qPrintable(spread.err));
     const auto unigram = runCli({"fit", "unigram", "--project", str(project), "--dataset", "planted", "--heldout",
                                  "0.1", "--seed", "3", "--json"});

@@ -47,9 +47,11 @@ core::Corpus tinyCorpus() {
 }
 
 // Draws `samples` topics for token i of document d by repeated calls of the kernel's own token
-// step (the other assignments stay fixed), keeping every `thin`-th, after one sweep of the
-// partition so that the partition's counts differ from the snapshot at the start of the sweep
-// (the alias sampler's stale proposal must then be corrected by its acceptance ratio).
+// step (the other assignments stay fixed), keeping every `thin`-th, after two sweeps of the
+// kernel (whatever it keeps between sweeps or rounds, such as a document's counts, must follow
+// the assignments) and one sweep of the partition, so that the partition's counts differ from
+// the snapshot at the start of the sweep (the alias sampler's stale proposal must then be
+// corrected by its acceptance ratio).
 template <typename Kernel, typename... Extra>
 void checkConditional(int partitions, std::size_t d, std::size_t i, int thin, Extra... extra) {
   const auto corpus = tinyCorpus();
@@ -60,6 +62,8 @@ void checkConditional(int partitions, std::size_t d, std::size_t i, int thin, Ex
   LdaGibbsState state(corpus, K, 0.1, beta, partitions, 5);
   state.setAlpha(alpha);
   Kernel kernel(state, extra...);
+  std::vector<double> unused;
+  for (int sweep = 0; sweep < 2; ++sweep) QVERIFY(kernel.sweep({}, false, unused));
   kernel.prepareSweep();
   std::size_t p = 0;
   while (state.partitions()[p].end <= d) ++p;

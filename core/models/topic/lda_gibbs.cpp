@@ -658,7 +658,7 @@ class LdaGibbsModel final : public DescribedModel<&ldaGibbsInfo> {
       return fitWith<topic::WarpGibbsKernel>(std::move(first), makeKernel, makeState, options, data, settings, observer,
                                              stop, clock);
     }
-    if (topic::SparseGibbsKernel<std::uint32_t>::fits(first->topics(), first->maxWordFrequency())) {
+    if (topic::SparseGibbsKernel<std::uint32_t>::fits(first->topics(), first->maxCount())) {
       const auto makeKernel = [distributed](LdaGibbsState& s) {
         return topic::SparseGibbsKernel<std::uint32_t>(s, distributed);
       };

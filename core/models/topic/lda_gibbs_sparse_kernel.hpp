@@ -39,7 +39,8 @@ namespace latent::core::topic {
 //
 // Each word's counts n_wk are one contiguous array of packed (count << topicBits | topic)
 // entries, descending, nonzero first; its capacity min(K, frequency of w) can never overflow.
-// Packed = uint32_t when every count fits beside the topic bits, else uint64_t.
+// Packed = uint32_t when every count fits beside the topic bits (a word's, and a document's, which
+// several partitions keep packed the same way: keepDocumentCounts), else uint64_t.
 //
 // With one partition the sampler runs through the documents in order: the exact sequential
 // sampler. With P partitions (of documents) the words are split too, into P groups
@@ -113,13 +114,13 @@ class SparseGibbsKernel {
 
     void beginDocument(std::size_t d) {
       const auto& offsets = m_state.corpus().offsets;
+      m_document = d;
       m_docBegin = static_cast<std::size_t>(offsets[d]);
       m_docEnd = static_cast<std::size_t>(offsets[d + 1]);
-      const auto z = m_state.assignments();
-      for (std::size_t i = m_docBegin; i < m_docEnd; ++i) {
-        const auto k = static_cast<std::size_t>(z[i]);
-        m_doc.add(k, 1);
-      }
+      if (m_keptStart.empty())
+        countDocument();
+      else
+        loadDocument();
       m_docMass = 0.0;
       for (const auto topic : m_doc.nonzero()) {
         const auto k = static_cast<std::size_t>(topic);
@@ -241,6 +242,7 @@ class SparseGibbsKernel {
         if (wantLogPrior) logPrior += logGammaRatio(m_doc[k], m_alpha[k]);
         m_coefficient[k] = m_alpha[k] * m_invDenominator[k];
       }
+      if (!m_keptStart.empty()) keepDocument();
       m_doc.clear();
       return logPrior;
     }
@@ -326,6 +328,55 @@ class SparseGibbsKernel {
       }
     }
 
+    // n_dk of the current document from its tokens' topics.
+    void countDocument() {
+      const auto z = m_state.assignments();
+      for (std::size_t i = m_docBegin; i < m_docEnd; ++i) m_doc.add(static_cast<std::size_t>(z[i]), 1);
+    }
+
+    // With several partitions a document is visited once per round, P times a sweep, and counting
+    // its topics from its tokens at every visit made each partition's sweep cost P times its
+    // tokens on top of the sampling: work that does not shrink as partitions are added. So each
+    // partition keeps its documents' counts between visits, (count << bits | topic) entries in
+    // the order of the document's list of topics, min(length, K) places a document, ended by a
+    // zero entry when not full; a visit then costs the document's topics, not its length.
+    void keepDocumentCounts() {
+      const auto& offsets = m_state.corpus().offsets;
+      const auto range = m_state.partitions()[m_index];
+      m_firstKept = range.begin;
+      m_keptStart.assign(range.end - range.begin + 1, 0);
+      for (std::size_t d = range.begin; d < range.end; ++d)
+        m_keptStart[d - range.begin + 1] =
+            m_keptStart[d - range.begin] + std::min<std::int64_t>(offsets[d + 1] - offsets[d], m_kernel.m_K);
+      m_kept.assign(static_cast<std::size_t>(m_keptStart.back()), Packed{0});
+      for (std::size_t d = range.begin; d < range.end; ++d) {
+        m_document = d;
+        m_docBegin = static_cast<std::size_t>(offsets[d]);
+        m_docEnd = static_cast<std::size_t>(offsets[d + 1]);
+        countDocument();
+        keepDocument();
+        m_doc.clear();
+      }
+    }
+    void loadDocument() {
+      const std::size_t j = m_document - m_firstKept;
+      const Packed* entry = m_kept.data() + m_keptStart[j];
+      const Packed* const end = m_kept.data() + m_keptStart[j + 1];
+      const int bits = m_kernel.m_bits;
+      const Packed mask = m_kernel.m_mask;
+      for (; entry != end && *entry != 0; ++entry)
+        m_doc.add(static_cast<std::size_t>(*entry & mask), static_cast<std::int32_t>(*entry >> bits));
+    }
+    void keepDocument() {
+      const std::size_t j = m_document - m_firstKept;
+      Packed* entry = m_kept.data() + m_keptStart[j];
+      Packed* const end = m_kept.data() + m_keptStart[j + 1];
+      const int bits = m_kernel.m_bits;
+      for (const auto topic : m_doc.nonzero())
+        *entry++ = (static_cast<Packed>(m_doc[static_cast<std::size_t>(topic)]) << bits) | static_cast<Packed>(topic);
+      if (entry != end) *entry = 0;
+    }
+
     void recomputeSmoothingMass() {
       m_smoothingMass = 0.0;
       for (std::size_t k = 0; k < m_alphaBeta.size(); ++k) m_smoothingMass += m_alphaBeta[k] * m_invDenominator[k];
@@ -385,6 +436,9 @@ class SparseGibbsKernel {
     std::vector<std::uint32_t> m_order;        // with several partitions: see groupTokens
     std::vector<std::vector<Visit>> m_visits;  // per word group
     std::vector<std::size_t> m_groupStart;     // per word group: its first place in m_order
+    std::vector<Packed> m_kept;                // with several partitions: see keepDocumentCounts
+    std::vector<std::int64_t> m_keptStart;     // per document of the range, and one past the last
+    std::size_t m_firstKept = 0, m_document = 0;
     std::size_t m_docBegin = 0, m_docEnd = 0, m_sinceSmoothingRecompute = 0;
     double m_smoothingMass = 0.0, m_docMass = 0.0;
   };
@@ -397,6 +451,9 @@ class SparseGibbsKernel {
         m_mask((Packed{1} << m_bits) - 1),
         m_one(Packed{1} << m_bits),
         m_totals(static_cast<std::size_t>(state.topics()), 0) {
+    if (!fits(m_K, state.maxCount()))
+      throw std::invalid_argument("the counts of " + std::to_string(state.maxCount()) +
+                                  " tokens do not fit this kernel's packed entries");
     const auto V = static_cast<std::size_t>(state.vocabularySize());
     const auto& frequency = state.wordFrequencies();
     const std::size_t P = state.partitions().size();
@@ -429,7 +486,10 @@ class SparseGibbsKernel {
       m_groupWords.assign(P, {});
       for (std::size_t w = 0; w < V; ++w) m_groupWords[groupOf[w]].push_back(static_cast<std::uint32_t>(w));
       tbb::parallel_for(tbb::blocked_range<std::size_t>(m_firstLocal, m_lastLocal, 1), [&](const auto& r) {
-        for (std::size_t p = r.begin(); p != r.end(); ++p) m_partitions[p].groupTokens(groupOf, P);
+        for (std::size_t p = r.begin(); p != r.end(); ++p) {
+          m_partitions[p].groupTokens(groupOf, P);
+          m_partitions[p].keepDocumentCounts();
+        }
       });
     }
   }
@@ -438,9 +498,12 @@ class SparseGibbsKernel {
 
   Partition& partition(std::size_t p) { return m_partitions[p]; }
 
-  // Nothing to prepare: the partitions share only the word-topic counts, each round on words
-  // no other partition touches.
-  void prepareSweep() {}
+  // The partitions share only the word-topic counts, each round on words no other partition
+  // touches; what a partition sampled alone (the per-partition steps, outside sweep()) needs is
+  // the totals, which a sweep of several partitions leaves one round old in each partition.
+  void prepareSweep() {
+    for (auto& part : m_partitions) part.m_totals = m_totals;
+  }
 
   // One sweep: with one partition, through its documents; with several, P rounds of all of
   // them in parallel, each followed by the merge of the totals. Returns false when stopped (the
@@ -536,7 +599,8 @@ class SparseGibbsKernel {
   std::size_t memoryBytes() const {
     std::size_t bytes = m_global.size() * sizeof(Packed) + m_offsets.size() * sizeof(std::int64_t);
     for (const auto& part : m_partitions) {
-      bytes += part.m_order.size() * sizeof(std::uint32_t);
+      bytes += part.m_order.size() * sizeof(std::uint32_t) + part.m_kept.size() * sizeof(Packed) +
+               part.m_keptStart.size() * sizeof(std::int64_t);
       for (const auto& visits : part.m_visits) bytes += visits.size() * sizeof(*visits.data());
     }
     return bytes;

@@ -27,6 +27,9 @@ LdaGibbsState::LdaGibbsState(const Corpus& corpus, int topics, double alpha, dou
       m_wordFrequency(corpus.vocabularySize(), 0) {
   for (const auto w : corpus.tokens) ++m_wordFrequency[static_cast<std::size_t>(w)];
   for (const auto f : m_wordFrequency) m_maxWordFrequency = std::max(m_maxWordFrequency, f);
+  m_maxCount = m_maxWordFrequency;
+  for (std::size_t d = 0; d < corpus.documentCount(); ++d)
+    m_maxCount = std::max(m_maxCount, corpus.offsets[d + 1] - corpus.offsets[d]);
 
   // Never more partitions than documents.
   const std::size_t D = corpus.documentCount();

@@ -54,6 +54,8 @@ class LdaGibbsState {
 
   const std::vector<std::int64_t>& wordFrequencies() const noexcept { return m_wordFrequency; }
   std::int64_t maxWordFrequency() const noexcept { return m_maxWordFrequency; }
+  // The largest count n_wk or n_dk can reach: what the kernels' packed counts must hold.
+  std::int64_t maxCount() const noexcept { return m_maxCount; }
 
   // Hyperparameters: an asymmetric alpha (K entries) and a symmetric beta.
   const std::vector<double>& alpha() const noexcept { return m_alpha; }
@@ -114,6 +116,7 @@ class LdaGibbsState {
   std::vector<PartitionRng> m_rngs;
   std::vector<std::int64_t> m_wordFrequency;
   std::int64_t m_maxWordFrequency = 0;
+  std::int64_t m_maxCount = 0;
 };
 
 // Splits items 0..n-1, item j weighing offsets[j + 1] - offsets[j], into `parts` <= max(n, 1)

@@ -307,24 +307,47 @@ class SparseGibbsKernel {
 
     // The partition's tokens grouped by word group (`groupOf[w]`), then by document, in corpus
     // order within a document; documents with no token of a group are not visited in its round.
+    // A stable counting sort by group: two passes over the partition's tokens, whatever the
+    // number of groups.
     void groupTokens(const std::vector<std::uint32_t>& groupOf, std::size_t groups) {
       const auto& corpus = m_state.corpus();
       const auto range = m_state.partitions()[m_index];
-      m_order.clear();
-      m_order.reserve(static_cast<std::size_t>(corpus.offsets[range.end] - corpus.offsets[range.begin]));
-      m_visits.assign(groups, {});
-      m_groupStart.assign(groups, 0);
-      for (std::size_t g = 0; g < groups; ++g) {
-        m_groupStart[g] = m_order.size();
-        for (std::size_t d = range.begin; d < range.end; ++d) {
-          const auto first = static_cast<std::size_t>(corpus.offsets[d]),
-                     last = static_cast<std::size_t>(corpus.offsets[d + 1]);
-          const std::size_t before = m_order.size();
-          for (std::size_t i = first; i < last; ++i)
-            if (groupOf[static_cast<std::size_t>(corpus.tokens[i])] == g)
-              m_order.push_back(static_cast<std::uint32_t>(i - first));
-          if (m_order.size() > before) m_visits[g].push_back(Visit{d, m_order.size()});
+      constexpr std::size_t kNoDocument = std::numeric_limits<std::size_t>::max();
+      std::vector<std::size_t> next(groups, 0), visits(groups, 0), lastDocument(groups, kNoDocument);
+      std::vector<std::size_t> touched;
+      for (std::size_t d = range.begin; d < range.end; ++d)
+        for (auto i = corpus.offsets[d]; i < corpus.offsets[d + 1]; ++i) {
+          const std::size_t g = groupOf[static_cast<std::size_t>(corpus.tokens[static_cast<std::size_t>(i)])];
+          ++next[g];
+          if (lastDocument[g] != d) {
+            lastDocument[g] = d;
+            ++visits[g];
+          }
         }
+      m_groupStart.assign(groups, 0);
+      m_visits.assign(groups, {});
+      std::size_t total = 0;
+      for (std::size_t g = 0; g < groups; ++g) {
+        m_groupStart[g] = total;
+        total += next[g];
+        next[g] = m_groupStart[g];
+        m_visits[g].reserve(visits[g]);
+      }
+      m_order.assign(total, 0);
+      std::fill(lastDocument.begin(), lastDocument.end(), kNoDocument);
+      for (std::size_t d = range.begin; d < range.end; ++d) {
+        const auto first = static_cast<std::size_t>(corpus.offsets[d]),
+                   last = static_cast<std::size_t>(corpus.offsets[d + 1]);
+        touched.clear();
+        for (std::size_t i = first; i < last; ++i) {
+          const std::size_t g = groupOf[static_cast<std::size_t>(corpus.tokens[i])];
+          m_order[next[g]++] = static_cast<std::uint32_t>(i - first);
+          if (lastDocument[g] != d) {
+            lastDocument[g] = d;
+            touched.push_back(g);
+          }
+        }
+        for (const auto g : touched) m_visits[g].push_back(Visit{d, next[g]});
       }
     }
 

@@ -104,9 +104,9 @@ class CliDistributedTest : public QObject {
 
   // The distributed chain (two processes of two partitions each) fits as well as the sequential
   // one: its held-out perplexity within 2% of a one-partition chain's, far below the unigram's.
-  // Both with the default restarts (6 starts): a single 40-sweep chain, sequential or not, can be
-  // left with two planted topics merged (on a corpus drawn like this one, from one seed in eight,
-  // one partition or four: perplexity 47-48 against 39-41), which is what the restarts are for.
+  // Both with the default restarts (6 starts): a single 40-sweep chain, one partition or four, can
+  // be left with two planted topics merged (on a corpus drawn like this one, from 2 to 4 seeds of
+  // 32: perplexity 43-48 against 33-42), which is what the restarts are for.
   void reachesTheSequentialHeldoutPerplexity() {
     test::Scratch scratch;
     const auto project = generatedProject(scratch);

@@ -312,12 +312,12 @@ class SparseGibbsKernel {
     void groupTokens(const std::vector<std::uint32_t>& groupOf, std::size_t groups) {
       const auto& corpus = m_state.corpus();
       const auto range = m_state.partitions()[m_index];
-      constexpr std::size_t kNoDocument = std::numeric_limits<std::size_t>::max();
-      std::vector<std::size_t> next(groups, 0), visits(groups, 0), lastDocument(groups, kNoDocument);
+      std::vector<std::size_t> next(groups, 0), visits(groups, 0), lastDocument(groups, kNone);
       std::vector<std::size_t> touched;
       for (std::size_t d = range.begin; d < range.end; ++d)
-        for (auto i = corpus.offsets[d]; i < corpus.offsets[d + 1]; ++i) {
-          const std::size_t g = groupOf[static_cast<std::size_t>(corpus.tokens[static_cast<std::size_t>(i)])];
+        for (auto i = static_cast<std::size_t>(corpus.offsets[d]); i < static_cast<std::size_t>(corpus.offsets[d + 1]);
+             ++i) {
+          const std::size_t g = groupOf[static_cast<std::size_t>(corpus.tokens[i])];
           ++next[g];
           if (lastDocument[g] != d) {
             lastDocument[g] = d;
@@ -334,7 +334,7 @@ class SparseGibbsKernel {
         m_visits[g].reserve(visits[g]);
       }
       m_order.assign(total, 0);
-      std::fill(lastDocument.begin(), lastDocument.end(), kNoDocument);
+      std::fill(lastDocument.begin(), lastDocument.end(), kNone);
       for (std::size_t d = range.begin; d < range.end; ++d) {
         const auto first = static_cast<std::size_t>(corpus.offsets[d]),
                    last = static_cast<std::size_t>(corpus.offsets[d + 1]);

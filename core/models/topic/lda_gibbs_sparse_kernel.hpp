@@ -271,9 +271,9 @@ class SparseGibbsKernel {
     bool runRound(const std::stop_token& stop, std::size_t group) {
       beginSweep();
       const auto& offsets = m_state.corpus().offsets;
-      const std::uint32_t* order = m_order.data();
-      std::size_t begin = m_groupStart[group];
-      for (const Visit& visit : m_visits[group]) {
+      const std::uint32_t* order = m_grouped.order.data();
+      std::size_t begin = m_grouped.groupStart[group];
+      for (const auto& visit : m_grouped.visits[group]) {
         if (stop.stop_requested()) return false;
         beginDocument(visit.document);
         const auto base = static_cast<std::size_t>(offsets[visit.document]);
@@ -297,59 +297,6 @@ class SparseGibbsKernel {
     friend class SparseGibbsKernel;
 
     static constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
-
-    // A document's tokens of one word group: m_order[previous visit's end, end), as positions
-    // within the document.
-    struct Visit {
-      std::size_t document;
-      std::size_t end;
-    };
-
-    // The partition's tokens grouped by word group (`groupOf[w]`), then by document, in corpus
-    // order within a document; documents with no token of a group are not visited in its round.
-    // A stable counting sort by group: two passes over the partition's tokens, whatever the
-    // number of groups.
-    void groupTokens(const std::vector<std::uint32_t>& groupOf, std::size_t groups) {
-      const auto& corpus = m_state.corpus();
-      const auto range = m_state.partitions()[m_index];
-      std::vector<std::size_t> next(groups, 0), visits(groups, 0), lastDocument(groups, kNone);
-      std::vector<std::size_t> touched;
-      for (std::size_t d = range.begin; d < range.end; ++d)
-        for (auto i = static_cast<std::size_t>(corpus.offsets[d]); i < static_cast<std::size_t>(corpus.offsets[d + 1]);
-             ++i) {
-          const std::size_t g = groupOf[static_cast<std::size_t>(corpus.tokens[i])];
-          ++next[g];
-          if (lastDocument[g] != d) {
-            lastDocument[g] = d;
-            ++visits[g];
-          }
-        }
-      m_groupStart.assign(groups, 0);
-      m_visits.assign(groups, {});
-      std::size_t total = 0;
-      for (std::size_t g = 0; g < groups; ++g) {
-        m_groupStart[g] = total;
-        total += next[g];
-        next[g] = m_groupStart[g];
-        m_visits[g].reserve(visits[g]);
-      }
-      m_order.assign(total, 0);
-      std::fill(lastDocument.begin(), lastDocument.end(), kNone);
-      for (std::size_t d = range.begin; d < range.end; ++d) {
-        const auto first = static_cast<std::size_t>(corpus.offsets[d]),
-                   last = static_cast<std::size_t>(corpus.offsets[d + 1]);
-        touched.clear();
-        for (std::size_t i = first; i < last; ++i) {
-          const std::size_t g = groupOf[static_cast<std::size_t>(corpus.tokens[i])];
-          m_order[next[g]++] = static_cast<std::uint32_t>(i - first);
-          if (lastDocument[g] != d) {
-            lastDocument[g] = d;
-            touched.push_back(g);
-          }
-        }
-        for (const auto g : touched) m_visits[g].push_back(Visit{d, next[g]});
-      }
-    }
 
     // n_dk of the current document from its tokens' topics.
     void countDocument() {
@@ -455,12 +402,10 @@ class SparseGibbsKernel {
     double m_beta = 0.0, m_betaV = 0.0;
     std::vector<std::int64_t> m_totals;
     std::vector<double> m_invDenominator, m_coefficient, m_alphaBeta, m_wordScore;
-    SparseCounts m_doc;                        // n_dk of the current document, with its list of topics
-    std::vector<std::uint32_t> m_order;        // with several partitions: see groupTokens
-    std::vector<std::vector<Visit>> m_visits;  // per word group
-    std::vector<std::size_t> m_groupStart;     // per word group: its first place in m_order
-    std::vector<Packed> m_kept;                // with several partitions: see keepDocumentCounts
-    std::vector<std::int64_t> m_keptStart;     // per document of the range, and one past the last
+    SparseCounts m_doc;                     // n_dk of the current document, with its list of topics
+    TokensByWordGroup m_grouped;            // with several partitions: the order of the rounds
+    std::vector<Packed> m_kept;             // with several partitions: see keepDocumentCounts
+    std::vector<std::int64_t> m_keptStart;  // per document of the range, and one past the last
     std::size_t m_firstKept = 0, m_document = 0;
     std::size_t m_docBegin = 0, m_docEnd = 0, m_sinceSmoothingRecompute = 0;
     double m_smoothingMass = 0.0, m_docMass = 0.0;
@@ -510,7 +455,7 @@ class SparseGibbsKernel {
       for (std::size_t w = 0; w < V; ++w) m_groupWords[groupOf[w]].push_back(static_cast<std::uint32_t>(w));
       tbb::parallel_for(tbb::blocked_range<std::size_t>(m_firstLocal, m_lastLocal, 1), [&](const auto& r) {
         for (std::size_t p = r.begin(); p != r.end(); ++p) {
-          m_partitions[p].groupTokens(groupOf, P);
+          m_partitions[p].m_grouped = groupTokensByWordGroup(state.corpus(), state.partitions()[p], groupOf, P);
           m_partitions[p].keepDocumentCounts();
         }
       });
@@ -622,9 +567,8 @@ class SparseGibbsKernel {
   std::size_t memoryBytes() const {
     std::size_t bytes = m_global.size() * sizeof(Packed) + m_offsets.size() * sizeof(std::int64_t);
     for (const auto& part : m_partitions) {
-      bytes += part.m_order.size() * sizeof(std::uint32_t) + part.m_kept.size() * sizeof(Packed) +
+      bytes += part.m_grouped.memoryBytes() + part.m_kept.size() * sizeof(Packed) +
                part.m_keptStart.size() * sizeof(std::int64_t);
-      for (const auto& visits : part.m_visits) bytes += visits.size() * sizeof(*visits.data());
     }
     return bytes;
   }

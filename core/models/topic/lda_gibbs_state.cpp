@@ -273,6 +273,59 @@ std::vector<std::uint32_t> balancedWordGroups(const Corpus& corpus, std::span<co
   return groupOf;
 }
 
+std::size_t TokensByWordGroup::memoryBytes() const noexcept {
+  std::size_t bytes = order.size() * sizeof(std::uint32_t) + groupStart.size() * sizeof(std::size_t);
+  for (const auto& v : visits) bytes += v.size() * sizeof(Visit);
+  return bytes;
+}
+
+TokensByWordGroup groupTokensByWordGroup(const Corpus& corpus, DocumentRange range,
+                                         std::span<const std::uint32_t> groupOf, std::size_t groups) {
+  constexpr std::size_t kNoDocument = std::numeric_limits<std::size_t>::max();
+  TokensByWordGroup grouped;
+  // First pass: each group's tokens and visits, to place the groups and size their visits.
+  std::vector<std::size_t> next(groups, 0), visits(groups, 0), lastDocument(groups, kNoDocument);
+  for (std::size_t d = range.begin; d < range.end; ++d)
+    for (auto i = static_cast<std::size_t>(corpus.offsets[d]); i < static_cast<std::size_t>(corpus.offsets[d + 1]);
+         ++i) {
+      const std::size_t g = groupOf[static_cast<std::size_t>(corpus.tokens[i])];
+      ++next[g];
+      if (lastDocument[g] != d) {
+        lastDocument[g] = d;
+        ++visits[g];
+      }
+    }
+  grouped.groupStart.assign(groups, 0);
+  grouped.visits.assign(groups, {});
+  std::size_t total = 0;
+  for (std::size_t g = 0; g < groups; ++g) {
+    grouped.groupStart[g] = total;
+    total += next[g];
+    next[g] = grouped.groupStart[g];
+    grouped.visits[g].reserve(visits[g]);
+  }
+  // Second pass: each token to its group's next place, each document to the visits of the groups
+  // it has tokens of.
+  grouped.order.assign(total, 0);
+  std::fill(lastDocument.begin(), lastDocument.end(), kNoDocument);
+  std::vector<std::size_t> touched;
+  for (std::size_t d = range.begin; d < range.end; ++d) {
+    const auto first = static_cast<std::size_t>(corpus.offsets[d]),
+               last = static_cast<std::size_t>(corpus.offsets[d + 1]);
+    touched.clear();
+    for (std::size_t i = first; i < last; ++i) {
+      const std::size_t g = groupOf[static_cast<std::size_t>(corpus.tokens[i])];
+      grouped.order[next[g]++] = static_cast<std::uint32_t>(i - first);
+      if (lastDocument[g] != d) {
+        lastDocument[g] = d;
+        touched.push_back(g);
+      }
+    }
+    for (const auto g : touched) grouped.visits[g].push_back(TokensByWordGroup::Visit{d, next[g]});
+  }
+  return grouped;
+}
+
 std::vector<DocumentRange> balancedRanges(std::span<const std::int64_t> offsets, std::size_t parts) {
   // Contiguous ranges cut where the running count comes closest to p/P of the total, so that
   // every range holds about the same work, each with at least one item.

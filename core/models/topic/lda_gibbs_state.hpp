@@ -144,6 +144,28 @@ double sparseStartCost(std::int64_t frequency, int topics) noexcept;
 std::vector<std::uint32_t> balancedWordGroups(const Corpus& corpus, std::span<const DocumentRange> ranges,
                                               std::span<const double> cost);
 
+// One partition's tokens in the order its rounds sample them (lda_gibbs_sparse_kernel.hpp): grouped
+// by word group, then by document, in corpus order within a document. Group g's tokens are
+// order[groupStart[g], ...), as positions within their documents; visits[g] lists the documents
+// with a token of group g (a document without one is not visited in that round), each with the
+// end of its tokens in `order`.
+struct TokensByWordGroup {
+  struct Visit {
+    std::size_t document;
+    std::size_t end;
+  };
+  std::vector<std::uint32_t> order;
+  std::vector<std::size_t> groupStart;
+  std::vector<std::vector<Visit>> visits;
+
+  std::size_t memoryBytes() const noexcept;
+};
+
+// The tokens of documents `range` grouped by `groupOf[w]` (groups 0..groups-1): a stable counting
+// sort, two passes over the range's tokens whatever the number of groups.
+TokensByWordGroup groupTokensByWordGroup(const Corpus& corpus, DocumentRange range,
+                                         std::span<const std::uint32_t> groupOf, std::size_t groups);
+
 // log Gamma(n + a) - log Gamma(a) for an integer count n >= 0.
 double logGammaRatio(std::int64_t n, double a) noexcept;
 

@@ -130,14 +130,15 @@ class LdaMethodsAgree : public QObject {
   }
 
   // A corpus and run seed on which a single lda-gibbs chain (2 partitions) stays with two true
-  // topics merged to the end: log joint -4.814 nats per token, mean TV 0.165, where good chains
-  // reach -4.74 and 0.044. Run seeds 1-24 on this corpus: 5 single chains stuck (10, 11, 16, 17
-  // and 20; with the word groups of equal totals before issue 22's sixteenth session, 4 and 7 of
-  // 1-14; with contiguous word ids before that, 2, 9, 31 and 33 of 1-40; with the AD-LDA schedule
-  // before 2026-11-25, seed 11). With the default restarts the start with the highest log joint
-  // after the two rounds of short chains continues (start 4 here; after 25 sweeps starts 1, 3 and
-  // 5 were at -4.85 to -4.87, the others -4.74 to -4.78) and finds the topics; the restarts depend
-  // only on the seed, so a second run gives the same numbers.
+  // topics merged to the end: log joint -4.811 nats per token, mean TV 0.158, where good chains
+  // reach -4.74 and 0.044. Run seeds 1-40 on this corpus: 5 single chains stuck (14, 16, 25, 27
+  // and 28; before the partitions kept their documents' counts between rounds, 10, 11, 16, 17 and
+  // 20 of 1-24; with the word groups of equal totals before issue 22's sixteenth session, 4 and 7
+  // of 1-14; with contiguous word ids before that, 2, 9, 31 and 33 of 1-40; with the AD-LDA
+  // schedule before 2026-11-25, seed 11). With the default restarts the start with the highest
+  // log joint after the two rounds of short chains continues (start 6 here; after 25 sweeps starts
+  // 1, 2, 3 and 5 were at -4.86 to -4.88, the others -4.74 to -4.75) and finds the topics; the
+  // restarts depend only on the seed, so a second run gives the same numbers.
   void gibbsRestartsAvoidMergedTopics() {
     core::SyntheticLdaSpec spec;
     spec.topics = 10;
@@ -148,7 +149,7 @@ class LdaMethodsAgree : public QObject {
     const auto truth = core::generateLdaCorpus(spec);
     const auto split = core::splitForDocumentCompletion(truth.corpus, 0.15, 5);
     const auto documents = static_cast<std::int64_t>(truth.corpus.documentCount());
-    const std::uint64_t runSeed = 10;
+    const std::uint64_t runSeed = 14;
     const auto single = fitMethod("lda-gibbs", split, documents, {{"k", 10}, {"restarts", 1}}, runSeed);
     const auto restarted = fitMethod("lda-gibbs", split, documents, {{"k", 10}}, runSeed);
     const auto again = fitMethod("lda-gibbs", split, documents, {{"k", 10}}, runSeed);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // lda-gibbs's choices made from its options and the data: what `--sampler auto` runs, when alpha
-// and beta are first re-estimated after a warm-up, and how the words are dealt into the groups of
-// a parallel sweep and the documents into its partitions.
+// and beta are first re-estimated after a warm-up, how the words are dealt into the groups of a
+// parallel sweep and the documents into its partitions, and the order a partition's rounds take
+// its tokens in.
 #include <QtTest>
 
 #include <algorithm>
@@ -116,6 +117,43 @@ class LdaGibbsOptionsTest : public QObject {
   Q_OBJECT
 
  private Q_SLOTS:
+  void partitionsBalanceTokens() {
+    const auto corpus = test::corpusFromIds(3, {{0}, {0, 1, 2, 0}, {1}, {2, 2}, {0, 1, 2, 0, 1, 2}, {1, 1}});
+    core::topic::LdaGibbsState state(corpus, 2, 0.1, 0.1, 3, 1);
+    const auto& p = state.partitions();
+    QCOMPARE(p.size(), std::size_t{3});
+    // 16 tokens, running counts 1 5 6 8 14 16: the cuts closest to 16/3 and 32/3 are after
+    // 5 tokens (2 documents) and after 8 (4 documents).
+    QCOMPARE(p[0].begin, std::size_t{0});
+    QCOMPARE(p[0].end, std::size_t{2});
+    QCOMPARE(p[1].begin, std::size_t{2});
+    QCOMPARE(p[1].end, std::size_t{4});
+    QCOMPARE(p[2].begin, std::size_t{4});
+    QCOMPARE(p[2].end, std::size_t{6});
+    core::topic::LdaGibbsState many(corpus, 2, 0.1, 0.1, 50, 1);  // never more partitions than documents
+    QCOMPARE(many.partitions().size(), std::size_t{6});
+  }
+
+  // A partition's tokens in the order of its rounds: by word group, then document, then position.
+  void tokensGroupedByWordGroup() {
+    const auto corpus = test::corpusFromIds(4, {{1, 1, 2}, {0, 3, 0, 1}, {2, 2}, {3, 1, 0}});
+    const std::vector<std::uint32_t> groupOf{0, 1, 2, 0};  // words 0 and 3 in group 0
+    const auto grouped = core::topic::groupTokensByWordGroup(corpus, {1, 4}, groupOf, 3);
+    // Documents 1-3: group 0 holds d1's tokens 0, 1, 2 and d3's 0, 2; group 1 d1's 3 and d3's 1;
+    // group 2 d2's 0 and 1. No token of group 2 in d1 or d3, none of groups 0 and 1 in d2.
+    QCOMPARE(grouped.order, (std::vector<std::uint32_t>{0, 1, 2, 0, 2, 3, 1, 0, 1}));
+    QCOMPARE(grouped.groupStart, (std::vector<std::size_t>{0, 5, 7}));
+    const auto visits = [&](std::size_t g) {
+      std::vector<std::pair<std::size_t, std::size_t>> out;
+      for (const auto& v : grouped.visits[g]) out.emplace_back(v.document, v.end);
+      return out;
+    };
+    using Visits = std::vector<std::pair<std::size_t, std::size_t>>;
+    QCOMPARE(visits(0), (Visits{{1, 3}, {3, 5}}));
+    QCOMPARE(visits(1), (Visits{{1, 6}, {3, 7}}));
+    QCOMPARE(visits(2), (Visits{{2, 9}}));
+  }
+
   // In round r partition p samples its range's tokens of word group (p + r) mod P, and the round
   // waits for its slowest partition. Documents on one subject come together (here eight subjects
   // of 40 documents, in order, each with its own words and its own spread of them, and words

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "core/models/topic/lda_gibbs_distribution.hpp"
+#include "core/models/topic/lda_gibbs_document_counts.hpp"
 #include "core/models/topic/lda_gibbs_state.hpp"
 #include "core/util/sparse_counts.hpp"
 
@@ -40,7 +41,7 @@ namespace latent::core::topic {
 // Each word's counts n_wk are one contiguous array of packed (count << topicBits | topic)
 // entries, descending, nonzero first; its capacity min(K, frequency of w) can never overflow.
 // Packed = uint32_t when every count fits beside the topic bits (a word's, and a document's, which
-// several partitions keep packed the same way: keepDocumentCounts), else uint64_t.
+// several partitions keep packed the same way: lda_gibbs_document_counts.hpp), else uint64_t.
 //
 // With one partition the sampler runs through the documents in order: the exact sequential
 // sampler. With P partitions (of documents) the words are split too, into P groups
@@ -117,10 +118,12 @@ class SparseGibbsKernel {
       m_document = d;
       m_docBegin = static_cast<std::size_t>(offsets[d]);
       m_docEnd = static_cast<std::size_t>(offsets[d + 1]);
-      if (m_keptStart.empty())
-        countDocument();
-      else
-        loadDocument();
+      if (m_kept.empty()) {
+        const auto z = m_state.assignments();
+        for (std::size_t i = m_docBegin; i < m_docEnd; ++i) m_doc.add(static_cast<std::size_t>(z[i]), 1);
+      } else {
+        m_kept.load(d, m_doc);
+      }
       m_docMass = 0.0;
       for (const auto topic : m_doc.nonzero()) {
         const auto k = static_cast<std::size_t>(topic);
@@ -242,7 +245,7 @@ class SparseGibbsKernel {
         if (wantLogPrior) logPrior += logGammaRatio(m_doc[k], m_alpha[k]);
         m_coefficient[k] = m_alpha[k] * m_invDenominator[k];
       }
-      if (!m_keptStart.empty()) keepDocument();
+      if (!m_kept.empty()) m_kept.keep(m_document, m_doc);
       m_doc.clear();
       return logPrior;
     }
@@ -297,55 +300,6 @@ class SparseGibbsKernel {
     friend class SparseGibbsKernel;
 
     static constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
-
-    // n_dk of the current document from its tokens' topics.
-    void countDocument() {
-      const auto z = m_state.assignments();
-      for (std::size_t i = m_docBegin; i < m_docEnd; ++i) m_doc.add(static_cast<std::size_t>(z[i]), 1);
-    }
-
-    // With several partitions a document is visited once per round, P times a sweep, and counting
-    // its topics from its tokens at every visit made each partition's sweep cost P times its
-    // tokens on top of the sampling: work that does not shrink as partitions are added. So each
-    // partition keeps its documents' counts between visits, (count << bits | topic) entries in
-    // the order of the document's list of topics, min(length, K) places a document, ended by a
-    // zero entry when not full; a visit then costs the document's topics, not its length.
-    void keepDocumentCounts() {
-      const auto& offsets = m_state.corpus().offsets;
-      const auto range = m_state.partitions()[m_index];
-      m_firstKept = range.begin;
-      m_keptStart.assign(range.end - range.begin + 1, 0);
-      for (std::size_t d = range.begin; d < range.end; ++d)
-        m_keptStart[d - range.begin + 1] =
-            m_keptStart[d - range.begin] + std::min<std::int64_t>(offsets[d + 1] - offsets[d], m_kernel.m_K);
-      m_kept.assign(static_cast<std::size_t>(m_keptStart.back()), Packed{0});
-      for (std::size_t d = range.begin; d < range.end; ++d) {
-        m_document = d;
-        m_docBegin = static_cast<std::size_t>(offsets[d]);
-        m_docEnd = static_cast<std::size_t>(offsets[d + 1]);
-        countDocument();
-        keepDocument();
-        m_doc.clear();
-      }
-    }
-    void loadDocument() {
-      const std::size_t j = m_document - m_firstKept;
-      const Packed* entry = m_kept.data() + m_keptStart[j];
-      const Packed* const end = m_kept.data() + m_keptStart[j + 1];
-      const int bits = m_kernel.m_bits;
-      const Packed mask = m_kernel.m_mask;
-      for (; entry != end && *entry != 0; ++entry)
-        m_doc.add(static_cast<std::size_t>(*entry & mask), static_cast<std::int32_t>(*entry >> bits));
-    }
-    void keepDocument() {
-      const std::size_t j = m_document - m_firstKept;
-      Packed* entry = m_kept.data() + m_keptStart[j];
-      Packed* const end = m_kept.data() + m_keptStart[j + 1];
-      const int bits = m_kernel.m_bits;
-      for (const auto topic : m_doc.nonzero())
-        *entry++ = (static_cast<Packed>(m_doc[static_cast<std::size_t>(topic)]) << bits) | static_cast<Packed>(topic);
-      if (entry != end) *entry = 0;
-    }
 
     void recomputeSmoothingMass() {
       m_smoothingMass = 0.0;
@@ -402,11 +356,10 @@ class SparseGibbsKernel {
     double m_beta = 0.0, m_betaV = 0.0;
     std::vector<std::int64_t> m_totals;
     std::vector<double> m_invDenominator, m_coefficient, m_alphaBeta, m_wordScore;
-    SparseCounts m_doc;                     // n_dk of the current document, with its list of topics
-    TokensByWordGroup m_grouped;            // with several partitions: the order of the rounds
-    std::vector<Packed> m_kept;             // with several partitions: see keepDocumentCounts
-    std::vector<std::int64_t> m_keptStart;  // per document of the range, and one past the last
-    std::size_t m_firstKept = 0, m_document = 0;
+    SparseCounts m_doc;                   // n_dk of the current document, with its list of topics
+    TokensByWordGroup m_grouped;          // with several partitions: the order of the rounds
+    PackedDocumentCounts<Packed> m_kept;  // with several partitions: its documents' n_dk between rounds
+    std::size_t m_document = 0;           // the current document
     std::size_t m_docBegin = 0, m_docEnd = 0, m_sinceSmoothingRecompute = 0;
     double m_smoothingMass = 0.0, m_docMass = 0.0;
   };
@@ -456,7 +409,9 @@ class SparseGibbsKernel {
       tbb::parallel_for(tbb::blocked_range<std::size_t>(m_firstLocal, m_lastLocal, 1), [&](const auto& r) {
         for (std::size_t p = r.begin(); p != r.end(); ++p) {
           m_partitions[p].m_grouped = groupTokensByWordGroup(state.corpus(), state.partitions()[p], groupOf, P);
-          m_partitions[p].keepDocumentCounts();
+          auto& part = m_partitions[p];
+          part.m_kept = PackedDocumentCounts<Packed>(state.corpus(), state.partitions()[p], state.assignments(), m_K,
+                                                     m_bits, part.m_doc);
         }
       });
     }
@@ -567,8 +522,7 @@ class SparseGibbsKernel {
   std::size_t memoryBytes() const {
     std::size_t bytes = m_global.size() * sizeof(Packed) + m_offsets.size() * sizeof(std::int64_t);
     for (const auto& part : m_partitions) {
-      bytes += part.m_grouped.memoryBytes() + part.m_kept.size() * sizeof(Packed) +
-               part.m_keptStart.size() * sizeof(std::int64_t);
+      bytes += part.m_grouped.memoryBytes() + part.m_kept.memoryBytes();
     }
     return bytes;
   }

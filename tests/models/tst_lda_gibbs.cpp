@@ -345,7 +345,7 @@ class LdaGibbsTest : public QObject {
   void observerContractAndLogJoint() {
     const auto corpus = smallSynthetic();
     const auto split = core::splitForDocumentCompletion(corpus, 0.2, 3);
-    for (const char* sampler : {"sparse", "alias", "warp"}) {
+    for (const char* sampler : {"sparse", "wordwise", "alias", "warp"}) {
       const nlohmann::json options = {
           {"k", 4},       {"iterations", 25}, {"sampler", sampler}, {"optimize_every", 0}, {"snapshot_every", 10},
           {"alpha", 0.3}, {"beta", 0.05},     {"restarts", 1}};
@@ -575,8 +575,8 @@ class LdaGibbsTest : public QObject {
       core::resolveOptions(core::ldaGibbsModel().info(), {{"sampler", "gibbs"}});
       QFAIL("accepted an unknown sampler");
     } catch (const core::UsageError& e) {
-      QVERIFY(std::string(e.what()).find("--sampler of lda-gibbs must be one of: auto, sparse, alias, warp") !=
-              std::string::npos);
+      QVERIFY(std::string(e.what()).find(
+                  "--sampler of lda-gibbs must be one of: auto, sparse, wordwise, alias, warp") != std::string::npos);
     }
     try {
       core::resolveOptions(core::ldaGibbsModel().info(), {{"mh_steps", 0}});

@@ -39,7 +39,7 @@ class LdaGibbsSnapshotTest : public QObject {
     const auto split = test::wholeCorpus(corpus);
     const int K = 6;
     const double beta = 0.05;
-    for (const char* sampler : {"sparse", "alias", "warp"}) {
+    for (const char* sampler : {"sparse", "wordwise", "alias", "warp"}) {
       // The last sweep is a snapshot's, so the result's assignments are the snapshot's.
       const nlohmann::json options = {{"k", K},       {"iterations", 20},    {"sampler", sampler},
                                       {"beta", beta}, {"optimize_every", 0}, {"snapshot_every", 10},

@@ -24,6 +24,7 @@
 #include "core/models/topic/lda_gibbs_sparse_kernel.hpp"
 #include "core/models/topic/lda_gibbs_state.hpp"
 #include "core/models/topic/lda_gibbs_warp_kernel.hpp"
+#include "core/models/topic/lda_gibbs_wordwise_kernel.hpp"
 #include "core/models/topic/topic_model_support.hpp"
 #include "core/models/topic/topic_word_average.hpp"
 #include "core/util/clock.hpp"
@@ -332,9 +333,10 @@ class GibbsChain final : public FitChain {
     metrics["beta"] = m_state.beta();
     metrics["topic_word_samples"] = m_average.samples();  // sweeps averaged into topic_word
     metrics["topic_word_sum_bytes"] = static_cast<std::int64_t>(m_average.memoryBytes());
-    metrics["sampler"] = m_options.sampler == LdaGibbsOptions::Sampler::Sparse  ? "sparse"
-                         : m_options.sampler == LdaGibbsOptions::Sampler::Alias ? "alias"
-                                                                                : "warp";
+    metrics["sampler"] = m_options.sampler == LdaGibbsOptions::Sampler::Sparse     ? "sparse"
+                         : m_options.sampler == LdaGibbsOptions::Sampler::Wordwise ? "wordwise"
+                         : m_options.sampler == LdaGibbsOptions::Sampler::Alias    ? "alias"
+                                                                                   : "warp";
     metrics["partitions"] = static_cast<std::int64_t>(m_state.partitions().size());
     if (m_settings.communicator != nullptr && m_settings.communicator->size() > 1) {
       metrics["processes"] = m_settings.communicator->size();
@@ -626,8 +628,13 @@ class LdaGibbsModel final : public DescribedModel<&ldaGibbsInfo> {
       const std::string refusal = info().distributed(settings.options, processes);
       if (!refusal.empty()) throw UsageError(refusal);
     }
-    const int partitions =
-        static_cast<int>(options.partitions > 0 ? options.partitions
+    // The wordwise sampler sweeps the whole corpus word by word in one partition.
+    const bool wordwise = options.sampler == LdaGibbsOptions::Sampler::Wordwise;
+    if (wordwise && options.partitions > 1)
+      throw UsageError("the wordwise sampler runs one partition (partitions 1); the sparse sampler runs several");
+    const int partitions = static_cast<int>(wordwise ? 1
+                                            : options.partitions > 0
+                                                ? options.partitions
                                                 : static_cast<std::int64_t>(processes) * std::max(1, settings.threads));
     if (processes > 1 && data.corpus->documentCount() < static_cast<std::size_t>(partitions))
       throw UsageError("a distributed fit needs at least one document per partition (" + std::to_string(partitions) +
@@ -657,6 +664,16 @@ class LdaGibbsModel final : public DescribedModel<&ldaGibbsInfo> {
       };
       return fitWith<topic::WarpGibbsKernel>(std::move(first), makeKernel, makeState, options, data, settings, observer,
                                              stop, clock);
+    }
+    if (wordwise) {
+      if (topic::WordwiseGibbsKernel<std::uint32_t>::fits(first->topics(), first->maxCount())) {
+        const auto makeKernel = [](LdaGibbsState& s) { return topic::WordwiseGibbsKernel<std::uint32_t>(s); };
+        return fitWith<topic::WordwiseGibbsKernel<std::uint32_t>>(std::move(first), makeKernel, makeState, options,
+                                                                  data, settings, observer, stop, clock);
+      }
+      const auto makeKernel = [](LdaGibbsState& s) { return topic::WordwiseGibbsKernel<std::uint64_t>(s); };
+      return fitWith<topic::WordwiseGibbsKernel<std::uint64_t>>(std::move(first), makeKernel, makeState, options, data,
+                                                                settings, observer, stop, clock);
     }
     if (topic::SparseGibbsKernel<std::uint32_t>::fits(first->topics(), first->maxCount())) {
       const auto makeKernel = [distributed](LdaGibbsState& s) {

@@ -20,7 +20,7 @@
 namespace latent::core {
 
 struct LdaGibbsOptions {
-  enum class Sampler { Auto, Sparse, Alias, Warp };
+  enum class Sampler { Auto, Sparse, Wordwise, Alias, Warp };
 
   std::int64_t topics = 20;
   // Sweeps over every token. LdaGibbsOptions::table() in lda_gibbs_options.cpp says why each default.
@@ -47,10 +47,11 @@ struct LdaGibbsOptions {
   static constexpr double kDefaultAlpha = 0.1;
   static constexpr double kDefaultAlphaSum = 10.0;
 
-  // The number of starts: `restarts`, or for 0 six with the sparse sampler and one with the others
-  // (see table() in lda_gibbs_options.cpp for why).
+  // The number of starts: `restarts`, or for 0 six with the exact samplers (sparse, wordwise) and
+  // one with the others (see table() in lda_gibbs_options.cpp for why).
   std::int64_t starts() const noexcept {
-    return restarts > 0 ? restarts : sampler == Sampler::Sparse || sampler == Sampler::Auto ? 6 : 1;
+    if (restarts > 0) return restarts;
+    return sampler == Sampler::Sparse || sampler == Sampler::Wordwise || sampler == Sampler::Auto ? 6 : 1;
   }
 
   // `auto` made concrete: the sparse sampler; from kAutoOneStartTopics topics up (in one process)

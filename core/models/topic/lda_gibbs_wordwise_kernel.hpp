@@ -1,0 +1,411 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The exact collapsed Gibbs sampler swept word by word (Yu, Hsieh, Yun, Vishwanathan & Dhillon
+// 2015, "A scalable asynchronous distributed algorithm for topic modeling", §3: F+LDA's word-by-word
+// order): the same conditional as the SparseLDA sampler (lda_gibbs_sparse_kernel.hpp), split so
+// that a token's cost follows its document's topics rather than its word's.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <stdexcept>
+#include <stop_token>
+#include <string>
+#include <vector>
+
+#include "core/models/topic/lda_gibbs_state.hpp"
+#include "core/util/sparse_counts.hpp"
+
+namespace latent::core::topic {
+
+// The conditional of token i (word w, document d) with its own count removed,
+//   p(k) ~ (alpha_k + n_dk)(beta + n_wk) / (V beta + n_k)          (000 eq. 27.37; 001 eq. 4)
+// is split into three buckets, the roles of word and document swapped from Yao et al. 2009:
+//   s = sum_k alpha_k beta / (V beta + n_k)                      smoothing: kept up to date incrementally
+//   a = sum_{k: n_wk > 0} alpha_k n_wk / (V beta + n_k)          the word's: kept up to date incrementally
+//   r = sum_{k: n_dk > 0} n_dk (beta + n_wk) / (V beta + n_k)    the document's: a sum over its topics
+// With the tokens visited word by word, n_wk of the current word is a dense array, so r costs the
+// document's topics and a and s change only at the token's old and new topic. A document holds
+// fewer topics than a frequent word (man1 at K = 1000 after 100 sweeps, weighted by tokens: 15
+// against 61), and alpha is small beside the counts, so r carries most of the mass and the walk of
+// a, over the word's topics, is rare.
+//
+// The word-topic counts are the sparse kernel's packed lists (count << bits | topic, nonzero first,
+// min(K, frequency) places), unsorted here: each word's list is read into the dense array when its
+// tokens' turn comes and written back after. Each document's counts are packed the same way, kept
+// in descending order so that the draw's walk over them is short. The tokens are visited word by
+// word, a word's in document order; their topics stay in the state's (document) order.
+//
+// One partition: the chain is the exact sequential sampler in that order.
+template <typename Packed>
+class WordwiseGibbsKernel {
+ public:
+  static constexpr std::size_t kPrefetchDistance = 2;  // tokens ahead whose document counts are fetched
+
+  static bool fits(int topics, std::int64_t maxCount) {
+    const int bits = topicBits(topics);
+    return bits < static_cast<int>(sizeof(Packed) * 8) - 1 &&
+           static_cast<double>(maxCount) < std::ldexp(1.0, static_cast<int>(sizeof(Packed) * 8) - bits);
+  }
+
+  class Partition {
+   public:
+    explicit Partition(WordwiseGibbsKernel& kernel)
+        : m_kernel(kernel),
+          m_state(kernel.m_state),
+          m_invDenominator(static_cast<std::size_t>(kernel.m_K)),
+          m_alphaBeta(static_cast<std::size_t>(kernel.m_K)),
+          m_docScore(static_cast<std::size_t>(kernel.m_K)),
+          m_word(static_cast<std::size_t>(kernel.m_K)) {}
+
+    // Caches that depend on the hyperparameters and the topic totals.
+    void beginSweep() {
+      m_rng = &m_state.rng(0);
+      m_alpha = m_state.alpha().data();
+      m_beta = m_state.beta();
+      m_betaV = m_beta * m_state.vocabularySize();
+      const auto& totals = m_kernel.m_totals;
+      for (std::size_t k = 0; k < m_invDenominator.size(); ++k) {
+        m_invDenominator[k] = 1.0 / (m_betaV + static_cast<double>(totals[k]));
+        m_alphaBeta[k] = m_alpha[k] * m_beta;
+      }
+      recomputeSmoothingMass();
+    }
+
+    // Reads word w's counts into the dense array.
+    void beginWord(std::size_t w) {
+      const auto& kernel = m_kernel;
+      m_w = w;
+      for (auto j = static_cast<std::size_t>(kernel.m_wordStart[w]);
+           j < static_cast<std::size_t>(kernel.m_wordStart[w + 1]) && kernel.m_words[j] != 0; ++j)
+        m_word.add(static_cast<std::size_t>(kernel.m_words[j] & kernel.m_mask),
+                   static_cast<std::int32_t>(kernel.m_words[j] >> kernel.m_bits));
+      recomputeWordMass();
+    }
+
+    // Writes the word's counts back and clears the dense array.
+    void endWord() {
+      auto& kernel = m_kernel;
+      Packed* entry = kernel.m_words.data() + kernel.m_wordStart[m_w];
+      Packed* const end = kernel.m_words.data() + kernel.m_wordStart[m_w + 1];
+      for (const auto topic : m_word.nonzero())
+        *entry++ = (static_cast<Packed>(m_word[static_cast<std::size_t>(topic)]) << kernel.m_bits) |
+                   static_cast<Packed>(topic);
+      if (entry != end) *entry = 0;
+      m_word.clear();
+    }
+
+    // Resamples the j-th token of the word order (of the current word) from its full conditional.
+    void sampleToken(std::size_t j) {
+      auto& kernel = m_kernel;
+      const std::size_t ahead = j + kPrefetchDistance;
+      if (ahead < kernel.m_tokenDocument.size()) {
+        __builtin_prefetch(kernel.m_documents.data() + kernel.m_documentStart[kernel.m_tokenDocument[ahead]]);
+        __builtin_prefetch(m_state.assignments().data() + kernel.m_tokenPosition[ahead]);
+      }
+      const Packed mask = kernel.m_mask;
+      const int bits = kernel.m_bits;
+      const auto d = static_cast<std::size_t>(kernel.m_tokenDocument[j]);
+      const auto position = static_cast<std::size_t>(kernel.m_tokenPosition[j]);
+      Packed* const list = kernel.m_documents.data() + kernel.m_documentStart[d];
+      const auto capacity = static_cast<std::size_t>(kernel.m_documentStart[d + 1] - kernel.m_documentStart[d]);
+      auto& z = m_state.assignments()[position];
+      const auto s = static_cast<std::size_t>(z);
+      changeTopicCount(s, -1);
+
+      // The document bucket, with the token's own count taken out of its entry (the entry itself
+      // changes only once the new topic is known: usually it is the old one). Two running sums,
+      // so that an entry does not wait for the previous addition.
+      const double* const inverse = m_invDenominator.data();
+      double* const score = m_docScore.data();
+      const double beta = m_beta;
+      std::size_t n = 0, own = 0;
+      const auto scoreOf = [&](Packed e, std::size_t at) {
+        const auto k = static_cast<std::size_t>(e & mask);
+        const bool isOwn = k == s;
+        own = isOwn ? at : own;
+        const double value = static_cast<double>((e >> bits) - static_cast<Packed>(isOwn)) *
+                             (beta + static_cast<double>(m_word[k])) * inverse[k];
+        score[at] = value;
+        return value;
+      };
+      double evenMass = 0.0, oddMass = 0.0;
+      for (; n + 1 < capacity && list[n + 1] != 0; n += 2) {
+        evenMass += scoreOf(list[n], n);
+        oddMass += scoreOf(list[n + 1], n + 1);
+      }
+      if (n < capacity && list[n] != 0) {
+        evenMass += scoreOf(list[n], n);
+        ++n;
+      }
+      const double docMass = evenMass + oddMass;
+
+      double u = m_rng->uniform() * (docMass + m_wordMass + m_smoothingMass);
+      std::size_t t;
+      std::size_t at = capacity;  // the entry of t in the document's list, when the draw came from it
+      if (u < docMass) {
+        std::size_t e = 0;
+        while (e + 1 < n && (u -= score[e]) >= 0.0) ++e;
+        t = static_cast<std::size_t>(list[e] & mask);
+        at = e;
+      } else {
+        u -= docMass;
+        const auto wordTopics = m_word.nonzero();
+        if (u < m_wordMass && !wordTopics.empty()) {
+          std::size_t e = 0;
+          for (; e + 1 < wordTopics.size(); ++e) {
+            const auto k = static_cast<std::size_t>(wordTopics[e]);
+            u -= m_alpha[k] * m_word[k] * inverse[k];
+            if (u < 0.0) break;
+          }
+          t = static_cast<std::size_t>(wordTopics[e]);
+        } else {
+          u -= m_wordMass;
+          t = 0;
+          for (const auto K = m_invDenominator.size(); t + 1 < K; ++t) {
+            u -= m_alphaBeta[t] * inverse[t];
+            if (u < 0.0) break;
+          }
+        }
+      }
+      if (t != s) {
+        const std::size_t sunk = removeAt(list, capacity, own, kernel.m_one);
+        if (at != capacity) {
+          if (at > own && at <= sunk) --at;  // the entries between moved up by one
+          incrementAt(list, at, kernel.m_one);
+        } else {
+          addTo(list, capacity, static_cast<Packed>(t), mask, kernel.m_one);
+        }
+      }
+      changeTopicCount(t, +1);
+      z = static_cast<std::int32_t>(t);
+      // a and s are updated incrementally; recomputing them every K tokens keeps rounding from
+      // piling up at O(1) cost per token.
+      if (++m_sinceRecompute >= m_invDenominator.size()) {
+        recomputeSmoothingMass();
+        recomputeWordMass();
+      }
+    }
+
+    // One sweep, word by word; false when stopped (the state stays consistent).
+    bool run(const std::stop_token& stop) {
+      beginSweep();
+      const auto& start = m_kernel.m_tokenStart;
+      const std::size_t V = start.size() - 1;
+      for (std::size_t w = 0; w < V; ++w) {
+        const auto first = static_cast<std::size_t>(start[w]), last = static_cast<std::size_t>(start[w + 1]);
+        if (first == last) continue;
+        if (stop.stop_requested()) return false;
+        beginWord(w);
+        for (std::size_t j = first; j < last; ++j) {
+          if (((j - first) & 4095) == 4095 && stop.stop_requested()) {
+            endWord();
+            return false;
+          }
+          sampleToken(j);
+        }
+        endWord();
+      }
+      return true;
+    }
+
+   private:
+    void recomputeSmoothingMass() {
+      m_smoothingMass = 0.0;
+      for (std::size_t k = 0; k < m_alphaBeta.size(); ++k) m_smoothingMass += m_alphaBeta[k] * m_invDenominator[k];
+      m_sinceRecompute = 0;
+    }
+    void recomputeWordMass() {
+      m_wordMass = 0.0;
+      for (const auto topic : m_word.nonzero()) {
+        const auto k = static_cast<std::size_t>(topic);
+        m_wordMass += m_alpha[k] * m_word[k] * m_invDenominator[k];
+      }
+    }
+
+    // n_k and n_wk of topic k change by delta; s and a follow.
+    void changeTopicCount(std::size_t k, int delta) {
+      auto& totals = m_kernel.m_totals;
+      const double oldInverse = m_invDenominator[k];
+      m_smoothingMass -= m_alphaBeta[k] * oldInverse;
+      m_wordMass -= m_alpha[k] * m_word[k] * oldInverse;
+      totals[k] += delta;
+      m_word.add(k, delta);
+      const double inverse = 1.0 / (m_betaV + static_cast<double>(totals[k]));
+      m_invDenominator[k] = inverse;
+      m_smoothingMass += m_alphaBeta[k] * inverse;
+      m_wordMass += m_alpha[k] * m_word[k] * inverse;
+    }
+
+    static void incrementAt(Packed* list, std::size_t j, Packed one) {
+      list[j] += one;
+      while (j > 0 && list[j - 1] < list[j]) {
+        std::swap(list[j - 1], list[j]);
+        --j;
+      }
+    }
+    // Takes one from entry j and lets it sink to keep the order; returns where it ends.
+    static std::size_t removeAt(Packed* list, std::size_t capacity, std::size_t j, Packed one) {
+      list[j] -= one;
+      if (list[j] < one) list[j] = 0;
+      while (j + 1 < capacity && list[j + 1] > list[j]) {
+        std::swap(list[j], list[j + 1]);
+        ++j;
+      }
+      return j;
+    }
+    static void addTo(Packed* list, std::size_t capacity, Packed topic, Packed mask, Packed one) {
+      // The document just lost this token, so a free slot is left if the topic is new to it.
+      std::size_t j = 0;
+      while (j < capacity && list[j] != 0 && (list[j] & mask) != topic) ++j;
+      if (list[j] == 0) list[j] = topic;
+      incrementAt(list, j, one);
+    }
+
+    WordwiseGibbsKernel& m_kernel;
+    LdaGibbsState& m_state;
+    Rng* m_rng = nullptr;
+    const double* m_alpha = nullptr;
+    double m_beta = 0.0, m_betaV = 0.0;
+    std::vector<double> m_invDenominator, m_alphaBeta, m_docScore;
+    SparseCounts m_word;  // n_wk of the current word, with its list of topics
+    std::size_t m_w = 0;  // the current word
+    std::size_t m_sinceRecompute = 0;
+    double m_smoothingMass = 0.0, m_wordMass = 0.0;
+  };
+
+  explicit WordwiseGibbsKernel(LdaGibbsState& state)
+      : m_state(state),
+        m_K(state.topics()),
+        m_bits(topicBits(state.topics())),
+        m_mask((Packed{1} << m_bits) - 1),
+        m_one(Packed{1} << m_bits),
+        m_totals(static_cast<std::size_t>(state.topics()), 0) {
+    if (!fits(m_K, state.maxCount()))
+      throw std::invalid_argument("the counts of " + std::to_string(state.maxCount()) +
+                                  " tokens do not fit this kernel's packed entries");
+    if (state.partitions().size() != 1) throw std::invalid_argument("the wordwise sampler runs one partition");
+    buildTokenOrder();
+    buildCounts();
+    m_partition = std::make_unique<Partition>(*this);
+  }
+  WordwiseGibbsKernel(const WordwiseGibbsKernel&) = delete;
+  WordwiseGibbsKernel& operator=(const WordwiseGibbsKernel&) = delete;
+
+  Partition& partition(std::size_t) { return *m_partition; }
+  void prepareSweep() {}
+
+  // One sweep over every word's tokens. Returns false when stopped (the counts are consistent
+  // either way). logPrior[0] receives log P(Z) when asked.
+  bool sweep(const std::stop_token& stop, bool wantLogPrior, std::vector<double>& logPrior) {
+    logPrior.assign(1, 0.0);
+    if (!m_partition->run(stop)) return false;
+    if (wantLogPrior) logPrior[0] = m_state.logPriorOfAssignments();
+    return true;
+  }
+
+  // The global count n_wk of every nonzero (topic, count) of word w.
+  template <typename F>
+  void forEachTopicOfWord(std::size_t w, F&& f) const {
+    for (auto j = static_cast<std::size_t>(m_wordStart[w]);
+         j < static_cast<std::size_t>(m_wordStart[w + 1]) && m_words[j] != 0; ++j)
+      f(static_cast<std::int32_t>(m_words[j] & m_mask), static_cast<std::int64_t>(m_words[j] >> m_bits));
+  }
+  const std::vector<std::int64_t>& topicTotals() const noexcept { return m_totals; }
+
+  std::size_t memoryBytes() const {
+    return m_words.size() * sizeof(Packed) + m_wordStart.size() * sizeof(std::int64_t) +
+           m_documents.size() * sizeof(Packed) + m_documentStart.size() * sizeof(std::int64_t) +
+           m_tokenStart.size() * sizeof(std::int64_t) + m_tokenDocument.size() * sizeof(std::uint32_t) +
+           m_tokenPosition.size() * sizeof(std::uint64_t);
+  }
+
+ private:
+  static int topicBits(int topics) {
+    int bits = 1;
+    while ((1LL << bits) < topics) ++bits;
+    return bits;
+  }
+
+  // The tokens by word (a stable counting sort, so each word's are in document order): their
+  // documents and positions.
+  void buildTokenOrder() {
+    const auto& corpus = m_state.corpus();
+    const auto& frequency = m_state.wordFrequencies();
+    const auto V = static_cast<std::size_t>(m_state.vocabularySize());
+    if (corpus.documentCount() > std::numeric_limits<std::uint32_t>::max())
+      throw std::invalid_argument("the wordwise sampler holds at most 2^32 - 1 documents");
+    m_tokenStart.assign(V + 1, 0);
+    for (std::size_t w = 0; w < V; ++w) m_tokenStart[w + 1] = m_tokenStart[w] + frequency[w];
+    m_tokenDocument.resize(corpus.tokenCount());
+    m_tokenPosition.resize(corpus.tokenCount());
+    std::vector<std::int64_t> next(m_tokenStart.begin(), m_tokenStart.end() - 1);
+    for (std::size_t d = 0; d < corpus.documentCount(); ++d)
+      for (auto i = static_cast<std::size_t>(corpus.offsets[d]); i < static_cast<std::size_t>(corpus.offsets[d + 1]);
+           ++i) {
+        const auto j = static_cast<std::size_t>(next[static_cast<std::size_t>(corpus.tokens[i])]++);
+        m_tokenDocument[j] = static_cast<std::uint32_t>(d);
+        m_tokenPosition[j] = i;
+      }
+  }
+
+  // The word and document counts and the totals from the assignments.
+  void buildCounts() {
+    const auto& corpus = m_state.corpus();
+    const auto z = m_state.assignments();
+    const auto V = static_cast<std::size_t>(m_state.vocabularySize());
+    const auto K = static_cast<std::size_t>(m_K);
+    SparseCounts counts(K);
+    std::vector<Packed> entries;
+    const auto keep = [&](Packed* out) {
+      entries.clear();
+      for (const auto topic : counts.nonzero())
+        entries.push_back((static_cast<Packed>(counts[static_cast<std::size_t>(topic)]) << m_bits) |
+                          static_cast<Packed>(topic));
+      std::sort(entries.begin(), entries.end(), std::greater<Packed>());
+      std::copy(entries.begin(), entries.end(), out);
+      counts.clear();
+    };
+    m_wordStart.assign(V + 1, 0);
+    for (std::size_t w = 0; w < V; ++w)
+      m_wordStart[w + 1] = m_wordStart[w] + std::min<std::int64_t>(m_tokenStart[w + 1] - m_tokenStart[w], m_K);
+    m_words.assign(static_cast<std::size_t>(m_wordStart[V]), Packed{0});
+    for (std::size_t w = 0; w < V; ++w) {
+      for (auto j = m_tokenStart[w]; j < m_tokenStart[w + 1]; ++j)
+        counts.add(static_cast<std::size_t>(z[m_tokenPosition[static_cast<std::size_t>(j)]]), 1);
+      keep(m_words.data() + m_wordStart[w]);
+    }
+    const std::size_t D = corpus.documentCount();
+    m_documentStart.assign(D + 1, 0);
+    for (std::size_t d = 0; d < D; ++d)
+      m_documentStart[d + 1] =
+          m_documentStart[d] + std::min<std::int64_t>(corpus.offsets[d + 1] - corpus.offsets[d], m_K);
+    m_documents.assign(static_cast<std::size_t>(m_documentStart[D]), Packed{0});
+    for (std::size_t d = 0; d < D; ++d) {
+      for (auto i = static_cast<std::size_t>(corpus.offsets[d]); i < static_cast<std::size_t>(corpus.offsets[d + 1]);
+           ++i)
+        counts.add(static_cast<std::size_t>(z[i]), 1);
+      keep(m_documents.data() + m_documentStart[d]);
+    }
+    for (const auto k : z) ++m_totals[static_cast<std::size_t>(k)];
+  }
+
+  LdaGibbsState& m_state;
+  int m_K;
+  int m_bits;
+  Packed m_mask, m_one;
+  std::vector<std::int64_t> m_wordStart;      // word w's counts: m_words[m_wordStart[w], m_wordStart[w + 1])
+  std::vector<Packed> m_words;                // unsorted, nonzero first
+  std::vector<std::int64_t> m_documentStart;  // document d's counts: m_documents[m_documentStart[d], ...)
+  std::vector<Packed> m_documents;            // descending, nonzero first
+  std::vector<std::int64_t> m_tokenStart;     // word w's tokens: [m_tokenStart[w], m_tokenStart[w + 1])
+  std::vector<std::uint32_t> m_tokenDocument;
+  std::vector<std::uint64_t> m_tokenPosition;  // in the corpus (the state's assignments)
+  std::vector<std::int64_t> m_totals;          // n_k
+  std::unique_ptr<Partition> m_partition;
+};
+
+}  // namespace latent::core::topic

@@ -27,8 +27,7 @@ Eigen::MatrixXd topicWordOf(const core::FitResult& r) { return r.matrices.at(0).
 // processor time, and CI runs another suite beside this one.
 test::Fitted fitTwoPartitions(const core::CorpusSplit& split, std::int64_t documents, nlohmann::json options,
                               std::uint64_t seed) {
-  // The wordwise sampler runs one partition only.
-  if (options.value("sampler", "") != "wordwise") options["partitions"] = 2;
+  options["partitions"] = 2;
   return test::fitLdaGibbs(split, documents, options, seed, 1);
 }
 

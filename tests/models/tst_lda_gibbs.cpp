@@ -316,7 +316,7 @@ class LdaGibbsTest : public QObject {
   void sameSeedSameNumbers() {
     const auto corpus = smallSynthetic();
     const auto split = test::wholeCorpus(corpus);
-    for (const char* sampler : {"sparse", "alias", "warp"}) {
+    for (const char* sampler : {"sparse", "wordwise", "alias", "warp"}) {
       const nlohmann::json options = {
           {"k", 5}, {"iterations", 30}, {"sampler", sampler}, {"optimize_every", 10}, {"optimize_burn_in", 5}};
       const auto a = test::fitLdaGibbs(split, 120, options, 9, 2);

@@ -1,17 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The wordwise LDA Gibbs sampler (lda_gibbs_wordwise_kernel.hpp): its draws against the exact
 // conditional (000 eq. 27.37) after sweeps that moved its word and document counts, its chain
-// against the enumerated posterior (001 eq. 3), its counts after sweeps against a recount, and a
-// fit of planted topics through the model.
+// against the enumerated posterior (001 eq. 3), and its counts after sweeps against a recount.
+// Through the model it runs beside the other samplers in tst_lda_gibbs.cpp (the same chain for
+// the same seed and partitions, the log joint reported), tst_lda_gibbs_snapshots.cpp and the
+// evidence suite (planted topics, held-out perplexity).
 #include <QtTest>
 
 #include <cstdint>
 #include <vector>
 
 #include "core/data/synthetic_lda.hpp"
-#include "core/models/topic/lda_gibbs.hpp"
 #include "core/models/topic/lda_gibbs_wordwise_kernel.hpp"
-#include "core/util/errors.hpp"
 #include "lda_gibbs_test_support.hpp"
 #include "test_case.hpp"
 #include "test_support.hpp"
@@ -22,28 +22,18 @@ using core::topic::WordwiseGibbsKernel;
 
 namespace {
 
-// Where token i sits in the kernel's word order: after every token of a smaller word, and after
-// the tokens of its own word earlier in the corpus.
-std::size_t wordOrderIndex(const core::Corpus& corpus, std::size_t i) {
-  const auto w = corpus.tokens[i];
-  std::size_t j = 0;
-  for (std::size_t t = 0; t < corpus.tokenCount(); ++t)
-    if (corpus.tokens[t] < w || (corpus.tokens[t] == w && t < i)) ++j;
-  return j;
-}
-
 // Draws topics for token i of document d by repeated calls of the kernel's token step (the other
 // assignments fixed), after two sweeps, so that the word and document counts it keeps must have
-// followed the assignments.
+// followed the assignments (with several partitions, through rounds that each saw one group).
 template <typename Packed>
-void checkConditional(std::size_t d, std::size_t i) {
+void checkConditional(int partitions, std::size_t d, std::size_t i) {
   const auto corpus =
       test::corpusFromIds(6, {{0, 1, 2, 0, 1, 3, 0}, {2, 2, 3, 4, 0, 1}, {4, 5, 5, 1, 0, 2, 3}, {5, 4, 3, 0, 4, 5}});
   const int K = 4;
   Eigen::VectorXd alpha(K);
   alpha << 0.6, 0.3, 1.2, 0.4;
   const double beta = 0.5;
-  LdaGibbsState state(corpus, K, 0.1, beta, 1, 5);
+  LdaGibbsState state(corpus, K, 0.1, beta, partitions, 5);
   state.setAlpha(alpha);
   WordwiseGibbsKernel<Packed> kernel(state);
   std::vector<double> unused;
@@ -52,10 +42,13 @@ void checkConditional(std::size_t d, std::size_t i) {
   QVERIFY2(!std::equal(start.begin(), start.end(), state.assignments().begin()), "the sweeps changed nothing");
 
   const Eigen::VectorXd exact = test::exactConditional(corpus, state.assignments(), K, alpha, beta, d, i);
-  auto& part = kernel.partition(0);
+  kernel.prepareSweep();
+  std::size_t p = 0;
+  while (state.partitions()[p].end <= d) ++p;
+  auto& part = kernel.partition(p);
   part.beginSweep();
   part.beginWord(static_cast<std::size_t>(corpus.tokens[i]));
-  const std::size_t j = wordOrderIndex(corpus, i);
+  const std::size_t j = part.orderOf(i);
   const int samples = 60000;
   Eigen::VectorXd tally = Eigen::VectorXd::Zero(K);
   for (int n = 0; n < samples; ++n) {
@@ -72,15 +65,39 @@ void checkConditional(std::size_t d, std::size_t i) {
            qPrintable(QString("token %1: smallest probability %2").arg(i).arg(exact.minCoeff())));
 }
 
+void checkCounts(int partitions) {
+  core::SyntheticLdaSpec spec;
+  spec.topics = 6;
+  spec.vocabulary = 80;
+  spec.documents = 40;
+  spec.meanLength = 30;
+  spec.seed = 4;
+  const auto synthetic = core::generateLdaCorpus(spec);
+  const int K = 7;
+  LdaGibbsState state(synthetic.corpus, K, 0.2, 0.05, partitions, 11);
+  WordwiseGibbsKernel<std::uint32_t> kernel(state);
+  std::vector<double> logPrior;
+  for (int sweep = 0; sweep < 4; ++sweep) QVERIFY(kernel.sweep({}, true, logPrior));
+  const auto brute = test::bruteCounts(synthetic.corpus, state.assignments(), K);
+  const auto V = static_cast<int>(synthetic.corpus.vocabularySize());
+  Eigen::MatrixXi counted = Eigen::MatrixXi::Zero(V, K);
+  for (int w = 0; w < V; ++w)
+    kernel.forEachTopicOfWord(static_cast<std::size_t>(w),
+                              [&](std::int32_t k, std::int64_t c) { counted(w, k) += static_cast<int>(c); });
+  QVERIFY(counted == brute.wordTopic);
+  for (int k = 0; k < K; ++k) QCOMPARE(kernel.topicTotals()[static_cast<std::size_t>(k)], std::int64_t{brute.topic[k]});
+  QVERIFY(std::abs(logPrior[0] - state.logPriorOfAssignments()) < 1e-8 * std::abs(logPrior[0]));
+}
+
 }  // namespace
 
 class LdaGibbsWordwiseTest : public QObject {
   Q_OBJECT
  private Q_SLOTS:
-  // The tokens the sparse sampler's test draws, in both widths.
+  // The tokens the sparse sampler's test draws, in both widths, with one partition and with two.
   void conditionalIsExact() {
-    checkConditional<std::uint32_t>(1, 9);
-    checkConditional<std::uint64_t>(2, 15);
+    checkConditional<std::uint32_t>(1, 1, 9);
+    checkConditional<std::uint64_t>(2, 2, 15);
   }
 
   // The whole chain on 9 tokens and K = 2 against the enumerated posterior P(Z | W) (001 eq. 3),
@@ -94,49 +111,11 @@ class LdaGibbsWordwiseTest : public QObject {
     QVERIFY2(distance < noise, qPrintable(QString("total variation %1").arg(distance)));
   }
 
-  // The word counts and totals it keeps, and the log prior it reports, against a recount.
+  // The word counts and totals it keeps, and the log prior it reports, against a recount, after
+  // sweeps of one partition and of three.
   void countsFollowTheAssignments() {
-    core::SyntheticLdaSpec spec;
-    spec.topics = 6;
-    spec.vocabulary = 80;
-    spec.documents = 40;
-    spec.meanLength = 30;
-    spec.seed = 4;
-    const auto synthetic = core::generateLdaCorpus(spec);
-    const int K = 7;
-    LdaGibbsState state(synthetic.corpus, K, 0.2, 0.05, 1, 11);
-    WordwiseGibbsKernel<std::uint32_t> kernel(state);
-    std::vector<double> logPrior;
-    for (int sweep = 0; sweep < 4; ++sweep) QVERIFY(kernel.sweep({}, true, logPrior));
-    const auto brute = test::bruteCounts(synthetic.corpus, state.assignments(), K);
-    const auto V = static_cast<int>(synthetic.corpus.vocabularySize());
-    Eigen::MatrixXi counted = Eigen::MatrixXi::Zero(V, K);
-    for (int w = 0; w < V; ++w)
-      kernel.forEachTopicOfWord(static_cast<std::size_t>(w),
-                                [&](std::int32_t k, std::int64_t c) { counted(w, k) += static_cast<int>(c); });
-    QVERIFY(counted == brute.wordTopic);
-    for (int k = 0; k < K; ++k)
-      QCOMPARE(kernel.topicTotals()[static_cast<std::size_t>(k)], std::int64_t{brute.topic[k]});
-    QCOMPARE(logPrior.size(), std::size_t{1});
-    QVERIFY(std::abs(logPrior[0] - state.logPriorOfAssignments()) < 1e-8 * std::abs(logPrior[0]));
-  }
-
-  // Through the model: several partitions are refused with a message that names the way out, and
-  // the threads alone do not ask for them.
-  void runsOnePartition() {
-    core::SyntheticLdaSpec spec;
-    spec.documents = 20;
-    const auto split = test::wholeCorpus(core::generateLdaCorpus(spec).corpus);
-    try {
-      test::fitLdaGibbs(split, 20, {{"sampler", "wordwise"}, {"partitions", 2}, {"iterations", 2}}, 1, 1);
-      QFAIL("two partitions were accepted");
-    } catch (const core::UsageError& e) {
-      QVERIFY(QString(e.what()).contains("sparse sampler runs several"));
-    }
-    const auto fitted =
-        test::fitLdaGibbs(split, 20, {{"sampler", "wordwise"}, {"iterations", 2}, {"restarts", 1}}, 1, 2);
-    QCOMPARE(fitted.result.finalMetrics.at("partitions").get<std::int64_t>(), std::int64_t{1});
-    QCOMPARE(fitted.result.finalMetrics.at("sampler").get<std::string>(), std::string("wordwise"));
+    checkCounts(1);
+    checkCounts(3);
   }
 };
 

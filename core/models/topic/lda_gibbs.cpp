@@ -628,13 +628,9 @@ class LdaGibbsModel final : public DescribedModel<&ldaGibbsInfo> {
       const std::string refusal = info().distributed(settings.options, processes);
       if (!refusal.empty()) throw UsageError(refusal);
     }
-    // The wordwise sampler sweeps the whole corpus word by word in one partition.
     const bool wordwise = options.sampler == LdaGibbsOptions::Sampler::Wordwise;
-    if (wordwise && options.partitions > 1)
-      throw UsageError("the wordwise sampler runs one partition (partitions 1); the sparse sampler runs several");
-    const int partitions = static_cast<int>(wordwise ? 1
-                                            : options.partitions > 0
-                                                ? options.partitions
+    const int partitions =
+        static_cast<int>(options.partitions > 0 ? options.partitions
                                                 : static_cast<std::int64_t>(processes) * std::max(1, settings.threads));
     if (processes > 1 && data.corpus->documentCount() < static_cast<std::size_t>(partitions))
       throw UsageError("a distributed fit needs at least one document per partition (" + std::to_string(partitions) +

@@ -5,12 +5,15 @@
 // that a token's cost follows its document's topics rather than its word's.
 #pragma once
 
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/partitioner.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <functional>
 #include <limits>
-#include <memory>
 #include <stdexcept>
 #include <stop_token>
 #include <string>
@@ -39,7 +42,13 @@ namespace latent::core::topic {
 // in descending order so that the draw's walk over them is short. The tokens are visited word by
 // word, a word's in document order; their topics stay in the state's (document) order.
 //
-// One partition: the chain is the exact sequential sampler in that order.
+// With one partition the chain is the exact sequential sampler in that order. With P partitions
+// (of documents) the words are split into P groups and a sweep has P rounds, as in the sparse
+// kernel's block schedule (Yan, Xu & Qi 2009, §4): in round r partition p samples the tokens of
+// its documents whose word is in group (p + r) mod P, word by word. No two partitions touch one
+// word's counts, or one document's, in the same round; only the totals n_k of the other
+// partitions' moves are up to one round old (each partition keeps a copy, merged after each
+// round). A token costs about the same whatever its word here, so the groups balance tokens.
 template <typename Packed>
 class WordwiseGibbsKernel {
  public:
@@ -51,11 +60,15 @@ class WordwiseGibbsKernel {
            static_cast<double>(maxCount) < std::ldexp(1.0, static_cast<int>(sizeof(Packed) * 8) - bits);
   }
 
-  class Partition {
+  // Aligned to a cache line: a partition writes its own members (masses, totals) for every
+  // token, and its neighbour in m_partitions must not share that line.
+  class alignas(kCacheLine) Partition {
    public:
-    explicit Partition(WordwiseGibbsKernel& kernel)
+    Partition(WordwiseGibbsKernel& kernel, std::size_t index)
         : m_kernel(kernel),
           m_state(kernel.m_state),
+          m_index(index),
+          m_totals(kernel.m_totals),
           m_invDenominator(static_cast<std::size_t>(kernel.m_K)),
           m_alphaBeta(static_cast<std::size_t>(kernel.m_K)),
           m_docScore(static_cast<std::size_t>(kernel.m_K)),
@@ -63,13 +76,12 @@ class WordwiseGibbsKernel {
 
     // Caches that depend on the hyperparameters and the topic totals.
     void beginSweep() {
-      m_rng = &m_state.rng(0);
+      m_rng = &m_state.rng(m_index);
       m_alpha = m_state.alpha().data();
       m_beta = m_state.beta();
       m_betaV = m_beta * m_state.vocabularySize();
-      const auto& totals = m_kernel.m_totals;
       for (std::size_t k = 0; k < m_invDenominator.size(); ++k) {
-        m_invDenominator[k] = 1.0 / (m_betaV + static_cast<double>(totals[k]));
+        m_invDenominator[k] = 1.0 / (m_betaV + static_cast<double>(m_totals[k]));
         m_alphaBeta[k] = m_alpha[k] * m_beta;
       }
       recomputeSmoothingMass();
@@ -98,11 +110,12 @@ class WordwiseGibbsKernel {
       m_word.clear();
     }
 
-    // Resamples the j-th token of the word order (of the current word) from its full conditional.
+    // Resamples the j-th token of the kernel's token order (one of the current word's in this
+    // partition's documents) from its full conditional.
     void sampleToken(std::size_t j) {
       auto& kernel = m_kernel;
       const std::size_t ahead = j + kPrefetchDistance;
-      if (ahead < kernel.m_tokenDocument.size()) {
+      if (ahead < m_tokenEnd) {
         __builtin_prefetch(kernel.m_documents.data() + kernel.m_documentStart[kernel.m_tokenDocument[ahead]]);
         __builtin_prefetch(m_state.assignments().data() + kernel.m_tokenPosition[ahead]);
       }
@@ -190,12 +203,21 @@ class WordwiseGibbsKernel {
       }
     }
 
-    // One sweep, word by word; false when stopped (the state stays consistent).
-    bool run(const std::stop_token& stop) {
+    // Where token i of the corpus (one of this partition's) sits in the kernel's token order.
+    std::size_t orderOf(std::size_t i) const {
+      const auto w = static_cast<std::size_t>(m_state.corpus().tokens[i]);
+      for (auto j = static_cast<std::size_t>(m_tokenStart[w]); j < static_cast<std::size_t>(m_tokenStart[w + 1]); ++j)
+        if (m_kernel.m_tokenPosition[j] == i) return j;
+      throw std::invalid_argument("token " + std::to_string(i) + " is not this partition's");
+    }
+
+    // The tokens of word group `group` in this partition's documents, word by word; false when
+    // stopped (the state stays consistent).
+    bool runRound(const std::stop_token& stop, std::size_t group) {
       beginSweep();
-      const auto& start = m_kernel.m_tokenStart;
-      const std::size_t V = start.size() - 1;
-      for (std::size_t w = 0; w < V; ++w) {
+      const auto& start = m_tokenStart;
+      for (const auto word : m_kernel.m_groupWords[group]) {
+        const auto w = static_cast<std::size_t>(word);
         const auto first = static_cast<std::size_t>(start[w]), last = static_cast<std::size_t>(start[w + 1]);
         if (first == last) continue;
         if (stop.stop_requested()) return false;
@@ -228,7 +250,7 @@ class WordwiseGibbsKernel {
 
     // n_k and n_wk of topic k change by delta; s and a follow.
     void changeTopicCount(std::size_t k, int delta) {
-      auto& totals = m_kernel.m_totals;
+      auto& totals = m_totals;
       const double oldInverse = m_invDenominator[k];
       m_smoothingMass -= m_alphaBeta[k] * oldInverse;
       m_wordMass -= m_alpha[k] * m_word[k] * oldInverse;
@@ -265,8 +287,14 @@ class WordwiseGibbsKernel {
       incrementAt(list, j, one);
     }
 
+    friend class WordwiseGibbsKernel;
+
     WordwiseGibbsKernel& m_kernel;
     LdaGibbsState& m_state;
+    std::size_t m_index;
+    std::vector<std::int64_t> m_totals;      // n_k as this partition sees it
+    std::vector<std::int64_t> m_tokenStart;  // word w's tokens here: the kernel's order [m_tokenStart[w], ...[w + 1])
+    std::size_t m_tokenEnd = 0;              // one past this partition's last token in that order
     Rng* m_rng = nullptr;
     const double* m_alpha = nullptr;
     double m_beta = 0.0, m_betaV = 0.0;
@@ -287,22 +315,56 @@ class WordwiseGibbsKernel {
     if (!fits(m_K, state.maxCount()))
       throw std::invalid_argument("the counts of " + std::to_string(state.maxCount()) +
                                   " tokens do not fit this kernel's packed entries");
-    if (state.partitions().size() != 1) throw std::invalid_argument("the wordwise sampler runs one partition");
-    buildTokenOrder();
+    const auto& corpus = state.corpus();
+    if (corpus.documentCount() > std::numeric_limits<std::uint32_t>::max())
+      throw std::invalid_argument("the wordwise sampler holds at most 2^32 - 1 documents");
     buildCounts();
-    m_partition = std::make_unique<Partition>(*this);
+    const std::size_t P = state.partitions().size();
+    const auto V = static_cast<std::size_t>(state.vocabularySize());
+    m_groupWords.assign(P, {});
+    const std::vector<double> cost(V, 1.0);
+    const auto groupOf = balancedWordGroups(corpus, state.partitions(), cost);
+    for (std::size_t w = 0; w < V; ++w) m_groupWords[groupOf[w]].push_back(static_cast<std::uint32_t>(w));
+    m_tokenDocument.resize(corpus.tokenCount());
+    m_tokenPosition.resize(corpus.tokenCount());
+    m_partitions.reserve(P);
+    for (std::size_t p = 0; p < P; ++p) m_partitions.emplace_back(*this, p);
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, P, 1), [&](const auto& r) {
+      for (std::size_t p = r.begin(); p != r.end(); ++p) orderTokens(m_partitions[p]);
+    });
   }
   WordwiseGibbsKernel(const WordwiseGibbsKernel&) = delete;
   WordwiseGibbsKernel& operator=(const WordwiseGibbsKernel&) = delete;
 
-  Partition& partition(std::size_t) { return *m_partition; }
-  void prepareSweep() {}
+  Partition& partition(std::size_t p) { return m_partitions[p]; }
 
-  // One sweep over every word's tokens. Returns false when stopped (the counts are consistent
-  // either way). logPrior[0] receives log P(Z) when asked.
+  // What a partition sampled alone (outside sweep(), as the tests do) needs: the current totals.
+  void prepareSweep() {
+    for (auto& part : m_partitions) part.m_totals = m_totals;
+  }
+
+  // One sweep: P rounds of all partitions in parallel (one round with one), each followed by the
+  // merge of the totals. Returns false when stopped (the counts are consistent either way).
+  // logPrior[0] receives log P(Z) when asked (the other P - 1 entries stay 0).
   bool sweep(const std::stop_token& stop, bool wantLogPrior, std::vector<double>& logPrior) {
-    logPrior.assign(1, 0.0);
-    if (!m_partition->run(stop)) return false;
+    const std::size_t P = m_partitions.size();
+    logPrior.assign(P, 0.0);
+    std::vector<char> finished(P, 1);
+    for (std::size_t round = 0; round < P; ++round) {
+      // The affinity partitioner keeps each partition on the thread that ran it last time, so
+      // its per-topic caches stay in that core's cache.
+      tbb::parallel_for(
+          tbb::blocked_range<std::size_t>(0, P, 1),
+          [&](const auto& r) {
+            for (std::size_t p = r.begin(); p != r.end(); ++p) {
+              m_partitions[p].m_totals = m_totals;
+              if (!m_partitions[p].runRound(stop, (p + round) % P)) finished[p] = 0;
+            }
+          },
+          m_affinity);
+      mergeTotals();
+      if (!std::all_of(finished.begin(), finished.end(), [](char f) { return f != 0; })) return false;
+    }
     if (wantLogPrior) logPrior[0] = m_state.logPriorOfAssignments();
     return true;
   }
@@ -317,10 +379,11 @@ class WordwiseGibbsKernel {
   const std::vector<std::int64_t>& topicTotals() const noexcept { return m_totals; }
 
   std::size_t memoryBytes() const {
-    return m_words.size() * sizeof(Packed) + m_wordStart.size() * sizeof(std::int64_t) +
-           m_documents.size() * sizeof(Packed) + m_documentStart.size() * sizeof(std::int64_t) +
-           m_tokenStart.size() * sizeof(std::int64_t) + m_tokenDocument.size() * sizeof(std::uint32_t) +
-           m_tokenPosition.size() * sizeof(std::uint64_t);
+    std::size_t bytes = m_words.size() * sizeof(Packed) + m_wordStart.size() * sizeof(std::int64_t) +
+                        m_documents.size() * sizeof(Packed) + m_documentStart.size() * sizeof(std::int64_t) +
+                        m_tokenDocument.size() * sizeof(std::uint32_t) + m_tokenPosition.size() * sizeof(std::uint64_t);
+    for (const auto& part : m_partitions) bytes += part.m_tokenStart.size() * sizeof(std::int64_t);
+    return bytes;
   }
 
  private:
@@ -330,26 +393,38 @@ class WordwiseGibbsKernel {
     return bits;
   }
 
-  // The tokens by word (a stable counting sort, so each word's are in document order): their
-  // documents and positions.
-  void buildTokenOrder() {
+  // After a round: n_k = n_k + sum_p (n_k of partition p - n_k), the partitions' moves added up.
+  void mergeTotals() {
+    const auto others = static_cast<std::int64_t>(m_partitions.size() - 1);
+    for (std::size_t k = 0; k < m_totals.size(); ++k) {
+      std::int64_t total = -others * m_totals[k];
+      for (const auto& part : m_partitions) total += part.m_totals[k];
+      m_totals[k] = total;
+    }
+  }
+
+  // A partition's tokens by word (a stable counting sort, so each word's are in document order),
+  // in the place of the kernel's token order that its documents' tokens hold in the corpus.
+  void orderTokens(Partition& part) {
     const auto& corpus = m_state.corpus();
-    const auto& frequency = m_state.wordFrequencies();
+    const auto range = m_state.partitions()[part.m_index];
     const auto V = static_cast<std::size_t>(m_state.vocabularySize());
-    if (corpus.documentCount() > std::numeric_limits<std::uint32_t>::max())
-      throw std::invalid_argument("the wordwise sampler holds at most 2^32 - 1 documents");
-    m_tokenStart.assign(V + 1, 0);
-    for (std::size_t w = 0; w < V; ++w) m_tokenStart[w + 1] = m_tokenStart[w] + frequency[w];
-    m_tokenDocument.resize(corpus.tokenCount());
-    m_tokenPosition.resize(corpus.tokenCount());
-    std::vector<std::int64_t> next(m_tokenStart.begin(), m_tokenStart.end() - 1);
-    for (std::size_t d = 0; d < corpus.documentCount(); ++d)
+    const auto first = static_cast<std::size_t>(corpus.offsets[range.begin]);
+    const auto last = static_cast<std::size_t>(corpus.offsets[range.end]);
+    auto& start = part.m_tokenStart;
+    start.assign(V + 1, 0);
+    for (std::size_t i = first; i < last; ++i) ++start[static_cast<std::size_t>(corpus.tokens[i]) + 1];
+    start[0] = static_cast<std::int64_t>(first);
+    for (std::size_t w = 0; w < V; ++w) start[w + 1] += start[w];
+    std::vector<std::int64_t> next(start.begin(), start.end() - 1);
+    for (std::size_t d = range.begin; d < range.end; ++d)
       for (auto i = static_cast<std::size_t>(corpus.offsets[d]); i < static_cast<std::size_t>(corpus.offsets[d + 1]);
            ++i) {
         const auto j = static_cast<std::size_t>(next[static_cast<std::size_t>(corpus.tokens[i])]++);
         m_tokenDocument[j] = static_cast<std::uint32_t>(d);
         m_tokenPosition[j] = i;
       }
+    part.m_tokenEnd = last;
   }
 
   // The word and document counts and the totals from the assignments.
@@ -369,13 +444,16 @@ class WordwiseGibbsKernel {
       std::copy(entries.begin(), entries.end(), out);
       counts.clear();
     };
+    std::vector<std::int64_t> start;
+    std::vector<std::int32_t> topicsByWord;
+    m_state.topicsByWord(start, topicsByWord);
     m_wordStart.assign(V + 1, 0);
     for (std::size_t w = 0; w < V; ++w)
-      m_wordStart[w + 1] = m_wordStart[w] + std::min<std::int64_t>(m_tokenStart[w + 1] - m_tokenStart[w], m_K);
+      m_wordStart[w + 1] = m_wordStart[w] + std::min<std::int64_t>(start[w + 1] - start[w], m_K);
     m_words.assign(static_cast<std::size_t>(m_wordStart[V]), Packed{0});
     for (std::size_t w = 0; w < V; ++w) {
-      for (auto j = m_tokenStart[w]; j < m_tokenStart[w + 1]; ++j)
-        counts.add(static_cast<std::size_t>(z[m_tokenPosition[static_cast<std::size_t>(j)]]), 1);
+      for (auto j = start[w]; j < start[w + 1]; ++j)
+        counts.add(static_cast<std::size_t>(topicsByWord[static_cast<std::size_t>(j)]), 1);
       keep(m_words.data() + m_wordStart[w]);
     }
     const std::size_t D = corpus.documentCount();
@@ -401,11 +479,14 @@ class WordwiseGibbsKernel {
   std::vector<Packed> m_words;                // unsorted, nonzero first
   std::vector<std::int64_t> m_documentStart;  // document d's counts: m_documents[m_documentStart[d], ...)
   std::vector<Packed> m_documents;            // descending, nonzero first
-  std::vector<std::int64_t> m_tokenStart;     // word w's tokens: [m_tokenStart[w], m_tokenStart[w + 1])
+  // Every token in the order the partitions sample them: partition p's where its documents'
+  // tokens are in the corpus, by word (Partition::m_tokenStart), each word's in document order.
   std::vector<std::uint32_t> m_tokenDocument;
-  std::vector<std::uint64_t> m_tokenPosition;  // in the corpus (the state's assignments)
-  std::vector<std::int64_t> m_totals;          // n_k
-  std::unique_ptr<Partition> m_partition;
+  std::vector<std::uint64_t> m_tokenPosition;            // in the corpus (the state's assignments)
+  std::vector<std::int64_t> m_totals;                    // n_k, global
+  std::vector<std::vector<std::uint32_t>> m_groupWords;  // group g's words, ascending (one group of all with P = 1)
+  std::vector<Partition> m_partitions;
+  tbb::affinity_partitioner m_affinity;  // which thread swept which partition, replayed each sweep
 };
 
 }  // namespace latent::core::topic

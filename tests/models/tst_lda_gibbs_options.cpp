@@ -244,10 +244,10 @@ class LdaGibbsOptionsTest : public QObject {
     checkReestimated(fitAfterWarmUp(50, 10), true);
   }
 
-  // The default sampler, auto: sparse with the restarts below 500 topics; from 500 up from one
-  // start, after 100 warp sweeps when the chain is shorter than 100 sweeps; from 2000 up after 200
-  // warp sweeps (unless asked otherwise); and never either in a distributed fit, which runs the
-  // sparse sampler alone with the restarts.
+  // The default sampler, auto: sparse with the restarts below 500 topics; from 500 up wordwise from
+  // one start, after 100 warp sweeps when the chain is shorter than 100 sweeps; from 2000 up after
+  // 200 warp sweeps (unless asked otherwise); and never any of that in a distributed fit, which
+  // runs the sparse sampler alone with the restarts.
   void autoSamplerChoosesByTopics() {
     const auto resolve = [](const nlohmann::json& options, bool distributed = false) {
       return core::LdaGibbsOptions::table()
@@ -259,7 +259,7 @@ class LdaGibbsOptionsTest : public QObject {
     QCOMPARE(few.warpStart, std::int64_t{0});
     QCOMPARE(few.starts(), std::int64_t{6});
     const auto hundreds = resolve({{"k", 500}});
-    QVERIFY(hundreds.sampler == core::LdaGibbsOptions::Sampler::Sparse);
+    QVERIFY(hundreds.sampler == core::LdaGibbsOptions::Sampler::Wordwise);
     QCOMPARE(hundreds.warpStart, std::int64_t{0});
     QCOMPARE(hundreds.starts(), std::int64_t{1});
     QCOMPARE(resolve({{"k", 1999}}).warpStart, std::int64_t{0});
@@ -273,14 +273,16 @@ class LdaGibbsOptionsTest : public QObject {
     QCOMPARE(resolve({{"k", 2000}, {"iterations", 20}}).warpStart, std::int64_t{200});
     QCOMPARE(resolve({{"k", 1000}, {"iterations", 20}}, true).warpStart, std::int64_t{0});
     const auto thousands = resolve({{"k", 2000}});
-    QVERIFY(thousands.sampler == core::LdaGibbsOptions::Sampler::Sparse);
+    QVERIFY(thousands.sampler == core::LdaGibbsOptions::Sampler::Wordwise);
     QCOMPARE(thousands.warpStart, std::int64_t{200});
     QCOMPARE(thousands.starts(), std::int64_t{1});
     QCOMPARE(resolve({{"k", 500}, {"restarts", 3}}).starts(), std::int64_t{3});
     QCOMPARE(resolve({{"k", 2000}, {"restarts", 3}}).starts(), std::int64_t{3});
     QCOMPARE(resolve({{"k", 500}, {"warp_start", 50}}).warpStart, std::int64_t{50});
+    QVERIFY(resolve({{"k", 500}, {"warp_start", 50}}).sampler == core::LdaGibbsOptions::Sampler::Wordwise);
     QCOMPARE(resolve({{"k", 2000}, {"warp_start", 50}}).warpStart, std::int64_t{50});
     const auto distributed = resolve({{"k", 2000}}, true);
+    QVERIFY(distributed.sampler == core::LdaGibbsOptions::Sampler::Sparse);
     QCOMPARE(distributed.warpStart, std::int64_t{0});
     QCOMPARE(distributed.starts(), std::int64_t{6});
     const auto sparse = resolve({{"k", 2000}, {"sampler", "sparse"}});
@@ -292,7 +294,7 @@ class LdaGibbsOptionsTest : public QObject {
     const auto corpus = test::corpusFromIds(6, {{0, 1, 2, 3, 4, 5, 0, 1}, {2, 3, 4, 5, 0, 1, 2}, {5, 4, 3, 2, 1}});
     const auto split = core::splitForDocumentCompletion(corpus, 0.0, 1);
     const auto fit = test::fitLdaGibbs(split, 3, {{"k", 2000}, {"iterations", 3}}, 1, 1);
-    QCOMPARE(fit.result.finalMetrics["sampler"].get<std::string>(), std::string("sparse"));
+    QCOMPARE(fit.result.finalMetrics["sampler"].get<std::string>(), std::string("wordwise"));
     QCOMPARE(fit.result.finalMetrics["warp_start_sweeps"].get<std::int64_t>(), std::int64_t{200});
     QVERIFY(!fit.result.finalMetrics.contains("restart_chosen"));
   }

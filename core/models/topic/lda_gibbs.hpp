@@ -54,8 +54,9 @@ struct LdaGibbsOptions {
     return sampler == Sampler::Sparse || sampler == Sampler::Wordwise || sampler == Sampler::Auto ? 6 : 1;
   }
 
-  // `auto` made concrete: the sparse sampler; from kAutoOneStartTopics topics up (in one process)
-  // from one start unless `restarts` asks for more, and from kAutoWarpTopics up after
+  // `auto` made concrete: the sparse sampler, and from kAutoWordwiseTopics topics up (in one
+  // process) the wordwise one; from kAutoOneStartTopics topics up (in one process) from one start
+  // unless `restarts` asks for more, and from kAutoWarpTopics up after
   // kAutoWarpStartSweeps sweeps of the warp sampler. With thousands of topics the exact sampler's
   // first sweeps from a random start are its dearest (a document still holds most topics), and the
   // warp sampler's cost does not grow with them; at a thousand the warm-up's head start is lost by
@@ -63,6 +64,7 @@ struct LdaGibbsOptions {
   // kAutoShortChainWarpStartSweeps (table() in lda_gibbs_options.cpp says why).
   LdaGibbsOptions resolved(bool distributed) const;
   static constexpr std::int64_t kAutoOneStartTopics = 500;
+  static constexpr std::int64_t kAutoWordwiseTopics = 500;
   static constexpr std::int64_t kAutoWarpTopics = 2000;
   static constexpr std::int64_t kAutoWarpStartSweeps = 200;
   static constexpr std::int64_t kAutoShortChainSweeps = 100;

@@ -139,7 +139,7 @@ class LdaGibbsEvidence : public QObject {
     spec.seed = 8;
     const auto truth = core::generateLdaCorpus(spec);
     const auto split = core::splitForDocumentCompletion(truth.corpus, 0.15, 4);
-    // The last: the sparse sampler after 100 warp sweeps from each start (option warp_start).
+    // The fourth: the sparse sampler after 100 warp sweeps from each start (option warp_start).
     const char* names[5] = {"sparse", "alias", "warp", "sparse after warp_start", "wordwise"};
     double perplexity[5];
     for (int i = 0; i < 5; ++i) {

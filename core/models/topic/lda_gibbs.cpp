@@ -628,7 +628,6 @@ class LdaGibbsModel final : public DescribedModel<&ldaGibbsInfo> {
       const std::string refusal = info().distributed(settings.options, processes);
       if (!refusal.empty()) throw UsageError(refusal);
     }
-    const bool wordwise = options.sampler == LdaGibbsOptions::Sampler::Wordwise;
     const int partitions =
         static_cast<int>(options.partitions > 0 ? options.partitions
                                                 : static_cast<std::int64_t>(processes) * std::max(1, settings.threads));
@@ -661,7 +660,7 @@ class LdaGibbsModel final : public DescribedModel<&ldaGibbsInfo> {
       return fitWith<topic::WarpGibbsKernel>(std::move(first), makeKernel, makeState, options, data, settings, observer,
                                              stop, clock);
     }
-    if (wordwise) {
+    if (options.sampler == LdaGibbsOptions::Sampler::Wordwise) {
       if (topic::WordwiseGibbsKernel<std::uint32_t>::fits(first->topics(), first->maxCount())) {
         const auto makeKernel = [](LdaGibbsState& s) { return topic::WordwiseGibbsKernel<std::uint32_t>(s); };
         return fitWith<topic::WordwiseGibbsKernel<std::uint32_t>>(std::move(first), makeKernel, makeState, options,

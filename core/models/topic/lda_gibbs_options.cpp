@@ -61,10 +61,9 @@ const OptionTable<LdaGibbsOptions>& LdaGibbsOptions::table() {
                  "sampler", {},
                  "How each word's topic is drawn: auto (sparse; from 500 topics up wordwise from one start, as "
                  "restarts 1, and after 100 sweeps of warp when the iterations are fewer than 100; from 2000 "
-                 "up after 200 sweeps of warp, as warp_start 200), sparse (exact Gibbs; "
-                 "the fastest to a given perplexity up to a thousand topics), wordwise (exact Gibbs, swept word "
-                 "by word: a word's cost follows its document's topics rather than its word's, so it is "
-                 "faster than sparse, most with many topics), alias (exact "
+                 "up after 200 sweeps of warp, as warp_start 200), sparse (exact Gibbs, document by document: a "
+                 "token's cost follows its word's topics), wordwise (exact Gibbs, word by word: a token's cost "
+                 "follows its document's topics, so it is faster than sparse, most with many topics), alias (exact "
                  "Metropolis-Hastings; its cost per word does not grow with the number of topics) or warp "
                  "(WarpLDA's Metropolis-Hastings, approximate: the "
                  "counts it draws from are updated once per pass over the words and once per pass over the "

@@ -25,6 +25,7 @@
 #include "core/models/topic/lda_gibbs_alias_kernel.hpp"
 #include "core/models/topic/lda_gibbs_sparse_kernel.hpp"
 #include "core/models/topic/lda_gibbs_warp_kernel.hpp"
+#include "core/models/topic/lda_gibbs_wordwise_kernel.hpp"
 #include "core/store/run_store.hpp"
 #include "core/util/errors.hpp"
 #include "core/util/special_functions.hpp"
@@ -38,6 +39,7 @@ using core::topic::AliasGibbsKernel;
 using core::topic::LdaGibbsState;
 using core::topic::SparseGibbsKernel;
 using core::topic::WarpGibbsKernel;
+using core::topic::WordwiseGibbsKernel;
 
 namespace {
 
@@ -187,6 +189,7 @@ class LdaGibbsTest : public QObject {
   // 0.13 away here, though it passed the one-token test above: see lda_gibbs_alias_kernel.hpp.)
   void chainMatchesThePosterior() {
     checkPosterior<SparseGibbsKernel<std::uint32_t>>(test::posteriorCorpus());
+    checkPosterior<WordwiseGibbsKernel<std::uint32_t>>(test::posteriorCorpus());
     checkPosterior<AliasGibbsKernel>(test::posteriorCorpus(), 1);
     checkPosterior<AliasGibbsKernel>(test::posteriorCorpus(), 3);
   }
@@ -196,6 +199,7 @@ class LdaGibbsTest : public QObject {
   void posteriorWithLoneWordAndOneWordDocument() {
     const auto corpus = test::corpusFromIds(4, {{0, 1, 0, 2}, {3}, {2, 2, 1, 0}});
     checkPosterior<SparseGibbsKernel<std::uint32_t>>(corpus);
+    checkPosterior<WordwiseGibbsKernel<std::uint32_t>>(corpus);
     checkPosterior<AliasGibbsKernel>(corpus, 1);
     checkPosterior<AliasGibbsKernel>(corpus, 2);
   }
@@ -251,6 +255,8 @@ class LdaGibbsTest : public QObject {
   void countsMatchTheAssignmentsAfterParallelSweeps() {
     checkCountsAfterSweeps<SparseGibbsKernel<std::uint32_t>>(1);
     checkCountsAfterSweeps<SparseGibbsKernel<std::uint32_t>>(3);
+    checkCountsAfterSweeps<WordwiseGibbsKernel<std::uint32_t>>(1);
+    checkCountsAfterSweeps<WordwiseGibbsKernel<std::uint32_t>>(3);
     checkCountsAfterSweeps<AliasGibbsKernel>(1, 2);
     checkCountsAfterSweeps<AliasGibbsKernel>(3, 2);
     checkCountsAfterSweeps<WarpGibbsKernel>(1, 2);

@@ -22,6 +22,8 @@
 
 #include "core/models/topic/lda_gibbs_distribution.hpp"
 #include "core/models/topic/lda_gibbs_document_counts.hpp"
+#include "core/models/topic/lda_gibbs_packed_lists.hpp"
+#include "core/models/topic/lda_gibbs_rounds.hpp"
 #include "core/models/topic/lda_gibbs_state.hpp"
 #include "core/util/sparse_counts.hpp"
 
@@ -76,11 +78,7 @@ class SparseGibbsKernel {
  public:
   static constexpr std::size_t kPrefetchDistance = 2;  // tokens ahead whose word counts are fetched
 
-  static bool fits(int topics, std::int64_t maxCount) {
-    const int bits = topicBits(topics);
-    return bits < static_cast<int>(sizeof(Packed) * 8) - 1 &&
-           static_cast<double>(maxCount) < std::ldexp(1.0, static_cast<int>(sizeof(Packed) * 8) - bits);
-  }
+  static bool fits(int topics, std::int64_t maxCount) { return packedCountsFit<Packed>(topics, maxCount); }
 
   // Aligned to a cache line: a partition writes its own members (masses, totals' caches) for
   // every token, and its neighbour in m_partitions must not share that line.
@@ -227,7 +225,7 @@ class SparseGibbsKernel {
           if (at > own && at <= sunk) --at;  // the entries between moved up by one
           incrementAt(list, at, kernel.m_one);
         } else {
-          addToWord(list, capacity, static_cast<Packed>(t), mask, kernel.m_one);
+          addToList(list, capacity, static_cast<Packed>(t), mask, kernel.m_one);
         }
       }
       changeTopicCount(t, +1);
@@ -295,6 +293,7 @@ class SparseGibbsKernel {
     }
 
     std::vector<std::int64_t>& totals() noexcept { return m_totals; }
+    const std::vector<std::int64_t>& totals() const noexcept { return m_totals; }
 
    private:
     friend class SparseGibbsKernel;
@@ -319,32 +318,6 @@ class SparseGibbsKernel {
       m_smoothingMass += m_alphaBeta[k] * inverse;
       m_docMass += m_doc[k] * m_beta * inverse;
       m_coefficient[k] = (m_alpha[k] + m_doc[k]) * inverse;
-    }
-
-    static void incrementAt(Packed* list, std::size_t j, Packed one) {
-      list[j] += one;
-      while (j > 0 && list[j - 1] < list[j]) {
-        std::swap(list[j - 1], list[j]);
-        --j;
-      }
-    }
-    // Takes one from entry j and lets it sink to keep the order; returns where it ends.
-    static std::size_t removeAt(Packed* list, std::size_t capacity, std::size_t j, Packed one) {
-      list[j] -= one;
-      if (list[j] < one) list[j] = 0;
-      while (j + 1 < capacity && list[j + 1] > list[j]) {
-        std::swap(list[j], list[j + 1]);
-        ++j;
-      }
-      return j;
-    }
-    static void addToWord(Packed* list, std::size_t capacity, Packed topic, Packed mask, Packed one) {
-      // The word just lost this token, so a free slot is left if the topic is new to it.
-      std::size_t j = 0;
-      while (j < capacity && list[j] != 0 && (list[j] & mask) != topic) ++j;
-      assert(j < capacity);
-      if (list[j] == 0) list[j] = topic;
-      incrementAt(list, j, one);
     }
 
     SparseGibbsKernel& m_kernel;
@@ -441,22 +414,7 @@ class SparseGibbsKernel {
       m_totals = m_partitions[0].m_totals;
       return finished;
     }
-    std::vector<char> finished(P, 1);
-    for (std::size_t round = 0; round < P; ++round) {
-      // The affinity partitioner keeps each partition on the thread that ran it last time, so
-      // its per-topic caches stay in that core's cache.
-      tbb::parallel_for(
-          tbb::blocked_range<std::size_t>(0, P, 1),
-          [&](const auto& r) {
-            for (std::size_t p = r.begin(); p != r.end(); ++p) {
-              m_partitions[p].m_totals = m_totals;
-              if (!m_partitions[p].runRound(stop, (p + round) % P)) finished[p] = 0;
-            }
-          },
-          m_affinity);
-      mergeTotals();
-      if (!std::all_of(finished.begin(), finished.end(), [](char f) { return f != 0; })) return false;
-    }
+    if (!sweepInRounds(m_partitions, m_totals, stop, m_affinity)) return false;
     if (wantLogPrior) logPrior[0] = m_state.logPriorOfAssignments();
     return true;
   }
@@ -500,22 +458,11 @@ class SparseGibbsKernel {
     return m_distribution != nullptr ? m_distribution->group->bytesSent() - m_bytesBefore - m_sweepBytes : 0;
   }
 
-  // After a round: n_k = n_k + sum_p (n_k of partition p - n_k), the partitions' moves added up.
-  void mergeTotals() {
-    const auto others = static_cast<std::int64_t>(m_partitions.size() - 1);
-    for (std::size_t k = 0; k < m_totals.size(); ++k) {
-      std::int64_t total = -others * m_totals[k];
-      for (const auto& part : m_partitions) total += part.m_totals[k];
-      m_totals[k] = total;
-    }
-  }
-
   // The global count n_wk of every nonzero (topic, count) of word w.
   template <typename F>
   void forEachTopicOfWord(std::size_t w, F&& f) const {
-    for (auto j = static_cast<std::size_t>(m_offsets[w]);
-         j < static_cast<std::size_t>(m_offsets[w + 1]) && m_global[j] != 0; ++j)
-      f(static_cast<std::int32_t>(m_global[j] & m_mask), static_cast<std::int64_t>(m_global[j] >> m_bits));
+    forEachPackedCount(m_global.data() + m_offsets[w], static_cast<std::size_t>(m_offsets[w + 1] - m_offsets[w]),
+                       m_mask, m_bits, f);
   }
   const std::vector<std::int64_t>& topicTotals() const noexcept { return m_totals; }
 
@@ -609,12 +556,6 @@ class SparseGibbsKernel {
     if (m_assignmentsCurrent) return;
     gatherAssignments(*m_distribution->group, m_state);
     m_assignmentsCurrent = true;
-  }
-
-  static int topicBits(int topics) {
-    int bits = 1;
-    while ((1LL << bits) < topics) ++bits;
-    return bits;
   }
 
   // Counts from the assignments, word by word.

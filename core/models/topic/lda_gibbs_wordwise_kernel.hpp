@@ -19,6 +19,8 @@
 #include <string>
 #include <vector>
 
+#include "core/models/topic/lda_gibbs_packed_lists.hpp"
+#include "core/models/topic/lda_gibbs_rounds.hpp"
 #include "core/models/topic/lda_gibbs_state.hpp"
 #include "core/util/sparse_counts.hpp"
 
@@ -54,11 +56,7 @@ class WordwiseGibbsKernel {
  public:
   static constexpr std::size_t kPrefetchDistance = 2;  // tokens ahead whose document counts are fetched
 
-  static bool fits(int topics, std::int64_t maxCount) {
-    const int bits = topicBits(topics);
-    return bits < static_cast<int>(sizeof(Packed) * 8) - 1 &&
-           static_cast<double>(maxCount) < std::ldexp(1.0, static_cast<int>(sizeof(Packed) * 8) - bits);
-  }
+  static bool fits(int topics, std::int64_t maxCount) { return packedCountsFit<Packed>(topics, maxCount); }
 
   // Aligned to a cache line: a partition writes its own members (masses, totals) for every
   // token, and its neighbour in m_partitions must not share that line.
@@ -91,10 +89,9 @@ class WordwiseGibbsKernel {
     void beginWord(std::size_t w) {
       const auto& kernel = m_kernel;
       m_w = w;
-      for (auto j = static_cast<std::size_t>(kernel.m_wordStart[w]);
-           j < static_cast<std::size_t>(kernel.m_wordStart[w + 1]) && kernel.m_words[j] != 0; ++j)
-        m_word.add(static_cast<std::size_t>(kernel.m_words[j] & kernel.m_mask),
-                   static_cast<std::int32_t>(kernel.m_words[j] >> kernel.m_bits));
+      kernel.forEachTopicOfWord(w, [&](std::int32_t k, std::int64_t c) {
+        m_word.add(static_cast<std::size_t>(k), static_cast<std::int32_t>(c));
+      });
       recomputeWordMass();
     }
 
@@ -190,7 +187,7 @@ class WordwiseGibbsKernel {
           if (at > own && at <= sunk) --at;  // the entries between moved up by one
           incrementAt(list, at, kernel.m_one);
         } else {
-          addTo(list, capacity, static_cast<Packed>(t), mask, kernel.m_one);
+          addToList(list, capacity, static_cast<Packed>(t), mask, kernel.m_one);
         }
       }
       changeTopicCount(t, +1);
@@ -202,6 +199,9 @@ class WordwiseGibbsKernel {
         recomputeWordMass();
       }
     }
+
+    std::vector<std::int64_t>& totals() noexcept { return m_totals; }
+    const std::vector<std::int64_t>& totals() const noexcept { return m_totals; }
 
     // Where token i of the corpus (one of this partition's) sits in the kernel's token order.
     std::size_t orderOf(std::size_t i) const {
@@ -262,31 +262,6 @@ class WordwiseGibbsKernel {
       m_wordMass += m_alpha[k] * m_word[k] * inverse;
     }
 
-    static void incrementAt(Packed* list, std::size_t j, Packed one) {
-      list[j] += one;
-      while (j > 0 && list[j - 1] < list[j]) {
-        std::swap(list[j - 1], list[j]);
-        --j;
-      }
-    }
-    // Takes one from entry j and lets it sink to keep the order; returns where it ends.
-    static std::size_t removeAt(Packed* list, std::size_t capacity, std::size_t j, Packed one) {
-      list[j] -= one;
-      if (list[j] < one) list[j] = 0;
-      while (j + 1 < capacity && list[j + 1] > list[j]) {
-        std::swap(list[j], list[j + 1]);
-        ++j;
-      }
-      return j;
-    }
-    static void addTo(Packed* list, std::size_t capacity, Packed topic, Packed mask, Packed one) {
-      // The document just lost this token, so a free slot is left if the topic is new to it.
-      std::size_t j = 0;
-      while (j < capacity && list[j] != 0 && (list[j] & mask) != topic) ++j;
-      if (list[j] == 0) list[j] = topic;
-      incrementAt(list, j, one);
-    }
-
     friend class WordwiseGibbsKernel;
 
     WordwiseGibbsKernel& m_kernel;
@@ -343,28 +318,12 @@ class WordwiseGibbsKernel {
     for (auto& part : m_partitions) part.m_totals = m_totals;
   }
 
-  // One sweep: P rounds of all partitions in parallel (one round with one), each followed by the
-  // merge of the totals. Returns false when stopped (the counts are consistent either way).
-  // logPrior[0] receives log P(Z) when asked (the other P - 1 entries stay 0).
+  // One sweep: P rounds of all partitions in parallel (lda_gibbs_rounds.hpp; one round with one
+  // partition). Returns false when stopped (the counts are consistent either way). logPrior[0]
+  // receives log P(Z) when asked (the other P - 1 entries stay 0).
   bool sweep(const std::stop_token& stop, bool wantLogPrior, std::vector<double>& logPrior) {
-    const std::size_t P = m_partitions.size();
-    logPrior.assign(P, 0.0);
-    std::vector<char> finished(P, 1);
-    for (std::size_t round = 0; round < P; ++round) {
-      // The affinity partitioner keeps each partition on the thread that ran it last time, so
-      // its per-topic caches stay in that core's cache.
-      tbb::parallel_for(
-          tbb::blocked_range<std::size_t>(0, P, 1),
-          [&](const auto& r) {
-            for (std::size_t p = r.begin(); p != r.end(); ++p) {
-              m_partitions[p].m_totals = m_totals;
-              if (!m_partitions[p].runRound(stop, (p + round) % P)) finished[p] = 0;
-            }
-          },
-          m_affinity);
-      mergeTotals();
-      if (!std::all_of(finished.begin(), finished.end(), [](char f) { return f != 0; })) return false;
-    }
+    logPrior.assign(m_partitions.size(), 0.0);
+    if (!sweepInRounds(m_partitions, m_totals, stop, m_affinity)) return false;
     if (wantLogPrior) logPrior[0] = m_state.logPriorOfAssignments();
     return true;
   }
@@ -372,9 +331,8 @@ class WordwiseGibbsKernel {
   // The global count n_wk of every nonzero (topic, count) of word w.
   template <typename F>
   void forEachTopicOfWord(std::size_t w, F&& f) const {
-    for (auto j = static_cast<std::size_t>(m_wordStart[w]);
-         j < static_cast<std::size_t>(m_wordStart[w + 1]) && m_words[j] != 0; ++j)
-      f(static_cast<std::int32_t>(m_words[j] & m_mask), static_cast<std::int64_t>(m_words[j] >> m_bits));
+    forEachPackedCount(m_words.data() + m_wordStart[w], static_cast<std::size_t>(m_wordStart[w + 1] - m_wordStart[w]),
+                       m_mask, m_bits, f);
   }
   const std::vector<std::int64_t>& topicTotals() const noexcept { return m_totals; }
 
@@ -387,22 +345,6 @@ class WordwiseGibbsKernel {
   }
 
  private:
-  static int topicBits(int topics) {
-    int bits = 1;
-    while ((1LL << bits) < topics) ++bits;
-    return bits;
-  }
-
-  // After a round: n_k = n_k + sum_p (n_k of partition p - n_k), the partitions' moves added up.
-  void mergeTotals() {
-    const auto others = static_cast<std::int64_t>(m_partitions.size() - 1);
-    for (std::size_t k = 0; k < m_totals.size(); ++k) {
-      std::int64_t total = -others * m_totals[k];
-      for (const auto& part : m_partitions) total += part.m_totals[k];
-      m_totals[k] = total;
-    }
-  }
-
   // A partition's tokens by word (a stable counting sort, so each word's are in document order),
   // in the place of the kernel's token order that its documents' tokens hold in the corpus.
   void orderTokens(Partition& part) {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/data/corpus.hpp"
+#include "core/models/topic/lda_gibbs_packed_lists.hpp"
 #include "core/models/topic/lda_gibbs_state.hpp"
 #include "core/util/sparse_counts.hpp"
 
@@ -58,11 +59,7 @@ class PackedDocumentCounts {
   // Keeps `counts` as document d's.
   void keep(std::size_t d, const SparseCounts& counts) {
     const std::size_t j = d - m_first;
-    Packed* entry = m_entries.data() + m_start[j];
-    Packed* const end = m_entries.data() + m_start[j + 1];
-    for (const auto topic : counts.nonzero())
-      *entry++ = (static_cast<Packed>(counts[static_cast<std::size_t>(topic)]) << m_bits) | static_cast<Packed>(topic);
-    if (entry != end) *entry = 0;
+    packCounts(counts, m_entries.data() + m_start[j], m_entries.data() + m_start[j + 1], m_bits);
   }
 
   std::size_t memoryBytes() const noexcept {

@@ -12,6 +12,8 @@
 #include <cstdint>
 #include <utility>
 
+#include "core/util/sparse_counts.hpp"
+
 namespace latent::core::topic {
 
 // The bits a topic index of `topics` topics takes.
@@ -60,6 +62,17 @@ void addToList(Packed* list, std::size_t capacity, Packed topic, Packed mask, Pa
   assert(j < capacity);
   if (list[j] == 0) list[j] = topic;
   incrementAt(list, j, one);
+}
+
+// Writes `counts` into the list [first, end) in the order of its list of topics, ended by a zero
+// entry when it does not fill it; returns one past the last entry written.
+template <typename Packed>
+Packed* packCounts(const SparseCounts& counts, Packed* first, Packed* end, int bits) {
+  Packed* entry = first;
+  for (const auto topic : counts.nonzero())
+    *entry++ = (static_cast<Packed>(counts[static_cast<std::size_t>(topic)]) << bits) | static_cast<Packed>(topic);
+  if (entry != end) *entry = 0;
+  return entry;
 }
 
 // f(topic, count) for every nonzero entry of list[0, capacity).

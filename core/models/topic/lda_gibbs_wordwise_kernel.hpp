@@ -98,12 +98,8 @@ class WordwiseGibbsKernel {
     // Writes the word's counts back and clears the dense array.
     void endWord() {
       auto& kernel = m_kernel;
-      Packed* entry = kernel.m_words.data() + kernel.m_wordStart[m_w];
-      Packed* const end = kernel.m_words.data() + kernel.m_wordStart[m_w + 1];
-      for (const auto topic : m_word.nonzero())
-        *entry++ = (static_cast<Packed>(m_word[static_cast<std::size_t>(topic)]) << kernel.m_bits) |
-                   static_cast<Packed>(topic);
-      if (entry != end) *entry = 0;
+      packCounts(m_word, kernel.m_words.data() + kernel.m_wordStart[m_w],
+                 kernel.m_words.data() + kernel.m_wordStart[m_w + 1], kernel.m_bits);
       m_word.clear();
     }
 
@@ -376,14 +372,9 @@ class WordwiseGibbsKernel {
     const auto V = static_cast<std::size_t>(m_state.vocabularySize());
     const auto K = static_cast<std::size_t>(m_K);
     SparseCounts counts(K);
-    std::vector<Packed> entries;
-    const auto keep = [&](Packed* out) {
-      entries.clear();
-      for (const auto topic : counts.nonzero())
-        entries.push_back((static_cast<Packed>(counts[static_cast<std::size_t>(topic)]) << m_bits) |
-                          static_cast<Packed>(topic));
-      std::sort(entries.begin(), entries.end(), std::greater<Packed>());
-      std::copy(entries.begin(), entries.end(), out);
+    // Each list packed in descending order.
+    const auto keep = [&](Packed* out, Packed* end) {
+      std::sort(out, packCounts(counts, out, end, m_bits), std::greater<Packed>());
       counts.clear();
     };
     std::vector<std::int64_t> start;
@@ -396,7 +387,7 @@ class WordwiseGibbsKernel {
     for (std::size_t w = 0; w < V; ++w) {
       for (auto j = start[w]; j < start[w + 1]; ++j)
         counts.add(static_cast<std::size_t>(topicsByWord[static_cast<std::size_t>(j)]), 1);
-      keep(m_words.data() + m_wordStart[w]);
+      keep(m_words.data() + m_wordStart[w], m_words.data() + m_wordStart[w + 1]);
     }
     const std::size_t D = corpus.documentCount();
     m_documentStart.assign(D + 1, 0);
@@ -408,7 +399,7 @@ class WordwiseGibbsKernel {
       for (auto i = static_cast<std::size_t>(corpus.offsets[d]); i < static_cast<std::size_t>(corpus.offsets[d + 1]);
            ++i)
         counts.add(static_cast<std::size_t>(z[i]), 1);
-      keep(m_documents.data() + m_documentStart[d]);
+      keep(m_documents.data() + m_documentStart[d], m_documents.data() + m_documentStart[d + 1]);
     }
     for (const auto k : z) ++m_totals[static_cast<std::size_t>(k)];
   }

@@ -13,6 +13,8 @@ namespace latent::core {
 namespace {
 
 constexpr std::size_t kChunk = std::size_t{1} << 20;
+// The least a reader of a small file holds: its first read then takes the whole file.
+constexpr std::size_t kSmallestBuffer = std::size_t{4} << 10;
 
 std::string megabytes(std::size_t bytes) { return std::to_string((bytes + (1 << 20) - 1) >> 20) + " MB"; }
 
@@ -23,7 +25,10 @@ LineReader::LineReader(const std::filesystem::path& path, Options options) : m_n
   std::error_code ec;
   const auto size = std::filesystem::file_size(path, ec);
   m_size = ec ? 0 : size;
-  m_buffer.resize(kChunk);
+  // A file smaller than a chunk gets a buffer of its size: formats are detected by opening a file
+  // several times to read its first lines, and a chunk zeroed for each of those was most of the
+  // memory touched importing a small file. A file of unknown size (a pipe) reads by chunks.
+  m_buffer.resize(ec ? kChunk : std::clamp<std::size_t>(static_cast<std::size_t>(size) + 1, kSmallestBuffer, kChunk));
 }
 
 LineReader::~LineReader() {

@@ -2,6 +2,9 @@
 // LineReader, CsvReader, UTF-8 validation and strict number parsing.
 #include <QtTest>
 
+#include <fstream>
+#include <string>
+
 #include "core/util/csv_reader.hpp"
 #include "core/util/errors.hpp"
 #include "core/util/line_reader.hpp"
@@ -58,6 +61,33 @@ class TextUtilitiesTest : public QObject {
     QVERIFY(reader.next(line));
     QCOMPARE(std::string(line), std::string("b"));
     QVERIFY(!reader.next(line));
+  }
+
+  // A small file gets a buffer of its size when opened; what is appended after that (a log still
+  // being written, a file whose size the system does not know) is still read whole.
+  void fileThatGrowsAfterOpeningIsReadWhole() {
+    test::Scratch scratch;
+    const auto file = scratch.write("growing.txt", "first\n");
+    core::LineReader reader(file);
+    const std::string longLine(20'000, 'z');
+    {
+      std::ofstream out(file, std::ios::binary | std::ios::app);
+      for (int i = 0; i < 500; ++i) out << "line " << i << '\n';
+      out << longLine << "\nlast";
+    }
+    std::string_view line;
+    QVERIFY(reader.next(line));
+    QCOMPARE(std::string(line), std::string("first"));
+    for (int i = 0; i < 500; ++i) {
+      QVERIFY(reader.next(line));
+      QCOMPARE(std::string(line), "line " + std::to_string(i));
+    }
+    QVERIFY(reader.next(line));
+    QCOMPARE(line.size(), longLine.size());
+    QVERIFY(reader.next(line));
+    QCOMPARE(std::string(line), std::string("last"));
+    QVERIFY(!reader.next(line));
+    QCOMPARE(reader.lineNumber(), 503);
   }
 
   void nulByteIsBinary() {

@@ -174,6 +174,8 @@ double distanceFromPosterior(const core::Corpus& corpus, Extra... extra) {
   const int sweeps = 200000;
   for (int s = 0; s < sweeps; ++s) {
     if (!kernel.sweep({}, false, logPrior)) return 1.0;
+    // The wordwise kernel keeps the topics in its own order until asked.
+    if constexpr (requires { kernel.synchronize(true); }) kernel.synchronize(true);
     std::size_t m = 0;
     for (std::size_t i = 0; i < N; ++i) m |= static_cast<std::size_t>(state.assignments()[i]) << i;
     visits[m] += 1.0;

@@ -89,8 +89,9 @@ ModelInfo ldaGibbsInfo() {
   return info;
 }
 
-// Makes the whole state current on this process of a distributed chain (the sparse kernel's
-// synchronize); the other kernels never run distributed.
+// Makes the whole state current: on this process of a distributed chain (the sparse kernel's
+// synchronize), or the assignments of the wordwise kernel, which keeps the tokens' topics in its
+// own order (when `assignments`).
 template <typename Kernel>
 void synchronizeState(Kernel& kernel, bool assignments) {
   if constexpr (requires { kernel.synchronize(assignments); }) kernel.synchronize(assignments);
@@ -163,8 +164,8 @@ std::vector<std::int64_t> countHistogram(const Kernel& kernel, const LdaGibbsSta
 template <typename Kernel>
 void reestimateHyperparameters(const Kernel& kernel, LdaGibbsState& state, std::vector<std::int64_t> histogram) {
   Eigen::VectorXd alpha = state.alphaVector();
-  // A distributed kernel sums them over its processes (the sparse kernel's); the others' states
-  // hold every document.
+  // A distributed kernel sums them over its processes (the sparse kernel's), the wordwise kernel
+  // writes the state's assignments first; the others' states hold every document as it is.
   if constexpr (requires { kernel.documentTopicHistograms(); })
     optimizeAsymmetricAlpha(alpha, kernel.documentTopicHistograms());
   else

@@ -42,7 +42,10 @@ namespace latent::core::topic {
 // min(K, frequency) places), unsorted here: each word's list is read into the dense array when its
 // tokens' turn comes and written back after. Each document's counts are packed the same way, kept
 // in descending order so that the draw's walk over them is short. The tokens are visited word by
-// word, a word's in document order; their topics stay in the state's (document) order.
+// word, a word's in document order, and the kernel keeps their topics in that order too, so that a
+// sweep reads and writes them in sequence; the state's assignments (document order) are written
+// from them when something reads them: the log prior, the re-estimation of alpha, synchronize(true)
+// and the end of the kernel (storeAssignments).
 //
 // With one partition the chain is the exact sequential sampler in that order. With P partitions
 // (of documents) the words are split into P groups and a sweep has P rounds, as in the sparse
@@ -110,15 +113,13 @@ class WordwiseGibbsKernel {
       const std::size_t ahead = j + kPrefetchDistance;
       if (ahead < m_tokenEnd) {
         __builtin_prefetch(kernel.m_documents.data() + kernel.m_documentStart[kernel.m_tokenDocument[ahead]]);
-        __builtin_prefetch(m_state.assignments().data() + kernel.m_tokenPosition[ahead]);
       }
       const Packed mask = kernel.m_mask;
       const int bits = kernel.m_bits;
       const auto d = static_cast<std::size_t>(kernel.m_tokenDocument[j]);
-      const auto position = static_cast<std::size_t>(kernel.m_tokenPosition[j]);
       Packed* const list = kernel.m_documents.data() + kernel.m_documentStart[d];
       const auto capacity = static_cast<std::size_t>(kernel.m_documentStart[d + 1] - kernel.m_documentStart[d]);
-      auto& z = m_state.assignments()[position];
+      auto& z = kernel.m_z[j];
       const auto s = static_cast<std::size_t>(z);
       changeTopicCount(s, -1);
 
@@ -199,12 +200,18 @@ class WordwiseGibbsKernel {
     std::vector<std::int64_t>& totals() noexcept { return m_totals; }
     const std::vector<std::int64_t>& totals() const noexcept { return m_totals; }
 
-    // Where token i of the corpus (one of this partition's) sits in the kernel's token order.
+    // Where token i of the corpus (one of this partition's) sits in the kernel's token order: after
+    // the tokens of its word that come before it in the partition's documents.
     std::size_t orderOf(std::size_t i) const {
-      const auto w = static_cast<std::size_t>(m_state.corpus().tokens[i]);
-      for (auto j = static_cast<std::size_t>(m_tokenStart[w]); j < static_cast<std::size_t>(m_tokenStart[w + 1]); ++j)
-        if (m_kernel.m_tokenPosition[j] == i) return j;
-      throw std::invalid_argument("token " + std::to_string(i) + " is not this partition's");
+      const auto& corpus = m_state.corpus();
+      const auto range = m_state.partitions()[m_index];
+      const auto first = static_cast<std::size_t>(corpus.offsets[range.begin]);
+      if (i < first || i >= m_tokenEnd)
+        throw std::invalid_argument("token " + std::to_string(i) + " is not this partition's");
+      const auto w = corpus.tokens[i];
+      return static_cast<std::size_t>(m_tokenStart[static_cast<std::size_t>(w)] +
+                                      std::count(corpus.tokens.begin() + static_cast<std::ptrdiff_t>(first),
+                                                 corpus.tokens.begin() + static_cast<std::ptrdiff_t>(i), w));
     }
 
     // The tokens of word group `group` in this partition's documents, word by word; false when
@@ -297,13 +304,15 @@ class WordwiseGibbsKernel {
     const auto groupOf = balancedWordGroups(corpus, state.partitions(), cost);
     for (std::size_t w = 0; w < V; ++w) m_groupWords[groupOf[w]].push_back(static_cast<std::uint32_t>(w));
     m_tokenDocument.resize(corpus.tokenCount());
-    m_tokenPosition.resize(corpus.tokenCount());
+    m_z.resize(corpus.tokenCount());
     m_partitions.reserve(P);
     for (std::size_t p = 0; p < P; ++p) m_partitions.emplace_back(*this, p);
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, P, 1), [&](const auto& r) {
       for (std::size_t p = r.begin(); p != r.end(); ++p) orderTokens(m_partitions[p]);
     });
   }
+  // The state's assignments are left as the chain reached them.
+  ~WordwiseGibbsKernel() { storeAssignments(); }
   WordwiseGibbsKernel(const WordwiseGibbsKernel&) = delete;
   WordwiseGibbsKernel& operator=(const WordwiseGibbsKernel&) = delete;
 
@@ -320,9 +329,27 @@ class WordwiseGibbsKernel {
   bool sweep(const std::stop_token& stop, bool wantLogPrior, std::vector<double>& logPrior) {
     logPrior.assign(m_partitions.size(), 0.0);
     if (!sweepInRounds(m_partitions, m_totals, stop, m_affinity)) return false;
-    if (wantLogPrior) logPrior[0] = m_state.logPriorOfAssignments();
+    if (wantLogPrior) {
+      storeAssignments();
+      logPrior[0] = m_state.logPriorOfAssignments();
+    }
     return true;
   }
+
+  // Writes the tokens' topics into the state's assignments (document order) when `assignments`;
+  // the counts the kernel reports are always current.
+  void synchronize(bool assignments) const {
+    if (assignments) storeAssignments();
+  }
+
+  // The histograms of n_dk for the re-estimation of alpha, from the state's assignments made current.
+  DocumentTopicHistograms documentTopicHistograms() const {
+    storeAssignments();
+    return m_state.documentTopicHistograms();
+  }
+
+  // The topic of the j-th token of the kernel's order (Partition::orderOf).
+  std::int32_t topicAt(std::size_t j) const { return m_z[j]; }
 
   // The global count n_wk of every nonzero (topic, count) of word w.
   template <typename F>
@@ -335,7 +362,7 @@ class WordwiseGibbsKernel {
   std::size_t memoryBytes() const {
     std::size_t bytes = m_words.size() * sizeof(Packed) + m_wordStart.size() * sizeof(std::int64_t) +
                         m_documents.size() * sizeof(Packed) + m_documentStart.size() * sizeof(std::int64_t) +
-                        m_tokenDocument.size() * sizeof(std::uint32_t) + m_tokenPosition.size() * sizeof(std::uint64_t);
+                        m_tokenDocument.size() * sizeof(std::uint32_t) + m_z.size() * sizeof(std::int32_t);
     for (const auto& part : m_partitions) bytes += part.m_tokenStart.size() * sizeof(std::int64_t);
     return bytes;
   }
@@ -354,15 +381,34 @@ class WordwiseGibbsKernel {
     for (std::size_t i = first; i < last; ++i) ++start[static_cast<std::size_t>(corpus.tokens[i]) + 1];
     start[0] = static_cast<std::int64_t>(first);
     for (std::size_t w = 0; w < V; ++w) start[w + 1] += start[w];
-    std::vector<std::int64_t> next(start.begin(), start.end() - 1);
+    const auto z = m_state.assignments();
+    forEachTokenInOrder(part, [&](std::size_t d, std::size_t i, std::size_t j) {
+      m_tokenDocument[j] = static_cast<std::uint32_t>(d);
+      m_z[j] = z[i];
+    });
+    part.m_tokenEnd = last;
+  }
+
+  // f(document, corpus position, place in the kernel's order) for each of the partition's tokens,
+  // in corpus order.
+  template <typename F>
+  void forEachTokenInOrder(const Partition& part, F&& f) const {
+    const auto& corpus = m_state.corpus();
+    const auto range = m_state.partitions()[part.m_index];
+    std::vector<std::int64_t> next(part.m_tokenStart.begin(), part.m_tokenStart.end() - 1);
     for (std::size_t d = range.begin; d < range.end; ++d)
       for (auto i = static_cast<std::size_t>(corpus.offsets[d]); i < static_cast<std::size_t>(corpus.offsets[d + 1]);
-           ++i) {
-        const auto j = static_cast<std::size_t>(next[static_cast<std::size_t>(corpus.tokens[i])]++);
-        m_tokenDocument[j] = static_cast<std::uint32_t>(d);
-        m_tokenPosition[j] = i;
-      }
-    part.m_tokenEnd = last;
+           ++i)
+        f(d, i, static_cast<std::size_t>(next[static_cast<std::size_t>(corpus.tokens[i])]++));
+  }
+
+  // The tokens' topics into the state's assignments, in the corpus's order.
+  void storeAssignments() const {
+    const auto z = m_state.assignments();
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, m_partitions.size(), 1), [&](const auto& r) {
+      for (std::size_t p = r.begin(); p != r.end(); ++p)
+        forEachTokenInOrder(m_partitions[p], [&](std::size_t, std::size_t i, std::size_t j) { z[i] = m_z[j]; });
+    });
   }
 
   // The word and document counts and the totals from the assignments.
@@ -415,7 +461,7 @@ class WordwiseGibbsKernel {
   // Every token in the order the partitions sample them: partition p's where its documents'
   // tokens are in the corpus, by word (Partition::m_tokenStart), each word's in document order.
   std::vector<std::uint32_t> m_tokenDocument;
-  std::vector<std::uint64_t> m_tokenPosition;            // in the corpus (the state's assignments)
+  std::vector<std::int32_t> m_z;                         // the tokens' topics (storeAssignments())
   std::vector<std::int64_t> m_totals;                    // n_k, global
   std::vector<std::vector<std::uint32_t>> m_groupWords;  // group g's words, ascending (one group of all with P = 1)
   std::vector<Partition> m_partitions;

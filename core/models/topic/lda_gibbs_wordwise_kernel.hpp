@@ -316,7 +316,11 @@ class WordwiseGibbsKernel {
   WordwiseGibbsKernel(const WordwiseGibbsKernel&) = delete;
   WordwiseGibbsKernel& operator=(const WordwiseGibbsKernel&) = delete;
 
-  Partition& partition(std::size_t p) { return m_partitions[p]; }
+  // A partition handed out may be sampled (the tests do), so the state's assignments may be stale.
+  Partition& partition(std::size_t p) {
+    m_assignmentsStored = false;
+    return m_partitions[p];
+  }
 
   // What a partition sampled alone (outside sweep(), as the tests do) needs: the current totals.
   void prepareSweep() {
@@ -328,6 +332,7 @@ class WordwiseGibbsKernel {
   // receives log P(Z) when asked (the other P - 1 entries stay 0).
   bool sweep(const std::stop_token& stop, bool wantLogPrior, std::vector<double>& logPrior) {
     logPrior.assign(m_partitions.size(), 0.0);
+    m_assignmentsStored = false;
     if (!sweepInRounds(m_partitions, m_totals, stop, m_affinity)) return false;
     if (wantLogPrior) {
       storeAssignments();
@@ -402,13 +407,16 @@ class WordwiseGibbsKernel {
         f(d, i, static_cast<std::size_t>(next[static_cast<std::size_t>(corpus.tokens[i])]++));
   }
 
-  // The tokens' topics into the state's assignments, in the corpus's order.
+  // The tokens' topics into the state's assignments, in the corpus's order, unless they are there
+  // already (an evaluation sweep that re-estimates alpha, the end of a fit and the kernel's end).
   void storeAssignments() const {
+    if (m_assignmentsStored) return;
     const auto z = m_state.assignments();
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, m_partitions.size(), 1), [&](const auto& r) {
       for (std::size_t p = r.begin(); p != r.end(); ++p)
         forEachTokenInOrder(m_partitions[p], [&](std::size_t, std::size_t i, std::size_t j) { z[i] = m_z[j]; });
     });
+    m_assignmentsStored = true;
   }
 
   // The word and document counts and the totals from the assignments.
@@ -462,6 +470,7 @@ class WordwiseGibbsKernel {
   // tokens are in the corpus, by word (Partition::m_tokenStart), each word's in document order.
   std::vector<std::uint32_t> m_tokenDocument;
   std::vector<std::int32_t> m_z;                         // the tokens' topics (storeAssignments())
+  mutable bool m_assignmentsStored = true;               // the state's assignments say what m_z does
   std::vector<std::int64_t> m_totals;                    // n_k, global
   std::vector<std::vector<std::uint32_t>> m_groupWords;  // group g's words, ascending (one group of all with P = 1)
   std::vector<Partition> m_partitions;

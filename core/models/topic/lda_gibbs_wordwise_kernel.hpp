@@ -73,6 +73,7 @@ class WordwiseGibbsKernel {
           m_invDenominator(static_cast<std::size_t>(kernel.m_K)),
           m_alphaBeta(static_cast<std::size_t>(kernel.m_K)),
           m_docScore(static_cast<std::size_t>(kernel.m_K)),
+          m_wordFactor(static_cast<std::size_t>(kernel.m_K)),
           m_word(static_cast<std::size_t>(kernel.m_K)) {}
 
     // Caches that depend on the hyperparameters and the topic totals.
@@ -84,6 +85,7 @@ class WordwiseGibbsKernel {
       for (std::size_t k = 0; k < m_invDenominator.size(); ++k) {
         m_invDenominator[k] = 1.0 / (m_betaV + static_cast<double>(m_totals[k]));
         m_alphaBeta[k] = m_alpha[k] * m_beta;
+        m_wordFactor[k] = (m_beta + static_cast<double>(m_word[k])) * m_invDenominator[k];
       }
       recomputeSmoothingMass();
     }
@@ -95,6 +97,7 @@ class WordwiseGibbsKernel {
       kernel.forEachTopicOfWord(w, [&](std::int32_t k, std::int64_t c) {
         m_word.add(static_cast<std::size_t>(k), static_cast<std::int32_t>(c));
       });
+      for (const auto k : m_word.nonzero()) setWordFactor(static_cast<std::size_t>(k));
       recomputeWordMass();
     }
 
@@ -103,6 +106,8 @@ class WordwiseGibbsKernel {
       auto& kernel = m_kernel;
       packCounts(m_word, kernel.m_words.data() + kernel.m_wordStart[m_w],
                  kernel.m_words.data() + kernel.m_wordStart[m_w + 1], kernel.m_bits);
+      for (const auto k : m_word.nonzero())
+        m_wordFactor[static_cast<std::size_t>(k)] = m_beta * m_invDenominator[static_cast<std::size_t>(k)];
       m_word.clear();
     }
 
@@ -127,15 +132,14 @@ class WordwiseGibbsKernel {
       // changes only once the new topic is known: usually it is the old one). Two running sums,
       // so that an entry does not wait for the previous addition.
       const double* const inverse = m_invDenominator.data();
+      const double* const factor = m_wordFactor.data();
       double* const score = m_docScore.data();
-      const double beta = m_beta;
       std::size_t n = 0, own = 0;
       const auto scoreOf = [&](Packed e, std::size_t at) {
         const auto k = static_cast<std::size_t>(e & mask);
         const bool isOwn = k == s;
         own = isOwn ? at : own;
-        const double value = static_cast<double>((e >> bits) - static_cast<Packed>(isOwn)) *
-                             (beta + static_cast<double>(m_word[k])) * inverse[k];
+        const double value = static_cast<double>((e >> bits) - static_cast<Packed>(isOwn)) * factor[k];
         score[at] = value;
         return value;
       };
@@ -243,6 +247,9 @@ class WordwiseGibbsKernel {
       for (std::size_t k = 0; k < m_alphaBeta.size(); ++k) m_smoothingMass += m_alphaBeta[k] * m_invDenominator[k];
       m_sinceRecompute = 0;
     }
+    void setWordFactor(std::size_t k) {
+      m_wordFactor[k] = (m_beta + static_cast<double>(m_word[k])) * m_invDenominator[k];
+    }
     void recomputeWordMass() {
       m_wordMass = 0.0;
       for (const auto topic : m_word.nonzero()) {
@@ -261,6 +268,7 @@ class WordwiseGibbsKernel {
       m_word.add(k, delta);
       const double inverse = 1.0 / (m_betaV + static_cast<double>(totals[k]));
       m_invDenominator[k] = inverse;
+      setWordFactor(k);
       m_smoothingMass += m_alphaBeta[k] * inverse;
       m_wordMass += m_alpha[k] * m_word[k] * inverse;
     }
@@ -277,6 +285,7 @@ class WordwiseGibbsKernel {
     const double* m_alpha = nullptr;
     double m_beta = 0.0, m_betaV = 0.0;
     std::vector<double> m_invDenominator, m_alphaBeta, m_docScore;
+    std::vector<double> m_wordFactor;  // (beta + n_wk) / (V beta + n_k) of the current word w, every topic
     SparseCounts m_word;  // n_wk of the current word, with its list of topics
     std::size_t m_w = 0;  // the current word
     std::size_t m_sinceRecompute = 0;

@@ -58,12 +58,14 @@ class CliDistributedTest : public QObject {
   Q_OBJECT
 
   // N processes against one process with --partitions N: the same metrics to the last bit, the
-  // same topics, the same topic for every token; one run row, written by process 0.
+  // same topics, the same topic for every token; one run row, written by process 0. A distributed
+  // fit runs the sparse sampler (auto's choice there), so the one process is asked for it.
   void compareWithOneProcess(int processes) {
     test::Scratch scratch;
     const auto project = generatedProject(scratch);
     const QString partitions = QString::number(processes);
-    const auto single = runCli(fitArguments(project, {"--partitions", partitions, "--snapshot-every", "10"}));
+    const auto single =
+        runCli(fitArguments(project, {"--partitions", partitions, "--sampler", "sparse", "--snapshot-every", "10"}));
     QCOMPARE(single.exitCode, 0);
     const auto spread =
         test::runMpi(processes, fitArguments(project, {"--distributed", "--threads", "1", "--snapshot-every", "10"}));

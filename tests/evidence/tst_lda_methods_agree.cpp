@@ -129,8 +129,9 @@ class LdaMethodsAgree : public QObject {
     }
   }
 
-  // A corpus and run seed on which a single lda-gibbs chain (2 partitions) stays with two true
-  // topics merged to the end: log joint -4.811 nats per token, mean TV 0.158, where good chains
+  // A corpus and run seed on which a single chain of the sparse sampler (2 partitions) stays with
+  // two true topics merged to the end (the wordwise sampler's chain, auto's choice for these short
+  // documents, does not on this seed: mean TV 0.044): log joint -4.811 nats per token, mean TV 0.158, where good chains
   // reach -4.74 and 0.044. Run seeds 1-40 on this corpus: 5 single chains stuck (14, 16, 25, 27
   // and 28; before the partitions kept their documents' counts between rounds, 10, 11, 16, 17 and
   // 20 of 1-24; with the word groups of equal totals before issue 22's sixteenth session, 4 and 7
@@ -150,9 +151,12 @@ class LdaMethodsAgree : public QObject {
     const auto split = core::splitForDocumentCompletion(truth.corpus, 0.15, 5);
     const auto documents = static_cast<std::int64_t>(truth.corpus.documentCount());
     const std::uint64_t runSeed = 14;
-    const auto single = fitMethod("lda-gibbs", split, documents, {{"k", 10}, {"restarts", 1}}, runSeed);
-    const auto restarted = fitMethod("lda-gibbs", split, documents, {{"k", 10}}, runSeed);
-    const auto again = fitMethod("lda-gibbs", split, documents, {{"k", 10}}, runSeed);
+    const nlohmann::json sparse = {{"k", 10}, {"sampler", "sparse"}};
+    auto oneStart = sparse;
+    oneStart["restarts"] = 1;
+    const auto single = fitMethod("lda-gibbs", split, documents, oneStart, runSeed);
+    const auto restarted = fitMethod("lda-gibbs", split, documents, sparse, runSeed);
+    const auto again = fitMethod("lda-gibbs", split, documents, sparse, runSeed);
     const double singleTv = core::matchTopics(single.topicWord, truth.topicWord).meanTotalVariation;
     const double restartedTv = core::matchTopics(restarted.topicWord, truth.topicWord).meanTotalVariation;
     qInfo("lda-gibbs one start: mean TV %.4f, log joint per token %.4f; restarts %s, start %d kept: mean TV %.4f, %.4f",

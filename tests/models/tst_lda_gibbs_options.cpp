@@ -244,20 +244,30 @@ class LdaGibbsOptionsTest : public QObject {
     checkReestimated(fitAfterWarmUp(50, 10), true);
   }
 
-  // The default sampler, auto: sparse with the restarts below 500 topics; from 500 up wordwise from
-  // one start, after 100 warp sweeps when the chain is shorter than 100 sweeps; from 2000 up after
-  // 200 warp sweeps (unless asked otherwise); and never any of that in a distributed fit, which
-  // runs the sparse sampler alone with the restarts.
-  void autoSamplerChoosesByTopics() {
-    const auto resolve = [](const nlohmann::json& options, bool distributed = false) {
+  // The default sampler, auto: wordwise where a token's document holds at most 2500 tokens on
+  // average, else sparse; with the restarts below 500 topics; from 500 up from one start, after 100
+  // warp sweeps when the chain is shorter than 100 sweeps; from 2000 up after 200 warp sweeps
+  // (unless asked otherwise); and never any of that in a distributed fit, which runs the sparse
+  // sampler alone with the restarts.
+  void autoSamplerChoosesByTopicsAndDocumentLength() {
+    const auto resolve = [](const nlohmann::json& options, bool distributed = false, double documentLength = 300.0) {
       return core::LdaGibbsOptions::table()
           .parse(core::resolveOptions(core::ldaGibbsModel().info(), options), "lda-gibbs")
-          .resolved(distributed);
+          .resolved(distributed, documentLength);
     };
     const auto few = resolve({{"k", 499}});
-    QVERIFY(few.sampler == core::LdaGibbsOptions::Sampler::Sparse);
+    QVERIFY(few.sampler == core::LdaGibbsOptions::Sampler::Wordwise);
     QCOMPARE(few.warpStart, std::int64_t{0});
     QCOMPARE(few.starts(), std::int64_t{6});
+    const auto longDocuments = resolve({{"k", 499}}, false, 2500.5);
+    QVERIFY(longDocuments.sampler == core::LdaGibbsOptions::Sampler::Sparse);
+    QCOMPARE(longDocuments.starts(), std::int64_t{6});
+    QVERIFY(resolve({{"k", 20}}, false, 2500.0).sampler == core::LdaGibbsOptions::Sampler::Wordwise);
+    const auto longAndMany = resolve({{"k", 2000}}, false, 5000.0);
+    QVERIFY(longAndMany.sampler == core::LdaGibbsOptions::Sampler::Sparse);
+    QCOMPARE(longAndMany.warpStart, std::int64_t{200});
+    QCOMPARE(longAndMany.starts(), std::int64_t{1});
+    QVERIFY(resolve({{"k", 20}}, true).sampler == core::LdaGibbsOptions::Sampler::Sparse);
     const auto hundreds = resolve({{"k", 500}});
     QVERIFY(hundreds.sampler == core::LdaGibbsOptions::Sampler::Wordwise);
     QCOMPARE(hundreds.warpStart, std::int64_t{0});
@@ -297,6 +307,13 @@ class LdaGibbsOptionsTest : public QObject {
     QCOMPARE(fit.result.finalMetrics["sampler"].get<std::string>(), std::string("wordwise"));
     QCOMPARE(fit.result.finalMetrics["warp_start_sweeps"].get<std::int64_t>(), std::int64_t{200});
     QVERIFY(!fit.result.finalMetrics.contains("restart_chosen"));
+  }
+
+  // What auto reads from the corpus: the mean length of a token's document.
+  void documentLengthIsWeightedByTokens() {
+    const auto corpus = test::corpusFromIds(3, {{0, 1, 2, 0, 1, 2}, {2, 1}, {}});
+    QCOMPARE(core::tokenWeightedDocumentLength(corpus), (6.0 * 6.0 + 2.0 * 2.0) / 8.0);
+    QCOMPARE(core::tokenWeightedDocumentLength(test::corpusFromIds(3, {{}})), 0.0);
   }
 };
 

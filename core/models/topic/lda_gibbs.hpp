@@ -19,6 +19,8 @@
 
 namespace latent::core {
 
+struct Corpus;
+
 struct LdaGibbsOptions {
   enum class Sampler { Auto, Sparse, Wordwise, Alias, Warp };
 
@@ -54,17 +56,19 @@ struct LdaGibbsOptions {
     return sampler == Sampler::Sparse || sampler == Sampler::Wordwise || sampler == Sampler::Auto ? 6 : 1;
   }
 
-  // `auto` made concrete: the sparse sampler, and from kAutoWordwiseTopics topics up (in one
-  // process) the wordwise one; from kAutoOneStartTopics topics up (in one process) from one start
+  // `auto` made concrete: in one process the wordwise sampler when a token's document holds at
+  // most kAutoWordwiseDocumentLength tokens on average (`documentLength`, from
+  // tokenWeightedDocumentLength()), else the sparse one: the wordwise sampler's token costs its
+  // document's topics and the sparse one's its word's, and long documents hold many; from kAutoOneStartTopics topics up (in one process) from one start
   // unless `restarts` asks for more, and from kAutoWarpTopics up after
   // kAutoWarpStartSweeps sweeps of the warp sampler. With thousands of topics the exact sampler's
   // first sweeps from a random start are its dearest (a document still holds most topics), and the
   // warp sampler's cost does not grow with them; at a thousand the warm-up's head start is lost by
   // a hundred exact sweeps, so there only a chain of fewer than kAutoShortChainSweeps gets one, of
   // kAutoShortChainWarpStartSweeps (table() in lda_gibbs_options.cpp says why).
-  LdaGibbsOptions resolved(bool distributed) const;
+  LdaGibbsOptions resolved(bool distributed, double documentLength) const;
+  static constexpr double kAutoWordwiseDocumentLength = 2500.0;
   static constexpr std::int64_t kAutoOneStartTopics = 500;
-  static constexpr std::int64_t kAutoWordwiseTopics = 500;
   static constexpr std::int64_t kAutoWarpTopics = 2000;
   static constexpr std::int64_t kAutoWarpStartSweeps = 200;
   static constexpr std::int64_t kAutoShortChainSweeps = 100;
@@ -74,6 +78,10 @@ struct LdaGibbsOptions {
 };
 
 // The chain's random start (results/topic_results.hpp) is kept for corpora of at most this many tokens.
+// The mean length of a token's document, sum_d L_d^2 / sum_d L_d (0 without tokens): what `auto`
+// chooses the exact sampler by (LdaGibbsOptions::resolved).
+double tokenWeightedDocumentLength(const Corpus& corpus);
+
 using topic::kInitialTokenTopics;
 inline constexpr std::int64_t kMaxInitialStateTokens = 10000;
 

@@ -2,14 +2,25 @@
 // lda-gibbs's options: the table (names, ranges, help, defaults and why) and what `auto` resolves to.
 #include "core/models/topic/lda_gibbs.hpp"
 
+#include "core/data/corpus.hpp"
 #include "core/models/topic/topic_model_support.hpp"
 
 namespace latent::core {
 
-LdaGibbsOptions LdaGibbsOptions::resolved(bool distributed) const {
+double tokenWeightedDocumentLength(const Corpus& corpus) {
+  double squares = 0.0;
+  for (std::size_t d = 0; d < corpus.documentCount(); ++d) {
+    const auto length = static_cast<double>(corpus.documentLength(d));
+    squares += length * length;
+  }
+  return corpus.tokenCount() > 0 ? squares / static_cast<double>(corpus.tokenCount()) : 0.0;
+}
+
+LdaGibbsOptions LdaGibbsOptions::resolved(bool distributed, double documentLength) const {
   LdaGibbsOptions concrete = *this;
   if (sampler != Sampler::Auto) return concrete;
-  concrete.sampler = topics >= kAutoWordwiseTopics && !distributed ? Sampler::Wordwise : Sampler::Sparse;
+  concrete.sampler =
+      documentLength <= kAutoWordwiseDocumentLength && !distributed ? Sampler::Wordwise : Sampler::Sparse;
   if (topics >= kAutoOneStartTopics && !distributed && warpStart == 0) {
     if (restarts == 0) concrete.restarts = 1;
     if (topics >= kAutoWarpTopics)
@@ -42,9 +53,12 @@ LdaGibbsOptions LdaGibbsOptions::resolved(bool distributed) const {
 // 124.2 after 300 on man1); but a chain shorter than that does not catch up, so below 2000 topics
 // a chain of fewer than 100 sweeps starts with 100 warp sweeps (on man1 at K = 1000, 50 sweeps
 // after them scored 130-136 where 50 from a random start scored 140-146, in less time); and
-// from 500 topics up (in one process) the wordwise sampler as the exact one, because there it swept
-// man1 twice as fast as the sparse one (a document holds a quarter of the topics a word does) to
-// the same held-out perplexity, 1.94x MALLET's pace at K = 1000.
+// (in one process) the wordwise sampler as the exact one where a token's document holds at most
+// 2500 tokens on average, else the sparse one, because a wordwise token costs its document's
+// topics and a sparse one its word's: on man1 (1164 tokens) the wordwise sampler swept 1.2x as
+// fast as the sparse one at K = 20, 1.25x at 100 and twice as fast at 1000 (a document held a
+// quarter of the topics a word did), to the same held-out perplexity; on the SOTU sample (5166
+// tokens) it took as long at K = 20, 2.2 times as long at 100 and 2.9 times at 1000.
 const OptionTable<LdaGibbsOptions>& LdaGibbsOptions::table() {
   static const auto table = [] {
     OptionTable<LdaGibbsOptions> t;
@@ -59,11 +73,12 @@ const OptionTable<LdaGibbsOptions>& LdaGibbsOptions::table() {
         .add(topic::betaOption(), &LdaGibbsOptions::beta)
         .add(choiceOption(
                  "sampler", {},
-                 "How each word's topic is drawn: auto (sparse; from 500 topics up wordwise from one start, as "
-                 "restarts 1, and after 100 sweeps of warp when the iterations are fewer than 100; from 2000 "
-                 "up after 200 sweeps of warp, as warp_start 200), sparse (exact Gibbs, document by document: a "
+                 "How each word's topic is drawn: auto (wordwise where a word's document holds at most 2500 "
+                 "words on average, else sparse; from 500 topics up from one start, as restarts 1, and after 100 "
+                 "sweeps of warp when the iterations are fewer than 100; from 2000 up after 200 sweeps of warp, "
+                 "as warp_start 200), sparse (exact Gibbs, document by document: a "
                  "token's cost follows its word's topics), wordwise (exact Gibbs, word by word: a token's cost "
-                 "follows its document's topics, so it is faster than sparse, most with many topics), alias (exact "
+                 "follows its document's topics, so it is faster than sparse unless the documents are long), alias (exact "
                  "Metropolis-Hastings; its cost per word does not grow with the number of topics) or warp "
                  "(WarpLDA's Metropolis-Hastings, approximate: the "
                  "counts it draws from are updated once per pass over the words and once per pass over the "

@@ -624,7 +624,8 @@ class LdaGibbsModel final : public DescribedModel<&ldaGibbsInfo> {
     // partitions (lda_gibbs_sparse_kernel.hpp); by default `threads` partitions per process.
     Communicator* group = settings.communicator;
     const int processes = group != nullptr ? group->size() : 1;
-    const auto options = LdaGibbsOptions::table().parse(settings.options, info().name)
+    const auto options = LdaGibbsOptions::table()
+                             .parse(settings.options, info().name)
                              .resolved(processes > 1, tokenWeightedDocumentLength(*data.corpus));
     if (processes > 1) {
       const std::string refusal = info().distributed(settings.options, processes);

@@ -59,13 +59,14 @@ struct LdaGibbsOptions {
   // `auto` made concrete: in one process the wordwise sampler when a token's document holds at
   // most kAutoWordwiseDocumentLength tokens on average (`documentLength`, from
   // tokenWeightedDocumentLength()), else the sparse one: the wordwise sampler's token costs its
-  // document's topics and the sparse one's its word's, and long documents hold many; from kAutoOneStartTopics topics up (in one process) from one start
-  // unless `restarts` asks for more, and from kAutoWarpTopics up after
-  // kAutoWarpStartSweeps sweeps of the warp sampler. With thousands of topics the exact sampler's
-  // first sweeps from a random start are its dearest (a document still holds most topics), and the
-  // warp sampler's cost does not grow with them; at a thousand the warm-up's head start is lost by
-  // a hundred exact sweeps, so there only a chain of fewer than kAutoShortChainSweeps gets one, of
-  // kAutoShortChainWarpStartSweeps (table() in lda_gibbs_options.cpp says why).
+  // document's topics and the sparse one's its word's, and long documents hold many; from
+  // kAutoOneStartTopics topics up (in one process) from one start unless `restarts` asks for more,
+  // and from kAutoWarpTopics up after kAutoWarpStartSweeps sweeps of the warp sampler. With
+  // thousands of topics the exact sampler's first sweeps from a random start are its dearest (a
+  // document still holds most topics), and the warp sampler's cost does not grow with them; at a
+  // thousand the warm-up's head start is lost by a hundred exact sweeps, so there only a chain of
+  // fewer than kAutoShortChainSweeps gets one, of kAutoShortChainWarpStartSweeps (table() in
+  // lda_gibbs_options.cpp says why).
   LdaGibbsOptions resolved(bool distributed, double documentLength) const;
   static constexpr double kAutoWordwiseDocumentLength = 2500.0;
   static constexpr std::int64_t kAutoOneStartTopics = 500;

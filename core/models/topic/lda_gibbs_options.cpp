@@ -78,8 +78,8 @@ const OptionTable<LdaGibbsOptions>& LdaGibbsOptions::table() {
                  "sweeps of warp when the iterations are fewer than 100; from 2000 up after 200 sweeps of warp, "
                  "as warp_start 200), sparse (exact Gibbs, document by document: a "
                  "token's cost follows its word's topics), wordwise (exact Gibbs, word by word: a token's cost "
-                 "follows its document's topics, so it is faster than sparse unless the documents are long), alias (exact "
-                 "Metropolis-Hastings; its cost per word does not grow with the number of topics) or warp "
+                 "follows its document's topics, so it is faster than sparse unless the documents are long), alias "
+                 "(exact Metropolis-Hastings; its cost per word does not grow with the number of topics) or warp "
                  "(WarpLDA's Metropolis-Hastings, approximate: the "
                  "counts it draws from are updated once per pass over the words and once per pass over the "
                  "documents; the fastest for several thousand topics)."),

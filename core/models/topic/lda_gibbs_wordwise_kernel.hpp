@@ -286,8 +286,8 @@ class WordwiseGibbsKernel {
     double m_beta = 0.0, m_betaV = 0.0;
     std::vector<double> m_invDenominator, m_alphaBeta, m_docScore;
     std::vector<double> m_wordFactor;  // (beta + n_wk) / (V beta + n_k) of the current word w, every topic
-    SparseCounts m_word;  // n_wk of the current word, with its list of topics
-    std::size_t m_w = 0;  // the current word
+    SparseCounts m_word;               // n_wk of the current word, with its list of topics
+    std::size_t m_w = 0;               // the current word
     std::size_t m_sinceRecompute = 0;
     double m_smoothingMass = 0.0, m_wordMass = 0.0;
   };

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // latent-cli fit lda-gibbs --distributed under mpirun (issue 22): the chain of N processes is
-// the one-process chain with --partitions N bit for bit, it reaches the held-out perplexity of a
-// sequential chain, process 0 alone writes the run, and a process that dies leaves a failed run
-// with its last snapshot in a project that still works. Built only where CMake finds MPI.
+// the one-process chain with --partitions N bit for bit (sparse and wordwise samplers), it reaches the held-out
+// perplexity of a sequential chain, process 0 alone writes the run, and a process that dies leaves a failed run with
+// its last snapshot in a project that still works. Built only where CMake finds MPI.
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QtTest>
@@ -57,21 +57,22 @@ nlohmann::json finalLine(const test::CliResult& result) {
 class CliDistributedTest : public QObject {
   Q_OBJECT
 
-  // N processes against one process with --partitions N: the same metrics to the last bit, the
-  // same topics, the same topic for every token; one run row, written by process 0. A distributed
-  // fit runs the sparse sampler (auto's choice there), so the one process is asked for it.
-  void compareWithOneProcess(int processes) {
+  // N processes against one process with --partitions N, with either exact sampler: the same
+  // metrics to the last bit, the same topics, the same topic for every token; one run row, written
+  // by process 0.
+  void compareWithOneProcess(int processes, const QString& sampler) {
     test::Scratch scratch;
     const auto project = generatedProject(scratch);
     const QString partitions = QString::number(processes);
     const auto single =
-        runCli(fitArguments(project, {"--partitions", partitions, "--sampler", "sparse", "--snapshot-every", "10"}));
+        runCli(fitArguments(project, {"--partitions", partitions, "--sampler", sampler, "--snapshot-every", "10"}));
     QCOMPARE(single.exitCode, 0);
-    const auto spread =
-        test::runMpi(processes, fitArguments(project, {"--distributed", "--threads", "1", "--snapshot-every", "10"}));
+    const auto spread = test::runMpi(processes, fitArguments(project, {"--distributed", "--threads", "1", "--sampler",
+                                                                       sampler, "--snapshot-every", "10"}));
     QVERIFY2(spread.exitCode == 0, qPrintable(spread.err));
     const auto a = finalLine(single), b = finalLine(spread);
     QCOMPARE(b["status"].get<std::string>(), std::string("finished"));
+    QCOMPARE(QString::fromStdString(b["sampler"].get<std::string>()), sampler);
     QCOMPARE(b["processes"].get<std::int64_t>(), std::int64_t(processes));
     QCOMPARE(b["partitions"].get<std::int64_t>(), std::int64_t(processes));
     QVERIFY(b["communicated_bytes_per_sweep"].get<double>() > 0.0);
@@ -101,8 +102,14 @@ class CliDistributedTest : public QObject {
   }
 
  private Q_SLOTS:
-  void twoProcessesAreTheOneProcessChainWithTwoPartitions() { compareWithOneProcess(2); }
-  void fourProcessesAreTheOneProcessChainWithFourPartitions() { compareWithOneProcess(4); }
+  void twoProcessesAreTheOneProcessChainWithTwoPartitions() {
+    compareWithOneProcess(2, "sparse");
+    compareWithOneProcess(2, "wordwise");
+  }
+  void fourProcessesAreTheOneProcessChainWithFourPartitions() {
+    compareWithOneProcess(4, "sparse");
+    compareWithOneProcess(4, "wordwise");
+  }
 
   // The distributed chain (two processes of two partitions each) fits as well as the sequential
   // one: its held-out perplexity within 2% of a one-partition chain's, far below the unigram's.
@@ -148,7 +155,8 @@ class CliDistributedTest : public QObject {
     QCOMPARE(next.exitCode, 0);
   }
 
-  // Only lda-gibbs with the sparse sampler runs distributed; anything else is a usage error
+  // Only lda-gibbs with an exact sampler of packed word lists (sparse, wordwise) runs distributed;
+  // anything else is a usage error
   // (exit 2) before a run is written.
   void refusesWhatCannotRunDistributed() {
     test::Scratch scratch;

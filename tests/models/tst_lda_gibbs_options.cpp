@@ -247,8 +247,8 @@ class LdaGibbsOptionsTest : public QObject {
   // The default sampler, auto: wordwise where a token's document holds at most 2500 tokens on
   // average, else sparse; with the restarts below 500 topics; from 500 up from one start, after 100
   // warp sweeps when the chain is shorter than 100 sweeps; from 2000 up after 200 warp sweeps
-  // (unless asked otherwise); and never any of that in a distributed fit, which runs the sparse
-  // sampler alone with the restarts.
+  // (unless asked otherwise); and in a distributed fit the same sampler with the restarts, never a
+  // warm-up.
   void autoSamplerChoosesByTopicsAndDocumentLength() {
     const auto resolve = [](const nlohmann::json& options, bool distributed = false, double documentLength = 300.0) {
       return core::LdaGibbsOptions::table()
@@ -267,7 +267,8 @@ class LdaGibbsOptionsTest : public QObject {
     QVERIFY(longAndMany.sampler == core::LdaGibbsOptions::Sampler::Sparse);
     QCOMPARE(longAndMany.warpStart, std::int64_t{200});
     QCOMPARE(longAndMany.starts(), std::int64_t{1});
-    QVERIFY(resolve({{"k", 20}}, true).sampler == core::LdaGibbsOptions::Sampler::Sparse);
+    QVERIFY(resolve({{"k", 20}}, true).sampler == core::LdaGibbsOptions::Sampler::Wordwise);
+    QVERIFY(resolve({{"k", 20}}, true, 5000.0).sampler == core::LdaGibbsOptions::Sampler::Sparse);
     const auto hundreds = resolve({{"k", 500}});
     QVERIFY(hundreds.sampler == core::LdaGibbsOptions::Sampler::Wordwise);
     QCOMPARE(hundreds.warpStart, std::int64_t{0});
@@ -292,7 +293,7 @@ class LdaGibbsOptionsTest : public QObject {
     QVERIFY(resolve({{"k", 500}, {"warp_start", 50}}).sampler == core::LdaGibbsOptions::Sampler::Wordwise);
     QCOMPARE(resolve({{"k", 2000}, {"warp_start", 50}}).warpStart, std::int64_t{50});
     const auto distributed = resolve({{"k", 2000}}, true);
-    QVERIFY(distributed.sampler == core::LdaGibbsOptions::Sampler::Sparse);
+    QVERIFY(distributed.sampler == core::LdaGibbsOptions::Sampler::Wordwise);
     QCOMPARE(distributed.warpStart, std::int64_t{0});
     QCOMPARE(distributed.starts(), std::int64_t{6});
     const auto sparse = resolve({{"k", 2000}, {"sampler", "sparse"}});

@@ -78,7 +78,8 @@ ModelInfo ldaGibbsInfo() {
   };
   info.distributed = [](const nlohmann::json& options, int processes) -> std::string {
     const auto sampler = options.value("sampler", std::string("auto"));
-    if (sampler != "sparse" && sampler != "auto") return "only the sparse sampler runs distributed (--sampler sparse)";
+    if (sampler != "sparse" && sampler != "wordwise" && sampler != "auto")
+      return "only the sparse and wordwise samplers run distributed (--sampler sparse or wordwise)";
     if (options.value("warp_start", std::int64_t{0}) > 0) return "warp_start does not run distributed";
     const auto partitions = options.value("partitions", std::int64_t{0});
     if (partitions > 0 && partitions % processes != 0)
@@ -89,9 +90,9 @@ ModelInfo ldaGibbsInfo() {
   return info;
 }
 
-// Makes the whole state current: on this process of a distributed chain (the sparse kernel's
-// synchronize), or the assignments of the wordwise kernel, which keeps the tokens' topics in its
-// own order (when `assignments`).
+// Makes the whole state current: on this process of a distributed chain (the sparse and wordwise
+// kernels' synchronize), and the assignments of the wordwise kernel, which keeps the tokens' topics
+// in its own order (when `assignments`).
 template <typename Kernel>
 void synchronizeState(Kernel& kernel, bool assignments) {
   if constexpr (requires { kernel.synchronize(assignments); }) kernel.synchronize(assignments);
@@ -164,8 +165,8 @@ std::vector<std::int64_t> countHistogram(const Kernel& kernel, const LdaGibbsSta
 template <typename Kernel>
 void reestimateHyperparameters(const Kernel& kernel, LdaGibbsState& state, std::vector<std::int64_t> histogram) {
   Eigen::VectorXd alpha = state.alphaVector();
-  // A distributed kernel sums them over its processes (the sparse kernel's), the wordwise kernel
-  // writes the state's assignments first; the others' states hold every document as it is.
+  // A distributed kernel sums them over its processes, the wordwise kernel writes the state's
+  // assignments first; the others' states hold every document as it is.
   if constexpr (requires { kernel.documentTopicHistograms(); })
     optimizeAsymmetricAlpha(alpha, kernel.documentTopicHistograms());
   else
@@ -621,7 +622,7 @@ class LdaGibbsModel final : public DescribedModel<&ldaGibbsInfo> {
                 std::stop_token stop) override {
     const Stopwatch clock;
     // Distributed: every process runs this fit on the whole corpus, sampling its share of the
-    // partitions (lda_gibbs_sparse_kernel.hpp); by default `threads` partitions per process.
+    // partitions (lda_gibbs_process_ring.hpp); by default `threads` partitions per process.
     Communicator* group = settings.communicator;
     const int processes = group != nullptr ? group->size() : 1;
     const auto options = LdaGibbsOptions::table()
@@ -665,11 +666,15 @@ class LdaGibbsModel final : public DescribedModel<&ldaGibbsInfo> {
     }
     if (options.sampler == LdaGibbsOptions::Sampler::Wordwise) {
       if (topic::WordwiseGibbsKernel<std::uint32_t>::fits(first->topics(), first->maxCount())) {
-        const auto makeKernel = [](LdaGibbsState& s) { return topic::WordwiseGibbsKernel<std::uint32_t>(s); };
+        const auto makeKernel = [distributed](LdaGibbsState& s) {
+          return topic::WordwiseGibbsKernel<std::uint32_t>(s, distributed);
+        };
         return fitWith<topic::WordwiseGibbsKernel<std::uint32_t>>(std::move(first), makeKernel, makeState, options,
                                                                   data, settings, observer, stop, clock);
       }
-      const auto makeKernel = [](LdaGibbsState& s) { return topic::WordwiseGibbsKernel<std::uint64_t>(s); };
+      const auto makeKernel = [distributed](LdaGibbsState& s) {
+        return topic::WordwiseGibbsKernel<std::uint64_t>(s, distributed);
+      };
       return fitWith<topic::WordwiseGibbsKernel<std::uint64_t>>(std::move(first), makeKernel, makeState, options, data,
                                                                 settings, observer, stop, clock);
     }

@@ -56,7 +56,7 @@ struct LdaGibbsOptions {
     return sampler == Sampler::Sparse || sampler == Sampler::Wordwise || sampler == Sampler::Auto ? 6 : 1;
   }
 
-  // `auto` made concrete: in one process the wordwise sampler when a token's document holds at
+  // `auto` made concrete: the wordwise sampler when a token's document holds at
   // most kAutoWordwiseDocumentLength tokens on average (`documentLength`, from
   // tokenWeightedDocumentLength()), else the sparse one: the wordwise sampler's token costs its
   // document's topics and the sparse one's its word's, and long documents hold many; from

@@ -19,8 +19,7 @@ double tokenWeightedDocumentLength(const Corpus& corpus) {
 LdaGibbsOptions LdaGibbsOptions::resolved(bool distributed, double documentLength) const {
   LdaGibbsOptions concrete = *this;
   if (sampler != Sampler::Auto) return concrete;
-  concrete.sampler =
-      documentLength <= kAutoWordwiseDocumentLength && !distributed ? Sampler::Wordwise : Sampler::Sparse;
+  concrete.sampler = documentLength <= kAutoWordwiseDocumentLength ? Sampler::Wordwise : Sampler::Sparse;
   if (topics >= kAutoOneStartTopics && !distributed && warpStart == 0) {
     if (restarts == 0) concrete.restarts = 1;
     if (topics >= kAutoWarpTopics)
@@ -53,7 +52,7 @@ LdaGibbsOptions LdaGibbsOptions::resolved(bool distributed, double documentLengt
 // 124.2 after 300 on man1); but a chain shorter than that does not catch up, so below 2000 topics
 // a chain of fewer than 100 sweeps starts with 100 warp sweeps (on man1 at K = 1000, 50 sweeps
 // after them scored 130-136 where 50 from a random start scored 140-146, in less time); and
-// (in one process) the wordwise sampler as the exact one where a token's document holds at most
+// the wordwise sampler as the exact one where a token's document holds at most
 // 2500 tokens on average, else the sparse one, because a wordwise token costs its document's
 // topics and a sparse one its word's: on man1 (1164 tokens) the wordwise sampler swept 1.2x as
 // fast as the sparse one at K = 20, 1.25x at 100 and twice as fast at 1000 (a document held a

@@ -23,6 +23,7 @@
 #include "core/models/topic/lda_gibbs_distribution.hpp"
 #include "core/models/topic/lda_gibbs_document_counts.hpp"
 #include "core/models/topic/lda_gibbs_packed_lists.hpp"
+#include "core/models/topic/lda_gibbs_process_ring.hpp"
 #include "core/models/topic/lda_gibbs_rounds.hpp"
 #include "core/models/topic/lda_gibbs_state.hpp"
 #include "core/util/sparse_counts.hpp"
@@ -344,29 +345,18 @@ class SparseGibbsKernel {
         m_bits(topicBits(state.topics())),
         m_mask((Packed{1} << m_bits) - 1),
         m_one(Packed{1} << m_bits),
-        m_totals(static_cast<std::size_t>(state.topics()), 0) {
+        m_totals(static_cast<std::size_t>(state.topics()), 0),
+        m_ring(distribution, state.partitions().size()) {
     if (!fits(m_K, state.maxCount()))
       throw std::invalid_argument("the counts of " + std::to_string(state.maxCount()) +
                                   " tokens do not fit this kernel's packed entries");
     const auto V = static_cast<std::size_t>(state.vocabularySize());
     const auto& frequency = state.wordFrequencies();
     const std::size_t P = state.partitions().size();
-    if (distribution != nullptr && distribution->group != nullptr && distribution->group->size() > 1) {
-      m_distribution = distribution;
-      const auto processes = static_cast<std::size_t>(distribution->group->size());
-      if (P % processes != 0)
-        throw std::invalid_argument("the partitions (" + std::to_string(P) + ") must be a multiple of the processes (" +
-                                    std::to_string(processes) + ")");
-      const auto perProcess = P / processes, rank = static_cast<std::size_t>(distribution->group->rank());
-      m_firstLocal = rank * perProcess;
-      m_lastLocal = m_firstLocal + perProcess;
-      m_abortAfterSweeps = distributedTestAbortAfterSweeps(distribution->group->rank());
-      m_bytesBefore = distribution->group->bytesSent();
+    if (m_ring.active()) {
       // A state kept between restarts holds only this process's documents' topics current.
       m_assignmentsCurrent = false;
       synchronizeAssignments();
-    } else {
-      m_lastLocal = P;
     }
     m_offsets.assign(V + 1, 0);
     for (std::size_t w = 0; w < V; ++w) m_offsets[w + 1] = m_offsets[w] + std::min<std::int64_t>(frequency[w], m_K);
@@ -379,7 +369,7 @@ class SparseGibbsKernel {
       const auto groupOf = balancedWordGroups(state.corpus(), state.partitions(), cost);
       m_groupWords.assign(P, {});
       for (std::size_t w = 0; w < V; ++w) m_groupWords[groupOf[w]].push_back(static_cast<std::uint32_t>(w));
-      tbb::parallel_for(tbb::blocked_range<std::size_t>(m_firstLocal, m_lastLocal, 1), [&](const auto& r) {
+      tbb::parallel_for(tbb::blocked_range<std::size_t>(m_ring.first(), m_ring.last(), 1), [&](const auto& r) {
         for (std::size_t p = r.begin(); p != r.end(); ++p) {
           m_partitions[p].m_grouped = groupTokensByWordGroup(state.corpus(), state.partitions()[p], groupOf, P);
           auto& part = m_partitions[p];
@@ -407,7 +397,7 @@ class SparseGibbsKernel {
   // asked (with several partitions, all of it goes to logPrior[0]).
   bool sweep(const std::stop_token& stop, bool wantLogPrior, std::vector<double>& logPrior) {
     const std::size_t P = m_partitions.size();
-    if (m_distribution != nullptr) return distributedSweep(wantLogPrior, logPrior);
+    if (m_ring.active()) return distributedSweep(wantLogPrior, logPrior);
     logPrior.assign(P, 0.0);
     if (P == 1) {
       const bool finished = m_partitions[0].run(stop, wantLogPrior, logPrior[0]);
@@ -423,20 +413,8 @@ class SparseGibbsKernel {
   // of a distributed chain; nothing to do in one process. Collective: every process calls it at
   // the same point of the chain.
   void synchronize(bool assignments) {
-    if (m_distribution == nullptr) return;
-    if (!m_tableCurrent) {
-      const auto P = m_partitions.size();
-      const auto perProcess = m_lastLocal - m_firstLocal;
-      Bytes own;
-      for (std::size_t p = m_firstLocal; p < m_lastLocal; ++p) appendGroup(own, (p + m_shift) % P);
-      const auto all = m_distribution->group->allGather(own);
-      for (std::size_t q = 0; q < all.size(); ++q) {
-        if (q == static_cast<std::size_t>(m_distribution->group->rank())) continue;
-        ByteReader reader(all[q]);
-        for (std::size_t p = q * perProcess; p < (q + 1) * perProcess; ++p) readGroup(reader, (p + m_shift) % P);
-      }
-      m_tableCurrent = true;
-    }
+    if (!m_ring.active()) return;
+    m_ring.makeTableCurrent(m_groupWords, m_offsets, m_global);
     if (assignments) synchronizeAssignments();
   }
 
@@ -444,19 +422,15 @@ class SparseGibbsKernel {
   // re-estimation). Distributed: each process's, for its own documents, summed over the processes,
   // so that no process needs the others' assignments for it.
   DocumentTopicHistograms documentTopicHistograms() const {
-    if (m_distribution == nullptr) return m_state.documentTopicHistograms();
-    return gatheredHistograms(*m_distribution->group, m_state);
+    if (!m_ring.active()) return m_state.documentTopicHistograms();
+    return gatheredHistograms(m_ring.group(), m_state);
   }
 
   // Bytes this process sent around the ring and in the totals' sums per sweep, on average.
-  double communicatedBytesPerSweep() const {
-    return m_sweeps > 0 ? static_cast<double>(m_sweepBytes) / static_cast<double>(m_sweeps) : 0.0;
-  }
+  double communicatedBytesPerSweep() const { return m_ring.communicatedBytesPerSweep(); }
   // Bytes this process sent outside the sweeps' rounds so far: the synchronisations, from the
   // assignments gathered when the kernel was built to the results' (docs/DISTRIBUTED.md).
-  std::int64_t synchronizationBytes() const {
-    return m_distribution != nullptr ? m_distribution->group->bytesSent() - m_bytesBefore - m_sweepBytes : 0;
-  }
+  std::int64_t synchronizationBytes() const { return m_ring.synchronizationBytes(); }
 
   // The global count n_wk of every nonzero (topic, count) of word w.
   template <typename F>
@@ -475,86 +449,22 @@ class SparseGibbsKernel {
   }
 
  private:
-  // One sweep of a distributed chain: P rounds of this process's partitions, each followed by
-  // the sum of the totals' changes over the processes (with whether any process was asked to
-  // stop) and by the shift of the word groups around the ring.
+  // One sweep of a distributed chain (lda_gibbs_process_ring.hpp).
   bool distributedSweep(bool wantLogPrior, std::vector<double>& logPrior) {
-    const std::size_t P = m_partitions.size();
-    const auto K = static_cast<std::size_t>(m_K);
-    Communicator& group = *m_distribution->group;
-    const int rank = group.rank(), processes = group.size();
-    const std::int64_t bytesBefore = group.bytesSent();
-    logPrior.assign(P, 0.0);
-    m_tableCurrent = false;
+    logPrior.assign(m_partitions.size(), 0.0);
     m_assignmentsCurrent = false;
-    std::vector<std::int64_t> message(K + 1, 0);
-    std::vector<char> finished(P, 1);
-    Bytes outgoing;
-    for (std::size_t round = 0; round < P; ++round) {
-      tbb::parallel_for(
-          tbb::blocked_range<std::size_t>(m_firstLocal, m_lastLocal, 1),
-          [&](const auto& r) {
-            for (std::size_t p = r.begin(); p != r.end(); ++p) {
-              m_partitions[p].m_totals = m_totals;
-              if (!m_partitions[p].runRound(m_distribution->localStop, (p + round) % P)) finished[p] = 0;
-            }
-          },
-          m_affinity);
-      std::fill(message.begin(), message.end(), 0);
-      for (std::size_t p = m_firstLocal; p < m_lastLocal; ++p) {
-        for (std::size_t k = 0; k < K; ++k) message[k] += m_partitions[p].m_totals[k] - m_totals[k];
-        if (!finished[p]) message[K] = 1;
-      }
-      group.allReduceSum(message);
-      for (std::size_t k = 0; k < K; ++k) m_totals[k] += message[k];
-      // The group this process's first partition sampled goes to the previous process; the one
-      // its last partition samples next comes from the next process.
-      outgoing.clear();
-      appendGroup(outgoing, (m_firstLocal + round) % P);
-      const Bytes incoming = group.exchange(outgoing, (rank + processes - 1) % processes, (rank + 1) % processes);
-      ByteReader reader(incoming);
-      readGroup(reader, (m_lastLocal + round) % P);
-      m_shift = (round + 1) % P;
-      if (message[K] != 0) {
-        m_distribution->agreed.request_stop();
-        return false;
-      }
-    }
-    ++m_sweeps;
-    m_sweepBytes += group.bytesSent() - bytesBefore;
-    if (m_sweeps == m_abortAfterSweeps) std::abort();  // the distributed tests' crashed process
+    if (!m_ring.sweep(m_partitions, m_totals, m_affinity, m_groupWords, m_offsets, m_global)) return false;
     if (wantLogPrior) {
       synchronize(false);  // what asks for the prior asks for the log joint, which reads the table
-      logPrior[0] = gatheredLogPrior(*m_distribution->group, m_state);
+      logPrior[0] = gatheredLogPrior(m_ring.group(), m_state);
     }
     return true;
-  }
-
-  // Word group g's nonzero counts: per word, how many, then the packed entries.
-  void appendGroup(Bytes& out, std::size_t g) const {
-    for (const auto w : m_groupWords[g]) {
-      const auto first = static_cast<std::size_t>(m_offsets[w]), last = static_cast<std::size_t>(m_offsets[w + 1]);
-      std::size_t n = first;
-      while (n < last && m_global[n] != 0) ++n;
-      appendValue(out, static_cast<std::uint32_t>(n - first));
-      appendValues(out, std::span<const Packed>(m_global.data() + first, n - first));
-    }
-  }
-  void readGroup(ByteReader& in, std::size_t g) {
-    for (const auto w : m_groupWords[g]) {
-      const auto first = static_cast<std::size_t>(m_offsets[w]), last = static_cast<std::size_t>(m_offsets[w + 1]);
-      const auto n = static_cast<std::size_t>(in.read<std::uint32_t>());
-      if (n > last - first) throw CommunicatorError("a word's counts do not fit its list");
-      in.read(std::span<Packed>(m_global.data() + first, n));
-      std::fill(m_global.begin() + static_cast<std::ptrdiff_t>(first + n),
-                m_global.begin() + static_cast<std::ptrdiff_t>(last), Packed{0});
-    }
   }
 
   // Every token's topic from the process whose documents it belongs to.
   void synchronizeAssignments() {
     if (m_assignmentsCurrent) return;
-    gatherAssignments(*m_distribution->group, m_state);
+    gatherAssignments(m_ring.group(), m_state);
     m_assignmentsCurrent = true;
   }
 
@@ -596,13 +506,8 @@ class SparseGibbsKernel {
   std::vector<Partition> m_partitions;
   tbb::affinity_partitioner m_affinity;                  // which thread swept which partition, replayed each sweep
   std::vector<std::vector<std::uint32_t>> m_groupWords;  // with several partitions: group g's words, ascending
-  // Distributed chains only (null otherwise): this process's partitions [m_firstLocal,
-  // m_lastLocal); its current word groups are (p + m_shift) mod P for those partitions, unless the
-  // whole table is (m_tableCurrent); whether every token's topic is current here.
-  GibbsDistribution* m_distribution = nullptr;
-  std::size_t m_firstLocal = 0, m_lastLocal = 0, m_shift = 0;
-  bool m_tableCurrent = true, m_assignmentsCurrent = true;
-  std::int64_t m_sweeps = 0, m_sweepBytes = 0, m_abortAfterSweeps = -1, m_bytesBefore = 0;
+  ProcessRing m_ring;                                    // this process's partitions, and its place among the processes
+  bool m_assignmentsCurrent = true;                      // distributed: whether every token's topic is current here
 };
 
 }  // namespace latent::core::topic

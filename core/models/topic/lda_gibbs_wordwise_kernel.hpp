@@ -19,7 +19,9 @@
 #include <string>
 #include <vector>
 
+#include "core/models/topic/lda_gibbs_distribution.hpp"
 #include "core/models/topic/lda_gibbs_packed_lists.hpp"
+#include "core/models/topic/lda_gibbs_process_ring.hpp"
 #include "core/models/topic/lda_gibbs_rounds.hpp"
 #include "core/models/topic/lda_gibbs_state.hpp"
 #include "core/util/sparse_counts.hpp"
@@ -54,6 +56,8 @@ namespace latent::core::topic {
 // word's counts, or one document's, in the same round; only the totals n_k of the other
 // partitions' moves are up to one round old (each partition keeps a copy, merged after each
 // round). A token costs about the same whatever its word here, so the groups balance tokens.
+// Across processes (latent-cli fit --distributed) the schedule is the same
+// (lda_gibbs_process_ring.hpp): each process samples its partitions and holds their tokens' topics.
 template <typename Packed>
 class WordwiseGibbsKernel {
  public:
@@ -292,19 +296,23 @@ class WordwiseGibbsKernel {
     double m_smoothingMass = 0.0, m_wordMass = 0.0;
   };
 
-  explicit WordwiseGibbsKernel(LdaGibbsState& state)
+  // `distribution` (null: this process alone) must outlive the kernel.
+  explicit WordwiseGibbsKernel(LdaGibbsState& state, GibbsDistribution* distribution = nullptr)
       : m_state(state),
         m_K(state.topics()),
         m_bits(topicBits(state.topics())),
         m_mask((Packed{1} << m_bits) - 1),
         m_one(Packed{1} << m_bits),
-        m_totals(static_cast<std::size_t>(state.topics()), 0) {
+        m_totals(static_cast<std::size_t>(state.topics()), 0),
+        m_ring(distribution, state.partitions().size()) {
     if (!fits(m_K, state.maxCount()))
       throw std::invalid_argument("the counts of " + std::to_string(state.maxCount()) +
                                   " tokens do not fit this kernel's packed entries");
     const auto& corpus = state.corpus();
     if (corpus.documentCount() > std::numeric_limits<std::uint32_t>::max())
       throw std::invalid_argument("the wordwise sampler holds at most 2^32 - 1 documents");
+    // A state kept between restarts holds only this process's documents' topics current.
+    if (m_ring.active()) gatherAssignments(m_ring.group(), m_state);
     buildCounts();
     const std::size_t P = state.partitions().size();
     const auto V = static_cast<std::size_t>(state.vocabularySize());
@@ -316,7 +324,7 @@ class WordwiseGibbsKernel {
     m_z.resize(corpus.tokenCount());
     m_partitions.reserve(P);
     for (std::size_t p = 0; p < P; ++p) m_partitions.emplace_back(*this, p);
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, P, 1), [&](const auto& r) {
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(m_ring.first(), m_ring.last(), 1), [&](const auto& r) {
       for (std::size_t p = r.begin(); p != r.end(); ++p) orderTokens(m_partitions[p]);
     });
   }
@@ -337,30 +345,52 @@ class WordwiseGibbsKernel {
   }
 
   // One sweep: P rounds of all partitions in parallel (lda_gibbs_rounds.hpp; one round with one
-  // partition). Returns false when stopped (the counts are consistent either way). logPrior[0]
-  // receives log P(Z) when asked (the other P - 1 entries stay 0).
+  // partition), or of this process's in a distributed chain. Returns false when stopped (the
+  // counts are consistent either way). logPrior[0] receives log P(Z) when asked (the other P - 1
+  // entries stay 0).
   bool sweep(const std::stop_token& stop, bool wantLogPrior, std::vector<double>& logPrior) {
     logPrior.assign(m_partitions.size(), 0.0);
     m_assignmentsStored = false;
-    if (!sweepInRounds(m_partitions, m_totals, stop, m_affinity)) return false;
+    m_assignmentsGathered = false;
+    if (m_ring.active()) {
+      if (!m_ring.sweep(m_partitions, m_totals, m_affinity, m_groupWords, m_wordStart, m_words)) return false;
+    } else if (!sweepInRounds(m_partitions, m_totals, stop, m_affinity)) {
+      return false;
+    }
     if (wantLogPrior) {
       storeAssignments();
-      logPrior[0] = m_state.logPriorOfAssignments();
+      if (m_ring.active()) {
+        synchronize(false);  // what asks for the prior asks for the log joint, which reads the table
+        logPrior[0] = gatheredLogPrior(m_ring.group(), m_state);
+      } else {
+        logPrior[0] = m_state.logPriorOfAssignments();
+      }
     }
     return true;
   }
 
-  // Writes the tokens' topics into the state's assignments (document order) when `assignments`;
-  // the counts the kernel reports are always current.
-  void synchronize(bool assignments) const {
-    if (assignments) storeAssignments();
+  // Writes the tokens' topics into the state's assignments (document order) when `assignments`,
+  // and in a distributed chain makes the whole table, and then every token's topic, current on
+  // every process (collective: every process calls it at the same point of the chain).
+  void synchronize(bool assignments) {
+    if (m_ring.active()) m_ring.makeTableCurrent(m_groupWords, m_wordStart, m_words);
+    if (!assignments) return;
+    storeAssignments();
+    if (m_ring.active() && !m_assignmentsGathered) {
+      gatherAssignments(m_ring.group(), m_state);
+      m_assignmentsGathered = true;
+    }
   }
 
-  // The histograms of n_dk for the re-estimation of alpha, from the state's assignments made current.
+  // The histograms of n_dk for the re-estimation of alpha, from the state's assignments made
+  // current; distributed, each process's for its own documents, summed over the processes.
   DocumentTopicHistograms documentTopicHistograms() const {
     storeAssignments();
-    return m_state.documentTopicHistograms();
+    return m_ring.active() ? gatheredHistograms(m_ring.group(), m_state) : m_state.documentTopicHistograms();
   }
+
+  double communicatedBytesPerSweep() const { return m_ring.communicatedBytesPerSweep(); }
+  std::int64_t synchronizationBytes() const { return m_ring.synchronizationBytes(); }
 
   // The topic of the j-th token of the kernel's order (Partition::orderOf).
   std::int32_t topicAt(std::size_t j) const { return m_z[j]; }
@@ -421,7 +451,7 @@ class WordwiseGibbsKernel {
   void storeAssignments() const {
     if (m_assignmentsStored) return;
     const auto z = m_state.assignments();
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, m_partitions.size(), 1), [&](const auto& r) {
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(m_ring.first(), m_ring.last(), 1), [&](const auto& r) {
       for (std::size_t p = r.begin(); p != r.end(); ++p)
         forEachTokenInOrder(m_partitions[p], [&](std::size_t, std::size_t i, std::size_t j) { z[i] = m_z[j]; });
     });
@@ -480,10 +510,12 @@ class WordwiseGibbsKernel {
   std::vector<std::uint32_t> m_tokenDocument;
   std::vector<std::int32_t> m_z;                         // the tokens' topics (storeAssignments())
   mutable bool m_assignmentsStored = true;               // the state's assignments say what m_z does
+  bool m_assignmentsGathered = true;                     // distributed: and every process's are here
   std::vector<std::int64_t> m_totals;                    // n_k, global
   std::vector<std::vector<std::uint32_t>> m_groupWords;  // group g's words, ascending (one group of all with P = 1)
   std::vector<Partition> m_partitions;
   tbb::affinity_partitioner m_affinity;  // which thread swept which partition, replayed each sweep
+  ProcessRing m_ring;                    // this process's partitions, and its place among the processes
 };
 
 }  // namespace latent::core::topic

@@ -56,8 +56,8 @@ struct LdaGibbsOptions {
     return sampler == Sampler::Sparse || sampler == Sampler::Wordwise || sampler == Sampler::Auto ? 6 : 1;
   }
 
-  // `auto` made concrete: the wordwise sampler when a token's document holds at
-  // most kAutoWordwiseDocumentLength tokens on average (`documentLength`, from
+  // `auto` made concrete: the wordwise sampler when a token's document holds at most
+  // kAutoWordwiseDocumentLength tokens on average (`documentLength`, from
   // tokenWeightedDocumentLength()), else the sparse one: the wordwise sampler's token costs its
   // document's topics and the sparse one's its word's, and long documents hold many; from
   // kAutoOneStartTopics topics up (in one process) from one start unless `restarts` asks for more,
@@ -78,11 +78,11 @@ struct LdaGibbsOptions {
   static const OptionTable<LdaGibbsOptions>& table();
 };
 
-// The chain's random start (results/topic_results.hpp) is kept for corpora of at most this many tokens.
 // The mean length of a token's document, sum_d L_d^2 / sum_d L_d (0 without tokens): what `auto`
 // chooses the exact sampler by (LdaGibbsOptions::resolved).
 double tokenWeightedDocumentLength(const Corpus& corpus);
 
+// The chain's random start (results/topic_results.hpp) is kept for corpora of at most this many tokens.
 using topic::kInitialTokenTopics;
 inline constexpr std::int64_t kMaxInitialStateTokens = 10000;
 

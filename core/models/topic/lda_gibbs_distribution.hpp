@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// What an exact Gibbs kernel (sparse, wordwise) needs to sample one chain across several processes
-// (latent-cli fit --distributed): the group, the stop request every process must agree on, and what
-// the processes gather besides the word groups (lda_gibbs_process_ring.hpp moves those): every token's topic,
-// the log prior's terms and the histograms alpha is re-estimated from. Process q of Q holds
-// partitions [q P/Q, (q + 1) P/Q) of the state, so its documents are one range, in rank order.
+// What an exact Gibbs kernel (sparse, wordwise) needs to sample one chain across several
+// processes (latent-cli fit --distributed): the group, the stop request every process must agree
+// on, and what the processes gather besides the word groups (lda_gibbs_process_ring.hpp moves
+// those): every token's topic, the log prior's terms and the histograms alpha is re-estimated
+// from. Process q of Q holds partitions [q P/Q, (q + 1) P/Q) of the state, so its documents are
+// one range, in rank order.
 #pragma once
 
 #include <stop_token>

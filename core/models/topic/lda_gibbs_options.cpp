@@ -54,10 +54,10 @@ LdaGibbsOptions LdaGibbsOptions::resolved(bool distributed, double documentLengt
 // after them scored 130-136 where 50 from a random start scored 140-146, in less time); and
 // the wordwise sampler as the exact one where a token's document holds at most
 // 2500 tokens on average, else the sparse one, because a wordwise token costs its document's
-// topics and a sparse one its word's: on man1 (1164 tokens) the wordwise sampler swept 1.2x as
-// fast as the sparse one at K = 20, 1.25x at 100 and twice as fast at 1000 (a document held a
+// topics and a sparse one its word's: on man1 (1164 tokens) the wordwise sampler swept 1.16x as
+// fast as the sparse one at K = 20, 1.37x at 100 and twice as fast at 1000 (a document held a
 // quarter of the topics a word did), to the same held-out perplexity; on the SOTU sample (5166
-// tokens) it took as long at K = 20, 2.2 times as long at 100 and 2.9 times at 1000.
+// tokens) it took 1.3 times as long at K = 20, 1.9 times at 100 and 2.0 times at 1000.
 const OptionTable<LdaGibbsOptions>& LdaGibbsOptions::table() {
   static const auto table = [] {
     OptionTable<LdaGibbsOptions> t;

@@ -90,6 +90,7 @@ class ProcessRing {
     const int rank = ring.rank(), processes = ring.size();
     const std::int64_t bytesBefore = ring.bytesSent();
     m_tableCurrent = false;
+    m_assignmentsGathered = false;
     std::vector<std::int64_t> message(K + 1, 0);
     std::vector<char> finished(P, 1);
     Bytes outgoing;
@@ -149,6 +150,15 @@ class ProcessRing {
     m_tableCurrent = true;
   }
 
+  // Every token's topic in `state` from the process whose documents it belongs to, unless gathered
+  // since the last sweep. Collective. A ring starts ungathered: a state kept between restarts
+  // holds only this process's documents' topics current.
+  void gatherAssignments(LdaGibbsState& state) {
+    if (m_assignmentsGathered) return;
+    topic::gatherAssignments(group(), state);
+    m_assignmentsGathered = true;
+  }
+
   // Bytes this process sent around the ring and in the totals' sums per sweep, on average.
   double communicatedBytesPerSweep() const {
     return m_sweeps > 0 ? static_cast<double>(m_sweepBytes) / static_cast<double>(m_sweeps) : 0.0;
@@ -164,6 +174,7 @@ class ProcessRing {
   std::size_t m_first = 0, m_last;
   std::size_t m_shift = 0;     // this process's current word groups: (p + m_shift) mod P, unless the
   bool m_tableCurrent = true;  // whole table is
+  bool m_assignmentsGathered = false;
   std::int64_t m_sweeps = 0, m_sweepBytes = 0, m_abortAfterSweeps = -1, m_bytesBefore = 0;
 };
 

@@ -353,11 +353,7 @@ class SparseGibbsKernel {
     const auto V = static_cast<std::size_t>(state.vocabularySize());
     const auto& frequency = state.wordFrequencies();
     const std::size_t P = state.partitions().size();
-    if (m_ring.active()) {
-      // A state kept between restarts holds only this process's documents' topics current.
-      m_assignmentsCurrent = false;
-      synchronizeAssignments();
-    }
+    if (m_ring.active()) m_ring.gatherAssignments(m_state);
     m_offsets.assign(V + 1, 0);
     for (std::size_t w = 0; w < V; ++w) m_offsets[w + 1] = m_offsets[w] + std::min<std::int64_t>(frequency[w], m_K);
     m_global.assign(static_cast<std::size_t>(m_offsets[V]), 0);
@@ -415,7 +411,7 @@ class SparseGibbsKernel {
   void synchronize(bool assignments) {
     if (!m_ring.active()) return;
     m_ring.makeTableCurrent(m_groupWords, m_offsets, m_global);
-    if (assignments) synchronizeAssignments();
+    if (assignments) m_ring.gatherAssignments(m_state);
   }
 
   // The histograms of n_dk and of document lengths over every document of the chain (for alpha's
@@ -452,20 +448,12 @@ class SparseGibbsKernel {
   // One sweep of a distributed chain (lda_gibbs_process_ring.hpp).
   bool distributedSweep(bool wantLogPrior, std::vector<double>& logPrior) {
     logPrior.assign(m_partitions.size(), 0.0);
-    m_assignmentsCurrent = false;
     if (!m_ring.sweep(m_partitions, m_totals, m_affinity, m_groupWords, m_offsets, m_global)) return false;
     if (wantLogPrior) {
       synchronize(false);  // what asks for the prior asks for the log joint, which reads the table
       logPrior[0] = gatheredLogPrior(m_ring.group(), m_state);
     }
     return true;
-  }
-
-  // Every token's topic from the process whose documents it belongs to.
-  void synchronizeAssignments() {
-    if (m_assignmentsCurrent) return;
-    gatherAssignments(m_ring.group(), m_state);
-    m_assignmentsCurrent = true;
   }
 
   // Counts from the assignments, word by word.
@@ -507,7 +495,6 @@ class SparseGibbsKernel {
   tbb::affinity_partitioner m_affinity;                  // which thread swept which partition, replayed each sweep
   std::vector<std::vector<std::uint32_t>> m_groupWords;  // with several partitions: group g's words, ascending
   ProcessRing m_ring;                                    // this process's partitions, and its place among the processes
-  bool m_assignmentsCurrent = true;                      // distributed: whether every token's topic is current here
 };
 
 }  // namespace latent::core::topic

@@ -311,8 +311,7 @@ class WordwiseGibbsKernel {
     const auto& corpus = state.corpus();
     if (corpus.documentCount() > std::numeric_limits<std::uint32_t>::max())
       throw std::invalid_argument("the wordwise sampler holds at most 2^32 - 1 documents");
-    // A state kept between restarts holds only this process's documents' topics current.
-    if (m_ring.active()) gatherAssignments(m_ring.group(), m_state);
+    if (m_ring.active()) m_ring.gatherAssignments(m_state);
     buildCounts();
     const std::size_t P = state.partitions().size();
     const auto V = static_cast<std::size_t>(state.vocabularySize());
@@ -351,7 +350,6 @@ class WordwiseGibbsKernel {
   bool sweep(const std::stop_token& stop, bool wantLogPrior, std::vector<double>& logPrior) {
     logPrior.assign(m_partitions.size(), 0.0);
     m_assignmentsStored = false;
-    m_assignmentsGathered = false;
     if (m_ring.active()) {
       if (!m_ring.sweep(m_partitions, m_totals, m_affinity, m_groupWords, m_wordStart, m_words)) return false;
     } else if (!sweepInRounds(m_partitions, m_totals, stop, m_affinity)) {
@@ -376,10 +374,7 @@ class WordwiseGibbsKernel {
     if (m_ring.active()) m_ring.makeTableCurrent(m_groupWords, m_wordStart, m_words);
     if (!assignments) return;
     storeAssignments();
-    if (m_ring.active() && !m_assignmentsGathered) {
-      gatherAssignments(m_ring.group(), m_state);
-      m_assignmentsGathered = true;
-    }
+    if (m_ring.active()) m_ring.gatherAssignments(m_state);
   }
 
   // The histograms of n_dk for the re-estimation of alpha, from the state's assignments made
@@ -510,7 +505,6 @@ class WordwiseGibbsKernel {
   std::vector<std::uint32_t> m_tokenDocument;
   std::vector<std::int32_t> m_z;                         // the tokens' topics (storeAssignments())
   mutable bool m_assignmentsStored = true;               // the state's assignments say what m_z does
-  bool m_assignmentsGathered = true;                     // distributed: and every process's are here
   std::vector<std::int64_t> m_totals;                    // n_k, global
   std::vector<std::vector<std::uint32_t>> m_groupWords;  // group g's words, ascending (one group of all with P = 1)
   std::vector<Partition> m_partitions;

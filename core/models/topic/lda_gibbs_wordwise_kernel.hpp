@@ -121,14 +121,15 @@ class WordwiseGibbsKernel {
       auto& kernel = m_kernel;
       const std::size_t ahead = j + kPrefetchDistance;
       if (ahead < m_tokenEnd) {
-        __builtin_prefetch(kernel.m_documents.data() + kernel.m_documentStart[kernel.m_tokenDocument[ahead]]);
+        __builtin_prefetch(kernel.m_documents.data() +
+                           kernel.m_documentStart[kernel.m_tokenDocument[ahead - kernel.m_tokenBase]]);
       }
       const Packed mask = kernel.m_mask;
       const int bits = kernel.m_bits;
-      const auto d = static_cast<std::size_t>(kernel.m_tokenDocument[j]);
+      const auto d = static_cast<std::size_t>(kernel.m_tokenDocument[j - kernel.m_tokenBase]);
       Packed* const list = kernel.m_documents.data() + kernel.m_documentStart[d];
       const auto capacity = static_cast<std::size_t>(kernel.m_documentStart[d + 1] - kernel.m_documentStart[d]);
-      auto& z = kernel.m_z[j];
+      auto& z = kernel.m_z[j - kernel.m_tokenBase];
       const auto s = static_cast<std::size_t>(z);
       changeTopicCount(s, -1);
 
@@ -319,8 +320,11 @@ class WordwiseGibbsKernel {
     const std::vector<double> cost(V, 1.0);
     const auto groupOf = balancedWordGroups(corpus, state.partitions(), cost);
     for (std::size_t w = 0; w < V; ++w) m_groupWords[groupOf[w]].push_back(static_cast<std::uint32_t>(w));
-    m_tokenDocument.resize(corpus.tokenCount());
-    m_z.resize(corpus.tokenCount());
+    const auto& ranges = state.partitions();
+    m_tokenBase = static_cast<std::size_t>(corpus.offsets[ranges[m_ring.first()].begin]);
+    const auto tokenEnd = static_cast<std::size_t>(corpus.offsets[ranges[m_ring.last() - 1].end]);
+    m_tokenDocument.resize(tokenEnd - m_tokenBase);
+    m_z.resize(tokenEnd - m_tokenBase);
     m_partitions.reserve(P);
     for (std::size_t p = 0; p < P; ++p) m_partitions.emplace_back(*this, p);
     tbb::parallel_for(tbb::blocked_range<std::size_t>(m_ring.first(), m_ring.last(), 1), [&](const auto& r) {
@@ -388,7 +392,7 @@ class WordwiseGibbsKernel {
   std::int64_t synchronizationBytes() const { return m_ring.synchronizationBytes(); }
 
   // The topic of the j-th token of the kernel's order (Partition::orderOf).
-  std::int32_t topicAt(std::size_t j) const { return m_z[j]; }
+  std::int32_t topicAt(std::size_t j) const { return m_z[j - m_tokenBase]; }
 
   // The global count n_wk of every nonzero (topic, count) of word w.
   template <typename F>
@@ -422,8 +426,8 @@ class WordwiseGibbsKernel {
     for (std::size_t w = 0; w < V; ++w) start[w + 1] += start[w];
     const auto z = m_state.assignments();
     forEachTokenInOrder(part, [&](std::size_t d, std::size_t i, std::size_t j) {
-      m_tokenDocument[j] = static_cast<std::uint32_t>(d);
-      m_z[j] = z[i];
+      m_tokenDocument[j - m_tokenBase] = static_cast<std::uint32_t>(d);
+      m_z[j - m_tokenBase] = z[i];
     });
     part.m_tokenEnd = last;
   }
@@ -448,7 +452,8 @@ class WordwiseGibbsKernel {
     const auto z = m_state.assignments();
     tbb::parallel_for(tbb::blocked_range<std::size_t>(m_ring.first(), m_ring.last(), 1), [&](const auto& r) {
       for (std::size_t p = r.begin(); p != r.end(); ++p)
-        forEachTokenInOrder(m_partitions[p], [&](std::size_t, std::size_t i, std::size_t j) { z[i] = m_z[j]; });
+        forEachTokenInOrder(m_partitions[p],
+                            [&](std::size_t, std::size_t i, std::size_t j) { z[i] = m_z[j - m_tokenBase]; });
     });
     m_assignmentsStored = true;
   }
@@ -477,13 +482,18 @@ class WordwiseGibbsKernel {
         counts.add(static_cast<std::size_t>(topicsByWord[static_cast<std::size_t>(j)]), 1);
       keep(m_words.data() + m_wordStart[w], m_words.data() + m_wordStart[w + 1]);
     }
+    // Only this process's documents have lists (places): the others' are sampled elsewhere.
     const std::size_t D = corpus.documentCount();
+    const auto& ranges = m_state.partitions();
+    const std::size_t firstDocument = ranges[m_ring.first()].begin, endDocument = ranges[m_ring.last() - 1].end;
     m_documentStart.assign(D + 1, 0);
     for (std::size_t d = 0; d < D; ++d)
       m_documentStart[d + 1] =
-          m_documentStart[d] + std::min<std::int64_t>(corpus.offsets[d + 1] - corpus.offsets[d], m_K);
+          m_documentStart[d] + (d < firstDocument || d >= endDocument
+                                    ? 0
+                                    : std::min<std::int64_t>(corpus.offsets[d + 1] - corpus.offsets[d], m_K));
     m_documents.assign(static_cast<std::size_t>(m_documentStart[D]), Packed{0});
-    for (std::size_t d = 0; d < D; ++d) {
+    for (std::size_t d = firstDocument; d < endDocument; ++d) {
       for (auto i = static_cast<std::size_t>(corpus.offsets[d]); i < static_cast<std::size_t>(corpus.offsets[d + 1]);
            ++i)
         counts.add(static_cast<std::size_t>(z[i]), 1);
@@ -499,11 +509,13 @@ class WordwiseGibbsKernel {
   std::vector<std::int64_t> m_wordStart;      // word w's counts: m_words[m_wordStart[w], m_wordStart[w + 1])
   std::vector<Packed> m_words;                // unsorted, nonzero first
   std::vector<std::int64_t> m_documentStart;  // document d's counts: m_documents[m_documentStart[d], ...)
-  std::vector<Packed> m_documents;            // descending, nonzero first
-  // Every token in the order the partitions sample them: partition p's where its documents'
-  // tokens are in the corpus, by word (Partition::m_tokenStart), each word's in document order.
+  std::vector<Packed> m_documents;            // descending, nonzero first; this process's documents'
+  // This process's tokens in the order its partitions sample them: partition p's where its
+  // documents' tokens are in the corpus (less m_tokenBase, where the process's first partition's
+  // are), by word (Partition::m_tokenStart), each word's in document order.
   std::vector<std::uint32_t> m_tokenDocument;
-  std::vector<std::int32_t> m_z;                         // the tokens' topics (storeAssignments())
+  std::vector<std::int32_t> m_z;  // the tokens' topics (storeAssignments())
+  std::size_t m_tokenBase = 0;
   mutable bool m_assignmentsStored = true;               // the state's assignments say what m_z does
   std::vector<std::int64_t> m_totals;                    // n_k, global
   std::vector<std::vector<std::uint32_t>> m_groupWords;  // group g's words, ascending (one group of all with P = 1)

@@ -244,4 +244,10 @@ void Transaction::commit() {
   m_done = true;
 }
 
+std::string withClause(std::string_view select, std::string_view clause) {
+  std::string query(select);
+  query += clause;
+  return query;
+}
+
 }  // namespace latent::core

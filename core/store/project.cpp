@@ -191,21 +191,21 @@ void Project::migrate() {
 }
 
 std::vector<DatasetInfo> Project::datasets() {
-  auto s = m_db.prepare(std::string(kDatasetColumns) + " ORDER BY id");
+  auto s = m_db.prepare(withClause(kDatasetColumns, " ORDER BY id"));
   std::vector<DatasetInfo> out;
   while (s.step()) out.push_back(readDataset(s));
   return out;
 }
 
 std::optional<DatasetInfo> Project::findDataset(const std::string& name) {
-  auto s = m_db.prepare(std::string(kDatasetColumns) + " AND name = ?1");
+  auto s = m_db.prepare(withClause(kDatasetColumns, " AND name = ?1"));
   s.bind(1, name);
   if (s.step()) return readDataset(s);
   return std::nullopt;
 }
 
 DatasetInfo Project::dataset(std::int64_t id) {
-  auto s = m_db.prepare(std::string(kDatasetColumns) + " AND id = ?1");
+  auto s = m_db.prepare(withClause(kDatasetColumns, " AND id = ?1"));
   s.bind(1, id);
   if (!s.step()) throw UsageError("no dataset with id " + std::to_string(id) + " in " + m_path.string());
   return readDataset(s);
@@ -214,7 +214,7 @@ DatasetInfo Project::dataset(std::int64_t id) {
 DatasetInfo Project::resolveDataset(const std::string& nameOrId) {
   if (auto found = findDataset(nameOrId)) return *found;
   if (!nameOrId.empty() && nameOrId.find_first_not_of("0123456789") == std::string::npos) {
-    auto s = m_db.prepare(std::string(kDatasetColumns) + " AND id = ?1");
+    auto s = m_db.prepare(withClause(kDatasetColumns, " AND id = ?1"));
     s.bind(1, static_cast<std::int64_t>(std::stoll(nameOrId)));
     if (s.step()) return readDataset(s);
   }

@@ -132,15 +132,6 @@ constexpr const char* kRunColumns =
     "ON d.id = "
     "r.dataset_id";
 
-// kRunColumns and `clause` after it, appended: built with operator+ instead, GCC 12 at -O2 took the
-// moved temporary for an out-of-bounds copy in some unity units (a false -Warray-bounds of that
-// compiler).
-std::string runsQuery(std::string_view clause) {
-  std::string query(kRunColumns);
-  query += clause;
-  return query;
-}
-
 // A process that is gone: only decidable for processes of this machine.
 bool runOwnerIsGone(Statement& s) {
   return !s.isNull(19) && ownerIsGone(s.integer(19), s.text(20),
@@ -408,7 +399,8 @@ void finishRun(Project& project, std::int64_t runId, RunStatus status, const std
 }
 
 std::vector<RunRecord> listRuns(Project& project, std::optional<std::int64_t> datasetId) {
-  auto s = project.db().prepare(runsQuery(datasetId ? " WHERE r.dataset_id = ?1 ORDER BY r.id" : " ORDER BY r.id"));
+  auto s = project.db().prepare(
+      withClause(kRunColumns, datasetId ? " WHERE r.dataset_id = ?1 ORDER BY r.id" : " ORDER BY r.id"));
   if (datasetId) s.bind(1, *datasetId);
   std::vector<RunRecord> out;
   while (s.step()) out.push_back(readRun(s));
@@ -437,7 +429,7 @@ std::vector<SweepRecord> listSweeps(Project& project, std::optional<std::int64_t
 }
 
 std::vector<RunRecord> sweepRuns(Project& project, std::int64_t sweepId) {
-  auto s = project.db().prepare(runsQuery(" WHERE r.sweep_id = ?1 ORDER BY r.id"));
+  auto s = project.db().prepare(withClause(kRunColumns, " WHERE r.sweep_id = ?1 ORDER BY r.id"));
   s.bind(1, sweepId);
   std::vector<RunRecord> out;
   while (s.step()) out.push_back(readRun(s));
@@ -445,7 +437,7 @@ std::vector<RunRecord> sweepRuns(Project& project, std::int64_t sweepId) {
 }
 
 RunRecord loadRun(Project& project, std::int64_t runId) {
-  auto s = project.db().prepare(runsQuery(" WHERE r.id = ?1"));
+  auto s = project.db().prepare(withClause(kRunColumns, " WHERE r.id = ?1"));
   s.bind(1, runId);
   if (!s.step()) throw UsageError("no run " + std::to_string(runId) + " in " + project.path().string());
   return readRun(s);

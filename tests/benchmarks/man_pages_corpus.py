@@ -10,6 +10,10 @@ the same as one already kept (the same page installed under two names). No netwo
 downloads: what Debian's packages installed in /usr/share/man. The pages installed differ from
 machine to machine, so say how many documents and words a run used (this script prints it).
 
+With --passage-words N each page is cut into passages of N words (the last one of a page takes
+the rest, or joins the one before when shorter than N / 2), each a document: the same text with
+shorter documents, as in corpora of posts or abstracts.
+
 Writes a CSV with columns id, text, for `latent-cli import corpus --format csv`:
 
     /usr/bin/python3 tests/benchmarks/man_pages_corpus.py --out man1.csv --max-pages 8000
@@ -39,12 +43,24 @@ def page_text(path):
     return " ".join(" ".join(kept).split())
 
 
+def passages(name, text, size):
+    """The page cut into documents of `size` words, named name#1, name#2, ..."""
+    words = text.split()
+    cuts = list(range(0, len(words), size))
+    if len(cuts) > 1 and len(words) - cuts[-1] < size // 2:
+        cuts.pop()
+    ends = cuts[1:] + [len(words)]
+    return [(f"{name}#{i + 1}", " ".join(words[a:b])) for i, (a, b) in enumerate(zip(cuts, ends))]
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--man", default="/usr/share/man")
     parser.add_argument("--sections", default="1", help="comma-separated manual sections")
     parser.add_argument("--min-words", type=int, default=20, help="pages shorter than this are left out")
     parser.add_argument("--max-pages", type=int, default=0, help="keep this many pages drawn at random; 0 keeps all")
+    parser.add_argument("--passage-words", type=int, default=0,
+                        help="cut each page into documents of this many words; 0 keeps whole pages")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", required=True)
     args = parser.parse_args()
@@ -67,12 +83,15 @@ def main():
         sys.exit("no manual pages found under " + args.man)
     if 0 < args.max_pages < len(rows):
         rows = sorted(random.Random(args.seed).sample(rows, args.max_pages))
+    pages = len(rows)
+    if args.passage_words > 0:
+        rows = [passage for name, text in rows for passage in passages(name, text, args.passage_words)]
     words = sum(len(text.split()) for _, text in rows)
     with open(args.out, "w", newline="", encoding="utf-8") as f:
         writer = csv.writer(f)
         writer.writerow(["id", "text"])
         writer.writerows(rows)
-    print(f"{len(rows)} pages, {words} words -> {args.out}")
+    print(f"{pages} pages, {len(rows)} documents, {words} words -> {args.out}")
 
 
 if __name__ == "__main__":

@@ -127,9 +127,9 @@ class Transaction {
   bool m_done = false;
 };
 
-// A query's text: `select` with `clause` (WHERE ..., ORDER BY ...) appended. Built in place: built
-// with operator+ on a temporary, GCC 12 at -O2 took the moved temporary for an out-of-bounds copy in
-// some unity units (a false -Warray-bounds of that compiler).
+// A query's text: `select` with `clause` (WHERE ..., ORDER BY ...) appended. Appended in place,
+// because with operator+ on a temporary GCC 12 at -O2 took the moved temporary for an
+// out-of-bounds copy in some unity units (a false -Warray-bounds of that compiler).
 std::string withClause(std::string_view select, std::string_view clause);
 
 }  // namespace latent::core

@@ -31,18 +31,17 @@ void addNonzero(ByteReader& in, std::vector<std::int64_t>& sum) {
   }
 }
 
-// Documents [first, last) of process q's partitions.
-DocumentRange documentsOf(const LdaGibbsState& state, std::size_t q, std::size_t processes) {
-  const auto& parts = state.partitions();
-  const auto perProcess = parts.size() / processes;
-  return {parts[q * perProcess].begin, parts[(q + 1) * perProcess - 1].end};
-}
-
 DocumentRange ownDocuments(const Communicator& group, const LdaGibbsState& state) {
   return documentsOf(state, static_cast<std::size_t>(group.rank()), static_cast<std::size_t>(group.size()));
 }
 
 }  // namespace
+
+DocumentRange documentsOf(const LdaGibbsState& state, std::size_t q, std::size_t processes) {
+  const auto& parts = state.partitions();
+  const auto perProcess = parts.size() / processes;
+  return {parts[q * perProcess].begin, parts[(q + 1) * perProcess - 1].end};
+}
 
 void appendHistograms(Bytes& out, const DocumentTopicHistograms& histograms) {
   for (const auto& topic : histograms.topic) appendNonzero(out, topic);

@@ -26,6 +26,9 @@ struct GibbsDistribution {
   std::stop_source agreed;
 };
 
+// The documents of process q of `processes`: those of its partitions [q P/Q, (q + 1) P/Q).
+DocumentRange documentsOf(const LdaGibbsState& state, std::size_t q, std::size_t processes);
+
 // A process's histograms (of its own documents) as a message: per topic, then for the lengths,
 // the number of nonzero entries and each one's (count, documents). Only the nonzero entries: at
 // K = 1000 most topics hold few of the counts up to a document's length.

@@ -76,6 +76,12 @@ class ProcessRing {
   // This process's partitions: [first(), last()) (all of them when inactive).
   std::size_t first() const noexcept { return m_first; }
   std::size_t last() const noexcept { return m_last; }
+  // This process's documents: its partitions' (every document when inactive).
+  DocumentRange documents(const LdaGibbsState& state) const {
+    return active()
+               ? documentsOf(state, static_cast<std::size_t>(group().rank()), static_cast<std::size_t>(group().size()))
+               : documentsOf(state, 0, 1);
+  }
 
   // One sweep: P rounds of this process's partitions (Partition: totals(), runRound(stop, group)),
   // each followed by the sum of the totals' changes and the turn of the ring. False when stopped

@@ -320,9 +320,9 @@ class WordwiseGibbsKernel {
     const std::vector<double> cost(V, 1.0);
     const auto groupOf = balancedWordGroups(corpus, state.partitions(), cost);
     for (std::size_t w = 0; w < V; ++w) m_groupWords[groupOf[w]].push_back(static_cast<std::uint32_t>(w));
-    const auto& ranges = state.partitions();
-    m_tokenBase = static_cast<std::size_t>(corpus.offsets[ranges[m_ring.first()].begin]);
-    const auto tokenEnd = static_cast<std::size_t>(corpus.offsets[ranges[m_ring.last() - 1].end]);
+    const auto documents = m_ring.documents(state);
+    m_tokenBase = static_cast<std::size_t>(corpus.offsets[documents.begin]);
+    const auto tokenEnd = static_cast<std::size_t>(corpus.offsets[documents.end]);
     m_tokenDocument.resize(tokenEnd - m_tokenBase);
     m_z.resize(tokenEnd - m_tokenBase);
     m_partitions.reserve(P);
@@ -484,8 +484,7 @@ class WordwiseGibbsKernel {
     }
     // Only this process's documents have lists (places): the others' are sampled elsewhere.
     const std::size_t D = corpus.documentCount();
-    const auto& ranges = m_state.partitions();
-    const std::size_t firstDocument = ranges[m_ring.first()].begin, endDocument = ranges[m_ring.last() - 1].end;
+    const auto [firstDocument, endDocument] = m_ring.documents(m_state);
     m_documentStart.assign(D + 1, 0);
     for (std::size_t d = 0; d < D; ++d)
       m_documentStart[d + 1] =

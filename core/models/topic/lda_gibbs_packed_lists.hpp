@@ -31,14 +31,15 @@ bool packedCountsFit(int topics, std::int64_t maxCount) {
          static_cast<double>(maxCount) < std::ldexp(1.0, static_cast<int>(sizeof(Packed) * 8) - bits);
 }
 
-// Adds one (`one` = 1 << bits) to entry j and lets it rise to keep the order.
+// Adds one (`one` = 1 << bits) to entry j and lets it rise to keep the order; returns where it ends.
 template <typename Packed>
-void incrementAt(Packed* list, std::size_t j, Packed one) {
+std::size_t incrementAt(Packed* list, std::size_t j, Packed one) {
   list[j] += one;
   while (j > 0 && list[j - 1] < list[j]) {
     std::swap(list[j - 1], list[j]);
     --j;
   }
+  return j;
 }
 
 // Takes one from entry j and lets it sink to keep the order; returns where it ends.
@@ -54,14 +55,14 @@ std::size_t removeAt(Packed* list, std::size_t capacity, std::size_t j, Packed o
 }
 
 // Adds one token of `topic` to a list that has just lost one, so that a free place is left if the
-// topic is new to it.
+// topic is new to it; returns where its entry ends.
 template <typename Packed>
-void addToList(Packed* list, std::size_t capacity, Packed topic, Packed mask, Packed one) {
+std::size_t addToList(Packed* list, std::size_t capacity, Packed topic, Packed mask, Packed one) {
   std::size_t j = 0;
   while (j < capacity && list[j] != 0 && (list[j] & mask) != topic) ++j;
   assert(j < capacity);
   if (list[j] == 0) list[j] = topic;
-  incrementAt(list, j, one);
+  return incrementAt(list, j, one);
 }
 
 // Writes `counts` into the list [first, end) in the order of its list of topics, ended by a zero

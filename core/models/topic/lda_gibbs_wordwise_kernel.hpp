@@ -38,7 +38,9 @@ namespace latent::core::topic {
 // document's topics and a and s change only at the token's old and new topic. A document holds
 // fewer topics than a frequent word (man1 at K = 1000 after 100 sweeps, weighted by tokens: 15
 // against 61), and alpha is small beside the counts, so r carries most of the mass and the walk of
-// a, over the word's topics, is rare.
+// a, over the word's topics, is rare. A word's tokens in one document are visited one after
+// another, and between two of them r changes in two topics only; so only the first of them walks
+// the document (on man1 two tokens in three follow one of their word in their document).
 //
 // The word-topic counts are the sparse kernel's packed lists (count << bits | topic, nonzero first,
 // min(K, frequency) places), unsorted here: each word's list is read into the dense array when its
@@ -77,6 +79,7 @@ class WordwiseGibbsKernel {
           m_invDenominator(static_cast<std::size_t>(kernel.m_K)),
           m_alphaBeta(static_cast<std::size_t>(kernel.m_K)),
           m_docScore(static_cast<std::size_t>(kernel.m_K)),
+          m_invBelow(static_cast<std::size_t>(kernel.m_K)),
           m_wordFactor(static_cast<std::size_t>(kernel.m_K)),
           m_word(static_cast<std::size_t>(kernel.m_K)) {}
 
@@ -88,6 +91,7 @@ class WordwiseGibbsKernel {
       m_betaV = m_beta * m_state.vocabularySize();
       for (std::size_t k = 0; k < m_invDenominator.size(); ++k) {
         m_invDenominator[k] = 1.0 / (m_betaV + static_cast<double>(m_totals[k]));
+        m_invBelow[k] = 1.0 / (m_betaV + static_cast<double>(m_totals[k] - 1));
         m_alphaBeta[k] = m_alpha[k] * m_beta;
         m_wordFactor[k] = (m_beta + static_cast<double>(m_word[k])) * m_invDenominator[k];
       }
@@ -98,6 +102,7 @@ class WordwiseGibbsKernel {
     void beginWord(std::size_t w) {
       const auto& kernel = m_kernel;
       m_w = w;
+      m_runDocument = kNoDocument;
       kernel.forEachTopicOfWord(w, [&](std::int32_t k, std::int64_t c) {
         m_word.add(static_cast<std::size_t>(k), static_cast<std::int32_t>(c));
       });
@@ -131,40 +136,66 @@ class WordwiseGibbsKernel {
       const auto capacity = static_cast<std::size_t>(kernel.m_documentStart[d + 1] - kernel.m_documentStart[d]);
       auto& z = kernel.m_z[j - kernel.m_tokenBase];
       const auto s = static_cast<std::size_t>(z);
-      changeTopicCount(s, -1);
+      // What taking the token out changes is kept: most tokens keep their topic, and then it is
+      // put back as it was, without a division or rounding.
+      const double keptInverse = m_invDenominator[s], keptFactor = m_wordFactor[s];
+      const double keptSmoothingMass = m_smoothingMass, keptWordMass = m_wordMass;
 
-      // The document bucket, with the token's own count taken out of its entry (the entry itself
-      // changes only once the new topic is known: usually it is the old one). Two running sums,
-      // so that an entry does not wait for the previous addition.
-      const double* const inverse = m_invDenominator.data();
+      // The document bucket, sum over the document's topics of (n_dk - [k = s]) f_k with f_k the
+      // word factor after the token is taken out (its entry itself changes only once the new topic
+      // is known: usually it is the old one). A word's tokens in one document come one after
+      // another, and between two of them the bucket changes in topics s and t only; so for all but
+      // the first of them it follows from the last one's (m_runMass) without the walk, and the
+      // draw, which usually stops within the first few (largest) entries, scores them itself.
+      const bool again = d == m_runDocument;
       const double* const factor = m_wordFactor.data();
       double* const score = m_docScore.data();
       std::size_t n = 0, own = 0;
-      const auto scoreOf = [&](Packed e, std::size_t at) {
-        const auto k = static_cast<std::size_t>(e & mask);
-        const bool isOwn = k == s;
-        own = isOwn ? at : own;
-        const double value = static_cast<double>((e >> bits) - static_cast<Packed>(isOwn)) * factor[k];
-        score[at] = value;
-        return value;
-      };
-      double evenMass = 0.0, oddMass = 0.0;
-      for (; n + 1 < capacity && list[n + 1] != 0; n += 2) {
-        evenMass += scoreOf(list[n], n);
-        oddMass += scoreOf(list[n + 1], n + 1);
+      double docMass;
+      if (again) {
+        while ((list[own] & mask) != s) ++own;
+        removeFromTopic(s);
+        const auto c = static_cast<double>(list[own] >> bits);
+        docMass = m_runMass + (c - 1.0) * factor[s] - c * keptFactor;
+      } else {
+        removeFromTopic(s);
+        // Two running sums, so that an entry does not wait for the previous addition.
+        const auto scoreOf = [&](Packed e, std::size_t at) {
+          const auto k = static_cast<std::size_t>(e & mask);
+          const bool isOwn = k == s;
+          own = isOwn ? at : own;
+          const double value = static_cast<double>((e >> bits) - static_cast<Packed>(isOwn)) * factor[k];
+          score[at] = value;
+          return value;
+        };
+        double evenMass = 0.0, oddMass = 0.0;
+        for (; n + 1 < capacity && list[n + 1] != 0; n += 2) {
+          evenMass += scoreOf(list[n], n);
+          oddMass += scoreOf(list[n + 1], n + 1);
+        }
+        if (n < capacity && list[n] != 0) {
+          evenMass += scoreOf(list[n], n);
+          ++n;
+        }
+        docMass = evenMass + oddMass;
       }
-      if (n < capacity && list[n] != 0) {
-        evenMass += scoreOf(list[n], n);
-        ++n;
-      }
-      const double docMass = evenMass + oddMass;
+      const Packed ownCount = list[own] >> bits;
 
+      const double* const inverse = m_invDenominator.data();
       double u = m_rng->uniform() * (docMass + m_wordMass + m_smoothingMass);
       std::size_t t;
       std::size_t at = capacity;  // the entry of t in the document's list, when the draw came from it
       if (u < docMass) {
         std::size_t e = 0;
-        while (e + 1 < n && (u -= score[e]) >= 0.0) ++e;
+        if (again) {
+          for (;; ++e) {
+            const auto k = static_cast<std::size_t>(list[e] & mask);
+            u -= static_cast<double>((list[e] >> bits) - static_cast<Packed>(k == s)) * factor[k];
+            if (u < 0.0 || e + 1 == capacity || list[e + 1] == 0) break;
+          }
+        } else {
+          while (e + 1 < n && (u -= score[e]) >= 0.0) ++e;
+        }
         t = static_cast<std::size_t>(list[e] & mask);
         at = e;
       } else {
@@ -187,17 +218,34 @@ class WordwiseGibbsKernel {
           }
         }
       }
-      if (t != s) {
+      // n_dt without the token, and f_t before it is added: what the next token of this word and
+      // document starts its bucket from.
+      Packed countOfT;
+      const double factorOfT = factor[t];
+      if (t == s) {
+        countOfT = ownCount - 1;
+        ++m_totals[s];
+        m_word.add(s, +1);
+        m_invDenominator[s] = keptInverse;
+        m_wordFactor[s] = keptFactor;
+        m_smoothingMass = keptSmoothingMass;
+        m_wordMass = keptWordMass;
+      } else {
         const std::size_t sunk = removeAt(list, capacity, own, kernel.m_one);
+        std::size_t placed;
         if (at != capacity) {
           if (at > own && at <= sunk) --at;  // the entries between moved up by one
-          incrementAt(list, at, kernel.m_one);
+          placed = incrementAt(list, at, kernel.m_one);
         } else {
-          addToList(list, capacity, static_cast<Packed>(t), mask, kernel.m_one);
+          placed = addToList(list, capacity, static_cast<Packed>(t), mask, kernel.m_one);
         }
+        countOfT = (list[placed] >> bits) - 1;
+        m_invBelow[s] = 1.0 / (m_betaV + static_cast<double>(m_totals[s] - 1));
+        addToTopic(t);
+        z = static_cast<std::int32_t>(t);
       }
-      changeTopicCount(t, +1);
-      z = static_cast<std::int32_t>(t);
+      m_runDocument = d;
+      m_runMass = docMass + static_cast<double>(countOfT + 1) * factor[t] - static_cast<double>(countOfT) * factorOfT;
       // a and s are updated incrementally; recomputing them every K tokens keeps rounding from
       // piling up at O(1) cost per token.
       if (++m_sinceRecompute >= m_invDenominator.size()) {
@@ -263,15 +311,29 @@ class WordwiseGibbsKernel {
       }
     }
 
-    // n_k and n_wk of topic k change by delta; s and a follow.
-    void changeTopicCount(std::size_t k, int delta) {
-      auto& totals = m_totals;
+    // n_k and n_wk of topic k fall by one; s and a follow. The new 1 / (V beta + n_k) was ready
+    // in m_invBelow, so no division waits here, before the draw; the caller brings m_invBelow[k]
+    // up to date once the token's new topic is known.
+    void removeFromTopic(std::size_t k) {
+      const double oldInverse = m_invDenominator[k], inverse = m_invBelow[k];
+      m_smoothingMass -= m_alphaBeta[k] * oldInverse;
+      m_wordMass -= m_alpha[k] * m_word[k] * oldInverse;
+      --m_totals[k];
+      m_word.add(k, -1);
+      m_invDenominator[k] = inverse;
+      setWordFactor(k);
+      m_smoothingMass += m_alphaBeta[k] * inverse;
+      m_wordMass += m_alpha[k] * m_word[k] * inverse;
+    }
+    // n_k and n_wk of topic k rise by one; s and a follow.
+    void addToTopic(std::size_t k) {
       const double oldInverse = m_invDenominator[k];
       m_smoothingMass -= m_alphaBeta[k] * oldInverse;
       m_wordMass -= m_alpha[k] * m_word[k] * oldInverse;
-      totals[k] += delta;
-      m_word.add(k, delta);
-      const double inverse = 1.0 / (m_betaV + static_cast<double>(totals[k]));
+      ++m_totals[k];
+      m_word.add(k, +1);
+      const double inverse = 1.0 / (m_betaV + static_cast<double>(m_totals[k]));
+      m_invBelow[k] = oldInverse;
       m_invDenominator[k] = inverse;
       setWordFactor(k);
       m_smoothingMass += m_alphaBeta[k] * inverse;
@@ -290,9 +352,14 @@ class WordwiseGibbsKernel {
     const double* m_alpha = nullptr;
     double m_beta = 0.0, m_betaV = 0.0;
     std::vector<double> m_invDenominator, m_alphaBeta, m_docScore;
+    // 1 / (V beta + n_k - 1): what taking a token of topic k out makes m_invDenominator[k]
+    std::vector<double> m_invBelow;
     std::vector<double> m_wordFactor;  // (beta + n_wk) / (V beta + n_k) of the current word w, every topic
     SparseCounts m_word;               // n_wk of the current word, with its list of topics
     std::size_t m_w = 0;               // the current word
+    static constexpr std::size_t kNoDocument = std::numeric_limits<std::size_t>::max();
+    std::size_t m_runDocument = kNoDocument;  // the last token's document, while it is of the current word
+    double m_runMass = 0.0;                   // the document bucket sum_k n_dk f_k after the last token was sampled
     std::size_t m_sinceRecompute = 0;
     double m_smoothingMass = 0.0, m_wordMass = 0.0;
   };

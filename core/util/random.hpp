@@ -16,7 +16,7 @@ class Rng {
  public:
   explicit Rng(std::uint64_t seed, std::uint64_t stream = 0) noexcept;
 
-  std::uint64_t next() noexcept {
+  [[gnu::always_inline]] std::uint64_t next() noexcept {
     const std::uint64_t result = rotl(m_s[0] + m_s[3], 23) + m_s[0];
     const std::uint64_t t = m_s[1] << 17;
     m_s[2] ^= m_s[0];
@@ -29,7 +29,7 @@ class Rng {
   }
 
   // Uniform in [0, 1) with 53 random bits.
-  double uniform() noexcept { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
+  [[gnu::always_inline]] double uniform() noexcept { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
 
   // Uniform integer in [0, n) without modulo bias (Lemire 2019), n > 0.
   std::uint64_t below(std::uint64_t n) noexcept {

@@ -27,7 +27,7 @@ class SparseCounts {
 
   // count[k] += delta (the count stays >= 0). An outcome that becomes nonzero is appended to the
   // list; one that becomes zero takes the last entry's place.
-  void add(std::size_t k, std::int32_t delta) noexcept {
+  [[gnu::always_inline]] void add(std::size_t k, std::int32_t delta) noexcept {
     const std::int32_t before = m_counts[k];
     m_counts[k] = before + delta;
     if (before == 0) {

@@ -139,7 +139,10 @@ class WordwiseGibbsKernel {
       // What taking the token out changes is kept: most tokens keep their topic, and then it is
       // put back as it was, without a division or rounding.
       const double keptInverse = m_invDenominator[s], keptFactor = m_wordFactor[s];
-      const double keptSmoothingMass = m_smoothingMass, keptWordMass = m_wordMass;
+      // The masses s and a in locals for the token's step: stores through the caches' pointers could
+      // alias members, which would keep them in memory and put a store and a load on their chain.
+      double smoothingMass = m_smoothingMass, wordMass = m_wordMass;
+      const double keptSmoothingMass = smoothingMass, keptWordMass = wordMass;
 
       // The document bucket, sum over the document's topics of (n_dk - [k = s]) f_k with f_k the
       // word factor after the token is taken out (its entry itself changes only once the new topic
@@ -154,11 +157,11 @@ class WordwiseGibbsKernel {
       double docMass;
       if (again) {
         while ((list[own] & mask) != s) ++own;
-        removeFromTopic(s);
+        removeFromTopic(s, smoothingMass, wordMass);
         const auto c = static_cast<double>(list[own] >> bits);
         docMass = m_runMass + (c - 1.0) * factor[s] - c * keptFactor;
       } else {
-        removeFromTopic(s);
+        removeFromTopic(s, smoothingMass, wordMass);
         // Two running sums, so that an entry does not wait for the previous addition.
         const auto scoreOf = [&](Packed e, std::size_t at) {
           const auto k = static_cast<std::size_t>(e & mask);
@@ -182,7 +185,7 @@ class WordwiseGibbsKernel {
       const Packed ownCount = list[own] >> bits;
 
       const double* const inverse = m_invDenominator.data();
-      double u = m_rng->uniform() * (docMass + m_wordMass + m_smoothingMass);
+      double u = m_rng->uniform() * (docMass + wordMass + smoothingMass);
       std::size_t t;
       std::size_t at = capacity;  // the entry of t in the document's list, when the draw came from it
       if (u < docMass) {
@@ -201,7 +204,7 @@ class WordwiseGibbsKernel {
       } else {
         u -= docMass;
         const auto wordTopics = m_word.nonzero();
-        if (u < m_wordMass && !wordTopics.empty()) {
+        if (u < wordMass && !wordTopics.empty()) {
           std::size_t e = 0;
           for (; e + 1 < wordTopics.size(); ++e) {
             const auto k = static_cast<std::size_t>(wordTopics[e]);
@@ -210,7 +213,7 @@ class WordwiseGibbsKernel {
           }
           t = static_cast<std::size_t>(wordTopics[e]);
         } else {
-          u -= m_wordMass;
+          u -= wordMass;
           t = 0;
           for (const auto K = m_invDenominator.size(); t + 1 < K; ++t) {
             u -= m_alphaBeta[t] * inverse[t];
@@ -228,8 +231,8 @@ class WordwiseGibbsKernel {
         m_word.add(s, +1);
         m_invDenominator[s] = keptInverse;
         m_wordFactor[s] = keptFactor;
-        m_smoothingMass = keptSmoothingMass;
-        m_wordMass = keptWordMass;
+        smoothingMass = keptSmoothingMass;
+        wordMass = keptWordMass;
       } else {
         const std::size_t sunk = removeAt(list, capacity, own, kernel.m_one);
         std::size_t placed;
@@ -241,11 +244,13 @@ class WordwiseGibbsKernel {
         }
         countOfT = (list[placed] >> bits) - 1;
         m_invBelow[s] = 1.0 / (m_betaV + static_cast<double>(m_totals[s] - 1));
-        addToTopic(t);
+        addToTopic(t, smoothingMass, wordMass);
         z = static_cast<std::int32_t>(t);
       }
       m_runDocument = d;
       m_runMass = docMass + static_cast<double>(countOfT + 1) * factor[t] - static_cast<double>(countOfT) * factorOfT;
+      m_smoothingMass = smoothingMass;
+      m_wordMass = wordMass;
       // a and s are updated incrementally; recomputing them every K tokens keeps rounding from
       // piling up at O(1) cost per token.
       if (++m_sinceRecompute >= m_invDenominator.size()) {
@@ -311,33 +316,33 @@ class WordwiseGibbsKernel {
       }
     }
 
-    // n_k and n_wk of topic k fall by one; s and a follow. The new 1 / (V beta + n_k) was ready
-    // in m_invBelow, so no division waits here, before the draw; the caller brings m_invBelow[k]
-    // up to date once the token's new topic is known.
-    void removeFromTopic(std::size_t k) {
+    // n_k and n_wk of topic k fall by one; s and a (`smoothingMass`, `wordMass`) follow. The new
+    // 1 / (V beta + n_k) was ready in m_invBelow, so no division waits here, before the draw; the
+    // caller brings m_invBelow[k] up to date once the token's new topic is known.
+    [[gnu::always_inline]] void removeFromTopic(std::size_t k, double& smoothingMass, double& wordMass) {
       const double oldInverse = m_invDenominator[k], inverse = m_invBelow[k];
-      m_smoothingMass -= m_alphaBeta[k] * oldInverse;
-      m_wordMass -= m_alpha[k] * m_word[k] * oldInverse;
+      smoothingMass -= m_alphaBeta[k] * oldInverse;
+      wordMass -= m_alpha[k] * m_word[k] * oldInverse;
       --m_totals[k];
       m_word.add(k, -1);
       m_invDenominator[k] = inverse;
       setWordFactor(k);
-      m_smoothingMass += m_alphaBeta[k] * inverse;
-      m_wordMass += m_alpha[k] * m_word[k] * inverse;
+      smoothingMass += m_alphaBeta[k] * inverse;
+      wordMass += m_alpha[k] * m_word[k] * inverse;
     }
     // n_k and n_wk of topic k rise by one; s and a follow.
-    void addToTopic(std::size_t k) {
+    [[gnu::always_inline]] void addToTopic(std::size_t k, double& smoothingMass, double& wordMass) {
       const double oldInverse = m_invDenominator[k];
-      m_smoothingMass -= m_alphaBeta[k] * oldInverse;
-      m_wordMass -= m_alpha[k] * m_word[k] * oldInverse;
+      smoothingMass -= m_alphaBeta[k] * oldInverse;
+      wordMass -= m_alpha[k] * m_word[k] * oldInverse;
       ++m_totals[k];
       m_word.add(k, +1);
       const double inverse = 1.0 / (m_betaV + static_cast<double>(m_totals[k]));
       m_invBelow[k] = oldInverse;
       m_invDenominator[k] = inverse;
       setWordFactor(k);
-      m_smoothingMass += m_alphaBeta[k] * inverse;
-      m_wordMass += m_alpha[k] * m_word[k] * inverse;
+      smoothingMass += m_alphaBeta[k] * inverse;
+      wordMass += m_alpha[k] * m_word[k] * inverse;
     }
 
     friend class WordwiseGibbsKernel;

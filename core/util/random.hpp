@@ -16,6 +16,8 @@ class Rng {
  public:
   explicit Rng(std::uint64_t seed, std::uint64_t stream = 0) noexcept;
 
+  // Always inlined, as are uniform() and SparseCounts::add: the samplers call them once a token from
+  // large token steps, where GCC otherwise calls them out of line and spills registers around it.
   [[gnu::always_inline]] std::uint64_t next() noexcept {
     const std::uint64_t result = rotl(m_s[0] + m_s[3], 23) + m_s[0];
     const std::uint64_t t = m_s[1] << 17;

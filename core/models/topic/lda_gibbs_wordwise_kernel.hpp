@@ -318,7 +318,8 @@ class WordwiseGibbsKernel {
 
     // n_k and n_wk of topic k fall by one; s and a (`smoothingMass`, `wordMass`) follow. The new
     // 1 / (V beta + n_k) was ready in m_invBelow, so no division waits here, before the draw; the
-    // caller brings m_invBelow[k] up to date once the token's new topic is known.
+    // caller brings m_invBelow[k] up to date once the token's new topic is known. Inlined, so that
+    // the masses stay in registers.
     [[gnu::always_inline]] void removeFromTopic(std::size_t k, double& smoothingMass, double& wordMass) {
       const double oldInverse = m_invDenominator[k], inverse = m_invBelow[k];
       smoothingMass -= m_alphaBeta[k] * oldInverse;

@@ -24,6 +24,18 @@ using core::topic::WordwiseGibbsKernel;
 
 namespace {
 
+// Both checks' corpus and priors: K = 4 topics, an asymmetric alpha, beta = 0.5.
+constexpr int K = 4;
+constexpr double beta = 0.5;
+core::Corpus smallCorpus() {
+  return test::corpusFromIds(6, {{0, 1, 2, 0, 1, 3, 0}, {2, 2, 3, 4, 0, 1}, {4, 5, 5, 1, 0, 2, 3}, {5, 4, 3, 0, 4, 5}});
+}
+Eigen::VectorXd asymmetricAlpha() {
+  Eigen::VectorXd alpha(K);
+  alpha << 0.6, 0.3, 1.2, 0.4;
+  return alpha;
+}
+
 // Draws topics for token i of document d by repeated calls of the kernel's token step (the other
 // assignments fixed), after two sweeps, so that the word and document counts it keeps must have
 // followed the assignments (with several partitions, through rounds that each saw one group).
@@ -31,12 +43,8 @@ namespace {
 // of one word in one document do; checkRunOfOneWordInOneDocument has the walk as well.
 template <typename Packed>
 void checkConditional(int partitions, std::size_t d, std::size_t i) {
-  const auto corpus =
-      test::corpusFromIds(6, {{0, 1, 2, 0, 1, 3, 0}, {2, 2, 3, 4, 0, 1}, {4, 5, 5, 1, 0, 2, 3}, {5, 4, 3, 0, 4, 5}});
-  const int K = 4;
-  Eigen::VectorXd alpha(K);
-  alpha << 0.6, 0.3, 1.2, 0.4;
-  const double beta = 0.5;
+  const auto corpus = smallCorpus();
+  const Eigen::VectorXd alpha = asymmetricAlpha();
   LdaGibbsState state(corpus, K, 0.1, beta, partitions, 5);
   state.setAlpha(alpha);
   WordwiseGibbsKernel<Packed> kernel(state);
@@ -78,12 +86,8 @@ void checkConditional(int partitions, std::size_t d, std::size_t i) {
 // the four tokens' topics given the others, whose stationary law is enumerated here over the K^4
 // states (001 eq. 3), and each token's tally is checked against its exact marginal.
 void checkRunOfOneWordInOneDocument() {
-  const auto corpus =
-      test::corpusFromIds(6, {{0, 1, 2, 0, 1, 3, 0}, {2, 2, 3, 4, 0, 1}, {4, 5, 5, 1, 0, 2, 3}, {5, 4, 3, 0, 4, 5}});
-  const int K = 4;
-  Eigen::VectorXd alpha(K);
-  alpha << 0.6, 0.3, 1.2, 0.4;
-  const double beta = 0.5;
+  const auto corpus = smallCorpus();
+  const Eigen::VectorXd alpha = asymmetricAlpha();
   LdaGibbsState state(corpus, K, 0.1, beta, 1, 7);
   state.setAlpha(alpha);
   WordwiseGibbsKernel<std::uint32_t> kernel(state);

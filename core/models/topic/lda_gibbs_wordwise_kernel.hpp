@@ -40,7 +40,10 @@ namespace latent::core::topic {
 // against 61), and alpha is small beside the counts, so r carries most of the mass and the walk of
 // a, over the word's topics, is rare. A word's tokens in one document are visited one after
 // another, and between two of them r changes in two topics only; so only the first of them walks
-// the document (on man1 two tokens in three follow one of their word in their document).
+// the document (on man1 two tokens in three follow one of their word in their document). When the
+// one before kept its topic and this one has the same topic, taking it out restores the counts that
+// draw saw, so the draw is made again from what that one kept, and nothing is written when it keeps
+// the topic too.
 //
 // The word-topic counts are the sparse kernel's packed lists (count << bits | topic, nonzero first,
 // min(K, frequency) places), unsorted here: each word's list is read into the dense array when its
@@ -103,6 +106,7 @@ class WordwiseGibbsKernel {
       const auto& kernel = m_kernel;
       m_w = w;
       m_runDocument = kNoDocument;
+      m_keptTopic = kNoTopic;
       kernel.forEachTopicOfWord(w, [&](std::int32_t k, std::int64_t c) {
         m_word.add(static_cast<std::size_t>(k), static_cast<std::int32_t>(c));
       });
@@ -136,6 +140,18 @@ class WordwiseGibbsKernel {
       const auto capacity = static_cast<std::size_t>(kernel.m_documentStart[d + 1] - kernel.m_documentStart[d]);
       auto& z = kernel.m_z[j - kernel.m_tokenBase];
       const auto s = static_cast<std::size_t>(z);
+      const bool again = d == m_runDocument;
+      const double draw = m_rng->uniform();
+      // The last token, of this word in this document, kept its topic, and this one has the same:
+      // taking this one out leaves the very counts the last draw saw, so the draw is made from that
+      // one's masses and scores, and when it keeps the topic too nothing is written at all. When
+      // it lands on another entry of the document's list, the step below takes that entry.
+      const bool repeat = again && s == m_keptTopic;
+      std::size_t drawn = capacity;
+      if (repeat) {
+        drawn = repeatedDraw(list, capacity, draw * m_keptTotal);
+        if (drawn == m_keptOwn) return;
+      }
       // What taking the token out changes is kept: most tokens keep their topic, and then it is
       // put back as it was, without a division or rounding.
       const double keptInverse = m_invDenominator[s], keptFactor = m_wordFactor[s];
@@ -150,7 +166,6 @@ class WordwiseGibbsKernel {
       // another, and between two of them the bucket changes in topics s and t only; so for all but
       // the first of them it follows from the last one's (m_runMass) without the walk, and the
       // draw, which usually stops within the first few (largest) entries, scores them itself.
-      const bool again = d == m_runDocument;
       const double* const factor = m_wordFactor.data();
       double* const score = m_docScore.data();
       std::size_t n = 0, own = 0;
@@ -159,7 +174,7 @@ class WordwiseGibbsKernel {
         while ((list[own] & mask) != s) ++own;
         removeFromTopic(s, smoothingMass, wordMass);
         const auto c = static_cast<double>(list[own] >> bits);
-        docMass = m_runMass + (c - 1.0) * factor[s] - c * keptFactor;
+        docMass = repeat ? m_keptDocMass : m_runMass + (c - 1.0) * factor[s] - c * keptFactor;
       } else {
         removeFromTopic(s, smoothingMass, wordMass);
         // Two running sums, so that an entry does not wait for the previous addition.
@@ -185,12 +200,15 @@ class WordwiseGibbsKernel {
       const Packed ownCount = list[own] >> bits;
 
       const double* const inverse = m_invDenominator.data();
-      double u = m_rng->uniform() * (docMass + wordMass + smoothingMass);
+      const double total = docMass + wordMass + smoothingMass;
+      double u = draw * total;
       std::size_t t;
       std::size_t at = capacity;  // the entry of t in the document's list, when the draw came from it
       if (u < docMass) {
         std::size_t e = 0;
-        if (again) {
+        if (drawn != capacity) {
+          e = drawn;
+        } else if (again) {
           for (;; ++e) {
             const auto k = static_cast<std::size_t>(list[e] & mask);
             u -= static_cast<double>((list[e] >> bits) - static_cast<Packed>(k == s)) * factor[k];
@@ -227,6 +245,11 @@ class WordwiseGibbsKernel {
       const double factorOfT = factor[t];
       if (t == s) {
         countOfT = ownCount - 1;
+        m_keptTopic = s;
+        m_keptOwn = own;
+        m_keptOwnScore = static_cast<double>(countOfT) * factorOfT;
+        m_keptDocMass = docMass;
+        m_keptTotal = total;
         ++m_totals[s];
         m_word.add(s, +1);
         m_invDenominator[s] = keptInverse;
@@ -246,16 +269,18 @@ class WordwiseGibbsKernel {
         m_invBelow[s] = 1.0 / (m_betaV + static_cast<double>(m_totals[s] - 1));
         addToTopic(t, smoothingMass, wordMass);
         z = static_cast<std::int32_t>(t);
+        m_keptTopic = kNoTopic;
       }
       m_runDocument = d;
       m_runMass = docMass + static_cast<double>(countOfT + 1) * factor[t] - static_cast<double>(countOfT) * factorOfT;
       m_smoothingMass = smoothingMass;
       m_wordMass = wordMass;
-      // a and s are updated incrementally; recomputing them every K tokens keeps rounding from
-      // piling up at O(1) cost per token.
-      if (++m_sinceRecompute >= m_invDenominator.size()) {
+      // a and s are updated incrementally; recomputing them every max(K, kRecomputeEvery) tokens
+      // keeps rounding from piling up at O(1) cost per token.
+      if (++m_sinceRecompute >= m_recomputeEvery) {
         recomputeSmoothingMass();
         recomputeWordMass();
+        m_keptTopic = kNoTopic;  // the masses the kept draw was made from changed
       }
     }
 
@@ -300,6 +325,24 @@ class WordwiseGibbsKernel {
     }
 
    private:
+    // The draw of a token whose counts taken out are those the last draw saw (a repeat, above):
+    // the entry of the document's list that u = draw x total falls on, walking it as the full step
+    // would, with the kept topic's score as it was with the last token taken out; `capacity` when
+    // u falls beyond the document bucket. The full step reaches the same masses, so the same draw.
+    [[gnu::always_inline]] std::size_t repeatedDraw(const Packed* list, std::size_t capacity, double u) const {
+      if (u >= m_keptDocMass) return capacity;
+      const Packed mask = m_kernel.m_mask;
+      const int bits = m_kernel.m_bits;
+      const double* const factor = m_wordFactor.data();
+      std::size_t e = 0;
+      for (;; ++e) {
+        u -= e == m_keptOwn ? m_keptOwnScore
+                            : static_cast<double>(list[e] >> bits) * factor[static_cast<std::size_t>(list[e] & mask)];
+        if (u < 0.0 || e + 1 == capacity || list[e + 1] == 0) break;
+      }
+      return e;
+    }
+
     void recomputeSmoothingMass() {
       m_smoothingMass = 0.0;
       for (std::size_t k = 0; k < m_alphaBeta.size(); ++k) m_smoothingMass += m_alphaBeta[k] * m_invDenominator[k];
@@ -366,6 +409,16 @@ class WordwiseGibbsKernel {
     static constexpr std::size_t kNoDocument = std::numeric_limits<std::size_t>::max();
     std::size_t m_runDocument = kNoDocument;  // the last token's document, while it is of the current word
     double m_runMass = 0.0;                   // the document bucket sum_k n_dk f_k after the last token was sampled
+    // When the run's last token kept its topic: that topic, its entry in the document's list, the
+    // entry's score and the document bucket and total mass with that token taken out.
+    static constexpr std::size_t kNoTopic = std::numeric_limits<std::size_t>::max();
+    std::size_t m_keptTopic = kNoTopic;
+    std::size_t m_keptOwn = 0;
+    double m_keptOwnScore = 0.0, m_keptDocMass = 0.0, m_keptTotal = 0.0;
+    // Not every K tokens when K is small: each recompute also ends a repeat (m_keptTopic), which
+    // with a handful of topics would leave few tokens to take that path, in the tests too.
+    static constexpr std::size_t kRecomputeEvery = 64;
+    std::size_t m_recomputeEvery = std::max<std::size_t>(m_invDenominator.size(), kRecomputeEvery);
     std::size_t m_sinceRecompute = 0;
     double m_smoothingMass = 0.0, m_wordMass = 0.0;
   };

@@ -41,9 +41,9 @@ namespace latent::core::topic {
 // a, over the word's topics, is rare. A word's tokens in one document are visited one after
 // another, and between two of them r changes in two topics only; so only the first of them walks
 // the document (on man1 two tokens in three follow one of their word in their document). When the
-// one before kept its topic and this one has the same topic, taking it out restores the counts that
-// draw saw, so the draw is made again from what that one kept, and nothing is written when it keeps
-// the topic too.
+// one before was drawn to this one's topic, taking this one out gives the counts that draw saw (the
+// two tokens' places swapped), so the draw is made again from that one's masses, and nothing is
+// written when it keeps its topic.
 //
 // The word-topic counts are the sparse kernel's packed lists (count << bits | topic, nonzero first,
 // min(K, frequency) places), unsorted here: each word's list is read into the dense array when its
@@ -106,7 +106,7 @@ class WordwiseGibbsKernel {
       const auto& kernel = m_kernel;
       m_w = w;
       m_runDocument = kNoDocument;
-      m_keptTopic = kNoTopic;
+      m_lastTopic = kNoTopic;
       kernel.forEachTopicOfWord(w, [&](std::int32_t k, std::int64_t c) {
         m_word.add(static_cast<std::size_t>(k), static_cast<std::int32_t>(c));
       });
@@ -142,15 +142,16 @@ class WordwiseGibbsKernel {
       const auto s = static_cast<std::size_t>(z);
       const bool again = d == m_runDocument;
       const double draw = m_rng->uniform();
-      // The last token, of this word in this document, kept its topic, and this one has the same:
-      // taking this one out leaves the very counts the last draw saw, so the draw is made from that
-      // one's masses and scores, and when it keeps the topic too nothing is written at all. When
-      // it lands on another entry of the document's list, the step below takes that entry.
-      const bool repeat = again && s == m_keptTopic;
-      std::size_t drawn = capacity;
+      // The last token, of this word in this document, was drawn to this one's topic: taking this
+      // one out leaves the very counts the last draw saw (the two tokens' places swapped), so the
+      // draw is made from that one's masses and scores, and when it keeps the topic nothing is
+      // written at all. When it lands on another entry of the document's list, the step below
+      // takes that entry.
+      const bool repeat = again && s == m_lastTopic;
+      std::size_t repeated = capacity;
       if (repeat) {
-        drawn = repeatedDraw(list, capacity, draw * m_keptTotal);
-        if (drawn == m_keptOwn) return;
+        repeated = repeatedDraw(list, capacity, draw * m_lastTotal);
+        if (repeated == m_lastEntry) return;
       }
       // What taking the token out changes is kept: most tokens keep their topic, and then it is
       // put back as it was, without a division or rounding.
@@ -174,7 +175,7 @@ class WordwiseGibbsKernel {
         while ((list[own] & mask) != s) ++own;
         removeFromTopic(s, smoothingMass, wordMass);
         const auto c = static_cast<double>(list[own] >> bits);
-        docMass = repeat ? m_keptDocMass : m_runMass + (c - 1.0) * factor[s] - c * keptFactor;
+        docMass = repeat ? m_lastDocMass : m_runMass + (c - 1.0) * factor[s] - c * keptFactor;
       } else {
         removeFromTopic(s, smoothingMass, wordMass);
         // Two running sums, so that an entry does not wait for the previous addition.
@@ -200,14 +201,16 @@ class WordwiseGibbsKernel {
       const Packed ownCount = list[own] >> bits;
 
       const double* const inverse = m_invDenominator.data();
-      const double total = docMass + wordMass + smoothingMass;
+      // A repeat's masses computed again after the last token's move are its own up to rounding;
+      // the last draw's total keeps the step on the entry repeatedDraw found.
+      const double total = repeat ? m_lastTotal : docMass + wordMass + smoothingMass;
       double u = draw * total;
       std::size_t t;
       std::size_t at = capacity;  // the entry of t in the document's list, when the draw came from it
       if (u < docMass) {
         std::size_t e = 0;
-        if (drawn != capacity) {
-          e = drawn;
+        if (repeated != capacity) {
+          e = repeated;
         } else if (again) {
           for (;; ++e) {
             const auto k = static_cast<std::size_t>(list[e] & mask);
@@ -243,13 +246,10 @@ class WordwiseGibbsKernel {
       // document starts its bucket from.
       Packed countOfT;
       const double factorOfT = factor[t];
+      std::size_t entryOfT;
       if (t == s) {
         countOfT = ownCount - 1;
-        m_keptTopic = s;
-        m_keptOwn = own;
-        m_keptOwnScore = static_cast<double>(countOfT) * factorOfT;
-        m_keptDocMass = docMass;
-        m_keptTotal = total;
+        entryOfT = own;
         ++m_totals[s];
         m_word.add(s, +1);
         m_invDenominator[s] = keptInverse;
@@ -266,12 +266,17 @@ class WordwiseGibbsKernel {
           placed = addToList(list, capacity, static_cast<Packed>(t), mask, kernel.m_one);
         }
         countOfT = (list[placed] >> bits) - 1;
+        entryOfT = placed;
         m_invBelow[s] = 1.0 / (m_betaV + static_cast<double>(m_totals[s] - 1));
         addToTopic(t, smoothingMass, wordMass);
         z = static_cast<std::int32_t>(t);
-        m_keptTopic = kNoTopic;
       }
       m_runDocument = d;
+      m_lastTopic = t;
+      m_lastEntry = entryOfT;
+      m_lastScore = static_cast<double>(countOfT) * factorOfT;
+      m_lastDocMass = docMass;
+      m_lastTotal = total;
       m_runMass = docMass + static_cast<double>(countOfT + 1) * factor[t] - static_cast<double>(countOfT) * factorOfT;
       m_smoothingMass = smoothingMass;
       m_wordMass = wordMass;
@@ -280,7 +285,7 @@ class WordwiseGibbsKernel {
       if (++m_sinceRecompute >= m_recomputeEvery) {
         recomputeSmoothingMass();
         recomputeWordMass();
-        m_keptTopic = kNoTopic;  // the masses the kept draw was made from changed
+        m_lastTopic = kNoTopic;  // the masses the last draw was made from changed
       }
     }
 
@@ -327,17 +332,17 @@ class WordwiseGibbsKernel {
    private:
     // The draw of a token whose counts taken out are those the last draw saw (a repeat, above):
     // the entry of the document's list that u = draw x total falls on, walking it as the full step
-    // would, with the kept topic's score as it was with the last token taken out; `capacity` when
-    // u falls beyond the document bucket. The full step reaches the same masses, so the same draw.
+    // would, with the token's topic scored as the last draw scored it; `capacity` when u falls
+    // beyond the document bucket.
     [[gnu::always_inline]] std::size_t repeatedDraw(const Packed* list, std::size_t capacity, double u) const {
-      if (u >= m_keptDocMass) return capacity;
+      if (u >= m_lastDocMass) return capacity;
       const Packed mask = m_kernel.m_mask;
       const int bits = m_kernel.m_bits;
       const double* const factor = m_wordFactor.data();
       std::size_t e = 0;
       for (;; ++e) {
-        u -= e == m_keptOwn ? m_keptOwnScore
-                            : static_cast<double>(list[e] >> bits) * factor[static_cast<std::size_t>(list[e] & mask)];
+        u -= e == m_lastEntry ? m_lastScore
+                              : static_cast<double>(list[e] >> bits) * factor[static_cast<std::size_t>(list[e] & mask)];
         if (u < 0.0 || e + 1 == capacity || list[e + 1] == 0) break;
       }
       return e;
@@ -409,13 +414,13 @@ class WordwiseGibbsKernel {
     static constexpr std::size_t kNoDocument = std::numeric_limits<std::size_t>::max();
     std::size_t m_runDocument = kNoDocument;  // the last token's document, while it is of the current word
     double m_runMass = 0.0;                   // the document bucket sum_k n_dk f_k after the last token was sampled
-    // When the run's last token kept its topic: that topic, its entry in the document's list, the
-    // entry's score and the document bucket and total mass with that token taken out.
+    // The topic the run's last token was drawn to, that topic's entry in the document's list now, and
+    // of its draw: the topic's score and the document bucket and total mass.
     static constexpr std::size_t kNoTopic = std::numeric_limits<std::size_t>::max();
-    std::size_t m_keptTopic = kNoTopic;
-    std::size_t m_keptOwn = 0;
-    double m_keptOwnScore = 0.0, m_keptDocMass = 0.0, m_keptTotal = 0.0;
-    // Not every K tokens when K is small: each recompute also ends a repeat (m_keptTopic), which
+    std::size_t m_lastTopic = kNoTopic;
+    std::size_t m_lastEntry = 0;
+    double m_lastScore = 0.0, m_lastDocMass = 0.0, m_lastTotal = 0.0;
+    // Not every K tokens when K is small: each recompute also ends a repeat (m_lastTopic), which
     // with a handful of topics would leave few tokens to take that path, in the tests too.
     static constexpr std::size_t kRecomputeEvery = 64;
     std::size_t m_recomputeEvery = std::max<std::size_t>(m_invDenominator.size(), kRecomputeEvery);

@@ -212,11 +212,7 @@ class WordwiseGibbsKernel {
         if (repeated != capacity) {
           e = repeated;
         } else if (again) {
-          for (;; ++e) {
-            const auto k = static_cast<std::size_t>(list[e] & mask);
-            u -= static_cast<double>((list[e] >> bits) - static_cast<Packed>(k == s)) * factor[k];
-            if (u < 0.0 || e + 1 == capacity || list[e + 1] == 0) break;
-          }
+          e = walkDocument(list, capacity, u, own, static_cast<double>(ownCount - 1) * factor[s]);
         } else {
           while (e + 1 < n && (u -= score[e]) >= 0.0) ++e;
         }
@@ -335,14 +331,19 @@ class WordwiseGibbsKernel {
     // would, with the token's topic scored as the last draw scored it; `capacity` when u falls
     // beyond the document bucket.
     [[gnu::always_inline]] std::size_t repeatedDraw(const Packed* list, std::size_t capacity, double u) const {
-      if (u >= m_lastDocMass) return capacity;
+      return u < m_lastDocMass ? walkDocument(list, capacity, u, m_lastEntry, m_lastScore) : capacity;
+    }
+    // The entry of the document's list on which u < its bucket falls, each entry scored n_dk f_k
+    // but entry `entry`, whose score (the token's own topic, with the token taken out) is given.
+    [[gnu::always_inline]] std::size_t walkDocument(const Packed* list, std::size_t capacity, double u,
+                                                    std::size_t entry, double entryScore) const {
       const Packed mask = m_kernel.m_mask;
       const int bits = m_kernel.m_bits;
       const double* const factor = m_wordFactor.data();
       std::size_t e = 0;
       for (;; ++e) {
-        u -= e == m_lastEntry ? m_lastScore
-                              : static_cast<double>(list[e] >> bits) * factor[static_cast<std::size_t>(list[e] & mask)];
+        u -= e == entry ? entryScore
+                        : static_cast<double>(list[e] >> bits) * factor[static_cast<std::size_t>(list[e] & mask)];
         if (u < 0.0 || e + 1 == capacity || list[e + 1] == 0) break;
       }
       return e;

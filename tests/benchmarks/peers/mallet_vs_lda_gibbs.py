@@ -13,7 +13,8 @@ empties MALLET_JAVA_OPTS, which upstream's launcher sets to -ea).
 
 Seconds are each tool's training time as it reports it: ours, the `seconds` of the last
 iteration's report less the run's `evaluation_seconds` (set-up, restarts and sweeps, not the
-held-out evaluation that report carries, nor writing the project); MALLET's, the "Total time" it prints (its sampling, not the JVM's start or the import).
+held-out evaluation that report carries, nor writing the project); MALLET's, the "Total time" it
+prints (its sampling, not the JVM's start or the import).
 The wall time of each whole process is printed beside them.
 
 Scoring, the same code for both (heldout-scores, our C++ estimators): the topics each tool hands

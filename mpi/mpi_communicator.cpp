@@ -4,6 +4,7 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <limits>
 #include <string>
 
@@ -51,6 +52,8 @@ MpiCommunicator::~MpiCommunicator() {
     MPI_Finalize();
 }
 
+void MpiCommunicator::abort(int exitCode) { MPI_Abort(MPI_COMM_WORLD, exitCode); }
+
 core::Bytes MpiCommunicator::exchange(std::span<const std::byte> send, int to, int from) {
   countSent(send.size());
   std::int64_t sendSize = static_cast<std::int64_t>(send.size()), receiveSize = 0;
@@ -82,6 +85,16 @@ void MpiCommunicator::broadcast(core::Bytes& bytes, int root) {
   check(MPI_Bcast(&size, 1, MPI_INT64_T, root, MPI_COMM_WORLD), "broadcast", m_failed);
   bytes.resize(static_cast<std::size_t>(size));
   check(MPI_Bcast(bytes.data(), countOf(bytes.size()), MPI_BYTE, root, MPI_COMM_WORLD), "broadcast", m_failed);
+}
+
+void MpiCommunicator::broadcastInPlace(std::span<std::byte> bytes, int root) {
+  if (m_rank == root) countSent(bytes.size());
+  // In pieces of 1 GiB: MPI counts in ints, and a large corpus's tokens pass 2 GiB.
+  constexpr std::size_t kPiece = std::size_t{1} << 30;
+  for (std::size_t at = 0; at < bytes.size(); at += kPiece) {
+    const std::size_t piece = std::min(kPiece, bytes.size() - at);
+    check(MPI_Bcast(bytes.data() + at, countOf(piece), MPI_BYTE, root, MPI_COMM_WORLD), "broadcast", m_failed);
+  }
 }
 
 std::vector<core::Bytes> MpiCommunicator::allGather(std::span<const std::byte> send) {

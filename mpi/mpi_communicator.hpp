@@ -24,7 +24,9 @@ class MpiCommunicator final : public core::Communicator {
   void allReduceSum(std::span<std::int64_t> values) override;
   void allReduceSum(std::span<double> values) override;
   void broadcast(core::Bytes& bytes, int root) override;
+  void broadcastInPlace(std::span<std::byte> bytes, int root) override;
   std::vector<core::Bytes> allGather(std::span<const std::byte> send) override;
+  void abort(int exitCode) override;
 
  private:
   int m_rank = 0;

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <iomanip>
 #include <iostream>
 #include <memory>
@@ -92,6 +93,25 @@ void markDistributedRunFailed(const std::string& projectFile, std::int64_t id) {
                   seconds, iterations, nlohmann::json::object());
 }
 
+// The fit of one process of a distributed run. An error that only this process meets (a write
+// process 0 could not make, a lost peer) ends the whole job, said first: the others would wait
+// for this process in the chain's collectives, and it for them in MPI_Finalize. An error process
+// 0 sent them all before the fit ends each of them as usual.
+core::RunOutcome fitInGroup(core::Communicator* group, const std::function<core::RunOutcome()>& fit) {
+  try {
+    return fit();
+  } catch (const std::exception& e) {
+    if (group == nullptr || group->size() == 1 || group->endedTogether()) throw;
+    std::cerr << "latent-cli: " << terminalSafe(e.what()) << "\n" << std::flush;
+    const bool user =
+        dynamic_cast<const core::UsageError*>(&e) != nullptr || dynamic_cast<const core::InputError*>(&e) != nullptr;
+    const bool interrupted =
+        dynamic_cast<const core::Cancelled*>(&e) != nullptr || dynamic_cast<const core::WriteAbandoned*>(&e) != nullptr;
+    group->abort(user ? kExitBadInput : interrupted ? kExitInterrupted : kExitFailure);
+    throw;
+  }
+}
+
 }  // namespace
 
 Command addFitCommand(CLI::App& app) {
@@ -113,7 +133,8 @@ Command addFitCommand(CLI::App& app) {
   sub->add_flag("--json", args->json, "One JSON object per evaluation and a final one, each on a line");
   sub->add_flag("--distributed", args->distributed,
                 "Spread the fit over the processes mpirun started (mpirun -np N latent-cli fit ...); process 0 "
-                "writes the run. lda-gibbs with the sparse sampler, pmf with the ALS solver");
+                "alone reads the project (the others get the data from it) and writes the run. lda-gibbs with the "
+                "sparse or wordwise sampler, pmf with the ALS solver");
 
   return {sub, [=]() -> int {
             auto model = core::createModel(args->model);
@@ -161,8 +182,10 @@ Command addFitCommand(CLI::App& app) {
               if (run.heldout > 0) std::cout << ", " << run.heldout * 100 << "% held out";
               std::cout << ")\n";
             };
-            const auto outcome = core::runFit(args->project, request, root ? &printer : nullptr, interruptToken(),
-                                              announce, projectWriteWait(args->project));
+            const auto outcome = fitInGroup(group.get(), [&] {
+              return core::runFit(args->project, request, root ? &printer : nullptr, interruptToken(), announce,
+                                  projectWriteWait(args->project));
+            });
             if (!root) return outcome.result.status == core::FitStatus::Cancelled ? kExitInterrupted : kExitOk;
             onInterrupt({});
             const auto& run = outcome.run;

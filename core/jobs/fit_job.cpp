@@ -5,10 +5,12 @@
 #include <tbb/task_arena.h>
 #include <tbb/task_scheduler_observer.h>
 
+#include <memory>
 #include <optional>
 
 #include "core/data/adjacency_table.hpp"
 #include "core/eval/heldout.hpp"
+#include "core/jobs/distributed_dataset.hpp"
 #include "core/jobs/resource_check.hpp"
 #include "core/jobs/run_recorder.hpp"
 #include "core/jobs/stored_precision.hpp"
@@ -60,6 +62,96 @@ RunStatus toRunStatus(FitStatus status) {
   return RunStatus::Failed;
 }
 
+// What a fit reads: the dataset as loaded and its held-out split, which points into the loaded
+// graph, ratings or table (the corpus split is a copy, so the corpus can go once it is made).
+struct FitInput {
+  Corpus corpus;
+  Graph graph;
+  Ratings ratings;
+  NumericTable table;
+  std::optional<PreparedData> prepared;
+};
+
+void load(Project& project, const DatasetInfo& dataset, FitInput& input) {
+  switch (dataset.kind) {
+    case DataKind::Corpus:
+      input.corpus = loadCorpus(project, dataset.id);
+      break;
+    case DataKind::Graph:
+      input.graph = loadGraph(project, dataset.id);
+      break;
+    case DataKind::Ratings:
+      input.ratings = loadRatings(project, dataset.id);
+      break;
+    case DataKind::Table:
+      input.table = loadTable(project, dataset.id);
+      break;
+  }
+}
+
+// Splits off the held-out part (PreparedData), so that every model of a data kind is scored on
+// the same held-out documents, pairs, ratings or rows for the same seed.
+void prepare(FitInput& input, DataKind kind, const ModelInfo& info, const RunRequest& request) {
+  switch (kind) {
+    case DataKind::Corpus:
+      input.prepared.emplace(input.corpus, request.heldout, request.seed);
+      break;
+    case DataKind::Graph:
+      if (info.kind == DataKind::Graph) {
+        input.prepared.emplace(input.graph, request.heldout, request.seed);
+      } else {
+        // A model of cases (rbm) fits the graph's adjacency rows as a 0/1 table, holding out nodes'
+        // rows rather than dyads.
+        input.table = adjacencyTable(input.graph);
+        input.prepared.emplace(input.table, request.heldout, request.seed);
+      }
+      break;
+    case DataKind::Ratings:
+      input.prepared.emplace(input.ratings, request.heldout, request.seed);
+      break;
+    case DataKind::Table:
+      input.prepared.emplace(input.table, request.heldout, request.seed);
+      break;
+  }
+}
+
+// Collective: process 0's loaded dataset into the other processes' `input` (runFit refused the
+// other kinds before this).
+void shareDataset(Communicator& group, DataKind kind, FitInput& input) {
+  if (kind == DataKind::Corpus) shareCorpus(group, input.corpus);
+  if (kind == DataKind::Ratings) shareRatings(group, input.ratings);
+}
+
+FitSettings settingsFor(const RunRequest& request, const nlohmann::json& options) {
+  FitSettings settings;
+  settings.options = options;
+  settings.seed = request.seed;
+  settings.threads = request.threads;
+  settings.evalEvery = request.evalEvery;
+  settings.communicator = request.communicator;
+  settings.float32MatrixBytes = request.float32MatrixBytes;
+  return settings;
+}
+
+// A process of a distributed fit other than 0: it fits process 0's dataset, split by the same
+// seed, and writes nothing. Process 0 checked the request against the project, and every
+// process was given the same command line, so the options resolve alike.
+RunOutcome fitWithDataOfProcessZero(Communicator& group, const RunRequest& request, std::stop_token stop) {
+  auto model = createModel(request.model);
+  const auto& info = model->info();
+  FitInput input;
+  const DataKind kind = awaitStart(group);
+  shareDataset(group, kind, input);
+  prepare(input, kind, info, request);
+  input.corpus = Corpus{};
+  const FitSettings settings = settingsFor(request, resolveOptions(info, request.options));
+  FitResult result;
+  ObserverList none;
+  tbb::task_arena arena(request.threads);
+  arena.execute([&] { result = model->fit(input.prepared->data(), settings, none, stop); });
+  return {RunRecord{}, std::move(result)};
+}
+
 }  // namespace
 
 nlohmann::json validateRunRequest(Project& project, const RunRequest& request) {
@@ -86,63 +178,39 @@ nlohmann::json validateRunRequest(Project& project, const RunRequest& request) {
 
 RunOutcome runFit(const std::filesystem::path& projectFile, const RunRequest& request, TrainingObserver* observer,
                   std::stop_token stop, const std::function<void(const RunRecord&)>& onCreated, const WriteWait& wait) {
-  // The other processes of a distributed fit only read: process 0 alone writes the run.
-  const bool writer = request.communicator == nullptr || request.communicator->rank() == 0;
-  Project project(projectFile, writer ? Project::Access::ReadWriteExisting : Project::Access::ReadOnly);
-  const nlohmann::json options = validateRunRequest(project, request);
-  auto model = createModel(request.model);
+  // A distributed fit's other processes never open the project: process 0 sends them its data.
+  Communicator* const group = request.communicator;
+  const bool spread = group != nullptr && group->size() > 1;
+  if (spread && group->rank() != 0) return fitWithDataOfProcessZero(*group, request, stop);
+
+  std::optional<Project> opened;
+  std::unique_ptr<Model> model;
+  nlohmann::json options;
+  DatasetInfo dataset;
+  FitInput input;
+  try {
+    opened.emplace(projectFile, Project::Access::ReadWriteExisting);
+    options = validateRunRequest(*opened, request);
+    model = createModel(request.model);
+    dataset = opened->resolveDataset(request.dataset);
+    if (spread && dataset.kind != DataKind::Corpus && dataset.kind != DataKind::Ratings)
+      throw UsageError("--distributed fits a corpus or ratings, not a " + std::string(toString(dataset.kind)));
+    load(*opened, dataset, input);
+    prepare(input, dataset.kind, model->info(), request);
+    checkResources(model->info(), input.prepared->data(), options, opened->db());
+  } catch (const std::exception& e) {
+    if (spread) announceFailure(*group, e);  // so that the others end too, rather than wait for the data
+    throw;
+  }
+  if (spread) {
+    announceStart(*group, dataset.kind);
+    shareDataset(*group, dataset.kind, input);
+  }
+  input.corpus = Corpus{};  // the split holds what the fit reads
+  Project& project = *opened;
   const auto& info = model->info();
-  const auto dataset = project.resolveDataset(request.dataset);
-
-  // Load what the model fits and split off its held-out part (PreparedData), so that every model
-  // of a data kind is scored on the same held-out documents, pairs, ratings or rows for the same
-  // seed.
-  Graph graph;
-  Ratings ratings;
-  NumericTable table;
-  std::optional<PreparedData> prepared;
-  switch (dataset.kind) {
-    case DataKind::Corpus:
-      prepared.emplace(loadCorpus(project, dataset.id), request.heldout, request.seed);
-      break;
-    case DataKind::Graph:
-      graph = loadGraph(project, dataset.id);
-      if (info.kind == DataKind::Graph) {
-        prepared.emplace(graph, request.heldout, request.seed);
-      } else {
-        // A model of cases (rbm) fits the graph's adjacency rows as a 0/1 table, holding out nodes'
-        // rows rather than dyads.
-        table = adjacencyTable(graph);
-        prepared.emplace(table, request.heldout, request.seed);
-      }
-      break;
-    case DataKind::Ratings:
-      ratings = loadRatings(project, dataset.id);
-      prepared.emplace(ratings, request.heldout, request.seed);
-      break;
-    case DataKind::Table:
-      table = loadTable(project, dataset.id);
-      prepared.emplace(table, request.heldout, request.seed);
-      break;
-  }
-  const FitData& data = prepared->data();
-  checkResources(info, data, options, project.db());
-
-  FitSettings settings;
-  settings.options = options;
-  settings.seed = request.seed;
-  settings.threads = request.threads;
-  settings.evalEvery = request.evalEvery;
-  settings.communicator = request.communicator;
-  settings.float32MatrixBytes = request.float32MatrixBytes;
-
-  if (!writer) {
-    FitResult result;
-    ObserverList none;
-    tbb::task_arena arena(request.threads);
-    arena.execute([&] { result = model->fit(data, settings, none, stop); });
-    return {RunRecord{}, std::move(result)};
-  }
+  const FitData& data = input.prepared->data();
+  const FitSettings settings = settingsFor(request, options);
 
   RunRecord record;
   record.datasetId = dataset.id;

@@ -54,8 +54,10 @@ nlohmann::json validateRunRequest(Project& project, const RunRequest& request);
 // stopped once the lock is free; only `wait.abandon` gives up a wait, throwing WriteAbandoned:
 // the run then keeps what was written before and reads as interrupted once this process ends.
 //
-// Distributed (request.communicator): process 0 does all of the above; the others open the
-// project read-only, fit with it and write nothing (their outcome's run is empty). A process
+// Distributed (request.communicator): process 0 does all of the above and sends the others the
+// loaded dataset (jobs/distributed_dataset.hpp), or what stopped it, which they then throw too;
+// they never open the project, fit that dataset and write nothing (their outcome's run is
+// empty), so the project file need only be on process 0's machine. A process
 // lost during the fit makes the model throw (CommunicatorError) on the others: process 0 then
 // records the run as failed, keeping its last snapshot.
 RunOutcome runFit(const std::filesystem::path& projectFile, const RunRequest& request, TrainingObserver* observer,

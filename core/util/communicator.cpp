@@ -3,8 +3,17 @@
 #include "core/util/communicator.hpp"
 
 #include <cstdlib>
+#include <cstring>
 
 namespace latent::core {
+
+void Communicator::broadcastInPlace(std::span<std::byte> bytes, int root) {
+  Bytes copy;
+  if (rank() == root) copy.assign(bytes.begin(), bytes.end());
+  broadcast(copy, root);
+  if (copy.size() != bytes.size()) throw CommunicatorError("a broadcast of another size than the root's");
+  if (!bytes.empty()) std::memcpy(bytes.data(), copy.data(), bytes.size());
+}
 
 Bytes SingleProcessCommunicator::exchange(std::span<const std::byte> send, int to, int from) {
   if (to != 0 || from != 0) throw CommunicatorError("a group of one process has no process " + std::to_string(to));
@@ -19,18 +28,29 @@ std::vector<Bytes> SingleProcessCommunicator::allGather(std::span<const std::byt
   return {Bytes(send.begin(), send.end())};
 }
 
-std::int64_t distributedTestAbortAfterSweeps(int rank) {
+DistributedTestFailure::DistributedTestFailure(int rank) {
   const char* value = std::getenv("LATENT_DISTRIBUTED_TEST_ABORT");
-  if (value == nullptr) return -1;
+  if (value == nullptr) return;
   const std::string text(value);
   const auto colon = text.find(':');
-  if (colon == std::string::npos) return -1;
+  if (colon == std::string::npos) return;
   try {
-    if (std::stoi(text.substr(0, colon)) != rank) return -1;
-    return std::stoll(text.substr(colon + 1));
+    if (std::stoi(text.substr(0, colon)) != rank) return;
+    std::size_t end = 0;
+    const auto sweeps = std::stoll(text.substr(colon + 1), &end);
+    const std::string rest = text.substr(colon + 1 + end);
+    if (rest != "" && rest != ":throw") return;
+    m_sweeps = sweeps;
+    m_throws = rest == ":throw";
   } catch (const std::exception&) {
-    return -1;
   }
+}
+
+void DistributedTestFailure::afterSweeps(std::int64_t sweeps) const {
+  if (sweeps != m_sweeps) return;
+  if (m_throws)
+    throw std::runtime_error("the distributed tests' failing process, after " + std::to_string(sweeps) + " sweeps");
+  std::abort();  // the distributed tests' crashed process
 }
 
 }  // namespace latent::core

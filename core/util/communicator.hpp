@@ -39,8 +39,20 @@ class Communicator {
   virtual void allReduceSum(std::span<double> values) = 0;
   // `bytes` of process `root` copied to every process.
   virtual void broadcast(Bytes& bytes, int root) = 0;
+  // The same into memory every process has sized alike (a corpus's tokens), with no copy where
+  // the implementation allows one; by default through broadcast.
+  virtual void broadcastInPlace(std::span<std::byte> bytes, int root);
   // Every process's `send`, indexed by rank, on every process.
   virtual std::vector<Bytes> allGather(std::span<const std::byte> send) = 0;
+
+  // Ends every process of the group at once with `exitCode`, for a process that leaves with an
+  // error the others do not share: they would wait for it in their next collective, and it for
+  // them in MPI_Finalize. Nothing in a group of one.
+  virtual void abort(int exitCode) { static_cast<void>(exitCode); }
+  // Whether every process learnt of the error this one leaves with (process 0 sent it,
+  // jobs/distributed_dataset.hpp), so that they end together and none need abort.
+  bool endedTogether() const noexcept { return m_endedTogether; }
+  void markEndedTogether() noexcept { m_endedTogether = true; }
 
   // Bytes this process has handed to the operations above: what the communication model in
   // docs/DISTRIBUTED.md counts.
@@ -51,6 +63,7 @@ class Communicator {
 
  private:
   std::int64_t m_bytesSent = 0;
+  bool m_endedTogether = false;
 };
 
 // A group of one: what a fit runs on without mpirun, so that --distributed alone equals a
@@ -106,10 +119,21 @@ class ByteReader {
   std::size_t m_at = 0;
 };
 
-// The test hook of the distributed tests (tests/cli/tst_cli_distributed.cpp): with the
+// The test hook of the distributed tests (tests/cli/tst_cli_distributed*.cpp): with the
 // environment variable LATENT_DISTRIBUTED_TEST_ABORT="RANK:SWEEPS", process RANK of a
-// distributed fit aborts once it has finished SWEEPS sweeps, as a crashed node would. -1 when
-// unset (or for another rank).
-std::int64_t distributedTestAbortAfterSweeps(int rank);
+// distributed fit aborts once it has finished SWEEPS sweeps, as a crashed node would; with
+// "RANK:SWEEPS:throw" it throws instead, as a process meeting an error of its own would.
+class DistributedTestFailure {
+ public:
+  DistributedTestFailure() = default;
+  // Read from the environment; nothing happens on another rank, or when it is unset.
+  explicit DistributedTestFailure(int rank);
+  // After each sweep, with the number of sweeps finished.
+  void afterSweeps(std::int64_t sweeps) const;
+
+ private:
+  std::int64_t m_sweeps = -1;
+  bool m_throws = false;
+};
 
 }  // namespace latent::core

@@ -55,17 +55,31 @@ inline CliResult runCli(const QStringList& arguments, int timeoutMs = 120000) {
 }
 
 #ifdef LATENT_MPIRUN_PATH
-// mpirun -np N latent-cli ARGS, as root too (CI runs as root), more processes than cores allowed,
-// a waiting process yielding its core (Open MPI otherwise polls); `abortHook` RANK:SWEEPS makes
-// that process abort after so many sweeps (core/util/communicator.hpp).
+// mpirun's options for the tests: as root too (CI runs as root), more processes than cores
+// allowed, a waiting process yielding its core (Open MPI otherwise polls).
+inline const QStringList kMpirunOptions{"--oversubscribe", "--allow-run-as-root", "--mca", "mpi_yield_when_idle", "1"};
+
+// mpirun -np N latent-cli ARGS; `abortHook` RANK:SWEEPS makes that process abort after so many
+// sweeps (core/util/communicator.hpp).
 inline CliResult runMpi(int processes, const QStringList& arguments, const QString& abortHook = {}) {
   auto environment = QProcessEnvironment::systemEnvironment();
   if (!abortHook.isEmpty()) environment.insert("LATENT_DISTRIBUTED_TEST_ABORT", abortHook);
+  return runProgram(
+      QStringLiteral(LATENT_MPIRUN_PATH),
+      kMpirunOptions + QStringList{"-np", QString::number(processes), QStringLiteral(LATENT_CLI_PATH)} + arguments,
+      environment);
+}
+
+// The same with process 0 working in `directoryOfZero` and the others in `directoryOfOthers`
+// (mpirun's -wdir, one app context each): a project named by a relative path is then on process
+// 0's side only, as on cluster nodes that share no file system.
+inline CliResult runMpiApart(int processes, const QString& directoryOfZero, const QString& directoryOfOthers,
+                             const QStringList& arguments) {
+  const QString cli = QStringLiteral(LATENT_CLI_PATH);
   return runProgram(QStringLiteral(LATENT_MPIRUN_PATH),
-                    QStringList{"--oversubscribe", "--allow-run-as-root", "--mca", "mpi_yield_when_idle", "1", "-np",
-                                QString::number(processes), QStringLiteral(LATENT_CLI_PATH)} +
-                        arguments,
-                    environment);
+                    kMpirunOptions + QStringList{"-np", "1", "-wdir", directoryOfZero, cli} + arguments +
+                        QStringList{":", "-np", QString::number(processes - 1), "-wdir", directoryOfOthers, cli} +
+                        arguments);
 }
 #endif
 

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // latent-cli fit lda-gibbs --distributed under mpirun (issue 22): the chain of N processes is
 // the one-process chain with --partitions N bit for bit (sparse and wordwise samplers), it reaches the held-out
-// perplexity of a sequential chain, process 0 alone writes the run, and a process that dies leaves a failed run with
-// its last snapshot in a project that still works. Built only where CMake finds MPI.
+// perplexity of a sequential chain, process 0 alone writes the run and alone needs the project file, and a process
+// that dies or fails alone leaves a failed run with its last snapshot in a project that still works. Built only where
+// CMake finds MPI.
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QtTest>
@@ -155,6 +156,26 @@ class CliDistributedTest : public QObject {
     QCOMPARE(next.exitCode, 0);
   }
 
+  // A process that meets an error of its own mid-chain (the test hook's "throw"), process 1 or
+  // process 0, ends the whole job at once with that error (exit 1), rather than leave the others
+  // waiting for it and it for them in MPI_Finalize (which timed out here before); the run is
+  // failed with its last snapshot.
+  void aProcessFailingAloneEndsTheJob() {
+    for (const char* hook : {"1:12:throw", "0:12:throw"}) {
+      test::Scratch scratch;
+      const auto project = generatedProject(scratch);
+      const auto spread =
+          test::runMpi(2, fitArguments(project, {"--distributed", "--snapshot-every", "5"}), QString(hook));
+      QVERIFY2(spread.exitCode == 1, qPrintable(QString(hook) + ": " + spread.err));
+      QVERIFY2(spread.err.contains("failing process"), qPrintable(spread.err));
+      core::Project p(project, core::Project::Access::ReadOnly);
+      const auto runs = core::listRuns(p);
+      QCOMPARE(runs.size(), std::size_t(1));
+      QVERIFY2(runs[0].status == core::RunStatus::Failed, core::toString(runs[0].status));
+      QVERIFY(core::loadMatrix(p, runs[0].id, "topic_word", 10).has_value());
+    }
+  }
+
   // Only lda-gibbs with an exact sampler of packed word lists (sparse, wordwise) runs distributed;
   // anything else is a usage error
   // (exit 2) before a run is written.
@@ -171,6 +192,30 @@ class CliDistributedTest : public QObject {
     QCOMPARE(uneven.exitCode, 2);
     core::Project p(project, core::Project::Access::ReadOnly);
     QVERIFY(core::listRuns(p).empty());
+  }
+
+  // The other processes never open the project: process 0 sends them its dataset. With the
+  // project only in process 0's directory (named by a relative path), the run is the one every
+  // process reading it gave, to the last bit; a project process 0 cannot open ends every process
+  // with its error, none left waiting.
+  void onlyProcessZeroNeedsTheProject() {
+    test::Scratch scratch;
+    const auto project = generatedProject(scratch);
+    const auto elsewhere = scratch.path("elsewhere");
+    std::filesystem::create_directories(elsewhere);
+    const QStringList more{"--distributed", "--threads", "1", "--sampler", "wordwise"};
+    const auto shared = test::runMpi(2, fitArguments(project, more));
+    QVERIFY2(shared.exitCode == 0, qPrintable(shared.err));
+    const auto apart =
+        test::runMpiApart(2, str(project.parent_path()), str(elsewhere), fitArguments(project.filename(), more));
+    QVERIFY2(apart.exitCode == 0, qPrintable(apart.err));
+    for (const char* key : {"log_joint", "heldout_perplexity", "alpha_sum", "beta"})
+      QVERIFY2(finalLine(shared)[key] == finalLine(apart)[key], key);
+    QCOMPARE(finalLine(apart)["processes"].get<std::int64_t>(), std::int64_t(2));
+
+    const auto absent = test::runMpiApart(2, str(elsewhere), str(elsewhere), fitArguments(project.filename(), more));
+    QCOMPARE(absent.exitCode, 2);
+    QCOMPARE(absent.err.count("does not exist"), 2);  // process 0's error, from both processes
   }
 
   // Without mpirun, --distributed is a group of one: the very run without it.

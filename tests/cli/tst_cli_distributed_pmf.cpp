@@ -125,6 +125,24 @@ class CliDistributedPmfTest : public QObject {
     QCOMPARE(next.exitCode, 0);
   }
 
+  // The other processes never open the project: with it only in process 0's directory, the fit
+  // is still the one-process fit (process 0 sends the others its ratings).
+  void onlyProcessZeroNeedsTheProject() {
+    test::Scratch scratch;
+    const auto project = pmfProject(scratch);
+    const auto elsewhere = scratch.path("elsewhere");
+    std::filesystem::create_directories(elsewhere);
+    const QStringList more{"--implicit", "false", "--threads", "1"};
+    const auto single = runCli(pmfArguments(project, more));
+    QCOMPARE(single.exitCode, 0);
+    const auto apart = test::runMpiApart(2, str(project.parent_path()), str(elsewhere),
+                                         pmfArguments(project.filename(), more + QStringList{"--distributed"}));
+    QVERIFY2(apart.exitCode == 0, qPrintable(apart.err));
+    QCOMPARE(lastLine(apart)["processes"].get<std::int64_t>(), std::int64_t(2));
+    for (const char* key : {"heldout_rmse", "train_objective"})
+      QVERIFY2(lastLine(single)[key] == lastLine(apart)[key], key);
+  }
+
   // Without mpirun, --distributed is a group of one: the very run without it.
   void oneProcessIsANormalRun() {
     test::Scratch scratch;

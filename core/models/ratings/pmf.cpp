@@ -109,7 +109,7 @@ class PmfChain final : public FitChain {
       m_sgdSolver.emplace(train, m_reg, options.blocksFor(settings.threads), settings.seed);
     else
       m_alsSolver.emplace(train, m_reg, distribution, static_cast<int>(options.factors));
-    if (m_distribution != nullptr) m_abortAfterSweeps = distributedTestAbortAfterSweeps(m_distribution->group->rank());
+    if (m_distribution != nullptr) m_testFailure = DistributedTestFailure(m_distribution->group->rank());
   }
 
   bool step(const StepPlan& plan, IterationReport& report) override {
@@ -124,7 +124,7 @@ class PmfChain final : public FitChain {
     if (!complete) return false;
     if (m_distribution != nullptr) {
       m_sweepBytes += m_distribution->group->bytesSent() - bytesBefore;
-      if (++m_sweeps == m_abortAfterSweeps) std::abort();  // the distributed tests' crashed process
+      m_testFailure.afterSweeps(++m_sweeps);
     }
     m_fit = pmf::trainingFit(m_train, m_params, m_reg);
     report.trainObjective = m_fit.objective;
@@ -193,7 +193,8 @@ class PmfChain final : public FitChain {
   double m_solverSeconds = 0.0, m_solverCpuSeconds = 0.0;
   pmf::AlsDistribution* m_distribution;
   bool m_root;  // this process writes the run (the only one, unless distributed)
-  std::int64_t m_sweeps = 0, m_sweepBytes = 0, m_abortAfterSweeps = -1;
+  std::int64_t m_sweeps = 0, m_sweepBytes = 0;
+  DistributedTestFailure m_testFailure;
   pmf::TrainingFit m_fit;
   std::stop_token m_stop;
 };

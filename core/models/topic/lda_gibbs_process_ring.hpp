@@ -67,7 +67,7 @@ class ProcessRing {
     const auto perProcess = partitions / processes, rank = static_cast<std::size_t>(distribution->group->rank());
     m_first = rank * perProcess;
     m_last = m_first + perProcess;
-    m_abortAfterSweeps = distributedTestAbortAfterSweeps(distribution->group->rank());
+    m_testFailure = DistributedTestFailure(distribution->group->rank());
     m_bytesBefore = distribution->group->bytesSent();
   }
 
@@ -132,7 +132,7 @@ class ProcessRing {
     }
     ++m_sweeps;
     m_sweepBytes += ring.bytesSent() - bytesBefore;
-    if (m_sweeps == m_abortAfterSweeps) std::abort();  // the distributed tests' crashed process
+    m_testFailure.afterSweeps(m_sweeps);
     return true;
   }
 
@@ -181,7 +181,8 @@ class ProcessRing {
   std::size_t m_shift = 0;     // this process's current word groups: (p + m_shift) mod P, unless the
   bool m_tableCurrent = true;  // whole table is
   bool m_assignmentsGathered = false;
-  std::int64_t m_sweeps = 0, m_sweepBytes = 0, m_abortAfterSweeps = -1, m_bytesBefore = 0;
+  std::int64_t m_sweeps = 0, m_sweepBytes = 0, m_bytesBefore = 0;
+  DistributedTestFailure m_testFailure;
 };
 
 }  // namespace latent::core::topic

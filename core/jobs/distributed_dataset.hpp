@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// How the processes of a distributed fit (latent-cli fit --distributed) come to hold the same
+// dataset: process 0 alone opens the project and loads it, then sends the others what the
+// distributed models read, so that the project file need only be on process 0's machine. Every
+// process then splits the held-out part from it by the seed, as one process would.
+#pragma once
+
+#include <exception>
+
+#include "core/data/corpus.hpp"
+#include "core/data/data_kind.hpp"
+#include "core/data/ratings.hpp"
+#include "core/util/communicator.hpp"
+
+namespace latent::core {
+
+// Collective, process 0's side: the fit starts on a dataset of `kind` (its data follows), or
+// cannot start for `failure`, which the others then throw too.
+void announceStart(Communicator& group, DataKind kind);
+void announceFailure(Communicator& group, const std::exception& failure);
+// Collective, the other processes' side: the kind of the dataset process 0 loaded, or throws
+// what stopped it (a UsageError where it was the user's doing, so that every process exits as
+// process 0 does).
+DataKind awaitStart(Communicator& group);
+
+// Collective: process 0's corpus or ratings into the others' (empty) ones. Only what the
+// distributed models and the held-out split read: a corpus's vocabulary, document ids, titles,
+// tokens and links; a ratings table's ids, item names and ratings. Bytes: about 4 a token and 24
+// a rating, besides the strings.
+void shareCorpus(Communicator& group, Corpus& corpus);
+void shareRatings(Communicator& group, Ratings& ratings);
+
+}  // namespace latent::core

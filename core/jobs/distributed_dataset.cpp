@@ -101,6 +101,16 @@ DataKind awaitStart(Communicator& group) {
   throw std::runtime_error(message);
 }
 
+void agreeToStart(Communicator& group, const std::string& refusal) {
+  const auto all = group.allGather(std::as_bytes(std::span<const char>(refusal)));
+  for (std::size_t q = 0; q < all.size(); ++q) {
+    if (all[q].empty()) continue;
+    group.markEndedTogether();
+    const auto* text = reinterpret_cast<const char*>(all[q].data());
+    throw UsageError("process " + std::to_string(q) + " of the distributed fit: " + std::string(text, all[q].size()));
+  }
+}
+
 void shareCorpus(Communicator& group, Corpus& corpus) {
   shareStrings(group, corpus.words);
   shareStrings(group, corpus.documentIds);

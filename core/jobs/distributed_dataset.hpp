@@ -6,6 +6,7 @@
 #pragma once
 
 #include <exception>
+#include <string>
 
 #include "core/data/corpus.hpp"
 #include "core/data/data_kind.hpp"
@@ -22,6 +23,12 @@ void announceFailure(Communicator& group, const std::exception& failure);
 // what stopped it (a UsageError where it was the user's doing, so that every process exits as
 // process 0 does).
 DataKind awaitStart(Communicator& group);
+
+// Collective, every process once it holds the data: `refusal` is why this process cannot take
+// part ("" when it can: the memory of its machine, which can differ between a cluster's nodes).
+// When any process refuses, every one throws a UsageError naming the first that did, before a run
+// is written.
+void agreeToStart(Communicator& group, const std::string& refusal);
 
 // Collective: process 0's corpus or ratings into the others' (empty) ones. Only what the
 // distributed models and the held-out split read: a corpus's vocabulary, document ids, titles,

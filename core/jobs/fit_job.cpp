@@ -122,6 +122,17 @@ void shareDataset(Communicator& group, DataKind kind, FitInput& input) {
   if (kind == DataKind::Ratings) shareRatings(group, input.ratings);
 }
 
+// Collective: whether this process's machine has the memory the fit needs, agreed by all.
+void agreeOnMemory(Communicator& group, const ModelInfo& info, const FitData& data, const nlohmann::json& options) {
+  std::string refusal;
+  try {
+    checkMemory(info, data, options);
+  } catch (const UsageError& e) {
+    refusal = e.what();
+  }
+  agreeToStart(group, refusal);
+}
+
 FitSettings settingsFor(const RunRequest& request, const nlohmann::json& options) {
   FitSettings settings;
   settings.options = options;
@@ -144,7 +155,9 @@ RunOutcome fitWithDataOfProcessZero(Communicator& group, const RunRequest& reque
   shareDataset(group, kind, input);
   prepare(input, kind, info, request);
   input.corpus = Corpus{};
-  const FitSettings settings = settingsFor(request, resolveOptions(info, request.options));
+  const nlohmann::json options = resolveOptions(info, request.options);
+  agreeOnMemory(group, info, input.prepared->data(), options);
+  const FitSettings settings = settingsFor(request, options);
   FitResult result;
   ObserverList none;
   tbb::task_arena arena(request.threads);
@@ -205,6 +218,7 @@ RunOutcome runFit(const std::filesystem::path& projectFile, const RunRequest& re
   if (spread) {
     announceStart(*group, dataset.kind);
     shareDataset(*group, dataset.kind, input);
+    agreeOnMemory(*group, model->info(), input.prepared->data(), options);
   }
   input.corpus = Corpus{};  // the split holds what the fit reads
   Project& project = *opened;

@@ -45,7 +45,7 @@ std::uint64_t fitMemoryLimit() {
   return static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(pageSize) / 5 * 4;
 }
 
-void checkResources(const ModelInfo& model, const FitData& data, const nlohmann::json& options, Database& db) {
+void checkMemory(const ModelInfo& model, const FitData& data, const nlohmann::json& options) {
   if (!model.needs) return;
   const auto needs = model.needs(data, options);
   const auto memory = fitMemoryLimit();
@@ -55,6 +55,12 @@ void checkResources(const ModelInfo& model, const FitData& data, const nlohmann:
         " of memory on this dataset, more than the " + size(memory) + " a fit may take here (" +
         (std::getenv("LATENT_MEMORY_LIMIT_MB") ? "LATENT_MEMORY_LIMIT_MB" : "80% of the machine's memory") +
         "); choose " + lowerWhat(model));
+}
+
+void checkResources(const ModelInfo& model, const FitData& data, const nlohmann::json& options, Database& db) {
+  if (!model.needs) return;
+  checkMemory(model, data, options);
+  const auto needs = model.needs(data, options);
   // A matrix beyond one blob is stored in parts (saveMatrix), so only parts beyond the blob limit
   // (a build of SQLite with a limit below kMatrixPartBytes) would be refused.
   const auto blob = static_cast<std::uint64_t>(sqlite3_limit(db.handle(), SQLITE_LIMIT_LENGTH, -1));

@@ -17,8 +17,10 @@ namespace latent::core {
 // rest of the system); LATENT_MEMORY_LIMIT_MB overrides it.
 std::uint64_t fitMemoryLimit();
 
-// Throws UsageError when the model's estimate (ModelInfo::needs) exceeds fitMemoryLimit(), or its
-// largest result matrix exceeds what `db` stores in one blob, saying by how much and what to lower.
+// Throws UsageError when the model's estimate (ModelInfo::needs) exceeds fitMemoryLimit(), saying
+// by how much and what to lower.
+void checkMemory(const ModelInfo& model, const FitData& data, const nlohmann::json& options);
+// The same, and when its largest result matrix exceeds what `db` stores in one blob.
 void checkResources(const ModelInfo& model, const FitData& data, const nlohmann::json& options, Database& db);
 
 }  // namespace latent::core

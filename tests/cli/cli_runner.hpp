@@ -72,14 +72,15 @@ inline CliResult runMpi(int processes, const QStringList& arguments, const QStri
 
 // The same with process 0 working in `directoryOfZero` and the others in `directoryOfOthers`
 // (mpirun's -wdir, one app context each): a project named by a relative path is then on process
-// 0's side only, as on cluster nodes that share no file system.
+// 0's side only, as on cluster nodes that share no file system. `othersOnly` adds mpirun options
+// for the others alone (-x NAME=VALUE: their own environment).
 inline CliResult runMpiApart(int processes, const QString& directoryOfZero, const QString& directoryOfOthers,
-                             const QStringList& arguments) {
+                             const QStringList& arguments, const QStringList& othersOnly = {}) {
   const QString cli = QStringLiteral(LATENT_CLI_PATH);
   return runProgram(QStringLiteral(LATENT_MPIRUN_PATH),
                     kMpirunOptions + QStringList{"-np", "1", "-wdir", directoryOfZero, cli} + arguments +
-                        QStringList{":", "-np", QString::number(processes - 1), "-wdir", directoryOfOthers, cli} +
-                        arguments);
+                        QStringList{":", "-np", QString::number(processes - 1), "-wdir", directoryOfOthers} +
+                        othersOnly + QStringList{cli} + arguments);
 }
 #endif
 

@@ -218,6 +218,24 @@ class CliDistributedTest : public QObject {
     QCOMPARE(absent.err.count("does not exist"), 2);  // process 0's error, from both processes
   }
 
+  // Each process checks its own machine's memory, since a cluster's nodes differ: one short of it
+  // (process 1, given a limit of 1 MB for a fit of about 14 MB) ends every process with a usage
+  // error naming it, before a run is written.
+  void aProcessShortOfMemoryEndsEveryOne() {
+    test::Scratch scratch;
+    const auto project = generatedProject(scratch);
+    const auto directory = str(project.parent_path());
+    const auto spread = test::runMpiApart(
+        2, directory, directory,
+        {"fit", "lda-gibbs", "--project", str(project), "--dataset", "planted", "--k", "2000", "--distributed"},
+        {"-x", "LATENT_MEMORY_LIMIT_MB=1"});
+    QCOMPARE(spread.exitCode, 2);
+    QCOMPARE(spread.err.count("process 1 of the distributed fit"), 2);  // from both processes
+    QVERIFY2(spread.err.contains("memory"), qPrintable(spread.err));
+    core::Project p(project, core::Project::Access::ReadOnly);
+    QVERIFY(core::listRuns(p).empty());
+  }
+
   // Without mpirun, --distributed is a group of one: the very run without it.
   void oneProcessIsANormalRun() {
     test::Scratch scratch;

@@ -6,6 +6,7 @@
 #include <span>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "core/util/errors.hpp"
@@ -65,7 +66,9 @@ void shareStrings(Communicator& group, std::vector<std::string>& strings) {
 
 }  // namespace
 
-void announceStart(Communicator& group, DataKind kind) { sendStart(group, Start::Ready, kind, {}); }
+void announceStart(Communicator& group, const ProcessZeroStart& start) {
+  sendStart(group, Start::Ready, start.kind, start.request);
+}
 
 void announceFailure(Communicator& group, const std::exception& failure) {
   Start start = Start::Failure;
@@ -77,7 +80,7 @@ void announceFailure(Communicator& group, const std::exception& failure) {
   group.markEndedTogether();
 }
 
-DataKind awaitStart(Communicator& group) {
+ProcessZeroStart awaitStart(Communicator& group) {
   Bytes bytes;
   group.broadcast(bytes, kRoot);
   ByteReader in(bytes);
@@ -90,7 +93,7 @@ DataKind awaitStart(Communicator& group) {
     case Start::Ready:
       if (kind < 0 || kind > static_cast<std::int64_t>(DataKind::Table))
         throw CommunicatorError("process 0 announced an unknown kind of dataset");
-      return static_cast<DataKind>(kind);
+      return {static_cast<DataKind>(kind), std::move(message)};
     case Start::UserError:
       throw UsageError(message);
     case Start::Cancelled:

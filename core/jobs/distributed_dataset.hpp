@@ -15,17 +15,25 @@
 
 namespace latent::core {
 
-// Collective, process 0's side: the fit starts on a dataset of `kind` (its data follows), or
-// cannot start for `failure`, which the others then throw too.
-void announceStart(Communicator& group, DataKind kind);
+// What process 0 tells the others when the fit can start: the kind of its dataset (whose data
+// follows) and its request, as a text the others compare with their own (runFit: every process
+// must have been given the same command line).
+struct ProcessZeroStart {
+  DataKind kind = DataKind::Corpus;
+  std::string request;
+};
+
+// Collective, process 0's side: the fit starts, or cannot start for `failure`, which the others
+// then throw too.
+void announceStart(Communicator& group, const ProcessZeroStart& start);
 void announceFailure(Communicator& group, const std::exception& failure);
-// Collective, the other processes' side: the kind of the dataset process 0 loaded, or throws
-// what stopped it (a UsageError where it was the user's doing, so that every process exits as
-// process 0 does).
-DataKind awaitStart(Communicator& group);
+// Collective, the other processes' side: process 0's start, or throws what stopped it (a
+// UsageError where it was the user's doing, so that every process exits as process 0 does).
+ProcessZeroStart awaitStart(Communicator& group);
 
 // Collective, every process once it holds the data: `refusal` is why this process cannot take
-// part ("" when it can: the memory of its machine, which can differ between a cluster's nodes).
+// part ("" when it can: the memory of its machine, which can differ between a cluster's nodes, or
+// a command line other than process 0's).
 // When any process refuses, every one throws a UsageError naming the first that did, before a run
 // is written.
 void agreeToStart(Communicator& group, const std::string& refusal);

@@ -122,15 +122,28 @@ void shareDataset(Communicator& group, DataKind kind, FitInput& input) {
   if (kind == DataKind::Ratings) shareRatings(group, input.ratings);
 }
 
-// Collective: whether this process's machine has the memory the fit needs, agreed by all.
-void agreeOnMemory(Communicator& group, const ModelInfo& info, const FitData& data, const nlohmann::json& options) {
-  std::string refusal;
+// What every process of a distributed fit must agree on, as text: the model, its resolved
+// options and the request's settings. Processes started with other arguments would sample other
+// chains, or wait for messages that never come.
+std::string requestText(const RunRequest& request, const nlohmann::json& options) {
+  return nlohmann::json{{"model", request.model},
+                        {"options", options},
+                        {"seed", request.seed},
+                        {"threads", request.threads},
+                        {"heldout", request.heldout},
+                        {"eval_every", request.evalEvery},
+                        {"float32_bytes", request.float32MatrixBytes}}
+      .dump();
+}
+
+// Why this process cannot take part in the fit (its machine's memory), "" when it can.
+std::string memoryRefusal(const ModelInfo& info, const FitData& data, const nlohmann::json& options) {
   try {
     checkMemory(info, data, options);
   } catch (const UsageError& e) {
-    refusal = e.what();
+    return e.what();
   }
-  agreeToStart(group, refusal);
+  return "";
 }
 
 FitSettings settingsFor(const RunRequest& request, const nlohmann::json& options) {
@@ -151,12 +164,23 @@ RunOutcome fitWithDataOfProcessZero(Communicator& group, const RunRequest& reque
   auto model = createModel(request.model);
   const auto& info = model->info();
   FitInput input;
-  const DataKind kind = awaitStart(group);
-  shareDataset(group, kind, input);
-  prepare(input, kind, info, request);
+  const auto start = awaitStart(group);
+  shareDataset(group, start.kind, input);
+  std::string refusal;
+  nlohmann::json options;
+  try {
+    options = resolveOptions(info, request.options);
+    if (requestText(request, options) != start.request) {
+      refusal = "its arguments differ from process 0's (every process takes the same command line)";
+    } else {
+      prepare(input, start.kind, info, request);
+      refusal = memoryRefusal(info, input.prepared->data(), options);
+    }
+  } catch (const UsageError& e) {
+    refusal = e.what();
+  }
   input.corpus = Corpus{};
-  const nlohmann::json options = resolveOptions(info, request.options);
-  agreeOnMemory(group, info, input.prepared->data(), options);
+  agreeToStart(group, refusal);
   const FitSettings settings = settingsFor(request, options);
   FitResult result;
   ObserverList none;
@@ -216,9 +240,9 @@ RunOutcome runFit(const std::filesystem::path& projectFile, const RunRequest& re
     throw;
   }
   if (spread) {
-    announceStart(*group, dataset.kind);
+    announceStart(*group, {dataset.kind, requestText(request, options)});
     shareDataset(*group, dataset.kind, input);
-    agreeOnMemory(*group, model->info(), input.prepared->data(), options);
+    agreeToStart(*group, "");  // process 0's own memory was checked above, with the project's limits
   }
   input.corpus = Corpus{};  // the split holds what the fit reads
   Project& project = *opened;

@@ -70,17 +70,25 @@ inline CliResult runMpi(int processes, const QStringList& arguments, const QStri
       environment);
 }
 
-// The same with process 0 working in `directoryOfZero` and the others in `directoryOfOthers`
-// (mpirun's -wdir, one app context each): a project named by a relative path is then on process
-// 0's side only, as on cluster nodes that share no file system. `othersOnly` adds mpirun options
-// for the others alone (-x NAME=VALUE: their own environment).
-inline CliResult runMpiApart(int processes, const QString& directoryOfZero, const QString& directoryOfOthers,
-                             const QStringList& arguments, const QStringList& othersOnly = {}) {
-  const QString cli = QStringLiteral(LATENT_CLI_PATH);
-  return runProgram(QStringLiteral(LATENT_MPIRUN_PATH),
-                    kMpirunOptions + QStringList{"-np", "1", "-wdir", directoryOfZero, cli} + arguments +
-                        QStringList{":", "-np", QString::number(processes - 1), "-wdir", directoryOfOthers} +
-                        othersOnly + QStringList{cli} + arguments);
+// One app context of an mpirun of several (MPMD, joined by ':'): `processes` processes working
+// in `directory` (mpirun's -wdir), with mpirun `options` for them alone (-x NAME=VALUE: their own
+// environment) and latent-cli's `arguments`. A project named by a relative path is then on some
+// processes' side only, as on cluster nodes that share no file system.
+struct MpiContext {
+  int processes = 1;
+  QString directory;
+  QStringList options;
+  QStringList arguments;
+};
+
+inline CliResult runMpiContexts(const std::vector<MpiContext>& contexts) {
+  QStringList all = kMpirunOptions;
+  for (std::size_t c = 0; c < contexts.size(); ++c) {
+    if (c > 0) all << ":";
+    all << "-np" << QString::number(contexts[c].processes) << "-wdir" << contexts[c].directory;
+    all << contexts[c].options << QStringLiteral(LATENT_CLI_PATH) << contexts[c].arguments;
+  }
+  return runProgram(QStringLiteral(LATENT_MPIRUN_PATH), all);
 }
 #endif
 

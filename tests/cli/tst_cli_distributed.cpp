@@ -206,32 +206,41 @@ class CliDistributedTest : public QObject {
     const QStringList more{"--distributed", "--threads", "1", "--sampler", "wordwise"};
     const auto shared = test::runMpi(2, fitArguments(project, more));
     QVERIFY2(shared.exitCode == 0, qPrintable(shared.err));
+    const auto relative = fitArguments(project.filename(), more);
     const auto apart =
-        test::runMpiApart(2, str(project.parent_path()), str(elsewhere), fitArguments(project.filename(), more));
+        test::runMpiContexts({{1, str(project.parent_path()), {}, relative}, {1, str(elsewhere), {}, relative}});
     QVERIFY2(apart.exitCode == 0, qPrintable(apart.err));
     for (const char* key : {"log_joint", "heldout_perplexity", "alpha_sum", "beta"})
       QVERIFY2(finalLine(shared)[key] == finalLine(apart)[key], key);
     QCOMPARE(finalLine(apart)["processes"].get<std::int64_t>(), std::int64_t(2));
 
-    const auto absent = test::runMpiApart(2, str(elsewhere), str(elsewhere), fitArguments(project.filename(), more));
+    const auto absent = test::runMpiContexts({{2, str(elsewhere), {}, relative}});
     QCOMPARE(absent.exitCode, 2);
     QCOMPARE(absent.err.count("does not exist"), 2);  // process 0's error, from both processes
   }
 
   // Each process checks its own machine's memory, since a cluster's nodes differ: one short of it
   // (process 1, given a limit of 1 MB for a fit of about 14 MB) ends every process with a usage
-  // error naming it, before a run is written.
-  void aProcessShortOfMemoryEndsEveryOne() {
+  // error naming it, before a run is written. So does a process given other arguments than
+  // process 0 (another seed), which would otherwise sample another chain.
+  void aProcessThatCannotTakePartEndsEveryOne() {
     test::Scratch scratch;
     const auto project = generatedProject(scratch);
     const auto directory = str(project.parent_path());
-    const auto spread = test::runMpiApart(
-        2, directory, directory,
-        {"fit", "lda-gibbs", "--project", str(project), "--dataset", "planted", "--k", "2000", "--distributed"},
-        {"-x", "LATENT_MEMORY_LIMIT_MB=1"});
-    QCOMPARE(spread.exitCode, 2);
-    QCOMPARE(spread.err.count("process 1 of the distributed fit"), 2);  // from both processes
-    QVERIFY2(spread.err.contains("memory"), qPrintable(spread.err));
+    const QStringList large{"fit",     "lda-gibbs", "--project", str(project),   "--dataset",
+                            "planted", "--k",       "2000",      "--distributed"};
+    const auto shortOfMemory =
+        test::runMpiContexts({{1, directory, {}, large}, {1, directory, {"-x", "LATENT_MEMORY_LIMIT_MB=1"}, large}});
+    QCOMPARE(shortOfMemory.exitCode, 2);
+    QCOMPARE(shortOfMemory.err.count("process 1 of the distributed fit"), 2);  // from both processes
+    QVERIFY2(shortOfMemory.err.contains("memory"), qPrintable(shortOfMemory.err));
+
+    const QStringList seed3 = fitArguments(project, {"--distributed"});
+    QStringList seed4 = seed3;
+    seed4.replace(seed4.indexOf("--seed") + 1, "4");
+    const auto otherSeed = test::runMpiContexts({{1, directory, {}, seed3}, {1, directory, {}, seed4}});
+    QCOMPARE(otherSeed.exitCode, 2);
+    QCOMPARE(otherSeed.err.count("process 1 of the distributed fit: its arguments differ from process 0's"), 2);
     core::Project p(project, core::Project::Access::ReadOnly);
     QVERIFY(core::listRuns(p).empty());
   }

@@ -135,8 +135,9 @@ class CliDistributedPmfTest : public QObject {
     const QStringList more{"--implicit", "false", "--threads", "1"};
     const auto single = runCli(pmfArguments(project, more));
     QCOMPARE(single.exitCode, 0);
-    const auto apart = test::runMpiApart(2, str(project.parent_path()), str(elsewhere),
-                                         pmfArguments(project.filename(), more + QStringList{"--distributed"}));
+    const auto relative = pmfArguments(project.filename(), more + QStringList{"--distributed"});
+    const auto apart =
+        test::runMpiContexts({{1, str(project.parent_path()), {}, relative}, {1, str(elsewhere), {}, relative}});
     QVERIFY2(apart.exitCode == 0, qPrintable(apart.err));
     QCOMPARE(lastLine(apart)["processes"].get<std::int64_t>(), std::int64_t(2));
     for (const char* key : {"heldout_rmse", "train_objective"})

@@ -86,20 +86,25 @@ class DistributedDatasetTest : public QObject {
     const auto original = smallCorpus();
     std::vector<core::Corpus> held(kMembers);
     std::vector<core::DataKind> kinds(kMembers, core::DataKind::Table);
+    std::vector<std::string> requests(kMembers);
     onEveryMember([&](core::Communicator& c) {
       auto& corpus = held[static_cast<std::size_t>(c.rank())];
       if (c.rank() == 0) {
         corpus = original;
-        core::announceStart(c, core::DataKind::Corpus);
+        core::announceStart(c, {core::DataKind::Corpus, "the request"});
         kinds[0] = core::DataKind::Corpus;
+        requests[0] = "the request";
       } else {
-        kinds[static_cast<std::size_t>(c.rank())] = core::awaitStart(c);
+        const auto start = core::awaitStart(c);
+        kinds[static_cast<std::size_t>(c.rank())] = start.kind;
+        requests[static_cast<std::size_t>(c.rank())] = start.request;
       }
       core::shareCorpus(c, corpus);
     });
     for (int r = 0; r < kMembers; ++r) {
       const auto& corpus = held[static_cast<std::size_t>(r)];
       QVERIFY(kinds[static_cast<std::size_t>(r)] == core::DataKind::Corpus);
+      QCOMPARE(requests[static_cast<std::size_t>(r)], std::string("the request"));
       QVERIFY(corpus.words == original.words);
       QVERIFY(corpus.documentIds == original.documentIds);
       QVERIFY(corpus.titles == original.titles);

@@ -20,6 +20,7 @@
 #include "core/store/ratings_store.hpp"
 #include "core/store/table_store.hpp"
 #include "core/store/topic_label_store.hpp"
+#include "core/util/clock.hpp"
 #include "core/util/communicator.hpp"
 #include "core/util/errors.hpp"
 #include "core/util/thread_priority.hpp"
@@ -239,10 +240,17 @@ RunOutcome runFit(const std::filesystem::path& projectFile, const RunRequest& re
     if (spread) announceFailure(*group, e);  // so that the others end too, rather than wait for the data
     throw;
   }
+  // What starting the other processes cost, for the run's final metrics: the bytes of the
+  // dataset and the time until every process held it and agreed to start.
+  nlohmann::json startMetrics = nlohmann::json::object();
   if (spread) {
+    const Stopwatch starting;
+    const std::int64_t bytesBefore = group->bytesSent();
     announceStart(*group, {dataset.kind, requestText(request, options)});
     shareDataset(*group, dataset.kind, input);
+    startMetrics["dataset_broadcast_bytes"] = group->bytesSent() - bytesBefore;
     agreeToStart(*group, "");  // process 0's own memory was checked above, with the project's limits
+    startMetrics["distributed_start_seconds"] = starting.seconds();
   }
   input.corpus = Corpus{};  // the split holds what the fit reads
   Project& project = *opened;
@@ -285,6 +293,8 @@ RunOutcome runFit(const std::filesystem::path& projectFile, const RunRequest& re
     recorder.clearPending();
     throw;
   }
+
+  for (const auto& [key, value] : startMetrics.items()) result.finalMetrics[key] = value;
 
   // One transaction for what the recorder still holds, the final matrices (iteration -1), the
   // per-token assignments and values in full-corpus indices and the status: a reader sees a finished run

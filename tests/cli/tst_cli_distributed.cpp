@@ -100,6 +100,10 @@ class CliDistributedTest : public QObject {
       tokens += static_cast<std::int64_t>(zb.size());
     }
     QVERIFY(tokens > 15000);  // the training documents' topics were all stored
+    // Process 0 sent the corpus once: 4 bytes a token (held-out ones too), besides offsets and strings.
+    QVERIFY(b["dataset_broadcast_bytes"].get<std::int64_t>() > 4 * tokens);
+    QVERIFY(b["distributed_start_seconds"].get<double>() >= 0.0);
+    QVERIFY(!a.contains("dataset_broadcast_bytes"));
   }
 
  private Q_SLOTS:

@@ -158,6 +158,22 @@ FitSettings settingsFor(const RunRequest& request, const nlohmann::json& options
   return settings;
 }
 
+// Collective, process 0's side of a distributed fit's start: the others given the request and the
+// dataset, then their agreement. Returns what it cost, for the run's final metrics: the bytes of
+// the dataset and the time until every process held it and agreed to start.
+nlohmann::json startOtherProcesses(Communicator& group, DataKind kind, const RunRequest& request,
+                                   const nlohmann::json& options, FitInput& input) {
+  const Stopwatch starting;
+  nlohmann::json metrics;
+  const std::int64_t bytesBefore = group.bytesSent();
+  announceStart(group, {kind, requestText(request, options)});
+  shareDataset(group, kind, input);
+  metrics["dataset_broadcast_bytes"] = group.bytesSent() - bytesBefore;
+  agreeToStart(group, "");  // process 0's own memory was checked before, with the project's limits
+  metrics["distributed_start_seconds"] = starting.seconds();
+  return metrics;
+}
+
 // A process of a distributed fit other than 0: it fits process 0's dataset, split by the same
 // seed, and writes nothing. Process 0 checked the request against the project, and every
 // process was given the same command line, so the options resolve alike.
@@ -240,18 +256,8 @@ RunOutcome runFit(const std::filesystem::path& projectFile, const RunRequest& re
     if (spread) announceFailure(*group, e);  // so that the others end too, rather than wait for the data
     throw;
   }
-  // What starting the other processes cost, for the run's final metrics: the bytes of the
-  // dataset and the time until every process held it and agreed to start.
-  nlohmann::json startMetrics = nlohmann::json::object();
-  if (spread) {
-    const Stopwatch starting;
-    const std::int64_t bytesBefore = group->bytesSent();
-    announceStart(*group, {dataset.kind, requestText(request, options)});
-    shareDataset(*group, dataset.kind, input);
-    startMetrics["dataset_broadcast_bytes"] = group->bytesSent() - bytesBefore;
-    agreeToStart(*group, "");  // process 0's own memory was checked above, with the project's limits
-    startMetrics["distributed_start_seconds"] = starting.seconds();
-  }
+  const nlohmann::json startMetrics =
+      spread ? startOtherProcesses(*group, dataset.kind, request, options, input) : nlohmann::json::object();
   input.corpus = Corpus{};  // the split holds what the fit reads
   Project& project = *opened;
   const auto& info = model->info();

@@ -103,8 +103,7 @@ core::RunOutcome fitInGroup(core::Communicator* group, const std::function<core:
   } catch (const std::exception& e) {
     if (group == nullptr || group->size() == 1 || group->endedTogether()) throw;
     std::cerr << "latent-cli: " << terminalSafe(e.what()) << "\n" << std::flush;
-    const bool user =
-        dynamic_cast<const core::UsageError*>(&e) != nullptr || dynamic_cast<const core::InputError*>(&e) != nullptr;
+    const bool user = core::isUserError(e);
     const bool interrupted =
         dynamic_cast<const core::Cancelled*>(&e) != nullptr || dynamic_cast<const core::WriteAbandoned*>(&e) != nullptr;
     group->abort(user ? kExitBadInput : interrupted ? kExitInterrupted : kExitFailure);

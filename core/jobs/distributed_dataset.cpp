@@ -26,12 +26,18 @@ void sendStart(Communicator& group, Start start, DataKind kind, std::string_view
   group.broadcast(bytes, kRoot);
 }
 
+template <typename T>
+void shareValue(Communicator& group, T& value) {
+  static_assert(std::is_trivially_copyable_v<T>);
+  group.broadcastInPlace(std::as_writable_bytes(std::span<T>(&value, 1)), kRoot);
+}
+
 // A count first, then the values straight into each process's vector.
 template <typename T>
 void shareValues(Communicator& group, std::vector<T>& values) {
   static_assert(std::is_trivially_copyable_v<T>);
   auto count = static_cast<std::int64_t>(values.size());
-  group.broadcastInPlace(std::as_writable_bytes(std::span<std::int64_t>(&count, 1)), kRoot);
+  shareValue(group, count);
   if (count < 0) throw CommunicatorError("a dataset message holds a negative count");
   if (group.rank() != kRoot) values.resize(static_cast<std::size_t>(count));
   group.broadcastInPlace(std::as_writable_bytes(std::span<T>(values)), kRoot);
@@ -72,7 +78,7 @@ void announceStart(Communicator& group, const ProcessZeroStart& start) {
 
 void announceFailure(Communicator& group, const std::exception& failure) {
   Start start = Start::Failure;
-  if (dynamic_cast<const UsageError*>(&failure) != nullptr || dynamic_cast<const InputError*>(&failure) != nullptr)
+  if (isUserError(failure))
     start = Start::UserError;
   else if (dynamic_cast<const Cancelled*>(&failure) != nullptr)
     start = Start::Cancelled;
@@ -132,9 +138,7 @@ void shareRatings(Communicator& group, Ratings& ratings) {
   shareStrings(group, ratings.itemIds);
   shareStrings(group, ratings.itemNames);
   shareValues(group, ratings.ratings);
-  std::vector<std::int64_t> hasTime{ratings.hasTime ? 1 : 0};
-  shareValues(group, hasTime);
-  ratings.hasTime = hasTime.front() != 0;
+  shareValue(group, ratings.hasTime);
 }
 
 }  // namespace latent::core

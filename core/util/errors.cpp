@@ -20,4 +20,8 @@ InputError::InputError(std::string file, std::int64_t line, std::string reason)
       m_line(line),
       m_reason(std::move(reason)) {}
 
+bool isUserError(const std::exception& e) noexcept {
+  return dynamic_cast<const UsageError*>(&e) != nullptr || dynamic_cast<const InputError*>(&e) != nullptr;
+}
+
 }  // namespace latent::core

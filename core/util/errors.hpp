@@ -37,4 +37,7 @@ class Cancelled : public std::runtime_error {
   Cancelled() : std::runtime_error("cancelled") {}
 };
 
+// Whether `e` is the user's doing (a UsageError or an InputError), which latent-cli exits 2 for.
+bool isUserError(const std::exception& e) noexcept;
+
 }  // namespace latent::core

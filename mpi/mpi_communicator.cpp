@@ -21,6 +21,11 @@ void check(int code, const char* what, bool& failed) {
                                 std::string(text, static_cast<std::size_t>(length)) + ")");
 }
 
+// MPI counts in ints: what passes 2 GiB (a large corpus's tokens) goes in pieces of 1 GiB.
+constexpr std::size_t kPiece = std::size_t{1} << 30;
+// Point-to-point messages' tag, apart from the exchange's.
+constexpr int kPointToPointTag = 3;
+
 int countOf(std::size_t bytes) {
   if (bytes > static_cast<std::size_t>(std::numeric_limits<int>::max()))
     throw core::CommunicatorError("a message of more than 2 GiB");
@@ -89,8 +94,6 @@ void MpiCommunicator::broadcast(core::Bytes& bytes, int root) {
 
 void MpiCommunicator::broadcastInPlace(std::span<std::byte> bytes, int root) {
   if (m_rank == root) countSent(bytes.size());
-  // In pieces of 1 GiB: MPI counts in ints, and a large corpus's tokens pass 2 GiB.
-  constexpr std::size_t kPiece = std::size_t{1} << 30;
   for (std::size_t at = 0; at < bytes.size(); at += kPiece) {
     const std::size_t piece = std::min(kPiece, bytes.size() - at);
     check(MPI_Bcast(bytes.data() + at, countOf(piece), MPI_BYTE, root, MPI_COMM_WORLD), "broadcast", m_failed);
@@ -116,6 +119,28 @@ std::vector<core::Bytes> MpiCommunicator::allGather(std::span<const std::byte> s
   for (std::size_t p = 0; p < P; ++p)
     out[p].assign(all.begin() + displacements[p], all.begin() + displacements[p] + counts[p]);
   return out;
+}
+
+void MpiCommunicator::send(std::span<const std::byte> bytes, int to) {
+  countSent(bytes.size());
+  for (std::size_t at = 0; at < bytes.size(); at += kPiece) {
+    const std::size_t piece = std::min(kPiece, bytes.size() - at);
+    check(MPI_Send(bytes.data() + at, countOf(piece), MPI_BYTE, to, kPointToPointTag, MPI_COMM_WORLD), "send",
+          m_failed);
+  }
+}
+
+void MpiCommunicator::receive(std::span<std::byte> bytes, int from) {
+  for (std::size_t at = 0; at < bytes.size(); at += kPiece) {
+    const std::size_t piece = std::min(kPiece, bytes.size() - at);
+    MPI_Status status;
+    check(MPI_Recv(bytes.data() + at, countOf(piece), MPI_BYTE, from, kPointToPointTag, MPI_COMM_WORLD, &status),
+          "receive", m_failed);
+    int received = 0;
+    MPI_Get_count(&status, MPI_BYTE, &received);
+    if (static_cast<std::size_t>(received) != piece)
+      throw core::CommunicatorError("process " + std::to_string(from) + " sent a message of another size");
+  }
 }
 
 }  // namespace latent::mpi

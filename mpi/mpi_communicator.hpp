@@ -26,6 +26,8 @@ class MpiCommunicator final : public core::Communicator {
   void broadcast(core::Bytes& bytes, int root) override;
   void broadcastInPlace(std::span<std::byte> bytes, int root) override;
   std::vector<core::Bytes> allGather(std::span<const std::byte> send) override;
+  void send(std::span<const std::byte> bytes, int to) override;
+  void receive(std::span<std::byte> bytes, int from) override;
   void abort(int exitCode) override;
 
  private:

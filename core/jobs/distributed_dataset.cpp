@@ -2,6 +2,7 @@
 // Process 0's dataset sent to the other processes of a distributed fit.
 #include "core/jobs/distributed_dataset.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -43,17 +44,20 @@ void shareValues(Communicator& group, std::vector<T>& values) {
   group.broadcastInPlace(std::as_writable_bytes(std::span<T>(values)), kRoot);
 }
 
-void shareStrings(Communicator& group, std::vector<std::string>& strings) {
+// Process 0's side of shareStrings: its strings only read.
+void sendStrings(Communicator& group, const std::vector<std::string>& strings) {
   Bytes message;
-  if (group.rank() == kRoot) {
-    appendValue(message, static_cast<std::int64_t>(strings.size()));
-    for (const auto& s : strings) {
-      appendValue(message, static_cast<std::int64_t>(s.size()));
-      appendValues(message, std::span<const char>(s));
-    }
+  appendValue(message, static_cast<std::int64_t>(strings.size()));
+  for (const auto& s : strings) {
+    appendValue(message, static_cast<std::int64_t>(s.size()));
+    appendValues(message, std::span<const char>(s));
   }
   group.broadcast(message, kRoot);
-  if (group.rank() == kRoot) return;
+}
+
+void receiveStrings(Communicator& group, std::vector<std::string>& strings) {
+  Bytes message;
+  group.broadcast(message, kRoot);
   ByteReader in(message);
   const auto count = in.read<std::int64_t>();
   // Each string takes at least its 8-byte length: a larger count is a damaged message.
@@ -68,6 +72,24 @@ void shareStrings(Communicator& group, std::vector<std::string>& strings) {
     in.read(std::span<char>(s));
   }
   if (!in.done()) throw CommunicatorError("a dataset message holds more than its strings");
+}
+
+void shareStrings(Communicator& group, std::vector<std::string>& strings) {
+  if (group.rank() == kRoot)
+    sendStrings(group, strings);
+  else
+    receiveStrings(group, strings);
+}
+
+// What every process learns of a corpus shared in shares, besides the vocabulary.
+void sharePlan(Communicator& group, CorpusShare& share, std::int64_t& fullDocumentCount) {
+  shareValues(group, share.plan.partitionEnds);
+  shareValues(group, share.plan.wordGroups);
+  shareValue(group, share.tokens);
+  shareValues(group, share.wordFrequencies);
+  shareValue(group, share.longestDocument);
+  shareValue(group, share.squaredLengths);
+  shareValue(group, fullDocumentCount);
 }
 
 }  // namespace
@@ -120,17 +142,55 @@ void agreeToStart(Communicator& group, const std::string& refusal) {
   }
 }
 
-void shareCorpus(Communicator& group, Corpus& corpus) {
-  shareStrings(group, corpus.words);
-  shareStrings(group, corpus.documentIds);
-  shareStrings(group, corpus.titles);
-  shareValues(group, corpus.offsets);
-  shareValues(group, corpus.tokens);
-  shareValues(group, corpus.links);
-  if (corpus.offsets.empty() || corpus.documentIds.size() + 1 != corpus.offsets.size() ||
-      corpus.titles.size() != corpus.documentIds.size() ||
-      static_cast<std::size_t>(corpus.offsets.back()) != corpus.tokens.size())
-    throw CommunicatorError("process 0's corpus arrived inconsistent");
+void sendCorpusShares(Communicator& group, const Corpus& training, CorpusShare& share, std::int64_t fullDocumentCount) {
+  sendStrings(group, training.words);
+  sharePlan(group, share, fullDocumentCount);
+  for (int q = 1; q < group.size(); ++q) {
+    const auto [first, end] = documentsOfProcess(share.plan, q, group.size());
+    std::vector<std::int64_t> lengths;
+    lengths.reserve(static_cast<std::size_t>(end - first));
+    for (auto d = first; d < end; ++d)
+      lengths.push_back(training.offsets[static_cast<std::size_t>(d) + 1] -
+                        training.offsets[static_cast<std::size_t>(d)]);
+    group.send(std::as_bytes(std::span<const std::int64_t>(lengths)), q);
+    const auto tokens = std::span<const std::int32_t>(training.tokens)
+                            .subspan(static_cast<std::size_t>(training.offsets[static_cast<std::size_t>(first)]),
+                                     static_cast<std::size_t>(training.offsets[static_cast<std::size_t>(end)] -
+                                                              training.offsets[static_cast<std::size_t>(first)]));
+    group.send(std::as_bytes(tokens), q);
+  }
+}
+
+void receiveCorpusShare(Communicator& group, Corpus& corpus, CorpusShare& share, std::int64_t& fullDocumentCount) {
+  receiveStrings(group, corpus.words);
+  sharePlan(group, share, fullDocumentCount);
+  const auto& ends = share.plan.partitionEnds;
+  if (ends.empty() || !std::is_sorted(ends.begin(), ends.end()) || ends.front() < 0 ||
+      share.wordFrequencies.size() != corpus.words.size() ||
+      (!share.plan.wordGroups.empty() && share.plan.wordGroups.size() != corpus.words.size()))
+    throw CommunicatorError("process 0's plan of the corpus arrived inconsistent");
+  const auto [first, end] = documentsOfProcess(share.plan, group.rank(), group.size());
+  std::vector<std::int64_t> lengths(static_cast<std::size_t>(end - first));
+  group.receive(std::as_writable_bytes(std::span<std::int64_t>(lengths)), kRoot);
+  // Every document of the corpus, the others' empty, so that document indices are the whole
+  // corpus's: this process's documents' tokens are the only ones it holds.
+  const auto documents = static_cast<std::size_t>(ends.back());
+  corpus.offsets.assign(documents + 1, 0);
+  std::int64_t tokens = 0;
+  for (std::size_t d = 0; d < documents; ++d) {
+    if (d >= static_cast<std::size_t>(first) && d < static_cast<std::size_t>(end)) {
+      const auto length = lengths[d - static_cast<std::size_t>(first)];
+      if (length < 0) throw CommunicatorError("process 0 sent a document of negative length");
+      tokens += length;
+    }
+    corpus.offsets[d + 1] = tokens;
+  }
+  if (tokens > share.tokens) throw CommunicatorError("process 0 sent more tokens than its corpus holds");
+  corpus.tokens.resize(static_cast<std::size_t>(tokens));
+  group.receive(std::as_writable_bytes(std::span<std::int32_t>(corpus.tokens)), kRoot);
+  const auto V = static_cast<std::int32_t>(corpus.words.size());
+  for (const auto w : corpus.tokens)
+    if (w < 0 || w >= V) throw CommunicatorError("process 0 sent a token of no word");
 }
 
 void shareRatings(Communicator& group, Ratings& ratings) {

@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// How the processes of a distributed fit (latent-cli fit --distributed) come to hold the same
-// dataset: process 0 alone opens the project and loads it, then sends the others what the
-// distributed models read, so that the project file need only be on process 0's machine. Every
-// process then splits the held-out part from it by the seed, as one process would.
+// How the processes of a distributed fit (latent-cli fit --distributed) come to hold their data:
+// process 0 alone opens the project and loads the dataset, then sends the others what the
+// distributed models read, so that the project file need only be on process 0's machine: of a
+// corpus, each process's own documents; ratings whole.
 #pragma once
 
 #include <exception>
 #include <string>
 
 #include "core/data/corpus.hpp"
+#include "core/data/corpus_share.hpp"
 #include "core/data/data_kind.hpp"
 #include "core/data/ratings.hpp"
 #include "core/util/communicator.hpp"
@@ -38,11 +39,17 @@ ProcessZeroStart awaitStart(Communicator& group);
 // is written.
 void agreeToStart(Communicator& group, const std::string& refusal);
 
-// Collective: process 0's corpus or ratings into the others' (empty) ones. Only what the
-// distributed models and the held-out split read: a corpus's vocabulary, document ids, titles,
-// tokens and links; a ratings table's ids, item names and ratings. Bytes: about 4 a token and 24
-// a rating, besides the strings.
-void shareCorpus(Communicator& group, Corpus& corpus);
+// Collective: process 0's training corpus, in the shares of `share.plan` (data/corpus_share.hpp;
+// the model's ModelInfo::planCorpus made it on process 0). Every process gets the vocabulary,
+// `share` and the full corpus's document count; process q of the others only its own documents'
+// tokens, which go to it alone, in a corpus of every document with the others' empty. About 4
+// bytes a token in all, and 12 a word to each process.
+void sendCorpusShares(Communicator& group, const Corpus& training, CorpusShare& share, std::int64_t fullDocumentCount);
+void receiveCorpusShare(Communicator& group, Corpus& corpus, CorpusShare& share, std::int64_t& fullDocumentCount);
+
+// Collective: process 0's ratings into the others' (empty) ones, which split off the held-out
+// ratings by the seed as process 0 does: its ids, item names and ratings, about 24 bytes a rating
+// besides the strings.
 void shareRatings(Communicator& group, Ratings& ratings);
 
 }  // namespace latent::core

@@ -64,13 +64,29 @@ RunStatus toRunStatus(FitStatus status) {
 }
 
 // What a fit reads: the dataset as loaded and its held-out split, which points into the loaded
-// graph, ratings or table (the corpus split is a copy, so the corpus can go once it is made).
+// graph, ratings or table (the corpus split is a copy, so the corpus can go once it is made). In a
+// distributed corpus fit, the plan of its shares and the whole corpus's figures (FitData::share);
+// there a process other than 0 holds its share in `corpus` and splits nothing.
 struct FitInput {
   Corpus corpus;
   Graph graph;
   Ratings ratings;
   NumericTable table;
   std::optional<PreparedData> prepared;
+  std::optional<CorpusShare> share;
+  std::int64_t sharedFullDocumentCount = 0;
+
+  FitData data() const {
+    FitData data;
+    if (prepared) {
+      data = prepared->data();
+    } else {  // a share of a corpus, received from process 0
+      data.corpus = &corpus;
+      data.fullDocumentCount = sharedFullDocumentCount;
+    }
+    if (share) data.share = &*share;
+    return data;
+  }
 };
 
 void load(Project& project, const DatasetInfo& dataset, FitInput& input) {
@@ -116,11 +132,28 @@ void prepare(FitInput& input, DataKind kind, const ModelInfo& info, const RunReq
   }
 }
 
-// Collective: process 0's loaded dataset into the other processes' `input` (runFit refused the
-// other kinds before this).
-void shareDataset(Communicator& group, DataKind kind, FitInput& input) {
-  if (kind == DataKind::Corpus) shareCorpus(group, input.corpus);
+// Collective: process 0's data into the other processes' `input`: a corpus's training documents
+// in the shares of its plan, or the loaded ratings (runFit refused the other kinds before this).
+void sendDataset(Communicator& group, DataKind kind, FitInput& input) {
+  if (kind == DataKind::Corpus)
+    sendCorpusShares(group, *input.prepared->data().corpus, *input.share, input.prepared->data().fullDocumentCount);
   if (kind == DataKind::Ratings) shareRatings(group, input.ratings);
+}
+
+void receiveDataset(Communicator& group, DataKind kind, FitInput& input) {
+  if (kind == DataKind::Corpus) {
+    input.share.emplace();
+    receiveCorpusShare(group, input.corpus, *input.share, input.sharedFullDocumentCount);
+  }
+  if (kind == DataKind::Ratings) shareRatings(group, input.ratings);
+}
+
+// Process 0's plan of a distributed corpus fit's shares, made on the training documents.
+void planShares(const ModelInfo& info, const nlohmann::json& options, const RunRequest& request, FitInput& input) {
+  if (info.planCorpus == nullptr) throw UsageError("model " + info.name + " does not fit a corpus distributed");
+  const Corpus& training = *input.prepared->data().corpus;
+  input.share =
+      describeCorpus(training, info.planCorpus(training, options, request.communicator->size(), request.threads));
 }
 
 // What every process of a distributed fit must agree on, as text: the model, its resolved
@@ -167,22 +200,22 @@ nlohmann::json startOtherProcesses(Communicator& group, DataKind kind, const Run
   nlohmann::json metrics;
   const std::int64_t bytesBefore = group.bytesSent();
   announceStart(group, {kind, requestText(request, options)});
-  shareDataset(group, kind, input);
-  metrics["dataset_broadcast_bytes"] = group.bytesSent() - bytesBefore;
+  sendDataset(group, kind, input);
+  metrics["dataset_sent_bytes"] = group.bytesSent() - bytesBefore;
   agreeToStart(group, "");  // process 0's own memory was checked before, with the project's limits
   metrics["distributed_start_seconds"] = starting.seconds();
   return metrics;
 }
 
-// A process of a distributed fit other than 0: it fits process 0's dataset, split by the same
-// seed, and writes nothing. Process 0 checked the request against the project, and every
-// process was given the same command line, so the options resolve alike.
+// A process of a distributed fit other than 0: it fits its share of process 0's training corpus,
+// or process 0's ratings split by the same seed, and writes nothing. Process 0 checked the request against the project,
+// and every process was given the same command line, so the options resolve alike.
 RunOutcome fitWithDataOfProcessZero(Communicator& group, const RunRequest& request, std::stop_token stop) {
   auto model = createModel(request.model);
   const auto& info = model->info();
   FitInput input;
   const auto start = awaitStart(group);
-  shareDataset(group, start.kind, input);
+  receiveDataset(group, start.kind, input);
   std::string refusal;
   nlohmann::json options;
   try {
@@ -190,19 +223,19 @@ RunOutcome fitWithDataOfProcessZero(Communicator& group, const RunRequest& reque
     if (requestText(request, options) != start.request) {
       refusal = "its arguments differ from process 0's (every process takes the same command line)";
     } else {
-      prepare(input, start.kind, info, request);
-      refusal = memoryRefusal(info, input.prepared->data(), options);
+      if (start.kind != DataKind::Corpus) prepare(input, start.kind, info, request);
+      refusal = memoryRefusal(info, input.data(), options);
     }
   } catch (const UsageError& e) {
     refusal = e.what();
   }
-  input.corpus = Corpus{};
   agreeToStart(group, refusal);
   const FitSettings settings = settingsFor(request, options);
+  const FitData data = input.data();
   FitResult result;
   ObserverList none;
   tbb::task_arena arena(request.threads);
-  arena.execute([&] { result = model->fit(input.prepared->data(), settings, none, stop); });
+  arena.execute([&] { result = model->fit(data, settings, none, stop); });
   return {RunRecord{}, std::move(result)};
 }
 
@@ -252,6 +285,7 @@ RunOutcome runFit(const std::filesystem::path& projectFile, const RunRequest& re
     load(*opened, dataset, input);
     prepare(input, dataset.kind, model->info(), request);
     checkResources(model->info(), input.prepared->data(), options, opened->db());
+    if (spread && dataset.kind == DataKind::Corpus) planShares(model->info(), options, request, input);
   } catch (const std::exception& e) {
     if (spread) announceFailure(*group, e);  // so that the others end too, rather than wait for the data
     throw;
@@ -261,7 +295,7 @@ RunOutcome runFit(const std::filesystem::path& projectFile, const RunRequest& re
   input.corpus = Corpus{};  // the split holds what the fit reads
   Project& project = *opened;
   const auto& info = model->info();
-  const FitData& data = input.prepared->data();
+  const FitData data = input.data();
   const FitSettings settings = settingsFor(request, options);
 
   RunRecord record;

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/data/corpus.hpp"
+#include "core/data/corpus_share.hpp"
 #include "core/data/data_kind.hpp"
 #include "core/data/graph.hpp"
 #include "core/data/matrix_precision.hpp"
@@ -41,6 +42,10 @@ using ResourceEstimator = ResourceNeeds (*)(const FitData& data, const nlohmann:
 // What in a model's options keeps it from running across `processes` processes (latent-cli fit
 // --distributed); "" when nothing does.
 using DistributedCheck = std::string (*)(const nlohmann::json& options, int processes);
+// How a model that runs distributed on a corpus samples it across `processes` processes of
+// `threads` threads each, decided on process 0 from the whole training corpus (data/corpus_share.hpp);
+// options as resolveOptions gives them. Throws a UsageError for a request the corpus cannot take.
+using CorpusPlanner = CorpusPlan (*)(const Corpus& training, const nlohmann::json& options, int processes, int threads);
 class Communicator;
 
 struct ModelInfo {
@@ -64,6 +69,9 @@ struct ModelInfo {
   ResourceEstimator needs = nullptr;
   // Set by the models that can sample one fit across several processes; null: they cannot.
   DistributedCheck distributed = nullptr;
+  // Set by those of them that fit a corpus: every process other than 0 then holds only the
+  // documents this plan gives it (FitData::share).
+  CorpusPlanner planCorpus = nullptr;
 
   bool fits(DataKind k) const { return k == kind || std::find(alsoFits.begin(), alsoFits.end(), k) != alsoFits.end(); }
 };
@@ -79,6 +87,11 @@ struct FitData {
   // corpus is the full one. Lets a model lay out per-document results in corpus order.
   std::span<const std::int64_t> trainDocuments;
   std::int64_t fullDocumentCount = 0;  // documents in the full corpus (training + held out)
+  // A distributed corpus fit (ModelInfo::planCorpus): the plan and the whole training corpus's
+  // figures, on every process. `corpus` then holds every training document on process 0, and on
+  // the others only those of their partitions, every other document empty (no tokens, no ids);
+  // `heldout` is null there. Null in a fit of one process.
+  const CorpusShare* share = nullptr;
   // A linked corpus's links, split like its documents (eval/link_split.hpp): what a model of linked
   // documents trains on and is scored on. Null when the corpus has no links.
   const LinkSplit* links = nullptr;

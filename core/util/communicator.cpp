@@ -28,6 +28,14 @@ std::vector<Bytes> SingleProcessCommunicator::allGather(std::span<const std::byt
   return {Bytes(send.begin(), send.end())};
 }
 
+void SingleProcessCommunicator::send(std::span<const std::byte>, int to) {
+  throw CommunicatorError("a group of one process has no process " + std::to_string(to) + " to send to");
+}
+
+void SingleProcessCommunicator::receive(std::span<std::byte>, int from) {
+  throw CommunicatorError("a group of one process has no process " + std::to_string(from) + " to receive from");
+}
+
 DistributedTestFailure::DistributedTestFailure(int rank) {
   const char* value = std::getenv("LATENT_DISTRIBUTED_TEST_ABORT");
   if (value == nullptr) return;

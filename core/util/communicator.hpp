@@ -45,6 +45,12 @@ class Communicator {
   // Every process's `send`, indexed by rank, on every process.
   virtual std::vector<Bytes> allGather(std::span<const std::byte> send) = 0;
 
+  // Point to point, not collective: `bytes` to process `to`, which takes them with receive() into
+  // memory of exactly their size (sent before, when it does not know it), in the order they were
+  // sent. What one process holds for each of the others: its share of a corpus, its tokens' topics.
+  virtual void send(std::span<const std::byte> bytes, int to) = 0;
+  virtual void receive(std::span<std::byte> bytes, int from) = 0;
+
   // Ends every process of the group at once with `exitCode`, for a process that leaves with an
   // error the others do not share: they would wait for it in their next collective, and it for
   // them in MPI_Finalize. Nothing in a group of one.
@@ -77,6 +83,8 @@ class SingleProcessCommunicator final : public Communicator {
   void allReduceSum(std::span<double>) override {}
   void broadcast(Bytes&, int root) override;
   std::vector<Bytes> allGather(std::span<const std::byte> send) override;
+  void send(std::span<const std::byte> bytes, int to) override;
+  void receive(std::span<std::byte> bytes, int from) override;
 };
 
 // Plain values appended to and read back from a byte buffer, in this machine's layout (every

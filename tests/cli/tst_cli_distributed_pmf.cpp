@@ -74,12 +74,12 @@ class CliDistributedPmfTest : public QObject {
              qPrintable(QString::number(bytes)));
     QVERIFY(a["heldout_rmse"].get<double>() < 0.9 * a["baseline_bias_rmse"].get<double>());  // a real fit
     // Process 0 sent the ratings once (24 bytes each, and the ids), whatever the number of processes.
-    const auto sent = b["dataset_broadcast_bytes"].get<std::int64_t>();
+    const auto sent = b["dataset_sent_bytes"].get<std::int64_t>();
     QVERIFY2(sent > 5000 * 24 && sent < 6000 * 24 + 20000, qPrintable(QString::number(sent)));
-    QVERIFY(!a.contains("dataset_broadcast_bytes"));
+    QVERIFY(!a.contains("dataset_sent_bytes"));
     for (const char* key :
          {"run", "seconds", "seconds_per_iteration", "solver_seconds", "solver_cpu_seconds", "processes",
-          "communicated_bytes_per_sweep", "dataset_broadcast_bytes", "distributed_start_seconds"}) {
+          "communicated_bytes_per_sweep", "dataset_sent_bytes", "distributed_start_seconds"}) {
       a.erase(key);
       b.erase(key);
     }

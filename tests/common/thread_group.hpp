@@ -3,9 +3,14 @@
 // without MPI (each thread plays one process, with its own state and kernel).
 #pragma once
 
+#include <algorithm>
 #include <condition_variable>
 #include <cstdint>
+#include <deque>
+#include <map>
 #include <mutex>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "core/util/communicator.hpp"
@@ -47,6 +52,9 @@ class ThreadGroup {
   std::vector<int> m_to;
   std::vector<std::vector<std::int64_t>> m_integers;
   std::vector<std::vector<double>> m_reals;
+  // Point-to-point messages not yet received, by (sender, receiver), in the order sent.
+  std::map<std::pair<int, int>, std::deque<core::Bytes>> m_mail;
+  std::condition_variable m_mailArrived;
 };
 
 // Member `rank` of a ThreadGroup: each operation writes its slot, waits for all, reads, and waits
@@ -87,6 +95,22 @@ class ThreadCommunicator final : public core::Communicator {
     std::vector<core::Bytes> all = m_group.m_bytes;
     m_group.barrier();
     return all;
+  }
+  void send(std::span<const std::byte> bytes, int to) override {
+    countSent(bytes.size());
+    const std::lock_guard lock(m_group.m_mutex);
+    m_group.m_mail[{m_rank, to}].emplace_back(bytes.begin(), bytes.end());
+    m_group.m_mailArrived.notify_all();
+  }
+  void receive(std::span<std::byte> bytes, int from) override {
+    std::unique_lock lock(m_group.m_mutex);
+    auto& queue = m_group.m_mail[{from, m_rank}];
+    m_group.m_mailArrived.wait(lock, [&] { return !queue.empty(); });
+    const core::Bytes message = std::move(queue.front());
+    queue.pop_front();
+    if (message.size() != bytes.size())
+      throw core::CommunicatorError("member " + std::to_string(from) + " sent a message of another size");
+    std::copy(message.begin(), message.end(), bytes.begin());
   }
 
  private:

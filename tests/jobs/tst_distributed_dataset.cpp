@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Process 0's dataset sent to the other processes of a distributed fit (distributed_dataset.hpp),
-// with threads playing the processes (test::ThreadCommunicator): every member ends with process
-// 0's corpus or ratings, field for field, and throws what stopped process 0, of the same kind.
+// with threads playing the processes (test::ThreadCommunicator): every member ends with its share
+// of process 0's corpus or with its ratings, field for field, and throws what stopped process 0, of
+// the same kind.
 #include <QtTest>
 
+#include <algorithm>
 #include <functional>
 #include <stdexcept>
 #include <string>
@@ -27,7 +29,9 @@ core::Corpus smallCorpus() {
   corpus.addDocument("a.txt", "A", std::vector<std::int32_t>{0, 1, 1, 3});
   corpus.addDocument("b.txt", "", std::vector<std::int32_t>{});
   corpus.addDocument("c.txt", "C, third", std::vector<std::int32_t>{2, 0});
-  corpus.links = {{0, 2, 1.0}, {2, 1, 0.5}};
+  corpus.addDocument("d.txt", "D", std::vector<std::int32_t>{1, 2, 3});
+  corpus.addDocument("e.txt", "E", std::vector<std::int32_t>{});
+  corpus.addDocument("f.txt", "F", std::vector<std::int32_t>{0});
   return corpus;
 }
 
@@ -82,36 +86,69 @@ class DistributedDatasetTest : public QObject {
   Q_OBJECT
 
  private Q_SLOTS:
-  void everyMemberHoldsProcessZerosCorpus() {
+  // Each member holds its partitions' documents of process 0's corpus, where they are in the
+  // whole corpus, every other document empty, and what the plan says of the whole.
+  void everyMemberHoldsItsShareOfProcessZerosCorpus() {
     const auto original = smallCorpus();
+    // Six partitions of a document each, two a member: member 1 holds documents 2 and 3, member 2
+    // documents 4 (empty) and 5.
+    const core::CorpusPlan plan{{1, 2, 3, 4, 5, 6}, {0, 1, 2, 0}};
     std::vector<core::Corpus> held(kMembers);
+    std::vector<core::CorpusShare> shares(kMembers);
+    std::vector<std::int64_t> fullDocuments(kMembers, 0);
     std::vector<core::DataKind> kinds(kMembers, core::DataKind::Table);
     std::vector<std::string> requests(kMembers);
     onEveryMember([&](core::Communicator& c) {
-      auto& corpus = held[static_cast<std::size_t>(c.rank())];
+      const auto r = static_cast<std::size_t>(c.rank());
       if (c.rank() == 0) {
-        corpus = original;
+        shares[0] = core::describeCorpus(original, plan);
         core::announceStart(c, {core::DataKind::Corpus, "the request"});
         kinds[0] = core::DataKind::Corpus;
         requests[0] = "the request";
+        core::sendCorpusShares(c, original, shares[0], 9);
       } else {
         const auto start = core::awaitStart(c);
-        kinds[static_cast<std::size_t>(c.rank())] = start.kind;
-        requests[static_cast<std::size_t>(c.rank())] = start.request;
+        kinds[r] = start.kind;
+        requests[r] = start.request;
+        core::receiveCorpusShare(c, held[r], shares[r], fullDocuments[r]);
       }
-      core::shareCorpus(c, corpus);
     });
-    for (int r = 0; r < kMembers; ++r) {
+    const auto whole = core::describeCorpus(original, plan);
+    QCOMPARE(whole.tokens, std::int64_t{10});
+    QCOMPARE(whole.longestDocument, std::int64_t{4});
+    QCOMPARE(whole.squaredLengths, 16.0 + 4.0 + 9.0 + 1.0);
+    QVERIFY(whole.wordFrequencies == (std::vector<std::int64_t>{3, 3, 2, 2}));
+    for (int r = 1; r < kMembers; ++r) {
       const auto& corpus = held[static_cast<std::size_t>(r)];
+      const auto& share = shares[static_cast<std::size_t>(r)];
       QVERIFY(kinds[static_cast<std::size_t>(r)] == core::DataKind::Corpus);
       QCOMPARE(requests[static_cast<std::size_t>(r)], std::string("the request"));
+      QCOMPARE(fullDocuments[static_cast<std::size_t>(r)], std::int64_t{9});
+      QVERIFY(share.plan.partitionEnds == plan.partitionEnds);
+      QVERIFY(share.plan.wordGroups == plan.wordGroups);
+      QCOMPARE(share.tokens, whole.tokens);
+      QVERIFY(share.wordFrequencies == whole.wordFrequencies);
+      QCOMPARE(share.longestDocument, whole.longestDocument);
+      QCOMPARE(share.squaredLengths, whole.squaredLengths);
       QVERIFY(corpus.words == original.words);
-      QVERIFY(corpus.documentIds == original.documentIds);
-      QVERIFY(corpus.titles == original.titles);
-      QVERIFY(corpus.offsets == original.offsets);
-      QVERIFY(corpus.tokens == original.tokens);
-      QVERIFY(corpus.links == original.links);
+      QCOMPARE(corpus.documentCount(), original.documentCount());
+      const auto [first, end] = core::documentsOfProcess(plan, r, kMembers);
+      std::size_t tokens = 0;
+      for (std::size_t d = 0; d < original.documentCount(); ++d) {
+        const bool own = static_cast<std::int64_t>(d) >= first && static_cast<std::int64_t>(d) < end;
+        const auto held = corpus.document(d);
+        const auto sent = original.document(d);
+        if (own) {
+          QVERIFY(std::equal(held.begin(), held.end(), sent.begin(), sent.end()));
+          tokens += sent.size();
+        } else {
+          QVERIFY(held.empty());
+        }
+      }
+      QCOMPARE(corpus.tokenCount(), tokens);
     }
+    QCOMPARE(held[1].tokenCount(), std::size_t{5});
+    QCOMPARE(held[2].tokenCount(), std::size_t{1});
   }
 
   void everyMemberHoldsProcessZerosRatings() {

@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The sparse kernel's distributed schedule (lda_gibbs_sparse_kernel.hpp) with threads playing
-// the processes (test::ThreadCommunicator): Q members with P partitions between them are the
-// one-process chain with P partitions, every topic of every token the same; a stop asked of one
-// member ends the sweep on all of them after the same round.
+// the processes (test::ThreadCommunicator): Q members with P partitions between them, each but
+// member 0 holding only its share of the corpus, are the one-process chain with P partitions, every
+// topic of every token the same; a stop asked of one member ends the sweep on all of them after
+// the same round.
 #include <QtTest>
 
 #include <cstdlib>
 #include <thread>
 
+#include "core/data/corpus_share.hpp"
 #include "core/data/synthetic_lda.hpp"
+#include "core/jobs/distributed_dataset.hpp"
 #include "core/models/topic/lda_gibbs_distribution.hpp"
 #include "core/models/topic/lda_gibbs_sparse_kernel.hpp"
 #include "core/models/topic/lda_gibbs_state.hpp"
@@ -56,6 +59,8 @@ ChainEnd oneProcessChain(const core::Corpus& corpus, int partitions, int sweeps)
 class LdaGibbsDistributedTest : public QObject {
   Q_OBJECT
 
+  // As in a distributed fit: member 0 holds the whole corpus and sends the others their shares
+  // of it (jobs/distributed_dataset.hpp), by the plan a fit makes (planChain).
   void compare(int members, int partitions) {
     const auto corpus = distributedTestCorpus();
     constexpr int sweeps = 12;
@@ -65,27 +70,61 @@ class LdaGibbsDistributedTest : public QObject {
     test::ThreadGroup group(members);
     std::vector<ChainEnd> ends(static_cast<std::size_t>(members));
     std::vector<std::int64_t> bytes(static_cast<std::size_t>(members), 0);
+    std::vector<std::size_t> heldTokens(static_cast<std::size_t>(members), 0);
     std::vector<std::jthread> threads;
     for (int r = 0; r < members; ++r)
       threads.emplace_back([&, r] {
         test::ThreadCommunicator communicator(group, r);
+        core::Corpus shard;
+        core::CorpusShare share;
+        std::int64_t fullDocuments = 0;
+        if (r == 0) {
+          share = core::describeCorpus(corpus, core::topic::planChain(corpus, kDistributedTopics, partitions,
+                                                                      core::topic::PartitionBalance::Tokens));
+          core::sendCorpusShares(communicator, corpus, share, static_cast<std::int64_t>(corpus.documentCount()));
+        } else {
+          core::receiveCorpusShare(communicator, shard, share, fullDocuments);
+        }
+        const core::Corpus& held = r == 0 ? corpus : shard;
+        heldTokens[static_cast<std::size_t>(r)] = held.tokenCount();
         GibbsDistribution distribution{&communicator, {}, {}};
-        LdaGibbsState state(corpus, kDistributedTopics, 0.1, 0.05, partitions, kDistributedSeed);
+        LdaGibbsState state(held, kDistributedTopics, 0.1, 0.05, partitions, kDistributedSeed,
+                            core::topic::PartitionBalance::Tokens, &share);
         Kernel kernel(state, &distribution);
         std::vector<double> logPrior;
         for (int s = 1; s <= sweeps; ++s)
           if (!kernel.sweep({}, s == sweeps, logPrior)) return;
         kernel.synchronize(true);
+        // Member 0 gathers every token's topic; the others hold their own documents' (in place).
+        std::vector<std::int32_t> topics(corpus.tokenCount(), -1);
+        const auto own =
+            core::topic::documentsOf(state, static_cast<std::size_t>(r), static_cast<std::size_t>(members));
         const auto z = state.assignments();
-        ends[static_cast<std::size_t>(r)] = {{z.begin(), z.end()}, kernel.topicTotals(), logPrior[0]};
+        for (std::size_t d = r == 0 ? 0 : own.begin; d < (r == 0 ? corpus.documentCount() : own.end); ++d)
+          for (std::size_t j = 0; j < held.documentLength(d); ++j)
+            topics[static_cast<std::size_t>(corpus.offsets[d]) + j] = z[static_cast<std::size_t>(held.offsets[d]) + j];
+        ends[static_cast<std::size_t>(r)] = {topics, kernel.topicTotals(), logPrior[0]};
         bytes[static_cast<std::size_t>(r)] = static_cast<std::int64_t>(kernel.communicatedBytesPerSweep());
       });
     threads.clear();
-    for (const auto& end : ends) {
-      QVERIFY(end.topics == reference.topics);
-      QVERIFY(end.totals == reference.totals);
-      QCOMPARE(end.logPrior, reference.logPrior);
+    QVERIFY(ends[0].topics == reference.topics);
+    for (std::size_t r = 0; r < ends.size(); ++r) {
+      QVERIFY(ends[r].totals == reference.totals);
+      QCOMPARE(ends[r].logPrior, reference.logPrior);
+      for (std::size_t i = 0; i < reference.topics.size(); ++i)
+        if (ends[r].topics[i] >= 0) QCOMPARE(ends[r].topics[i], reference.topics[i]);
     }
+    // The others hold only their share of the tokens, all of it.
+    std::size_t shared = 0;
+    for (std::size_t r = 1; r < heldTokens.size(); ++r) {
+      QVERIFY(heldTokens[r] < corpus.tokenCount());
+      shared += heldTokens[r];
+    }
+    const auto own0 = core::documentsOfProcess(
+        core::topic::planChain(corpus, kDistributedTopics, partitions, core::topic::PartitionBalance::Tokens), 0,
+        members);
+    QCOMPARE(static_cast<std::int64_t>(shared),
+             static_cast<std::int64_t>(corpus.tokenCount()) - corpus.offsets[static_cast<std::size_t>(own0.second)]);
     // Every member sends every word group once per sweep, each at another round (so with other
     // counts): about the same bytes on each.
     QVERIFY(bytes[0] > 0);

@@ -49,6 +49,32 @@ constexpr std::int64_t kHarmonicWindow = 100;
 // Start 1 is the chain a single start would be, so restarts = 1 is exactly the run without restarts.
 constexpr std::uint64_t kLdaGibbsRestartStream = 0x4C44414749424253ULL;  // "LDAGIBBS"
 
+// The partitions of a chain: --partitions, or by default `threads` per process.
+int partitionsOf(const LdaGibbsOptions& options, int processes, int threads) {
+  return static_cast<int>(options.partitions > 0 ? options.partitions
+                                                 : static_cast<std::int64_t>(processes) * std::max(1, threads));
+}
+
+void checkDocumentsPerPartition(std::size_t documents, int partitions) {
+  if (documents < static_cast<std::size_t>(partitions))
+    throw UsageError("a distributed fit needs at least one document per partition (" + std::to_string(partitions) +
+                     ")");
+}
+
+// The sparse sampler's tokens cost what their words' lists hold (after a warp warm-up, too: the
+// sparse sweeps are most of such a fit); the others' cost about the same each.
+topic::PartitionBalance balanceOf(const LdaGibbsOptions& options) {
+  return options.sampler == LdaGibbsOptions::Sampler::Sparse ? topic::PartitionBalance::WordTopics
+                                                             : topic::PartitionBalance::Tokens;
+}
+
+// The corpus's mean document length weighted by tokens, of every document also where this process
+// holds a share of them.
+double documentLengthOf(const FitData& data) {
+  if (data.share == nullptr) return tokenWeightedDocumentLength(*data.corpus);
+  return data.share->tokens > 0 ? data.share->squaredLengths / static_cast<double>(data.share->tokens) : 0.0;
+}
+
 ModelInfo ldaGibbsInfo() {
   ModelInfo info;
   info.name = "lda-gibbs";
@@ -87,12 +113,19 @@ ModelInfo ldaGibbsInfo() {
              std::to_string(processes) + ")";
     return "";
   };
+  info.planCorpus = [](const Corpus& training, const nlohmann::json& json, int processes, int threads) {
+    const auto options =
+        LdaGibbsOptions::table().parse(json, "lda-gibbs").resolved(true, tokenWeightedDocumentLength(training));
+    const int partitions = partitionsOf(options, processes, threads);
+    checkDocumentsPerPartition(training.documentCount(), partitions);
+    return topic::planChain(training, static_cast<int>(options.topics), partitions, balanceOf(options));
+  };
   return info;
 }
 
-// Makes the whole state current: on this process of a distributed chain (the sparse and wordwise
-// kernels' synchronize), and the assignments of the wordwise kernel, which keeps the tokens' topics
-// in its own order (when `assignments`).
+// Makes the whole table current on this process of a distributed chain (the sparse and wordwise
+// kernels' synchronize), and with `assignments` the state's assignments: the wordwise kernel keeps
+// the tokens' topics in its own order, and process 0 of a distributed chain gathers the others'.
 template <typename Kernel>
 void synchronizeState(Kernel& kernel, bool assignments) {
   if constexpr (requires { kernel.synchronize(assignments); }) kernel.synchronize(assignments);
@@ -428,7 +461,7 @@ class GibbsChain final : public FitChain {
 // The chain's random start, for corpora small enough that the textbook's before-and-after
 // picture (000 Fig. 27.8) can be drawn from the run.
 std::optional<Eigen::MatrixXd> initialTopics(const LdaGibbsState& state) {
-  if (state.tokenCount() > kMaxInitialStateTokens) return std::nullopt;
+  if (!state.holdsEveryToken() || state.tokenCount() > kMaxInitialStateTokens) return std::nullopt;
   Eigen::MatrixXd initial(state.tokenCount(), 1);
   Eigen::Index row = 0;
   for (const auto& document : state.tokenTopics())
@@ -621,33 +654,28 @@ class LdaGibbsModel final : public DescribedModel<&ldaGibbsInfo> {
   FitResult fit(const FitData& data, const FitSettings& settings, TrainingObserver& observer,
                 std::stop_token stop) override {
     const Stopwatch clock;
-    // Distributed: every process runs this fit on the whole corpus, sampling its share of the
-    // partitions (lda_gibbs_process_ring.hpp); by default `threads` partitions per process.
+    // Distributed: every process runs this fit, sampling its share of the partitions
+    // (lda_gibbs_process_ring.hpp) and holding only their documents' tokens but on process 0
+    // (FitData::share); by default `threads` partitions per process.
     Communicator* group = settings.communicator;
     const int processes = group != nullptr ? group->size() : 1;
-    const auto options = LdaGibbsOptions::table()
-                             .parse(settings.options, info().name)
-                             .resolved(processes > 1, tokenWeightedDocumentLength(*data.corpus));
+    const auto options =
+        LdaGibbsOptions::table().parse(settings.options, info().name).resolved(processes > 1, documentLengthOf(data));
     if (processes > 1) {
       const std::string refusal = info().distributed(settings.options, processes);
       if (!refusal.empty()) throw UsageError(refusal);
     }
-    const int partitions =
-        static_cast<int>(options.partitions > 0 ? options.partitions
-                                                : static_cast<std::int64_t>(processes) * std::max(1, settings.threads));
-    if (processes > 1 && data.corpus->documentCount() < static_cast<std::size_t>(partitions))
-      throw UsageError("a distributed fit needs at least one document per partition (" + std::to_string(partitions) +
-                       ")");
+    // A distributed chain's partitions are those process 0 planned (ldaGibbsInfo's planCorpus).
+    const int partitions = data.share != nullptr ? static_cast<int>(data.share->plan.partitionEnds.size())
+                                                 : partitionsOf(options, processes, settings.threads);
+    if (processes > 1) checkDocumentsPerPartition(data.corpus->documentCount(), partitions);
     topic::GibbsDistribution distribution{group, stop, {}};
     topic::GibbsDistribution* const distributed = processes > 1 ? &distribution : nullptr;
     if (distributed != nullptr) stop = distribution.agreed.get_token();
-    // The sparse sampler's tokens cost what their words' lists hold (after a warp warm-up, too:
-    // the sparse sweeps are most of such a fit); the others' cost about the same each.
-    const auto balance = options.sampler == LdaGibbsOptions::Sampler::Sparse ? topic::PartitionBalance::WordTopics
-                                                                             : topic::PartitionBalance::Tokens;
+    const auto balance = balanceOf(options);
     const auto makeState = [&](std::uint64_t seed) {
       return std::make_unique<LdaGibbsState>(*data.corpus, static_cast<int>(options.topics), options.startAlpha(),
-                                             options.beta, partitions, seed, balance);
+                                             options.beta, partitions, seed, balance, data.share);
     };
     auto first = makeState(settings.seed);
     if (options.sampler == LdaGibbsOptions::Sampler::Alias) {

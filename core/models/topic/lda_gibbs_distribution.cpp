@@ -3,7 +3,7 @@
 #include "core/models/topic/lda_gibbs_distribution.hpp"
 
 #include <cstdint>
-#include <cstring>
+#include <stdexcept>
 #include <vector>
 
 namespace latent::core::topic {
@@ -85,7 +85,7 @@ double gatheredLogPrior(Communicator& group, const LdaGibbsState& state) {
   return total;
 }
 
-void gatherAssignments(Communicator& group, LdaGibbsState& state) {
+void gatherAssignmentsOnProcessZero(Communicator& group, LdaGibbsState& state) {
   const auto& offsets = state.corpus().offsets;
   const auto z = state.assignments();
   const auto processes = static_cast<std::size_t>(group.size());
@@ -95,14 +95,12 @@ void gatherAssignments(Communicator& group, LdaGibbsState& state) {
     const auto last = static_cast<std::size_t>(offsets[documents.end]);
     return z.subspan(first, last - first);
   };
-  const auto rank = static_cast<std::size_t>(group.rank());
-  const auto all = group.allGather(std::as_bytes(tokensOf(rank)));
-  for (std::size_t q = 0; q < processes; ++q) {
-    if (q == rank) continue;
-    const auto theirs = tokensOf(q);
-    if (all[q].size() != theirs.size_bytes()) throw CommunicatorError("another process holds other documents");
-    if (!theirs.empty()) std::memcpy(theirs.data(), all[q].data(), all[q].size());
+  if (group.rank() != 0) {
+    group.send(std::as_bytes(tokensOf(static_cast<std::size_t>(group.rank()))), 0);
+    return;
   }
+  if (!state.holdsEveryToken()) throw std::logic_error("process 0 of a distributed chain holds every token");
+  for (std::size_t q = 1; q < processes; ++q) group.receive(std::as_writable_bytes(tokensOf(q)), static_cast<int>(q));
 }
 
 }  // namespace latent::core::topic

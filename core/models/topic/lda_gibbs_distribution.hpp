@@ -2,9 +2,10 @@
 // What an exact Gibbs kernel (sparse, wordwise) needs to sample one chain across several
 // processes (latent-cli fit --distributed): the group, the stop request every process must agree
 // on, and what the processes gather besides the word groups (lda_gibbs_process_ring.hpp moves
-// those): every token's topic, the log prior's terms and the histograms alpha is re-estimated
-// from. Process q of Q holds partitions [q P/Q, (q + 1) P/Q) of the state, so its documents are
-// one range, in rank order.
+// those): the tokens' topics for process 0's result, the log prior's terms and the histograms
+// alpha is re-estimated from. Process q of Q holds partitions [q P/Q, (q + 1) P/Q) of the state,
+// so its documents are one range, in rank order; a process other than 0 holds only those
+// documents' tokens (data/corpus_share.hpp).
 #pragma once
 
 #include <stop_token>
@@ -46,7 +47,8 @@ DocumentTopicHistograms gatheredHistograms(Communicator& group, const LdaGibbsSt
 // document rather than every token's topic.
 double gatheredLogPrior(Communicator& group, const LdaGibbsState& state);
 
-// Collective. Every token's topic in `state` from the process whose documents it belongs to.
-void gatherAssignments(Communicator& group, LdaGibbsState& state);
+// Collective. Every token's topic into process 0's `state` (which holds every document) from the
+// process whose documents it belongs to: what the results need, which process 0 alone builds.
+void gatherAssignmentsOnProcessZero(Communicator& group, LdaGibbsState& state);
 
 }  // namespace latent::core::topic

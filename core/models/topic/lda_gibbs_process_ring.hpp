@@ -13,8 +13,10 @@
 #include <tbb/parallel_for.h>
 #include <tbb/partitioner.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
+#include <functional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -156,13 +158,67 @@ class ProcessRing {
     m_tableCurrent = true;
   }
 
-  // Every token's topic in `state` from the process whose documents it belongs to, unless gathered
-  // since the last sweep. Collective. A ring starts ungathered: a state kept between restarts
-  // holds only this process's documents' topics current.
-  void gatherAssignments(LdaGibbsState& state) {
+  // Every token's topic into process 0's `state` from the process whose documents it belongs to,
+  // unless gathered since the last sweep. Collective.
+  void gatherAssignmentsOnProcessZero(LdaGibbsState& state) {
     if (m_assignmentsGathered) return;
-    topic::gatherAssignments(group(), state);
+    topic::gatherAssignmentsOnProcessZero(group(), state);
     m_assignmentsGathered = true;
+  }
+
+  // Collective, when a kernel is built: `table`'s lists and `totals`, which count this process's
+  // documents' tokens, summed over the processes into those of every document, each list in
+  // descending order as one process builds it (from counts alone, so the same table to the bit).
+  // A piece of the vocabulary at a time, so that no process holds more than a piece of the
+  // others' lists at once.
+  template <typename Packed>
+  void sumCounts(const std::vector<std::int64_t>& offsets, std::vector<Packed>& table, int bits,
+                 std::vector<std::int64_t>& totals) {
+    group().allReduceSum(totals);
+    const auto V = offsets.size() - 1;
+    const auto processes = static_cast<std::size_t>(group().size());
+    const std::size_t pieces = 4 * processes;
+    const Packed mask = (Packed{1} << bits) - 1;
+    std::vector<std::int64_t> counts(totals.size(), 0);
+    std::vector<std::size_t> touched;
+    std::vector<Packed> merged;
+    std::vector<std::uint32_t> words;
+    for (std::size_t piece = 0; piece < pieces; ++piece) {
+      words.clear();
+      for (auto w = piece * V / pieces; w < (piece + 1) * V / pieces; ++w)
+        words.push_back(static_cast<std::uint32_t>(w));
+      Bytes own;
+      appendWordLists(own, words, offsets, table);
+      const auto all = group().allGather(own);
+      std::vector<ByteReader> readers;
+      for (const auto& part : all) readers.emplace_back(part);
+      for (const auto w : words) {
+        for (auto& reader : readers) {
+          const auto n = reader.read<std::uint32_t>();
+          for (std::uint32_t j = 0; j < n; ++j) {
+            const auto entry = reader.read<Packed>();
+            const auto k = static_cast<std::size_t>(entry & mask);
+            if (k >= counts.size()) throw CommunicatorError("a word's counts name a topic past the last");
+            if (counts[k] == 0) touched.push_back(k);
+            counts[k] += static_cast<std::int64_t>(entry >> bits);
+          }
+        }
+        merged.clear();
+        for (const auto k : touched) {
+          merged.push_back((static_cast<Packed>(counts[k]) << bits) | static_cast<Packed>(k));
+          counts[k] = 0;
+        }
+        touched.clear();
+        const auto first = static_cast<std::size_t>(offsets[w]), last = static_cast<std::size_t>(offsets[w + 1]);
+        if (merged.size() > last - first) throw CommunicatorError("a word's summed counts do not fit its list");
+        std::sort(merged.begin(), merged.end(), std::greater<Packed>());
+        std::copy(merged.begin(), merged.end(), table.begin() + static_cast<std::ptrdiff_t>(first));
+        std::fill(table.begin() + static_cast<std::ptrdiff_t>(first + merged.size()),
+                  table.begin() + static_cast<std::ptrdiff_t>(last), Packed{0});
+      }
+      for (const auto& reader : readers)
+        if (!reader.done()) throw CommunicatorError("a process sent counts of more words than the piece's");
+    }
   }
 
   // Bytes this process sent around the ring and in the totals' sums per sweep, on average.
@@ -170,7 +226,7 @@ class ProcessRing {
     return m_sweeps > 0 ? static_cast<double>(m_sweepBytes) / static_cast<double>(m_sweeps) : 0.0;
   }
   // Bytes this process sent outside the sweeps' rounds so far: the synchronisations, from the
-  // assignments gathered when the kernel was built to the results' (docs/DISTRIBUTED.md).
+  // counts summed when the kernel was built to the results' topics (docs/DISTRIBUTED.md).
   std::int64_t synchronizationBytes() const {
     return active() ? group().bytesSent() - m_bytesBefore - m_sweepBytes : 0;
   }

@@ -72,8 +72,9 @@ namespace latent::core::topic {
 // the very counts it would in one process with P partitions, from the same random stream, so the
 // chain is the one-process chain with --partitions P, bit for bit. Whatever needs the whole
 // table (evaluation, hyperparameters, snapshots, results) asks for synchronize() first: every
-// process's current groups to all. Only the results need every assignment (synchronize(true));
-// the log prior and alpha's histograms are summed from each process's documents.
+// process's current groups to all. Only process 0's results need every assignment
+// (synchronize(true)); the table a kernel starts from, the log prior and alpha's histograms are
+// summed from each process's documents, which are all a process other than 0 holds.
 template <typename Packed>
 class SparseGibbsKernel {
  public:
@@ -353,16 +354,13 @@ class SparseGibbsKernel {
     const auto V = static_cast<std::size_t>(state.vocabularySize());
     const auto& frequency = state.wordFrequencies();
     const std::size_t P = state.partitions().size();
-    if (m_ring.active()) m_ring.gatherAssignments(m_state);
     m_offsets.assign(V + 1, 0);
     for (std::size_t w = 0; w < V; ++w) m_offsets[w + 1] = m_offsets[w] + std::min<std::int64_t>(frequency[w], m_K);
     m_global.assign(static_cast<std::size_t>(m_offsets[V]), 0);
     buildGlobalCounts();
     for (std::size_t p = 0; p < P; ++p) m_partitions.emplace_back(*this, p);
     if (P > 1) {
-      std::vector<double> cost(V);
-      for (std::size_t w = 0; w < V; ++w) cost[w] = sparseStartCost(frequency[w], m_K);
-      const auto groupOf = balancedWordGroups(state.corpus(), state.partitions(), cost);
+      const auto groupOf = state.wordGroups();
       m_groupWords.assign(P, {});
       for (std::size_t w = 0; w < V; ++w) m_groupWords[groupOf[w]].push_back(static_cast<std::uint32_t>(w));
       tbb::parallel_for(tbb::blocked_range<std::size_t>(m_ring.first(), m_ring.last(), 1), [&](const auto& r) {
@@ -405,13 +403,13 @@ class SparseGibbsKernel {
     return true;
   }
 
-  // Makes the whole table (and with `assignments`, every token's topic) current on every process
-  // of a distributed chain; nothing to do in one process. Collective: every process calls it at
+  // Makes the whole table current on every process of a distributed chain, and with
+  // `assignments` every token's topic on process 0; nothing to do in one process. Collective: every process calls it at
   // the same point of the chain.
   void synchronize(bool assignments) {
     if (!m_ring.active()) return;
     m_ring.makeTableCurrent(m_groupWords, m_offsets, m_global);
-    if (assignments) m_ring.gatherAssignments(m_state);
+    if (assignments) m_ring.gatherAssignmentsOnProcessZero(m_state);
   }
 
   // The histograms of n_dk and of document lengths over every document of the chain (for alpha's
@@ -425,7 +423,7 @@ class SparseGibbsKernel {
   // Bytes this process sent around the ring and in the totals' sums per sweep, on average.
   double communicatedBytesPerSweep() const { return m_ring.communicatedBytesPerSweep(); }
   // Bytes this process sent outside the sweeps' rounds so far: the synchronisations, from the
-  // assignments gathered when the kernel was built to the results' (docs/DISTRIBUTED.md).
+  // counts summed when the kernel was built to the results' topics (docs/DISTRIBUTED.md).
   std::int64_t synchronizationBytes() const { return m_ring.synchronizationBytes(); }
 
   // The global count n_wk of every nonzero (topic, count) of word w.
@@ -456,13 +454,18 @@ class SparseGibbsKernel {
     return true;
   }
 
-  // Counts from the assignments, word by word.
+  // Counts from the assignments, word by word: of this process's documents, then (distributed)
+  // summed over the processes.
   void buildGlobalCounts() {
-    const auto z = m_state.assignments();
+    const auto documents = m_ring.documents(m_state);
+    const auto& offsets = m_state.corpus().offsets;
+    const auto z =
+        m_state.assignments().subspan(static_cast<std::size_t>(offsets[documents.begin]),
+                                      static_cast<std::size_t>(offsets[documents.end] - offsets[documents.begin]));
     const auto V = m_offsets.size() - 1;
     std::vector<std::int64_t> start;
     std::vector<std::int32_t> topicsByWord;
-    m_state.topicsByWord(start, topicsByWord);
+    m_state.topicsByWord(documents, start, topicsByWord);
     const auto K = static_cast<std::size_t>(m_K);
     tbb::enumerable_thread_specific<std::vector<std::int64_t>> scratch([&] { return std::vector<std::int64_t>(K, 0); });
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, V, 512), [&](const auto& r) {
@@ -482,6 +485,7 @@ class SparseGibbsKernel {
       }
     });
     for (std::size_t i = 0; i < z.size(); ++i) ++m_totals[static_cast<std::size_t>(z[i])];
+    if (m_ring.active()) m_ring.sumCounts(m_offsets, m_global, m_bits, m_totals);
   }
 
   LdaGibbsState& m_state;

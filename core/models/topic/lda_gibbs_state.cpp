@@ -11,47 +11,47 @@
 #include <limits>
 #include <numeric>
 #include <queue>
+#include <stdexcept>
+#include <string>
 #include <utility>
 
 namespace latent::core::topic {
 
 LdaGibbsState::LdaGibbsState(const Corpus& corpus, int topics, double alpha, double beta, int partitions,
-                             std::uint64_t seed, PartitionBalance balance)
+                             std::uint64_t seed, PartitionBalance balance, const CorpusShare* share)
     : m_corpus(corpus),
+      m_share(share),
       m_topics(topics),
       m_vocabulary(static_cast<int>(corpus.vocabularySize())),
+      m_balance(balance),
+      m_tokens(share != nullptr ? share->tokens : static_cast<std::int64_t>(corpus.tokenCount())),
       m_alpha(static_cast<std::size_t>(topics), alpha),
       m_alphaSum(alpha * topics),
       m_beta(beta),
       m_z(corpus.tokenCount()),
-      m_wordFrequency(corpus.vocabularySize(), 0) {
-  for (const auto w : corpus.tokens) ++m_wordFrequency[static_cast<std::size_t>(w)];
+      m_wordFrequency(share != nullptr ? share->wordFrequencies : core::wordFrequencies(corpus)) {
+  if (m_wordFrequency.size() != corpus.vocabularySize())
+    throw std::invalid_argument("the corpus share counts another vocabulary than the corpus's");
   for (const auto f : m_wordFrequency) m_maxWordFrequency = std::max(m_maxWordFrequency, f);
   m_maxCount = m_maxWordFrequency;
-  for (std::size_t d = 0; d < corpus.documentCount(); ++d)
-    m_maxCount = std::max(m_maxCount, corpus.offsets[d + 1] - corpus.offsets[d]);
-
-  // Never more partitions than documents.
-  const std::size_t D = corpus.documentCount();
-  const std::size_t P = std::max<std::size_t>(
-      1, std::min<std::size_t>(static_cast<std::size_t>(std::max(partitions, 1)), std::max<std::size_t>(D, 1)));
-  if (balance == PartitionBalance::WordTopics && P > 1) {
-    // The running cost in fixed point (1/64 of a list entry), so that the ranges are cut by the
-    // same integer code as token counts. Every process of a distributed chain cuts the same.
-    std::vector<std::int64_t> tokenCost(m_wordFrequency.size());
-    for (std::size_t w = 0; w < tokenCost.size(); ++w)
-      tokenCost[w] = std::llround(64.0 * sparseStartCost(m_wordFrequency[w], topics));
-    std::vector<std::int64_t> cumulative(D + 1, 0);
-    for (std::size_t d = 0; d < D; ++d) {
-      std::int64_t cost = 0;
-      for (auto i = corpus.offsets[d]; i < corpus.offsets[d + 1]; ++i)
-        cost += tokenCost[static_cast<std::size_t>(corpus.tokens[static_cast<std::size_t>(i)])];
-      cumulative[d + 1] = cumulative[d] + cost;
+  if (share != nullptr) {
+    m_maxCount = std::max(m_maxCount, share->longestDocument);
+    std::size_t begin = 0;
+    for (const auto end : share->plan.partitionEnds) {
+      m_partitions.push_back({begin, static_cast<std::size_t>(end)});
+      begin = static_cast<std::size_t>(end);
     }
-    m_partitions = balancedRanges(cumulative, P);
+    if (begin != corpus.documentCount() || m_partitions.empty())
+      throw std::invalid_argument("the plan's partitions do not cover the corpus");
+    if (m_partitions.size() != static_cast<std::size_t>(partitions))
+      throw std::invalid_argument("the plan holds " + std::to_string(m_partitions.size()) + " partitions, not " +
+                                  std::to_string(partitions));
   } else {
-    m_partitions = balancedRanges(corpus.offsets, P);
+    for (std::size_t d = 0; d < corpus.documentCount(); ++d)
+      m_maxCount = std::max(m_maxCount, corpus.offsets[d + 1] - corpus.offsets[d]);
+    m_partitions = partitionDocuments(corpus, m_wordFrequency, topics, partitions, balance);
   }
+  const std::size_t P = m_partitions.size();
   for (std::size_t p = 0; p < P; ++p) m_rngs.push_back({Rng(seed, p)});
 
   // Uniform initial topics, each partition from its own stream.
@@ -185,15 +185,29 @@ void LdaGibbsState::documentTopics(Eigen::MatrixXf& out, std::span<const std::in
   fillDocumentTopics(out, rows);
 }
 
-void LdaGibbsState::topicsByWord(std::vector<std::int64_t>& start, std::vector<std::int32_t>& topics) const {
+void LdaGibbsState::topicsByWord(DocumentRange documents, std::vector<std::int64_t>& start,
+                                 std::vector<std::int32_t>& topics) const {
   const auto V = static_cast<std::size_t>(m_vocabulary);
-  start.assign(V + 1, 0);
-  for (std::size_t w = 0; w < V; ++w) start[w + 1] = start[w] + m_wordFrequency[w];
-  topics.resize(m_z.size());
-  std::vector<std::int64_t> next(start.begin(), start.end() - 1);
+  const auto first = static_cast<std::size_t>(m_corpus.offsets[documents.begin]);
+  const auto last = static_cast<std::size_t>(m_corpus.offsets[documents.end]);
   const auto& tokens = m_corpus.tokens;
-  for (std::size_t i = 0; i < tokens.size(); ++i)
+  start.assign(V + 1, 0);
+  for (std::size_t i = first; i < last; ++i) ++start[static_cast<std::size_t>(tokens[i]) + 1];
+  for (std::size_t w = 0; w < V; ++w) start[w + 1] += start[w];
+  topics.resize(last - first);
+  std::vector<std::int64_t> next(start.begin(), start.end() - 1);
+  for (std::size_t i = first; i < last; ++i)
     topics[static_cast<std::size_t>(next[static_cast<std::size_t>(tokens[i])]++)] = m_z[i];
+}
+
+std::vector<std::uint32_t> LdaGibbsState::wordGroups() const {
+  // A share's groups were made on the whole corpus, which this process may not hold.
+  if (m_share != nullptr) {
+    if (m_share->plan.wordGroups.size() != static_cast<std::size_t>(m_vocabulary))
+      throw std::invalid_argument("the plan holds no word group for every word");
+    return m_share->plan.wordGroups;
+  }
+  return balancedWordGroups(m_corpus, m_partitions, wordCosts(m_wordFrequency, m_topics, m_balance));
 }
 
 std::vector<std::vector<std::int32_t>> LdaGibbsState::tokenTopics() const {
@@ -324,6 +338,44 @@ TokensByWordGroup groupTokensByWordGroup(const Corpus& corpus, DocumentRange ran
     for (const auto g : touched) grouped.visits[g].push_back(TokensByWordGroup::Visit{d, next[g]});
   }
   return grouped;
+}
+
+std::vector<DocumentRange> partitionDocuments(const Corpus& corpus, std::span<const std::int64_t> frequency, int topics,
+                                              int partitions, PartitionBalance balance) {
+  // Never more partitions than documents.
+  const std::size_t D = corpus.documentCount();
+  const std::size_t P = std::max<std::size_t>(
+      1, std::min<std::size_t>(static_cast<std::size_t>(std::max(partitions, 1)), std::max<std::size_t>(D, 1)));
+  if (balance != PartitionBalance::WordTopics || P == 1) return balancedRanges(corpus.offsets, P);
+  // The running cost in fixed point (1/64 of a list entry), so that the ranges are cut by the
+  // same integer code as token counts.
+  std::vector<std::int64_t> tokenCost(frequency.size());
+  for (std::size_t w = 0; w < tokenCost.size(); ++w)
+    tokenCost[w] = std::llround(64.0 * sparseStartCost(frequency[w], topics));
+  std::vector<std::int64_t> cumulative(D + 1, 0);
+  for (std::size_t d = 0; d < D; ++d) {
+    std::int64_t cost = 0;
+    for (auto i = corpus.offsets[d]; i < corpus.offsets[d + 1]; ++i)
+      cost += tokenCost[static_cast<std::size_t>(corpus.tokens[static_cast<std::size_t>(i)])];
+    cumulative[d + 1] = cumulative[d] + cost;
+  }
+  return balancedRanges(cumulative, P);
+}
+
+std::vector<double> wordCosts(std::span<const std::int64_t> frequency, int topics, PartitionBalance balance) {
+  std::vector<double> cost(frequency.size(), 1.0);
+  if (balance == PartitionBalance::WordTopics)
+    for (std::size_t w = 0; w < cost.size(); ++w) cost[w] = sparseStartCost(frequency[w], topics);
+  return cost;
+}
+
+CorpusPlan planChain(const Corpus& corpus, int topics, int partitions, PartitionBalance balance) {
+  const auto frequency = wordFrequencies(corpus);
+  const auto ranges = partitionDocuments(corpus, frequency, topics, partitions, balance);
+  CorpusPlan plan;
+  for (const auto& range : ranges) plan.partitionEnds.push_back(static_cast<std::int64_t>(range.end));
+  plan.wordGroups = balancedWordGroups(corpus, ranges, wordCosts(frequency, topics, balance));
+  return plan;
 }
 
 std::vector<DocumentRange> balancedRanges(std::span<const std::int64_t> offsets, std::size_t parts) {

@@ -10,6 +10,7 @@
 #include <Eigen/Core>
 
 #include "core/data/corpus.hpp"
+#include "core/data/corpus_share.hpp"
 #include "core/models/topic/dirichlet_hyperparameters.hpp"
 #include "core/util/random.hpp"
 
@@ -37,20 +38,32 @@ class LdaGibbsState {
   // Splits the documents into `partitions` contiguous ranges of about equal work (`balance`)
   // and gives each range its stream Rng(seed, index). Assignments start uniformly at random,
   // drawn from the same streams (so they too depend only on seed and partitioning).
+  //
+  // With a `share` (a distributed fit, data/corpus_share.hpp) the ranges and word groups are its
+  // plan's, which process 0 made as above on the whole corpus, and the word frequencies, token
+  // count and longest document are the whole corpus's; `corpus` may then hold only some of the
+  // documents' tokens (the rest empty), whose topics alone this state draws and holds.
   LdaGibbsState(const Corpus& corpus, int topics, double alpha, double beta, int partitions, std::uint64_t seed,
-                PartitionBalance balance = PartitionBalance::Tokens);
+                PartitionBalance balance = PartitionBalance::Tokens, const CorpusShare* share = nullptr);
 
   const Corpus& corpus() const noexcept { return m_corpus; }
   int topics() const noexcept { return m_topics; }
   int vocabularySize() const noexcept { return m_vocabulary; }
-  std::int64_t tokenCount() const noexcept { return static_cast<std::int64_t>(m_z.size()); }
+  // Tokens of the whole corpus, also where this state holds a share of them.
+  std::int64_t tokenCount() const noexcept { return m_tokens; }
+  // Whether this state holds every token's topic: not on a process other than 0 of a
+  // distributed fit, which holds its own documents' only.
+  bool holdsEveryToken() const noexcept { return static_cast<std::int64_t>(m_z.size()) == m_tokens; }
 
-  // Topic of every token, in corpus token order; the kernels update it in place.
+  // Topic of every token the corpus holds, in corpus token order; the kernels update it in place.
   std::span<std::int32_t> assignments() noexcept { return m_z; }
   std::span<const std::int32_t> assignments() const noexcept { return m_z; }
 
   const std::vector<DocumentRange>& partitions() const noexcept { return m_partitions; }
   Rng& rng(std::size_t partition) noexcept { return m_rngs[partition].rng; }
+  // Each word's group, for the kernels that sample the partitions' tokens a word group per round
+  // (balancedWordGroups, with the work of a token as `balance` weighs it): the plan's, if any.
+  std::vector<std::uint32_t> wordGroups() const;
 
   const std::vector<std::int64_t>& wordFrequencies() const noexcept { return m_wordFrequency; }
   std::int64_t maxWordFrequency() const noexcept { return m_maxWordFrequency; }
@@ -89,9 +102,10 @@ class LdaGibbsState {
   // computed in doubles and rounded once.
   void documentTopics(Eigen::MatrixXf& out, std::span<const std::int64_t> rows) const;
 
-  // Every token's topic grouped by word (a counting sort): word w's topics are
-  // topics[start[w], start[w + 1]). How the kernels build their word-topic counts.
-  void topicsByWord(std::vector<std::int64_t>& start, std::vector<std::int32_t>& topics) const;
+  // The topics of the tokens of `documents` grouped by word (a counting sort): word w's topics
+  // are topics[start[w], start[w + 1]). How the kernels build their word-topic counts (of a
+  // distributed chain's own documents, which its processes then add up).
+  void topicsByWord(DocumentRange documents, std::vector<std::int64_t>& start, std::vector<std::int32_t>& topics) const;
 
   // The assignments split by document, for FitResult::tokenTopics.
   std::vector<std::vector<std::int32_t>> tokenTopics() const;
@@ -101,8 +115,11 @@ class LdaGibbsState {
   void fillDocumentTopics(Matrix& out, std::span<const std::int64_t> rows) const;
 
   const Corpus& m_corpus;
+  const CorpusShare* m_share;
   int m_topics;
   int m_vocabulary;
+  PartitionBalance m_balance;
+  std::int64_t m_tokens;
   std::vector<double> m_alpha;
   double m_alphaSum = 0.0;
   double m_beta;
@@ -118,6 +135,20 @@ class LdaGibbsState {
   std::int64_t m_maxWordFrequency = 0;
   std::int64_t m_maxCount = 0;
 };
+
+// The ranges of `partitions` partitions of `corpus` (at most one per document) of about equal
+// work as `balance` weighs it, its words seen `frequency` times: how LdaGibbsState and a
+// distributed fit's plan cut them.
+std::vector<DocumentRange> partitionDocuments(const Corpus& corpus, std::span<const std::int64_t> frequency, int topics,
+                                              int partitions, PartitionBalance balance);
+
+// What a token of each word costs the kernels whose partitions `balance` balances (sparseStartCost,
+// or one each), for balancedWordGroups.
+std::vector<double> wordCosts(std::span<const std::int64_t> frequency, int topics, PartitionBalance balance);
+
+// The partitions and word groups a distributed chain of `processes` processes samples `corpus`
+// with (ModelInfo::planCorpus): what LdaGibbsState and the kernels make in one process.
+CorpusPlan planChain(const Corpus& corpus, int topics, int partitions, PartitionBalance balance);
 
 // Splits items 0..n-1, item j weighing offsets[j + 1] - offsets[j], into `parts` <= max(n, 1)
 // contiguous ranges of about equal weight, none empty unless n = 0.

@@ -444,13 +444,11 @@ class WordwiseGibbsKernel {
     const auto& corpus = state.corpus();
     if (corpus.documentCount() > std::numeric_limits<std::uint32_t>::max())
       throw std::invalid_argument("the wordwise sampler holds at most 2^32 - 1 documents");
-    if (m_ring.active()) m_ring.gatherAssignments(m_state);
     buildCounts();
     const std::size_t P = state.partitions().size();
     const auto V = static_cast<std::size_t>(state.vocabularySize());
     m_groupWords.assign(P, {});
-    const std::vector<double> cost(V, 1.0);
-    const auto groupOf = balancedWordGroups(corpus, state.partitions(), cost);
+    const auto groupOf = state.wordGroups();
     for (std::size_t w = 0; w < V; ++w) m_groupWords[groupOf[w]].push_back(static_cast<std::uint32_t>(w));
     const auto documents = m_ring.documents(state);
     m_tokenBase = static_cast<std::size_t>(corpus.offsets[documents.begin]);
@@ -504,13 +502,13 @@ class WordwiseGibbsKernel {
   }
 
   // Writes the tokens' topics into the state's assignments (document order) when `assignments`,
-  // and in a distributed chain makes the whole table, and then every token's topic, current on
-  // every process (collective: every process calls it at the same point of the chain).
+  // and in a distributed chain makes the whole table current on every process, and then every
+  // token's topic on process 0 (collective: every process calls it at the same point of the chain).
   void synchronize(bool assignments) {
     if (m_ring.active()) m_ring.makeTableCurrent(m_groupWords, m_wordStart, m_words);
     if (!assignments) return;
     storeAssignments();
-    if (m_ring.active()) m_ring.gatherAssignments(m_state);
+    if (m_ring.active()) m_ring.gatherAssignmentsOnProcessZero(m_state);
   }
 
   // The histograms of n_dk for the re-estimation of alpha, from the state's assignments made
@@ -602,12 +600,15 @@ class WordwiseGibbsKernel {
       std::sort(out, packCounts(counts, out, end, m_bits), std::greater<Packed>());
       counts.clear();
     };
+    // Word lists from this process's documents' tokens, summed over the processes below, each of
+    // the places its word's tokens in the whole corpus may fill.
+    const auto [firstDocument, endDocument] = m_ring.documents(m_state);
     std::vector<std::int64_t> start;
     std::vector<std::int32_t> topicsByWord;
-    m_state.topicsByWord(start, topicsByWord);
+    m_state.topicsByWord({firstDocument, endDocument}, start, topicsByWord);
+    const auto& frequency = m_state.wordFrequencies();
     m_wordStart.assign(V + 1, 0);
-    for (std::size_t w = 0; w < V; ++w)
-      m_wordStart[w + 1] = m_wordStart[w] + std::min<std::int64_t>(start[w + 1] - start[w], m_K);
+    for (std::size_t w = 0; w < V; ++w) m_wordStart[w + 1] = m_wordStart[w] + std::min<std::int64_t>(frequency[w], m_K);
     m_words.assign(static_cast<std::size_t>(m_wordStart[V]), Packed{0});
     for (std::size_t w = 0; w < V; ++w) {
       for (auto j = start[w]; j < start[w + 1]; ++j)
@@ -616,7 +617,6 @@ class WordwiseGibbsKernel {
     }
     // Only this process's documents have lists (places): the others' are sampled elsewhere.
     const std::size_t D = corpus.documentCount();
-    const auto [firstDocument, endDocument] = m_ring.documents(m_state);
     m_documentStart.assign(D + 1, 0);
     for (std::size_t d = 0; d < D; ++d)
       m_documentStart[d + 1] =
@@ -630,7 +630,10 @@ class WordwiseGibbsKernel {
         counts.add(static_cast<std::size_t>(z[i]), 1);
       keep(m_documents.data() + m_documentStart[d], m_documents.data() + m_documentStart[d + 1]);
     }
-    for (const auto k : z) ++m_totals[static_cast<std::size_t>(k)];
+    for (auto i = static_cast<std::size_t>(corpus.offsets[firstDocument]);
+         i < static_cast<std::size_t>(corpus.offsets[endDocument]); ++i)
+      ++m_totals[static_cast<std::size_t>(z[i])];
+    if (m_ring.active()) m_ring.sumCounts(m_wordStart, m_words, m_bits, m_totals);
   }
 
   LdaGibbsState& m_state;

@@ -198,6 +198,11 @@ class CliDistributedTest : public QObject {
     QVERIFY2(other.err.contains("does not run distributed"), qPrintable(other.err));
     const auto uneven = test::runMpi(2, fitArguments(project, {"--distributed", "--partitions", "3"}));
     QCOMPARE(uneven.exitCode, 2);
+    // More partitions than the 360 training documents: process 0's plan refuses it, and both
+    // processes end with its message.
+    const auto thin = test::runMpi(2, fitArguments(project, {"--distributed", "--partitions", "400"}));
+    QCOMPARE(thin.exitCode, 2);
+    QCOMPARE(thin.err.count("at least one document per partition"), 2);
     core::Project p(project, core::Project::Access::ReadOnly);
     QVERIFY(core::listRuns(p).empty());
   }

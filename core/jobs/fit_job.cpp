@@ -208,8 +208,9 @@ nlohmann::json startOtherProcesses(Communicator& group, DataKind kind, const Run
 }
 
 // A process of a distributed fit other than 0: it fits its share of process 0's training corpus,
-// or process 0's ratings split by the same seed, and writes nothing. Process 0 checked the request against the project,
-// and every process was given the same command line, so the options resolve alike.
+// or process 0's ratings split by the same seed, and writes nothing. Process 0 checked the request
+// against the project, and every process was given the same command line, so the options resolve
+// alike.
 RunOutcome fitWithDataOfProcessZero(Communicator& group, const RunRequest& request, std::stop_token stop) {
   auto model = createModel(request.model);
   const auto& info = model->info();

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The sparse kernel's distributed schedule (lda_gibbs_sparse_kernel.hpp) with threads playing
+// The exact kernels' distributed schedule (lda_gibbs_process_ring.hpp) with threads playing
 // the processes (test::ThreadCommunicator): Q members with P partitions between them, each but
 // member 0 holding only its share of the corpus, are the one-process chain with P partitions, every
 // topic of every token the same; a stop asked of one member ends the sweep on all of them after
@@ -15,13 +15,15 @@
 #include "core/models/topic/lda_gibbs_distribution.hpp"
 #include "core/models/topic/lda_gibbs_sparse_kernel.hpp"
 #include "core/models/topic/lda_gibbs_state.hpp"
+#include "core/models/topic/lda_gibbs_wordwise_kernel.hpp"
 #include "test_case.hpp"
 #include "thread_group.hpp"
 
 using namespace latent;
 using core::topic::GibbsDistribution;
 using core::topic::LdaGibbsState;
-using Kernel = core::topic::SparseGibbsKernel<std::uint32_t>;
+using Sparse = core::topic::SparseGibbsKernel<std::uint32_t>;
+using Wordwise = core::topic::WordwiseGibbsKernel<std::uint32_t>;
 
 namespace {
 
@@ -44,12 +46,14 @@ struct ChainEnd {
   double logPrior = 0.0;
 };
 
+template <typename Kernel>
 ChainEnd oneProcessChain(const core::Corpus& corpus, int partitions, int sweeps) {
   LdaGibbsState state(corpus, kDistributedTopics, 0.1, 0.05, partitions, kDistributedSeed);
   Kernel kernel(state);
   std::vector<double> logPrior;
   for (int s = 1; s <= sweeps; ++s)
     if (!kernel.sweep({}, s == sweeps, logPrior)) return {};
+  kernel.synchronize(true);  // the wordwise kernel's tokens' topics into the state
   const auto z = state.assignments();
   return {{z.begin(), z.end()}, kernel.topicTotals(), logPrior[0]};
 }
@@ -61,10 +65,11 @@ class LdaGibbsDistributedTest : public QObject {
 
   // As in a distributed fit: member 0 holds the whole corpus and sends the others their shares
   // of it (jobs/distributed_dataset.hpp), by the plan a fit makes (planChain).
+  template <typename Kernel>
   void compare(int members, int partitions) {
     const auto corpus = distributedTestCorpus();
     constexpr int sweeps = 12;
-    const ChainEnd reference = oneProcessChain(corpus, partitions, sweeps);
+    const ChainEnd reference = oneProcessChain<Kernel>(corpus, partitions, sweeps);
     QVERIFY(!reference.topics.empty());
 
     test::ThreadGroup group(members);
@@ -132,14 +137,26 @@ class LdaGibbsDistributedTest : public QObject {
   }
 
  private Q_SLOTS:
-  void twoMembersAreTheChainWithTwoPartitions() { compare(2, 2); }
-  void twoMembersOfTwoPartitionsEachAreTheChainWithFour() { compare(2, 4); }
-  void threeMembersAreTheChainWithThreePartitions() { compare(3, 3); }
+  // Each with both exact kernels, which hold a process's tokens differently (the wordwise kernel
+  // in its own order).
+  void twoMembersAreTheChainWithTwoPartitions() {
+    compare<Sparse>(2, 2);
+    compare<Wordwise>(2, 2);
+  }
+  void twoMembersOfTwoPartitionsEachAreTheChainWithFour() {
+    compare<Sparse>(2, 4);
+    compare<Wordwise>(2, 4);
+  }
+  void threeMembersAreTheChainWithThreePartitions() {
+    compare<Sparse>(3, 3);
+    compare<Wordwise>(3, 3);
+  }
 
   // A different chain with P partitions than with one: the comparison above could tell them apart.
   void partitionsChangeTheChain() {
     const auto corpus = distributedTestCorpus();
-    QVERIFY(oneProcessChain(corpus, 2, 12).topics != oneProcessChain(corpus, 1, 12).topics);
+    QVERIFY(oneProcessChain<Sparse>(corpus, 2, 12).topics != oneProcessChain<Sparse>(corpus, 1, 12).topics);
+    QVERIFY(oneProcessChain<Wordwise>(corpus, 2, 12).topics != oneProcessChain<Wordwise>(corpus, 1, 12).topics);
   }
 
   // Member 1 alone is asked to stop: both members end the sweep after the same round, both
@@ -157,7 +174,7 @@ class LdaGibbsDistributedTest : public QObject {
         std::stop_source own;
         GibbsDistribution distribution{&communicator, own.get_token(), {}};
         LdaGibbsState state(corpus, kDistributedTopics, 0.1, 0.05, 2, kDistributedSeed);
-        Kernel kernel(state, &distribution);
+        Sparse kernel(state, &distribution);
         std::vector<double> logPrior;
         for (int s = 1; s <= 10; ++s) {
           if (r == 1 && s == 4) own.request_stop();

@@ -14,16 +14,23 @@ std::vector<std::int64_t> wordFrequencies(const Corpus& corpus) {
   return frequency;
 }
 
+double squaredDocumentLengths(const Corpus& corpus) {
+  double squares = 0.0;
+  for (std::size_t d = 0; d < corpus.documentCount(); ++d) {
+    const auto length = static_cast<double>(corpus.documentLength(d));
+    squares += length * length;
+  }
+  return squares;
+}
+
 CorpusShare describeCorpus(const Corpus& corpus, CorpusPlan plan) {
   CorpusShare share;
   share.plan = std::move(plan);
   share.tokens = static_cast<std::int64_t>(corpus.tokenCount());
   share.wordFrequencies = wordFrequencies(corpus);
-  for (std::size_t d = 0; d < corpus.documentCount(); ++d) {
-    const auto length = static_cast<std::int64_t>(corpus.documentLength(d));
-    share.longestDocument = std::max(share.longestDocument, length);
-    share.squaredLengths += static_cast<double>(length) * static_cast<double>(length);
-  }
+  for (std::size_t d = 0; d < corpus.documentCount(); ++d)
+    share.longestDocument = std::max(share.longestDocument, static_cast<std::int64_t>(corpus.documentLength(d)));
+  share.squaredLengths = squaredDocumentLengths(corpus);
   return share;
 }
 

@@ -38,6 +38,9 @@ struct CorpusShare {
 // How often each word occurs in `corpus`.
 std::vector<std::int64_t> wordFrequencies(const Corpus& corpus);
 
+// The sum over `corpus`'s documents of their length squared, added in document order.
+double squaredDocumentLengths(const Corpus& corpus);
+
 // `plan` with the figures of the whole `corpus` it was made on.
 CorpusShare describeCorpus(const Corpus& corpus, CorpusPlan plan);
 

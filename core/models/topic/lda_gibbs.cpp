@@ -49,12 +49,6 @@ constexpr std::int64_t kHarmonicWindow = 100;
 // Start 1 is the chain a single start would be, so restarts = 1 is exactly the run without restarts.
 constexpr std::uint64_t kLdaGibbsRestartStream = 0x4C44414749424253ULL;  // "LDAGIBBS"
 
-// The partitions of a chain: --partitions, or by default `threads` per process.
-int partitionsOf(const LdaGibbsOptions& options, int processes, int threads) {
-  return static_cast<int>(options.partitions > 0 ? options.partitions
-                                                 : static_cast<std::int64_t>(processes) * std::max(1, threads));
-}
-
 void checkDocumentsPerPartition(std::size_t documents, int partitions) {
   if (documents < static_cast<std::size_t>(partitions))
     throw UsageError("a distributed fit needs at least one document per partition (" + std::to_string(partitions) +
@@ -71,8 +65,8 @@ topic::PartitionBalance balanceOf(const LdaGibbsOptions& options) {
 // The corpus's mean document length weighted by tokens, of every document also where this process
 // holds a share of them.
 double documentLengthOf(const FitData& data) {
-  if (data.share == nullptr) return tokenWeightedDocumentLength(*data.corpus);
-  return data.share->tokens > 0 ? data.share->squaredLengths / static_cast<double>(data.share->tokens) : 0.0;
+  return data.share == nullptr ? tokenWeightedDocumentLength(*data.corpus)
+                               : tokenWeightedDocumentLength(data.share->squaredLengths, data.share->tokens);
 }
 
 ModelInfo ldaGibbsInfo() {
@@ -116,7 +110,7 @@ ModelInfo ldaGibbsInfo() {
   info.planCorpus = [](const Corpus& training, const nlohmann::json& json, int processes, int threads) {
     const auto options =
         LdaGibbsOptions::table().parse(json, "lda-gibbs").resolved(true, tokenWeightedDocumentLength(training));
-    const int partitions = partitionsOf(options, processes, threads);
+    const int partitions = options.partitionsFor(processes, threads);
     checkDocumentsPerPartition(training.documentCount(), partitions);
     return topic::planChain(training, static_cast<int>(options.topics), partitions, balanceOf(options));
   };
@@ -667,7 +661,7 @@ class LdaGibbsModel final : public DescribedModel<&ldaGibbsInfo> {
     }
     // A distributed chain's partitions are those process 0 planned (ldaGibbsInfo's planCorpus).
     const int partitions = data.share != nullptr ? static_cast<int>(data.share->plan.partitionEnds.size())
-                                                 : partitionsOf(options, processes, settings.threads);
+                                                 : options.partitionsFor(processes, settings.threads);
     if (processes > 1) checkDocumentsPerPartition(data.corpus->documentCount(), partitions);
     topic::GibbsDistribution distribution{group, stop, {}};
     topic::GibbsDistribution* const distributed = processes > 1 ? &distribution : nullptr;

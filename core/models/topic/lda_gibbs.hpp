@@ -68,6 +68,8 @@ struct LdaGibbsOptions {
   // fewer than kAutoShortChainSweeps gets one, of kAutoShortChainWarpStartSweeps (table() in
   // lda_gibbs_options.cpp says why).
   LdaGibbsOptions resolved(bool distributed, double documentLength) const;
+  // The chain's partitions: `partitions`, or by default `threads` per process.
+  int partitionsFor(int processes, int threads) const;
   static constexpr double kAutoWordwiseDocumentLength = 2500.0;
   static constexpr std::int64_t kAutoOneStartTopics = 500;
   static constexpr std::int64_t kAutoWarpTopics = 2000;
@@ -81,6 +83,9 @@ struct LdaGibbsOptions {
 // The mean length of a token's document, sum_d L_d^2 / sum_d L_d (0 without tokens): what `auto`
 // chooses the exact sampler by (LdaGibbsOptions::resolved).
 double tokenWeightedDocumentLength(const Corpus& corpus);
+// The same from a corpus's squared document lengths and tokens (data/corpus_share.hpp: of the whole
+// corpus where a process holds a share of it).
+double tokenWeightedDocumentLength(double squaredLengths, std::int64_t tokens);
 
 // The chain's random start (results/topic_results.hpp) is kept for corpora of at most this many tokens.
 using topic::kInitialTokenTopics;

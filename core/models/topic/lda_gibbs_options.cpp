@@ -3,17 +3,21 @@
 #include "core/models/topic/lda_gibbs.hpp"
 
 #include "core/data/corpus.hpp"
+#include "core/data/corpus_share.hpp"
 #include "core/models/topic/topic_model_support.hpp"
 
 namespace latent::core {
 
+double tokenWeightedDocumentLength(double squaredLengths, std::int64_t tokens) {
+  return tokens > 0 ? squaredLengths / static_cast<double>(tokens) : 0.0;
+}
+
 double tokenWeightedDocumentLength(const Corpus& corpus) {
-  double squares = 0.0;
-  for (std::size_t d = 0; d < corpus.documentCount(); ++d) {
-    const auto length = static_cast<double>(corpus.documentLength(d));
-    squares += length * length;
-  }
-  return corpus.tokenCount() > 0 ? squares / static_cast<double>(corpus.tokenCount()) : 0.0;
+  return tokenWeightedDocumentLength(squaredDocumentLengths(corpus), static_cast<std::int64_t>(corpus.tokenCount()));
+}
+
+int LdaGibbsOptions::partitionsFor(int processes, int threads) const {
+  return static_cast<int>(partitions > 0 ? partitions : static_cast<std::int64_t>(processes) * std::max(1, threads));
 }
 
 LdaGibbsOptions LdaGibbsOptions::resolved(bool distributed, double documentLength) const {

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "core/models/topic/lda_gibbs_distribution.hpp"
+#include "core/models/topic/lda_gibbs_packed_lists.hpp"
 #include "core/util/communicator.hpp"
 
 namespace latent::core::topic {
@@ -179,9 +180,7 @@ class ProcessRing {
     const auto processes = static_cast<std::size_t>(group().size());
     const std::size_t pieces = 4 * processes;
     const Packed mask = (Packed{1} << bits) - 1;
-    std::vector<std::int64_t> counts(totals.size(), 0);
-    std::vector<std::size_t> touched;
-    std::vector<Packed> merged;
+    SparseCounts counts(totals.size());
     std::vector<std::uint32_t> words;
     for (std::size_t piece = 0; piece < pieces; ++piece) {
       words.clear();
@@ -198,23 +197,18 @@ class ProcessRing {
           for (std::uint32_t j = 0; j < n; ++j) {
             const auto entry = reader.read<Packed>();
             const auto k = static_cast<std::size_t>(entry & mask);
-            if (k >= counts.size()) throw CommunicatorError("a word's counts name a topic past the last");
-            if (counts[k] == 0) touched.push_back(k);
-            counts[k] += static_cast<std::int64_t>(entry >> bits);
+            if (k >= totals.size()) throw CommunicatorError("a word's counts name a topic past the last");
+            counts.add(k, static_cast<std::int32_t>(entry >> bits));
           }
         }
-        merged.clear();
-        for (const auto k : touched) {
-          merged.push_back((static_cast<Packed>(counts[k]) << bits) | static_cast<Packed>(k));
-          counts[k] = 0;
-        }
-        touched.clear();
-        const auto first = static_cast<std::size_t>(offsets[w]), last = static_cast<std::size_t>(offsets[w + 1]);
-        if (merged.size() > last - first) throw CommunicatorError("a word's summed counts do not fit its list");
-        std::sort(merged.begin(), merged.end(), std::greater<Packed>());
-        std::copy(merged.begin(), merged.end(), table.begin() + static_cast<std::ptrdiff_t>(first));
-        std::fill(table.begin() + static_cast<std::ptrdiff_t>(first + merged.size()),
-                  table.begin() + static_cast<std::ptrdiff_t>(last), Packed{0});
+        Packed* const first = table.data() + offsets[w];
+        Packed* const last = table.data() + offsets[w + 1];
+        if (counts.nonzero().size() > static_cast<std::size_t>(last - first))
+          throw CommunicatorError("a word's summed counts do not fit its list");
+        // As a kernel builds a list. The places past it stay zero: this process's own list, which
+        // they held, had no more topics than the sum.
+        std::sort(first, packCounts(counts, first, last, bits), std::greater<Packed>());
+        counts.clear();
       }
       for (const auto& reader : readers)
         if (!reader.done()) throw CommunicatorError("a process sent counts of more words than the piece's");

@@ -44,4 +44,13 @@ std::pair<std::int64_t, std::int64_t> documentsOfProcess(const CorpusPlan& plan,
   return {first == 0 ? 0 : plan.partitionEnds[first - 1], plan.partitionEnds[first + perProcess - 1]};
 }
 
+std::pair<std::int64_t, std::int64_t> heldoutOfProcess(const CorpusShare& share, int q) {
+  const auto& ends = share.heldoutEnds;
+  if (ends.empty()) return {0, 0};
+  if (q < 0 || static_cast<std::size_t>(q) >= ends.size())
+    throw std::invalid_argument("held-out documents planned for " + std::to_string(ends.size()) +
+                                " processes have none for process " + std::to_string(q));
+  return {q == 0 ? 0 : ends[static_cast<std::size_t>(q) - 1], ends[static_cast<std::size_t>(q)]};
+}
+
 }  // namespace latent::core

@@ -33,6 +33,10 @@ struct CorpusShare {
   std::vector<std::int64_t> wordFrequencies;  // over every document
   std::int64_t longestDocument = 0;           // tokens
   double squaredLengths = 0.0;                // the sum over documents of their length squared
+  // The held-out documents each process scores at the evaluations: process q those in
+  // [heldoutEnds[q - 1], heldoutEnds[q]) (eval/heldout.hpp, heldoutEndsOfProcesses); empty when
+  // nothing is held out or the model scores them on process 0 alone.
+  std::vector<std::int64_t> heldoutEnds;
 };
 
 // How often each word occurs in `corpus`.
@@ -46,5 +50,8 @@ CorpusShare describeCorpus(const Corpus& corpus, CorpusPlan plan);
 
 // The documents [first, end) of process q of `processes`: those of its partitions.
 std::pair<std::int64_t, std::int64_t> documentsOfProcess(const CorpusPlan& plan, int q, int processes);
+
+// The held-out documents [first, end) process q scores ({0, 0} when none are held out).
+std::pair<std::int64_t, std::int64_t> heldoutOfProcess(const CorpusShare& share, int q);
 
 }  // namespace latent::core

@@ -74,6 +74,24 @@ CorpusSplit splitForDocumentCompletion(const Corpus& corpus, double fraction, st
   return split;
 }
 
+std::vector<std::int64_t> heldoutEndsOfProcesses(const HeldoutDocuments& heldout, int processes) {
+  // Folding in costs about the same per token of either half (the observed half is swept, the
+  // scored half read once per topic), so both count.
+  const std::size_t H = heldout.size();
+  std::vector<std::int64_t> cumulative(H + 1, 0);
+  for (std::size_t d = 0; d < H; ++d)
+    cumulative[d + 1] = cumulative[d] + static_cast<std::int64_t>(heldout.observed.documentLength(d) +
+                                                                  heldout.scored.documentLength(d));
+  const auto Q = static_cast<std::int64_t>(std::max(processes, 1));
+  std::vector<std::int64_t> ends(static_cast<std::size_t>(Q), static_cast<std::int64_t>(H));
+  for (std::int64_t q = 1; q < Q; ++q) {
+    const std::int64_t target = cumulative.back() * q / Q;
+    ends[static_cast<std::size_t>(q - 1)] =
+        std::lower_bound(cumulative.begin(), cumulative.end(), target) - cumulative.begin();
+  }
+  return ends;
+}
+
 Corpus wholeHeldoutDocuments(const HeldoutDocuments& heldout) {
   Corpus whole;
   whole.words = heldout.observed.words;

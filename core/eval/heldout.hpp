@@ -43,4 +43,10 @@ Corpus wholeHeldoutDocuments(const HeldoutDocuments& heldout);
 // fraction = 0 gives everything to training.
 CorpusSplit splitForDocumentCompletion(const Corpus& corpus, double fraction, std::uint64_t seed);
 
+// The held-out documents each of `processes` processes of a distributed fit scores at its
+// evaluations: process q those in [ends[q - 1], ends[q]) (from 0 for q = 0), contiguous, each cut
+// where the running count of tokens (both halves) reaches q/Q of the total. A process may get
+// none when there are fewer documents than processes.
+std::vector<std::int64_t> heldoutEndsOfProcesses(const HeldoutDocuments& heldout, int processes);
+
 }  // namespace latent::core

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <vector>
 
 #include "core/eval/perplexity.hpp"
@@ -35,16 +36,16 @@ void countWords(std::span<const std::int32_t> words, std::vector<std::int32_t>& 
   ids.resize(out);
 }
 
-// Scores every held-out document under `protocol`: `score(d, conditioned, target, seed)` returns the
-// log probability of the words `target` given the words `conditioned` the model may fit to.
-// Parallel over documents; each document's number depends on that document alone.
+// Scores held-out documents [first, end) under `protocol`: `score(d, conditioned, target, seed)`
+// returns the log probability of the words `target` given the words `conditioned` the model may
+// fit to. Parallel over documents; each document's number depends on that document alone.
 template <typename Score>
-TopicHeldoutScore scoreDocuments(const HeldoutDocuments& heldout, HeldoutProtocol protocol, std::uint64_t seed,
-                                 Score&& score) {
-  const std::size_t D = heldout.size();
-  std::vector<double> logLik(D, 0.0);
-  std::vector<std::int64_t> lengths(D, 0);
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, D, 8), [&](const auto& range) {
+HeldoutTerms scoreDocuments(const HeldoutDocuments& heldout, std::size_t first, std::size_t end,
+                            HeldoutProtocol protocol, std::uint64_t seed, Score&& score) {
+  HeldoutTerms terms;
+  terms.logLikelihoods.assign(end - first, 0.0);
+  terms.tokens.assign(end - first, 0);
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(first, end, 8), [&](const auto& range) {
     std::vector<std::int32_t> words;
     for (std::size_t d = range.begin(); d != range.end(); ++d) {
       const auto observed = heldout.observed.document(d);
@@ -54,41 +55,51 @@ TopicHeldoutScore scoreDocuments(const HeldoutDocuments& heldout, HeldoutProtoco
       // Full folding-in scores the very words it was fitted on; document completion only the rest.
       const std::span<const std::int32_t> target =
           protocol == HeldoutProtocol::FullFoldingIn ? std::span<const std::int32_t>(words) : scored;
-      logLik[d] = score(d, std::span<const std::int32_t>(words), target,
-                        seed ^ (kFoldInStream + static_cast<std::uint64_t>(heldout.documents[d])));
-      lengths[d] = static_cast<std::int64_t>(target.size());
+      terms.logLikelihoods[d - first] =
+          score(d, std::span<const std::int32_t>(words), target,
+                seed ^ (kFoldInStream + static_cast<std::uint64_t>(heldout.documents[d])));
+      terms.tokens[d - first] = static_cast<std::int64_t>(target.size());
     }
   });
-  TopicHeldoutScore result;
-  result.perplexity = perplexityPerDocument(logLik, lengths);
-  result.perplexityPerToken = perplexityPerToken(logLik, lengths);
-  result.documents = static_cast<std::int64_t>(D);
-  for (const auto n : lengths) result.tokens += n;
-  return result;
+  return terms;
+}
+
+template <typename Score>
+TopicHeldoutScore scoreDocuments(const HeldoutDocuments& heldout, HeldoutProtocol protocol, std::uint64_t seed,
+                                 Score&& score) {
+  return combineHeldoutTerms(scoreDocuments(heldout, 0, heldout.size(), protocol, seed, std::forward<Score>(score)));
+}
+
+// The score of a mixture of topics: log sum_k theta_k phi_kw over the target words, theta from
+// `foldIn(d, words, seed, theta)`.
+template <typename DocumentFold>
+auto mixtureScore(const TopicColumns& topicWord, DocumentFold&& foldIn) {
+  return [&topicWord, foldIn](std::size_t d, std::span<const std::int32_t> words, std::span<const std::int32_t> target,
+                              std::uint64_t s) {
+    const auto K = topicWord.topics();
+    thread_local std::vector<double> column;
+    column.resize(static_cast<std::size_t>(K));
+    Eigen::VectorXd theta(K);
+    foldIn(d, words, s, theta);
+    double sum = 0.0;
+    for (const auto w : target) {
+      topicWord.column(w, column.data());
+      sum += std::log(topicDot(theta.data(), column.data(), K));
+    }
+    return sum;
+  };
+}
+
+auto ignoringDocument(const FoldIn& foldIn) {
+  return [&foldIn](std::size_t, std::span<const std::int32_t> words, std::uint64_t s,
+                   Eigen::Ref<Eigen::VectorXd> theta) { foldIn(words, s, theta); };
 }
 
 struct GibbsFoldInScratch {
   std::vector<std::int32_t> ids, slot, z;
-  std::vector<double> counts, smoothing, scores;
+  std::vector<double> counts, columns, smoothing, scores;
   SparseCounts doc;  // n_dk of the document being folded in
 };
-
-// scoreHeldout with phi held as doubles or as floats: the predictive sum_k theta_k phi_kw is
-// formed in doubles either way.
-template <typename Matrix>
-TopicHeldoutScore scoreWithTopics(const HeldoutDocuments& heldout, const Matrix& topicWord, const FoldIn& foldIn,
-                                  HeldoutProtocol protocol, std::uint64_t seed) {
-  const auto K = topicWord.rows();
-  return scoreDocuments(
-      heldout, protocol, seed,
-      [&](std::size_t, std::span<const std::int32_t> words, std::span<const std::int32_t> target, std::uint64_t s) {
-        Eigen::VectorXd theta(K);
-        foldIn(words, s, theta);
-        double sum = 0.0;
-        for (const auto w : target) sum += std::log(theta.dot(topicWord.col(w).template cast<double>()));
-        return sum;
-      });
-}
 
 }  // namespace
 
@@ -96,28 +107,40 @@ const char* toString(HeldoutProtocol protocol) noexcept {
   return protocol == HeldoutProtocol::DocumentCompletion ? "document-completion" : "full-folding-in";
 }
 
+TopicHeldoutScore combineHeldoutTerms(const HeldoutTerms& terms) {
+  TopicHeldoutScore result;
+  result.perplexity = perplexityPerDocument(terms.logLikelihoods, terms.tokens);
+  result.perplexityPerToken = perplexityPerToken(terms.logLikelihoods, terms.tokens);
+  result.documents = static_cast<std::int64_t>(terms.tokens.size());
+  for (const auto n : terms.tokens) result.tokens += n;
+  return result;
+}
+
+HeldoutTerms scoreHeldoutTerms(const HeldoutDocuments& heldout, std::size_t first, std::size_t end,
+                               const TopicColumns& topicWord, const FoldIn& foldIn, HeldoutProtocol protocol,
+                               std::uint64_t seed) {
+  return scoreDocuments(heldout, first, end, protocol, seed, mixtureScore(topicWord, ignoringDocument(foldIn)));
+}
+
+TopicHeldoutScore scoreHeldout(const HeldoutDocuments& heldout, const TopicColumns& topicWord, const FoldIn& foldIn,
+                               HeldoutProtocol protocol, std::uint64_t seed) {
+  return combineHeldoutTerms(scoreHeldoutTerms(heldout, 0, heldout.size(), topicWord, foldIn, protocol, seed));
+}
+
 TopicHeldoutScore scoreHeldout(const HeldoutDocuments& heldout, const Eigen::MatrixXd& topicWord, const FoldIn& foldIn,
                                HeldoutProtocol protocol, std::uint64_t seed) {
-  return scoreWithTopics(heldout, topicWord, foldIn, protocol, seed);
+  return scoreHeldout(heldout, DenseTopicColumns(topicWord), foldIn, protocol, seed);
 }
 
 TopicHeldoutScore scoreHeldout(const HeldoutDocuments& heldout, const Eigen::MatrixXf& topicWord, const FoldIn& foldIn,
                                HeldoutProtocol protocol, std::uint64_t seed) {
-  return scoreWithTopics(heldout, topicWord, foldIn, protocol, seed);
+  return scoreHeldout(heldout, DenseTopicColumns(topicWord), foldIn, protocol, seed);
 }
 
 TopicHeldoutScore scoreHeldoutByDocument(const HeldoutDocuments& heldout, const Eigen::MatrixXd& topicWord,
                                          const DocumentFoldIn& foldIn, HeldoutProtocol protocol, std::uint64_t seed) {
-  const auto K = topicWord.rows();
-  return scoreDocuments(
-      heldout, protocol, seed,
-      [&](std::size_t d, std::span<const std::int32_t> words, std::span<const std::int32_t> target, std::uint64_t s) {
-        Eigen::VectorXd theta(K);
-        foldIn(d, words, s, theta);
-        double sum = 0.0;
-        for (const auto w : target) sum += std::log(theta.dot(topicWord.col(w)));
-        return sum;
-      });
+  const DenseTopicColumns columns(topicWord);
+  return scoreDocuments(heldout, protocol, seed, mixtureScore(columns, std::cref(foldIn)));
 }
 
 TopicHeldoutScore scoreHeldout(const HeldoutDocuments& heldout, const LogPredictive& predictive,
@@ -166,27 +189,28 @@ FoldIn variationalFoldIn(const Eigen::MatrixXd& topicWord, Eigen::VectorXd alpha
 // O(N_d + log K) rather than O(K): at large K the dense draw made held-out evaluation a large
 // share of a fit's time (tests/benchmarks/README.md, "Held-out evaluation of a Gibbs run"). Same
 // conditional, so the same chain in distribution as the dense draw it replaced.
-template <typename Scalar>
-FoldIn gibbsFoldInOver(const Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic>& topicWord, Eigen::VectorXd alpha,
-                       int sweeps, int burnIn) {
-  return [&topicWord, alpha = std::move(alpha), sweeps, burnIn](std::span<const std::int32_t> words, std::uint64_t seed,
-                                                                Eigen::Ref<Eigen::VectorXd> theta) {
-    const auto K = static_cast<std::size_t>(topicWord.rows());
+// `topicWord` may be held by the fold-in (a dense matrix's columns) or not (null deleter).
+FoldIn gibbsFoldInOver(std::shared_ptr<const TopicColumns> topicWord, Eigen::VectorXd alpha, int sweeps, int burnIn) {
+  return [topicWord = std::move(topicWord), alpha = std::move(alpha), sweeps, burnIn](
+             std::span<const std::int32_t> words, std::uint64_t seed, Eigen::Ref<Eigen::VectorXd> theta) {
+    const auto K = static_cast<std::size_t>(topicWord->topics());
     thread_local GibbsFoldInScratch s;  // reused across documents: nothing is allocated per token
     Rng rng(seed);
     const std::size_t n = words.size();
 
-    // Distinct words, each token's index among them, and their smoothing parts' cumulative sums.
+    // Distinct words, each token's index among them, their columns of phi and their smoothing
+    // parts' cumulative sums.
     countWords(words, s.ids, s.counts);
     s.slot.resize(n);
     for (std::size_t i = 0; i < n; ++i)
       s.slot[i] = static_cast<std::int32_t>(std::lower_bound(s.ids.begin(), s.ids.end(), words[i]) - s.ids.begin());
+    s.columns.resize(s.ids.size() * K);
     s.smoothing.resize(s.ids.size() * K);
     for (std::size_t j = 0; j < s.ids.size(); ++j) {
-      const Scalar* phi = topicWord.col(s.ids[j]).data();
+      double* phi = s.columns.data() + j * K;
+      topicWord->column(s.ids[j], phi);
       double sum = 0.0;
-      for (std::size_t k = 0; k < K; ++k)
-        s.smoothing[j * K + k] = sum += static_cast<double>(phi[k]) * alpha[static_cast<Eigen::Index>(k)];
+      for (std::size_t k = 0; k < K; ++k) s.smoothing[j * K + k] = sum += phi[k] * alpha[static_cast<Eigen::Index>(k)];
     }
 
     s.doc.reset(K);
@@ -194,7 +218,7 @@ FoldIn gibbsFoldInOver(const Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynami
     s.z.resize(n);
     // A topic for token i from its conditional given the counts of s.doc (which leave it out).
     const auto draw = [&](std::size_t i) {
-      const Scalar* phi = topicWord.col(words[i]).data();
+      const double* phi = s.columns.data() + static_cast<std::size_t>(s.slot[i]) * K;
       const double* smoothing = s.smoothing.data() + static_cast<std::size_t>(s.slot[i]) * K;
       const auto docTopics = s.doc.nonzero();
       // Two running sums, even and odd topics, so that a term does not wait for the previous one.
@@ -202,12 +226,12 @@ FoldIn gibbsFoldInOver(const Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynami
       std::size_t j = 0;
       for (; j + 1 < docTopics.size(); j += 2) {
         const auto k0 = static_cast<std::size_t>(docTopics[j]), k1 = static_cast<std::size_t>(docTopics[j + 1]);
-        evenMass += s.scores[j] = static_cast<double>(phi[k0]) * s.doc[k0];
-        oddMass += s.scores[j + 1] = static_cast<double>(phi[k1]) * s.doc[k1];
+        evenMass += s.scores[j] = phi[k0] * s.doc[k0];
+        oddMass += s.scores[j + 1] = phi[k1] * s.doc[k1];
       }
       if (j < docTopics.size()) {
         const auto k = static_cast<std::size_t>(docTopics[j]);
-        evenMass += s.scores[j] = static_cast<double>(phi[k]) * s.doc[k];
+        evenMass += s.scores[j] = phi[k] * s.doc[k];
       }
       const double docMass = evenMass + oddMass;
       double u = rng.uniform() * (docMass + smoothing[K - 1]);
@@ -254,12 +278,19 @@ FoldIn gibbsFoldInOver(const Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynami
   };
 }
 
+FoldIn gibbsFoldIn(const TopicColumns& topicWord, Eigen::VectorXd alpha, int sweeps, int burnIn) {
+  return gibbsFoldInOver(std::shared_ptr<const TopicColumns>(std::shared_ptr<const TopicColumns>(), &topicWord),
+                         std::move(alpha), sweeps, burnIn);
+}
+
 FoldIn gibbsFoldIn(const Eigen::MatrixXd& topicWord, Eigen::VectorXd alpha, int sweeps, int burnIn) {
-  return gibbsFoldInOver(topicWord, std::move(alpha), sweeps, burnIn);
+  return gibbsFoldInOver(std::make_shared<DenseTopicColumns<Eigen::MatrixXd>>(topicWord), std::move(alpha), sweeps,
+                         burnIn);
 }
 
 FoldIn gibbsFoldIn(const Eigen::MatrixXf& topicWord, Eigen::VectorXd alpha, int sweeps, int burnIn) {
-  return gibbsFoldInOver(topicWord, std::move(alpha), sweeps, burnIn);
+  return gibbsFoldInOver(std::make_shared<DenseTopicColumns<Eigen::MatrixXf>>(topicWord), std::move(alpha), sweeps,
+                         burnIn);
 }
 
 FoldIn emFoldIn(const Eigen::MatrixXd& topicWord, int iterations, double smoothing) {

@@ -8,10 +8,12 @@
 #include <functional>
 #include <span>
 #include <string>
+#include <vector>
 
 #include <Eigen/Core>
 
 #include "core/eval/heldout.hpp"
+#include "core/eval/topic_columns.hpp"
 
 namespace latent::core {
 
@@ -42,6 +44,25 @@ TopicHeldoutScore scoreHeldout(const HeldoutDocuments& heldout, const Eigen::Mat
 // The same with phi held as floats (NamedMatrix::floats), read as doubles a column at a time.
 TopicHeldoutScore scoreHeldout(const HeldoutDocuments& heldout, const Eigen::MatrixXf& topicWord, const FoldIn& foldIn,
                                HeldoutProtocol protocol, std::uint64_t seed);
+// The same with phi in any form (topic_columns.hpp); the same topics score the same in any form.
+TopicHeldoutScore scoreHeldout(const HeldoutDocuments& heldout, const TopicColumns& topicWord, const FoldIn& foldIn,
+                               HeldoutProtocol protocol, std::uint64_t seed);
+
+// What a score is made of: each document's log probability of its target words, and how many
+// they are. A distributed fit scores its processes' documents apart and combines their terms.
+struct HeldoutTerms {
+  std::vector<double> logLikelihoods;
+  std::vector<std::int64_t> tokens;
+};
+
+// The terms of held-out documents [first, end) of `heldout`, each as scoreHeldout makes it (same
+// seed, same fold-in), so that the terms of consecutive ranges, put together, combine into the
+// score of the whole to the bit.
+HeldoutTerms scoreHeldoutTerms(const HeldoutDocuments& heldout, std::size_t first, std::size_t end,
+                               const TopicColumns& topicWord, const FoldIn& foldIn, HeldoutProtocol protocol,
+                               std::uint64_t seed);
+// The score of documents whose terms these are, in document order.
+TopicHeldoutScore combineHeldoutTerms(const HeldoutTerms& terms);
 
 // A fold-in told which held-out document it folds in (its index in `heldout`), for models whose
 // prior differs by document (dmr: alpha_d from the document's features). Safe to call concurrently.
@@ -75,6 +96,9 @@ FoldIn variationalFoldIn(const Eigen::MatrixXd& topicWord, Eigen::VectorXd alpha
 FoldIn gibbsFoldIn(const Eigen::MatrixXd& topicWord, Eigen::VectorXd alpha, int sweeps = 50, int burnIn = 20);
 // The same over phi held as floats; each draw's arithmetic is in doubles.
 FoldIn gibbsFoldIn(const Eigen::MatrixXf& topicWord, Eigen::VectorXd alpha, int sweeps = 50, int burnIn = 20);
+// The same over phi in any form (topic_columns.hpp), which must outlive the FoldIn; the same
+// topics fold in the same in any form.
+FoldIn gibbsFoldIn(const TopicColumns& topicWord, Eigen::VectorXd alpha, int sweeps = 50, int burnIn = 20);
 
 // PLSA: EM on the document's p(z|d) alone (the E step of 003 §3.4 iterated with phi fixed);
 // `smoothing` is added to the expected counts before normalising (0: plain EM).

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <string>
 #include <type_traits>
@@ -90,6 +91,45 @@ void sharePlan(Communicator& group, CorpusShare& share, std::int64_t& fullDocume
   shareValue(group, share.longestDocument);
   shareValue(group, share.squaredLengths);
   shareValue(group, fullDocumentCount);
+  shareValues(group, share.heldoutEnds);
+}
+
+// Process 0's side: the lengths, then the tokens, of `corpus`'s documents [first, end) to process `to`.
+void sendDocuments(Communicator& group, const Corpus& corpus, std::int64_t first, std::int64_t end, int to) {
+  std::vector<std::int64_t> lengths;
+  lengths.reserve(static_cast<std::size_t>(end - first));
+  for (auto d = first; d < end; ++d)
+    lengths.push_back(corpus.offsets[static_cast<std::size_t>(d) + 1] - corpus.offsets[static_cast<std::size_t>(d)]);
+  group.send(std::as_bytes(std::span<const std::int64_t>(lengths)), to);
+  const auto begin = corpus.offsets[static_cast<std::size_t>(first)];
+  const auto tokens = std::span<const std::int32_t>(corpus.tokens)
+                          .subspan(static_cast<std::size_t>(begin),
+                                   static_cast<std::size_t>(corpus.offsets[static_cast<std::size_t>(end)] - begin));
+  group.send(std::as_bytes(tokens), to);
+}
+
+// The receiving side: `corpus` becomes `documents` documents, those in [first, end) with the
+// tokens received (at most `maxTokens`, each a word below `V`) and every other one empty, so that
+// document indices are the whole corpus's.
+void receiveDocuments(Communicator& group, Corpus& corpus, std::size_t documents, std::int64_t first, std::int64_t end,
+                      std::int64_t maxTokens, std::int32_t V) {
+  std::vector<std::int64_t> lengths(static_cast<std::size_t>(end - first));
+  group.receive(std::as_writable_bytes(std::span<std::int64_t>(lengths)), kRoot);
+  corpus.offsets.assign(documents + 1, 0);
+  std::int64_t tokens = 0;
+  for (std::size_t d = 0; d < documents; ++d) {
+    if (d >= static_cast<std::size_t>(first) && d < static_cast<std::size_t>(end)) {
+      const auto length = lengths[d - static_cast<std::size_t>(first)];
+      if (length < 0) throw CommunicatorError("process 0 sent a document of negative length");
+      tokens += length;
+    }
+    corpus.offsets[d + 1] = tokens;
+  }
+  if (tokens > maxTokens) throw CommunicatorError("process 0 sent more tokens than its corpus holds");
+  corpus.tokens.resize(static_cast<std::size_t>(tokens));
+  group.receive(std::as_writable_bytes(std::span<std::int32_t>(corpus.tokens)), kRoot);
+  for (const auto w : corpus.tokens)
+    if (w < 0 || w >= V) throw CommunicatorError("process 0 sent a token of no word");
 }
 
 }  // namespace
@@ -142,26 +182,26 @@ void agreeToStart(Communicator& group, const std::string& refusal) {
   }
 }
 
-void sendCorpusShares(Communicator& group, const Corpus& training, CorpusShare& share, std::int64_t fullDocumentCount) {
+void sendCorpusShares(Communicator& group, const Corpus& training, const HeldoutDocuments* heldout, CorpusShare& share,
+                      std::int64_t fullDocumentCount) {
   sendStrings(group, training.words);
   sharePlan(group, share, fullDocumentCount);
   for (int q = 1; q < group.size(); ++q) {
     const auto [first, end] = documentsOfProcess(share.plan, q, group.size());
-    std::vector<std::int64_t> lengths;
-    lengths.reserve(static_cast<std::size_t>(end - first));
-    for (auto d = first; d < end; ++d)
-      lengths.push_back(training.offsets[static_cast<std::size_t>(d) + 1] -
-                        training.offsets[static_cast<std::size_t>(d)]);
-    group.send(std::as_bytes(std::span<const std::int64_t>(lengths)), q);
-    const auto tokens = std::span<const std::int32_t>(training.tokens)
-                            .subspan(static_cast<std::size_t>(training.offsets[static_cast<std::size_t>(first)]),
-                                     static_cast<std::size_t>(training.offsets[static_cast<std::size_t>(end)] -
-                                                              training.offsets[static_cast<std::size_t>(first)]));
-    group.send(std::as_bytes(tokens), q);
+    sendDocuments(group, training, first, end, q);
+  }
+  if (share.heldoutEnds.empty()) return;
+  auto documents = heldout->documents;
+  shareValues(group, documents);
+  for (int q = 1; q < group.size(); ++q) {
+    const auto [first, end] = heldoutOfProcess(share, q);
+    sendDocuments(group, heldout->observed, first, end, q);
+    sendDocuments(group, heldout->scored, first, end, q);
   }
 }
 
-void receiveCorpusShare(Communicator& group, Corpus& corpus, CorpusShare& share, std::int64_t& fullDocumentCount) {
+void receiveCorpusShare(Communicator& group, Corpus& corpus, HeldoutDocuments& heldout, CorpusShare& share,
+                        std::int64_t& fullDocumentCount) {
   receiveStrings(group, corpus.words);
   sharePlan(group, share, fullDocumentCount);
   const auto& ends = share.plan.partitionEnds;
@@ -170,27 +210,19 @@ void receiveCorpusShare(Communicator& group, Corpus& corpus, CorpusShare& share,
       (!share.plan.wordGroups.empty() && share.plan.wordGroups.size() != corpus.words.size()))
     throw CommunicatorError("process 0's plan of the corpus arrived inconsistent");
   const auto [first, end] = documentsOfProcess(share.plan, group.rank(), group.size());
-  std::vector<std::int64_t> lengths(static_cast<std::size_t>(end - first));
-  group.receive(std::as_writable_bytes(std::span<std::int64_t>(lengths)), kRoot);
-  // Every document of the corpus, the others' empty, so that document indices are the whole
-  // corpus's: this process's documents' tokens are the only ones it holds.
-  const auto documents = static_cast<std::size_t>(ends.back());
-  corpus.offsets.assign(documents + 1, 0);
-  std::int64_t tokens = 0;
-  for (std::size_t d = 0; d < documents; ++d) {
-    if (d >= static_cast<std::size_t>(first) && d < static_cast<std::size_t>(end)) {
-      const auto length = lengths[d - static_cast<std::size_t>(first)];
-      if (length < 0) throw CommunicatorError("process 0 sent a document of negative length");
-      tokens += length;
-    }
-    corpus.offsets[d + 1] = tokens;
-  }
-  if (tokens > share.tokens) throw CommunicatorError("process 0 sent more tokens than its corpus holds");
-  corpus.tokens.resize(static_cast<std::size_t>(tokens));
-  group.receive(std::as_writable_bytes(std::span<std::int32_t>(corpus.tokens)), kRoot);
   const auto V = static_cast<std::int32_t>(corpus.words.size());
-  for (const auto w : corpus.tokens)
-    if (w < 0 || w >= V) throw CommunicatorError("process 0 sent a token of no word");
+  receiveDocuments(group, corpus, static_cast<std::size_t>(ends.back()), first, end, share.tokens, V);
+  if (share.heldoutEnds.empty()) return;
+  shareValues(group, heldout.documents);
+  const auto& heldoutEnds = share.heldoutEnds;
+  if (heldoutEnds.size() != static_cast<std::size_t>(group.size()) ||
+      !std::is_sorted(heldoutEnds.begin(), heldoutEnds.end()) || heldoutEnds.front() < 0 ||
+      heldoutEnds.back() != static_cast<std::int64_t>(heldout.documents.size()))
+    throw CommunicatorError("process 0's plan of the held-out documents arrived inconsistent");
+  const auto [heldoutFirst, heldoutEnd] = heldoutOfProcess(share, group.rank());
+  const auto noBound = std::numeric_limits<std::int64_t>::max();
+  receiveDocuments(group, heldout.observed, heldout.documents.size(), heldoutFirst, heldoutEnd, noBound, V);
+  receiveDocuments(group, heldout.scored, heldout.documents.size(), heldoutFirst, heldoutEnd, noBound, V);
 }
 
 void shareRatings(Communicator& group, Ratings& ratings) {

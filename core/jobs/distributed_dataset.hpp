@@ -12,6 +12,7 @@
 #include "core/data/corpus_share.hpp"
 #include "core/data/data_kind.hpp"
 #include "core/data/ratings.hpp"
+#include "core/eval/heldout.hpp"
 #include "core/util/communicator.hpp"
 
 namespace latent::core {
@@ -40,12 +41,16 @@ ProcessZeroStart awaitStart(Communicator& group);
 void agreeToStart(Communicator& group, const std::string& refusal);
 
 // Collective: process 0's training corpus, in the shares of `share.plan` (data/corpus_share.hpp;
-// the model's ModelInfo::planCorpus made it on process 0). Every process gets the vocabulary,
-// `share` and the full corpus's document count; process q of the others only its own documents'
-// tokens, which go to it alone, in a corpus of every document with the others' empty. About 4
-// bytes a token in all, and 12 a word to each process.
-void sendCorpusShares(Communicator& group, const Corpus& training, CorpusShare& share, std::int64_t fullDocumentCount);
-void receiveCorpusShare(Communicator& group, Corpus& corpus, CorpusShare& share, std::int64_t& fullDocumentCount);
+// the model's ModelInfo::planCorpus made it on process 0), and its held-out documents in the
+// shares of `share.heldoutEnds` (`heldout` may be null when those are empty). Every process gets
+// the vocabulary, `share` and the full corpus's document count; process q of the others only its
+// own documents' tokens, which go to it alone, in a corpus of every document with the others'
+// empty, and likewise its own held-out documents' halves, with every held-out document's index.
+// About 4 bytes a token in all, 12 a word and 8 a held-out document to each process.
+void sendCorpusShares(Communicator& group, const Corpus& training, const HeldoutDocuments* heldout, CorpusShare& share,
+                      std::int64_t fullDocumentCount);
+void receiveCorpusShare(Communicator& group, Corpus& corpus, HeldoutDocuments& heldout, CorpusShare& share,
+                        std::int64_t& fullDocumentCount);
 
 // Collective: process 0's ratings into the others' (empty) ones, which split off the held-out
 // ratings by the seed as process 0 does: its ids, item names and ratings, about 24 bytes a rating

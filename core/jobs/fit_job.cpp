@@ -66,9 +66,11 @@ RunStatus toRunStatus(FitStatus status) {
 // What a fit reads: the dataset as loaded and its held-out split, which points into the loaded
 // graph, ratings or table (the corpus split is a copy, so the corpus can go once it is made). In a
 // distributed corpus fit, the plan of its shares and the whole corpus's figures (FitData::share);
-// there a process other than 0 holds its share in `corpus` and splits nothing.
+// there a process other than 0 holds its share in `corpus` and its held-out documents in
+// `heldoutShare`, and splits nothing.
 struct FitInput {
   Corpus corpus;
+  HeldoutDocuments heldoutShare;
   Graph graph;
   Ratings ratings;
   NumericTable table;
@@ -82,6 +84,7 @@ struct FitInput {
       data = prepared->data();
     } else {  // a share of a corpus, received from process 0
       data.corpus = &corpus;
+      if (!heldoutShare.empty()) data.heldout = &heldoutShare;
       data.fullDocumentCount = sharedFullDocumentCount;
     }
     if (share) data.share = &*share;
@@ -135,15 +138,17 @@ void prepare(FitInput& input, DataKind kind, const ModelInfo& info, const RunReq
 // Collective: process 0's data into the other processes' `input`: a corpus's training documents
 // in the shares of its plan, or the loaded ratings (runFit refused the other kinds before this).
 void sendDataset(Communicator& group, DataKind kind, FitInput& input) {
-  if (kind == DataKind::Corpus)
-    sendCorpusShares(group, *input.prepared->data().corpus, *input.share, input.prepared->data().fullDocumentCount);
+  if (kind == DataKind::Corpus) {
+    const FitData data = input.prepared->data();
+    sendCorpusShares(group, *data.corpus, data.heldout, *input.share, data.fullDocumentCount);
+  }
   if (kind == DataKind::Ratings) shareRatings(group, input.ratings);
 }
 
 void receiveDataset(Communicator& group, DataKind kind, FitInput& input) {
   if (kind == DataKind::Corpus) {
     input.share.emplace();
-    receiveCorpusShare(group, input.corpus, *input.share, input.sharedFullDocumentCount);
+    receiveCorpusShare(group, input.corpus, input.heldoutShare, *input.share, input.sharedFullDocumentCount);
   }
   if (kind == DataKind::Ratings) shareRatings(group, input.ratings);
 }
@@ -151,9 +156,13 @@ void receiveDataset(Communicator& group, DataKind kind, FitInput& input) {
 // Process 0's plan of a distributed corpus fit's shares, made on the training documents.
 void planShares(const ModelInfo& info, const nlohmann::json& options, const RunRequest& request, FitInput& input) {
   if (info.planCorpus == nullptr) throw UsageError("model " + info.name + " does not fit a corpus distributed");
-  const Corpus& training = *input.prepared->data().corpus;
-  input.share =
-      describeCorpus(training, info.planCorpus(training, options, request.communicator->size(), request.threads));
+  const FitData data = input.prepared->data();
+  const Corpus& training = *data.corpus;
+  const int processes = request.communicator->size();
+  input.share = describeCorpus(training, info.planCorpus(training, options, processes, request.threads));
+  // Every process scores its share of the held-out documents at the evaluations.
+  if (data.heldout != nullptr && !data.heldout->empty())
+    input.share->heldoutEnds = heldoutEndsOfProcesses(*data.heldout, processes);
 }
 
 // What every process of a distributed fit must agree on, as text: the model, its resolved

@@ -89,8 +89,9 @@ struct FitData {
   std::int64_t fullDocumentCount = 0;  // documents in the full corpus (training + held out)
   // A distributed corpus fit (ModelInfo::planCorpus): the plan and the whole training corpus's
   // figures, on every process. `corpus` then holds every training document on process 0, and on
-  // the others only those of their partitions, every other document empty (no tokens, no ids);
-  // `heldout` is null there. Null in a fit of one process.
+  // the others only those of their partitions, every other document empty (no tokens, no ids).
+  // `heldout` there holds every held-out document's index but only the halves of those the
+  // process scores (share->heldoutEnds), the others empty. Null in a fit of one process.
   const CorpusShare* share = nullptr;
   // A linked corpus's links, split like its documents (eval/link_split.hpp): what a model of linked
   // documents trains on and is scored on. Null when the corpus has no links.

@@ -81,6 +81,11 @@ class CliDistributedTest : public QObject {
       QVERIFY2(a[key] == b[key], key);  // bit for bit
     // One --json stream: process 0's (an evaluation line every 10 sweeps, then the final line).
     QCOMPARE(spread.jsonLines().size(), std::size_t(5));
+    // Every process scored its own held-out documents at the evaluations, from the table (sweeps
+    // 10-30) or the average (40): the reports are the one process's.
+    for (std::size_t line = 0; line < 4; ++line)
+      QVERIFY2(single.jsonLines()[line]["heldout_perplexity"] == spread.jsonLines()[line]["heldout_perplexity"],
+               qPrintable(QString::number(line)));
 
     core::Project p(project, core::Project::Access::ReadOnly);
     QCOMPARE(core::listRuns(p).size(), std::size_t(2));
@@ -100,12 +105,16 @@ class CliDistributedTest : public QObject {
       tokens += static_cast<std::int64_t>(zb.size());
     }
     QVERIFY(tokens > 15000);  // the training documents' topics were all stored
-    // Process 0 sent the others only their documents: 4 bytes a token and 8 a document, besides
-    // the vocabulary and what the plan says of every word (its group and frequency, 12 bytes).
+    // Process 0 sent the others only their documents and held-out documents: 4 bytes a token and
+    // 8 a document (24 a held-out one), besides the vocabulary and what the plan says of every
+    // word (its group and frequency, 12 bytes).
     const std::int64_t vocabulary = 300;  // generatedProject
     const auto sent = b["dataset_sent_bytes"].get<std::int64_t>();
-    const double others = 4.0 * static_cast<double>(tokens) * (processes - 1) / processes;  // their share, about
-    QVERIFY2(sent > 0.8 * others && sent < 1.2 * others + 8 * 400 + 40 * vocabulary, qPrintable(QString::number(sent)));
+    const auto heldoutTokens = 2 * b["heldout_tokens"].get<std::int64_t>();  // both halves, about
+    const double others =
+        4.0 * static_cast<double>(tokens + heldoutTokens) * (processes - 1) / processes;  // their share, about
+    QVERIFY2(sent > 0.8 * others && sent < 1.2 * others + 8 * 400 + 24 * 40 * processes + 40 * vocabulary,
+             qPrintable(QString::number(sent)));
     QVERIFY(b["distributed_start_seconds"].get<double>() >= 0.0);
     QVERIFY(!a.contains("dataset_sent_bytes"));
   }

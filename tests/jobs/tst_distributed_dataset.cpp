@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/eval/heldout.hpp"
 #include "core/jobs/distributed_dataset.hpp"
 #include "core/util/errors.hpp"
 #include "test_case.hpp"
@@ -94,6 +95,7 @@ class DistributedDatasetTest : public QObject {
     // documents 4 (empty) and 5.
     const core::CorpusPlan plan{{1, 2, 3, 4, 5, 6}, {0, 1, 2, 0}};
     std::vector<core::Corpus> held(kMembers);
+    std::vector<core::HeldoutDocuments> heldout(kMembers);
     std::vector<core::CorpusShare> shares(kMembers);
     std::vector<std::int64_t> fullDocuments(kMembers, 0);
     std::vector<core::DataKind> kinds(kMembers, core::DataKind::Table);
@@ -105,12 +107,12 @@ class DistributedDatasetTest : public QObject {
         core::announceStart(c, {core::DataKind::Corpus, "the request"});
         kinds[0] = core::DataKind::Corpus;
         requests[0] = "the request";
-        core::sendCorpusShares(c, original, shares[0], 9);
+        core::sendCorpusShares(c, original, nullptr, shares[0], 9);
       } else {
         const auto start = core::awaitStart(c);
         kinds[r] = start.kind;
         requests[r] = start.request;
-        core::receiveCorpusShare(c, held[r], shares[r], fullDocuments[r]);
+        core::receiveCorpusShare(c, held[r], heldout[r], shares[r], fullDocuments[r]);
       }
     });
     const auto whole = core::describeCorpus(original, plan);
@@ -149,6 +151,77 @@ class DistributedDatasetTest : public QObject {
     }
     QCOMPARE(held[1].tokenCount(), std::size_t{5});
     QCOMPARE(held[2].tokenCount(), std::size_t{1});
+    for (const auto& none : heldout) QVERIFY(none.empty());  // nothing held out, nothing planned
+  }
+
+  // Each member holds the halves of the held-out documents it scores, every other held-out
+  // document empty, and every held-out document's index (its fold-in's seed).
+  void everyMemberHoldsItsHeldoutDocuments() {
+    const auto original = smallCorpus();
+    const core::CorpusPlan plan{{2, 4, 6}, {}};
+    core::HeldoutDocuments sent;
+    sent.documents = {7, 8, 11, 12};
+    sent.observed.words = sent.scored.words = original.words;
+    sent.observed.addDocument("g", "", std::vector<std::int32_t>{0, 1, 2});
+    sent.scored.addDocument("g", "", std::vector<std::int32_t>{3, 3});
+    sent.observed.addDocument("h", "", std::vector<std::int32_t>{1});
+    sent.scored.addDocument("h", "", std::vector<std::int32_t>{2});
+    sent.observed.addDocument("i", "", std::vector<std::int32_t>{0, 0});
+    sent.scored.addDocument("i", "", std::vector<std::int32_t>{1, 1});
+    sent.observed.addDocument("j", "", std::vector<std::int32_t>{3});
+    sent.scored.addDocument("j", "", std::vector<std::int32_t>{0});
+    // 5, 2, 4 and 2 tokens: member 0 takes the first (5 of 13), member 1 the next two, member 2
+    // the last.
+    QVERIFY(core::heldoutEndsOfProcesses(sent, kMembers) == (std::vector<std::int64_t>{1, 3, 4}));
+    std::vector<core::Corpus> held(kMembers);
+    std::vector<core::HeldoutDocuments> heldout(kMembers);
+    std::vector<core::CorpusShare> shares(kMembers);
+    std::vector<std::int64_t> fullDocuments(kMembers, 0);
+    onEveryMember([&](core::Communicator& c) {
+      const auto r = static_cast<std::size_t>(c.rank());
+      if (c.rank() == 0) {
+        shares[0] = core::describeCorpus(original, plan);
+        shares[0].heldoutEnds = core::heldoutEndsOfProcesses(sent, kMembers);
+        core::sendCorpusShares(c, original, &sent, shares[0], 10);
+      } else {
+        core::receiveCorpusShare(c, held[r], heldout[r], shares[r], fullDocuments[r]);
+      }
+    });
+    for (int r = 1; r < kMembers; ++r) {
+      const auto& mine = heldout[static_cast<std::size_t>(r)];
+      QVERIFY(shares[static_cast<std::size_t>(r)].heldoutEnds == shares[0].heldoutEnds);
+      QVERIFY(mine.documents == sent.documents);
+      QCOMPARE(mine.observed.documentCount(), sent.size());
+      QCOMPARE(mine.scored.documentCount(), sent.size());
+      const auto [first, end] = core::heldoutOfProcess(shares[0], r);
+      for (std::size_t d = 0; d < sent.size(); ++d) {
+        const bool own = static_cast<std::int64_t>(d) >= first && static_cast<std::int64_t>(d) < end;
+        for (const auto halves : {&core::HeldoutDocuments::observed, &core::HeldoutDocuments::scored}) {
+          const auto got = (mine.*halves).document(d), expected = (sent.*halves).document(d);
+          if (own)
+            QVERIFY(std::equal(got.begin(), got.end(), expected.begin(), expected.end()));
+          else
+            QVERIFY(got.empty());
+        }
+      }
+    }
+    QCOMPARE(heldout[1].observed.tokenCount() + heldout[1].scored.tokenCount(), std::size_t{6});
+    QCOMPARE(heldout[2].observed.tokenCount() + heldout[2].scored.tokenCount(), std::size_t{2});
+  }
+
+  // Fewer held-out documents than processes: some score none; the ends still cover them all.
+  void heldoutDocumentsAreSharedByTheirTokens() {
+    core::HeldoutDocuments two;
+    two.documents = {0, 1};
+    for (const int length : {3, 1}) {
+      two.observed.addDocument("", "", std::vector<std::int32_t>(static_cast<std::size_t>(length), 0));
+      two.scored.addDocument("", "", std::vector<std::int32_t>(static_cast<std::size_t>(length), 0));
+    }
+    const auto ends = core::heldoutEndsOfProcesses(two, 4);
+    // 8 tokens: the cuts at 2, 4 and 6 all fall after the first document.
+    QVERIFY(ends == (std::vector<std::int64_t>{1, 1, 1, 2}));
+    QVERIFY(core::heldoutEndsOfProcesses(two, 1) == (std::vector<std::int64_t>{2}));
+    QVERIFY(core::heldoutEndsOfProcesses(core::HeldoutDocuments{}, 3) == (std::vector<std::int64_t>{0, 0, 0}));
   }
 
   void everyMemberHoldsProcessZerosRatings() {

@@ -81,14 +81,16 @@ class LdaGibbsDistributedTest : public QObject {
       threads.emplace_back([&, r] {
         test::ThreadCommunicator communicator(group, r);
         core::Corpus shard;
+        core::HeldoutDocuments noHeldout;
         core::CorpusShare share;
         std::int64_t fullDocuments = 0;
         if (r == 0) {
           share = core::describeCorpus(corpus, core::topic::planChain(corpus, kDistributedTopics, partitions,
                                                                       core::topic::PartitionBalance::Tokens));
-          core::sendCorpusShares(communicator, corpus, share, static_cast<std::int64_t>(corpus.documentCount()));
+          core::sendCorpusShares(communicator, corpus, nullptr, share,
+                                 static_cast<std::int64_t>(corpus.documentCount()));
         } else {
-          core::receiveCorpusShare(communicator, shard, share, fullDocuments);
+          core::receiveCorpusShare(communicator, shard, noHeldout, share, fullDocuments);
         }
         const core::Corpus& held = r == 0 ? corpus : shard;
         heldTokens[static_cast<std::size_t>(r)] = held.tokenCount();

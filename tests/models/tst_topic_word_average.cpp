@@ -86,6 +86,16 @@ class TopicWordAverageTest : public QObject {
     // once, formed without a dense double K x V behind it.
     const Eigen::MatrixXf single = average.meanAs<float>();
     QVERIFY(single == sparse.cast<float>());
+    // Read a column at a time (held-out scores), the mean is the same value for value, as doubles
+    // and as floats.
+    const auto doubles = average.meanColumns(false), floats = average.meanColumns(true);
+    std::vector<double> column(K);
+    for (int w = 0; w < V; ++w) {
+      doubles.column(w, column.data());
+      for (int k = 0; k < K; ++k) QVERIFY(column[static_cast<std::size_t>(k)] == sparse(k, w));
+      floats.column(w, column.data());
+      for (int k = 0; k < K; ++k) QVERIFY(column[static_cast<std::size_t>(k)] == static_cast<double>(single(k, w)));
+    }
   }
 };
 

@@ -23,6 +23,7 @@
 #include "core/models/topic/lda_gibbs_distribution.hpp"
 #include "core/models/topic/lda_gibbs_sparse_kernel.hpp"
 #include "core/models/topic/lda_gibbs_state.hpp"
+#include "core/models/topic/lda_gibbs_topic_word.hpp"
 #include "core/models/topic/lda_gibbs_warp_kernel.hpp"
 #include "core/models/topic/lda_gibbs_wordwise_kernel.hpp"
 #include "core/models/topic/topic_model_support.hpp"
@@ -35,7 +36,10 @@
 namespace latent::core {
 namespace {
 
+using topic::fillTopicWord;
 using topic::LdaGibbsState;
+using topic::SampledTopicColumns;
+using topic::sparseTopicWord;
 
 // The harmonic-mean estimate uses log P(W | Z) at every 10th of the last 100 iterations (and only
 // in the second half of the run, so that early samples far from the posterior are left out).
@@ -125,56 +129,6 @@ void synchronizeState(Kernel& kernel, bool assignments) {
   if constexpr (requires { kernel.synchronize(assignments); }) kernel.synchronize(assignments);
 }
 
-// phi_kw = (n_kw + beta) / (n_k + V beta), the posterior mean given Z (001 eq. 6); K x V.
-// Each value is computed in doubles, then stored as phi's scalar (floats for a large topic_word).
-template <typename Kernel, typename Matrix>
-void fillTopicWord(const Kernel& kernel, const LdaGibbsState& state, Matrix& phi) {
-  using Scalar = typename Matrix::Scalar;
-  const int K = state.topics(), V = state.vocabularySize();
-  const double beta = state.beta();
-  Eigen::VectorXd inverse(K);
-  for (int k = 0; k < K; ++k)
-    inverse[k] = 1.0 / (static_cast<double>(kernel.topicTotals()[static_cast<std::size_t>(k)]) + V * beta);
-  phi.resize(K, V);
-  tbb::parallel_for(tbb::blocked_range<int>(0, V, 256), [&](const auto& r) {
-    for (int w = r.begin(); w != r.end(); ++w) {
-      phi.col(w) = (beta * inverse).template cast<Scalar>();
-      kernel.forEachTopicOfWord(static_cast<std::size_t>(w), [&](std::int32_t k, std::int64_t c) {
-        phi(k, w) = static_cast<Scalar>(beta * inverse[k] + static_cast<double>(c) * inverse[k]);
-      });
-    }
-  });
-}
-
-// The same phi as fillTopicWord, value for value, as the smoothing of each topic and the entries of
-// the (topic, word) pairs that hold tokens: a snapshot at K = 3000 is then ~1M entries instead of
-// a dense K x V written out and stored.
-template <typename Kernel>
-FilledSparseMatrix sparseTopicWord(const Kernel& kernel, const LdaGibbsState& state) {
-  const int K = state.topics(), V = state.vocabularySize();
-  const double beta = state.beta();
-  FilledSparseMatrix phi;
-  phi.rows = K;
-  phi.cols = V;
-  std::vector<double> inverse(static_cast<std::size_t>(K));
-  phi.rowFill.resize(static_cast<std::size_t>(K));
-  for (std::size_t k = 0; k < inverse.size(); ++k) {
-    inverse[k] = 1.0 / (static_cast<double>(kernel.topicTotals()[k]) + V * beta);
-    phi.rowFill[k] = beta * inverse[k];
-  }
-  phi.columnStarts.reserve(static_cast<std::size_t>(V) + 1);
-  phi.columnStarts.push_back(0);
-  for (int w = 0; w < V; ++w) {
-    kernel.forEachTopicOfWord(static_cast<std::size_t>(w), [&](std::int32_t k, std::int64_t c) {
-      const auto topic = static_cast<std::size_t>(k);
-      phi.rowIndices.push_back(k);
-      phi.values.push_back(phi.rowFill[topic] + static_cast<double>(c) * inverse[topic]);
-    });
-    phi.columnStarts.push_back(static_cast<std::int64_t>(phi.values.size()));
-  }
-  return phi;
-}
-
 // count[c]: how many (topic, word) pairs hold exactly c tokens.
 template <typename Kernel>
 std::vector<std::int64_t> countHistogram(const Kernel& kernel, const LdaGibbsState& state) {
@@ -225,6 +179,8 @@ class GibbsChain final : public FitChain {
         m_stop(std::move(stop)),
         m_tokens(static_cast<double>(state.tokenCount())),
         m_root(settings.communicator == nullptr || settings.communicator->rank() == 0),
+        // Process 0 returns the average; every process scores its held-out documents with it.
+        m_keepsAverage(m_root || (data.heldout != nullptr && !data.heldout->empty())),
         // The topics returned are phi averaged over every sweep of the last fifth of the chain:
         // the posterior mean E[phi | W] estimated from many samples of Z instead of one. One
         // sample's phi carries the Monte Carlo noise of every token's draw (on a 100k-token corpus
@@ -261,7 +217,7 @@ class GibbsChain final : public FitChain {
                                              m_kernel.topicTotals(), m_state.beta(), V);
     }
     if (harmonicDue) m_harmonicSamples.push_back(logWords);
-    if (m_root && it >= m_averageFrom) m_average.add(m_kernel, m_kernel.topicTotals(), m_state.beta());
+    if (m_keepsAverage && it >= m_averageFrom) m_average.add(m_kernel, m_kernel.topicTotals(), m_state.beta());
     if (due) {
       double logPrior = 0.0;
       for (const double part : m_logPriorParts) logPrior += part;  // partition order
@@ -270,14 +226,7 @@ class GibbsChain final : public FitChain {
       // Within the averaging stretch the report scores the running average: the topics the run
       // would return if it stopped here (so the last report equals the final metric).
       const Stopwatch evaluationClock;
-      // The other processes of a distributed fit report to no one.
-      if (m_root) {
-        const NamedMatrix phi = m_average.samples() > 0 ? averagedTopicWord() : sampledTopicWord();
-        visitValues(phi, [&](const auto& topicWord) {
-          report.heldout = topic::heldoutPerplexity(m_data, topicWord, gibbsFoldIn(topicWord, m_state.alphaVector()),
-                                                    m_settings.seed);
-        });
-      }
+      report.heldout = heldoutPerplexity();
       m_evaluationSeconds += evaluationClock.seconds();
     }
 
@@ -301,9 +250,9 @@ class GibbsChain final : public FitChain {
   // the last sample's phi when the chain stopped before the averaging stretch).
   void finish(FitResult& result) override {
     synchronizeState(m_kernel, true);
-    // The other processes of a distributed fit store nothing, so they keep no average of the
-    // topics (above) and build no result: at K = 1000 on a million documents its document topics
-    // alone would be gigabytes on every node.
+    // The other processes of a distributed fit store nothing, so they build no result (their
+    // average of the topics, sparse, served their held-out scores): at K = 1000 on a million
+    // documents its document topics alone would be gigabytes on every node.
     if (!m_root) return;
     NamedMatrix phi = m_average.samples() > 0 ? averagedTopicWord() : sampledTopicWord();
     visitValues(phi, [&](const auto& topicWord) { finishWith(topicWord, result); });
@@ -320,6 +269,19 @@ class GibbsChain final : public FitChain {
   bool topicWordAsFloats() const {
     return isFloat32Matrix(topic::kTopicWord, m_state.topics(), m_state.vocabularySize(),
                            m_settings.float32MatrixBytes);
+  }
+  // The held-out perplexity of the topics the run would return if it stopped here (within the
+  // averaging stretch the running average, before it this sample's phi), read from the table or
+  // the average without forming phi. Collective in a distributed fit: each process scores its
+  // own held-out documents (topic::heldoutPerplexity); only process 0 reports it.
+  std::optional<double> heldoutPerplexity() const {
+    const bool asFloats = topicWordAsFloats();
+    const auto score = [&](const TopicColumns& phi) {
+      return topic::heldoutPerplexity(m_data, phi, gibbsFoldIn(phi, m_state.alphaVector()), m_settings.seed,
+                                      m_settings.communicator);
+    };
+    if (m_average.samples() > 0) return score(m_average.meanColumns(asFloats));
+    return score(SampledTopicColumns<Kernel>(m_kernel, m_state, asFloats));
   }
   // The mean of the samples' phi since m_averageFrom.
   NamedMatrix averagedTopicWord() const {
@@ -439,6 +401,7 @@ class GibbsChain final : public FitChain {
   std::stop_token m_stop;
   double m_tokens;
   bool m_root;  // this process writes the run (the only one, unless distributed)
+  bool m_keepsAverage;
   std::int64_t m_averageFrom;
   std::int64_t m_warmUpSweeps;  // the warp sampler's sweeps before this chain (warp_start)
   std::int64_t m_sweeps = 0;

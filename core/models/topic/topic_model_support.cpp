@@ -6,7 +6,10 @@
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 
+#include <algorithm>
 #include <limits>
+
+#include "core/util/communicator.hpp"
 
 namespace latent::core::topic {
 
@@ -56,6 +59,36 @@ std::optional<double> heldoutPerplexity(const FitData& data, const Eigen::Matrix
                                         std::uint64_t seed) {
   if (!data.heldout || data.heldout->empty()) return std::nullopt;
   return scoreHeldout(*data.heldout, topicWord, foldIn, HeldoutProtocol::DocumentCompletion, seed).perplexity;
+}
+
+std::optional<double> heldoutPerplexity(const FitData& data, const TopicColumns& topicWord, const FoldIn& foldIn,
+                                        std::uint64_t seed, Communicator* group) {
+  if (!data.heldout || data.heldout->empty()) return std::nullopt;
+  const auto& heldout = *data.heldout;
+  constexpr auto protocol = HeldoutProtocol::DocumentCompletion;
+  if (group == nullptr || group->size() == 1 || data.share == nullptr || data.share->heldoutEnds.empty())
+    return scoreHeldout(heldout, topicWord, foldIn, protocol, seed).perplexity;
+  const auto [first, end] = heldoutOfProcess(*data.share, group->rank());
+  HeldoutTerms mine = scoreHeldoutTerms(heldout, static_cast<std::size_t>(first), static_cast<std::size_t>(end),
+                                        topicWord, foldIn, protocol, seed);
+  if (group->rank() != 0) {
+    group->send(std::as_bytes(std::span<const double>(mine.logLikelihoods)), 0);
+    group->send(std::as_bytes(std::span<const std::int64_t>(mine.tokens)), 0);
+    return std::nullopt;
+  }
+  // Process 0's documents come first; the others' follow in process order.
+  HeldoutTerms all;
+  all.logLikelihoods.resize(heldout.size());
+  all.tokens.resize(heldout.size());
+  std::copy(mine.logLikelihoods.begin(), mine.logLikelihoods.end(), all.logLikelihoods.begin());
+  std::copy(mine.tokens.begin(), mine.tokens.end(), all.tokens.begin());
+  for (int q = 1; q < group->size(); ++q) {
+    const auto [from, to] = heldoutOfProcess(*data.share, q);
+    const auto count = static_cast<std::size_t>(to - from);
+    group->receive(std::as_writable_bytes(std::span<double>(all.logLikelihoods).subspan(from, count)), q);
+    group->receive(std::as_writable_bytes(std::span<std::int64_t>(all.tokens).subspan(from, count)), q);
+  }
+  return combineHeldoutTerms(all).perplexity;
 }
 
 void addFinalHeldoutMetrics(nlohmann::json& metrics, const FitData& data, const Eigen::MatrixXd& topicWord,

@@ -39,6 +39,12 @@ std::optional<double> heldoutPerplexity(const FitData& data, const Eigen::Matrix
                                         std::uint64_t seed);
 std::optional<double> heldoutPerplexity(const FitData& data, const Eigen::MatrixXf& topicWord, const FoldIn& foldIn,
                                         std::uint64_t seed);
+// The same with the topics in any form (topic_columns.hpp). Collective in a distributed corpus fit
+// (`group` of more than one process, data.share planned its held-out documents): each process
+// scores its own held-out documents, and process 0 combines their terms in document order, so
+// the perplexity is the one process 0 would compute alone, to the bit; std::nullopt on the others.
+std::optional<double> heldoutPerplexity(const FitData& data, const TopicColumns& topicWord, const FoldIn& foldIn,
+                                        std::uint64_t seed, Communicator* group);
 
 // Adds the final held-out metrics under both protocols, each named as such:
 //   heldout_perplexity, heldout_perplexity_per_token, heldout_protocol ("document-completion"),

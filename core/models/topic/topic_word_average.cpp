@@ -57,6 +57,20 @@ void TopicWordAverage::addToWord(std::size_t w, std::vector<Entry>& terms) {
 
 template <typename Scalar>
 Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic> TopicWordAverage::meanAs() const {
+  const Eigen::VectorXd scale = rowScale();
+  const Eigen::Matrix<Scalar, Eigen::Dynamic, 1> smoothed = m_smoothing.cwiseProduct(scale).template cast<Scalar>();
+  Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic> phi(m_topics, m_vocabulary);
+  tbb::parallel_for(tbb::blocked_range<int>(0, m_vocabulary, 256), [&](const auto& r) {
+    for (int w = r.begin(); w != r.end(); ++w) {
+      phi.col(w) = smoothed;
+      for (const auto& entry : m_words[static_cast<std::size_t>(w)])
+        phi(entry.topic, w) = static_cast<Scalar>(meanOf(entry, scale));
+    }
+  });
+  return phi;
+}
+
+Eigen::VectorXd TopicWordAverage::rowScale() const {
   // Each row is made to sum to one (rounding aside) so that downstream checks need no tolerance:
   // its sum over the words is the smoothing part V times plus the topic's stored sums, added up
   // in word order, so that the result does not depend on the thread count.
@@ -64,17 +78,23 @@ Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic> TopicWordAverage::meanAs()
   Eigen::VectorXd rowSum = m_smoothing * static_cast<double>(m_vocabulary);
   for (const auto& word : m_words)
     for (const auto& entry : word) rowSum[entry.topic] += entry.value;
-  const Eigen::VectorXd scale = rowSum.cwiseInverse();
-  const Eigen::Matrix<Scalar, Eigen::Dynamic, 1> smoothed = m_smoothing.cwiseProduct(scale).template cast<Scalar>();
-  Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic> phi(m_topics, m_vocabulary);
-  tbb::parallel_for(tbb::blocked_range<int>(0, m_vocabulary, 256), [&](const auto& r) {
-    for (int w = r.begin(); w != r.end(); ++w) {
-      phi.col(w) = smoothed;
-      for (const auto& entry : m_words[static_cast<std::size_t>(w)])
-        phi(entry.topic, w) = static_cast<Scalar>((entry.value + m_smoothing[entry.topic]) * scale[entry.topic]);
-    }
-  });
-  return phi;
+  return rowSum.cwiseInverse();
+}
+
+TopicWordAverage::MeanColumns TopicWordAverage::meanColumns(bool asFloats) const { return {*this, asFloats}; }
+
+TopicWordAverage::MeanColumns::MeanColumns(const TopicWordAverage& average, bool asFloats)
+    : m_average(average),
+      m_scale(average.rowScale()),
+      m_fill(average.m_smoothing.cwiseProduct(m_scale)),
+      m_asFloats(asFloats) {
+  for (auto& value : m_fill) value = held(value);
+}
+
+void TopicWordAverage::MeanColumns::column(std::int32_t w, double* out) const {
+  std::copy(m_fill.begin(), m_fill.end(), out);
+  for (const auto& entry : m_average.m_words[static_cast<std::size_t>(w)])
+    out[entry.topic] = held(m_average.meanOf(entry, m_scale));
 }
 
 template Eigen::MatrixXd TopicWordAverage::meanAs<double>() const;

@@ -12,6 +12,8 @@
 #include <tbb/parallel_for.h>
 #include <Eigen/Core>
 
+#include "core/eval/topic_columns.hpp"
+
 namespace latent::core::topic {
 
 class TopicWordAverage {
@@ -35,11 +37,23 @@ class TopicWordAverage {
   Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic> meanAs() const;
   Eigen::MatrixXd mean() const { return meanAs<double>(); }
 
+  // The same mean read a column at a time (held-out scores), each value as meanAs<double>() has
+  // it, or as meanAs<float>() with `asFloats`; no K x V is formed. The average must outlive it
+  // and take no sample while it is read.
+  class MeanColumns;
+  MeanColumns meanColumns(bool asFloats) const;
+
  private:
   struct Entry {
     std::int32_t topic;
     double value;  // sum over the samples of n_kw / (n_k + V beta)
   };
+  // 1 / the sum of each topic's row of the summed samples, which makes the rows of the mean sum to one.
+  Eigen::VectorXd rowScale() const;
+  // The mean's value of a topic's stored entry.
+  double meanOf(const Entry& entry, const Eigen::VectorXd& scale) const {
+    return (entry.value + m_smoothing[entry.topic]) * scale[entry.topic];
+  }
   // Merges one sample's terms of word w, sorted by topic, into its entries (sorted by topic).
   void addToWord(std::size_t w, std::vector<Entry>& terms);
 
@@ -49,6 +63,21 @@ class TopicWordAverage {
   Eigen::VectorXd m_smoothing;  // sum over the samples of beta / (n_k + V beta)
   Eigen::VectorXd m_inverse;    // this sample's 1 / (n_k + V beta)
   std::int64_t m_samples = 0;
+};
+
+class TopicWordAverage::MeanColumns final : public TopicColumns {
+ public:
+  MeanColumns(const TopicWordAverage& average, bool asFloats);
+  Eigen::Index topics() const override { return m_fill.size(); }
+  void column(std::int32_t w, double* out) const override;
+
+ private:
+  double held(double value) const { return m_asFloats ? static_cast<double>(static_cast<float>(value)) : value; }
+
+  const TopicWordAverage& m_average;
+  Eigen::VectorXd m_scale;
+  Eigen::VectorXd m_fill;  // the mean of the words no sample put in the topic
+  bool m_asFloats;
 };
 
 template <typename Counts>

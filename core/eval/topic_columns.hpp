@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// A model's topics phi (K x V) as the held-out scores read them: one word's column at a time, in
+// doubles. A fold-in and a score read only the columns of a document's words, so the topics need
+// not be a dense K x V matrix: a Gibbs chain hands them over as its sparse counts and each topic's
+// smoothing (or as their running average), which every process of a distributed fit holds, where
+// a dense phi would cost K x V on each at every evaluation.
+#pragma once
+
+#include <cstdint>
+
+#include <Eigen/Core>
+
+namespace latent::core {
+
+class TopicColumns {
+ public:
+  virtual ~TopicColumns() = default;
+  virtual Eigen::Index topics() const = 0;
+  // Writes phi_kw for k = 0 .. K - 1 to `out`. A column is the same value for value however phi
+  // is held (a float held as a float read as a double), so every form of the same topics gives
+  // the same scores to the bit. Safe to call concurrently.
+  virtual void column(std::int32_t w, double* out) const = 0;
+};
+
+// A dense phi of doubles or of floats (NamedMatrix::values or ::floats), which must outlive this.
+template <typename Matrix>
+class DenseTopicColumns final : public TopicColumns {
+ public:
+  explicit DenseTopicColumns(const Matrix& topicWord) : m_topicWord(topicWord) {}
+  Eigen::Index topics() const override { return m_topicWord.rows(); }
+  void column(std::int32_t w, double* out) const override {
+    const auto* phi = m_topicWord.col(w).data();
+    for (Eigen::Index k = 0; k < m_topicWord.rows(); ++k) out[k] = static_cast<double>(phi[k]);
+  }
+
+ private:
+  const Matrix& m_topicWord;
+};
+
+// sum_k theta_k phi_k, added in the same order whatever the arrays' alignment (Eigen's dot starts
+// its packets where the memory is aligned), so that a document scores the same in any process.
+double topicDot(const double* theta, const double* phi, Eigen::Index topics) noexcept;
+
+}  // namespace latent::core

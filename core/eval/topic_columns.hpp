@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include <Eigen/Core>
 
@@ -20,6 +21,8 @@ class TopicColumns {
   // is held (a float held as a float read as a double), so every form of the same topics gives
   // the same scores to the bit. Safe to call concurrently.
   virtual void column(std::int32_t w, double* out) const = 0;
+  // True when every value is a float's (phi held as floats): a reader may keep columns as floats.
+  virtual bool heldAsFloats() const { return false; }
 };
 
 // A dense phi of doubles or of floats (NamedMatrix::values or ::floats), which must outlive this.
@@ -32,6 +35,7 @@ class DenseTopicColumns final : public TopicColumns {
     const auto* phi = m_topicWord.col(w).data();
     for (Eigen::Index k = 0; k < m_topicWord.rows(); ++k) out[k] = static_cast<double>(phi[k]);
   }
+  bool heldAsFloats() const override { return std::is_same_v<typename Matrix::Scalar, float>; }
 
  private:
   const Matrix& m_topicWord;

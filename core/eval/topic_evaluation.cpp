@@ -97,7 +97,9 @@ auto ignoringDocument(const FoldIn& foldIn) {
 
 struct GibbsFoldInScratch {
   std::vector<std::int32_t> ids, slot, z;
-  std::vector<double> counts, columns, smoothing, scores;
+  std::vector<double> counts, column, smoothing, scores;
+  std::vector<double> doubleColumns;  // the document's distinct words' columns of phi, by topic
+  std::vector<float> floatColumns;
   SparseCounts doc;  // n_dk of the document being folded in
 };
 
@@ -189,92 +191,107 @@ FoldIn variationalFoldIn(const Eigen::MatrixXd& topicWord, Eigen::VectorXd alpha
 // O(N_d + log K) rather than O(K): at large K the dense draw made held-out evaluation a large
 // share of a fit's time (tests/benchmarks/README.md, "Held-out evaluation of a Gibbs run"). Same
 // conditional, so the same chain in distribution as the dense draw it replaced.
+// The document's columns of phi are kept as the topics hold them (`Column`: float where they are
+// floats, half the bytes of a long document's columns at large K).
+template <typename Column>
+void gibbsFoldInDocument(const TopicColumns& topicWord, const Eigen::VectorXd& alpha, int sweeps, int burnIn,
+                         std::span<const std::int32_t> words, std::uint64_t seed, Eigen::Ref<Eigen::VectorXd> theta,
+                         GibbsFoldInScratch& s, std::vector<Column>& columns) {
+  const auto K = static_cast<std::size_t>(topicWord.topics());
+  Rng rng(seed);
+  const std::size_t n = words.size();
+
+  // Distinct words, each token's index among them, their columns of phi and their smoothing
+  // parts' cumulative sums.
+  countWords(words, s.ids, s.counts);
+  s.slot.resize(n);
+  for (std::size_t i = 0; i < n; ++i)
+    s.slot[i] = static_cast<std::int32_t>(std::lower_bound(s.ids.begin(), s.ids.end(), words[i]) - s.ids.begin());
+  s.column.resize(K);
+  columns.resize(s.ids.size() * K);
+  s.smoothing.resize(s.ids.size() * K);
+  for (std::size_t j = 0; j < s.ids.size(); ++j) {
+    topicWord.column(s.ids[j], s.column.data());
+    double sum = 0.0;
+    for (std::size_t k = 0; k < K; ++k) {
+      columns[j * K + k] = static_cast<Column>(s.column[k]);
+      s.smoothing[j * K + k] = sum += s.column[k] * alpha[static_cast<Eigen::Index>(k)];
+    }
+  }
+
+  s.doc.reset(K);
+  s.scores.resize(std::min(K, n) + 1);
+  s.z.resize(n);
+  // A topic for token i from its conditional given the counts of s.doc (which leave it out).
+  const auto draw = [&](std::size_t i) {
+    const Column* phi = columns.data() + static_cast<std::size_t>(s.slot[i]) * K;
+    const double* smoothing = s.smoothing.data() + static_cast<std::size_t>(s.slot[i]) * K;
+    const auto docTopics = s.doc.nonzero();
+    // Two running sums, even and odd topics, so that a term does not wait for the previous one.
+    double evenMass = 0.0, oddMass = 0.0;
+    std::size_t j = 0;
+    for (; j + 1 < docTopics.size(); j += 2) {
+      const auto k0 = static_cast<std::size_t>(docTopics[j]), k1 = static_cast<std::size_t>(docTopics[j + 1]);
+      evenMass += s.scores[j] = static_cast<double>(phi[k0]) * s.doc[k0];
+      oddMass += s.scores[j + 1] = static_cast<double>(phi[k1]) * s.doc[k1];
+    }
+    if (j < docTopics.size()) {
+      const auto k = static_cast<std::size_t>(docTopics[j]);
+      evenMass += s.scores[j] = static_cast<double>(phi[k]) * s.doc[k];
+    }
+    const double docMass = evenMass + oddMass;
+    double u = rng.uniform() * (docMass + smoothing[K - 1]);
+    if (u < docMass) {
+      j = 0;
+      while (j + 1 < docTopics.size() && (u -= s.scores[j]) >= 0.0) ++j;
+      return docTopics[j];
+    }
+    u -= docMass;
+    const auto at = static_cast<std::size_t>(std::upper_bound(smoothing, smoothing + K, u) - smoothing);
+    return static_cast<std::int32_t>(std::min(at, K - 1));
+  };
+  // The chain starts from one pass that draws each token given the tokens before it (as the
+  // left-to-right estimator does): a start near where the chain settles, so that the burn-in
+  // sweeps see a document's few topics rather than one topic per token, as a uniform start
+  // gives, and cost less (each draw walks the document's topics).
+  for (std::size_t i = 0; i < n; ++i) {
+    s.z[i] = draw(i);
+    s.doc.add(static_cast<std::size_t>(s.z[i]), 1);
+  }
+
+  theta.setZero();
+  int kept = 0;
+  const double alpha0 = alpha.sum();
+  for (int sweep = 0; sweep < sweeps; ++sweep) {
+    for (std::size_t i = 0; i < n; ++i) {
+      s.doc.add(static_cast<std::size_t>(s.z[i]), -1);
+      const std::int32_t k = draw(i);
+      s.z[i] = k;
+      s.doc.add(static_cast<std::size_t>(k), 1);
+    }
+    if (sweep >= burnIn) {
+      for (const auto k : s.doc.nonzero()) theta[k] += s.doc[static_cast<std::size_t>(k)];
+      ++kept;
+    }
+  }
+  // theta_k = (mean n_dk over the kept sweeps + alpha_k) / (N_d + alpha_0)
+  const double denominator = static_cast<double>(n) + alpha0;
+  if (kept == 0)
+    for (const auto k : s.doc.nonzero()) theta[k] = s.doc[static_cast<std::size_t>(k)];
+  else
+    theta /= kept;
+  theta = (theta + alpha) / denominator;
+}
+
 // `topicWord` may be held by the fold-in (a dense matrix's columns) or not (null deleter).
 FoldIn gibbsFoldInOver(std::shared_ptr<const TopicColumns> topicWord, Eigen::VectorXd alpha, int sweeps, int burnIn) {
   return [topicWord = std::move(topicWord), alpha = std::move(alpha), sweeps, burnIn](
              std::span<const std::int32_t> words, std::uint64_t seed, Eigen::Ref<Eigen::VectorXd> theta) {
-    const auto K = static_cast<std::size_t>(topicWord->topics());
     thread_local GibbsFoldInScratch s;  // reused across documents: nothing is allocated per token
-    Rng rng(seed);
-    const std::size_t n = words.size();
-
-    // Distinct words, each token's index among them, their columns of phi and their smoothing
-    // parts' cumulative sums.
-    countWords(words, s.ids, s.counts);
-    s.slot.resize(n);
-    for (std::size_t i = 0; i < n; ++i)
-      s.slot[i] = static_cast<std::int32_t>(std::lower_bound(s.ids.begin(), s.ids.end(), words[i]) - s.ids.begin());
-    s.columns.resize(s.ids.size() * K);
-    s.smoothing.resize(s.ids.size() * K);
-    for (std::size_t j = 0; j < s.ids.size(); ++j) {
-      double* phi = s.columns.data() + j * K;
-      topicWord->column(s.ids[j], phi);
-      double sum = 0.0;
-      for (std::size_t k = 0; k < K; ++k) s.smoothing[j * K + k] = sum += phi[k] * alpha[static_cast<Eigen::Index>(k)];
-    }
-
-    s.doc.reset(K);
-    s.scores.resize(std::min(K, n) + 1);
-    s.z.resize(n);
-    // A topic for token i from its conditional given the counts of s.doc (which leave it out).
-    const auto draw = [&](std::size_t i) {
-      const double* phi = s.columns.data() + static_cast<std::size_t>(s.slot[i]) * K;
-      const double* smoothing = s.smoothing.data() + static_cast<std::size_t>(s.slot[i]) * K;
-      const auto docTopics = s.doc.nonzero();
-      // Two running sums, even and odd topics, so that a term does not wait for the previous one.
-      double evenMass = 0.0, oddMass = 0.0;
-      std::size_t j = 0;
-      for (; j + 1 < docTopics.size(); j += 2) {
-        const auto k0 = static_cast<std::size_t>(docTopics[j]), k1 = static_cast<std::size_t>(docTopics[j + 1]);
-        evenMass += s.scores[j] = phi[k0] * s.doc[k0];
-        oddMass += s.scores[j + 1] = phi[k1] * s.doc[k1];
-      }
-      if (j < docTopics.size()) {
-        const auto k = static_cast<std::size_t>(docTopics[j]);
-        evenMass += s.scores[j] = phi[k] * s.doc[k];
-      }
-      const double docMass = evenMass + oddMass;
-      double u = rng.uniform() * (docMass + smoothing[K - 1]);
-      if (u < docMass) {
-        j = 0;
-        while (j + 1 < docTopics.size() && (u -= s.scores[j]) >= 0.0) ++j;
-        return docTopics[j];
-      }
-      u -= docMass;
-      const auto at = static_cast<std::size_t>(std::upper_bound(smoothing, smoothing + K, u) - smoothing);
-      return static_cast<std::int32_t>(std::min(at, K - 1));
-    };
-    // The chain starts from one pass that draws each token given the tokens before it (as the
-    // left-to-right estimator does): a start near where the chain settles, so that the burn-in
-    // sweeps see a document's few topics rather than one topic per token, as a uniform start
-    // gives, and cost less (each draw walks the document's topics).
-    for (std::size_t i = 0; i < n; ++i) {
-      s.z[i] = draw(i);
-      s.doc.add(static_cast<std::size_t>(s.z[i]), 1);
-    }
-
-    theta.setZero();
-    int kept = 0;
-    const double alpha0 = alpha.sum();
-    for (int sweep = 0; sweep < sweeps; ++sweep) {
-      for (std::size_t i = 0; i < n; ++i) {
-        s.doc.add(static_cast<std::size_t>(s.z[i]), -1);
-        const std::int32_t k = draw(i);
-        s.z[i] = k;
-        s.doc.add(static_cast<std::size_t>(k), 1);
-      }
-      if (sweep >= burnIn) {
-        for (const auto k : s.doc.nonzero()) theta[k] += s.doc[static_cast<std::size_t>(k)];
-        ++kept;
-      }
-    }
-    // theta_k = (mean n_dk over the kept sweeps + alpha_k) / (N_d + alpha_0)
-    const double denominator = static_cast<double>(n) + alpha0;
-    if (kept == 0)
-      for (const auto k : s.doc.nonzero()) theta[k] = s.doc[static_cast<std::size_t>(k)];
+    if (topicWord->heldAsFloats())
+      gibbsFoldInDocument(*topicWord, alpha, sweeps, burnIn, words, seed, theta, s, s.floatColumns);
     else
-      theta /= kept;
-    theta = (theta + alpha) / denominator;
+      gibbsFoldInDocument(*topicWord, alpha, sweeps, burnIn, words, seed, theta, s, s.doubleColumns);
   };
 }
 

@@ -75,6 +75,7 @@ class SampledTopicColumns final : public TopicColumns {
       out[k] = held(phiOfCount(m_beta, m_inverse[k], c));
     });
   }
+  bool heldAsFloats() const override { return m_asFloats; }
 
  private:
   double held(double value) const { return m_asFloats ? static_cast<double>(static_cast<float>(value)) : value; }

@@ -70,6 +70,7 @@ class TopicWordAverage::MeanColumns final : public TopicColumns {
   MeanColumns(const TopicWordAverage& average, bool asFloats);
   Eigen::Index topics() const override { return m_fill.size(); }
   void column(std::int32_t w, double* out) const override;
+  bool heldAsFloats() const override { return m_asFloats; }
 
  private:
   double held(double value) const { return m_asFloats ? static_cast<double>(static_cast<float>(value)) : value; }

@@ -25,6 +25,11 @@ class TopicColumns {
   virtual bool heldAsFloats() const { return false; }
 };
 
+// `value` as a column of phi held `asFloats` has it: rounded to a float and read back, or as it is.
+inline double heldValue(double value, bool asFloats) noexcept {
+  return asFloats ? static_cast<double>(static_cast<float>(value)) : value;
+}
+
 // A dense phi of doubles or of floats (NamedMatrix::values or ::floats), which must outlive this.
 template <typename Matrix>
 class DenseTopicColumns final : public TopicColumns {

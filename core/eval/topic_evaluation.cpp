@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 #include "core/eval/perplexity.hpp"
@@ -207,15 +208,21 @@ void gibbsFoldInDocument(const TopicColumns& topicWord, const Eigen::VectorXd& a
   s.slot.resize(n);
   for (std::size_t i = 0; i < n; ++i)
     s.slot[i] = static_cast<std::int32_t>(std::lower_bound(s.ids.begin(), s.ids.end(), words[i]) - s.ids.begin());
-  s.column.resize(K);
   columns.resize(s.ids.size() * K);
   s.smoothing.resize(s.ids.size() * K);
+  // Columns of doubles are written in place; float ones go through one column of doubles.
+  if constexpr (!std::is_same_v<Column, double>) s.column.resize(K);
   for (std::size_t j = 0; j < s.ids.size(); ++j) {
-    topicWord.column(s.ids[j], s.column.data());
+    double* phi = nullptr;
+    if constexpr (std::is_same_v<Column, double>)
+      phi = columns.data() + j * K;
+    else
+      phi = s.column.data();
+    topicWord.column(s.ids[j], phi);
     double sum = 0.0;
     for (std::size_t k = 0; k < K; ++k) {
-      columns[j * K + k] = static_cast<Column>(s.column[k]);
-      s.smoothing[j * K + k] = sum += s.column[k] * alpha[static_cast<Eigen::Index>(k)];
+      if constexpr (!std::is_same_v<Column, double>) columns[j * K + k] = static_cast<Column>(phi[k]);
+      s.smoothing[j * K + k] = sum += phi[k] * alpha[static_cast<Eigen::Index>(k)];
     }
   }
 

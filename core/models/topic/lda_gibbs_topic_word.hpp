@@ -78,7 +78,7 @@ class SampledTopicColumns final : public TopicColumns {
   bool heldAsFloats() const override { return m_asFloats; }
 
  private:
-  double held(double value) const { return m_asFloats ? static_cast<double>(static_cast<float>(value)) : value; }
+  double held(double value) const { return heldValue(value, m_asFloats); }
 
   const Kernel& m_kernel;
   double m_beta;

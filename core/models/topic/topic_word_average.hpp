@@ -73,7 +73,7 @@ class TopicWordAverage::MeanColumns final : public TopicColumns {
   bool heldAsFloats() const override { return m_asFloats; }
 
  private:
-  double held(double value) const { return m_asFloats ? static_cast<double>(static_cast<float>(value)) : value; }
+  double held(double value) const { return heldValue(value, m_asFloats); }
 
   const TopicWordAverage& m_average;
   Eigen::VectorXd m_scale;

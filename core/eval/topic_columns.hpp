@@ -8,10 +8,17 @@
 
 #include <cstdint>
 #include <type_traits>
+#include <vector>
 
 #include <Eigen/Core>
 
 namespace latent::core {
+
+// One value of a word's column of phi: phi_kw for topic k.
+struct TopicValue {
+  std::int32_t topic;
+  double value;
+};
 
 class TopicColumns {
  public:
@@ -23,6 +30,14 @@ class TopicColumns {
   virtual void column(std::int32_t w, double* out) const = 0;
   // True when every value is a float's (phi held as floats): a reader may keep columns as floats.
   virtual bool heldAsFloats() const { return false; }
+  // Topics held as one value per topic for most words (a Gibbs chain's smoothing) and, per word,
+  // the topics where it differs, may say so: then column(w) is fill() with overrides(w) written
+  // over it, value for value, and a reader can turn one word's column into another's in the time
+  // of their overrides rather than of K. Null (the default) where phi is not held so.
+  virtual const double* fill() const { return nullptr; }
+  // Word w's topics whose value differs from fill(), with those values; only where fill() is not
+  // null. Safe to call concurrently.
+  virtual void overrides(std::int32_t /*w*/, std::vector<TopicValue>& out) const { out.clear(); }
 };
 
 // `value` as a column of phi held `asFloats` has it: rounded to a float and read back, or as it is.

@@ -99,10 +99,17 @@ auto ignoringDocument(const FoldIn& foldIn) {
 struct GibbsFoldInScratch {
   std::vector<std::int32_t> ids, slot, z;
   std::vector<double> counts, column, smoothing, scores;
-  std::vector<double> doubleColumns;  // the document's distinct words' columns of phi, by topic
+  std::vector<double> totals;         // each distinct word's smoothing part, sum_k phi_kw alpha_k
+  std::vector<std::size_t> place;     // each distinct word's column among those kept, or kNotKept
+  std::vector<TopicValue> overrides;  // a word's values that differ from the topics' fill
+  std::vector<std::int32_t> written;  // the topics of the made column that differ from the fill
+  std::vector<std::size_t> byCount;   // distinct words, most frequent in the document first
+  std::vector<double> doubleColumns;  // the kept columns of phi, by topic, then one for the others
   std::vector<float> floatColumns;
   SparseCounts doc;  // n_dk of the document being folded in
 };
+
+constexpr std::size_t kNotKept = static_cast<std::size_t>(-1);
 
 }  // namespace
 
@@ -193,46 +200,114 @@ FoldIn variationalFoldIn(const Eigen::MatrixXd& topicWord, Eigen::VectorXd alpha
 // share of a fit's time (tests/benchmarks/README.md, "Held-out evaluation of a Gibbs run"). Same
 // conditional, so the same chain in distribution as the dense draw it replaced.
 // The document's columns of phi are kept as the topics hold them (`Column`: float where they are
-// floats, half the bytes of a long document's columns at large K).
+// floats, half the bytes of a long document's columns at large K). They are kept for at most
+// `columnBudget` bytes, the document's most frequent words first; a token of a word beyond that
+// has its column and sums made again for its draw, by the same code, so that the chain is the same
+// whatever the budget: only a long document at large K pays for it (a book's thousands of distinct
+// words at K = 5000 would otherwise hold hundreds of MB on each thread).
 template <typename Column>
 void gibbsFoldInDocument(const TopicColumns& topicWord, const Eigen::VectorXd& alpha, int sweeps, int burnIn,
-                         std::span<const std::int32_t> words, std::uint64_t seed, Eigen::Ref<Eigen::VectorXd> theta,
-                         GibbsFoldInScratch& s, std::vector<Column>& columns) {
+                         std::size_t columnBudget, std::span<const std::int32_t> words, std::uint64_t seed,
+                         Eigen::Ref<Eigen::VectorXd> theta, GibbsFoldInScratch& s, std::vector<Column>& columns) {
   const auto K = static_cast<std::size_t>(topicWord.topics());
   Rng rng(seed);
   const std::size_t n = words.size();
 
-  // Distinct words, each token's index among them, their columns of phi and their smoothing
-  // parts' cumulative sums.
+  // Distinct words and each token's index among them.
   countWords(words, s.ids, s.counts);
+  const std::size_t distinct = s.ids.size();
   s.slot.resize(n);
   for (std::size_t i = 0; i < n; ++i)
     s.slot[i] = static_cast<std::int32_t>(std::lower_bound(s.ids.begin(), s.ids.end(), words[i]) - s.ids.begin());
-  columns.resize(s.ids.size() * K);
-  s.smoothing.resize(s.ids.size() * K);
+
+  // Which words keep their columns: all of them within the budget, else the most frequent ones,
+  // and one more column where the others' are made.
+  const std::size_t keptColumns = gibbsFoldInKeptColumns(distinct, K, sizeof(Column), columnBudget);
+  s.place.assign(distinct, kNotKept);
+  if (keptColumns == distinct) {
+    for (std::size_t j = 0; j < distinct; ++j) s.place[j] = j;
+  } else {
+    s.byCount.resize(distinct);
+    for (std::size_t j = 0; j < distinct; ++j) s.byCount[j] = j;
+    std::stable_sort(s.byCount.begin(), s.byCount.end(),
+                     [&](std::size_t a, std::size_t b) { return s.counts[a] > s.counts[b]; });
+    for (std::size_t j = 0; j < keptColumns; ++j) s.place[s.byCount[j]] = j;
+  }
+  const std::size_t made = keptColumns;  // where a column not kept is made
+  columns.resize((keptColumns == distinct ? keptColumns : keptColumns + 1) * K);
+  s.smoothing.resize(keptColumns * K);
+  s.totals.resize(distinct);
   // Columns of doubles are written in place; float ones go through one column of doubles.
   if constexpr (!std::is_same_v<Column, double>) s.column.resize(K);
-  for (std::size_t j = 0; j < s.ids.size(); ++j) {
+  // Writes word j's column of phi to `out` and returns it in doubles.
+  const auto fetchColumn = [&](std::size_t j, Column* out) -> const double* {
     double* phi = nullptr;
     if constexpr (std::is_same_v<Column, double>)
-      phi = columns.data() + j * K;
+      phi = out;
     else
       phi = s.column.data();
     topicWord.column(s.ids[j], phi);
+    if constexpr (!std::is_same_v<Column, double>)
+      for (std::size_t k = 0; k < K; ++k) out[k] = static_cast<Column>(phi[k]);
+    return phi;
+  };
+  // Each word's smoothing part, sum_k phi_kw alpha_k, added in topic order; a kept column keeps the
+  // cumulative sums too.
+  std::size_t madeWord = kNotKept;  // the word whose column is at `made`
+  for (std::size_t j = 0; j < distinct; ++j) {
+    const std::size_t place = s.place[j];
+    const double* phi = fetchColumn(j, columns.data() + (place == kNotKept ? made : place) * K);
+    double* sums = place == kNotKept ? nullptr : s.smoothing.data() + place * K;
     double sum = 0.0;
     for (std::size_t k = 0; k < K; ++k) {
-      if constexpr (!std::is_same_v<Column, double>) columns[j * K + k] = static_cast<Column>(phi[k]);
-      s.smoothing[j * K + k] = sum += phi[k] * alpha[static_cast<Eigen::Index>(k)];
+      sum += phi[k] * alpha[static_cast<Eigen::Index>(k)];
+      if (sums != nullptr) sums[k] = sum;
     }
+    s.totals[j] = sum;
+    if (place == kNotKept) madeWord = j;
   }
+  // Makes word j's column at `made`. Where the topics are a fill and overrides, from the fill by
+  // undoing the previous word's overrides and writing this one's: the time of a rare word's few
+  // entries, not of K, for what are mostly a document's rare words.
+  const double* fill = topicWord.fill();
+  bool madeIsFilled = false;  // the made column is the fill but at the topics `written`
+  const auto makeColumn = [&](std::size_t j) {
+    Column* out = columns.data() + made * K;
+    if (fill == nullptr) {
+      fetchColumn(j, out);
+      return;
+    }
+    if (madeIsFilled) {
+      for (const auto k : s.written) out[k] = static_cast<Column>(fill[k]);
+    } else {
+      for (std::size_t k = 0; k < K; ++k) out[k] = static_cast<Column>(fill[k]);
+      madeIsFilled = true;
+    }
+    topicWord.overrides(s.ids[j], s.overrides);
+    s.written.clear();
+    for (const auto& [k, value] : s.overrides) {
+      out[k] = static_cast<Column>(value);
+      s.written.push_back(k);
+    }
+  };
 
   s.doc.reset(K);
   s.scores.resize(std::min(K, n) + 1);
   s.z.resize(n);
   // A topic for token i from its conditional given the counts of s.doc (which leave it out).
   const auto draw = [&](std::size_t i) {
-    const Column* phi = columns.data() + static_cast<std::size_t>(s.slot[i]) * K;
-    const double* smoothing = s.smoothing.data() + static_cast<std::size_t>(s.slot[i]) * K;
+    const auto word = static_cast<std::size_t>(s.slot[i]);
+    const std::size_t place = s.place[word];
+    const double* smoothing = nullptr;  // the cumulative sums, where kept
+    const Column* phi = nullptr;
+    if (place != kNotKept) {
+      phi = columns.data() + place * K;
+      smoothing = s.smoothing.data() + place * K;
+    } else {
+      phi = columns.data() + made * K;
+      if (madeWord != word) makeColumn(word);
+      madeWord = word;
+    }
     const auto docTopics = s.doc.nonzero();
     // Two running sums, even and odd topics, so that a term does not wait for the previous one.
     double evenMass = 0.0, oddMass = 0.0;
@@ -247,15 +322,24 @@ void gibbsFoldInDocument(const TopicColumns& topicWord, const Eigen::VectorXd& a
       evenMass += s.scores[j] = static_cast<double>(phi[k]) * s.doc[k];
     }
     const double docMass = evenMass + oddMass;
-    double u = rng.uniform() * (docMass + smoothing[K - 1]);
+    double u = rng.uniform() * (docMass + s.totals[word]);
     if (u < docMass) {
       j = 0;
       while (j + 1 < docTopics.size() && (u -= s.scores[j]) >= 0.0) ++j;
       return docTopics[j];
     }
     u -= docMass;
-    const auto at = static_cast<std::size_t>(std::upper_bound(smoothing, smoothing + K, u) - smoothing);
-    return static_cast<std::int32_t>(std::min(at, K - 1));
+    if (smoothing != nullptr) {
+      const auto at = static_cast<std::size_t>(std::upper_bound(smoothing, smoothing + K, u) - smoothing);
+      return static_cast<std::int32_t>(std::min(at, K - 1));
+    }
+    // The first topic whose cumulative sum passes u, the sums made as far as needed in the order
+    // that kept ones were: the topic the bisection of kept sums would give.
+    double sum = 0.0;
+    for (std::size_t k = 0; k + 1 < K; ++k)
+      if ((sum += static_cast<double>(phi[k]) * alpha[static_cast<Eigen::Index>(k)]) > u)
+        return static_cast<std::int32_t>(k);
+    return static_cast<std::int32_t>(K - 1);
   };
   // The chain starts from one pass that draws each token given the tokens before it (as the
   // left-to-right estimator does): a start near where the chain settles, so that the burn-in
@@ -291,30 +375,44 @@ void gibbsFoldInDocument(const TopicColumns& topicWord, const Eigen::VectorXd& a
 }
 
 // `topicWord` may be held by the fold-in (a dense matrix's columns) or not (null deleter).
-FoldIn gibbsFoldInOver(std::shared_ptr<const TopicColumns> topicWord, Eigen::VectorXd alpha, int sweeps, int burnIn) {
-  return [topicWord = std::move(topicWord), alpha = std::move(alpha), sweeps, burnIn](
+FoldIn gibbsFoldInOver(std::shared_ptr<const TopicColumns> topicWord, Eigen::VectorXd alpha, int sweeps, int burnIn,
+                       std::size_t columnBudget) {
+  return [topicWord = std::move(topicWord), alpha = std::move(alpha), sweeps, burnIn, columnBudget](
              std::span<const std::int32_t> words, std::uint64_t seed, Eigen::Ref<Eigen::VectorXd> theta) {
     thread_local GibbsFoldInScratch s;  // reused across documents: nothing is allocated per token
     if (topicWord->heldAsFloats())
-      gibbsFoldInDocument(*topicWord, alpha, sweeps, burnIn, words, seed, theta, s, s.floatColumns);
+      gibbsFoldInDocument(*topicWord, alpha, sweeps, burnIn, columnBudget, words, seed, theta, s, s.floatColumns);
     else
-      gibbsFoldInDocument(*topicWord, alpha, sweeps, burnIn, words, seed, theta, s, s.doubleColumns);
+      gibbsFoldInDocument(*topicWord, alpha, sweeps, burnIn, columnBudget, words, seed, theta, s, s.doubleColumns);
   };
 }
 
-FoldIn gibbsFoldIn(const TopicColumns& topicWord, Eigen::VectorXd alpha, int sweeps, int burnIn) {
+std::size_t gibbsFoldInKeptColumns(std::size_t distinctWords, std::size_t topics, std::size_t columnValueBytes,
+                                   std::size_t columnBudget) {
+  // A kept column is `topics` values and as many cumulative sums in doubles; the column the others'
+  // are made in, the values alone.
+  const std::size_t keptBytes = std::max<std::size_t>(1, topics * (columnValueBytes + sizeof(double)));
+  if (distinctWords * keptBytes <= columnBudget) return distinctWords;
+  const std::size_t madeBytes = topics * columnValueBytes;
+  return columnBudget < madeBytes ? 0 : std::min(distinctWords, (columnBudget - madeBytes) / keptBytes);
+}
+
+FoldIn gibbsFoldIn(const TopicColumns& topicWord, Eigen::VectorXd alpha, int sweeps, int burnIn,
+                   std::size_t columnBudget) {
   return gibbsFoldInOver(std::shared_ptr<const TopicColumns>(std::shared_ptr<const TopicColumns>(), &topicWord),
-                         std::move(alpha), sweeps, burnIn);
+                         std::move(alpha), sweeps, burnIn, columnBudget);
 }
 
-FoldIn gibbsFoldIn(const Eigen::MatrixXd& topicWord, Eigen::VectorXd alpha, int sweeps, int burnIn) {
+FoldIn gibbsFoldIn(const Eigen::MatrixXd& topicWord, Eigen::VectorXd alpha, int sweeps, int burnIn,
+                   std::size_t columnBudget) {
   return gibbsFoldInOver(std::make_shared<DenseTopicColumns<Eigen::MatrixXd>>(topicWord), std::move(alpha), sweeps,
-                         burnIn);
+                         burnIn, columnBudget);
 }
 
-FoldIn gibbsFoldIn(const Eigen::MatrixXf& topicWord, Eigen::VectorXd alpha, int sweeps, int burnIn) {
+FoldIn gibbsFoldIn(const Eigen::MatrixXf& topicWord, Eigen::VectorXd alpha, int sweeps, int burnIn,
+                   std::size_t columnBudget) {
   return gibbsFoldInOver(std::make_shared<DenseTopicColumns<Eigen::MatrixXf>>(topicWord), std::move(alpha), sweeps,
-                         burnIn);
+                         burnIn, columnBudget);
 }
 
 FoldIn emFoldIn(const Eigen::MatrixXd& topicWord, int iterations, double smoothing) {

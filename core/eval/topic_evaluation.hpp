@@ -90,15 +90,31 @@ TopicHeldoutScore scoreHeldout(const HeldoutDocuments& heldout, const LogPredict
 FoldIn variationalFoldIn(const Eigen::MatrixXd& topicWord, Eigen::VectorXd alpha, int maxIterations = 100,
                          double tolerance = 1e-5);
 
+// The bytes of phi's columns a Gibbs fold-in keeps for one document on each thread. At K = 1000 that
+// is every distinct word of a document with up to ~2,700 (12 bytes a word and topic where the
+// topics are floats); a longer one keeps its most frequent words' columns and makes the others'
+// again for their tokens' draws, which gives the same chain.
+inline constexpr std::size_t kGibbsFoldInColumnBudget = std::size_t{32} << 20;
+
+// How many of a document's `distinctWords` columns a Gibbs fold-in keeps, each `topics` values of
+// `columnValueBytes` and their cumulative sums in doubles: all of them when they fit in
+// `columnBudget`, else as many as fit beside the one column (values alone) the others' are made in.
+std::size_t gibbsFoldInKeptColumns(std::size_t distinctWords, std::size_t topics, std::size_t columnValueBytes,
+                                   std::size_t columnBudget);
+
 // LDA fitted by Gibbs sampling: Gibbs sweeps over the document's tokens with phi fixed,
 // theta_k = (n_dk + alpha_k) / (n_d + alpha_0) averaged over the sweeps after burn-in. Each draw
-// is exact and costs O(N_d + log K), not O(K) (see the .cpp).
-FoldIn gibbsFoldIn(const Eigen::MatrixXd& topicWord, Eigen::VectorXd alpha, int sweeps = 50, int burnIn = 20);
+// is exact and costs O(N_d + log K), not O(K) (see the .cpp), for a word whose column is kept
+// (above); the chain does not depend on `columnBudget`.
+FoldIn gibbsFoldIn(const Eigen::MatrixXd& topicWord, Eigen::VectorXd alpha, int sweeps = 50, int burnIn = 20,
+                   std::size_t columnBudget = kGibbsFoldInColumnBudget);
 // The same over phi held as floats; each draw's arithmetic is in doubles.
-FoldIn gibbsFoldIn(const Eigen::MatrixXf& topicWord, Eigen::VectorXd alpha, int sweeps = 50, int burnIn = 20);
+FoldIn gibbsFoldIn(const Eigen::MatrixXf& topicWord, Eigen::VectorXd alpha, int sweeps = 50, int burnIn = 20,
+                   std::size_t columnBudget = kGibbsFoldInColumnBudget);
 // The same over phi in any form (topic_columns.hpp), which must outlive the FoldIn; the same
 // topics fold in the same in any form.
-FoldIn gibbsFoldIn(const TopicColumns& topicWord, Eigen::VectorXd alpha, int sweeps = 50, int burnIn = 20);
+FoldIn gibbsFoldIn(const TopicColumns& topicWord, Eigen::VectorXd alpha, int sweeps = 50, int burnIn = 20,
+                   std::size_t columnBudget = kGibbsFoldInColumnBudget);
 
 // PLSA: EM on the document's p(z|d) alone (the E step of 003 §3.4 iterated with phi fixed);
 // `smoothing` is added to the expected counts before normalising (0: plain EM).

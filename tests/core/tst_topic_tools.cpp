@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <map>
 #include <numeric>
 
 #include "core/data/synthetic_lda.hpp"
@@ -193,6 +195,78 @@ class TopicToolsTest : public QObject {
       const double gap = (theta - exact).cwiseAbs().maxCoeff();
       QVERIFY2(gap < 0.004, qPrintable(QString("K %1: largest gap %2").arg(K).arg(gap)));
     }
+  }
+
+  // A long document whose columns do not all fit the fold-in's budget keeps its most frequent
+  // words' columns and makes the others' at each of their tokens' draws: the same chain, to the
+  // bit, with doubles and with floats, whatever the budget.
+  void gibbsFoldInIsTheSameChainWithinAnyColumnBudget() {
+    core::Rng rng(41);
+    const int K = 40, V = 300;
+    Eigen::MatrixXd phi(K, V);
+    for (int k = 0; k < K; ++k) phi.row(k) = core::sampleSymmetricDirichlet(rng, V, 0.1).transpose();
+    const Eigen::MatrixXf floats = phi.cast<float>();
+    Eigen::VectorXd alpha(K);
+    for (int k = 0; k < K; ++k) alpha[k] = 0.02 + 0.2 * rng.uniform();
+    std::vector<std::int32_t> words;  // Zipf-like: a few words often, many once
+    for (int i = 0; i < 400; ++i) words.push_back(static_cast<std::int32_t>(V * std::pow(rng.uniform(), 3.0)));
+    std::vector<std::int32_t> distinct = words;
+    std::sort(distinct.begin(), distinct.end());
+    const auto D = static_cast<std::size_t>(std::unique(distinct.begin(), distinct.end()) - distinct.begin());
+    QVERIFY(D > 50);
+
+    const auto thetaOf = [&](const auto& topics, std::size_t budget) {
+      Eigen::VectorXd theta(K);
+      core::gibbsFoldIn(topics, alpha, 30, 10, budget)(words, 9, theta);
+      return theta;
+    };
+    const auto check = [&](const auto& topics, std::size_t valueBytes) {
+      const auto reference = thetaOf(topics, std::numeric_limits<std::size_t>::max());
+      const std::size_t column = K * (valueBytes + sizeof(double));
+      for (const std::size_t budget : {std::size_t{0}, column, 2 * column, 11 * column, D * column - 1, D * column,
+                                       core::kGibbsFoldInColumnBudget}) {
+        const auto theta = thetaOf(topics, budget);
+        QVERIFY2(theta == reference, qPrintable(QString("budget %1 bytes").arg(budget)));
+      }
+    };
+    check(phi, sizeof(double));
+    check(floats, sizeof(float));
+  }
+
+  void gibbsFoldInKeepsTheMostFrequentWordsColumns() {
+    // How many columns are kept: all within the budget, else as many as fit beside one more (its
+    // values alone: 400 bytes here).
+    const std::size_t column = 100 * (4 + 8);
+    QCOMPARE(core::gibbsFoldInKeptColumns(10, 100, 4, 10 * column), std::size_t{10});
+    QCOMPARE(core::gibbsFoldInKeptColumns(10, 100, 4, 10 * column - 1), std::size_t{9});
+    QCOMPARE(core::gibbsFoldInKeptColumns(10, 100, 4, 9 * column + 399), std::size_t{8});
+    QCOMPARE(core::gibbsFoldInKeptColumns(10, 100, 4, 3 * column), std::size_t{2});
+    QCOMPARE(core::gibbsFoldInKeptColumns(10, 100, 4, column), std::size_t{0});
+    QCOMPARE(core::gibbsFoldInKeptColumns(10, 100, 4, 399), std::size_t{0});
+
+    // Which: a fold-in that may keep two columns reads those of the document's two most frequent
+    // words once, and the others' again for their draws.
+    struct CountingColumns final : core::TopicColumns {
+      const Eigen::MatrixXd& phi;
+      mutable std::map<std::int32_t, int> reads;
+      explicit CountingColumns(const Eigen::MatrixXd& p) : phi(p) {}
+      Eigen::Index topics() const override { return phi.rows(); }
+      void column(std::int32_t w, double* out) const override {
+        ++reads[w];
+        for (Eigen::Index k = 0; k < phi.rows(); ++k) out[k] = phi(k, w);
+      }
+    };
+    core::Rng rng(43);
+    const int K = 5;
+    Eigen::MatrixXd phi(K, 10);
+    for (int k = 0; k < K; ++k) phi.row(k) = core::sampleSymmetricDirichlet(rng, 10, 0.5).transpose();
+    const std::vector<std::int32_t> words{3, 1, 7, 3, 2, 3, 7, 9, 3, 7, 3, 3, 7, 3, 2};  // 3: 7 times, 7: 4
+    const CountingColumns columns(phi);
+    Eigen::VectorXd theta(K);
+    core::gibbsFoldIn(columns, Eigen::VectorXd::Constant(K, 0.1), 6, 2, 3 * K * (8 + 8))(words, 1, theta);
+    QCOMPARE(columns.reads[3], 1);
+    QCOMPARE(columns.reads[7], 1);
+    for (const std::int32_t w : {1, 2, 9}) QVERIFY2(columns.reads[w] > 1, qPrintable(QString::number(w)));
   }
 
   void alphaFixedPointRecoversAKnownPrior() {

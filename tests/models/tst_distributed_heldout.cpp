@@ -23,6 +23,7 @@
 #include "core/models/topic/topic_model_support.hpp"
 #include "test_case.hpp"
 #include "thread_group.hpp"
+#include "topic_columns_check.hpp"
 
 using namespace latent;
 
@@ -54,6 +55,12 @@ class FilledColumns final : public core::TopicColumns {
   void column(std::int32_t w, double* out) const override {
     for (Eigen::Index k = 0; k < m_fill.size(); ++k) out[k] = m_fill[k];
     for (const auto& [k, value] : m_words[static_cast<std::size_t>(w)]) out[k] = value;
+  }
+  const double* fill() const override { return m_fill.data(); }
+  void overrides(std::int32_t w, std::vector<core::TopicValue>& out) const override {
+    out.clear();
+    for (const auto& [k, value] : m_words[static_cast<std::size_t>(w)])
+      out.push_back({static_cast<std::int32_t>(k), value});
   }
   std::size_t entries() const {
     std::size_t n = 0;
@@ -169,6 +176,12 @@ class DistributedHeldoutTest : public QObject {
       const auto dense = core::scoreHeldout(split.heldout, phi, core::gibbsFoldIn(phi, alpha), protocol, 5);
       const auto sparse = core::scoreHeldout(split.heldout, filled, core::gibbsFoldIn(filled, alpha), protocol, 5);
       QVERIFY(sameScores(dense, sparse));
+      // With room for no column, or for a few, kept: each column made from the fill and overrides.
+      for (const std::size_t budget : {std::size_t{0}, std::size_t{3 * kTopics * 16}}) {
+        const auto bounded =
+            core::scoreHeldout(split.heldout, filled, core::gibbsFoldIn(filled, alpha, 50, 20, budget), protocol, 5);
+        QVERIFY2(sameScores(dense, bounded), qPrintable(QString("budget %1").arg(budget)));
+      }
       const Eigen::MatrixXf floats = phi.cast<float>();
       const Eigen::MatrixXd widened = floats.cast<double>();
       const auto fromFloats = core::scoreHeldout(split.heldout, floats, core::gibbsFoldIn(floats, alpha), protocol, 5);
@@ -215,6 +228,9 @@ class DistributedHeldoutTest : public QObject {
       for (int k = 0; k < kTopics; ++k)
         QVERIFY(column[static_cast<std::size_t>(k)] == static_cast<double>(floats(k, w)));
     }
+    // And as a fill with each word's overrides, which is how a fold-in makes a column it did not keep.
+    QVERIFY(test::fillAndOverridesAreTheColumns(doubleColumns, static_cast<std::int32_t>(dense.cols())));
+    QVERIFY(test::fillAndOverridesAreTheColumns(floatColumns, static_cast<std::int32_t>(dense.cols())));
     // Words without tokens in a topic were read from its fill.
     QVERIFY(core::topic::sparseTopicWord(kernel, state).entries() < static_cast<std::size_t>(dense.size()));
   }

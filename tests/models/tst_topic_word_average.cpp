@@ -12,6 +12,7 @@
 
 #include "core/models/topic/topic_word_average.hpp"
 #include "test_case.hpp"
+#include "topic_columns_check.hpp"
 
 using namespace latent;
 
@@ -96,6 +97,9 @@ class TopicWordAverageTest : public QObject {
       floats.column(w, column.data());
       for (int k = 0; k < K; ++k) QVERIFY(column[static_cast<std::size_t>(k)] == static_cast<double>(single(k, w)));
     }
+    // And as a fill with each word's overrides, as a fold-in makes a column it did not keep.
+    QVERIFY(test::fillAndOverridesAreTheColumns(doubles, V));
+    QVERIFY(test::fillAndOverridesAreTheColumns(floats, V));
   }
 };
 

@@ -275,13 +275,20 @@ class GibbsChain final : public FitChain {
   // the average without forming phi. Collective in a distributed fit: each process scores its
   // own held-out documents (topic::heldoutPerplexity); only process 0 reports it.
   std::optional<double> heldoutPerplexity() const {
-    const bool asFloats = topicWordAsFloats();
-    const auto score = [&](const TopicColumns& phi) {
+    return withTopicColumns([&](const TopicColumns& phi) {
       return topic::heldoutPerplexity(m_data, phi, gibbsFoldIn(phi, m_state.alphaVector()), m_settings.seed,
                                       m_settings.communicator);
-    };
-    if (m_average.samples() > 0) return score(m_average.meanColumns(asFloats));
-    return score(SampledTopicColumns<Kernel>(m_kernel, m_state, asFloats));
+    });
+  }
+  // f(phi) with the topics the run would return if it stopped here, read a column at a time: the
+  // running average within the averaging stretch, before it this sample's phi from the table (which
+  // must be current). Either is a fill per topic and overrides per word, from which a fold-in makes
+  // the columns of a long document that it does not keep in the time of their entries.
+  template <typename F>
+  auto withTopicColumns(F&& f) const {
+    const bool asFloats = topicWordAsFloats();
+    if (m_average.samples() > 0) return f(m_average.meanColumns(asFloats));
+    return f(SampledTopicColumns<Kernel>(m_kernel, m_state, asFloats));
   }
   // The mean of the samples' phi since m_averageFrom.
   NamedMatrix averagedTopicWord() const {
@@ -307,10 +314,16 @@ class GibbsChain final : public FitChain {
   // held (doubles, or floats read as doubles where it is used).
   template <typename Matrix>
   void finishWith(const Matrix& topicWord, FitResult& result) {
+    // The fold-ins read the same values as topicWord's as the reports read them, so that the last
+    // report's perplexity is the final one and a long document costs what it did there.
+    withTopicColumns([&](const TopicColumns& columns) { finishWith(topicWord, columns, result); });
+  }
+  template <typename Matrix>
+  void finishWith(const Matrix& topicWord, const TopicColumns& columns, FitResult& result) {
     const bool cancelled = result.status == FitStatus::Cancelled;
     const double N = m_tokens;
     const Eigen::VectorXd alpha = m_state.alphaVector();
-    const FoldIn foldIn = gibbsFoldIn(topicWord, alpha);
+    const FoldIn foldIn = gibbsFoldIn(columns, alpha);
     result.matrices.push_back(documentTopics(foldIn));
     result.matrices.push_back({topic::kAlpha, alpha.transpose()});
     result.tokenTopics = m_state.tokenTopics();

@@ -76,6 +76,13 @@ class SampledTopicColumns final : public TopicColumns {
     });
   }
   bool heldAsFloats() const override { return m_asFloats; }
+  const double* fill() const override { return m_fill.data(); }
+  void overrides(std::int32_t w, std::vector<TopicValue>& out) const override {
+    out.clear();
+    m_kernel.forEachTopicOfWord(static_cast<std::size_t>(w), [&](std::int32_t k, std::int64_t c) {
+      out.push_back({k, held(phiOfCount(m_beta, m_inverse[k], c))});
+    });
+  }
 
  private:
   double held(double value) const { return heldValue(value, m_asFloats); }

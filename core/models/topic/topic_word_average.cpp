@@ -97,6 +97,12 @@ void TopicWordAverage::MeanColumns::column(std::int32_t w, double* out) const {
     out[entry.topic] = held(m_average.meanOf(entry, m_scale));
 }
 
+void TopicWordAverage::MeanColumns::overrides(std::int32_t w, std::vector<TopicValue>& out) const {
+  out.clear();
+  for (const auto& entry : m_average.m_words[static_cast<std::size_t>(w)])
+    out.push_back({entry.topic, held(m_average.meanOf(entry, m_scale))});
+}
+
 template Eigen::MatrixXd TopicWordAverage::meanAs<double>() const;
 template Eigen::MatrixXf TopicWordAverage::meanAs<float>() const;
 

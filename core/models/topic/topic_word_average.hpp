@@ -71,6 +71,8 @@ class TopicWordAverage::MeanColumns final : public TopicColumns {
   Eigen::Index topics() const override { return m_fill.size(); }
   void column(std::int32_t w, double* out) const override;
   bool heldAsFloats() const override { return m_asFloats; }
+  const double* fill() const override { return m_fill.data(); }
+  void overrides(std::int32_t w, std::vector<TopicValue>& out) const override;
 
  private:
   double held(double value) const { return heldValue(value, m_asFloats); }

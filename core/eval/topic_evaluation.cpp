@@ -101,8 +101,7 @@ struct GibbsFoldInScratch {
   std::vector<double> counts, column, smoothing, scores;
   std::vector<double> totals;         // each distinct word's smoothing part, sum_k phi_kw alpha_k
   std::vector<std::size_t> place;     // each distinct word's column among those kept, or kNotKept
-  std::vector<TopicValue> overrides;  // a word's values that differ from the topics' fill
-  std::vector<std::int32_t> written;  // the topics of the made column that differ from the fill
+  std::vector<TopicValue> overrides;  // the made column's values that differ from the topics' fill
   std::vector<std::size_t> byCount;   // distinct words, most frequent in the document first
   std::vector<double> doubleColumns;  // the kept columns of phi, by topic, then one for the others
   std::vector<float> floatColumns;
@@ -201,10 +200,11 @@ FoldIn variationalFoldIn(const Eigen::MatrixXd& topicWord, Eigen::VectorXd alpha
 // conditional, so the same chain in distribution as the dense draw it replaced.
 // The document's columns of phi are kept as the topics hold them (`Column`: float where they are
 // floats, half the bytes of a long document's columns at large K). They are kept for at most
-// `columnBudget` bytes, the document's most frequent words first; a token of a word beyond that
-// has its column and sums made again for its draw, by the same code, so that the chain is the same
-// whatever the budget: only a long document at large K pays for it (a book's thousands of distinct
-// words at K = 5000 would otherwise hold hundreds of MB on each thread).
+// `columnBudget` bytes, the document's most frequent words first (a book's thousands of distinct
+// words at K = 5000 would otherwise hold hundreds of MB on each thread). A token of a word beyond
+// that has its column made again for its draw, and its cumulative sums only as far as the draw
+// needs them, with the same values in the same order, so that the chain is the same whatever the
+// budget.
 template <typename Column>
 void gibbsFoldInDocument(const TopicColumns& topicWord, const Eigen::VectorXd& alpha, int sweeps, int burnIn,
                          std::size_t columnBudget, std::span<const std::int32_t> words, std::uint64_t seed,
@@ -270,7 +270,7 @@ void gibbsFoldInDocument(const TopicColumns& topicWord, const Eigen::VectorXd& a
   // undoing the previous word's overrides and writing this one's: the time of a rare word's few
   // entries, not of K, for what are mostly a document's rare words.
   const double* fill = topicWord.fill();
-  bool madeIsFilled = false;  // the made column is the fill but at the topics `written`
+  bool madeIsFilled = false;  // the made column is the fill but at the topics of s.overrides
   const auto makeColumn = [&](std::size_t j) {
     Column* out = columns.data() + made * K;
     if (fill == nullptr) {
@@ -278,17 +278,13 @@ void gibbsFoldInDocument(const TopicColumns& topicWord, const Eigen::VectorXd& a
       return;
     }
     if (madeIsFilled) {
-      for (const auto k : s.written) out[k] = static_cast<Column>(fill[k]);
+      for (const auto& [k, value] : s.overrides) out[k] = static_cast<Column>(fill[k]);
     } else {
       for (std::size_t k = 0; k < K; ++k) out[k] = static_cast<Column>(fill[k]);
       madeIsFilled = true;
     }
     topicWord.overrides(s.ids[j], s.overrides);
-    s.written.clear();
-    for (const auto& [k, value] : s.overrides) {
-      out[k] = static_cast<Column>(value);
-      s.written.push_back(k);
-    }
+    for (const auto& [k, value] : s.overrides) out[k] = static_cast<Column>(value);
   };
 
   s.doc.reset(K);

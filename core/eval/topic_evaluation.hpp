@@ -91,7 +91,7 @@ FoldIn variationalFoldIn(const Eigen::MatrixXd& topicWord, Eigen::VectorXd alpha
                          double tolerance = 1e-5);
 
 // The bytes of phi's columns a Gibbs fold-in keeps for one document on each thread. At K = 1000 that
-// is every distinct word of a document with up to ~2,700 (12 bytes a word and topic where the
+// is every distinct word of a document with up to ~2,800 (12 bytes a word and topic where the
 // topics are floats); a longer one keeps its most frequent words' columns and makes the others'
 // again for their tokens' draws, which gives the same chain.
 inline constexpr std::size_t kGibbsFoldInColumnBudget = std::size_t{32} << 20;

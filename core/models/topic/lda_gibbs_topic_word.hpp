@@ -71,21 +71,24 @@ class SampledTopicColumns final : public TopicColumns {
   Eigen::Index topics() const override { return m_inverse.size(); }
   void column(std::int32_t w, double* out) const override {
     std::copy(m_fill.begin(), m_fill.end(), out);
-    m_kernel.forEachTopicOfWord(static_cast<std::size_t>(w), [&](std::int32_t k, std::int64_t c) {
-      out[k] = held(phiOfCount(m_beta, m_inverse[k], c));
-    });
+    forEachOverride(w, [&](std::int32_t k, double value) { out[k] = value; });
   }
   bool heldAsFloats() const override { return m_asFloats; }
   const double* fill() const override { return m_fill.data(); }
   void overrides(std::int32_t w, std::vector<TopicValue>& out) const override {
     out.clear();
-    m_kernel.forEachTopicOfWord(static_cast<std::size_t>(w), [&](std::int32_t k, std::int64_t c) {
-      out.push_back({k, held(phiOfCount(m_beta, m_inverse[k], c))});
-    });
+    forEachOverride(w, [&](std::int32_t k, double value) { out.push_back({k, value}); });
   }
 
  private:
   double held(double value) const { return heldValue(value, m_asFloats); }
+  // f(k, phi_kw) for the topics that hold word w's tokens.
+  template <typename F>
+  void forEachOverride(std::int32_t w, F&& f) const {
+    m_kernel.forEachTopicOfWord(static_cast<std::size_t>(w), [&](std::int32_t k, std::int64_t c) {
+      f(k, held(phiOfCount(m_beta, m_inverse[k], c)));
+    });
+  }
 
   const Kernel& m_kernel;
   double m_beta;

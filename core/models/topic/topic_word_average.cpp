@@ -93,14 +93,12 @@ TopicWordAverage::MeanColumns::MeanColumns(const TopicWordAverage& average, bool
 
 void TopicWordAverage::MeanColumns::column(std::int32_t w, double* out) const {
   std::copy(m_fill.begin(), m_fill.end(), out);
-  for (const auto& entry : m_average.m_words[static_cast<std::size_t>(w)])
-    out[entry.topic] = held(m_average.meanOf(entry, m_scale));
+  for (const auto& entry : m_average.m_words[static_cast<std::size_t>(w)]) out[entry.topic] = valueOf(entry);
 }
 
 void TopicWordAverage::MeanColumns::overrides(std::int32_t w, std::vector<TopicValue>& out) const {
   out.clear();
-  for (const auto& entry : m_average.m_words[static_cast<std::size_t>(w)])
-    out.push_back({entry.topic, held(m_average.meanOf(entry, m_scale))});
+  for (const auto& entry : m_average.m_words[static_cast<std::size_t>(w)]) out.push_back({entry.topic, valueOf(entry)});
 }
 
 template Eigen::MatrixXd TopicWordAverage::meanAs<double>() const;

@@ -76,6 +76,8 @@ class TopicWordAverage::MeanColumns final : public TopicColumns {
 
  private:
   double held(double value) const { return heldValue(value, m_asFloats); }
+  // A stored entry's value in this column, as the mean holds it.
+  double valueOf(const Entry& entry) const { return held(m_average.meanOf(entry, m_scale)); }
 
   const TopicWordAverage& m_average;
   Eigen::VectorXd m_scale;

@@ -26,6 +26,8 @@ struct FilledSparseMatrix {
   std::size_t entries() const noexcept { return values.size(); }
   // The matrix with every entry written out: the fills, then the listed entries over them.
   Eigen::MatrixXd toDense() const;
+  // The same rounded to floats, without a matrix of doubles behind it.
+  Eigen::MatrixXf toDenseFloats() const;
 };
 
 struct NamedSparseMatrix {

@@ -1,7 +1,30 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/eval/topic_columns.hpp"
 
+#include <stdexcept>
+
 namespace latent::core {
+
+FilledSparseMatrix filledTopics(const TopicColumns& topicWord, Eigen::Index vocabulary) {
+  const double* fill = topicWord.fill();
+  if (fill == nullptr) throw std::logic_error("filledTopics: the topics are not held as a fill and overrides");
+  FilledSparseMatrix phi;
+  phi.rows = topicWord.topics();
+  phi.cols = vocabulary;
+  phi.rowFill.assign(fill, fill + phi.rows);
+  phi.columnStarts.reserve(static_cast<std::size_t>(vocabulary) + 1);
+  phi.columnStarts.push_back(0);
+  std::vector<TopicValue> overrides;
+  for (Eigen::Index w = 0; w < vocabulary; ++w) {
+    topicWord.overrides(static_cast<std::int32_t>(w), overrides);
+    for (const auto& [k, value] : overrides) {
+      phi.rowIndices.push_back(k);
+      phi.values.push_back(value);
+    }
+    phi.columnStarts.push_back(static_cast<std::int64_t>(phi.values.size()));
+  }
+  return phi;
+}
 
 double topicDot(const double* theta, const double* phi, Eigen::Index topics) noexcept {
   // Four running sums, so that a term does not wait for the one before it.

@@ -12,6 +12,8 @@
 
 #include <Eigen/Core>
 
+#include "core/data/filled_sparse_matrix.hpp"
+
 namespace latent::core {
 
 // One value of a word's column of phi: phi_kw for topic k.
@@ -60,6 +62,11 @@ class DenseTopicColumns final : public TopicColumns {
  private:
   const Matrix& m_topicWord;
 };
+
+// Topics held as a fill and overrides (fill() not null) as the sparse matrix a store keeps: each
+// topic's fill and each of the first `vocabulary` words' overrides, the values as the columns give
+// them (so toDense() is phi value for value), without a K x V.
+FilledSparseMatrix filledTopics(const TopicColumns& topicWord, Eigen::Index vocabulary);
 
 // sum_k theta_k phi_k, added in the same order whatever the arrays' alignment (Eigen's dot starts
 // its packets where the memory is aligned), so that a document scores the same in any process.

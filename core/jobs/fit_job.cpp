@@ -18,6 +18,7 @@
 #include "core/store/corpus_store.hpp"
 #include "core/store/graph_store.hpp"
 #include "core/store/ratings_store.hpp"
+#include "core/store/run_store.hpp"
 #include "core/store/table_store.hpp"
 #include "core/store/topic_label_store.hpp"
 #include "core/util/clock.hpp"
@@ -353,6 +354,13 @@ RunOutcome runFit(const std::filesystem::path& projectFile, const RunRequest& re
     writeWhenFree(project.db(), wait, [&] {
       recorder.writePending();
       for (const auto& m : result.matrices) saveResultMatrix(project, record.id, -1, m);
+      // A sparse matrix stored dense (where that is smaller) takes the element the fit's own float32
+      // policy gives it.
+      for (const auto& m : result.sparseMatrices)
+        saveSparseMatrix(project, record.id, m.name, -1, m.values,
+                         isFloat32Matrix(m.name, m.values.rows, m.values.cols, request.float32MatrixBytes)
+                             ? MatrixElement::Float32
+                             : MatrixElement::Float64);
       for (std::size_t d = 0; d < result.tokenTopics.size() && d < data.trainDocuments.size(); ++d)
         saveTokenTopics(project, record.id, data.trainDocuments[d], result.tokenTopics[d]);
       for (const auto& layer : result.tokenValues)

@@ -16,6 +16,7 @@
 #include "core/data/corpus.hpp"
 #include "core/data/corpus_share.hpp"
 #include "core/data/data_kind.hpp"
+#include "core/data/filled_sparse_matrix.hpp"
 #include "core/data/graph.hpp"
 #include "core/data/matrix_precision.hpp"
 #include "core/data/numeric_table.hpp"
@@ -134,6 +135,9 @@ struct FitResult {
   double seconds = 0.0;
   nlohmann::json finalMetrics = nlohmann::json::object();  // "heldout_perplexity", ...
   std::vector<NamedMatrix> matrices;                       // final parameters
+  // Final parameters a model hands over in sparse form (lda-gibbs's topics where they are large),
+  // stored so; readers of the project see them as the dense matrices they stand for.
+  std::vector<NamedSparseMatrix> sparseMatrices;
   // Per-token assignments, one vector per training document (topic models), else empty.
   std::vector<std::vector<std::int32_t>> tokenTopics;
   // Further per-token layers, laid out as tokenTopics; stored per document under their names.

@@ -350,7 +350,12 @@ void saveSparseMatrix(Project& project, std::int64_t runId, const std::string& n
     throw std::logic_error("saveSparseMatrix: the arrays of " + name + " do not fit its shape");
   const std::uint64_t bytes = sparseHeadBytes(rows, cols) + values.entries() * kSparseEntryBytes;
   if (bytes >= rows * cols * elementBytes(denseElement) || bytes > partBytes) {
-    saveMatrix(project, runId, name, iteration, values.toDense(), partBytes, denseElement);
+    // Written out in the element's own type: a large matrix stored as float32 never has a matrix of
+    // doubles formed for it (twice the bytes).
+    if (denseElement == MatrixElement::Float32)
+      saveFloatMatrix(project, runId, name, iteration, values.toDenseFloats(), partBytes);
+    else
+      saveMatrix(project, runId, name, iteration, values.toDense(), partBytes, denseElement);
     return;
   }
   inTransaction(project, [&] {

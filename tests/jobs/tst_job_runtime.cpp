@@ -200,9 +200,10 @@ class JobRuntimeTest : public QObject {
   }
 
   void matricesHeldAsFloatsAreStoredAsTheyAre() {
-    // With the float32 threshold lowered, lda-gibbs forms topic_word and doc_topic as floats: the
-    // final ones and the snapshots go into the project as float32 without passing through
-    // doubles, and read back as exactly the floats the fit returned; alpha stays double.
+    // With the float32 threshold lowered, lda-gibbs forms doc_topic as floats and hands topic_word
+    // over sparse with its values rounded to floats: the final ones and the snapshots go into the
+    // project without passing through doubles (topic_word as float32 here, where the sparse form
+    // would be no smaller), and read back as exactly what the fit returned; alpha stays double.
     test::Scratch scratch;
     const auto file = makeProject(scratch);
     core::RunRequest r;
@@ -213,14 +214,17 @@ class JobRuntimeTest : public QObject {
     r.float32MatrixBytes = 0;
     const auto outcome = core::runFit(file, r, nullptr, {});
     QVERIFY(outcome.run.status == core::RunStatus::Finished);
-    const auto* topicWord = core::findNamedMatrix(outcome.result.matrices, "topic_word");
+    QVERIFY(core::findNamedMatrix(outcome.result.matrices, "topic_word") == nullptr);
+    QCOMPARE(outcome.result.sparseMatrices.size(), std::size_t{1});
+    QCOMPARE(outcome.result.sparseMatrices.front().name, std::string("topic_word"));
+    const Eigen::MatrixXd topicWord = outcome.result.sparseMatrices.front().values.toDense();
+    QVERIFY(topicWord.cast<float>().cast<double>() == topicWord);
     const auto* docTopic = core::findNamedMatrix(outcome.result.matrices, "doc_topic");
-    QVERIFY(topicWord != nullptr && topicWord->isFloat() && topicWord->values.size() == 0);
     QVERIFY(docTopic != nullptr && docTopic->isFloat());
     QCOMPARE(docTopic->rows(), Eigen::Index{3});  // training and held-out documents
     QVERIFY(!core::findNamedMatrix(outcome.result.matrices, "alpha")->isFloat());
     // A reader of doubles is told, not handed nothing.
-    QVERIFY_THROWS_EXCEPTION(std::logic_error, core::findMatrix(outcome.result.matrices, "topic_word"));
+    QVERIFY_THROWS_EXCEPTION(std::logic_error, core::findMatrix(outcome.result.matrices, "doc_topic"));
 
     core::Project p(file, core::Project::Access::ReadOnly);
     const auto element = [&](const char* name, std::int64_t iteration) {
@@ -233,17 +237,16 @@ class JobRuntimeTest : public QObject {
     // The snapshots (snapshot_every 10) are lda-gibbs's sparse ones (recorderStoresSparseSnapshotsSparse).
     QVERIFY(p.db().queryInteger("SELECT count(*) FROM run_matrices WHERE name = 'topic_word' AND iteration >= 0") > 0);
     QCOMPARE(element("alpha", -1), std::string("f64"));
-    QCOMPARE(*core::loadMatrix(p, outcome.run.id, "topic_word"), topicWord->widened());
+    QVERIFY(*core::loadMatrix(p, outcome.run.id, "topic_word") == topicWord);
     QCOMPARE(*core::loadMatrix(p, outcome.run.id, "doc_topic"), docTopic->widened());
-    for (Eigen::Index k = 0; k < topicWord->rows(); ++k)
-      QVERIFY(std::abs(topicWord->floats.row(k).cast<double>().sum() - 1.0) < 1e-6);
+    for (Eigen::Index k = 0; k < topicWord.rows(); ++k) QVERIFY(std::abs(topicWord.row(k).sum() - 1.0) < 1e-6);
 
     // The same fit at the default threshold holds doubles, which round to those floats.
     r.float32MatrixBytes = core::kFloat32MatrixBytes;
     const auto doubles = core::runFit(file, r, nullptr, {});
     const auto* exact = core::findMatrix(doubles.result.matrices, "topic_word");
     QVERIFY(exact != nullptr);
-    QCOMPARE(Eigen::MatrixXf(exact->cast<float>()), topicWord->floats);
+    QVERIFY(exact->cast<float>().cast<double>() == topicWord);
     QCOMPARE(element("topic_word", -1), std::string("f32"));  // the first run's
   }
 

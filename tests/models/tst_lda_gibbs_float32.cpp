@@ -57,14 +57,46 @@ class LdaGibbsFloat32Test : public QObject {
     QVERIFY(!matrixOf(at.result, "topic_word").isFloat());
     QVERIFY(!matrixOf(at.result, "doc_topic").isFloat());
     const auto above = test::fitLdaGibbs(split, 120, options, 3, 1, 1000000, {}, 0, 4799);
-    QVERIFY(matrixOf(above.result, "topic_word").isFloat());
+    // Above it topic_word comes sparse (largeTopicsComeSparse), its values floats'.
+    QVERIFY(core::findNamedMatrix(above.result.matrices, "topic_word") == nullptr);
+    QCOMPARE(above.result.sparseMatrices.size(), std::size_t{1});
+    const auto& phi = above.result.sparseMatrices.front().values;
+    QVERIFY(phi.toDense().cast<float>().cast<double>() == phi.toDense());
     QVERIFY(matrixOf(above.result, "doc_topic").isFloat());
     QVERIFY(!matrixOf(above.result, "alpha").isFloat());  // other matrices stay double at any size
-    QCOMPARE(matrixOf(above.result, "topic_word").rows(), Eigen::Index{5});
-    QCOMPARE(matrixOf(above.result, "topic_word").cols(), Eigen::Index{120});
+    QCOMPARE(phi.rows, Eigen::Index{5});
+    QCOMPARE(phi.cols, Eigen::Index{120});
     QVERIFY(core::isFloat32Matrix("topic_word", 1, 601, 4800));
     QVERIFY(!core::isFloat32Matrix("topic_word", 1, 600, 4800));
     QVERIFY(!core::isFloat32Matrix("alpha", 1, 601, 4800));
+  }
+
+  // Large topics come sparse (each topic's fill and the words' topics that held them), unless the
+  // run asks for the left-to-right estimator, which reads a dense phi: the same values as the
+  // dense floats, and the same final metrics and doc_topic, from the same chain.
+  void largeTopicsComeSparse() {
+    const auto corpus = float32Corpus();
+    const auto split = core::splitForDocumentCompletion(corpus, 0.2, 5);
+    nlohmann::json options = {{"k", 5}, {"iterations", 30}, {"restarts", 1}};
+    const auto sparse = test::fitLdaGibbs(split, 120, options, 7, 1, 10, {}, 0, 0);
+    options["left_to_right_particles"] = 4;
+    options["left_to_right_documents"] = 6;
+    const auto dense = test::fitLdaGibbs(split, 120, options, 7, 1, 10, {}, 0, 0);
+    QVERIFY(sparse.result.tokenTopics == dense.result.tokenTopics);
+    QVERIFY(core::findNamedMatrix(sparse.result.matrices, "topic_word") == nullptr);
+    QCOMPARE(sparse.result.sparseMatrices.size(), std::size_t{1});
+    QCOMPARE(sparse.result.sparseMatrices.front().name, std::string("topic_word"));
+    const auto& phiF = matrixOf(dense.result, "topic_word");
+    QVERIFY(phiF.isFloat() && dense.result.sparseMatrices.empty());
+    const auto& filled = sparse.result.sparseMatrices.front().values;
+    QVERIFY(filled.toDense() == phiF.widened());
+    QVERIFY(filled.entries() < static_cast<std::size_t>(phiF.floats.size()));  // some words kept to the fill
+    const auto& m = sparse.result.finalMetrics;
+    const auto& mD = dense.result.finalMetrics;
+    for (const char* key : {"heldout_perplexity", "heldout_perplexity_full_folding_in", "log_joint"})
+      QVERIFY2(m[key].get<double>() == mD[key].get<double>(), key);
+    QVERIFY(!m.contains("heldout_perplexity_left_to_right") && mD.contains("heldout_perplexity_left_to_right"));
+    QVERIFY(matrixOf(sparse.result, "doc_topic").floats == matrixOf(dense.result, "doc_topic").floats);
   }
 
   void floatResultsAreTheDoublesRounded() {

@@ -76,7 +76,8 @@ class SparseSnapshotStoreTest : public QObject {
     QCOMPARE(dense(0, 0), sparse.rowFill[0]);
     QCOMPARE(dense(sparse.rowIndices[0], 1), sparse.values[0]);
     QCOMPARE(dense(5, 1), sparse.rowFill[5]);
-    QVERIFY(dense.cast<float>().cast<double>() != dense);  // floats would not do
+    QVERIFY(dense.cast<float>().cast<double>() != dense);    // floats would not do
+    QVERIFY(sparse.toDenseFloats() == dense.cast<float>());  // written out as floats: the same, rounded
     core::saveSparseMatrix(p, id, "topic_word", 20, sparse, core::MatrixElement::Float32);
     QCOMPARE(elementOf(p, 20), std::string("sparse"));
     const std::int64_t expected = 40 * 8 + 301 * 8 + static_cast<std::int64_t>(sparse.entries()) * 12;

@@ -91,18 +91,21 @@ std::optional<double> heldoutPerplexity(const FitData& data, const TopicColumns&
   return combineHeldoutTerms(all).perplexity;
 }
 
-void addFinalHeldoutMetrics(nlohmann::json& metrics, const FitData& data, const Eigen::MatrixXd& topicWord,
+void addFinalHeldoutMetrics(nlohmann::json& metrics, const FitData& data, const TopicColumns& topicWord,
                             const FoldIn& foldIn, std::uint64_t seed) {
   if (!data.heldout || data.heldout->empty()) return;
   addHeldoutScores(metrics, scoreHeldout(*data.heldout, topicWord, foldIn, HeldoutProtocol::DocumentCompletion, seed),
                    scoreHeldout(*data.heldout, topicWord, foldIn, HeldoutProtocol::FullFoldingIn, seed));
 }
 
+void addFinalHeldoutMetrics(nlohmann::json& metrics, const FitData& data, const Eigen::MatrixXd& topicWord,
+                            const FoldIn& foldIn, std::uint64_t seed) {
+  addFinalHeldoutMetrics(metrics, data, DenseTopicColumns(topicWord), foldIn, seed);
+}
+
 void addFinalHeldoutMetrics(nlohmann::json& metrics, const FitData& data, const Eigen::MatrixXf& topicWord,
                             const FoldIn& foldIn, std::uint64_t seed) {
-  if (!data.heldout || data.heldout->empty()) return;
-  addHeldoutScores(metrics, scoreHeldout(*data.heldout, topicWord, foldIn, HeldoutProtocol::DocumentCompletion, seed),
-                   scoreHeldout(*data.heldout, topicWord, foldIn, HeldoutProtocol::FullFoldingIn, seed));
+  addFinalHeldoutMetrics(metrics, data, DenseTopicColumns(topicWord), foldIn, seed);
 }
 
 std::optional<double> heldoutPerplexity(const FitData& data, const Eigen::MatrixXf& topicWord, const FoldIn& foldIn,

@@ -55,6 +55,8 @@ void addFinalHeldoutMetrics(nlohmann::json& metrics, const FitData& data, const 
                             const FoldIn& foldIn, std::uint64_t seed);
 void addFinalHeldoutMetrics(nlohmann::json& metrics, const FitData& data, const Eigen::MatrixXf& topicWord,
                             const FoldIn& foldIn, std::uint64_t seed);
+void addFinalHeldoutMetrics(nlohmann::json& metrics, const FitData& data, const TopicColumns& topicWord,
+                            const FoldIn& foldIn, std::uint64_t seed);
 
 // The same keys from scores computed by the model itself (scoreHeldout with its own predictive).
 void addHeldoutScores(nlohmann::json& metrics, const TopicHeldoutScore& completion, const TopicHeldoutScore& full);

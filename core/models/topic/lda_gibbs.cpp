@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// LDA by collapsed Gibbs sampling: the restarts, the chain (sweeps, hyperparameters, reports,
-// snapshots, stop) and the results, for any sampler kernel. The options are in lda_gibbs_options.cpp.
+// LDA by collapsed Gibbs sampling: the chain (sweeps, hyperparameters, reports, snapshots, stop) and
+// its results, for any sampler kernel. The restarts are in lda_gibbs_restarts.hpp, the steps they
+// share with the chain in lda_gibbs_steps.hpp, the options in lda_gibbs_options.cpp.
 #include "core/models/topic/lda_gibbs.hpp"
 
 #include <tbb/blocked_range.h>
@@ -21,8 +22,10 @@
 #include "core/models/topic/dirichlet_hyperparameters.hpp"
 #include "core/models/topic/lda_gibbs_alias_kernel.hpp"
 #include "core/models/topic/lda_gibbs_distribution.hpp"
+#include "core/models/topic/lda_gibbs_restarts.hpp"
 #include "core/models/topic/lda_gibbs_sparse_kernel.hpp"
 #include "core/models/topic/lda_gibbs_state.hpp"
+#include "core/models/topic/lda_gibbs_steps.hpp"
 #include "core/models/topic/lda_gibbs_topic_word.hpp"
 #include "core/models/topic/lda_gibbs_warp_kernel.hpp"
 #include "core/models/topic/lda_gibbs_wordwise_kernel.hpp"
@@ -36,22 +39,24 @@
 namespace latent::core {
 namespace {
 
+using topic::chooseStart;
+using topic::ChosenStart;
+using topic::countHistogram;
 using topic::fillTopicWord;
+using topic::hyperparametersDue;
+using topic::initialTopics;
 using topic::LdaGibbsState;
+using topic::logJoint;
+using topic::reestimateHyperparameters;
 using topic::SampledTopicColumns;
 using topic::sparseTopicWord;
+using topic::Start;
+using topic::synchronizeState;
 
 // The harmonic-mean estimate uses log P(W | Z) at every 10th of the last 100 iterations (and only
 // in the second half of the run, so that early samples far from the posterior are left out).
 constexpr std::int64_t kHarmonicThin = 10;
 constexpr std::int64_t kHarmonicWindow = 100;
-
-// Restarts (option "restarts"). A single chain can settle with two true topics merged into one and
-// another split in two, and stay so for the whole run (tests/evidence, tst_lda_methods_agree). Each
-// start samples from its own random assignments, alpha and beta fixed, and is scored by its log
-// joint (001 eq. 3); the best continues as the run's chain for all its iterations (chooseStart).
-// Start 1 is the chain a single start would be, so restarts = 1 is exactly the run without restarts.
-constexpr std::uint64_t kLdaGibbsRestartStream = 0x4C44414749424253ULL;  // "LDAGIBBS"
 
 void checkDocumentsPerPartition(std::size_t documents, int partitions) {
   if (documents < static_cast<std::size_t>(partitions))
@@ -119,49 +124,6 @@ ModelInfo ldaGibbsInfo() {
     return topic::planChain(training, static_cast<int>(options.topics), partitions, balanceOf(options));
   };
   return info;
-}
-
-// Makes the whole table current on this process of a distributed chain (the sparse and wordwise
-// kernels' synchronize), and with `assignments` the state's assignments: the wordwise kernel keeps
-// the tokens' topics in its own order, and process 0 of a distributed chain gathers the others'.
-template <typename Kernel>
-void synchronizeState(Kernel& kernel, bool assignments) {
-  if constexpr (requires { kernel.synchronize(assignments); }) kernel.synchronize(assignments);
-}
-
-// count[c]: how many (topic, word) pairs hold exactly c tokens.
-template <typename Kernel>
-std::vector<std::int64_t> countHistogram(const Kernel& kernel, const LdaGibbsState& state) {
-  std::vector<std::int64_t> histogram(static_cast<std::size_t>(state.maxWordFrequency()) + 1, 0);
-  for (int w = 0; w < state.vocabularySize(); ++w)
-    kernel.forEachTopicOfWord(static_cast<std::size_t>(w),
-                              [&](std::int32_t, std::int64_t c) { ++histogram[static_cast<std::size_t>(c)]; });
-  while (histogram.size() > 1 && histogram.back() == 0) histogram.pop_back();
-  return histogram;
-}
-
-// The hyperparameters (MALLET's --optimize-interval): an asymmetric alpha from the histograms of
-// n_dk and of document lengths, then a symmetric beta from those of n_kw and n_k. `histogram` is
-// countHistogram's, when the caller has it already (else empty).
-template <typename Kernel>
-void reestimateHyperparameters(const Kernel& kernel, LdaGibbsState& state, std::vector<std::int64_t> histogram) {
-  Eigen::VectorXd alpha = state.alphaVector();
-  // A distributed kernel sums them over its processes, the wordwise kernel writes the state's
-  // assignments first; the others' states hold every document as it is.
-  if constexpr (requires { kernel.documentTopicHistograms(); })
-    optimizeAsymmetricAlpha(alpha, kernel.documentTopicHistograms());
-  else
-    optimizeAsymmetricAlpha(alpha, state.documentTopicHistograms());
-  state.setAlpha(alpha);
-  if (histogram.empty()) histogram = countHistogram(kernel, state);
-  state.setBeta(optimizeSymmetricBeta(state.beta(), state.vocabularySize(),
-                                      topic::topicWordHistograms(histogram, kernel.topicTotals())));
-}
-
-// True when the hyperparameters are re-estimated after sweep `sweep` (counted from the random
-// start, warm-up included).
-bool hyperparametersDue(const LdaGibbsOptions& options, std::int64_t sweep) {
-  return options.optimizeEvery > 0 && sweep > options.optimizeBurnIn && sweep % options.optimizeEvery == 0;
 }
 
 // The chain the run keeps, under the fit driver. Reports come only at evaluations (the log joint
@@ -436,164 +398,6 @@ class GibbsChain final : public FitChain {
   // The topics returned: phi averaged over the sweeps from m_averageFrom on.
   topic::TopicWordAverage m_average;
 };
-
-// The chain's random start, for corpora small enough that the textbook's before-and-after
-// picture (000 Fig. 27.8) can be drawn from the run.
-std::optional<Eigen::MatrixXd> initialTopics(const LdaGibbsState& state) {
-  if (!state.holdsEveryToken() || state.tokenCount() > kMaxInitialStateTokens) return std::nullopt;
-  Eigen::MatrixXd initial(state.tokenCount(), 1);
-  Eigen::Index row = 0;
-  for (const auto& document : state.tokenTopics())
-    for (const auto z : document) initial(row++, 0) = z;
-  return initial;
-}
-
-// log P(W, Z | alpha, beta) (001 eq. 3) after a sweep that was asked for the prior's parts.
-template <typename Kernel>
-double logJoint(const Kernel& kernel, const LdaGibbsState& state, const std::vector<double>& logPriorParts) {
-  const auto histogram = countHistogram(kernel, state);
-  double value = topic::logLikelihoodOfWords(topic::topicWordHistograms(histogram, kernel.topicTotals()),
-                                             kernel.topicTotals(), state.beta(), state.vocabularySize());
-  for (const double part : logPriorParts) value += part;  // partition order
-  return value;
-}
-
-// One start of the restarts.
-struct Start {
-  std::unique_ptr<LdaGibbsState> state;
-  std::optional<Eigen::MatrixXd> initial;  // its random start (small corpora only)
-  std::int64_t index = 1;                  // 1-based
-  double logJoint = 0.0;                   // after its last sweep
-};
-
-// The start the run's chain continues from, and what the restarts measured.
-struct ChosenStart {
-  Start start;
-  std::vector<double> logJointsPerToken;       // every start after `sweeps`, in order
-  std::vector<double> finalLogJointsPerToken;  // the finalists after 2 x `sweeps`
-  std::vector<std::int64_t> finalists;         // 1-based
-  double seconds = 0.0;                        // spent on the restarts
-  double warpStartSeconds = 0.0;               // spent on the warp sampler's sweeps (warp_start)
-  bool cancelled = false;                      // stopped, or the observer asked to stop
-};
-
-// How many starts go on to the second round.
-constexpr std::size_t kFinalists = 2;
-
-// Restarts in two rounds: every start runs `sweeps` sweeps, the kFinalists with the highest log
-// joint run `sweeps` more, and the higher of those is kept. The second round is there because
-// after one short round a start that fell quickly into a merged optimum can lead one still on its
-// way to a better one (see LdaGibbsOptions::table()). Starts run one after another: at K = 1000
-// one kernel's tables are large, so only one kernel exists at a time and the starts kept between
-// sweeps keep just their state (a kernel is rebuilt from a state's assignments). Reports of the
-// Restarts phase, before the kept chain's first sweep, say which start and sweep the run is at.
-//
-// With warp_start, every start first runs that many sweeps of the warp sampler from its random
-// assignments (its `initial` stays the random start).
-template <typename Kernel, typename MakeKernel, typename MakeState>
-ChosenStart chooseStart(std::unique_ptr<LdaGibbsState> first, const MakeKernel& makeKernel, const MakeState& makeState,
-                        std::int64_t restarts, std::int64_t sweeps, std::int64_t warpStart,
-                        const LdaGibbsOptions& options, const FitSettings& settings, TrainingObserver& observer,
-                        const std::stop_token& stop, const Stopwatch& clock) {
-  ChosenStart chosen;
-  chosen.start.initial = initialTopics(*first);
-  chosen.start.state = std::move(first);
-  // The warp sampler's sweeps from a start (option warp_start); false when stopped. Reports of
-  // the WarpStart phase say how far it is. mh_steps 1: at K = 1000 and 3000 the fastest setting to a
-  // given perplexity early in a chain (tests/benchmarks/README.md).
-  StartPhase warpPhase(FitPhase::WarpStart, settings, observer, stop, clock);
-  const auto warpSweeps = [&](Start& start) {
-    topic::WarpGibbsKernel warp(*start.state, 1);
-    std::vector<double> unused;
-    for (std::int64_t s = 1; s <= warpStart; ++s) {
-      if (!warp.sweep(stop, false, unused) || !warpPhase.swept(start.index, s, warpStart)) return false;
-      // The hyperparameters are re-estimated on the chain's schedule from the warm-up on (its sweeps
-      // count towards the burn-in): held at their start values through the warm-up, the first
-      // exact sweeps after it began from topics formed under the wrong alpha and beta, and a short
-      // chain kept them.
-      if (hyperparametersDue(options, s) && start.state->tokenCount() > 0)
-        reestimateHyperparameters(warp, *start.state, {});
-    }
-    return !stop.stop_requested();
-  };
-  const auto warmUp = [&](Start& start) {
-    if (warpStart <= 0) return true;
-    const Stopwatch warming;
-    const bool complete = warpSweeps(start);
-    chosen.warpStartSeconds += warming.seconds();
-    return complete;
-  };
-  if (restarts <= 1) {
-    chosen.cancelled = !warmUp(chosen.start);
-    return chosen;
-  }
-  const Stopwatch phase;
-  const auto N = static_cast<double>(chosen.start.state->tokenCount());
-  std::vector<double> logPriorParts;
-  // Runs `sweeps` more sweeps of a start and sets its log joint; false when stopped.
-  StartPhase restartPhase(FitPhase::Restarts, settings, observer, stop, clock);
-  const auto run = [&](Start& start, std::int64_t firstSweep) {
-    Kernel kernel = makeKernel(*start.state);
-    const std::int64_t last = firstSweep + sweeps - 1;
-    for (std::int64_t s = firstSweep; s <= last; ++s) {
-      if (!kernel.sweep(stop, s == last, logPriorParts)) return false;
-      IterationReport report;
-      if (s == last) {
-        start.logJoint = logJoint(kernel, *start.state, logPriorParts);
-        if (N > 0) report.extras.emplace_back("restart_log_joint_per_token", start.logJoint / N);
-      }
-      if (!restartPhase.swept(start.index, s, last, std::move(report))) return false;
-    }
-    return true;
-  };
-  const auto perToken = [&](double value) { return N > 0 ? value / N : 0.0; };
-  const auto higher = [](const Start& a, const Start& b) { return a.logJoint > b.logJoint; };
-
-  // Round 1. Start r > 0 draws its assignments and its partitions' streams from a seed derived
-  // from the run's, so the restarts too depend only on seed and partitioning. At most
-  // kFinalists + 1 states exist at a time.
-  std::vector<Start> finalists;
-  for (std::int64_t r = 0; r < restarts; ++r) {
-    Start start;
-    start.index = r + 1;
-    if (r == 0) {
-      start = std::move(chosen.start);
-      start.index = 1;
-    } else {
-      start.state = makeState(Rng(settings.seed, kLdaGibbsRestartStream + static_cast<std::uint64_t>(r)).next());
-      start.initial = initialTopics(*start.state);
-    }
-    if (!warmUp(start) || !run(start, 1)) {
-      // Stopped: the run ends with the best start so far, or this one when there is none.
-      chosen.cancelled = true;
-      chosen.start = finalists.empty() ? std::move(start) : std::move(finalists.front());
-      chosen.seconds = phase.seconds();
-      return chosen;
-    }
-    chosen.logJointsPerToken.push_back(perToken(start.logJoint));
-    finalists.push_back(std::move(start));
-    std::stable_sort(finalists.begin(), finalists.end(), higher);  // ties: the earlier start first
-    if (finalists.size() > kFinalists) finalists.pop_back();
-  }
-
-  // Round 2: the finalists in the order of their start. When stopped in round 2 the finalist that
-  // was cut short still holds consistent assignments; the choice then only uses those that finished.
-  std::sort(finalists.begin(), finalists.end(), [](const Start& a, const Start& b) { return a.index < b.index; });
-  StartPhase finalRound(FitPhase::Restarts, settings, observer, stop, clock);
-  for (std::size_t i = 0; i < finalists.size(); ++i) {
-    auto& start = finalists[i];
-    chosen.finalists.push_back(start.index);
-    if (!run(start, sweeps + 1)) {
-      chosen.cancelled = true;
-      break;
-    }
-    chosen.finalLogJointsPerToken.push_back(perToken(start.logJoint));
-    finalRound.scored(static_cast<std::int64_t>(i) + 1, start.logJoint);
-  }
-  chosen.start = std::move(finalists[static_cast<std::size_t>(std::max<std::int64_t>(finalRound.best(), 1) - 1)]);
-  chosen.seconds = phase.seconds();
-  return chosen;
-}
 
 // The restarts, then the chain from the chosen start, with kernels of type Kernel.
 template <typename Kernel, typename MakeKernel, typename MakeState>

@@ -102,24 +102,7 @@ class SampledTopicColumns final : public TopicColumns {
 // a dense K x V written out and stored.
 template <typename Kernel>
 FilledSparseMatrix sparseTopicWord(const Kernel& kernel, const LdaGibbsState& state) {
-  const int K = state.topics(), V = state.vocabularySize();
-  const double beta = state.beta();
-  FilledSparseMatrix phi;
-  phi.rows = K;
-  phi.cols = V;
-  const Eigen::VectorXd inverse = inverseTopicTotals(kernel, state);
-  phi.rowFill.resize(static_cast<std::size_t>(K));
-  for (std::size_t k = 0; k < phi.rowFill.size(); ++k) phi.rowFill[k] = beta * inverse[static_cast<Eigen::Index>(k)];
-  phi.columnStarts.reserve(static_cast<std::size_t>(V) + 1);
-  phi.columnStarts.push_back(0);
-  for (int w = 0; w < V; ++w) {
-    kernel.forEachTopicOfWord(static_cast<std::size_t>(w), [&](std::int32_t k, std::int64_t c) {
-      phi.rowIndices.push_back(k);
-      phi.values.push_back(phiOfCount(beta, inverse[k], c));
-    });
-    phi.columnStarts.push_back(static_cast<std::int64_t>(phi.values.size()));
-  }
-  return phi;
+  return filledTopics(SampledTopicColumns<Kernel>(kernel, state, false), state.vocabularySize());
 }
 
 }  // namespace latent::core::topic

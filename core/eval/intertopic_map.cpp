@@ -7,6 +7,8 @@
 #include <limits>
 #include <numeric>
 
+#include <tbb/parallel_for.h>
+
 #include "core/util/symmetric_eigen.hpp"
 
 namespace latent::core {
@@ -35,11 +37,14 @@ Eigen::MatrixXd jensenShannonMatrix(const Eigen::MatrixXd& topicWord) {
   for (Eigen::Index k = 0; k < K; ++k)
     for (std::size_t w = 0; w < V; ++w)
       rows[static_cast<std::size_t>(k)][w] = topicWord(k, static_cast<Eigen::Index>(w));
+  // K^2 V / 2 terms, the map's main cost: topics a share the cores, each pair computed alone, so
+  // the values do not depend on how they are shared.
   Eigen::MatrixXd out = Eigen::MatrixXd::Zero(K, K);
-  for (Eigen::Index a = 0; a < K; ++a)
+  tbb::parallel_for(Eigen::Index{0}, K, [&](Eigen::Index a) {
     for (Eigen::Index b = a + 1; b < K; ++b)
       out(a, b) = out(b, a) =
           jensenShannonDivergence(rows[static_cast<std::size_t>(a)], rows[static_cast<std::size_t>(b)]);
+  });
   return out;
 }
 
@@ -129,8 +134,9 @@ std::vector<std::int32_t> largestFirst(std::span<const double> values, int count
     const double x = values[static_cast<std::size_t>(a)], y = values[static_cast<std::size_t>(b)];
     return x > y || (x == y && a < b);
   });
-  order.resize(static_cast<std::size_t>(keep));
-  return order;
+  // A copy of the kept ones, not `order` cut down: that would keep room for every value, and the
+  // map keeps one list per topic and step of lambda (101 K lists of V words at K = 1000, 10 GB).
+  return {order.begin(), order.begin() + keep};
 }
 
 namespace {

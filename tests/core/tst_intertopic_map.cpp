@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <numbers>
+#include <random>
 #include <sstream>
 
 #include "core/eval/intertopic_map.hpp"
@@ -105,6 +106,42 @@ class IntertopicMapTest : public QObject {
     Eigen::MatrixXd sparse(1, 3);
     sparse << 0.5, 0.5, 0.0;
     QCOMPARE(core::mostRelevantWords(sparse, pw, 0, 0.0, 3), (std::vector<std::int32_t>{1, 0}));
+  }
+
+  void rankedListsHoldOnlyTheirWords() {
+    // The map keeps a list for each topic and step of lambda (101 K of them): each must hold room
+    // for its `count` words, not for the whole vocabulary it was chosen from (K = 1000 on 25,158
+    // words took 10 GB that way).
+    constexpr int kWords = 5000, kCount = 30;
+    Eigen::MatrixXd phi = Eigen::MatrixXd::Constant(1, kWords, 1.0 / kWords);
+    const std::vector<double> pw(kWords, 1.0 / kWords);
+    for (const auto& ranked : core::mostRelevantWordsByLambda(phi, pw, 0, kCount, 0.25)) {
+      QCOMPARE(ranked.size(), std::size_t{kCount});
+      QVERIFY2(ranked.capacity() < 2 * kCount, qPrintable(QString::number(ranked.capacity())));
+    }
+    const auto largest = core::largestFirst(pw, kCount);
+    QVERIFY(largest.size() == kCount && largest.capacity() < 2 * kCount);
+  }
+
+  void divergencesOfManyTopicsAreEachPairs() {
+    // The matrix is computed with the topics shared among threads: each entry is still the pair's
+    // divergence to the bit, whatever thread computed it.
+    constexpr int kTopics = 40, kWords = 300;
+    std::mt19937_64 random(7);
+    std::gamma_distribution<double> gamma(0.3, 1.0);
+    Eigen::MatrixXd topics(kTopics, kWords);
+    for (int k = 0; k < kTopics; ++k) {
+      for (int w = 0; w < kWords; ++w) topics(k, w) = gamma(random);
+      topics.row(k) /= topics.row(k).sum();
+    }
+    const auto d = core::jensenShannonMatrix(topics);
+    for (int a = 0; a < kTopics; ++a)
+      for (int b = 0; b < kTopics; ++b) {
+        std::vector<double> p(kWords), q(kWords);
+        for (int w = 0; w < kWords; ++w) p[static_cast<std::size_t>(w)] = topics(std::min(a, b), w);
+        for (int w = 0; w < kWords; ++w) q[static_cast<std::size_t>(w)] = topics(std::max(a, b), w);
+        QCOMPARE(d(a, b), a == b ? 0.0 : core::jensenShannonDivergence(p, q));
+      }
   }
 
   void ldavisJsonHasLdavisShape() {

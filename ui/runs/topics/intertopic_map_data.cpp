@@ -2,8 +2,13 @@
 // The intertopic map and its relevance rankings for every step of the slider.
 #include "ui/runs/topics/intertopic_map_data.hpp"
 
+#include <QLocale>
+#include <QObject>
+
 #include <algorithm>
 #include <cmath>
+
+#include <tbb/parallel_for.h>
 
 #include "ui/runs/topics/topic_run_data.hpp"
 
@@ -22,9 +27,22 @@ const std::vector<std::int32_t>& IntertopicMapData::mostRelevant(int topic, doub
   return ranked[static_cast<std::size_t>(topic)][step];
 }
 
+QString intertopicMapRefusal(const TopicRunData& data) {
+  const double K = data.topicCount(), V = data.vocabularySize();
+  const double terms = K * (K - 1) / 2 * V;
+  if (terms <= kIntertopicMapMaxTerms) return {};
+  return QObject::tr(
+             "The map is not drawn for %1 topics over %2 words: it compares every pair of topics over every "
+             "word, %3 terms, and the page computes at most %4 (about a minute on two cores). The Topics page "
+             "lists every topic; Export Results… (LDAvis JSON) computes the map's data however long it takes.")
+      .arg(QLocale().toString(data.topicCount()), QLocale().toString(data.vocabularySize()),
+           QLocale().toString(terms, 'g', 2), QLocale().toString(kIntertopicMapMaxTerms, 'g', 2));
+}
+
 std::shared_ptr<const IntertopicMapData> computeIntertopicMap(const TopicRunData& data) {
   const int K = data.topicCount();
-  if (K < 2 || data.shares.size() != static_cast<std::size_t>(K)) return nullptr;
+  if (K < 2 || data.shares.size() != static_cast<std::size_t>(K) || !intertopicMapRefusal(data).isEmpty())
+    return nullptr;
   double corpusTokens = 0;
   for (const auto& d : data.documents) corpusTokens += static_cast<double>(d.tokenCount);
   if (corpusTokens <= 0)
@@ -35,9 +53,10 @@ std::shared_ptr<const IntertopicMapData> computeIntertopicMap(const TopicRunData
   out->map = core::intertopicMap(data.topicWord, tokens);
   out->salient = core::largestFirst(out->map.saliency, IntertopicMapData::kTerms);
   out->ranked.resize(static_cast<std::size_t>(K));
-  for (int k = 0; k < K; ++k)
+  tbb::parallel_for(0, K, [&](int k) {
     out->ranked[static_cast<std::size_t>(k)] = core::mostRelevantWordsByLambda(
         data.topicWord, out->map.termProportion, k, IntertopicMapData::kTerms, 1.0 / IntertopicMapData::kLambdaSteps);
+  });
   return out;
 }
 

@@ -4,6 +4,8 @@
 // relevant words at each step of the lambda slider, so that moving the slider only looks them up.
 #pragma once
 
+#include <QString>
+
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -29,8 +31,18 @@ struct IntertopicMapData {
   const std::vector<std::int32_t>& mostRelevant(int topic, double lambda) const;
 };
 
+// The map compares every pair of topics over every word, K (K - 1) / 2 V terms of Jensen-Shannon
+// divergence: the page computes it for at most this many, about a minute on two cores
+// (tests/benchmarks/README.md, "Opening a large topic run"), and beyond says why instead of keeping a
+// core busy for hours (K = 5000 over 73,534 words is 9.2e11 terms).
+inline constexpr double kIntertopicMapMaxTerms = 2e10;
+
+// Why the map of `data`'s topics is not computed (more terms than kIntertopicMapMaxTerms), or empty.
+QString intertopicMapRefusal(const TopicRunData& data);
+
 // Each topic's expected tokens are its share of the corpus (TopicRunData::shares) times the corpus'
-// kept tokens. Null when the run has no shares or a single topic. Call off the GUI thread.
+// kept tokens. Null when the run has no shares, a single topic, or a map the page refuses
+// (intertopicMapRefusal). Call off the GUI thread.
 std::shared_ptr<const IntertopicMapData> computeIntertopicMap(const TopicRunData& data);
 
 }  // namespace latent::ui

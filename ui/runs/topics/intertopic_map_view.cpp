@@ -71,6 +71,7 @@ IntertopicMapView::IntertopicMapView(QWidget* parent) : QWidget(parent) {
   m_lambdaLabel = new QLabel(this);
   row->addWidget(m_lambdaLabel);
   m_status = new QLabel(this);
+  m_status->setWordWrap(true);  // a map refused for its size says why in a few lines
   row->addWidget(m_status, 1);
   layout->addLayout(row);
   // Both halves in one figure, so that a saved image shows the map with its words.
@@ -105,6 +106,11 @@ void IntertopicMapView::setData(std::shared_ptr<const TopicRunData> data) {
   const int generation = ++m_generation;
   if (m_data) {
     m_selected = std::min(m_selected, m_data->topicCount() - 1);
+    if (const auto refusal = intertopicMapRefusal(*m_data); !refusal.isEmpty()) {
+      m_status->setText(refusal);
+      refresh();
+      return;
+    }
     m_status->setText(tr("Computing the map…"));
     runInBackground(
         this,

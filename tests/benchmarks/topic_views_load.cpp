@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// What opening a finished topic run costs the app: the time and memory of loadTopicRun (what every
+// topic page reads, off the GUI thread) and of the Topic map page's computation, as the run tab does
+// them, one after the other. Prints one JSON line.
+//
+//   latent-topic-views-load --project FILE --run ID [--no-map]
+//
+// peak_rss_mb is the process's peak resident memory after each step (getrusage), so the second
+// figure includes the first step's data, which the app holds too while the map is computed.
+#include <sys/resource.h>
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+
+#include <cstdio>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "ui/runs/topics/intertopic_map_data.hpp"
+#include "ui/runs/topics/topic_run_data.hpp"
+
+using namespace latent;
+
+namespace {
+
+double peakRssMb() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<double>(usage.ru_maxrss) / 1024.0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  QCoreApplication app(argc, argv);
+  std::string project;
+  long long runId = -1;
+  bool map = true;
+  for (int i = 1; i < argc; ++i) {
+    const std::string key = argv[i];
+    if (key == "--project" && i + 1 < argc)
+      project = argv[++i];
+    else if (key == "--run" && i + 1 < argc)
+      runId = std::stoll(argv[++i]);
+    else if (key == "--no-map")
+      map = false;
+    else {
+      std::fprintf(stderr, "usage: latent-topic-views-load --project FILE --run ID [--no-map]\n");
+      return 2;
+    }
+  }
+  if (project.empty() || runId < 0) {
+    std::fprintf(stderr, "usage: latent-topic-views-load --project FILE --run ID [--no-map]\n");
+    return 2;
+  }
+
+  nlohmann::json out;
+  QElapsedTimer clock;
+  clock.start();
+  const auto loaded = ui::loadTopicRun(project, runId);
+  out["load_seconds"] = static_cast<double>(clock.nsecsElapsed()) * 1e-9;
+  out["load_peak_rss_mb"] = peakRssMb();
+  if (!loaded.data) {
+    std::fprintf(stderr, "the run's topics could not be read: %s\n",
+                 loaded.error.isEmpty() ? "it has none" : loaded.error.toStdString().c_str());
+    return 1;
+  }
+  out["topics"] = loaded.data->topicCount();
+  out["words"] = loaded.data->vocabularySize();
+  out["documents"] = loaded.data->documents.size();
+  if (map) {
+    clock.restart();
+    const auto computed = ui::computeIntertopicMap(*loaded.data);
+    out["map_seconds"] = static_cast<double>(clock.nsecsElapsed()) * 1e-9;
+    out["map_peak_rss_mb"] = peakRssMb();
+    out["map"] = computed ? "computed" : "failed";
+  }
+  std::printf("%s\n", out.dump().c_str());
+  return 0;
+}

@@ -88,9 +88,9 @@ int readArray(sqlite3_blob* blob, std::vector<T>& values, std::size_t count, std
   return rc;
 }
 
-// The dense matrix of a sparse blob of `stored` bytes, checked entry by entry: a damaged or crafted
-// file is reported, never read past its arrays.
-Eigen::MatrixXd loadSparseMatrix(Project& project, const std::string& where, std::int64_t rows, std::int64_t cols,
+// The sparse blob of `stored` bytes, checked entry by entry: a damaged or crafted file is reported,
+// never read past its arrays.
+FilledSparseMatrix readSparseMatrix(Project& project, const std::string& where, std::int64_t rows, std::int64_t cols,
                                  std::int64_t stored, std::int64_t rowid) {
   const auto bytes = static_cast<std::uint64_t>(std::max<std::int64_t>(stored, 0));
   const auto damaged = [&](const std::string& what) { return damagedProject(project, "run_matrices", where, what); };
@@ -121,7 +121,7 @@ Eigen::MatrixXd loadSparseMatrix(Project& project, const std::string& where, std
       throw damaged(shape + " whose column " + std::to_string(column) + " starts after the next");
   for (const auto row : sparse.rowIndices)
     if (row < 0 || row >= rows) throw damaged(shape + " with an entry in row " + std::to_string(row));
-  return sparse.toDense();
+  return sparse;
 }
 
 constexpr const char* kRunColumns =
@@ -468,6 +468,14 @@ std::vector<MetricRow> loadMetrics(Project& project, std::int64_t runId) {
 
 std::optional<Eigen::MatrixXd> loadMatrix(Project& project, std::int64_t runId, const std::string& name,
                                           std::int64_t iteration) {
+  auto stored = loadStoredMatrix(project, runId, name, iteration);
+  if (!stored) return std::nullopt;
+  if (const auto* sparse = std::get_if<FilledSparseMatrix>(&*stored)) return sparse->toDense();
+  return std::move(std::get<Eigen::MatrixXd>(*stored));
+}
+
+std::optional<StoredMatrix> loadStoredMatrix(Project& project, std::int64_t runId, const std::string& name,
+                                             std::int64_t iteration) {
   auto s = project.db().prepare(
       "SELECT rows, cols, element, length(data), rowid FROM run_matrices WHERE run_id = ?1 AND name = ?2 AND "
       "iteration = ?3");
@@ -477,7 +485,7 @@ std::optional<Eigen::MatrixXd> loadMatrix(Project& project, std::int64_t runId, 
   const std::string where =
       "run " + std::to_string(runId) + ", matrix " + name + ", iteration " + std::to_string(iteration);
   const std::string element = s.text(2);
-  if (element == kSparseElement) return loadSparseMatrix(project, where, rows, cols, s.integer(3), s.integer(4));
+  if (element == kSparseElement) return readSparseMatrix(project, where, rows, cols, s.integer(3), s.integer(4));
   if (element != "f64" && element != "f32")
     throw damagedProject(project, "run_matrices", where, "an element type '" + element + "'");
   const std::size_t size = element == "f32" ? sizeof(float) : sizeof(double);

@@ -8,6 +8,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include <Eigen/Core>
@@ -109,6 +110,12 @@ std::vector<MetricRow> loadMetrics(Project& project, std::int64_t runId);
 // iteration -1 is the final result; std::nullopt when the run has no such matrix.
 std::optional<Eigen::MatrixXd> loadMatrix(Project& project, std::int64_t runId, const std::string& name,
                                           std::int64_t iteration = -1);
+// The same matrix in the form it was stored in: a sparse one (saveSparseMatrix) as it is, without
+// the dense matrix loadMatrix makes of it (core/data/topic_word_table.hpp reads topics so); any
+// other dense, as loadMatrix returns it.
+using StoredMatrix = std::variant<Eigen::MatrixXd, FilledSparseMatrix>;
+std::optional<StoredMatrix> loadStoredMatrix(Project& project, std::int64_t runId, const std::string& name,
+                                             std::int64_t iteration = -1);
 // Names of the matrices a run holds (final and snapshots), with their iterations.
 std::vector<std::pair<std::string, std::int64_t>> listMatrices(Project& project, std::int64_t runId);
 std::vector<std::int32_t> loadTokenTopics(Project& project, std::int64_t runId, std::int64_t document);

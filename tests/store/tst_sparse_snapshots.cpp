@@ -1,12 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Snapshots stored sparse (element 'sparse', schema 16): they read back as exactly the dense
 // matrix they stand for, fall back to dense storage where that is smaller, count at their stored
-// size in the retention, and a damaged blob is reported rather than read past its arrays.
+// size in the retention, and a damaged blob is reported rather than read past its arrays. Read in its
+// stored form (loadStoredMatrix) it is the matrix saved, array for array, and a TopicWordTable over it
+// holds the dense matrix's values.
 #include <QtTest>
 
 #include <random>
+#include <stdexcept>
+#include <variant>
 
 #include "core/data/filled_sparse_matrix.hpp"
+#include "core/data/topic_word_table.hpp"
 #include "core/store/project.hpp"
 #include "core/store/run_store.hpp"
 #include "core/store/snapshot_retention.hpp"
@@ -94,6 +99,53 @@ class SparseSnapshotStoreTest : public QObject {
     QCOMPARE(p.db().queryInteger("SELECT count(*) FROM run_matrices"), std::int64_t{1});
     QCOMPARE(*core::loadMatrix(p, id, "topic_word", 20), empty.toDense());
     QCOMPARE(core::loadMatrix(p, id, "topic_word", 20)->row(2).sum(), 125.0);
+  }
+
+  void aSparseMatrixReadsBackInItsStoredForm() {
+    // loadStoredMatrix hands a sparse matrix over as it was saved, array for array, and any other
+    // dense, as loadMatrix gives it; a topic-word table over either form holds the same values.
+    test::Scratch scratch;
+    core::Project p(scratch.path("p.latent"));
+    const auto id = createRun(p);
+    const auto sparse = sparseTopics(40, 300, 3, 2);
+    core::saveSparseMatrix(p, id, "topic_word", -1, sparse, core::MatrixElement::Float32);
+    const auto stored = core::loadStoredMatrix(p, id, "topic_word", -1);
+    QVERIFY(stored && std::holds_alternative<core::FilledSparseMatrix>(*stored));
+    const auto& read = std::get<core::FilledSparseMatrix>(*stored);
+    QCOMPARE(read.rows, sparse.rows);
+    QCOMPARE(read.cols, sparse.cols);
+    QVERIFY(read.rowFill == sparse.rowFill && read.columnStarts == sparse.columnStarts);
+    QVERIFY(read.rowIndices == sparse.rowIndices && read.values == sparse.values);
+    QVERIFY(!core::loadStoredMatrix(p, id, "topic_word", 5));
+    const Eigen::MatrixXd dense = sparse.toDense();
+    core::saveMatrix(p, id, "doc_topic", -1, dense.topRows(3));
+    const auto denseStored = core::loadStoredMatrix(p, id, "doc_topic", -1);
+    QVERIFY(denseStored && std::get<Eigen::MatrixXd>(*denseStored) == dense.topRows(3));
+
+    // The table: every entry, every row and the written-out matrix are the dense matrix's, in
+    // both forms. Topic 0 has entries at words 1..; word 0 (column 0 has none) is every topic's fill.
+    const core::TopicWordTable table(read), denseTable(Eigen::MatrixXd{dense});
+    QVERIFY(!table.isDense() && denseTable.isDense());
+    QCOMPARE(table.rows(), Eigen::Index{40});
+    QCOMPARE(table.cols(), Eigen::Index{300});
+    std::vector<double> row(300), denseRow(300);
+    for (Eigen::Index k = 0; k < 40; ++k) {
+      table.row(k, row);
+      denseTable.row(k, denseRow);
+      for (Eigen::Index w = 0; w < 300; ++w) {
+        QCOMPARE(table(k, w), dense(k, w));
+        QCOMPARE(denseTable(k, w), dense(k, w));
+        QCOMPARE(row[static_cast<std::size_t>(w)], dense(k, w));
+        QCOMPARE(denseRow[static_cast<std::size_t>(w)], dense(k, w));
+      }
+    }
+    QVERIFY(table.toDense() == dense);
+    QVERIFY(table.withDense([&](const Eigen::MatrixXd& m) { return m == dense; }));
+    QVERIFY(denseTable.withDense([&](const Eigen::MatrixXd& m) { return &m != &dense && m == dense; }));
+    // Arrays that do not fit the shape are refused, not read past.
+    auto broken = sparse;
+    broken.rowFill.pop_back();
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, core::TopicWordTable{broken});
   }
 
   void denseStorageIsUsedWhereItIsSmaller() {

@@ -63,7 +63,7 @@ std::int32_t mapWordId(const ui::TopicRunData& data, const std::string& word) {
 
 int mapTopicOf(const ui::TopicRunData& data, const std::string& word) {
   Eigen::Index topic = 0;
-  data.topicWord.col(mapWordId(data, word)).maxCoeff(&topic);
+  data.topicWord.toDense().col(mapWordId(data, word)).maxCoeff(&topic);
   return static_cast<int>(topic);
 }
 

@@ -89,7 +89,7 @@ class TestLabeledTopics : public QObject {
     const auto topicOf = [&](const std::string& word) {
       const auto found = std::find(data->words.begin(), data->words.end(), word);
       Eigen::Index topic = -1;
-      if (found != data->words.end()) data->topicWord.col(found - data->words.begin()).maxCoeff(&topic);
+      if (found != data->words.end()) data->topicWord.toDense().col(found - data->words.begin()).maxCoeff(&topic);
       return topic;
     };
     QCOMPARE(topicOf("river"), Eigen::Index{0});

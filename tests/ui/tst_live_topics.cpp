@@ -30,12 +30,13 @@ constexpr int kLiveWords = 10;
 // reverse order; shares and documents are left out, as a snapshot's are.
 std::shared_ptr<ui::TopicRunData> snapshotTopics(const std::vector<int>& order0, std::int64_t iteration) {
   auto data = std::make_shared<ui::TopicRunData>();
-  data->topicWord = Eigen::MatrixXd::Zero(2, kLiveWords);
+  Eigen::MatrixXd topicWord = Eigen::MatrixXd::Zero(2, kLiveWords);
   for (int i = 0; i < kLiveWords; ++i) {
-    data->topicWord(0, order0[static_cast<std::size_t>(i)]) = kLiveWords - i;
-    data->topicWord(1, kLiveWords - 1 - i) = kLiveWords - i;
+    topicWord(0, order0[static_cast<std::size_t>(i)]) = kLiveWords - i;
+    topicWord(1, kLiveWords - 1 - i) = kLiveWords - i;
   }
-  for (int k = 0; k < 2; ++k) data->topicWord.row(k) /= data->topicWord.row(k).sum();
+  for (int k = 0; k < 2; ++k) topicWord.row(k) /= topicWord.row(k).sum();
+  data->topicWord = core::TopicWordTable(std::move(topicWord));
   for (int w = 0; w < kLiveWords; ++w) {
     data->words.push_back("w" + std::to_string(w));
     data->wordCounts.push_back(10);

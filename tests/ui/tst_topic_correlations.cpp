@@ -54,7 +54,7 @@ int topicOf(const ui::TopicRunData& data, const std::string& word) {
   const auto found = std::find(data.words.begin(), data.words.end(), word);
   if (found == data.words.end()) return -1;
   Eigen::Index topic = 0;
-  data.topicWord.col(found - data.words.begin()).maxCoeff(&topic);
+  data.topicWord.toDense().col(found - data.words.begin()).maxCoeff(&topic);
   return static_cast<int>(topic);
 }
 

@@ -50,12 +50,14 @@ std::shared_ptr<const IntertopicMapData> computeIntertopicMap(const TopicRunData
   std::vector<double> tokens(data.shares.size());
   for (std::size_t k = 0; k < tokens.size(); ++k) tokens[k] = data.shares[k] * corpusTokens;
   auto out = std::make_shared<IntertopicMapData>();
-  out->map = core::intertopicMap(data.topicWord, tokens);
-  out->salient = core::largestFirst(out->map.saliency, IntertopicMapData::kTerms);
-  out->ranked.resize(static_cast<std::size_t>(K));
-  tbb::parallel_for(0, K, [&](int k) {
-    out->ranked[static_cast<std::size_t>(k)] = core::mostRelevantWordsByLambda(
-        data.topicWord, out->map.termProportion, k, IntertopicMapData::kTerms, 1.0 / IntertopicMapData::kLambdaSteps);
+  data.topicWord.withDense([&](const Eigen::MatrixXd& topicWord) {
+    out->map = core::intertopicMap(topicWord, tokens);
+    out->salient = core::largestFirst(out->map.saliency, IntertopicMapData::kTerms);
+    out->ranked.resize(static_cast<std::size_t>(K));
+    tbb::parallel_for(0, K, [&](int k) {
+      out->ranked[static_cast<std::size_t>(k)] = core::mostRelevantWordsByLambda(
+          topicWord, out->map.termProportion, k, IntertopicMapData::kTerms, 1.0 / IntertopicMapData::kLambdaSteps);
+    });
   });
   return out;
 }

@@ -191,7 +191,9 @@ void IntertopicMapView::saveLdavisJson(const QString& file) {
           {
             std::ofstream out(partial, std::ios::binary | std::ios::trunc);
             if (!out) return QObject::tr("cannot write %1").arg(fromPath(partial));
-            core::writeLdavisJson(out, data->topicWord, map->map.topicTokens, data->words);
+            data->topicWord.withDense([&](const Eigen::MatrixXd& topicWord) {
+              core::writeLdavisJson(out, topicWord, map->map.topicTokens, data->words);
+            });
             out.flush();
             if (!out) return QObject::tr("cannot write %1").arg(fromPath(partial));
           }

@@ -20,16 +20,23 @@ struct Before {
   }
 };
 
-// The relevance of every word in topic `k`. Written as log p(w|k) - (1 - lambda) log p(w), the
-// same value as eq. 1 with one logarithm per word.
-void scoreTopic(const Eigen::MatrixXd& topicWord, std::span<const double> logFrequency, double lambda, Eigen::Index k,
-                std::vector<double>& scores) {
-  const auto V = topicWord.cols();
-  scores.resize(static_cast<std::size_t>(V));
-  for (Eigen::Index w = 0; w < V; ++w) {
-    const double p = topicWord(k, w);
-    scores[static_cast<std::size_t>(w)] =
-        p > 0 ? std::log(p) - (1.0 - lambda) * logFrequency[static_cast<std::size_t>(w)] : kMinusInfinity;
+// Topic k's probabilities, in `probabilities`, and the relevance of every word, in `scores`.
+// Written as log p(w|k) - (1 - lambda) log p(w), the same value as eq. 1 with one logarithm per
+// word, or fewer: a run of equal probabilities (a sparse table's fill) shares one.
+void scoreTopic(const core::TopicWordTable& topicWord, std::span<const double> logFrequency, double lambda,
+                Eigen::Index k, std::vector<double>& probabilities, std::vector<double>& scores) {
+  const auto V = static_cast<std::size_t>(topicWord.cols());
+  probabilities.resize(V);
+  scores.resize(V);
+  topicWord.row(k, probabilities);
+  double last = -1.0, lastLog = kMinusInfinity;
+  for (std::size_t w = 0; w < V; ++w) {
+    const double p = probabilities[w];
+    if (p != last) {
+      last = p;
+      lastLog = p > 0 ? std::log(p) : kMinusInfinity;
+    }
+    scores[w] = p > 0 ? lastLog - (1.0 - lambda) * logFrequency[w] : kMinusInfinity;
   }
 }
 
@@ -55,7 +62,7 @@ std::vector<double> corpusFrequencies(std::span<const std::int64_t> counts) {
   return out;
 }
 
-std::vector<std::vector<RankedWord>> rankTopics(const Eigen::MatrixXd& topicWord,
+std::vector<std::vector<RankedWord>> rankTopics(const core::TopicWordTable& topicWord,
                                                 std::span<const double> corpusFrequency, double lambda, int count) {
   const auto K = topicWord.rows();
   const auto V = topicWord.cols();
@@ -63,17 +70,17 @@ std::vector<std::vector<RankedWord>> rankTopics(const Eigen::MatrixXd& topicWord
   const auto logFrequency = logs(corpusFrequency);
   const auto keep = static_cast<std::ptrdiff_t>(std::clamp<Eigen::Index>(count, 0, V));
   std::vector<std::vector<RankedWord>> out(static_cast<std::size_t>(K));
-  std::vector<double> scores;
+  std::vector<double> probabilities, scores;
   std::vector<std::int32_t> order(static_cast<std::size_t>(V));
   for (Eigen::Index k = 0; k < K; ++k) {
-    scoreTopic(topicWord, logFrequency, lambda, k, scores);
+    scoreTopic(topicWord, logFrequency, lambda, k, probabilities, scores);
     std::iota(order.begin(), order.end(), 0);
     std::partial_sort(order.begin(), order.begin() + keep, order.end(), Before{scores.data()});
     auto& ranked = out[static_cast<std::size_t>(k)];
     ranked.reserve(static_cast<std::size_t>(keep));
     for (std::ptrdiff_t i = 0; i < keep; ++i) {
       const auto w = order[static_cast<std::size_t>(i)];
-      const double p = topicWord(k, w);
+      const double p = probabilities[static_cast<std::size_t>(w)];
       const double pw = corpusFrequency[static_cast<std::size_t>(w)];
       ranked.push_back({w, p, p / pw, relevance(p, pw, lambda)});
     }
@@ -81,15 +88,15 @@ std::vector<std::vector<RankedWord>> rankTopics(const Eigen::MatrixXd& topicWord
   return out;
 }
 
-std::vector<int> ranksOf(const Eigen::MatrixXd& topicWord, std::span<const double> corpusFrequency, double lambda,
-                         std::int32_t word) {
+std::vector<int> ranksOf(const core::TopicWordTable& topicWord, std::span<const double> corpusFrequency,
+                         double lambda, std::int32_t word) {
   if (word < 0 || word >= topicWord.cols() || static_cast<std::size_t>(topicWord.cols()) != corpusFrequency.size())
     return {};
   const auto logFrequency = logs(corpusFrequency);
   std::vector<int> ranks;
-  std::vector<double> scores;
+  std::vector<double> probabilities, scores;
   for (Eigen::Index k = 0; k < topicWord.rows(); ++k) {
-    scoreTopic(topicWord, logFrequency, lambda, k, scores);
+    scoreTopic(topicWord, logFrequency, lambda, k, probabilities, scores);
     const Before before{scores.data()};
     int rank = 1;
     for (std::int32_t v = 0; v < static_cast<std::int32_t>(scores.size()); ++v)

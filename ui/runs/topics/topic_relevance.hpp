@@ -10,6 +10,8 @@
 #include <span>
 #include <vector>
 
+#include "core/data/topic_word_table.hpp"
+
 namespace latent::ui {
 
 // relevance(w, k | lambda) = lambda log p(w|k) + (1 - lambda) log(p(w|k) / p(w)), p(w) the word's
@@ -30,13 +32,13 @@ std::vector<double> corpusFrequencies(std::span<const std::int64_t> counts);
 
 // The `count` most relevant words of every topic (rows of `topicWord`, K x V), most relevant
 // first; ties go to the smaller word id so the order never depends on the sort.
-std::vector<std::vector<RankedWord>> rankTopics(const Eigen::MatrixXd& topicWord,
+std::vector<std::vector<RankedWord>> rankTopics(const core::TopicWordTable& topicWord,
                                                 std::span<const double> corpusFrequency, double lambda, int count);
 
 // The 1-based rank of `word` in every topic, under the same order as rankTopics (empty for a word
 // outside the vocabulary).
-std::vector<int> ranksOf(const Eigen::MatrixXd& topicWord, std::span<const double> corpusFrequency, double lambda,
-                         std::int32_t word);
+std::vector<int> ranksOf(const core::TopicWordTable& topicWord, std::span<const double> corpusFrequency,
+                         double lambda, std::int32_t word);
 
 // Each topic's share of the corpus' tokens: sum_d N_d theta_dk / sum_d N_d, from the document-topic
 // proportions (D x K, rows in corpus order) and the documents' kept-token counts.

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <numeric>
 #include <optional>
+#include <variant>
 
 #include "core/eval/correlation_map.hpp"
 #include "core/models/topic/mixture.hpp"
@@ -58,11 +59,15 @@ TopicRunLoad loadTopicRun(const std::filesystem::path& projectFile, std::int64_t
     data->run = core::loadRun(project, runId);
     if (project.dataset(data->run.datasetId).kind != core::DataKind::Corpus) return out;
 
-    // The final topic-word matrix, or the latest snapshot of a run that has no final one yet.
-    auto topicWord = core::loadResult(project, runId, {core::topic::kTopicWord});
+    // The final topic-word matrix, or the latest snapshot of a run that has no final one yet, read
+    // in its stored form.
+    const auto iteration = core::latestResultIteration(project, runId, {core::topic::kTopicWord});
+    if (!iteration) return out;
+    auto topicWord = core::loadStoredMatrix(project, runId, core::topic::kTopicWord, *iteration);
     if (!topicWord) return out;
-    if (topicWord->iteration >= 0) data->topicWordIteration = topicWord->iteration;
-    data->topicWord = std::move(topicWord->matrices.front().values);
+    if (*iteration >= 0) data->topicWordIteration = *iteration;
+    data->topicWord = std::visit(
+        [](auto& stored) { return core::TopicWordTable(std::move(stored)); }, *topicWord);
 
     for (auto& v : core::loadVocabulary(project, data->run.datasetId)) {
       data->words.push_back(std::move(v.word));

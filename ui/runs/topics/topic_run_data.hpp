@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/data/corpus.hpp"
+#include "core/data/topic_word_table.hpp"
 #include "core/store/corpus_store.hpp"
 #include "core/store/run_store.hpp"
 #include "ui/runs/topics/topic_relevance.hpp"
@@ -27,7 +28,8 @@ struct DocumentLinksData;
 
 struct TopicRunData {
   core::RunRecord run;
-  Eigen::MatrixXd topicWord;             // K x V, rows sum to one
+  // K x V, rows sum to one; in the form it was stored in, so that large topics stay sparse.
+  core::TopicWordTable topicWord;
   std::int64_t topicWordIteration = -1;  // -1: the final result; else the snapshot shown
   Eigen::MatrixXd docTopic;              // D x K in corpus order; 0 x 0 when the run has none
   std::vector<std::string> words;        // index = word id

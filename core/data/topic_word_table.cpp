@@ -14,7 +14,10 @@ TopicWordTable::TopicWordTable(const FilledSparseMatrix& sparse)
     : m_rows(sparse.rows), m_cols(sparse.cols), m_sparse(true), m_fill(sparse.rowFill) {
   if (sparse.rowFill.size() != static_cast<std::size_t>(sparse.rows) ||
       sparse.columnStarts.size() != static_cast<std::size_t>(sparse.cols) + 1 ||
-      sparse.rowIndices.size() != sparse.values.size())
+      sparse.rowIndices.size() != sparse.values.size() || sparse.columnStarts.front() != 0 ||
+      sparse.columnStarts.back() != static_cast<std::int64_t>(sparse.entries()) ||
+      std::any_of(sparse.rowIndices.begin(), sparse.rowIndices.end(),
+                  [&](std::int32_t topic) { return topic < 0 || topic >= sparse.rows; }))
     throw std::invalid_argument("a sparse topic-word matrix whose arrays do not fit its shape");
   // Counted, then placed: the columns are walked in ascending order, so each topic's words come out
   // ascending without a sort.

@@ -37,8 +37,8 @@ Eigen::MatrixXd jensenShannonMatrix(const Eigen::MatrixXd& topicWord) {
   for (Eigen::Index k = 0; k < K; ++k)
     for (std::size_t w = 0; w < V; ++w)
       rows[static_cast<std::size_t>(k)][w] = topicWord(k, static_cast<Eigen::Index>(w));
-  // K^2 V / 2 terms, the map's main cost: topics a share the cores, each pair computed alone, so
-  // the values do not depend on how they are shared.
+  // K^2 V / 2 terms, the map's main cost: the rows a are shared among the cores, and each pair is
+  // computed alone, so no value depends on how they were shared.
   Eigen::MatrixXd out = Eigen::MatrixXd::Zero(K, K);
   tbb::parallel_for(Eigen::Index{0}, K, [&](Eigen::Index a) {
     for (Eigen::Index b = a + 1; b < K; ++b)

@@ -146,6 +146,12 @@ class SparseSnapshotStoreTest : public QObject {
     auto broken = sparse;
     broken.rowFill.pop_back();
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, core::TopicWordTable{broken});
+    broken = sparse;
+    broken.rowIndices.back() = 40;
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, core::TopicWordTable{broken});
+    broken = sparse;
+    broken.columnStarts.back() -= 1;
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, core::TopicWordTable{broken});
   }
 
   void denseStorageIsUsedWhereItIsSmaller() {

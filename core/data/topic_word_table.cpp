@@ -30,7 +30,8 @@ TopicWordTable::TopicWordTable(const FilledSparseMatrix& sparse)
   for (Eigen::Index word = 0; word < m_cols; ++word)
     for (auto i = sparse.columnStarts[static_cast<std::size_t>(word)];
          i < sparse.columnStarts[static_cast<std::size_t>(word) + 1]; ++i) {
-      const auto at = static_cast<std::size_t>(next[static_cast<std::size_t>(sparse.rowIndices[static_cast<std::size_t>(i)])]++);
+      const auto at =
+          static_cast<std::size_t>(next[static_cast<std::size_t>(sparse.rowIndices[static_cast<std::size_t>(i)])]++);
       m_words[at] = static_cast<std::int32_t>(word);
       m_values[at] = sparse.values[static_cast<std::size_t>(i)];
     }

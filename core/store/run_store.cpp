@@ -91,7 +91,7 @@ int readArray(sqlite3_blob* blob, std::vector<T>& values, std::size_t count, std
 // The sparse blob of `stored` bytes, checked entry by entry: a damaged or crafted file is reported,
 // never read past its arrays.
 FilledSparseMatrix readSparseMatrix(Project& project, const std::string& where, std::int64_t rows, std::int64_t cols,
-                                 std::int64_t stored, std::int64_t rowid) {
+                                    std::int64_t stored, std::int64_t rowid) {
   const auto bytes = static_cast<std::uint64_t>(std::max<std::int64_t>(stored, 0));
   const auto damaged = [&](const std::string& what) { return damagedProject(project, "run_matrices", where, what); };
   const std::string shape = "a " + std::to_string(rows) + " x " + std::to_string(cols) + " sparse matrix";

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The topic views over topics held sparse (core/data/topic_word_table.hpp), as large lda-gibbs runs
 // are read: every relevance ranking and rank of a word is the one the dense matrix gives, field for
-// field, and a run stored sparse is read so; and the Topic map refuses a map too large to compute, saying why, without starting it.
+// field, and a run stored sparse is read so; and the Topic map refuses a map too large to compute, saying why, without
+// starting it.
 #include <QLabel>
 #include <QtTest>
 

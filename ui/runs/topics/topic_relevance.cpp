@@ -88,8 +88,8 @@ std::vector<std::vector<RankedWord>> rankTopics(const core::TopicWordTable& topi
   return out;
 }
 
-std::vector<int> ranksOf(const core::TopicWordTable& topicWord, std::span<const double> corpusFrequency,
-                         double lambda, std::int32_t word) {
+std::vector<int> ranksOf(const core::TopicWordTable& topicWord, std::span<const double> corpusFrequency, double lambda,
+                         std::int32_t word) {
   if (word < 0 || word >= topicWord.cols() || static_cast<std::size_t>(topicWord.cols()) != corpusFrequency.size())
     return {};
   const auto logFrequency = logs(corpusFrequency);

@@ -37,8 +37,8 @@ std::vector<std::vector<RankedWord>> rankTopics(const core::TopicWordTable& topi
 
 // The 1-based rank of `word` in every topic, under the same order as rankTopics (empty for a word
 // outside the vocabulary).
-std::vector<int> ranksOf(const core::TopicWordTable& topicWord, std::span<const double> corpusFrequency,
-                         double lambda, std::int32_t word);
+std::vector<int> ranksOf(const core::TopicWordTable& topicWord, std::span<const double> corpusFrequency, double lambda,
+                         std::int32_t word);
 
 // Each topic's share of the corpus' tokens: sum_d N_d theta_dk / sum_d N_d, from the document-topic
 // proportions (D x K, rows in corpus order) and the documents' kept-token counts.

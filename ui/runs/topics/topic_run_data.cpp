@@ -66,8 +66,7 @@ TopicRunLoad loadTopicRun(const std::filesystem::path& projectFile, std::int64_t
     auto topicWord = core::loadStoredMatrix(project, runId, core::topic::kTopicWord, *iteration);
     if (!topicWord) return out;
     if (*iteration >= 0) data->topicWordIteration = *iteration;
-    data->topicWord = std::visit(
-        [](auto& stored) { return core::TopicWordTable(std::move(stored)); }, *topicWord);
+    data->topicWord = std::visit([](auto& stored) { return core::TopicWordTable(std::move(stored)); }, *topicWord);
 
     for (auto& v : core::loadVocabulary(project, data->run.datasetId)) {
       data->words.push_back(std::move(v.word));

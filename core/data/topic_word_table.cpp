@@ -10,6 +10,9 @@ namespace latent::core {
 TopicWordTable::TopicWordTable(Eigen::MatrixXd dense)
     : m_rows(dense.rows()), m_cols(dense.cols()), m_dense(std::move(dense)) {}
 
+TopicWordTable::TopicWordTable(Eigen::MatrixXf dense)
+    : m_rows(dense.rows()), m_cols(dense.cols()), m_dense(std::move(dense)) {}
+
 TopicWordTable::TopicWordTable(const FilledSparseMatrix& sparse)
     : m_rows(sparse.rows), m_cols(sparse.cols), m_sparse(true), m_fill(sparse.rowFill) {
   if (sparse.rowFill.size() != static_cast<std::size_t>(sparse.rows) ||
@@ -48,7 +51,9 @@ double TopicWordTable::operator()(Eigen::Index topic, Eigen::Index word) const {
 
 void TopicWordTable::row(Eigen::Index topic, std::span<double> out) const {
   if (isDense()) {
-    for (Eigen::Index w = 0; w < m_cols; ++w) out[static_cast<std::size_t>(w)] = m_dense(topic, w);
+    m_dense.visit([&](const auto& m) {
+      for (Eigen::Index w = 0; w < m_cols; ++w) out[static_cast<std::size_t>(w)] = static_cast<double>(m(topic, w));
+    });
     return;
   }
   std::fill(out.begin(), out.begin() + m_cols, m_fill[static_cast<std::size_t>(topic)]);
@@ -57,7 +62,7 @@ void TopicWordTable::row(Eigen::Index topic, std::span<double> out) const {
 }
 
 Eigen::MatrixXd TopicWordTable::toDense() const {
-  if (isDense()) return m_dense;
+  if (isDense()) return m_dense.toDoubles();
   Eigen::MatrixXd dense(m_rows, m_cols);
   std::vector<double> values(static_cast<std::size_t>(m_cols));
   for (Eigen::Index k = 0; k < m_rows; ++k) {

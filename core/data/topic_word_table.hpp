@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // A run's topics, K x V (each row a topic's distribution over the words), held in the form they
-// were stored in: a dense matrix, or each topic's fill plus the words it holds at another value (a
-// FilledSparseMatrix turned topic by topic). lda-gibbs stores large topics in the second form, and
-// a reader that keeps it needs megabytes where the dense matrix takes gigabytes (K = 5000 over
-// 73,534 words: 2.9 GB of doubles). Every value is the one the dense matrix holds.
+// were stored in: a dense matrix (of doubles or of floats, DenseTable), or each topic's fill plus the
+// words it holds at another value (a FilledSparseMatrix turned topic by topic). lda-gibbs stores large topics in the
+// second form, and a reader that keeps it needs megabytes where the dense matrix takes gigabytes (K = 5000 over 73,534
+// words: 2.9 GB of doubles). Every value is the one the dense matrix holds.
 #pragma once
 
 #include <Eigen/Core>
@@ -12,6 +12,7 @@
 #include <span>
 #include <vector>
 
+#include "core/data/dense_table.hpp"
 #include "core/data/filled_sparse_matrix.hpp"
 
 namespace latent::core {
@@ -20,6 +21,7 @@ class TopicWordTable {
  public:
   TopicWordTable() = default;
   explicit TopicWordTable(Eigen::MatrixXd dense);
+  explicit TopicWordTable(Eigen::MatrixXf dense);
   explicit TopicWordTable(const FilledSparseMatrix& sparse);
 
   Eigen::Index rows() const noexcept { return m_rows; }
@@ -34,7 +36,7 @@ class TopicWordTable {
   // as the Topic map, that reads every entry and is only done for tables of moderate size).
   template <typename F>
   decltype(auto) withDense(F&& f) const {
-    if (isDense()) return f(static_cast<const Eigen::MatrixXd&>(m_dense));
+    if (const auto* held = m_sparse ? nullptr : m_dense.doubles()) return f(*held);
     const Eigen::MatrixXd written = toDense();
     return f(written);
   }
@@ -44,7 +46,7 @@ class TopicWordTable {
   Eigen::Index m_rows = 0;
   Eigen::Index m_cols = 0;
   bool m_sparse = false;
-  Eigen::MatrixXd m_dense;  // the dense form; empty in the sparse form
+  DenseTable m_dense;  // the dense form; empty in the sparse form
   // The sparse form: topic k's words other than its fill are m_words[m_starts[k] .. m_starts[k + 1]),
   // ascending, with their values in m_values.
   std::vector<double> m_fill;

@@ -28,10 +28,9 @@ std::string numberLabel(double value) {
   return text;
 }
 
-}  // namespace
-
-FieldTopicShares topicSharesByField(const DocumentField& field, const Eigen::MatrixXd& docTopic,
-                                    std::span<const std::int64_t> lengths, int maxGroups) {
+template <typename Matrix>
+FieldTopicShares sharesByField(const DocumentField& field, const Matrix& docTopic,
+                               std::span<const std::int64_t> lengths, int maxGroups) {
   const auto D = static_cast<std::size_t>(docTopic.rows());
   if (field.size() != D || lengths.size() != D)
     throw UsageError("the field '" + field.name + "' and the topic proportions do not cover the same documents");
@@ -111,13 +110,26 @@ FieldTopicShares topicSharesByField(const DocumentField& field, const Eigen::Mat
   for (std::size_t d = 0; d < D; ++d)
     for (const auto g : groupsOf[d]) {
       const auto length = static_cast<double>(lengths[d]);
-      out.shares.row(static_cast<Eigen::Index>(g)) += length * docTopic.row(static_cast<Eigen::Index>(d));
+      out.shares.row(static_cast<Eigen::Index>(g)) +=
+          length * docTopic.row(static_cast<Eigen::Index>(d)).template cast<double>();
       weight[g] += length;
       ++out.documents[g];
     }
   for (Eigen::Index g = 0; g < G; ++g)
     if (weight[static_cast<std::size_t>(g)] > 0) out.shares.row(g) /= weight[static_cast<std::size_t>(g)];
   return out;
+}
+
+}  // namespace
+
+FieldTopicShares topicSharesByField(const DocumentField& field, const Eigen::MatrixXd& docTopic,
+                                    std::span<const std::int64_t> lengths, int maxGroups) {
+  return sharesByField(field, docTopic, lengths, maxGroups);
+}
+
+FieldTopicShares topicSharesByField(const DocumentField& field, const Eigen::MatrixXf& docTopic,
+                                    std::span<const std::int64_t> lengths, int maxGroups) {
+  return sharesByField(field, docTopic, lengths, maxGroups);
 }
 
 }  // namespace latent::core

@@ -30,8 +30,11 @@ struct FieldTopicShares {
 // categorical field's categories by their words, the largest `maxGroups - 1` and "other"; a label
 // set's labels (a document counts in each of its labels). Documents without a value, or without
 // words, are left out. `docTopic` is D x K in the field's document order, `lengths` the words of
-// each document.
+// each document. Proportions held as floats (a large doc_topic as stored) give the same shares as
+// the same values held as doubles.
 FieldTopicShares topicSharesByField(const DocumentField& field, const Eigen::MatrixXd& docTopic,
+                                    std::span<const std::int64_t> lengths, int maxGroups = 40);
+FieldTopicShares topicSharesByField(const DocumentField& field, const Eigen::MatrixXf& docTopic,
                                     std::span<const std::int64_t> lengths, int maxGroups = 40);
 
 }  // namespace latent::core

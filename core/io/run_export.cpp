@@ -34,7 +34,7 @@ std::optional<ChosenMatrix> chooseMatrix(Project& project, const RunRecord& run,
   return ChosenMatrix{std::move(result->matrices.front().values), result->iteration};
 }
 
-TopicWordTable chooseTopicWord(Project& project, const RunRecord& run, std::optional<std::int64_t> iteration) {
+ChosenTopicWord chooseTopicWord(Project& project, const RunRecord& run, std::optional<std::int64_t> iteration) {
   auto matrix = chooseMatrix(project, run, topic::kTopicWord, iteration);
   auto vocabulary = loadVocabulary(project, run.datasetId);
   if (!matrix || static_cast<std::size_t>(matrix->values.cols()) != vocabulary.size())
@@ -42,7 +42,7 @@ TopicWordTable chooseTopicWord(Project& project, const RunRecord& run, std::opti
   return {std::move(*matrix), std::move(vocabulary)};
 }
 
-DocTopicTable chooseDocTopic(Project& project, const RunRecord& run, std::optional<std::int64_t> iteration) {
+ChosenDocTopic chooseDocTopic(Project& project, const RunRecord& run, std::optional<std::int64_t> iteration) {
   auto matrix = chooseMatrix(project, run, topic::kDocTopic, iteration);
   auto documents = listDocuments(project, run.datasetId);
   if (!matrix || static_cast<std::size_t>(matrix->values.rows()) != documents.size())

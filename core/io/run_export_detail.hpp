@@ -28,16 +28,16 @@ std::optional<ChosenMatrix> chooseMatrix(Project& project, const RunRecord& run,
 
 // A topic model's topic-word matrix with the words of its columns, and its document-topic matrix
 // with the documents of its rows; UsageError when the run has none that fits its dataset.
-struct TopicWordTable {
+struct ChosenTopicWord {
   ChosenMatrix matrix;
   std::vector<VocabularyEntry> vocabulary;
 };
-TopicWordTable chooseTopicWord(Project& project, const RunRecord& run, std::optional<std::int64_t> iteration);
-struct DocTopicTable {
+ChosenTopicWord chooseTopicWord(Project& project, const RunRecord& run, std::optional<std::int64_t> iteration);
+struct ChosenDocTopic {
   ChosenMatrix matrix;
   std::vector<DocumentHeader> documents;
 };
-DocTopicTable chooseDocTopic(Project& project, const RunRecord& run, std::optional<std::int64_t> iteration);
+ChosenDocTopic chooseDocTopic(Project& project, const RunRecord& run, std::optional<std::int64_t> iteration);
 
 // Topic models in MALLET's own files (mallet_export.cpp): --output-topic-keys ("topic\talpha\t20
 // words"), --output-doc-topics ("index\tname\tproportions") and the gzipped --output-state.

@@ -466,16 +466,11 @@ std::vector<MetricRow> loadMetrics(Project& project, std::int64_t runId) {
   return out;
 }
 
-std::optional<Eigen::MatrixXd> loadMatrix(Project& project, std::int64_t runId, const std::string& name,
-                                          std::int64_t iteration) {
-  auto stored = loadStoredMatrix(project, runId, name, iteration);
-  if (!stored) return std::nullopt;
-  if (const auto* sparse = std::get_if<FilledSparseMatrix>(&*stored)) return sparse->toDense();
-  return std::move(std::get<Eigen::MatrixXd>(*stored));
-}
+namespace {
 
-std::optional<StoredMatrix> loadStoredMatrix(Project& project, std::int64_t runId, const std::string& name,
-                                             std::int64_t iteration) {
+// A run's matrix as stored; a float32 one as floats where `keepFloats`, else as doubles.
+std::optional<StoredMatrix> readStoredMatrix(Project& project, std::int64_t runId, const std::string& name,
+                                             std::int64_t iteration, bool keepFloats) {
   auto s = project.db().prepare(
       "SELECT rows, cols, element, length(data), rowid FROM run_matrices WHERE run_id = ?1 AND name = ?2 AND "
       "iteration = ?3");
@@ -511,63 +506,85 @@ std::optional<StoredMatrix> loadStoredMatrix(Project& project, std::int64_t runI
     throw damagedProject(project, inParts ? "run_matrix_parts" : "run_matrices", where,
                          "a " + std::to_string(rows) + " x " + std::to_string(cols) + " matrix stored in " +
                              std::to_string(stored) + " bytes of " + unit);
-  Eigen::MatrixXd values(rows, cols);
-  std::size_t filled = 0;
-  // Appends whole stored values, as doubles; false when they would go past the matrix.
-  const auto append = [&](std::span<const std::byte> data) {
-    const std::size_t n = data.size() / size;
-    if (n > static_cast<std::size_t>(count) - filled) return false;
-    double* to = values.data() + filled;
-    if (size == sizeof(double)) {
-      if (n > 0) std::memcpy(to, data.data(), n * sizeof(double));
-    } else {
-      for (std::size_t i = 0; i < n; ++i) {
-        float value = 0.0F;
-        std::memcpy(&value, data.data() + i * sizeof(float), sizeof(float));
-        to[i] = value;
+  // Reads the values into a matrix of Scalar: doubles from either element, or floats from floats
+  // (never asked to narrow doubles).
+  const auto read = [&](auto zero) {
+    using Scalar = decltype(zero);
+    Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic> values(rows, cols);
+    std::size_t filled = 0;
+    // Appends whole stored values; false when they would go past the matrix.
+    const auto append = [&](std::span<const std::byte> data) {
+      const std::size_t n = data.size() / size;
+      if (n > static_cast<std::size_t>(count) - filled) return false;
+      Scalar* to = values.data() + filled;
+      if (size == sizeof(Scalar)) {
+        if (n > 0) std::memcpy(to, data.data(), n * sizeof(Scalar));
+      } else {
+        for (std::size_t i = 0; i < n; ++i) {
+          float value = 0.0F;
+          std::memcpy(&value, data.data() + i * sizeof(float), sizeof(float));
+          to[i] = value;
+        }
       }
-    }
-    filled += n;
-    return true;
-  };
-  if (!inParts) {
-    // Read through incremental blob I/O: a blob read as a column would be copied whole first.
-    if (count > 0)
-      useBlobInPlace(project.db(), "run_matrices", rowid, false, [&](sqlite3_blob* blob) {
-        int rc = SQLITE_OK;
-        if (size == sizeof(double)) {
-          auto* to = reinterpret_cast<char*>(values.data());
-          const auto bytes = static_cast<std::size_t>(stored);
-          for (std::size_t at = 0; rc == SQLITE_OK && at < bytes; at += kBlobChunk)
-            rc = sqlite3_blob_read(blob, to + at, static_cast<int>(std::min(kBlobChunk, bytes - at)),
-                                   static_cast<int>(at));
+      filled += n;
+      return true;
+    };
+    if (!inParts) {
+      // Read through incremental blob I/O: a blob read as a column would be copied whole first.
+      if (count > 0)
+        useBlobInPlace(project.db(), "run_matrices", rowid, false, [&](sqlite3_blob* blob) {
+          int rc = SQLITE_OK;
+          if (size == sizeof(Scalar)) {
+            auto* to = reinterpret_cast<char*>(values.data());
+            const auto bytes = static_cast<std::size_t>(stored);
+            for (std::size_t at = 0; rc == SQLITE_OK && at < bytes; at += kBlobChunk)
+              rc = sqlite3_blob_read(blob, to + at, static_cast<int>(std::min(kBlobChunk, bytes - at)),
+                                     static_cast<int>(at));
+            return rc;
+          }
+          std::vector<float> buffer(std::min(static_cast<std::size_t>(count), kFloatChunk));
+          for (std::size_t done = 0; rc == SQLITE_OK && done < static_cast<std::size_t>(count); done += buffer.size()) {
+            const std::size_t n = std::min(buffer.size(), static_cast<std::size_t>(count) - done);
+            rc = sqlite3_blob_read(blob, buffer.data(), static_cast<int>(n * sizeof(float)),
+                                   static_cast<int>(done * sizeof(float)));
+            for (std::size_t i = 0; rc == SQLITE_OK && i < n; ++i) values.data()[done + i] = buffer[i];
+          }
           return rc;
-        }
-        std::vector<float> buffer(std::min(static_cast<std::size_t>(count), kFloatChunk));
-        for (std::size_t done = 0; rc == SQLITE_OK && done < static_cast<std::size_t>(count); done += buffer.size()) {
-          const std::size_t n = std::min(buffer.size(), static_cast<std::size_t>(count) - done);
-          rc = sqlite3_blob_read(blob, buffer.data(), static_cast<int>(n * sizeof(float)),
-                                 static_cast<int>(done * sizeof(float)));
-          for (std::size_t i = 0; rc == SQLITE_OK && i < n; ++i) values.data()[done + i] = buffer[i];
-        }
-        return rc;
-      });
+        });
+      return values;
+    }
+    auto parts = project.db().prepare(
+        "SELECT part, data FROM run_matrix_parts WHERE run_id = ?1 AND name = ?2 AND iteration = ?3 ORDER BY part");
+    parts.bind(1, runId).bind(2, name).bind(3, iteration);
+    for (std::int64_t expected = 0; parts.step(); ++expected) {
+      const auto data = parts.blob(1);
+      if (parts.integer(0) != expected || data.size() % size != 0 || !append(data))
+        throw damagedProject(
+            project, "run_matrix_parts", where + ", part " + std::to_string(parts.integer(0)),
+            "a part missing before it, or one of " + std::to_string(data.size()) + " bytes, not whole " + unit);
+    }
+    if (filled != static_cast<std::size_t>(count))
+      throw damagedProject(project, "run_matrix_parts", where,
+                           "parts of " + std::to_string(filled) + " values for " + std::to_string(count));
     return values;
-  }
-  auto parts = project.db().prepare(
-      "SELECT part, data FROM run_matrix_parts WHERE run_id = ?1 AND name = ?2 AND iteration = ?3 ORDER BY part");
-  parts.bind(1, runId).bind(2, name).bind(3, iteration);
-  for (std::int64_t expected = 0; parts.step(); ++expected) {
-    const auto data = parts.blob(1);
-    if (parts.integer(0) != expected || data.size() % size != 0 || !append(data))
-      throw damagedProject(
-          project, "run_matrix_parts", where + ", part " + std::to_string(parts.integer(0)),
-          "a part missing before it, or one of " + std::to_string(data.size()) + " bytes, not whole " + unit);
-  }
-  if (filled != static_cast<std::size_t>(count))
-    throw damagedProject(project, "run_matrix_parts", where,
-                         "parts of " + std::to_string(filled) + " values for " + std::to_string(count));
-  return values;
+  };
+  if (keepFloats && size == sizeof(float)) return read(0.0F);
+  return read(0.0);
+}
+
+}  // namespace
+
+std::optional<Eigen::MatrixXd> loadMatrix(Project& project, std::int64_t runId, const std::string& name,
+                                          std::int64_t iteration) {
+  auto stored = readStoredMatrix(project, runId, name, iteration, false);
+  if (!stored) return std::nullopt;
+  if (const auto* sparse = std::get_if<FilledSparseMatrix>(&*stored)) return sparse->toDense();
+  return std::move(std::get<Eigen::MatrixXd>(*stored));
+}
+
+std::optional<StoredMatrix> loadStoredMatrix(Project& project, std::int64_t runId, const std::string& name,
+                                             std::int64_t iteration) {
+  return readStoredMatrix(project, runId, name, iteration, true);
 }
 
 std::vector<std::pair<std::string, std::int64_t>> listMatrices(Project& project, std::int64_t runId) {

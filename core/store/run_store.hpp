@@ -111,9 +111,10 @@ std::vector<MetricRow> loadMetrics(Project& project, std::int64_t runId);
 std::optional<Eigen::MatrixXd> loadMatrix(Project& project, std::int64_t runId, const std::string& name,
                                           std::int64_t iteration = -1);
 // The same matrix in the form it was stored in: a sparse one (saveSparseMatrix) as it is, without
-// the dense matrix loadMatrix makes of it (core/data/topic_word_table.hpp reads topics so); any
-// other dense, as loadMatrix returns it.
-using StoredMatrix = std::variant<Eigen::MatrixXd, FilledSparseMatrix>;
+// the dense matrix loadMatrix makes of it, and a float32 one as floats (the topic views read topics
+// and doc_topic so: core/data/topic_word_table.hpp, dense_table.hpp); doubles as loadMatrix
+// returns them.
+using StoredMatrix = std::variant<Eigen::MatrixXd, Eigen::MatrixXf, FilledSparseMatrix>;
 std::optional<StoredMatrix> loadStoredMatrix(Project& project, std::int64_t runId, const std::string& name,
                                              std::int64_t iteration = -1);
 // Names of the matrices a run holds (final and snapshots), with their iterations.

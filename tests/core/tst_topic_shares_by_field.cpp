@@ -28,6 +28,13 @@ class TopicSharesByFieldTest : public QObject {
     QCOMPARE(shares.shares(0, 0), 0.75);  // (30 x 1 + 10 x 0) / 40
     QCOMPARE(shares.shares(0, 1), 0.25);
     QCOMPARE(shares.shares(1, 0), 0.5);
+    // Held as floats (a large doc_topic as stored), the same values give the same shares.
+    Eigen::MatrixXf floats(5, 2);
+    floats << 1, 0, 0, 1, 0.5F, 0.5F, 1, 0, 0.2F, 0.8F;
+    const auto fromFloats = core::topicSharesByField(year, floats, lengths);
+    QCOMPARE(fromFloats.groups, shares.groups);
+    QVERIFY(fromFloats.shares == core::topicSharesByField(year, floats.cast<double>().eval(), lengths).shares);
+    QCOMPARE(fromFloats.shares(0, 0), 0.75);
   }
 
   void manyYearsGoIntoRoundBins() {

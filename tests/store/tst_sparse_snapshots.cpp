@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <variant>
 
+#include "core/data/dense_table.hpp"
 #include "core/data/filled_sparse_matrix.hpp"
 #include "core/data/topic_word_table.hpp"
 #include "core/store/project.hpp"
@@ -121,6 +122,31 @@ class SparseSnapshotStoreTest : public QObject {
     core::saveMatrix(p, id, "doc_topic", -1, dense.topRows(3));
     const auto denseStored = core::loadStoredMatrix(p, id, "doc_topic", -1);
     QVERIFY(denseStored && std::get<Eigen::MatrixXd>(*denseStored) == dense.topRows(3));
+    // A float32 matrix comes as its floats, in one blob or in parts; loadMatrix's doubles are the same values.
+    for (const std::size_t partBytes : {core::kMatrixPartBytes, std::size_t{1000}}) {
+      core::saveMatrix(p, id, "doc_topic", 7, dense, partBytes, core::MatrixElement::Float32);
+      const auto floats = core::loadStoredMatrix(p, id, "doc_topic", 7);
+      QVERIFY(floats && std::holds_alternative<Eigen::MatrixXf>(*floats));
+      QVERIFY(std::get<Eigen::MatrixXf>(*floats) == dense.cast<float>());
+      QVERIFY(*core::loadMatrix(p, id, "doc_topic", 7) == dense.cast<float>().cast<double>());
+      const core::DenseTable table(std::get<Eigen::MatrixXf>(*floats));
+      QVERIFY(table.isFloat() && table.rows() == 40 && table.cols() == 300 && table.doubles() == nullptr);
+      QCOMPARE(table(3, 4), static_cast<double>(static_cast<float>(dense(3, 4))));
+      double largest = 0;
+      Eigen::Index expected = 0;
+      dense.cast<float>().row(5).maxCoeff(&expected);
+      QCOMPARE(table.rowArgMax(5, &largest), expected);
+      QCOMPARE(largest, static_cast<double>(static_cast<float>(dense(5, expected))));
+      const auto best = table.rowArgMaxes();
+      QCOMPARE(best.size(), std::size_t{40});
+      for (Eigen::Index r = 0; r < 40; ++r) QCOMPARE(best[static_cast<std::size_t>(r)], table.rowArgMax(r));
+    }
+    // Ties go to the first column, in both ways of finding them.
+    Eigen::MatrixXd tied(3, 4);
+    tied << 0.25, 0.25, 0.25, 0.25, 0.1, 0.4, 0.4, 0.1, 0.1, 0.2, 0.3, 0.4;
+    const core::DenseTable ties(tied);
+    QCOMPARE(ties.rowArgMaxes(), (std::vector<Eigen::Index>{0, 1, 3}));
+    for (Eigen::Index r = 0; r < 3; ++r) QCOMPARE(ties.rowArgMax(r), ties.rowArgMaxes()[static_cast<std::size_t>(r)]);
 
     // The table: every entry, every row and the written-out matrix are the dense matrix's, in
     // both forms. Topic 0 has entries at words 1..; word 0 (column 0 has none) is every topic's fill.
@@ -140,6 +166,15 @@ class SparseSnapshotStoreTest : public QObject {
       }
     }
     QVERIFY(table.toDense() == dense);
+    // Dense floats: each entry is the float's value.
+    const core::TopicWordTable floatTable(Eigen::MatrixXf(dense.cast<float>()));
+    floatTable.row(7, row);
+    for (Eigen::Index w = 0; w < 300; ++w) {
+      QCOMPARE(floatTable(7, w), static_cast<double>(static_cast<float>(dense(7, w))));
+      QCOMPARE(row[static_cast<std::size_t>(w)], floatTable(7, w));
+    }
+    QVERIFY(floatTable.toDense() == dense.cast<float>().cast<double>());
+    QVERIFY(floatTable.withDense([&](const Eigen::MatrixXd& m) { return m == dense.cast<float>().cast<double>(); }));
     QVERIFY(table.withDense([&](const Eigen::MatrixXd& m) { return m == dense; }));
     QVERIFY(denseTable.withDense([&](const Eigen::MatrixXd& m) { return &m != &dense && m == dense; }));
     // Arrays that do not fit the shape are refused, not read past.

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The topic views over topics held sparse (core/data/topic_word_table.hpp), as large lda-gibbs runs
 // are read: every relevance ranking and rank of a word is the one the dense matrix gives, field for
-// field, and a run stored sparse is read so; and the Topic map refuses a map too large to compute, saying why, without
-// starting it.
+// field, and a run stored sparse (with doc_topic as floats) is read so; and the Topic map refuses a map too large to
+// compute, saying why, without starting it.
 #include <QLabel>
 #include <QtTest>
 
@@ -123,18 +123,25 @@ class TestTopicRelevance : public QObject {
     request.float32MatrixBytes = 0;
     const auto run = core::runFit(file, request, nullptr, {}).run;
     QVERIFY(run.status == core::RunStatus::Finished);
-    Eigen::MatrixXd dense;
+    Eigen::MatrixXd dense, docTopic;
     {
       core::Project project(file, core::Project::Access::ReadOnly);
       const auto stored = core::loadStoredMatrix(project, run.id, "topic_word");
       QVERIFY(stored && std::holds_alternative<core::FilledSparseMatrix>(*stored));
       dense = *core::loadMatrix(project, run.id, "topic_word");
+      docTopic = *core::loadMatrix(project, run.id, "doc_topic");
     }
     const auto loaded = ui::loadTopicRun(file, run.id);
     QVERIFY2(loaded.data, qPrintable(loaded.error));
     QVERIFY(!loaded.data->topicWord.isDense());
     QVERIFY(loaded.data->topicWord.toDense() == dense);
     QCOMPARE(loaded.data->topicCount(), 30);
+    // doc_topic, stored as floats, is held as floats, with loadMatrix's values and the same shares.
+    QVERIFY(loaded.data->docTopic.isFloat());
+    QVERIFY(loaded.data->docTopic.toDoubles() == docTopic);
+    std::vector<std::int64_t> lengths;
+    for (const auto& d : loaded.data->documents) lengths.push_back(d.tokenCount);
+    QVERIFY(loaded.data->shares == ui::topicShares(core::DenseTable(Eigen::MatrixXd(docTopic)), lengths));
     const auto expected = ui::rankTopics(core::TopicWordTable(dense), loaded.data->corpusFrequency, 1.0, 10);
     QCOMPARE(loaded.data->topWords.size(), expected.size());
     for (std::size_t k = 0; k < expected.size(); ++k)

@@ -78,9 +78,9 @@ void DocumentNetworkView::setPredictedShown(int count) { m_slider->setValue(coun
 
 int DocumentNetworkView::dominantTopic(qint64 document) const {
   if (!m_data || !m_data->hasDocTopic() || document < 0 || document >= m_data->docTopic.rows()) return -1;
-  Eigen::Index best = 0;
-  if (m_data->docTopic.row(document).maxCoeff(&best) <= 0.0) return -1;
-  return static_cast<int>(best);
+  double largest = 0.0;
+  const auto best = m_data->docTopic.rowArgMax(document, &largest);
+  return largest <= 0.0 ? -1 : static_cast<int>(best);
 }
 
 QString DocumentNetworkView::topicName(int topic) const { return topicDisplayName(m_data.get(), m_labels, topic, 3); }

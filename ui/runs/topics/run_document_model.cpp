@@ -18,13 +18,8 @@ void RunDocumentModel::setData(std::shared_ptr<const TopicRunData> data) {
   beginResetModel();
   m_data = std::move(data);
   m_mainTopic.clear();
-  if (m_data && m_data->hasDocTopic()) {
-    for (Eigen::Index d = 0; d < m_data->docTopic.rows(); ++d) {
-      Eigen::Index best = 0;
-      m_data->docTopic.row(d).maxCoeff(&best);
-      m_mainTopic.push_back(static_cast<int>(best));
-    }
-  }
+  if (m_data && m_data->hasDocTopic())
+    for (const auto topic : m_data->mainTopics) m_mainTopic.push_back(static_cast<int>(topic));
   endResetModel();
 }
 

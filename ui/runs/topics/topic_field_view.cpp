@@ -116,7 +116,8 @@ void TopicFieldView::compute() {
           std::vector<std::int64_t> lengths;
           lengths.reserve(data->documents.size());
           for (const auto& d : data->documents) lengths.push_back(d.tokenCount);
-          out.shares = core::topicSharesByField(values, data->docTopic, lengths);
+          out.shares =
+              data->docTopic.visit([&](const auto& theta) { return core::topicSharesByField(values, theta, lengths); });
         } catch (const std::exception& e) {
           out.error = qs(e.what());
         }

@@ -106,16 +106,20 @@ std::vector<int> ranksOf(const core::TopicWordTable& topicWord, std::span<const 
   return ranks;
 }
 
-std::vector<double> topicShares(const Eigen::MatrixXd& docTopic, std::span<const std::int64_t> documentLengths) {
+std::vector<double> topicShares(const core::DenseTable& docTopic, std::span<const std::int64_t> documentLengths) {
   const auto K = docTopic.cols();
   std::vector<double> shares(static_cast<std::size_t>(K), 0.0);
   if (static_cast<std::size_t>(docTopic.rows()) != documentLengths.size()) return {};
   double total = 0;
-  for (Eigen::Index d = 0; d < docTopic.rows(); ++d) {
-    const auto n = static_cast<double>(documentLengths[static_cast<std::size_t>(d)]);
-    total += n;
-    for (Eigen::Index k = 0; k < K; ++k) shares[static_cast<std::size_t>(k)] += n * docTopic(d, k);
-  }
+  for (const auto n : documentLengths) total += static_cast<double>(n);
+  // Topic by topic down the column-major matrix; each share still sums its documents in order.
+  docTopic.visit([&](const auto& theta) {
+    for (Eigen::Index k = 0; k < K; ++k) {
+      auto& share = shares[static_cast<std::size_t>(k)];
+      for (Eigen::Index d = 0; d < theta.rows(); ++d)
+        share += static_cast<double>(documentLengths[static_cast<std::size_t>(d)]) * static_cast<double>(theta(d, k));
+    }
+  });
   if (total > 0)
     for (auto& s : shares) s /= total;
   return shares;

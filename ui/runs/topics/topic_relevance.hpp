@@ -10,6 +10,7 @@
 #include <span>
 #include <vector>
 
+#include "core/data/dense_table.hpp"
 #include "core/data/topic_word_table.hpp"
 
 namespace latent::ui {
@@ -42,6 +43,6 @@ std::vector<int> ranksOf(const core::TopicWordTable& topicWord, std::span<const 
 
 // Each topic's share of the corpus' tokens: sum_d N_d theta_dk / sum_d N_d, from the document-topic
 // proportions (D x K, rows in corpus order) and the documents' kept-token counts.
-std::vector<double> topicShares(const Eigen::MatrixXd& docTopic, std::span<const std::int64_t> documentLengths);
+std::vector<double> topicShares(const core::DenseTable& docTopic, std::span<const std::int64_t> documentLengths);
 
 }  // namespace latent::ui

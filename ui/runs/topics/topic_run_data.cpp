@@ -11,6 +11,7 @@
 #include <cmath>
 #include <numeric>
 #include <optional>
+#include <type_traits>
 #include <variant>
 
 #include "core/eval/correlation_map.hpp"
@@ -82,10 +83,20 @@ TopicRunLoad loadTopicRun(const std::filesystem::path& projectFile, std::int64_t
     data->documents = core::listDocuments(project, data->run.datasetId);
     data->hasText =
         std::any_of(data->documents.begin(), data->documents.end(), [](const auto& d) { return d.hasText; });
-    if (auto docTopic = core::loadMatrix(project, runId, "doc_topic");
-        docTopic && docTopic->rows() == static_cast<Eigen::Index>(data->documents.size()) &&
-        docTopic->cols() == data->topicWord.rows())
-      data->docTopic = std::move(*docTopic);
+    if (auto docTopic = core::loadStoredMatrix(project, runId, "doc_topic")) {
+      auto table = std::visit(
+          [](auto& stored) {
+            if constexpr (std::is_same_v<std::decay_t<decltype(stored)>, core::FilledSparseMatrix>)
+              return core::DenseTable(stored.toDense());
+            else
+              return core::DenseTable(std::move(stored));
+          },
+          *docTopic);
+      if (table.rows() == static_cast<Eigen::Index>(data->documents.size()) && table.cols() == data->topicWord.rows()) {
+        data->docTopic = std::move(table);
+        data->mainTopics = data->docTopic.rowArgMaxes();  // here, off the GUI thread: D x K reads
+      }
+    }
     if (data->hasDocTopic())
       if (auto fields = core::loadDocumentFields(project, data->run.datasetId);
           !core::documentFieldNames(fields).empty())

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/data/corpus.hpp"
+#include "core/data/dense_table.hpp"
 #include "core/data/topic_word_table.hpp"
 #include "core/store/corpus_store.hpp"
 #include "core/store/run_store.hpp"
@@ -31,7 +32,9 @@ struct TopicRunData {
   // K x V, rows sum to one; in the form it was stored in, so that large topics stay sparse.
   core::TopicWordTable topicWord;
   std::int64_t topicWordIteration = -1;  // -1: the final result; else the snapshot shown
-  Eigen::MatrixXd docTopic;              // D x K in corpus order; 0 x 0 when the run has none
+  // D x K in corpus order, held as stored (floats for a large one); 0 x 0 when the run has none.
+  core::DenseTable docTopic;
+  std::vector<Eigen::Index> mainTopics;  // each document's largest proportion's topic; empty without docTopic
   std::vector<std::string> words;        // index = word id
   std::vector<std::int64_t> wordCounts;  // occurrences in the whole corpus
   std::vector<double> corpusFrequency;   // p(w), for relevance

@@ -108,10 +108,11 @@ LeftToRightEstimate leftToRightLogLikelihood(std::span<const std::int32_t> words
 
 namespace {
 
-// leftToRightHeldout over phi held as doubles, or as floats: then each document reads the columns
-// of its words widened to doubles (K x its length), so the estimate is the one of phi widened.
-template <typename Matrix>
-LeftToRightScore leftToRightOver(const HeldoutDocuments& heldout, const Matrix& topicWord, const Eigen::VectorXd& alpha,
+// leftToRightHeldout over phi held as doubles, or read a column at a time (TopicColumns: floats
+// widened, a Gibbs chain's sparse topics): then each document reads the columns of its words (K x
+// its length), the same values in the same order, so the estimate is the one of the dense phi.
+template <typename Topics>
+LeftToRightScore leftToRightOver(const HeldoutDocuments& heldout, const Topics& topicWord, const Eigen::VectorXd& alpha,
                                  int particles, std::size_t maxDocuments, std::uint64_t seed, std::stop_token stop) {
   const std::size_t D = std::min(heldout.size(), maxDocuments);
   std::vector<LeftToRightEstimate> estimates(D);
@@ -125,13 +126,13 @@ LeftToRightScore leftToRightOver(const HeldoutDocuments& heldout, const Matrix& 
       words.assign(a.begin(), a.end());
       words.insert(words.end(), b.begin(), b.end());
       Rng rng(seed ^ kLeftToRightStream, static_cast<std::uint64_t>(heldout.documents[d]));
-      if constexpr (std::is_same_v<typename Matrix::Scalar, double>) {
+      if constexpr (std::is_same_v<Topics, Eigen::MatrixXd>) {
         estimates[d] = leftToRightLogLikelihood(words, topicWord, alpha, particles, rng, a.size(), stop);
       } else {
-        columns.resize(topicWord.rows(), static_cast<Eigen::Index>(words.size()));
+        columns.resize(topicWord.topics(), static_cast<Eigen::Index>(words.size()));
         positions.resize(words.size());
         for (std::size_t i = 0; i < words.size(); ++i) {
-          columns.col(static_cast<Eigen::Index>(i)) = topicWord.col(words[i]).template cast<double>();
+          topicWord.column(words[i], columns.col(static_cast<Eigen::Index>(i)).data());
           positions[i] = static_cast<std::int32_t>(i);
         }
         estimates[d] = leftToRightLogLikelihood(positions, columns, alpha, particles, rng, a.size(), stop);
@@ -167,6 +168,13 @@ LeftToRightScore leftToRightHeldout(const HeldoutDocuments& heldout, const Eigen
 }
 
 LeftToRightScore leftToRightHeldout(const HeldoutDocuments& heldout, const Eigen::MatrixXf& topicWord,
+                                    const Eigen::VectorXd& alpha, int particles, std::size_t maxDocuments,
+                                    std::uint64_t seed, std::stop_token stop) {
+  return leftToRightOver(heldout, DenseTopicColumns<Eigen::MatrixXf>(topicWord), alpha, particles, maxDocuments, seed,
+                         std::move(stop));
+}
+
+LeftToRightScore leftToRightHeldout(const HeldoutDocuments& heldout, const TopicColumns& topicWord,
                                     const Eigen::VectorXd& alpha, int particles, std::size_t maxDocuments,
                                     std::uint64_t seed, std::stop_token stop) {
   return leftToRightOver(heldout, topicWord, alpha, particles, maxDocuments, seed, std::move(stop));

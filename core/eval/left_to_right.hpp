@@ -11,6 +11,7 @@
 #include <Eigen/Core>
 
 #include "core/eval/heldout.hpp"
+#include "core/eval/topic_columns.hpp"
 #include "core/util/random.hpp"
 
 namespace latent::core {
@@ -58,6 +59,11 @@ LeftToRightScore leftToRightHeldout(const HeldoutDocuments& heldout, const Eigen
                                     std::uint64_t seed, std::stop_token stop = {});
 // The same over phi held as floats (NamedMatrix::floats): the estimate of phi widened to doubles.
 LeftToRightScore leftToRightHeldout(const HeldoutDocuments& heldout, const Eigen::MatrixXf& topicWord,
+                                    const Eigen::VectorXd& alpha, int particles, std::size_t maxDocuments,
+                                    std::uint64_t seed, std::stop_token stop = {});
+// The same over phi read a column at a time (eval/topic_columns.hpp), with no dense K x V: the
+// estimate of the dense phi those columns make, to the bit.
+LeftToRightScore leftToRightHeldout(const HeldoutDocuments& heldout, const TopicColumns& topicWord,
                                     const Eigen::VectorXd& alpha, int particles, std::size_t maxDocuments,
                                     std::uint64_t seed, std::stop_token stop = {});
 

@@ -71,32 +71,40 @@ class LdaGibbsFloat32Test : public QObject {
     QVERIFY(!core::isFloat32Matrix("alpha", 1, 601, 4800));
   }
 
-  // Large topics come sparse (each topic's fill and the words' topics that held them), unless the
-  // run asks for the left-to-right estimator, which reads a dense phi: the same values as the
-  // dense floats, and the same final metrics and doc_topic, from the same chain.
+  // Large topics come sparse (each topic's fill and the words' topics that held them), also for a
+  // run that asks for the left-to-right estimator, which reads them a column at a time: the values
+  // of the double path's phi rounded to floats, from the same chain, and every final score the one
+  // of that dense matrix.
   void largeTopicsComeSparse() {
     const auto corpus = float32Corpus();
     const auto split = core::splitForDocumentCompletion(corpus, 0.2, 5);
-    nlohmann::json options = {{"k", 5}, {"iterations", 30}, {"restarts", 1}};
+    const nlohmann::json options = {
+        {"k", 5}, {"iterations", 30}, {"restarts", 1}, {"left_to_right_particles", 4}, {"left_to_right_documents", 6}};
     const auto sparse = test::fitLdaGibbs(split, 120, options, 7, 1, 10, {}, 0, 0);
-    options["left_to_right_particles"] = 4;
-    options["left_to_right_documents"] = 6;
-    const auto dense = test::fitLdaGibbs(split, 120, options, 7, 1, 10, {}, 0, 0);
-    QVERIFY(sparse.result.tokenTopics == dense.result.tokenTopics);
+    const auto doubles = test::fitLdaGibbs(split, 120, options, 7, 1, 10);
+    QVERIFY(sparse.result.tokenTopics == doubles.result.tokenTopics);
     QVERIFY(core::findNamedMatrix(sparse.result.matrices, "topic_word") == nullptr);
     QCOMPARE(sparse.result.sparseMatrices.size(), std::size_t{1});
     QCOMPARE(sparse.result.sparseMatrices.front().name, std::string("topic_word"));
-    const auto& phiF = matrixOf(dense.result, "topic_word");
-    QVERIFY(phiF.isFloat() && dense.result.sparseMatrices.empty());
     const auto& filled = sparse.result.sparseMatrices.front().values;
-    QVERIFY(filled.toDense() == phiF.widened());
-    QVERIFY(filled.entries() < static_cast<std::size_t>(phiF.floats.size()));  // some words kept to the fill
+    const Eigen::MatrixXd widened = filled.toDense();
+    QVERIFY(widened == matrixOf(doubles.result, "topic_word").values.cast<float>().cast<double>());
+    QVERIFY(filled.entries() < static_cast<std::size_t>(widened.size()));  // some words kept to the fill
+    const Eigen::VectorXd alpha = matrixOf(sparse.result, "alpha").values.transpose();
+    core::FitData data;
+    data.corpus = &split.train;
+    data.heldout = &split.heldout;
+    data.trainDocuments = split.trainDocuments;
+    data.fullDocumentCount = 120;
+    nlohmann::json expected;
+    core::topic::addFinalHeldoutMetrics(expected, data, widened, core::gibbsFoldIn(widened, alpha), 7);
     const auto& m = sparse.result.finalMetrics;
-    const auto& mD = dense.result.finalMetrics;
-    for (const char* key : {"heldout_perplexity", "heldout_perplexity_full_folding_in", "log_joint"})
-      QVERIFY2(m[key].get<double>() == mD[key].get<double>(), key);
-    QVERIFY(!m.contains("heldout_perplexity_left_to_right") && mD.contains("heldout_perplexity_left_to_right"));
-    QVERIFY(matrixOf(sparse.result, "doc_topic").floats == matrixOf(dense.result, "doc_topic").floats);
+    for (const char* key : {"heldout_perplexity", "heldout_perplexity_full_folding_in"})
+      QVERIFY2(m[key].get<double>() == expected[key].get<double>(), key);
+    const auto leftToRight = core::leftToRightHeldout(split.heldout, widened, alpha, 4, 6, 7);
+    QCOMPARE(m["heldout_perplexity_left_to_right"].get<double>(), leftToRight.perplexity);
+    QCOMPARE(m["heldout_perplexity_left_to_right_completion"].get<double>(), leftToRight.completionPerplexity);
+    QCOMPARE(m["log_joint"].get<double>(), doubles.result.finalMetrics["log_joint"].get<double>());
   }
 
   void floatResultsAreTheDoublesRounded() {
@@ -113,12 +121,13 @@ class LdaGibbsFloat32Test : public QObject {
     // The chain does not depend on how its results are held.
     QVERIFY(doubles.result.tokenTopics == floats.result.tokenTopics);
 
+    // Large topics come sparse (largeTopicsComeSparse), with floats' values.
     const auto& phi = matrixOf(doubles.result, "topic_word");
-    const auto& phiF = matrixOf(floats.result, "topic_word");
-    QVERIFY(!phi.isFloat() && phiF.isFloat());
-    QVERIFY(phiF.floats == phi.values.cast<float>());
-    for (Eigen::Index k = 0; k < phiF.rows(); ++k)
-      QVERIFY(std::abs(phiF.floats.row(k).cast<double>().sum() - 1.0) < 1e-5);
+    QVERIFY(!phi.isFloat() && core::findNamedMatrix(floats.result.matrices, "topic_word") == nullptr);
+    QCOMPARE(floats.result.sparseMatrices.size(), std::size_t{1});
+    const Eigen::MatrixXf phiF = floats.result.sparseMatrices.front().values.toDenseFloats();
+    QVERIFY(phiF == phi.values.cast<float>());
+    for (Eigen::Index k = 0; k < phiF.rows(); ++k) QVERIFY(std::abs(phiF.row(k).cast<double>().sum() - 1.0) < 1e-5);
 
     // doc_topic: the training rows rounded from the same values; the held-out rows are folded
     // in on phi as floats, whose draws may part from the doubles' only where a uniform falls
@@ -137,7 +146,7 @@ class LdaGibbsFloat32Test : public QObject {
     // sum is formed in doubles from the same values in the same order.
     const auto& m = doubles.result.finalMetrics;
     const auto& mF = floats.result.finalMetrics;
-    const Eigen::MatrixXd widened = phiF.widened();
+    const Eigen::MatrixXd widened = phiF.cast<double>();
     const Eigen::VectorXd alpha = matrixOf(floats.result, "alpha").values.transpose();
     core::FitData data;
     data.corpus = &split.train;

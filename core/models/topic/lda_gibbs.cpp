@@ -219,14 +219,13 @@ class GibbsChain final : public FitChain {
     // The fold-ins and scores read the topics as the reports read them (withTopicColumns), the
     // values the result holds, so that the last report's perplexity is the final one.
     withTopicColumns([&](const TopicColumns& columns) {
+      finishWith(columns, result);
       if (topicsGoSparse()) {
-        finishWith(columns, nullptr, result);
         result.sparseMatrices.push_back({topic::kTopicWord, filledTopics(columns, m_state.vocabularySize())});
         return;
       }
-      NamedMatrix phi = m_average.samples() > 0 ? averagedTopicWord() : sampledTopicWord();
-      finishWith(columns, &phi, result);
-      result.matrices.insert(result.matrices.begin(), std::move(phi));
+      result.matrices.insert(result.matrices.begin(),
+                             m_average.samples() > 0 ? averagedTopicWord() : sampledTopicWord());
     });
   }
 
@@ -244,9 +243,8 @@ class GibbsChain final : public FitChain {
   // Whether the result's topics are handed over sparse, each topic's fill and each word's topics
   // that hold it (FilledSparseMatrix; the values rounded to floats, as a dense float topic_word
   // holds them): where they are large, so that no K x V is formed for the result (1.5 GB at
-  // K = 5000 and V = 74k, and most of the time of storing it). The left-to-right estimator reads
-  // a dense phi, so a run that asks for it gets the dense result.
-  bool topicsGoSparse() const { return topicWordAsFloats() && m_options.leftToRightParticles <= 0; }
+  // K = 5000 and V = 74k, and most of the time of storing it).
+  bool topicsGoSparse() const { return topicWordAsFloats(); }
   // The held-out perplexity of the topics the run would return if it stopped here (within the
   // averaging stretch the running average, before it this sample's phi), read from the table or
   // the average without forming phi. Collective in a distributed fit: each process scores its
@@ -288,8 +286,8 @@ class GibbsChain final : public FitChain {
 
   // Results: the state reached, also when stopped (the average of the samples taken so far, or
   // the last sample's phi when the chain stopped before the averaging stretch), phi read through
-  // `columns`; `dense` is the result's phi where it is formed (for the left-to-right estimator).
-  void finishWith(const TopicColumns& columns, const NamedMatrix* dense, FitResult& result) {
+  // `columns`.
+  void finishWith(const TopicColumns& columns, FitResult& result) {
     const bool cancelled = result.status == FitStatus::Cancelled;
     const double N = m_tokens;
     const Eigen::VectorXd alpha = m_state.alphaVector();
@@ -341,11 +339,10 @@ class GibbsChain final : public FitChain {
     }
     if (!cancelled && m_root) {
       topic::addFinalHeldoutMetrics(metrics, m_data, columns, foldIn, m_settings.seed);
-      if (m_options.leftToRightParticles > 0 && m_data.heldout && !m_data.heldout->empty() && dense != nullptr) {
-        const auto score = visitValues(*dense, [&](const auto& topicWord) {
-          return leftToRightHeldout(*m_data.heldout, topicWord, alpha, static_cast<int>(m_options.leftToRightParticles),
-                                    static_cast<std::size_t>(m_options.leftToRightDocuments), m_settings.seed, m_stop);
-        });
+      if (m_options.leftToRightParticles > 0 && m_data.heldout && !m_data.heldout->empty()) {
+        const auto score =
+            leftToRightHeldout(*m_data.heldout, columns, alpha, static_cast<int>(m_options.leftToRightParticles),
+                               static_cast<std::size_t>(m_options.leftToRightDocuments), m_settings.seed, m_stop);
         if (score.complete) {
           metrics["heldout_perplexity_left_to_right"] = score.perplexity;
           metrics["left_to_right_log_likelihood"] = score.logLikelihood;

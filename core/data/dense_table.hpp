@@ -7,7 +7,10 @@
 
 #include <Eigen/Core>
 
+#include <variant>
 #include <vector>
+
+#include "core/data/stored_matrix.hpp"
 
 namespace latent::core {
 
@@ -16,6 +19,17 @@ class DenseTable {
   DenseTable() = default;
   explicit DenseTable(Eigen::MatrixXd values) : m_doubles(std::move(values)) {}
   explicit DenseTable(Eigen::MatrixXf values) : m_floats(std::move(values)), m_isFloat(true) {}
+  // Whichever form it was stored in; a sparse one written out as doubles.
+  explicit DenseTable(StoredMatrix stored) {
+    if (auto* floats = std::get_if<Eigen::MatrixXf>(&stored)) {
+      m_floats = std::move(*floats);
+      m_isFloat = true;
+    } else if (auto* sparse = std::get_if<FilledSparseMatrix>(&stored)) {
+      m_doubles = sparse->toDense();
+    } else {
+      m_doubles = std::move(std::get<Eigen::MatrixXd>(stored));
+    }
+  }
 
   Eigen::Index rows() const noexcept { return m_isFloat ? m_floats.rows() : m_doubles.rows(); }
   Eigen::Index cols() const noexcept { return m_isFloat ? m_floats.cols() : m_doubles.cols(); }

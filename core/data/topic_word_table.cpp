@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <variant>
 
 namespace latent::core {
 
@@ -39,6 +40,9 @@ TopicWordTable::TopicWordTable(const FilledSparseMatrix& sparse)
       m_values[at] = sparse.values[static_cast<std::size_t>(i)];
     }
 }
+
+TopicWordTable::TopicWordTable(StoredMatrix stored)
+    : TopicWordTable(std::visit([](auto& m) { return TopicWordTable(std::move(m)); }, stored)) {}
 
 double TopicWordTable::operator()(Eigen::Index topic, Eigen::Index word) const {
   if (isDense()) return m_dense(topic, word);

@@ -14,6 +14,7 @@
 
 #include "core/data/dense_table.hpp"
 #include "core/data/filled_sparse_matrix.hpp"
+#include "core/data/stored_matrix.hpp"
 
 namespace latent::core {
 
@@ -23,6 +24,8 @@ class TopicWordTable {
   explicit TopicWordTable(Eigen::MatrixXd dense);
   explicit TopicWordTable(Eigen::MatrixXf dense);
   explicit TopicWordTable(const FilledSparseMatrix& sparse);
+  // Whichever form it was stored in.
+  explicit TopicWordTable(StoredMatrix stored);
 
   Eigen::Index rows() const noexcept { return m_rows; }
   Eigen::Index cols() const noexcept { return m_cols; }

@@ -114,7 +114,8 @@ namespace detail {
 
 std::int64_t exportLdavis(Project& project, const RunRecord& run, std::ostream& out,
                           std::optional<std::int64_t> iteration) {
-  const auto [topicWord, vocabulary] = chooseTopicWord(project, run, iteration);
+  const auto topicWord = chooseTopicWord(project, run, iteration);
+  const auto& vocabulary = topicWord.vocabulary;
   const auto [docTopic, documents] = chooseDocTopic(project, run, iteration);
   std::vector<std::int64_t> lengths;
   lengths.reserve(documents.size());
@@ -123,10 +124,10 @@ std::int64_t exportLdavis(Project& project, const RunRecord& run, std::ostream& 
   words.reserve(vocabulary.size());
   for (const auto& v : vocabulary) words.push_back(v.word);
   const auto tokens = topicTokens(docTopic.values, lengths);
-  if (static_cast<Eigen::Index>(tokens.size()) != topicWord.values.rows())
+  if (static_cast<Eigen::Index>(tokens.size()) != topicWord.matrix.rows())
     throw UsageError("run " + std::to_string(run.id) + " (" + run.model +
                      "): its topic-word and document-topic matrices have different numbers of topics");
-  writeLdavisJson(out, topicWord.values, tokens, words);
+  topicWord.matrix.withDense([&](const Eigen::MatrixXd& phi) { writeLdavisJson(out, phi, tokens, words); });
   return std::max(topicWord.iteration, docTopic.iteration);
 }
 

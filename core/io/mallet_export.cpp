@@ -54,21 +54,24 @@ std::vector<double> malletAlpha(Project& project, const RunRecord& run, Eigen::I
 
 std::int64_t exportMalletTopicKeys(Project& project, const RunRecord& run, std::ostream& out,
                                    std::optional<std::int64_t> iteration) {
-  const auto [matrix, vocabulary] = chooseTopicWord(project, run, iteration);
-  const auto& phi = matrix.values;
-  const auto alpha = malletAlpha(project, run, phi.rows());
-  std::vector<Eigen::Index> order(static_cast<std::size_t>(phi.cols()));
-  for (Eigen::Index k = 0; k < phi.rows(); ++k) {
+  const auto chosen = chooseTopicWord(project, run, iteration);
+  const auto& vocabulary = chosen.vocabulary;
+  const auto alpha = malletAlpha(project, run, chosen.matrix.rows());
+  std::vector<Eigen::Index> order(static_cast<std::size_t>(chosen.matrix.cols()));
+  std::vector<double> phi(order.size());  // topic k's row
+  for (Eigen::Index k = 0; k < chosen.matrix.rows(); ++k) {
+    chosen.matrix.row(k, phi);
     std::iota(order.begin(), order.end(), Eigen::Index{0});
-    const auto top = std::min<Eigen::Index>(kMalletTopWords, phi.cols());
+    const auto top = std::min<Eigen::Index>(kMalletTopWords, chosen.matrix.cols());
     std::partial_sort(order.begin(), order.begin() + top, order.end(), [&](Eigen::Index a, Eigen::Index b) {
-      return phi(k, a) > phi(k, b) || (phi(k, a) == phi(k, b) && a < b);
+      const double pa = phi[static_cast<std::size_t>(a)], pb = phi[static_cast<std::size_t>(b)];
+      return pa > pb || (pa == pb && a < b);
     });
     out << k << '\t' << malletKeyNumber(alpha[static_cast<std::size_t>(k)]) << '\t';
     for (Eigen::Index i = 0; i < top; ++i) out << vocabulary[static_cast<std::size_t>(order[i])].word << ' ';
     out << '\n';
   }
-  return matrix.iteration;
+  return chosen.iteration;
 }
 
 std::int64_t exportMalletDocTopics(Project& project, const RunRecord& run, std::ostream& out,
@@ -96,8 +99,9 @@ std::int64_t exportMalletState(Project& project, const RunRecord& run, std::ostr
   const double betaValue = beta != run.finalMetrics.end() && beta->is_number()          ? beta->get<double>()
                            : betaOption != run.options.end() && betaOption->is_number() ? betaOption->get<double>()
                                                                                         : 0.0;
-  const auto topicWord = chooseMatrix(project, run, topic::kTopicWord, std::nullopt);
-  const auto alpha = malletAlpha(project, run, topicWord ? topicWord->values.rows() : 0);
+  // The topics' count, from the matrix as stored (a large one sparse, not written out).
+  const auto topicWord = loadStoredResult(project, run.id, topic::kTopicWord);
+  const auto alpha = malletAlpha(project, run, topicWord ? storedRows(topicWord->values) : 0);
 
   GzipWriter gz(out);
   gz << "#doc source pos typeindex type topic\n#alpha : ";

@@ -35,11 +35,13 @@ std::optional<ChosenMatrix> chooseMatrix(Project& project, const RunRecord& run,
 }
 
 ChosenTopicWord chooseTopicWord(Project& project, const RunRecord& run, std::optional<std::int64_t> iteration) {
-  auto matrix = chooseMatrix(project, run, topic::kTopicWord, iteration);
-  auto vocabulary = loadVocabulary(project, run.datasetId);
-  if (!matrix || static_cast<std::size_t>(matrix->values.cols()) != vocabulary.size())
+  auto stored = loadStoredResult(project, run.id, topic::kTopicWord, iteration);
+  if (!stored) throw UsageError("run " + std::to_string(run.id) + " has no topic-word matrix");
+  ChosenTopicWord chosen{TopicWordTable(std::move(stored->values)), stored->iteration,
+                         loadVocabulary(project, run.datasetId)};
+  if (static_cast<std::size_t>(chosen.matrix.cols()) != chosen.vocabulary.size())
     throw UsageError("run " + std::to_string(run.id) + " has no topic-word matrix");
-  return {std::move(*matrix), std::move(vocabulary)};
+  return chosen;
 }
 
 ChosenDocTopic chooseDocTopic(Project& project, const RunRecord& run, std::optional<std::int64_t> iteration) {
@@ -58,17 +60,17 @@ using detail::chooseMatrix;
 
 std::int64_t exportTopicWord(Project& project, const RunRecord& run, std::ostream& out,
                              std::optional<std::int64_t> iteration) {
-  const auto [matrix, vocabulary] = detail::chooseTopicWord(project, run, iteration);
-  const auto& values = matrix.values;
+  const auto chosen = detail::chooseTopicWord(project, run, iteration);
+  const auto& vocabulary = chosen.vocabulary;
   CsvWriter csv(out);
   csv.field("topic").field("word").field("probability").endRow();
-  for (Eigen::Index k = 0; k < values.rows(); ++k)
-    for (Eigen::Index v = 0; v < values.cols(); ++v)
-      csv.field(static_cast<std::int64_t>(k))
-          .field(vocabulary[static_cast<std::size_t>(v)].word)
-          .field(values(k, v))
-          .endRow();
-  return matrix.iteration;
+  std::vector<double> row(static_cast<std::size_t>(chosen.matrix.cols()));
+  for (Eigen::Index k = 0; k < chosen.matrix.rows(); ++k) {
+    chosen.matrix.row(k, row);
+    for (std::size_t v = 0; v < row.size(); ++v)
+      csv.field(static_cast<std::int64_t>(k)).field(vocabulary[v].word).field(row[v]).endRow();
+  }
+  return chosen.iteration;
 }
 
 // doc_topic holds one row per corpus document, in corpus order.

@@ -10,6 +10,7 @@
 
 #include <Eigen/Core>
 
+#include "core/data/topic_word_table.hpp"
 #include "core/store/corpus_store.hpp"
 #include "core/store/project.hpp"
 #include "core/store/run_store.hpp"
@@ -26,10 +27,12 @@ struct ChosenMatrix {
 std::optional<ChosenMatrix> chooseMatrix(Project& project, const RunRecord& run, const std::string& name,
                                          std::optional<std::int64_t> iteration);
 
-// A topic model's topic-word matrix with the words of its columns, and its document-topic matrix
-// with the documents of its rows; UsageError when the run has none that fits its dataset.
+// A topic model's topic-word matrix, held as stored (a large one sparse: a K = 5000 run's is
+// megabytes, not the 2.9 GB of its doubles), with the words of its columns, and its document-topic
+// matrix with the documents of its rows; UsageError when the run has none that fits its dataset.
 struct ChosenTopicWord {
-  ChosenMatrix matrix;
+  TopicWordTable matrix;
+  std::int64_t iteration = -1;  // -1: the final result
   std::vector<VocabularyEntry> vocabulary;
 };
 ChosenTopicWord chooseTopicWord(Project& project, const RunRecord& run, std::optional<std::int64_t> iteration);

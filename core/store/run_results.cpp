@@ -23,6 +23,14 @@ std::string snapshotList(Project& project, std::int64_t runId, const std::string
   return list;
 }
 
+// The error of a reader that asked for `name` at `iteration` (-1: the final result) and found none.
+UsageError missingResult(Project& project, std::int64_t runId, const std::string& name, std::int64_t iteration) {
+  const auto have = snapshotList(project, runId, name);
+  return UsageError("run " + std::to_string(runId) + " has no " + name +
+                    (iteration < 0 ? " result" : " snapshot at iteration " + std::to_string(iteration)) +
+                    (have.empty() ? " (it has none)" : " (it has: " + have + ")"));
+}
+
 }  // namespace
 
 std::optional<std::int64_t> latestResultIteration(Project& project, std::int64_t runId,
@@ -52,10 +60,7 @@ std::optional<StoredResult> loadResult(Project& project, std::int64_t runId, con
     auto values = loadMatrix(project, runId, name, result.iteration);
     if (!values) {
       if (!iteration) return std::nullopt;
-      const auto have = snapshotList(project, runId, name);
-      throw UsageError("run " + std::to_string(runId) + " has no " + name +
-                       (*iteration < 0 ? " result" : " snapshot at iteration " + std::to_string(*iteration)) +
-                       (have.empty() ? " (it has none)" : " (it has: " + have + ")"));
+      throw missingResult(project, runId, name, *iteration);
     }
     result.matrices.push_back({name, std::move(*values)});
   }
@@ -63,6 +68,18 @@ std::optional<StoredResult> loadResult(Project& project, std::int64_t runId, con
     if (auto values = loadMatrix(project, runId, name, result.iteration))
       result.matrices.push_back({name, std::move(*values)});
   return result;
+}
+
+std::optional<StoredResultMatrix> loadStoredResult(Project& project, std::int64_t runId, const std::string& name,
+                                                   std::optional<std::int64_t> iteration) {
+  const auto chosen = iteration ? iteration : latestResultIteration(project, runId, {name});
+  if (!chosen) return std::nullopt;
+  auto values = loadStoredMatrix(project, runId, name, *chosen);
+  if (!values) {
+    if (!iteration) return std::nullopt;
+    throw missingResult(project, runId, name, *iteration);
+  }
+  return StoredResultMatrix{*chosen, std::move(*values)};
 }
 
 bool hasResultMatrix(Project& project, std::int64_t runId, const std::string& name) {

@@ -11,6 +11,7 @@
 
 #include "core/data/named_matrix.hpp"
 #include "core/store/project.hpp"
+#include "core/store/run_store.hpp"
 
 namespace latent::core {
 
@@ -32,6 +33,16 @@ std::optional<std::int64_t> latestResultIteration(Project& project, std::int64_t
 std::optional<StoredResult> loadResult(Project& project, std::int64_t runId, const std::vector<std::string>& required,
                                        const std::vector<std::string>& optional = {},
                                        std::optional<std::int64_t> iteration = std::nullopt);
+
+// The matrix `name` of the result loadResult({name}, {}, iteration) chooses (the same iteration, the
+// same UsageError), in the form it was stored in (run_store.hpp, loadStoredMatrix): a large
+// topic_word stays sparse, a float32 matrix floats.
+struct StoredResultMatrix {
+  std::int64_t iteration = -1;
+  StoredMatrix values;
+};
+std::optional<StoredResultMatrix> loadStoredResult(Project& project, std::int64_t runId, const std::string& name,
+                                                   std::optional<std::int64_t> iteration = std::nullopt);
 
 // Whether the run holds the matrix `name`, final or as a snapshot.
 bool hasResultMatrix(Project& project, std::int64_t runId, const std::string& name);

@@ -8,13 +8,13 @@
 #include <optional>
 #include <span>
 #include <string>
-#include <variant>
 #include <vector>
 
 #include <Eigen/Core>
 #include <nlohmann/json.hpp>
 
 #include "core/data/filled_sparse_matrix.hpp"
+#include "core/data/stored_matrix.hpp"
 #include "core/store/project.hpp"
 
 namespace latent::core {
@@ -114,7 +114,6 @@ std::optional<Eigen::MatrixXd> loadMatrix(Project& project, std::int64_t runId, 
 // the dense matrix loadMatrix makes of it, and a float32 one as floats (the topic views read topics
 // and doc_topic so: core/data/topic_word_table.hpp, dense_table.hpp); doubles as loadMatrix
 // returns them.
-using StoredMatrix = std::variant<Eigen::MatrixXd, Eigen::MatrixXf, FilledSparseMatrix>;
 std::optional<StoredMatrix> loadStoredMatrix(Project& project, std::int64_t runId, const std::string& name,
                                              std::int64_t iteration = -1);
 // Names of the matrices a run holds (final and snapshots), with their iterations.

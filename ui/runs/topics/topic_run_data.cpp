@@ -11,8 +11,6 @@
 #include <cmath>
 #include <numeric>
 #include <optional>
-#include <type_traits>
-#include <variant>
 
 #include "core/eval/correlation_map.hpp"
 #include "core/models/topic/mixture.hpp"
@@ -62,12 +60,10 @@ TopicRunLoad loadTopicRun(const std::filesystem::path& projectFile, std::int64_t
 
     // The final topic-word matrix, or the latest snapshot of a run that has no final one yet, read
     // in its stored form.
-    const auto iteration = core::latestResultIteration(project, runId, {core::topic::kTopicWord});
-    if (!iteration) return out;
-    auto topicWord = core::loadStoredMatrix(project, runId, core::topic::kTopicWord, *iteration);
+    auto topicWord = core::loadStoredResult(project, runId, core::topic::kTopicWord);
     if (!topicWord) return out;
-    if (*iteration >= 0) data->topicWordIteration = *iteration;
-    data->topicWord = std::visit([](auto& stored) { return core::TopicWordTable(std::move(stored)); }, *topicWord);
+    if (topicWord->iteration >= 0) data->topicWordIteration = topicWord->iteration;
+    data->topicWord = core::TopicWordTable(std::move(topicWord->values));
 
     for (auto& v : core::loadVocabulary(project, data->run.datasetId)) {
       data->words.push_back(std::move(v.word));
@@ -84,14 +80,7 @@ TopicRunLoad loadTopicRun(const std::filesystem::path& projectFile, std::int64_t
     data->hasText =
         std::any_of(data->documents.begin(), data->documents.end(), [](const auto& d) { return d.hasText; });
     if (auto docTopic = core::loadStoredMatrix(project, runId, "doc_topic")) {
-      auto table = std::visit(
-          [](auto& stored) {
-            if constexpr (std::is_same_v<std::decay_t<decltype(stored)>, core::FilledSparseMatrix>)
-              return core::DenseTable(stored.toDense());
-            else
-              return core::DenseTable(std::move(stored));
-          },
-          *docTopic);
+      core::DenseTable table(std::move(*docTopic));
       if (table.rows() == static_cast<Eigen::Index>(data->documents.size()) && table.cols() == data->topicWord.rows()) {
         data->docTopic = std::move(table);
         data->mainTopics = data->docTopic.rowArgMaxes();  // here, off the GUI thread: D x K reads

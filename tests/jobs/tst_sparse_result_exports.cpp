@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Exports of a run whose topic_word is stored sparse (a large lda-gibbs result) read it in that
+// form (io/run_export_detail.hpp, chooseTopicWord): every export that reads topic_word writes, byte
+// for byte, what it writes when the same matrix is stored dense.
+#include <QtTest>
+
+#include <random>
+#include <sstream>
+#include <variant>
+
+#include "core/io/run_export.hpp"
+#include "core/jobs/fit_job.hpp"
+#include "core/store/run_store.hpp"
+#include "test_case.hpp"
+#include "test_datasets.hpp"
+#include "test_support.hpp"
+
+using namespace latent;
+
+namespace {
+
+// A letters-only word for each number, so that the tokenizer keeps every one.
+std::string exportWord(std::uint32_t n) {
+  std::string word = "wq";
+  for (int i = 0; i < 3; ++i, n /= 26) word += static_cast<char>('a' + n % 26);
+  return word;
+}
+
+std::string exported(core::Project& p, std::int64_t run, const std::string& what) {
+  std::ostringstream out;
+  core::exportRun(p, run, what, out);
+  return out.str();
+}
+
+}  // namespace
+
+class SparseResultExportTest : public QObject {
+  Q_OBJECT
+
+ private Q_SLOTS:
+  void exportsOfSparseTopicsAreThoseOfTheDenseMatrix() {
+    // Few tokens over many words, with the float32 threshold lowered as for large K: topic_word is
+    // stored sparse.
+    test::Scratch scratch;
+    const auto file = scratch.path("sparse.latent");
+    {
+      core::Project project(file);
+      std::vector<std::string> texts;
+      std::mt19937 random(11);
+      for (int d = 0; d < 150; ++d) {
+        std::string text;
+        for (int i = 0; i < 20; ++i) text += exportWord(static_cast<std::uint32_t>(random() % 1500)) + " ";
+        texts.push_back(text);
+      }
+      test::addCorpus(project, "many", texts);
+    }
+    core::RunRequest request;
+    request.model = "lda-gibbs";
+    request.dataset = "many";
+    request.options = {{"k", 30}, {"iterations", 20}, {"restarts", 1}};
+    request.heldout = 0.1;
+    request.float32MatrixBytes = 0;
+    const auto run = core::runFit(file, request, nullptr, {}).run;
+    QVERIFY(run.status == core::RunStatus::Finished);
+
+    core::Project p(file);
+    const auto stored = core::loadStoredMatrix(p, run.id, "topic_word");
+    QVERIFY(stored && std::holds_alternative<core::FilledSparseMatrix>(*stored));
+    const std::vector<std::string> kinds = {"topic-word", "mallet-topic-keys", "mallet-state", "ldavis"};
+    std::vector<std::string> sparse;
+    for (const auto& what : kinds) sparse.push_back(exported(p, run.id, what));
+    // The same values stored dense, in place of the sparse form.
+    core::saveMatrix(p, run.id, "topic_word", -1, *core::loadMatrix(p, run.id, "topic_word"));
+    const auto dense = core::loadStoredMatrix(p, run.id, "topic_word");
+    QVERIFY(dense && std::holds_alternative<Eigen::MatrixXd>(*dense));
+    for (std::size_t i = 0; i < kinds.size(); ++i) {
+      QVERIFY2(!sparse[i].empty(), kinds[i].c_str());
+      QVERIFY2(exported(p, run.id, kinds[i]) == sparse[i], kinds[i].c_str());
+    }
+  }
+};
+
+LATENT_TEST_CASE(SparseResultExportTest)
+#include "tst_sparse_result_exports.moc"

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // A run's topics, K x V (each row a topic's distribution over the words), held in the form they
-// were stored in: a dense matrix (of doubles or of floats, DenseTable), or each topic's fill plus the
-// words it holds at another value (a FilledSparseMatrix turned topic by topic). lda-gibbs stores large topics in the
-// second form, and a reader that keeps it needs megabytes where the dense matrix takes gigabytes (K = 5000 over 73,534
-// words: 2.9 GB of doubles). Every value is the one the dense matrix holds.
+// were stored in: a dense matrix (of doubles or of floats, DenseTable), or each topic's fill plus
+// the words it holds at another value (a FilledSparseMatrix turned topic by topic). lda-gibbs
+// stores large topics in the second form, and a reader that keeps it needs megabytes where the
+// dense matrix takes gigabytes (K = 5000 over 73,534 words: 2.9 GB of doubles). Every value is the
+// one the dense matrix holds.
 #pragma once
 
 #include <Eigen/Core>

@@ -4,27 +4,18 @@
 // for byte, what it writes when the same matrix is stored dense.
 #include <QtTest>
 
-#include <random>
 #include <sstream>
 #include <variant>
 
 #include "core/io/run_export.hpp"
-#include "core/jobs/fit_job.hpp"
 #include "core/store/run_store.hpp"
+#include "sparse_topics_run.hpp"
 #include "test_case.hpp"
-#include "test_datasets.hpp"
 #include "test_support.hpp"
 
 using namespace latent;
 
 namespace {
-
-// A letters-only word for each number, so that the tokenizer keeps every one.
-std::string exportWord(std::uint32_t n) {
-  std::string word = "wq";
-  for (int i = 0; i < 3; ++i, n /= 26) word += static_cast<char>('a' + n % 26);
-  return word;
-}
 
 std::string exported(core::Project& p, std::int64_t run, const std::string& what) {
   std::ostringstream out;
@@ -39,28 +30,9 @@ class SparseResultExportTest : public QObject {
 
  private Q_SLOTS:
   void exportsOfSparseTopicsAreThoseOfTheDenseMatrix() {
-    // Few tokens over many words, with the float32 threshold lowered as for large K: topic_word is
-    // stored sparse.
     test::Scratch scratch;
     const auto file = scratch.path("sparse.latent");
-    {
-      core::Project project(file);
-      std::vector<std::string> texts;
-      std::mt19937 random(11);
-      for (int d = 0; d < 150; ++d) {
-        std::string text;
-        for (int i = 0; i < 20; ++i) text += exportWord(static_cast<std::uint32_t>(random() % 1500)) + " ";
-        texts.push_back(text);
-      }
-      test::addCorpus(project, "many", texts);
-    }
-    core::RunRequest request;
-    request.model = "lda-gibbs";
-    request.dataset = "many";
-    request.options = {{"k", 30}, {"iterations", 20}, {"restarts", 1}};
-    request.heldout = 0.1;
-    request.float32MatrixBytes = 0;
-    const auto run = core::runFit(file, request, nullptr, {}).run;
+    const auto run = test::fitSparseTopicsRun(file, 0.1);
     QVERIFY(run.status == core::RunStatus::Finished);
 
     core::Project p(file);

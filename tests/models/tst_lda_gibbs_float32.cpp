@@ -42,6 +42,20 @@ const core::NamedMatrix& matrixOf(const core::FitResult& result, const char* nam
 
 double relative(double a, double b) { return std::abs(a - b) / std::abs(b); }
 
+// The final held-out metrics lda-gibbs reports, computed on `topicWord` (dense) for a fit of
+// `split` (float32Corpus's 120 documents) with seed 7.
+nlohmann::json finalMetricsOf(const core::CorpusSplit& split, const Eigen::MatrixXd& topicWord,
+                              const Eigen::VectorXd& alpha) {
+  core::FitData data;
+  data.corpus = &split.train;
+  data.heldout = &split.heldout;
+  data.trainDocuments = split.trainDocuments;
+  data.fullDocumentCount = 120;
+  nlohmann::json metrics;
+  core::topic::addFinalHeldoutMetrics(metrics, data, topicWord, core::gibbsFoldIn(topicWord, alpha), 7);
+  return metrics;
+}
+
 }  // namespace
 
 class LdaGibbsFloat32Test : public QObject {
@@ -91,13 +105,7 @@ class LdaGibbsFloat32Test : public QObject {
     QVERIFY(widened == matrixOf(doubles.result, "topic_word").values.cast<float>().cast<double>());
     QVERIFY(filled.entries() < static_cast<std::size_t>(widened.size()));  // some words kept to the fill
     const Eigen::VectorXd alpha = matrixOf(sparse.result, "alpha").values.transpose();
-    core::FitData data;
-    data.corpus = &split.train;
-    data.heldout = &split.heldout;
-    data.trainDocuments = split.trainDocuments;
-    data.fullDocumentCount = 120;
-    nlohmann::json expected;
-    core::topic::addFinalHeldoutMetrics(expected, data, widened, core::gibbsFoldIn(widened, alpha), 7);
+    const auto expected = finalMetricsOf(split, widened, alpha);
     const auto& m = sparse.result.finalMetrics;
     for (const char* key : {"heldout_perplexity", "heldout_perplexity_full_folding_in"})
       QVERIFY2(m[key].get<double>() == expected[key].get<double>(), key);
@@ -148,13 +156,7 @@ class LdaGibbsFloat32Test : public QObject {
     const auto& mF = floats.result.finalMetrics;
     const Eigen::MatrixXd widened = phiF.cast<double>();
     const Eigen::VectorXd alpha = matrixOf(floats.result, "alpha").values.transpose();
-    core::FitData data;
-    data.corpus = &split.train;
-    data.heldout = &split.heldout;
-    data.trainDocuments = split.trainDocuments;
-    data.fullDocumentCount = 120;
-    nlohmann::json expected;
-    core::topic::addFinalHeldoutMetrics(expected, data, widened, core::gibbsFoldIn(widened, alpha), 7);
+    const auto expected = finalMetricsOf(split, widened, alpha);
     QCOMPARE(mF["heldout_perplexity"].get<double>(), expected["heldout_perplexity"].get<double>());
     QCOMPARE(mF["heldout_perplexity_full_folding_in"].get<double>(),
              expected["heldout_perplexity_full_folding_in"].get<double>());

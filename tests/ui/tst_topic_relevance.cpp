@@ -10,15 +10,14 @@
 #include <variant>
 
 #include "core/data/filled_sparse_matrix.hpp"
-#include "core/jobs/fit_job.hpp"
 #include "core/store/run_store.hpp"
+#include "sparse_topics_run.hpp"
 #include "test_case.hpp"
 #include "test_support.hpp"
 #include "ui/runs/topics/intertopic_map_data.hpp"
 #include "ui/runs/topics/intertopic_map_view.hpp"
 #include "ui/runs/topics/topic_relevance.hpp"
 #include "ui/runs/topics/topic_run_data.hpp"
-#include "ui_test_data.hpp"
 
 using namespace latent;
 
@@ -43,13 +42,6 @@ core::FilledSparseMatrix sparseTopics(int K, int V, unsigned seed) {
     m.columnStarts.push_back(static_cast<std::int64_t>(m.values.size()));
   }
   return m;
-}
-
-// A letters-only word for each number, so that the tokenizer keeps every one.
-std::string relevanceWord(std::uint32_t n) {
-  std::string word = "wq";
-  for (int i = 0; i < 3; ++i, n /= 26) word += static_cast<char>('a' + n % 26);
-  return word;
 }
 
 std::shared_ptr<ui::TopicRunData> fillOnlyTopics(int K, int V) {
@@ -101,27 +93,11 @@ class TestTopicRelevance : public QObject {
   }
 
   void aRunStoredSparseIsReadSparse() {
-    // Few tokens over many words: lda-gibbs, with the float32 threshold lowered as for large K,
-    // stores topic_word sparse; the topic views read it so, and see the matrix loadMatrix gives.
+    // A run stored sparse (test::fitSparseTopicsRun): the topic views read it so, and see the
+    // matrices loadMatrix gives.
     test::Scratch scratch;
     const auto file = scratch.path("sparse.latent");
-    {
-      core::Project project(file);
-      std::vector<test::TextDocument> docs;
-      std::mt19937 random(11);
-      for (int d = 0; d < 150; ++d) {
-        std::string text;
-        for (int i = 0; i < 20; ++i) text += relevanceWord(static_cast<std::uint32_t>(random() % 1500)) + " ";
-        docs.push_back({"d" + std::to_string(d), "Document " + std::to_string(d), text});
-      }
-      test::addTextCorpus(project, "many", docs);
-    }
-    core::RunRequest request;
-    request.model = "lda-gibbs";
-    request.dataset = "many";
-    request.options = {{"k", 30}, {"iterations", 20}, {"restarts", 1}};
-    request.float32MatrixBytes = 0;
-    const auto run = core::runFit(file, request, nullptr, {}).run;
+    const auto run = test::fitSparseTopicsRun(file);
     QVERIFY(run.status == core::RunStatus::Finished);
     Eigen::MatrixXd dense, docTopic;
     {

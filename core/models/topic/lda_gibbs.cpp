@@ -292,6 +292,7 @@ class GibbsChain final : public FitChain {
     const double N = m_tokens;
     const Eigen::VectorXd alpha = m_state.alphaVector();
     const FoldIn foldIn = gibbsFoldIn(columns, alpha);
+    const Stopwatch evaluationClock;
     result.matrices.push_back(documentTopics(foldIn));
     result.matrices.push_back({topic::kAlpha, alpha.transpose()});
     result.tokenTopics = m_state.tokenTopics();
@@ -356,6 +357,8 @@ class GibbsChain final : public FitChain {
         }
       }
     }
+    // After the reports' evaluations: doc_topic's held-out rows and the final scores.
+    metrics["final_evaluation_seconds"] = evaluationClock.seconds();
   }
 
   // doc_topic in corpus order, written straight into the form it is held in: training rows from

@@ -77,7 +77,9 @@ class CliDistributedTest : public QObject {
     QCOMPARE(b["processes"].get<std::int64_t>(), std::int64_t(processes));
     QCOMPARE(b["partitions"].get<std::int64_t>(), std::int64_t(processes));
     QVERIFY(b["communicated_bytes_per_sweep"].get<double>() > 0.0);
-    for (const char* key : {"log_joint", "heldout_perplexity", "alpha_sum", "beta"})
+    // The final held-out scores, made by every process on its own held-out documents.
+    for (const char* key : {"log_joint", "heldout_perplexity", "heldout_perplexity_full_folding_in", "heldout_tokens",
+                            "alpha_sum", "beta"})
       QVERIFY2(a[key] == b[key], key);  // bit for bit
     // One --json stream: process 0's (an evaluation line every 10 sweeps, then the final line).
     QCOMPARE(spread.jsonLines().size(), std::size_t(5));
@@ -94,6 +96,11 @@ class CliDistributedTest : public QObject {
     const auto topicsOne = core::loadMatrix(p, one, "topic_word"), topicsMany = core::loadMatrix(p, many, "topic_word");
     QVERIFY(topicsOne && topicsMany);
     QVERIFY(*topicsOne == *topicsMany);
+    // doc_topic's held-out rows were folded in by the processes that hold them.
+    const auto documentsOne = core::loadMatrix(p, one, "doc_topic"),
+               documentsMany = core::loadMatrix(p, many, "doc_topic");
+    QVERIFY(documentsOne && documentsMany);
+    QVERIFY(*documentsOne == *documentsMany);
     const auto snapshotOne = core::loadMatrix(p, one, "topic_word", 30),
                snapshotMany = core::loadMatrix(p, many, "topic_word", 30);
     QVERIFY(snapshotOne && snapshotMany);  // the snapshots, too

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Held-out scores read from topics in any form (eval/topic_columns.hpp) and spread over the
-// processes of a distributed fit (topic::heldoutPerplexity with a group; threads play the
-// processes): the forms a Gibbs chain hands its topics on hold the same values, they score the
-// same to the bit, and member 0 of a group gets the perplexity one process computes alone, each
-// member having folded in only its own held-out documents.
+// processes of a distributed fit (topic::heldoutPerplexity, addFinalHeldoutMetrics and
+// assembleDocTopicAs with a group; threads play the processes): the forms a Gibbs chain hands its
+// topics on hold the same values, they score the same to the bit, and member 0 of a group gets the
+// perplexity, final metrics and doc_topic one process computes alone, each member having folded in
+// only its own held-out documents.
 #include <QtTest>
 
 #include <atomic>
@@ -97,45 +98,69 @@ class DistributedHeldoutTest : public QObject {
   Q_OBJECT
 
   // Q members with Q partitions: member 0 holds the split and sends the others their shares as
-  // a fit does; each scores through a fold-in that counts the documents it folds in.
+  // a fit does; each scores through a fold-in that counts the documents it folds in: the report's
+  // perplexity, the final metrics under both protocols and doc_topic's held-out rows, in doubles
+  // and in floats.
   void compareWithOneProcess(int members) {
     const auto truth = generated();
     const auto split = core::splitForDocumentCompletion(truth.corpus, 0.2, kSeed);
     const Eigen::MatrixXd phi = truth.topicWord;
     const Eigen::VectorXd alpha = Eigen::VectorXd::Constant(kTopics, 0.1);
     const core::DenseTopicColumns columns(phi);
+    const auto fullDocuments = static_cast<std::int64_t>(truth.corpus.documentCount());
+    // Training rows that say which document they are; only member 0 may write them.
+    std::atomic<int> trainRowsFilled = 0;
+    const auto fillTrainRows = [&](auto& full, std::span<const std::int64_t> rows) {
+      ++trainRowsFilled;
+      for (std::size_t i = 0; i < rows.size(); ++i) full.row(rows[i]).setConstant(static_cast<float>(i + 1));
+    };
     core::FitData whole;
     whole.corpus = &split.train;
     whole.heldout = &split.heldout;
-    const auto expected = core::topic::heldoutPerplexity(whole, columns, core::gibbsFoldIn(columns, alpha), 3, nullptr);
+    whole.trainDocuments = split.trainDocuments;
+    whole.fullDocumentCount = fullDocuments;
+    const auto alone = core::gibbsFoldIn(columns, alpha);
+    const auto expected = core::topic::heldoutPerplexity(whole, columns, alone, 3, nullptr);
     QVERIFY(expected && *expected > 1.0);
+    nlohmann::json expectedMetrics;
+    core::topic::addFinalHeldoutMetrics(expectedMetrics, whole, columns, alone, 3);
+    QVERIFY(expectedMetrics.contains("heldout_perplexity_full_folding_in"));
+    const Eigen::MatrixXd expectedDoubles =
+        core::topic::assembleDocTopicAs<double>(whole, kTopics, fillTrainRows, alone, 3);
+    const Eigen::MatrixXf expectedFloats =
+        core::topic::assembleDocTopicAs<float>(whole, kTopics, fillTrainRows, alone, 3);
+    QCOMPARE(expectedDoubles.rows(), fullDocuments);
+    trainRowsFilled = 0;
 
     core::CorpusPlan plan;
     for (int p = 1; p <= members; ++p)
       plan.partitionEnds.push_back(static_cast<std::int64_t>(split.train.documentCount()) * p / members);
-    std::vector<std::optional<double>> scored(static_cast<std::size_t>(members));
-    std::vector<std::atomic<int>> foldedIn(static_cast<std::size_t>(members));
+    const auto count = static_cast<std::size_t>(members);
+    std::vector<std::optional<double>> scored(count);
+    std::vector<nlohmann::json> metrics(count);
+    std::vector<Eigen::MatrixXd> doubles(count);
+    std::vector<Eigen::MatrixXf> floats(count);
+    std::vector<std::atomic<int>> foldedIn(count);
     core::CorpusShare planned;
     {
       test::ThreadGroup group(members);
       std::vector<std::jthread> threads;
       for (int r = 0; r < members; ++r)
         threads.emplace_back([&, r] {
+          const auto m = static_cast<std::size_t>(r);
           test::ThreadCommunicator c(group, r);
           core::Corpus shard;
           core::HeldoutDocuments heldoutShare;
           core::CorpusShare share;
-          std::int64_t fullDocuments = 0;
           core::FitData data;
           if (r == 0) {
             share = core::describeCorpus(split.train, plan);
             share.heldoutEnds = core::heldoutEndsOfProcesses(split.heldout, members);
             planned = share;
-            core::sendCorpusShares(c, split.train, &split.heldout, share, 150);
-            data.corpus = &split.train;
-            data.heldout = &split.heldout;
+            core::sendCorpusShares(c, split.train, &split.heldout, share, fullDocuments);
+            data = whole;
           } else {
-            core::receiveCorpusShare(c, shard, heldoutShare, share, fullDocuments);
+            core::receiveCorpusShare(c, shard, heldoutShare, share, data.fullDocumentCount);
             data.corpus = &shard;
             data.heldout = &heldoutShare;
           }
@@ -143,18 +168,33 @@ class DistributedHeldoutTest : public QObject {
           const auto gibbs = core::gibbsFoldIn(columns, alpha);
           const core::FoldIn counted = [&](std::span<const std::int32_t> words, std::uint64_t seed,
                                            Eigen::Ref<Eigen::VectorXd> theta) {
-            ++foldedIn[static_cast<std::size_t>(r)];
+            ++foldedIn[m];
             gibbs(words, seed, theta);
           };
-          scored[static_cast<std::size_t>(r)] = core::topic::heldoutPerplexity(data, columns, counted, 3, &c);
+          scored[m] = core::topic::heldoutPerplexity(data, columns, counted, 3, &c);
+          core::topic::addFinalHeldoutMetrics(metrics[m], data, columns, counted, 3, &c);
+          doubles[m] = core::topic::assembleDocTopicAs<double>(data, kTopics, fillTrainRows, counted, 3, &c);
+          floats[m] = core::topic::assembleDocTopicAs<float>(data, kTopics, fillTrainRows, counted, 3, &c);
         });
     }
     QVERIFY(scored[0].has_value());
     QVERIFY(*scored[0] == *expected);  // to the bit
+    QVERIFY(metrics[0] == expectedMetrics);
+    QVERIFY(doubles[0] == expectedDoubles);
+    QVERIFY(floats[0] == expectedFloats);
+    QCOMPARE(trainRowsFilled.load(), 2);  // by member 0 alone, once for each precision
     for (int r = 0; r < members; ++r) {
-      if (r > 0) QVERIFY(!scored[static_cast<std::size_t>(r)].has_value());
+      const auto m = static_cast<std::size_t>(r);
+      if (r > 0) {
+        QVERIFY(!scored[m].has_value());
+        QVERIFY(metrics[m].is_null());
+        QCOMPARE(doubles[m].size(), Eigen::Index(0));
+        QCOMPARE(floats[m].size(), Eigen::Index(0));
+      }
+      // Its own documents, once for the report, once under each protocol of the final metrics and
+      // once for each precision of doc_topic.
       const auto [first, end] = core::heldoutOfProcess(planned, r);
-      QCOMPARE(foldedIn[static_cast<std::size_t>(r)].load(), static_cast<int>(end - first));
+      QCOMPARE(foldedIn[m].load(), 5 * static_cast<int>(end - first));
       QVERIFY(end > first);  // 30 held-out documents: every member scores some
     }
   }

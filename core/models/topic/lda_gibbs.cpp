@@ -212,13 +212,16 @@ class GibbsChain final : public FitChain {
   // the last sample's phi when the chain stopped before the averaging stretch).
   void finish(FitResult& result) override {
     synchronizeState(m_kernel, true);
-    // The other processes of a distributed fit store nothing, so they build no result (their
-    // average of the topics, sparse, served their held-out scores): at K = 1000 on a million
-    // documents its document topics alone would be gigabytes on every node.
-    if (!m_root) return;
     // The fold-ins and scores read the topics as the reports read them (withTopicColumns), the
     // values the result holds, so that the last report's perplexity is the final one.
     withTopicColumns([&](const TopicColumns& columns) {
+      // The other processes of a distributed fit store nothing, so they build no result: at
+      // K = 1000 on a million documents its document topics alone would be gigabytes on every
+      // node. They fold in their own held-out documents for process 0's.
+      if (!m_root) {
+        finishShare(columns, result);
+        return;
+      }
       finishWith(columns, result);
       if (topicsGoSparse()) {
         result.sparseMatrices.push_back({topic::kTopicWord, filledTopics(columns, m_state.vocabularySize())});
@@ -288,6 +291,7 @@ class GibbsChain final : public FitChain {
   // the last sample's phi when the chain stopped before the averaging stretch), phi read through
   // `columns`.
   void finishWith(const TopicColumns& columns, FitResult& result) {
+    if (stoppedOnAnyProcess(result)) result.status = FitStatus::Cancelled;
     const bool cancelled = result.status == FitStatus::Cancelled;
     const double N = m_tokens;
     const Eigen::VectorXd alpha = m_state.alphaVector();
@@ -338,8 +342,8 @@ class GibbsChain final : public FitChain {
           "log P(W) of the training words by the harmonic mean of P(W|Z) (001 eq. 9): a biased estimator that "
           "overestimates (Wallach et al. 2009); not a held-out perplexity";
     }
-    if (!cancelled && m_root) {
-      topic::addFinalHeldoutMetrics(metrics, m_data, columns, foldIn, m_settings.seed);
+    if (!cancelled) {
+      topic::addFinalHeldoutMetrics(metrics, m_data, columns, foldIn, m_settings.seed, m_settings.communicator);
       if (m_options.leftToRightParticles > 0 && m_data.heldout && !m_data.heldout->empty()) {
         const auto score =
             leftToRightHeldout(*m_data.heldout, columns, alpha, static_cast<int>(m_options.leftToRightParticles),
@@ -361,19 +365,44 @@ class GibbsChain final : public FitChain {
     metrics["final_evaluation_seconds"] = evaluationClock.seconds();
   }
 
+  // A process other than 0 of a distributed fit: its part of finishWith's collectives, in the same
+  // order (the stop agreed on, doc_topic's held-out rows, the final held-out scores), each on its
+  // own held-out documents.
+  void finishShare(const TopicColumns& columns, const FitResult& result) {
+    const bool cancelled = stoppedOnAnyProcess(result);
+    const FoldIn foldIn = gibbsFoldIn(columns, m_state.alphaVector());
+    documentTopics(foldIn);
+    nlohmann::json none;
+    if (!cancelled)
+      topic::addFinalHeldoutMetrics(none, m_data, columns, foldIn, m_settings.seed, m_settings.communicator);
+  }
+  // Whether the chain was stopped on this process or any other (collective in a distributed fit):
+  // a stop that reached one process only after the last sweep ends the others' final scores too,
+  // so that every process skips them together.
+  bool stoppedOnAnyProcess(const FitResult& result) const {
+    std::int64_t stopped = result.status == FitStatus::Cancelled ? 1 : 0;
+    if (m_settings.communicator != nullptr && m_settings.communicator->size() > 1)
+      m_settings.communicator->allReduceSum(std::span<std::int64_t>(&stopped, 1));
+    return stopped > 0;
+  }
+
   // doc_topic in corpus order, written straight into the form it is held in: training rows from
-  // the state, held-out rows folded in.
+  // the state, held-out rows folded in (in a distributed fit by the process that holds them).
   NamedMatrix documentTopics(const FoldIn& foldIn) const {
     NamedMatrix theta;
     theta.name = topic::kDocTopic;
     const auto K = static_cast<Eigen::Index>(m_state.topics());
-    const std::int64_t D = m_data.trainDocuments.empty() ? static_cast<std::int64_t>(m_data.corpus->documentCount())
-                                                         : m_data.fullDocumentCount;
+    // The whole corpus's count on every process of a distributed fit (a share's corpus holds only
+    // the training documents), so that all of them hold the rows they send in the same precision.
+    const std::int64_t D = m_data.trainDocuments.empty() && m_data.share == nullptr
+                               ? static_cast<std::int64_t>(m_data.corpus->documentCount())
+                               : m_data.fullDocumentCount;
     const auto fill = [&](auto& full, std::span<const std::int64_t> rows) { m_state.documentTopics(full, rows); };
+    Communicator* group = m_settings.communicator;
     if (isFloat32Matrix(topic::kDocTopic, D, K, m_settings.float32MatrixBytes))
-      theta.floats = topic::assembleDocTopicAs<float>(m_data, K, fill, foldIn, m_settings.seed);
+      theta.floats = topic::assembleDocTopicAs<float>(m_data, K, fill, foldIn, m_settings.seed, group);
     else
-      theta.values = topic::assembleDocTopicAs<double>(m_data, K, fill, foldIn, m_settings.seed);
+      theta.values = topic::assembleDocTopicAs<double>(m_data, K, fill, foldIn, m_settings.seed, group);
     return theta;
   }
 

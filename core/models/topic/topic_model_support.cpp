@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "core/data/corpus_share.hpp"
 #include "core/util/communicator.hpp"
 
 namespace latent::core::topic {
@@ -61,13 +62,21 @@ std::optional<double> heldoutPerplexity(const FitData& data, const Eigen::Matrix
   return scoreHeldout(*data.heldout, topicWord, foldIn, HeldoutProtocol::DocumentCompletion, seed).perplexity;
 }
 
-std::optional<double> heldoutPerplexity(const FitData& data, const TopicColumns& topicWord, const FoldIn& foldIn,
-                                        std::uint64_t seed, Communicator* group) {
-  if (!data.heldout || data.heldout->empty()) return std::nullopt;
+namespace {
+
+// Whether the held-out documents are spread over the processes of a distributed corpus fit.
+bool spreadOver(const FitData& data, const Communicator* group) {
+  return group != nullptr && group->size() > 1 && data.share != nullptr && !data.share->heldoutEnds.empty();
+}
+
+// The held-out score under `protocol`; where the documents are spread, each process scores its own
+// and process 0 combines their terms in document order (its own documents come first, the others'
+// follow in process order), as it would score them all; std::nullopt on the others.
+std::optional<TopicHeldoutScore> scoreOverGroup(const FitData& data, const TopicColumns& topicWord,
+                                                const FoldIn& foldIn, HeldoutProtocol protocol, std::uint64_t seed,
+                                                Communicator* group) {
   const auto& heldout = *data.heldout;
-  constexpr auto protocol = HeldoutProtocol::DocumentCompletion;
-  if (group == nullptr || group->size() == 1 || data.share == nullptr || data.share->heldoutEnds.empty())
-    return scoreHeldout(heldout, topicWord, foldIn, protocol, seed).perplexity;
+  if (!spreadOver(data, group)) return scoreHeldout(heldout, topicWord, foldIn, protocol, seed);
   const auto [first, end] = heldoutOfProcess(*data.share, group->rank());
   HeldoutTerms mine = scoreHeldoutTerms(heldout, static_cast<std::size_t>(first), static_cast<std::size_t>(end),
                                         topicWord, foldIn, protocol, seed);
@@ -76,7 +85,6 @@ std::optional<double> heldoutPerplexity(const FitData& data, const TopicColumns&
     group->send(std::as_bytes(std::span<const std::int64_t>(mine.tokens)), 0);
     return std::nullopt;
   }
-  // Process 0's documents come first; the others' follow in process order.
   HeldoutTerms all;
   all.logLikelihoods.resize(heldout.size());
   all.tokens.resize(heldout.size());
@@ -88,14 +96,43 @@ std::optional<double> heldoutPerplexity(const FitData& data, const TopicColumns&
     group->receive(std::as_writable_bytes(std::span<double>(all.logLikelihoods).subspan(from, count)), q);
     group->receive(std::as_writable_bytes(std::span<std::int64_t>(all.tokens).subspan(from, count)), q);
   }
-  return combineHeldoutTerms(all).perplexity;
+  return combineHeldoutTerms(all);
+}
+
+// Folds in held-out documents [first, end) on all their tokens, in parallel: row(i, theta) takes
+// document i's proportions.
+template <typename Row>
+void foldInHeldoutRows(const HeldoutDocuments& h, std::size_t first, std::size_t end, Eigen::Index topics,
+                       const FoldIn& foldIn, std::uint64_t seed, Row&& row) {
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(first, end, 8), [&](const auto& range) {
+    Eigen::VectorXd theta(topics);
+    std::vector<std::int32_t> words;
+    for (std::size_t i = range.begin(); i != range.end(); ++i) {
+      const auto a = h.observed.document(i), b = h.scored.document(i);
+      words.assign(a.begin(), a.end());
+      words.insert(words.end(), b.begin(), b.end());
+      foldIn(words, seed + static_cast<std::uint64_t>(h.documents[i]), theta);
+      row(i, theta);
+    }
+  });
+}
+
+}  // namespace
+
+std::optional<double> heldoutPerplexity(const FitData& data, const TopicColumns& topicWord, const FoldIn& foldIn,
+                                        std::uint64_t seed, Communicator* group) {
+  if (!data.heldout || data.heldout->empty()) return std::nullopt;
+  const auto score = scoreOverGroup(data, topicWord, foldIn, HeldoutProtocol::DocumentCompletion, seed, group);
+  if (!score) return std::nullopt;
+  return score->perplexity;
 }
 
 void addFinalHeldoutMetrics(nlohmann::json& metrics, const FitData& data, const TopicColumns& topicWord,
-                            const FoldIn& foldIn, std::uint64_t seed) {
+                            const FoldIn& foldIn, std::uint64_t seed, Communicator* group) {
   if (!data.heldout || data.heldout->empty()) return;
-  addHeldoutScores(metrics, scoreHeldout(*data.heldout, topicWord, foldIn, HeldoutProtocol::DocumentCompletion, seed),
-                   scoreHeldout(*data.heldout, topicWord, foldIn, HeldoutProtocol::FullFoldingIn, seed));
+  const auto completion = scoreOverGroup(data, topicWord, foldIn, HeldoutProtocol::DocumentCompletion, seed, group);
+  const auto full = scoreOverGroup(data, topicWord, foldIn, HeldoutProtocol::FullFoldingIn, seed, group);
+  if (completion && full) addHeldoutScores(metrics, *completion, *full);
 }
 
 void addFinalHeldoutMetrics(nlohmann::json& metrics, const FitData& data, const Eigen::MatrixXd& topicWord,
@@ -140,9 +177,23 @@ Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic> assembleDocTopicAs(
     const FitData& data, Eigen::Index topics,
     const std::function<void(Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic>&, std::span<const std::int64_t>)>&
         fillTrainRows,
-    const FoldIn& foldIn, std::uint64_t seed) {
+    const FoldIn& foldIn, std::uint64_t seed, Communicator* group) {
   using Matrix = Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic>;
+  // A process's held-out rows, one after the other, as they are sent to process 0.
+  using Rows = Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
   const auto K = topics;
+  const bool spread = data.heldout != nullptr && spreadOver(data, group);
+  if (group != nullptr && group->size() > 1 && group->rank() != 0) {
+    if (!spread) return Matrix();
+    const auto [first, end] = heldoutOfProcess(*data.share, group->rank());
+    Rows mine(end - first, K);
+    foldInHeldoutRows(*data.heldout, static_cast<std::size_t>(first), static_cast<std::size_t>(end), K, foldIn, seed,
+                      [&](std::size_t i, const Eigen::VectorXd& theta) {
+                        mine.row(static_cast<Eigen::Index>(i) - first) = theta.transpose().template cast<Scalar>();
+                      });
+    group->send(std::as_bytes(std::span<const Scalar>(mine.data(), static_cast<std::size_t>(mine.size()))), 0);
+    return Matrix();
+  }
   if (data.trainDocuments.empty()) {  // the corpus is the full one
     Matrix theta(static_cast<Eigen::Index>(data.corpus->documentCount()), K);
     fillTrainRows(theta, {});
@@ -152,26 +203,31 @@ Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic> assembleDocTopicAs(
   fillTrainRows(full, data.trainDocuments);
   if (!data.heldout) return full;
   const auto& h = *data.heldout;
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, h.size(), 8), [&](const auto& range) {
-    Eigen::VectorXd theta(K);
-    std::vector<std::int32_t> words;
-    for (std::size_t i = range.begin(); i != range.end(); ++i) {
-      const auto a = h.observed.document(i), b = h.scored.document(i);
-      words.assign(a.begin(), a.end());
-      words.insert(words.end(), b.begin(), b.end());
-      foldIn(words, seed + static_cast<std::uint64_t>(h.documents[i]), theta);
-      full.row(h.documents[i]) = theta.transpose().template cast<Scalar>();
-    }
-  });
+  // Process 0 folds in its own share where the documents are spread, else all of them.
+  const auto [first, end] = spread ? heldoutOfProcess(*data.share, 0)
+                                   : std::pair<std::int64_t, std::int64_t>{0, static_cast<std::int64_t>(h.size())};
+  foldInHeldoutRows(h, static_cast<std::size_t>(first), static_cast<std::size_t>(end), K, foldIn, seed,
+                    [&](std::size_t i, const Eigen::VectorXd& theta) {
+                      full.row(h.documents[i]) = theta.transpose().template cast<Scalar>();
+                    });
+  if (!spread) return full;
+  for (int q = 1; q < group->size(); ++q) {
+    const auto [from, to] = heldoutOfProcess(*data.share, q);
+    Rows theirs(to - from, K);
+    group->receive(std::as_writable_bytes(std::span<Scalar>(theirs.data(), static_cast<std::size_t>(theirs.size()))),
+                   q);
+    for (std::int64_t i = from; i < to; ++i)
+      full.row(h.documents[static_cast<std::size_t>(i)]) = theirs.row(static_cast<Eigen::Index>(i - from));
+  }
   return full;
 }
 
 template Eigen::MatrixXd assembleDocTopicAs<double>(
     const FitData&, Eigen::Index, const std::function<void(Eigen::MatrixXd&, std::span<const std::int64_t>)>&,
-    const FoldIn&, std::uint64_t);
+    const FoldIn&, std::uint64_t, Communicator*);
 template Eigen::MatrixXf assembleDocTopicAs<float>(
     const FitData&, Eigen::Index, const std::function<void(Eigen::MatrixXf&, std::span<const std::int64_t>)>&,
-    const FoldIn&, std::uint64_t);
+    const FoldIn&, std::uint64_t, Communicator*);
 
 Eigen::MatrixXd assembleDocTopic(
     const FitData& data, Eigen::Index topics,

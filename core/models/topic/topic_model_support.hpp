@@ -55,8 +55,11 @@ void addFinalHeldoutMetrics(nlohmann::json& metrics, const FitData& data, const 
                             const FoldIn& foldIn, std::uint64_t seed);
 void addFinalHeldoutMetrics(nlohmann::json& metrics, const FitData& data, const Eigen::MatrixXf& topicWord,
                             const FoldIn& foldIn, std::uint64_t seed);
+// With the topics in any form; collective in a distributed corpus fit, as heldoutPerplexity above:
+// each process scores its own held-out documents under both protocols and process 0 adds the
+// metrics it would compute alone, to the bit; the others add nothing.
 void addFinalHeldoutMetrics(nlohmann::json& metrics, const FitData& data, const TopicColumns& topicWord,
-                            const FoldIn& foldIn, std::uint64_t seed);
+                            const FoldIn& foldIn, std::uint64_t seed, Communicator* group = nullptr);
 
 // The same keys from scores computed by the model itself (scoreHeldout with its own predictive).
 void addHeldoutScores(nlohmann::json& metrics, const TopicHeldoutScore& completion, const TopicHeldoutScore& full);
@@ -74,18 +77,22 @@ Eigen::MatrixXd assembleDocTopic(
     std::uint64_t seed);
 // The same into a matrix of doubles or of floats (a large doc_topic is held as floats,
 // matrix_precision.hpp), the folded-in rows rounded once: assembleDocTopicAs<float>(...).
+// Collective in a distributed corpus fit (`group` of more than one process, data.share planned its
+// held-out documents): each process folds in its own held-out documents and sends their rows to
+// process 0, which alone fills the training rows and returns the matrix, the same to the bit as
+// alone; the others return an empty one.
 template <typename Scalar>
 Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic> assembleDocTopicAs(
     const FitData& data, Eigen::Index topics,
     const std::function<void(Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic>&, std::span<const std::int64_t>)>&
         fillTrainRows,
-    const FoldIn& foldIn, std::uint64_t seed);
+    const FoldIn& foldIn, std::uint64_t seed, Communicator* group = nullptr);
 extern template Eigen::MatrixXd assembleDocTopicAs<double>(
     const FitData&, Eigen::Index, const std::function<void(Eigen::MatrixXd&, std::span<const std::int64_t>)>&,
-    const FoldIn&, std::uint64_t);
+    const FoldIn&, std::uint64_t, Communicator*);
 extern template Eigen::MatrixXf assembleDocTopicAs<float>(
     const FitData&, Eigen::Index, const std::function<void(Eigen::MatrixXf&, std::span<const std::int64_t>)>&,
-    const FoldIn&, std::uint64_t);
+    const FoldIn&, std::uint64_t, Communicator*);
 
 // For models without sampled assignments (VB, EM): each token's most responsible topic,
 // argmax_k theta_dk phi_kw. One vector per document of `corpus`.

@@ -71,14 +71,28 @@ Eigen::MatrixX2d principalCoordinates(const Eigen::MatrixXd& distances) {
   return out;
 }
 
-std::vector<double> topicTokens(const Eigen::MatrixXd& docTopic, std::span<const std::int64_t> lengths) {
+namespace {
+
+template <typename Matrix>
+std::vector<double> topicTokensOf(const Matrix& docTopic, std::span<const std::int64_t> lengths) {
   if (static_cast<std::size_t>(docTopic.rows()) != lengths.size()) return {};
   std::vector<double> out(static_cast<std::size_t>(docTopic.cols()), 0.0);
   for (Eigen::Index d = 0; d < docTopic.rows(); ++d) {
     const auto n = static_cast<double>(lengths[static_cast<std::size_t>(d)]);
-    for (Eigen::Index k = 0; k < docTopic.cols(); ++k) out[static_cast<std::size_t>(k)] += n * docTopic(d, k);
+    for (Eigen::Index k = 0; k < docTopic.cols(); ++k)
+      out[static_cast<std::size_t>(k)] += n * static_cast<double>(docTopic(d, k));
   }
   return out;
+}
+
+}  // namespace
+
+std::vector<double> topicTokens(const Eigen::MatrixXd& docTopic, std::span<const std::int64_t> lengths) {
+  return topicTokensOf(docTopic, lengths);
+}
+
+std::vector<double> topicTokens(const DenseTable& docTopic, std::span<const std::int64_t> lengths) {
+  return docTopic.visit([&](const auto& matrix) { return topicTokensOf(matrix, lengths); });
 }
 
 IntertopicMap intertopicMap(const Eigen::MatrixXd& topicWord, std::span<const double> tokens) {

@@ -12,6 +12,8 @@
 #include <span>
 #include <vector>
 
+#include "core/data/dense_table.hpp"
+
 namespace latent::core {
 
 // JS(p, q) = KL(p || m) / 2 + KL(q || m) / 2 with m = (p + q) / 2, natural logarithms (0 log 0 = 0):
@@ -31,6 +33,8 @@ Eigen::MatrixX2d principalCoordinates(const Eigen::MatrixXd& distances);
 // Each topic's expected number of tokens, sum_d N_d theta_dk (`docTopic` D x K, `lengths` the
 // documents' kept-token counts); empty when the sizes disagree.
 std::vector<double> topicTokens(const Eigen::MatrixXd& docTopic, std::span<const std::int64_t> lengths);
+// The same of doc_topic held as stored (doubles or floats), each value read as a double.
+std::vector<double> topicTokens(const DenseTable& docTopic, std::span<const std::int64_t> lengths);
 
 // Everything the map and its bar chart show, topics in the model's order.
 struct IntertopicMap {

@@ -116,14 +116,14 @@ std::int64_t exportLdavis(Project& project, const RunRecord& run, std::ostream& 
                           std::optional<std::int64_t> iteration) {
   const auto topicWord = chooseTopicWord(project, run, iteration);
   const auto& vocabulary = topicWord.vocabulary;
-  const auto [docTopic, documents] = chooseDocTopic(project, run, iteration);
+  const auto docTopic = chooseDocTopic(project, run, iteration);
   std::vector<std::int64_t> lengths;
-  lengths.reserve(documents.size());
-  for (const auto& d : documents) lengths.push_back(d.tokenCount);
+  lengths.reserve(docTopic.documents.size());
+  for (const auto& d : docTopic.documents) lengths.push_back(d.tokenCount);
   std::vector<std::string> words;
   words.reserve(vocabulary.size());
   for (const auto& v : vocabulary) words.push_back(v.word);
-  const auto tokens = topicTokens(docTopic.values, lengths);
+  const auto tokens = topicTokens(docTopic.matrix, lengths);
   if (static_cast<Eigen::Index>(tokens.size()) != topicWord.matrix.rows())
     throw UsageError("run " + std::to_string(run.id) + " (" + run.model +
                      "): its topic-word and document-topic matrices have different numbers of topics");

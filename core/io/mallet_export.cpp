@@ -76,13 +76,14 @@ std::int64_t exportMalletTopicKeys(Project& project, const RunRecord& run, std::
 
 std::int64_t exportMalletDocTopics(Project& project, const RunRecord& run, std::ostream& out,
                                    std::optional<std::int64_t> iteration) {
-  const auto [chosen, documents] = chooseDocTopic(project, run, iteration);
-  const auto& theta = chosen.values;
-  for (Eigen::Index d = 0; d < theta.rows(); ++d) {
-    out << d << '\t' << documents[static_cast<std::size_t>(d)].id;
-    for (Eigen::Index k = 0; k < theta.cols(); ++k) out << '\t' << malletNumber(theta(d, k));
-    out << '\n';
-  }
+  const auto chosen = chooseDocTopic(project, run, iteration);
+  chosen.matrix.visit([&](const auto& theta) {
+    for (Eigen::Index d = 0; d < theta.rows(); ++d) {
+      out << d << '\t' << chosen.documents[static_cast<std::size_t>(d)].id;
+      for (Eigen::Index k = 0; k < theta.cols(); ++k) out << '\t' << malletNumber(static_cast<double>(theta(d, k)));
+      out << '\n';
+    }
+  });
   return chosen.iteration;
 }
 

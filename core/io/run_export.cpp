@@ -45,11 +45,11 @@ ChosenTopicWord chooseTopicWord(Project& project, const RunRecord& run, std::opt
 }
 
 ChosenDocTopic chooseDocTopic(Project& project, const RunRecord& run, std::optional<std::int64_t> iteration) {
-  auto matrix = chooseMatrix(project, run, topic::kDocTopic, iteration);
+  auto stored = loadStoredResult(project, run.id, topic::kDocTopic, iteration);
   auto documents = listDocuments(project, run.datasetId);
-  if (!matrix || static_cast<std::size_t>(matrix->values.rows()) != documents.size())
+  if (!stored || static_cast<std::size_t>(storedRows(stored->values)) != documents.size())
     throw UsageError("run " + std::to_string(run.id) + " (" + run.model + ") has no document-topic proportions");
-  return {std::move(*matrix), std::move(documents)};
+  return {DenseTable(std::move(stored->values)), stored->iteration, std::move(documents)};
 }
 
 }  // namespace detail
@@ -76,16 +76,18 @@ std::int64_t exportTopicWord(Project& project, const RunRecord& run, std::ostrea
 // doc_topic holds one row per corpus document, in corpus order.
 std::int64_t exportDocTopic(Project& project, const RunRecord& run, std::ostream& out,
                             std::optional<std::int64_t> iteration) {
-  const auto [chosen, documents] = detail::chooseDocTopic(project, run, iteration);
-  const auto* matrix = &chosen.values;
+  const auto chosen = detail::chooseDocTopic(project, run, iteration);
+  const auto& documents = chosen.documents;
   CsvWriter csv(out);
   csv.field("document").field("topic").field("proportion").endRow();
-  for (Eigen::Index d = 0; d < matrix->rows(); ++d)
-    for (Eigen::Index k = 0; k < matrix->cols(); ++k)
-      csv.field(documents[static_cast<std::size_t>(d)].id)
-          .field(static_cast<std::int64_t>(k))
-          .field((*matrix)(d, k))
-          .endRow();
+  chosen.matrix.visit([&](const auto& matrix) {
+    for (Eigen::Index d = 0; d < matrix.rows(); ++d)
+      for (Eigen::Index k = 0; k < matrix.cols(); ++k)
+        csv.field(documents[static_cast<std::size_t>(d)].id)
+            .field(static_cast<std::int64_t>(k))
+            .field(static_cast<double>(matrix(d, k)))
+            .endRow();
+  });
   return chosen.iteration;
 }
 

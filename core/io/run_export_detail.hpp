@@ -10,6 +10,7 @@
 
 #include <Eigen/Core>
 
+#include "core/data/dense_table.hpp"
 #include "core/data/topic_word_table.hpp"
 #include "core/store/corpus_store.hpp"
 #include "core/store/project.hpp"
@@ -29,7 +30,8 @@ std::optional<ChosenMatrix> chooseMatrix(Project& project, const RunRecord& run,
 
 // A topic model's topic-word matrix, held as stored (a large one sparse: a K = 5000 run's is
 // megabytes, not the 2.9 GB of its doubles), with the words of its columns, and its document-topic
-// matrix with the documents of its rows; UsageError when the run has none that fits its dataset.
+// matrix, held as stored too (a large one as floats: half its doubles), with the documents of its
+// rows; UsageError when the run has none that fits its dataset.
 struct ChosenTopicWord {
   TopicWordTable matrix;
   std::int64_t iteration = -1;  // -1: the final result
@@ -37,7 +39,8 @@ struct ChosenTopicWord {
 };
 ChosenTopicWord chooseTopicWord(Project& project, const RunRecord& run, std::optional<std::int64_t> iteration);
 struct ChosenDocTopic {
-  ChosenMatrix matrix;
+  DenseTable matrix;
+  std::int64_t iteration = -1;  // -1: the final result
   std::vector<DocumentHeader> documents;
 };
 ChosenDocTopic chooseDocTopic(Project& project, const RunRecord& run, std::optional<std::int64_t> iteration);

@@ -8,10 +8,13 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <vector>
 
 #include "core/store/blob.hpp"
 #include "core/store/damaged_project.hpp"
@@ -78,22 +81,63 @@ int writeArray(sqlite3_blob* blob, const std::vector<T>& values, std::uint64_t& 
   return rc;
 }
 
-template <typename T>
-int readArray(sqlite3_blob* blob, std::vector<T>& values, std::size_t count, std::uint64_t& at) {
-  values.resize(count);
-  const std::uint64_t bytes = count * sizeof(T);
-  const int rc =
-      bytes == 0 ? SQLITE_OK : sqlite3_blob_read(blob, values.data(), static_cast<int>(bytes), static_cast<int>(at));
-  at += bytes;
+// A sparse matrix's arrays read in their stored order through next(bytes), which fills `bytes`
+// with the stored bytes that follow (SQLITE_OK, or the error that stopped it).
+template <typename Next>
+int readSparseArrays(FilledSparseMatrix& sparse, std::size_t entries, Next&& next) {
+  const auto array = [&](auto& values, std::size_t count) {
+    values.resize(count);
+    return count == 0 ? SQLITE_OK : next(std::as_writable_bytes(std::span(values)));
+  };
+  int rc = array(sparse.rowFill, static_cast<std::size_t>(sparse.rows));
+  if (rc == SQLITE_OK) rc = array(sparse.columnStarts, static_cast<std::size_t>(sparse.cols) + 1);
+  if (rc == SQLITE_OK) rc = array(sparse.rowIndices, entries);
+  if (rc == SQLITE_OK) rc = array(sparse.values, entries);
   return rc;
 }
 
-// The sparse blob of `stored` bytes, checked entry by entry: a damaged or crafted file is reported,
-// never read past its arrays.
+// The bytes of a matrix stored in parts (run_matrix_parts), read in order: each call fills `to`
+// with the next ones; SQLITE_CORRUPT where a part is missing or they end early.
+class PartBytes {
+ public:
+  PartBytes(Project& project, std::int64_t runId, const std::string& name, std::int64_t iteration)
+      : m_parts(project.db().prepare("SELECT part, data FROM run_matrix_parts WHERE run_id = ?1 AND name = ?2 AND "
+                                     "iteration = ?3 ORDER BY part")) {
+    m_parts.bind(1, runId).bind(2, name).bind(3, iteration);
+  }
+  int operator()(std::span<std::byte> to) {
+    while (!to.empty()) {
+      if (m_at == m_part.size()) {
+        if (!m_parts.step() || m_parts.integer(0) != m_next++) return SQLITE_CORRUPT;
+        m_part = m_parts.blob(1);
+        m_at = 0;
+        continue;
+      }
+      const std::size_t n = std::min(to.size(), m_part.size() - m_at);
+      std::memcpy(to.data(), m_part.data() + m_at, n);
+      m_at += n;
+      to = to.subspan(n);
+    }
+    return SQLITE_OK;
+  }
+
+ private:
+  Statement m_parts;
+  std::span<const std::byte> m_part;
+  std::size_t m_at = 0;
+  std::int64_t m_next = 0;
+};
+
+// A sparse matrix of `stored` bytes, in one blob (row `rowid` of run_matrices) or in the parts
+// `parts` reads (null for one blob), checked entry by entry: a damaged or crafted file is
+// reported, never read past its arrays.
 FilledSparseMatrix readSparseMatrix(Project& project, const std::string& where, std::int64_t rows, std::int64_t cols,
-                                    std::int64_t stored, std::int64_t rowid) {
+                                    std::int64_t stored, std::int64_t rowid, PartBytes* parts) {
+  const bool inParts = parts != nullptr;
   const auto bytes = static_cast<std::uint64_t>(std::max<std::int64_t>(stored, 0));
-  const auto damaged = [&](const std::string& what) { return damagedProject(project, "run_matrices", where, what); };
+  const auto damaged = [&](const std::string& what) {
+    return damagedProject(project, inParts ? "run_matrix_parts" : "run_matrices", where, what);
+  };
   const std::string shape = "a " + std::to_string(rows) + " x " + std::to_string(cols) + " sparse matrix";
   // Each row and column takes 8 bytes of the blob: larger counts cannot be, and cannot overflow.
   const auto r = static_cast<std::uint64_t>(std::max<std::int64_t>(rows, 0));
@@ -106,14 +150,18 @@ FilledSparseMatrix readSparseMatrix(Project& project, const std::string& where, 
   FilledSparseMatrix sparse;
   sparse.rows = rows;
   sparse.cols = cols;
-  useBlobInPlace(project.db(), "run_matrices", rowid, false, [&](sqlite3_blob* blob) {
-    std::uint64_t at = 0;
-    int rc = readArray(blob, sparse.rowFill, static_cast<std::size_t>(rows), at);
-    if (rc == SQLITE_OK) rc = readArray(blob, sparse.columnStarts, static_cast<std::size_t>(cols) + 1, at);
-    if (rc == SQLITE_OK) rc = readArray(blob, sparse.rowIndices, entries, at);
-    if (rc == SQLITE_OK) rc = readArray(blob, sparse.values, entries, at);
-    return rc;
-  });
+  if (inParts) {
+    if (readSparseArrays(sparse, entries, *parts) != SQLITE_OK) throw damaged(shape + " with a part missing");
+  } else {
+    useBlobInPlace(project.db(), "run_matrices", rowid, false, [&](sqlite3_blob* blob) {
+      std::uint64_t at = 0;
+      return readSparseArrays(sparse, entries, [&](std::span<std::byte> to) {
+        const int rc = sqlite3_blob_read(blob, to.data(), static_cast<int>(to.size()), static_cast<int>(at));
+        at += to.size();
+        return rc;
+      });
+    });
+  }
   if (sparse.columnStarts.front() != 0 || sparse.columnStarts.back() != static_cast<std::int64_t>(entries))
     throw damaged(shape + " whose column starts do not run from 0 to its " + std::to_string(entries) + " entries");
   for (std::size_t column = 0; column < c; ++column)
@@ -341,6 +389,42 @@ void saveFloatMatrix(Project& project, std::int64_t runId, const std::string& na
   saveMatrixValues(project, runId, name, iteration, values, partBytes, MatrixElement::Float32);
 }
 
+namespace {
+
+// A sparse matrix's stored bytes, as one blob would hold them, cut into parts of `part` bytes
+// (run_matrix_parts, schema 17), each bound as a value from a buffer of one part.
+void writeSparseParts(Project& project, std::int64_t runId, const std::string& name, std::int64_t iteration,
+                      const FilledSparseMatrix& values, std::size_t part) {
+  auto parts = project.db().prepare(
+      "INSERT INTO run_matrix_parts (run_id, name, iteration, part, data) VALUES (?1, ?2, ?3, ?4, ?5)");
+  std::vector<std::byte> buffer;
+  buffer.reserve(part);
+  std::int64_t next = 0;
+  const auto flush = [&] {
+    parts.bind(1, runId).bind(2, name).bind(3, iteration).bind(4, next++);
+    parts.bindBlob(5, buffer.data(), buffer.size());
+    parts.run();
+    buffer.clear();
+  };
+  const auto put = [&](const auto& array) {
+    const auto bytes = std::as_bytes(std::span(array));
+    for (std::size_t at = 0; at < bytes.size();) {
+      const std::size_t n = std::min(part - buffer.size(), bytes.size() - at);
+      buffer.insert(buffer.end(), bytes.begin() + static_cast<std::ptrdiff_t>(at),
+                    bytes.begin() + static_cast<std::ptrdiff_t>(at + n));
+      at += n;
+      if (buffer.size() == part) flush();
+    }
+  };
+  put(values.rowFill);
+  put(values.columnStarts);
+  put(values.rowIndices);
+  put(values.values);
+  if (!buffer.empty()) flush();
+}
+
+}  // namespace
+
 void saveSparseMatrix(Project& project, std::int64_t runId, const std::string& name, std::int64_t iteration,
                       const FilledSparseMatrix& values, MatrixElement denseElement, std::size_t partBytes) {
   const auto rows = static_cast<std::uint64_t>(values.rows), cols = static_cast<std::uint64_t>(values.cols);
@@ -349,7 +433,7 @@ void saveSparseMatrix(Project& project, std::int64_t runId, const std::string& n
       values.columnStarts.back() != static_cast<std::int64_t>(values.values.size()))
     throw std::logic_error("saveSparseMatrix: the arrays of " + name + " do not fit its shape");
   const std::uint64_t bytes = sparseHeadBytes(rows, cols) + values.entries() * kSparseEntryBytes;
-  if (bytes >= rows * cols * elementBytes(denseElement) || bytes > partBytes) {
+  if (bytes >= rows * cols * elementBytes(denseElement)) {
     // Written out in the element's own type: a large matrix stored as float32 never has a matrix of
     // doubles formed for it (twice the bytes).
     if (denseElement == MatrixElement::Float32)
@@ -358,11 +442,17 @@ void saveSparseMatrix(Project& project, std::int64_t runId, const std::string& n
       saveMatrix(project, runId, name, iteration, values.toDense(), partBytes, denseElement);
     return;
   }
+  const bool inParts = bytes > partBytes;
   inTransaction(project, [&] {
+    const auto row = insertZeroedMatrixRow(project, runId, name, iteration, static_cast<std::int64_t>(rows),
+                                           static_cast<std::int64_t>(cols), kSparseElement,
+                                           static_cast<std::int64_t>(inParts ? 0 : bytes));
+    if (inParts) {
+      writeSparseParts(project, runId, name, iteration, values,
+                       std::max<std::size_t>(std::min(partBytes, kMatrixPartWriteBytes), 1));
+      return;
+    }
     // As saveMatrix: the arrays are written into the row's zero blob in place.
-    const auto row =
-        insertZeroedMatrixRow(project, runId, name, iteration, static_cast<std::int64_t>(rows),
-                              static_cast<std::int64_t>(cols), kSparseElement, static_cast<std::int64_t>(bytes));
     useBlobInPlace(project.db(), "run_matrices", row, true, [&](sqlite3_blob* blob) {
       std::uint64_t at = 0;
       int rc = writeArray(blob, values.rowFill, at);
@@ -480,14 +570,9 @@ std::optional<StoredMatrix> readStoredMatrix(Project& project, std::int64_t runI
   const std::string where =
       "run " + std::to_string(runId) + ", matrix " + name + ", iteration " + std::to_string(iteration);
   const std::string element = s.text(2);
-  if (element == kSparseElement) return readSparseMatrix(project, where, rows, cols, s.integer(3), s.integer(4));
-  if (element != "f64" && element != "f32")
-    throw damagedProject(project, "run_matrices", where, "an element type '" + element + "'");
-  const std::size_t size = element == "f32" ? sizeof(float) : sizeof(double);
-  const std::string unit = element == "f32" ? "floats" : "doubles";
-  // An empty blob for a matrix with values: the values are in parts (schema 13). While `s` is
-  // being read the connection keeps one read transaction, so the sizes and the values read below
-  // are of the same version of the file.
+  // An empty blob for a matrix with values: the values are in parts (schema 13; a sparse one's
+  // bytes, schema 17, which are never empty). While `s` is being read the connection keeps one read
+  // transaction, so the sizes and the values read below are of the same version of the file.
   std::int64_t stored = s.integer(3);
   const std::int64_t rowid = s.integer(4);
   const bool inParts = stored == 0 && rows > 0 && cols > 0;
@@ -498,6 +583,15 @@ std::optional<StoredMatrix> readStoredMatrix(Project& project, std::int64_t runI
     total.bind(1, runId).bind(2, name).bind(3, iteration);
     stored = total.step() ? total.integer(0) : 0;
   }
+  if (element == kSparseElement) {
+    std::optional<PartBytes> parts;
+    if (inParts) parts.emplace(project, runId, name, iteration);
+    return readSparseMatrix(project, where, rows, cols, stored, rowid, parts ? &*parts : nullptr);
+  }
+  if (element != "f64" && element != "f32")
+    throw damagedProject(project, "run_matrices", where, "an element type '" + element + "'");
+  const std::size_t size = element == "f32" ? sizeof(float) : sizeof(double);
+  const std::string unit = element == "f32" ? "floats" : "doubles";
   // The size is checked before the matrix is made, divided rather than multiplied so that crafted
   // sizes cannot overflow; the values are then read straight into it, with no second copy.
   const auto count = stored / static_cast<std::int64_t>(size);

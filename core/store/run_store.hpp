@@ -87,8 +87,9 @@ void saveFloatMatrix(Project& project, std::int64_t runId, const std::string& na
 // A snapshot in sparse form (FilledSparseMatrix; element 'sparse', schema 16): one blob of the
 // rows' fills, the columns' starts, the entries' rows and their values, a few megabytes where the
 // dense topic-word matrix at K = 3000 takes 320 MB as floats. It is written dense (saveMatrix,
-// `denseElement`) instead when that is no larger or the sparse blob would exceed `partBytes`.
-// loadMatrix returns the dense matrix, entry for entry the one toDense() makes.
+// `denseElement`) instead when that is no larger; over `partBytes` its bytes go in parts, as a
+// dense matrix's values do (schema 17). loadMatrix returns the dense matrix, entry for entry the
+// one toDense() makes.
 void saveSparseMatrix(Project& project, std::int64_t runId, const std::string& name, std::int64_t iteration,
                       const FilledSparseMatrix& values, MatrixElement denseElement,
                       std::size_t partBytes = kMatrixPartBytes);

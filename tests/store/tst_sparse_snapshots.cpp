@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Snapshots stored sparse (element 'sparse', schema 16): they read back as exactly the dense
-// matrix they stand for, fall back to dense storage where that is smaller, count at their stored
-// size in the retention, and a damaged blob is reported rather than read past its arrays. Read in its
-// stored form (loadStoredMatrix) it is the matrix saved, array for array, and a TopicWordTable over it
-// holds the dense matrix's values.
+// Snapshots stored sparse (element 'sparse', schema 16; in parts when large, schema 17): they read
+// back as exactly the dense matrix they stand for, fall back to dense storage where that is
+// smaller, count at their stored size in the retention, and a damaged blob or part is reported
+// rather than read past its arrays. Read in its stored form (loadStoredMatrix) it is the matrix
+// saved, array for array, and a TopicWordTable over it holds the dense matrix's values.
 #include <QtTest>
 
 #include <random>
@@ -74,7 +74,7 @@ class SparseSnapshotStoreTest : public QObject {
   void aSparseSnapshotReadsBackAsItsDenseMatrixExactly() {
     test::Scratch scratch;
     core::Project p(scratch.path("p.latent"));
-    QCOMPARE(p.schemaVersion(), 16);
+    QCOMPARE(p.schemaVersion(), 17);
     const auto id = createRun(p);
     const auto sparse = sparseTopics(40, 300, 3, 1);
     const Eigen::MatrixXd dense = sparse.toDense();
@@ -201,12 +201,47 @@ class SparseSnapshotStoreTest : public QObject {
     QCOMPARE(elementOf(p, 11), std::string("f32"));
     QCOMPARE(storedBytes(p, 11), std::int64_t{4 * 100 * 4});
     QCOMPARE(*core::loadMatrix(p, id, "topic_word", 11), crowded.toDense().cast<float>().cast<double>());
-    // A sparse blob over the part size goes dense, in parts.
+  }
+
+  void aSparseMatrixOverThePartSizeGoesInParts() {
+    // Its bytes, cut into parts of the part size (not of whole entries: 1000 is no multiple of 12),
+    // read back array for array; before, such a matrix was written out dense.
+    test::Scratch scratch;
+    core::Project p(scratch.path("p.latent"));
+    const auto id = createRun(p);
     const auto large = sparseTopics(40, 300, 3, 3);
-    core::saveSparseMatrix(p, id, "topic_word", 12, large, core::MatrixElement::Float64, 4096);
-    QCOMPARE(elementOf(p, 12), std::string("f64"));
-    QVERIFY(p.db().queryInteger("SELECT count(*) FROM run_matrix_parts WHERE iteration = 12") > 1);
+    const std::int64_t bytes = 40 * 8 + 301 * 8 + static_cast<std::int64_t>(large.entries()) * 12;
+    QVERIFY(bytes > 3 * 1000);
+    core::saveSparseMatrix(p, id, "topic_word", 12, large, core::MatrixElement::Float64, 1000);
+    QCOMPARE(elementOf(p, 12), std::string("sparse"));
+    QCOMPARE(storedBytes(p, 12), std::int64_t{0});
+    const auto parts = "FROM run_matrix_parts WHERE iteration = 12";
+    QCOMPARE(p.db().queryInteger(std::string("SELECT count(*) ") + parts), (bytes + 999) / 1000);
+    QCOMPARE(p.db().queryInteger(std::string("SELECT sum(length(data)) ") + parts), bytes);
+    const auto stored = core::loadStoredMatrix(p, id, "topic_word", 12);
+    QVERIFY(stored && std::holds_alternative<core::FilledSparseMatrix>(*stored));
+    const auto& read = std::get<core::FilledSparseMatrix>(*stored);
+    QVERIFY(read.rowFill == large.rowFill && read.columnStarts == large.columnStarts);
+    QVERIFY(read.rowIndices == large.rowIndices && read.values == large.values);
     QCOMPARE(*core::loadMatrix(p, id, "topic_word", 12), large.toDense());
+    // Saved again in one blob, the parts go with the row it replaces.
+    core::saveSparseMatrix(p, id, "topic_word", 12, large, core::MatrixElement::Float64);
+    QCOMPARE(storedBytes(p, 12), bytes);
+    QCOMPARE(p.db().queryInteger(std::string("SELECT count(*) ") + parts), std::int64_t{0});
+    QCOMPARE(*core::loadMatrix(p, id, "topic_word", 12), large.toDense());
+    // A part missing, or one cut short, is reported as damage of the parts, not read past.
+    for (const char* damage : {"DELETE FROM run_matrix_parts WHERE iteration = 12 AND part = 1",
+                               "UPDATE run_matrix_parts SET data = substr(data, 1, 100) WHERE iteration = 12 AND "
+                               "part = 2"}) {
+      core::saveSparseMatrix(p, id, "topic_word", 12, large, core::MatrixElement::Float64, 1000);
+      p.db().exec(damage);
+      try {
+        core::loadMatrix(p, id, "topic_word", 12);
+        QFAIL(damage);
+      } catch (const core::InputError& e) {
+        QVERIFY2(std::string(e.what()).find("run_matrix_parts") != std::string::npos, e.what());
+      }
+    }
   }
 
   void theRetentionCountsTheBytesStored() {

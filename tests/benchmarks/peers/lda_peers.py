@@ -172,7 +172,7 @@ def read_matrix(project, run, name):
     """A final result matrix of a run, read from the project file: column-major little-endian doubles,
     or floats where its element is 'f32' (schema 15), in one blob or in parts (run_matrix_parts,
     schema 13), or sparse where its element is 'sparse' (schema 16: lda-gibbs's snapshots; see
-    resources/sql/016_sparse_matrices.sql). Returned as doubles."""
+    resources/sql/016_sparse_matrices.sql), a large one in parts too (schema 17). Returned as doubles."""
     import sqlite3
     with sqlite3.connect(f"file:{project}?mode=ro", uri=True) as db:
         columns = {row[1] for row in db.execute("PRAGMA table_info(run_matrices)")}

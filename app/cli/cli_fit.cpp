@@ -194,7 +194,7 @@ Command addFitCommand(CLI::App& app) {
                                     {"dataset", run.datasetName},
                                     {"k", run.options.value("k", std::int64_t{1})},
                                     {"seconds", run.seconds.value_or(0.0)},
-                                    {"status", core::toString(run.status)},
+                                    {"status", core::statusName(run.status)},
                                     {"iterations", run.iterations.value_or(0)},
                                     {"seed", run.seed}};
             for (const auto& [key, value] : run.finalMetrics.items()) final[key] = value;
@@ -207,7 +207,8 @@ Command addFitCommand(CLI::App& app) {
             if (args->json) {
               printJsonLine(final);
             } else {
-              std::cout << core::toString(run.status) << " in " << number(run.seconds.value_or(0.0), 2, true) << " s\n";
+              std::cout << core::statusName(run.status) << " in " << number(run.seconds.value_or(0.0), 2, true)
+                        << " s\n";
               if (run.finalMetrics.contains(info.heldoutKey))
                 std::cout << "  " << run.heldoutName << ": " << number(run.finalMetrics[info.heldoutKey]) << "\n";
               for (const auto& [key, value] : run.finalMetrics.items())

@@ -153,7 +153,7 @@ Command addRunsCommand(CLI::App& app) {
                 nlohmann::json line = {{"run", r.id},
                                        {"dataset", r.datasetName},
                                        {"model", r.model},
-                                       {"status", core::toString(r.status)},
+                                       {"status", core::statusName(r.status)},
                                        {"seed", r.seed},
                                        {"threads", r.threads},
                                        {"heldout", r.heldout},
@@ -190,7 +190,7 @@ Command addRunsCommand(CLI::App& app) {
                       << "result\n";
             for (const auto& r : runs)
               std::cout << std::setw(6) << r.id << std::setw(datasetWidth) << terminalSafe(r.datasetName)
-                        << std::setw(modelWidth) << r.model << std::setw(kStatusWidth) << core::toString(r.status)
+                        << std::setw(modelWidth) << r.model << std::setw(kStatusWidth) << core::statusName(r.status)
                         << std::setw(8) << r.seed << std::setw(9) << (r.seconds ? fixed(*r.seconds, 2) : "-")
                         << headline(r) << "  (" << readableBytes(core::runStorage(p, r.id).matrixBytes) << " stored)"
                         << (r.name.empty() ? "" : "  \"" + terminalSafe(r.name) + "\"") << "\n";

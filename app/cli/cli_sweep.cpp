@@ -94,7 +94,7 @@ Command addSweepCommand(CLI::App& app) {
                   if (args->json) {
                     nlohmann::json line = {{args->parameter, value},
                                            {"run", run.id},
-                                           {"status", core::toString(run.status)},
+                                           {"status", core::statusName(run.status)},
                                            {"seconds", run.seconds.value_or(0.0)}};
                     for (const auto& [k, v] : run.finalMetrics.items())
                       if (k.rfind("heldout", 0) == 0 || k == "icl") line[k] = v;
@@ -112,7 +112,7 @@ Command addSweepCommand(CLI::App& app) {
                     std::ostringstream seconds;
                     seconds << std::fixed << std::setprecision(2) << run.seconds.value_or(0.0);
                     std::cout << std::setw(8) << value << std::setw(7) << run.id << std::setw(10)
-                              << core::toString(run.status) << std::setw(keyWidth) << text(key);
+                              << core::statusName(run.status) << std::setw(keyWidth) << text(key);
                     if (criterion) std::cout << std::setw(14) << text("icl");
                     std::cout << seconds.str() << "\n" << std::flush;
                   }

@@ -112,7 +112,7 @@ constexpr std::size_t kNotKept = static_cast<std::size_t>(-1);
 
 }  // namespace
 
-const char* toString(HeldoutProtocol protocol) noexcept {
+const char* protocolName(HeldoutProtocol protocol) noexcept {
   return protocol == HeldoutProtocol::DocumentCompletion ? "document-completion" : "full-folding-in";
 }
 

@@ -19,8 +19,9 @@ namespace latent::core {
 
 enum class HeldoutProtocol { DocumentCompletion, FullFoldingIn };
 
-// "document-completion" / "full-folding-in", as reported in final metrics.
-const char* toString(HeldoutProtocol protocol) noexcept;
+// "document-completion" / "full-folding-in", as reported in final metrics. (Not toString: see
+// statusName in store/run_store.hpp.)
+const char* protocolName(HeldoutProtocol protocol) noexcept;
 
 // Estimates a held-out document's topic proportions (written to `theta`, length K, summing to
 // one) from `words`, with the topics fixed. `seed` is the document's own seed, so stochastic

@@ -25,7 +25,10 @@ enum class FitStatus {
   Failed,
 };
 
-constexpr const char* toString(FitStatus s) noexcept {
+// Named statusName, not toString: QTest's QCOMPARE finds a toString of the compared type by
+// argument-dependent lookup and frees what it returns, so one returning a literal crashed a test
+// at the failure it was about to report (store/run_store.hpp says more).
+constexpr const char* statusName(FitStatus s) noexcept {
   switch (s) {
     case FitStatus::Converged:
       return "converged";

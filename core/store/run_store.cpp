@@ -235,7 +235,7 @@ void inTransaction(Project& project, F&& body) {
 
 }  // namespace
 
-const char* toString(RunStatus status) noexcept {
+const char* statusName(RunStatus status) noexcept {
   switch (status) {
     case RunStatus::Running:
       return "running";
@@ -488,7 +488,7 @@ void finishRun(Project& project, std::int64_t runId, RunStatus status, const std
     auto s = project.db().prepare(
         "UPDATE runs SET status = ?2, message = ?3, seconds = ?4, iterations = ?5, final_metrics = ?6, "
         "finished_at = ?7, updated_at = ?7 WHERE id = ?1");
-    s.bind(1, runId).bind(2, toString(status)).bind(3, message).bind(4, seconds).bind(5, iterations);
+    s.bind(1, runId).bind(2, statusName(status)).bind(3, message).bind(4, seconds).bind(5, iterations);
     s.bind(6, finalMetrics.dump()).bind(7, utcTimestamp()).run();
   });
 }

@@ -22,7 +22,11 @@ namespace latent::core {
 // Interrupted is never stored: it is how a run reads back when it is still marked running but
 // the process that owned it, on this machine, no longer exists (it was killed or crashed).
 enum class RunStatus { Running, Finished, Stopped, Failed, Interrupted };
-const char* toString(RunStatus status) noexcept;
+// "running", "finished", ... as stored and printed. Named statusName, not toString: QTest's
+// QCOMPARE calls a toString of the compared type that argument-dependent lookup finds and frees
+// the string it returns (delete[]), so with a toString returning a literal a failing comparison of
+// two statuses aborted the test ("munmap_chunk(): invalid pointer") instead of reporting them.
+const char* statusName(RunStatus status) noexcept;
 RunStatus runStatusFromString(std::string_view text);
 
 struct RunRecord {

@@ -172,7 +172,7 @@ class CliDistributedTest : public QObject {
       core::Project p(project, core::Project::Access::ReadOnly);
       const auto runs = core::listRuns(p);
       QCOMPARE(runs.size(), std::size_t(1));
-      QVERIFY2(runs[0].status == core::RunStatus::Failed, core::toString(runs[0].status));
+      QVERIFY2(runs[0].status == core::RunStatus::Failed, core::statusName(runs[0].status));
       QVERIFY(core::loadMatrix(p, runs[0].id, "topic_word", 10).has_value());
       QVERIFY(!core::loadMatrix(p, runs[0].id, "topic_word", 15).has_value());
     }
@@ -195,7 +195,7 @@ class CliDistributedTest : public QObject {
       core::Project p(project, core::Project::Access::ReadOnly);
       const auto runs = core::listRuns(p);
       QCOMPARE(runs.size(), std::size_t(1));
-      QVERIFY2(runs[0].status == core::RunStatus::Failed, core::toString(runs[0].status));
+      QVERIFY2(runs[0].status == core::RunStatus::Failed, core::statusName(runs[0].status));
       QVERIFY(core::loadMatrix(p, runs[0].id, "topic_word", 10).has_value());
     }
   }

@@ -122,7 +122,7 @@ class CliDistributedPmfTest : public QObject {
       core::Project p(project, core::Project::Access::ReadOnly);
       const auto runs = core::listRuns(p);
       QCOMPARE(runs.size(), std::size_t(1));
-      QVERIFY2(runs[0].status == core::RunStatus::Failed, core::toString(runs[0].status));
+      QVERIFY2(runs[0].status == core::RunStatus::Failed, core::statusName(runs[0].status));
       QVERIFY(core::loadMatrix(p, runs[0].id, core::kItemFactors, 5).has_value());
       QVERIFY(!core::loadMatrix(p, runs[0].id, core::kItemFactors, 10).has_value());
     }

@@ -517,7 +517,7 @@ class ProjectStoreTest : public QObject {
         .bind(2, other)
         .run();
     QVERIFY(core::loadRun(p, other).status == core::RunStatus::Interrupted);
-    QCOMPARE(std::string(core::toString(core::loadRun(p, other).status)), std::string("interrupted"));
+    QCOMPARE(std::string(core::statusName(core::loadRun(p, other).status)), std::string("interrupted"));
     // A run owned by another machine cannot be judged and stays running.
     p.db().prepare("UPDATE runs SET owner_host = 'elsewhere' WHERE id = ?1").bind(1, other).run();
     QVERIFY(core::loadRun(p, other).status == core::RunStatus::Running);

@@ -227,7 +227,9 @@ class TestRunPanel : public QObject {
     auto* view = qobject_cast<ui::RunView*>(window.tabs()->currentWidget());
     QVERIFY(view);
     QCOMPARE(view->runId(), run.id);
-    QVERIFY(test::waitLoaded(view));
+    // The view opened while the run went and reads it again when it ends: loaded is not enough
+    // (it was, from the first reading), settled is (read again, no longer running).
+    QVERIFY(test::waitFor([&] { return view->isSettled(); }));
     QCOMPARE(view->run().status, core::RunStatus::Finished);
   }
 

@@ -154,7 +154,7 @@ std::optional<double> heldoutPerplexity(const FitData& data, const Eigen::Matrix
 void addHeldoutScores(nlohmann::json& metrics, const TopicHeldoutScore& completion, const TopicHeldoutScore& full) {
   metrics[kHeldoutPerplexity] = completion.perplexity;
   metrics["heldout_perplexity_per_token"] = completion.perplexityPerToken;
-  metrics["heldout_protocol"] = toString(HeldoutProtocol::DocumentCompletion);
+  metrics["heldout_protocol"] = protocolName(HeldoutProtocol::DocumentCompletion);
   metrics["heldout_perplexity_full_folding_in"] = full.perplexity;
   metrics["heldout_perplexity_full_folding_in_per_token"] = full.perplexityPerToken;
   metrics["heldout_documents"] = completion.documents;

@@ -9,8 +9,6 @@
 //
 // FILE must hold a dataset (the run is made on its first one). peak_rss_mb is the process's peak
 // resident memory (getrusage) at the end, the matrix made or read included.
-#include <sys/resource.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -24,16 +22,12 @@
 #include "core/store/project.hpp"
 #include "core/store/run_maintenance.hpp"
 #include "core/store/run_store.hpp"
+#include "peak_rss.hpp"
 
 using namespace latent;
+using bench::peakRssMb;
 
 namespace {
-
-double peakRssMb() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  return static_cast<double>(usage.ru_maxrss) / 1024.0;
-}
 
 double secondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

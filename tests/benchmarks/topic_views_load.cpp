@@ -8,8 +8,6 @@
 //
 // peak_rss_mb is the process's peak resident memory after each step (getrusage), so the second
 // figure includes the first step's data, which the app holds too while the map is computed.
-#include <sys/resource.h>
-
 #include <QCoreApplication>
 #include <QElapsedTimer>
 
@@ -19,20 +17,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "peak_rss.hpp"
 #include "ui/runs/topics/intertopic_map_data.hpp"
 #include "ui/runs/topics/topic_run_data.hpp"
 
 using namespace latent;
-
-namespace {
-
-double peakRssMb() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  return static_cast<double>(usage.ru_maxrss) / 1024.0;
-}
-
-}  // namespace
+using bench::peakRssMb;
 
 int main(int argc, char** argv) {
   QCoreApplication app(argc, argv);

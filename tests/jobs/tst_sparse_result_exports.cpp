@@ -5,8 +5,11 @@
 // stored dense as doubles.
 #include <QtTest>
 
+#include <filesystem>
 #include <sstream>
+#include <string>
 #include <variant>
+#include <vector>
 
 #include "core/io/run_export.hpp"
 #include "core/store/run_store.hpp"
@@ -24,6 +27,28 @@ std::string exported(core::Project& p, std::int64_t run, const std::string& what
   return out.str();
 }
 
+// Fits the run into `file`, checks that its matrix `name` is stored as `StoredForm`, exports
+// `kinds`, stores the same values as doubles in place of that form (loadMatrix reads them so), and
+// checks that every export gives the same bytes again.
+template <typename StoredForm>
+void exportsAreThoseOfTheDoubles(const std::filesystem::path& file, const std::string& name,
+                                 const std::vector<std::string>& kinds) {
+  const auto run = test::fitSparseTopicsRun(file, 0.1);
+  QVERIFY(run.status == core::RunStatus::Finished);
+  core::Project p(file);
+  const auto stored = core::loadStoredMatrix(p, run.id, name);
+  QVERIFY(stored && std::holds_alternative<StoredForm>(*stored));
+  std::vector<std::string> before;
+  for (const auto& what : kinds) before.push_back(exported(p, run.id, what));
+  core::saveMatrix(p, run.id, name, -1, *core::loadMatrix(p, run.id, name));
+  const auto doubles = core::loadStoredMatrix(p, run.id, name);
+  QVERIFY(doubles && std::holds_alternative<Eigen::MatrixXd>(*doubles));
+  for (std::size_t i = 0; i < kinds.size(); ++i) {
+    QVERIFY2(!before[i].empty(), kinds[i].c_str());
+    QVERIFY2(exported(p, run.id, kinds[i]) == before[i], kinds[i].c_str());
+  }
+}
+
 }  // namespace
 
 class SparseResultExportTest : public QObject {
@@ -32,47 +57,14 @@ class SparseResultExportTest : public QObject {
  private Q_SLOTS:
   void exportsOfSparseTopicsAreThoseOfTheDenseMatrix() {
     test::Scratch scratch;
-    const auto file = scratch.path("sparse.latent");
-    const auto run = test::fitSparseTopicsRun(file, 0.1);
-    QVERIFY(run.status == core::RunStatus::Finished);
-
-    core::Project p(file);
-    const auto stored = core::loadStoredMatrix(p, run.id, "topic_word");
-    QVERIFY(stored && std::holds_alternative<core::FilledSparseMatrix>(*stored));
-    const std::vector<std::string> kinds = {"topic-word", "mallet-topic-keys", "mallet-state", "ldavis"};
-    std::vector<std::string> sparse;
-    for (const auto& what : kinds) sparse.push_back(exported(p, run.id, what));
-    // The same values stored dense, in place of the sparse form.
-    core::saveMatrix(p, run.id, "topic_word", -1, *core::loadMatrix(p, run.id, "topic_word"));
-    const auto dense = core::loadStoredMatrix(p, run.id, "topic_word");
-    QVERIFY(dense && std::holds_alternative<Eigen::MatrixXd>(*dense));
-    for (std::size_t i = 0; i < kinds.size(); ++i) {
-      QVERIFY2(!sparse[i].empty(), kinds[i].c_str());
-      QVERIFY2(exported(p, run.id, kinds[i]) == sparse[i], kinds[i].c_str());
-    }
+    exportsAreThoseOfTheDoubles<core::FilledSparseMatrix>(
+        scratch.path("sparse.latent"), "topic_word", {"topic-word", "mallet-topic-keys", "mallet-state", "ldavis"});
   }
 
   void exportsOfFloatDocumentTopicsAreThoseOfTheDoubles() {
     test::Scratch scratch;
-    const auto file = scratch.path("floats.latent");
-    const auto run = test::fitSparseTopicsRun(file, 0.1);
-    QVERIFY(run.status == core::RunStatus::Finished);
-
-    core::Project p(file);
-    const auto stored = core::loadStoredMatrix(p, run.id, "doc_topic");
-    QVERIFY(stored && std::holds_alternative<Eigen::MatrixXf>(*stored));
-    const std::vector<std::string> kinds = {"doc-topic", "mallet-doc-topics", "ldavis"};
-    std::vector<std::string> floats;
-    for (const auto& what : kinds) floats.push_back(exported(p, run.id, what));
-    // The same values widened to doubles and stored so, in place of the floats.
-    const Eigen::MatrixXd widened = std::get<Eigen::MatrixXf>(*stored).cast<double>();
-    core::saveMatrix(p, run.id, "doc_topic", -1, widened);
-    const auto doubles = core::loadStoredMatrix(p, run.id, "doc_topic");
-    QVERIFY(doubles && std::holds_alternative<Eigen::MatrixXd>(*doubles));
-    for (std::size_t i = 0; i < kinds.size(); ++i) {
-      QVERIFY2(floats[i].size() > 1000, kinds[i].c_str());
-      QVERIFY2(exported(p, run.id, kinds[i]) == floats[i], kinds[i].c_str());
-    }
+    exportsAreThoseOfTheDoubles<Eigen::MatrixXf>(scratch.path("floats.latent"), "doc_topic",
+                                                 {"doc-topic", "mallet-doc-topics", "ldavis"});
   }
 };
 

@@ -325,12 +325,22 @@ class TestTopicViews : public QObject {
     // Undo through the window's Edit menu (the current tab's history), then redo.
     QCOMPARE(window.undoGroup()->activeStack(), table->undoStack());
     QCOMPARE(table->undoStack()->undoText(), QStringLiteral("Name Topic 1 “Finance”"));
+    // What a failure below says: the labels stored, and each save reported (topic, error). These
+    // checks have failed, rarely, on a loaded machine, for a reason not found yet.
+    auto stored = [&] {
+      std::string out = "stored:";
+      for (const auto& [topic, label] : labelsInProject()) out += " " + std::to_string(topic) + " '" + label + "'";
+      out += "; saves reported:";
+      for (const auto& args : saved)
+        out += " " + std::to_string(args.at(0).toInt()) + " '" + args.at(1).toString().toStdString() + "'";
+      return out;
+    };
     window.undoGroup()->undo();
     QVERIFY(saved.wait(10000));
-    QCOMPARE(labelsInProject(), (std::map<std::int64_t, std::string>{{1, "Rivers and banks"}}));
+    QVERIFY2(labelsInProject() == (std::map<std::int64_t, std::string>{{1, "Rivers and banks"}}), stored().c_str());
     window.undoGroup()->undo();
     QVERIFY(saved.wait(10000));
-    QVERIFY(labelsInProject().empty());
+    QVERIFY2(labelsInProject().empty(), stored().c_str());
     QCOMPARE(table->labels().at(1), QString());
     window.undoGroup()->redo();
     QVERIFY(saved.wait(10000));

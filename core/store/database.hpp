@@ -127,6 +127,18 @@ class Transaction {
   bool m_done = false;
 };
 
+// Runs body() in a transaction of its own, unless the caller already holds one on `db`.
+template <typename F>
+void inTransaction(Database& db, F&& body) {
+  if (db.inTransaction()) {
+    body();
+    return;
+  }
+  Transaction tx(db);
+  body();
+  tx.commit();
+}
+
 // A query's text: `select` with `clause` (WHERE ..., ORDER BY ...) appended. Appended in place,
 // because with operator+ on a temporary GCC 12 at -O2 took the moved temporary for an
 // out-of-bounds copy in some unity units (a false -Warray-bounds of that compiler).
